@@ -1,0 +1,68 @@
+"""build_report: the one short orchestrator. Each step is a function you can test alone.
+
+argv -> cli -> load (Project) -> checks (report dict) -> render (bytes per file) -> atomic write
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportgen.errors import EXIT_OK, EXIT_STRICT, Problem
+
+ALL_FORMATS = ("html", "pdf", "json", "md")
+
+#: file name written for each format
+OUTPUT_NAMES = {
+    "html": "report.html",
+    "pdf": "report.pdf",
+    "json": "report.json",
+    "md": "decision-log.md",
+}
+
+
+@dataclass
+class BuildResult:
+    """What a build produced: the report dict, where it went, and what went wrong on the way."""
+
+    report: dict
+    out_dir: Path
+    written: list[Path] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    render_problems: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str | None:
+        return (self.report.get("decision") or {}).get("verdict")
+
+    def exit_code(self, strict: bool = False) -> int:
+        if self.render_problems:
+            return 1
+        if strict and self.verdict != "adopt":
+            return EXIT_STRICT
+        return EXIT_OK
+
+
+def build_report(
+    project_dir: str | Path,
+    out: str | Path | None = None,
+    formats: tuple[str, ...] = ALL_FORMATS,
+    command: str | None = None,
+    paths=None,
+) -> BuildResult:
+    """Load, check, render and atomically write the report for one project folder.
+
+    Raises InputError (nothing written) when the project cannot be read.
+    """
+    from reportgen.checks import compute_report
+    from reportgen.outputs import atomic_write_dir
+    from reportgen.project import ProjectPaths, load_project
+    from reportgen.render import render_outputs
+
+    project_dir = Path(project_dir)
+    out_dir = Path(out) if out is not None else project_dir / "report"
+    project = load_project(project_dir, paths or ProjectPaths())
+    report = compute_report(project, command=command)
+    files, problems = render_outputs(report, formats)
+    written = atomic_write_dir(out_dir, files)
+    return BuildResult(report, out_dir, written, project.warnings, problems)

@@ -1,0 +1,223 @@
+"""The evreport command line: parses, calls the API, maps errors to exit codes. No computation here."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from reportgen import __version__
+from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE
+
+EXIT_CODES = f"""
+\b
+Exit codes:
+  0  built (or valid)
+  {EXIT_INPUT}  input errors: each printed as FILE:LINE:COLUMN: message
+  {EXIT_USAGE}  usage errors (bad options)
+  {EXIT_STRICT}  --strict and the verdict is not "adopt" (the report is still written)
+"""
+
+FORMATS = ("html", "pdf", "json", "md")
+
+
+def _parse_formats(value: str) -> tuple[str, ...]:
+    items = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
+    bad = [v for v in items if v not in FORMATS]
+    if bad or not items:
+        raise click.BadParameter(
+            f"{', '.join(bad) or 'nothing'} is not a format; choose from {', '.join(FORMATS)}",
+            param_hint="--format",
+        )
+    return items
+
+
+def _paths_options(f):
+    f = click.option(
+        "--artefacts", default="artefacts", show_default=True, help="Artefact folder."
+    )(f)
+    f = click.option(
+        "--manifest",
+        default="split/manifest.json",
+        show_default=True,
+        help="Frozen-split manifest.",
+    )(f)
+    f = click.option("--runs", default="runs.csv", show_default=True, help="Run log.")(f)
+    f = click.option(
+        "--config",
+        "config_path",
+        default="evreport.toml",
+        show_default=True,
+        help="Claim and decision rule.",
+    )(f)
+    return f
+
+
+def _paths(config_path, runs, manifest, artefacts):
+    from reportgen.project import ProjectPaths
+
+    return ProjectPaths(config_path, runs, manifest, artefacts)
+
+
+def _fail(err) -> None:
+    """Print a domain error and exit with its code."""
+    from reportgen.errors import InputError
+
+    if isinstance(err, InputError):
+        for p in err.problems:
+            click.echo(str(p), err=True)
+        n = len(err.problems)
+        click.echo(
+            f"evreport: {n} problem{'s' if n != 1 else ''}; see docs/format.md for the project format",
+            err=True,
+        )
+    else:
+        click.echo(f"evreport: error: {err} [{err.slug}]", err=True)
+    sys.exit(err.exit_code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES)
+@click.version_option(__version__, prog_name="evreport")
+def main() -> None:
+    """evreport: what does your model comparison actually prove?
+
+    Reads a project folder (evreport.toml, runs.csv, split/manifest.json, artefacts/) and writes
+    a reviewer's report: the five-rung claim ladder, the two noise lines, threshold and
+    calibration, the rewritten claim and the decision. Start with `evreport init DIR`.
+    """
+
+
+@main.command()
+@click.argument("project", type=click.Path(file_okay=False, path_type=str))
+@click.option("--force", is_flag=True, help="Write into a folder that already has files.")
+def init(project: str, force: bool) -> None:
+    """Scaffold a project folder: a commented evreport.toml, runs.csv with its header, split/, artefacts/checks/."""
+    from reportgen.errors import EvreportError
+    from reportgen.scaffold import scaffold
+
+    try:
+        made = scaffold(project, force=force)
+    except EvreportError as e:
+        _fail(e)
+    for p in made:
+        click.echo(f"wrote {p}")
+    click.echo(f"next: put split files in {project}/split/, then `evreport freeze {project}`")
+
+
+@main.command()
+@click.argument("project", type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option(
+    "--created",
+    default=None,
+    metavar="ISO8601",
+    help="Creation time to record (default: now, UTC). Use a fixed value for reproducible examples.",
+)
+def freeze(project: str, created: str | None) -> None:
+    """Hash the split files under split/ into split/manifest.json (sha256, rows, part, created)."""
+    from reportgen.errors import EvreportError
+    from reportgen.project.manifest import freeze as do_freeze
+
+    try:
+        m = do_freeze(project, created)
+    except EvreportError as e:
+        _fail(e)
+    for f in m["files"]:
+        click.echo(f"{f['part']:<12} {f['path']}  {f['rows']} rows  sha256 {f['sha256'][:12]}…")
+    click.echo(f"wrote {project}/split/manifest.json (created {m['created']})")
+
+
+@main.command(epilog=EXIT_CODES)
+@click.argument("project", type=click.Path(exists=True, file_okay=False, path_type=str))
+@_paths_options
+def validate(project, config_path, runs, manifest, artefacts) -> None:
+    """Read everything and list every problem at once, one line each (FILE:LINE:COLUMN).
+
+    Exit 1 on errors, 0 when clean; warnings are printed but not fatal.
+    """
+    from reportgen.project import inspect_project
+
+    proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
+    errors = [p for p in problems if p.severity == "error"]
+    for p in sorted(problems, key=lambda p: (p.severity != "error", p.path or "", p.line or 0)):
+        click.echo(str(p), err=bool(errors))
+    if errors or proj is None:
+        click.echo(
+            f"evreport: {len(errors)} error(s), {len(problems) - len(errors)} warning(s) in {project}",
+            err=True,
+        )
+        sys.exit(EXIT_INPUT)
+    click.echo(
+        f"{project}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
+        f"{len(proj.checks)} check files, {len(problems)} warning(s))"
+    )
+
+
+@main.command(epilog=EXIT_CODES)
+@click.argument("project", type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option(
+    "--out",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Output folder (default: PROJECT/report). Only this folder is written.",
+)
+@click.option(
+    "--format",
+    "formats",
+    default=",".join(FORMATS),
+    show_default=True,
+    help="Comma-separated: html, pdf, json, md.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help='Exit 3 when the verdict is not "adopt" (a CI gate), after writing.',
+)
+@_paths_options
+def build(project, out, formats, strict, config_path, runs, manifest, artefacts) -> None:
+    """Check the evidence and write the report (report.html, report.pdf, report.json, decision-log.md).
+
+    A failed build writes nothing: the previous report stays as it was.
+    """
+    from reportgen.api import build_report
+    from reportgen.errors import EvreportError
+
+    fmts = _parse_formats(formats)
+    cmd = (
+        "evreport build " + " ".join(sys.argv[2:])
+        if len(sys.argv) > 2
+        else f"evreport build {project}"
+    )
+    try:
+        result = build_report(
+            project, out, fmts, command=cmd, paths=_paths(config_path, runs, manifest, artefacts)
+        )
+    except EvreportError as e:
+        _fail(e)
+    for w in result.warnings:
+        click.echo(str(w), err=True)
+    for p in result.written:
+        click.echo(f"wrote {p}")
+    for msg in result.render_problems:
+        click.echo(f"evreport: error: {msg}", err=True)
+    claim = result.report.get("claim") or {}
+    decision = result.report.get("decision") or {}
+    if decision:
+        click.echo(
+            f"verdict: {decision.get('verdict')} (recommend {decision.get('recommend')}); "
+            f"supported rung {claim.get('supported_rung')} of 5"
+        )
+    code = result.exit_code(strict)
+    if code == EXIT_STRICT:
+        click.echo(f"evreport: --strict: verdict is {result.verdict!r}, not 'adopt'", err=True)
+    sys.exit(code)
+
+
+def _register_batch() -> None:
+    try:
+        from reportgen.cli_batch import batch
+    except ImportError:  # batch not available in this build
+        return
+    main.add_command(batch)
+
+
+_register_batch()

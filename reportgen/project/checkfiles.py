@@ -1,0 +1,121 @@
+"""Rung-1 check files under artefacts/checks/: one sanity check of the training code each."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from reportgen.errors import Problem
+
+KNOWN = {
+    "initial_loss": ("value", "classes"),
+    "gradient": ("max_relative_error",),
+    "overfit": ("rows",),
+    "shapes": ("passed", "assertions"),
+}
+
+
+@dataclass
+class CheckFile:
+    path: str
+    check: str
+    model: str
+    fields: dict = field(default_factory=dict)
+    passed: bool | None = None
+    text: str = ""
+
+
+def _num(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
+    """Pass/fail of one rung-1 check with the spec's default bars, and a sentence with its numbers."""
+    if check == "initial_loss":
+        v, k = f.get("value"), f.get("classes")
+        if not (_num(v) and isinstance(k, int) and k >= 2):
+            return None, "needs a numeric value and classes >= 2"
+        ref = math.log(k)
+        ok = abs(v - ref) <= 0.25 * ref
+        return (
+            ok,
+            f"initial loss {v:.4g} against ln({k}) = {ref:.4g} ({'within' if ok else 'outside'} 25%)",
+        )
+    if check == "gradient":
+        e = f.get("max_relative_error")
+        if not _num(e):
+            return None, "needs a numeric max_relative_error"
+        ok = e <= 1e-4
+        return ok, f"gradient check max relative error {e:.2g} ({'<=' if ok else '>'} 1e-4)"
+    if check == "overfit":
+        acc, loss = f.get("accuracy"), f.get("final_loss")
+        if not (_num(acc) or _num(loss)):
+            return None, "needs final_loss and/or accuracy"
+        ok = (_num(acc) and acc == 1.0) or (_num(loss) and loss <= 0.05)
+        bits = [
+            f"accuracy {acc:.4g}" if _num(acc) else None,
+            f"final loss {loss:.3g}" if _num(loss) else None,
+        ]
+        rows = f.get("rows")
+        return ok, (f"overfit {rows} rows: " if rows is not None else "overfit: ") + ", ".join(
+            b for b in bits if b
+        ) + (" (memorised)" if ok else " (did not memorise)")
+    if check == "shapes":
+        p, n = f.get("passed"), f.get("assertions")
+        if not isinstance(p, bool):
+            return None, "needs passed = true/false"
+        return p, f"shape assertions {'passed' if p else 'FAILED'}" + (
+            f" ({n} assertions)" if n is not None else ""
+        )
+    return None, f"unknown check {check!r}"
+
+
+def parse_checkfile(
+    text: str, name: str, problems: list[Problem], warnings: list[Problem]
+) -> CheckFile | None:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        problems.append(
+            Problem(f"not valid JSON: {e.msg}", name, e.lineno, e.colno, slug="bad-json")
+        )
+        return None
+    if (
+        not isinstance(doc, dict)
+        or not isinstance(doc.get("check"), str)
+        or not isinstance(doc.get("model"), str)
+    ):
+        problems.append(
+            Problem(
+                'a check file is an object with string "check" and "model" fields',
+                name,
+                1,
+                slug="bad-check",
+            )
+        )
+        return None
+    check = doc["check"]
+    if check not in KNOWN:
+        warnings.append(
+            Problem(
+                f"unknown check {check!r} (known: {', '.join(KNOWN)}); it is listed but not "
+                "credited",
+                name,
+                1,
+                slug="unknown-check",
+                severity="warning",
+            )
+        )
+    passed, text_ = evaluate(check, doc)
+    if passed is None and check in KNOWN:
+        warnings.append(
+            Problem(
+                f"{check}: {text_}; the check is not credited",
+                name,
+                1,
+                slug="bad-check",
+                severity="warning",
+            )
+        )
+    return CheckFile(name, check, doc["model"], doc, passed, text_)

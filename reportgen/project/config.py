@@ -1,0 +1,352 @@
+"""evreport.toml: the claim and the decision rule, fixed before the runs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportgen.errors import Problem
+
+BUILTIN_METRICS = ("log_loss", "brier", "accuracy", "error_rate", "cost")
+KINDS = ("model-vs-baseline", "before-after")
+SD_FROM = ("candidate", "baseline", "larger")
+RUNG_KEYS = ("correct", "fair", "larger_than_noise", "relevant", "bounded")
+
+_STR, _NUM, _INT, _BOOL, _LIST, _DATE = (
+    "a string",
+    "a number",
+    "a whole number",
+    "true or false",
+    "a list of strings",
+    "a date (YYYY-MM-DD)",
+)
+
+#: table -> key -> (expected type, required)
+SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
+    None: {"title": (_STR, True), "author": (_STR, False)},
+    "claim": {
+        "text": (_STR, True),
+        "kind": (_STR, False),
+        "candidate": (_STR, True),
+        "baseline": (_STR, True),
+        "metric": (_STR, True),
+        "higher_is_better": (_BOOL, False),
+        "min_useful_effect": (_NUM, False),
+    },
+    "rule": {
+        "written": (_DATE, False),
+        "seed_sd_multiple": (_NUM, False),
+        "seed_sd_from": (_STR, False),
+        "confidence": (_NUM, False),
+        "resamples": (_INT, False),
+        "random_seed": (_INT, False),
+        "seeds_paired": (_BOOL, False),
+    },
+    "evaluation": {
+        "block": (_STR, False),
+        "slice": (_STR, False),
+        "not_worse_on": (_LIST, False),
+        "threshold": ('"validation-cost" or a number in [0, 1]', False),
+        "bins": (_INT, False),
+    },
+    "costs": {
+        "false_positive": (_NUM, False),
+        "false_negative": (_NUM, False),
+        "unit": (_STR, False),
+        "cases_per_period": (_NUM, False),
+        "period": (_STR, False),
+    },
+    "general": {"split": (_STR, False), "max_drop": (_NUM, False)},
+    "reconsider": {"when": (_LIST, False)},
+    "evidence": {k: (_LIST, False) for k in RUNG_KEYS},
+}
+
+
+@dataclass
+class Config:
+    title: str = ""
+    author: str | None = None
+    claim_text: str = ""
+    kind: str = "model-vs-baseline"
+    candidate: str = ""
+    baseline: str = ""
+    metric: str = "log_loss"
+    higher_is_better: bool = False
+    min_useful_effect: float | None = None
+    written: dt.date | None = None
+    seed_sd_multiple: float = 2.0
+    seed_sd_from: str = "larger"
+    confidence: float = 0.95
+    resamples: int = 2000
+    random_seed: int = 0
+    seeds_paired: bool = False
+    block: str | None = None
+    slice: str | None = None
+    not_worse_on: list[str] = field(default_factory=list)
+    threshold: str | float = "validation-cost"
+    bins: int = 10
+    false_positive: float = 1.0
+    false_negative: float = 1.0
+    unit: str = "cost units"
+    cases_per_period: float | None = None
+    period: str | None = None
+    general_split: str = "general"
+    max_drop: float = 0.02
+    reconsider_when: list[str] = field(default_factory=list)
+    evidence: dict[str, list[str]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)  # "table.key" -> line, for citations
+
+    @property
+    def builtin_metric(self) -> bool:
+        return self.metric in BUILTIN_METRICS
+
+
+def _locate(text: str, table: str | None, key: str | None) -> int | None:
+    """Line of ``key`` inside ``[table]`` (or of the table header when key is None)."""
+    lines = text.splitlines()
+    current: str | None = None
+    for i, raw in enumerate(lines, 1):
+        s = raw.strip()
+        m = re.match(r"^\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]", s)
+        if m and not s.startswith("[["):
+            current = m.group(1).strip().strip("\"'")
+            if key is None and current == table:
+                return i
+            continue
+        if (
+            current == table
+            and key is not None
+            and re.match(rf"^[\"']?{re.escape(key)}[\"']?\s*=", s)
+        ):
+            return i
+    return None
+
+
+def _type_ok(kind: str, value: Any) -> bool:
+    if kind == _STR:
+        return isinstance(value, str)
+    if kind == _NUM:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == _INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == _BOOL:
+        return isinstance(value, bool)
+    if kind == _LIST:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == _DATE:
+        return isinstance(value, dt.date | dt.datetime) or isinstance(value, str)
+    return True
+
+
+def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None:
+    """Parse and validate evreport.toml text; every problem names the line, unknown keys the closest known one."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"at line (\d+), column (\d+)", str(e))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        problems.append(
+            Problem(
+                f"not valid TOML: {msg}",
+                name,
+                int(m.group(1)) if m else None,
+                int(m.group(2)) if m else None,
+                slug="bad-toml",
+            )
+        )
+        return None
+    before = len([p for p in problems if p.severity == "error"])
+
+    def err(msg, table=None, key=None, slug="bad-config"):
+        problems.append(
+            Problem(msg, name, _locate(text, table, key), 1 if key else None, slug=slug)
+        )
+
+    cfg = Config()
+    tables = [t for t in SCHEMA if t is not None]
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            if key not in SCHEMA:
+                close = difflib.get_close_matches(key, tables, n=1)
+                hint = (
+                    f"; did you mean [{close[0]}]?"
+                    if close
+                    else f"; known tables: {', '.join(tables)}"
+                )
+                problems.append(
+                    Problem(
+                        f"unknown table [{key}]{hint}",
+                        name,
+                        _locate(text, key, None),
+                        1,
+                        slug="unknown-key",
+                    )
+                )
+                continue
+            items = value.items()
+            table = key
+        else:
+            items = [(key, value)]
+            table = None
+        for k, v in items:
+            known = SCHEMA[table]
+            label = f"{table}.{k}" if table else k
+            if k not in known:
+                close = difflib.get_close_matches(k, list(known), n=1, cutoff=0.5)
+                if not close:  # maybe it belongs to another table
+                    for t2, keys in SCHEMA.items():
+                        if k in keys and t2 != table:
+                            close = [f"[{t2}] {k}" if t2 else f"{k} (top level)"]
+                            break
+                hint = (
+                    f"; did you mean {close[0]!r}?"
+                    if close
+                    else f"; known keys: {', '.join(known)}"
+                )
+                err(f"unknown key {label!r}{hint}", table, k, slug="unknown-key")
+                continue
+            kind, _ = known[k]
+            if not _type_ok(kind, v):
+                err(f"{label} = {v!r} must be {kind}", table, k, slug="bad-type")
+                continue
+            line = _locate(text, table, k)
+            if line:
+                cfg.lines[label] = line
+    for table, keys in SCHEMA.items():
+        for k, (_, required) in keys.items():
+            section = doc if table is None else doc.get(table)
+            if required and (not isinstance(section, dict) or k not in section):
+                where = f"[{table}]" if table else "the top level"
+                err(f"missing required key {k!r} in {where}", table, None, slug="missing-key")
+    if len([p for p in problems if p.severity == "error"]) > before:
+        return None
+
+    claim = doc.get("claim", {})
+    rule = doc.get("rule", {})
+    ev = doc.get("evaluation", {})
+    costs = doc.get("costs", {})
+    general = doc.get("general", {})
+    cfg.title = doc["title"]
+    cfg.author = doc.get("author")
+    cfg.claim_text = claim["text"]
+    cfg.kind = claim.get("kind", cfg.kind)
+    if cfg.kind not in KINDS:
+        err(f"claim.kind = {cfg.kind!r} is not one of {', '.join(KINDS)}", "claim", "kind")
+    cfg.candidate, cfg.baseline, cfg.metric = claim["candidate"], claim["baseline"], claim["metric"]
+    if cfg.candidate == cfg.baseline:
+        err(f"claim.candidate and claim.baseline are both {cfg.candidate!r}", "claim", "baseline")
+    if cfg.metric in BUILTIN_METRICS:
+        cfg.higher_is_better = cfg.metric == "accuracy"
+        if "higher_is_better" in claim and claim["higher_is_better"] != cfg.higher_is_better:
+            err(
+                f"claim.higher_is_better = {claim['higher_is_better']} contradicts metric {cfg.metric!r}",
+                "claim",
+                "higher_is_better",
+            )
+    elif "higher_is_better" not in claim:
+        err(
+            f"claim.higher_is_better is required for the per-row metric {cfg.metric!r} "
+            f"(built-in metrics: {', '.join(BUILTIN_METRICS)})",
+            "claim",
+            "metric",
+        )
+    else:
+        cfg.higher_is_better = claim["higher_is_better"]
+    if "min_useful_effect" in claim:
+        cfg.min_useful_effect = float(claim["min_useful_effect"])
+        if cfg.min_useful_effect < 0:
+            err(
+                "claim.min_useful_effect must be >= 0 (metric units, gap direction)",
+                "claim",
+                "min_useful_effect",
+            )
+
+    if "written" in rule:
+        w = rule["written"]
+        if isinstance(w, dt.datetime):
+            w = w.date()
+        elif isinstance(w, str):
+            try:
+                w = dt.date.fromisoformat(w)
+            except ValueError:
+                err(f"rule.written = {w!r} is not a date (YYYY-MM-DD)", "rule", "written")
+                w = None
+        cfg.written = w
+    cfg.seed_sd_multiple = float(rule.get("seed_sd_multiple", cfg.seed_sd_multiple))
+    if cfg.seed_sd_multiple <= 0:
+        err("rule.seed_sd_multiple must be > 0", "rule", "seed_sd_multiple")
+    cfg.seed_sd_from = rule.get("seed_sd_from", cfg.seed_sd_from)
+    if cfg.seed_sd_from not in SD_FROM:
+        err(
+            f"rule.seed_sd_from = {cfg.seed_sd_from!r} is not one of {', '.join(SD_FROM)}",
+            "rule",
+            "seed_sd_from",
+        )
+    cfg.confidence = float(rule.get("confidence", cfg.confidence))
+    if not 0.5 <= cfg.confidence < 1:
+        err(f"rule.confidence = {cfg.confidence} must be in [0.5, 1)", "rule", "confidence")
+    cfg.resamples = rule.get("resamples", cfg.resamples)
+    if not 100 <= cfg.resamples <= 1_000_000:
+        err(
+            f"rule.resamples = {cfg.resamples} must be between 100 and 1000000", "rule", "resamples"
+        )
+    cfg.random_seed = rule.get("random_seed", cfg.random_seed)
+    if cfg.random_seed < 0:
+        err("rule.random_seed must be >= 0", "rule", "random_seed")
+    cfg.seeds_paired = rule.get("seeds_paired", cfg.seeds_paired)
+
+    cfg.block = ev.get("block")
+    cfg.slice = ev.get("slice")
+    cfg.not_worse_on = list(ev.get("not_worse_on", []))
+    if cfg.not_worse_on and not cfg.slice:
+        err(
+            "evaluation.not_worse_on needs evaluation.slice (the column that names slices)",
+            "evaluation",
+            "not_worse_on",
+        )
+    th = ev.get("threshold", "validation-cost")
+    if isinstance(th, bool) or not (
+        th == "validation-cost" or (isinstance(th, int | float) and 0 <= th <= 1)
+    ):
+        err(
+            f'evaluation.threshold = {th!r} must be "validation-cost" or a number in [0, 1]',
+            "evaluation",
+            "threshold",
+        )
+    else:
+        cfg.threshold = th if isinstance(th, str) else float(th)
+    cfg.bins = ev.get("bins", cfg.bins)
+    if not 1 <= cfg.bins <= 1000:
+        err(f"evaluation.bins = {cfg.bins} must be between 1 and 1000", "evaluation", "bins")
+
+    cfg.false_positive = float(costs.get("false_positive", 1.0))
+    cfg.false_negative = float(costs.get("false_negative", 1.0))
+    if (
+        cfg.false_positive < 0
+        or cfg.false_negative < 0
+        or cfg.false_positive + cfg.false_negative == 0
+    ):
+        err(
+            "costs.false_positive and costs.false_negative must be >= 0 and not both 0",
+            "costs",
+            None,
+        )
+    cfg.unit = costs.get("unit", cfg.unit)
+    if "cases_per_period" in costs:
+        cfg.cases_per_period = float(costs["cases_per_period"])
+        if cfg.cases_per_period <= 0:
+            err("costs.cases_per_period must be > 0", "costs", "cases_per_period")
+    cfg.period = costs.get("period")
+    cfg.general_split = general.get("split", cfg.general_split)
+    cfg.max_drop = float(general.get("max_drop", cfg.max_drop))
+    if cfg.max_drop < 0:
+        err("general.max_drop must be >= 0", "general", "max_drop")
+    cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
+    cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
+    if len([p for p in problems if p.severity == "error"]) > before:
+        return None
+    return cfg

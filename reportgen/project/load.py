@@ -1,0 +1,275 @@
+"""Load a whole project folder, collecting every problem at once."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportgen.errors import InputError, Problem
+from reportgen.project.checkfiles import CheckFile, parse_checkfile
+from reportgen.project.config import Config, parse_config
+from reportgen.project.files import Reader, Refused, confine
+from reportgen.project.manifest import Manifest, load_manifest
+from reportgen.project.predictions import Predictions, join_columns, parse_predictions
+from reportgen.project.runs import RunRow, parse_runs
+from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
+
+
+@dataclass(frozen=True)
+class ProjectPaths:
+    """Where the inputs are, relative to the project folder (each can be overridden on the CLI)."""
+
+    config: str = "evreport.toml"
+    runs: str = "runs.csv"
+    manifest: str = "split/manifest.json"
+    artefacts: str = "artefacts"
+
+
+@dataclass
+class Project:
+    root: Path
+    paths: ProjectPaths
+    config: Config
+    runs: list[RunRow]
+    manifest: Manifest | None
+    predictions: dict[str, Predictions]
+    split_frames: dict[str, object]
+    checks: list[CheckFile]
+    evidence: dict[str, list[str]]
+    inputs: dict[str, tuple[str, int]]
+    warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def runs_name(self) -> str:
+        return (
+            Path(self.paths.runs).name
+            if not Path(self.paths.runs).is_absolute()
+            else self.paths.runs
+        )
+
+
+def _locate_input(root: Path, rel: str) -> Path:
+    p = Path(rel)
+    return p if p.is_absolute() else root / p
+
+
+def inspect_project(
+    project_dir: str | Path, paths: ProjectPaths = ProjectPaths()
+) -> tuple[Project | None, list[Problem]]:
+    """Read everything; return the project (None when unusable) and every problem found (errors and warnings)."""
+    root = Path(project_dir)
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    if not root.is_dir():
+        return None, [Problem(f"{root} is not a folder", str(root), slug="no-project")]
+    reader = Reader(root)
+
+    def read_text(rel: str, required: bool = True) -> tuple[str | None, str]:
+        path = _locate_input(root, rel)
+        name = reader.display(path)
+        if not path.exists():
+            if required:
+                problems.append(Problem(f"missing {name}", name, slug="missing-file"))
+            return None, name
+        try:
+            return reader.read_text(path), name
+        except Refused as e:
+            problems.append(Problem(str(e), name, slug="unreadable"))
+            return None, name
+
+    text, cname = read_text(paths.config)
+    config = parse_config(text, cname, problems) if text is not None else None
+    text, rname = read_text(paths.runs)
+    runs = parse_runs(text, rname, problems, warnings) if text is not None else []
+
+    if config is not None and runs:
+        models = sorted({r.model for r in runs})
+        for role in ("candidate", "baseline"):
+            m = getattr(config, role)
+            if m not in models:
+                close = difflib.get_close_matches(m, models, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                problems.append(
+                    Problem(
+                        f"claim.{role} = {m!r} is not a model in {rname}; {hint}models there: "
+                        f"{', '.join(models)}",
+                        cname,
+                        config.lines.get(f"claim.{role}"),
+                        1,
+                        slug="unknown-model",
+                    )
+                )
+
+    manifest = None
+    mpath = _locate_input(root, paths.manifest)
+    if mpath.exists():
+        manifest = load_manifest(reader, mpath, problems)
+    else:
+        warnings.append(
+            Problem(
+                "no frozen-split manifest (run `evreport freeze`); the fair rung cannot be shown",
+                reader.display(mpath),
+                slug="no-manifest",
+                severity="warning",
+            )
+        )
+
+    split_frames: dict[str, object] = {}
+    row_id_col = manifest.row_id if manifest else "row_id"
+    if manifest:
+        for sf in manifest.files:
+            if sf.frame is not None:
+                split_frames[sf.part] = sf.frame
+    else:
+        folder = root / "split"
+        if folder.is_dir():
+            for p in sorted(folder.iterdir()):
+                if p.suffix.lower() in TABLE_SUFFIXES and p.is_file():
+                    try:
+                        confine(root, p.relative_to(root).as_posix())
+                        split_frames.setdefault(
+                            p.stem if p.stem != "val" else "validation", read_table(reader, p)
+                        )
+                    except (Refused, TableError) as e:
+                        problems.append(
+                            getattr(e, "problem", None) or Problem(str(e), reader.display(p))
+                        )
+
+    predictions: dict[str, Predictions] = {}
+    if config is not None:
+        part_of: dict[str, tuple[str, int]] = {}
+        for r in runs:
+            if not r.predictions or not r.ok:
+                continue
+            prev = part_of.setdefault(r.predictions, (r.split, r.line))
+            if prev[0] != r.split:
+                problems.append(
+                    Problem(
+                        f"predictions file {r.predictions!r} is cited for split {r.split!r} here "
+                        f"and for {prev[0]!r} at line {prev[1]}",
+                        rname,
+                        r.line,
+                        slug="predictions-split",
+                    )
+                )
+        for rel, (part, line) in sorted(part_of.items()):
+            target = reader.project_path(rel, source=rname, line=line, problems=problems)
+            if target is None:
+                continue
+            name = reader.display(target)
+            try:
+                frame = read_table(reader, target)
+            except TableError as e:
+                p = e.problem
+                problems.append(
+                    Problem(
+                        p.message
+                        + (f" (cited at {rname}:{line})" if p.slug == "unreadable" else ""),
+                        p.path,
+                        p.line,
+                        p.column,
+                        p.slug,
+                    )
+                )
+                continue
+            pred = parse_predictions(
+                frame,
+                name,
+                part,
+                config.metric,
+                config.builtin_metric,
+                problems,
+                config.block,
+                config.slice,
+            )
+            if pred is None:
+                continue
+            sframe = split_frames.get(part)
+            if sframe is not None and row_id_col in sframe.columns:
+                join_columns(
+                    pred,
+                    sframe,
+                    row_id_col,
+                    config.block,
+                    config.slice,
+                    f"for part {part!r}",
+                    problems,
+                )
+            elif (config.block and pred.block is None) or (config.slice and pred.slice is None):
+                problems.append(
+                    Problem(
+                        f"no split file for part {part!r} to join the block/slice columns from",
+                        name,
+                        1,
+                        slug="missing-column",
+                    )
+                )
+            predictions[rel] = pred
+
+    checks: list[CheckFile] = []
+    cdir = _locate_input(root, paths.artefacts) / "checks"
+    if cdir.is_dir():
+        for p in sorted(cdir.glob("*.json")):
+            name = reader.display(p)
+            try:
+                confine(root, name)
+                text = reader.read_text(p)
+            except Refused as e:
+                problems.append(Problem(str(e), name, slug="path-outside-project"))
+                continue
+            c = parse_checkfile(text, name, problems, warnings)
+            if c is not None:
+                checks.append(c)
+
+    evidence: dict[str, list[str]] = {}
+    if config is not None:
+        for rung, rels in config.evidence.items():
+            for rel in rels:
+                target = reader.project_path(
+                    rel, source=cname, line=config.lines.get(f"evidence.{rung}"), problems=problems
+                )
+                if target is None:
+                    continue
+                if not target.is_file():
+                    warnings.append(
+                        Problem(
+                            f"[evidence] {rung} cites {rel!r}, which does not exist; not credited",
+                            cname,
+                            config.lines.get(f"evidence.{rung}"),
+                            slug="missing-evidence",
+                            severity="warning",
+                        )
+                    )
+                    continue
+                try:
+                    reader.read_bytes(target)
+                except Refused as e:
+                    problems.append(Problem(str(e), reader.display(target), slug="unreadable"))
+                    continue
+                evidence.setdefault(rung, []).append(reader.display(target))
+
+    if config is None or any(p.severity == "error" for p in problems):
+        return None, problems + warnings
+    project = Project(
+        root,
+        paths,
+        config,
+        runs,
+        manifest,
+        predictions,
+        split_frames,
+        checks,
+        evidence,
+        dict(sorted(reader.inputs.items())),
+        warnings,
+    )
+    return project, warnings
+
+
+def load_project(project_dir: str | Path, paths: ProjectPaths = ProjectPaths()) -> Project:
+    """Load a project or raise InputError listing every problem."""
+    project, problems = inspect_project(project_dir, paths)
+    if project is None:
+        raise InputError([p for p in problems if p.severity == "error"] or problems)
+    return project

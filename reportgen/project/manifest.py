@@ -1,0 +1,222 @@
+"""The frozen-split manifest: `freeze` writes it, `load_manifest` reads and verifies it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from reportgen.errors import InputError, Problem
+from reportgen.project.files import Reader, Refused, sha256_file
+from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
+
+MANIFEST = "split/manifest.json"
+PART_ALIASES = {"val": "validation", "valid": "validation"}
+
+
+def canonical_part(name: str) -> str:
+    return PART_ALIASES.get(name, name)
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601 date or date-time; naive values are taken as UTC."""
+    t = datetime.fromisoformat(text.strip())
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def count_rows(path: Path) -> int:
+    if path.suffix.lower() in (".parquet", ".pq"):
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(path).metadata.num_rows
+    import pandas as pd
+
+    return len(pd.read_csv(path, dtype=str, keep_default_na=False))
+
+
+def freeze(project_dir: Path, created: str | None = None, split_dir: str = "split") -> dict:
+    """Hash every split file under ``split/`` into ``split/manifest.json`` and return the manifest."""
+    project_dir = Path(project_dir)
+    folder = project_dir / split_dir
+    if not folder.is_dir():
+        raise InputError(f"no {split_dir}/ folder with split files to freeze", path=str(folder))
+    files = sorted(
+        p for p in folder.iterdir() if p.suffix.lower() in TABLE_SUFFIXES and p.is_file()
+    )
+    if not files:
+        raise InputError(f"no .csv or .parquet split files in {split_dir}/", path=str(folder))
+    if created is None:
+        created = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    else:
+        try:
+            parse_time(created)
+        except ValueError:
+            raise InputError(f"--created {created!r} is not an ISO 8601 date-time") from None
+    entries = []
+    for p in files:
+        entries.append(
+            {
+                "part": canonical_part(p.stem),
+                "path": p.relative_to(project_dir).as_posix(),
+                "sha256": sha256_file(p),
+                "rows": count_rows(p),
+            }
+        )
+    manifest = {"created": created, "row_id": "row_id", "files": entries}
+    out = project_dir / split_dir / "manifest.json"
+    out.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+@dataclass
+class SplitFile:
+    part: str
+    path: str
+    sha256: str
+    rows: int
+    line: int
+    hash_ok: bool | None = None
+    rows_ok: bool | None = None
+    actual_rows: int | None = None
+    frame: object = None  # pandas DataFrame of the split file (strings), when readable
+
+
+@dataclass
+class Manifest:
+    path: str
+    created: datetime | None
+    created_text: str
+    row_id: str
+    files: list[SplitFile] = field(default_factory=list)
+
+    def part(self, name: str) -> SplitFile | None:
+        for f in self.files:
+            if f.part == name:
+                return f
+        return None
+
+
+def _line_of_key(text: str, needle: str, start: int = 0) -> int | None:
+    pos = text.find(needle, start)
+    return None if pos < 0 else text.count("\n", 0, pos) + 1
+
+
+def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manifest | None:
+    """Read the manifest and verify hashes and row counts of the split files it names."""
+    name = reader.display(path)
+    try:
+        text = reader.read_text(path)
+    except Refused as e:
+        problems.append(Problem(str(e), name, slug="unreadable"))
+        return None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        problems.append(
+            Problem(f"not valid JSON: {e.msg}", name, e.lineno, e.colno, slug="bad-json")
+        )
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
+        problems.append(
+            Problem(
+                'expected an object with "created", "row_id" and a "files" list',
+                name,
+                1,
+                slug="bad-manifest",
+            )
+        )
+        return None
+    created_text = doc.get("created")
+    created = None
+    if not isinstance(created_text, str):
+        problems.append(
+            Problem(
+                '"created" must be an ISO 8601 date-time string',
+                name,
+                _line_of_key(text, '"created"'),
+                slug="bad-manifest",
+            )
+        )
+        created_text = ""
+    else:
+        try:
+            created = parse_time(created_text)
+        except ValueError:
+            problems.append(
+                Problem(
+                    f'"created" = {created_text!r} is not an ISO 8601 date-time',
+                    name,
+                    _line_of_key(text, '"created"'),
+                    slug="bad-time",
+                )
+            )
+    row_id = doc.get("row_id", "row_id")
+    if not isinstance(row_id, str) or not row_id:
+        problems.append(
+            Problem(
+                '"row_id" must be a column name',
+                name,
+                _line_of_key(text, '"row_id"'),
+                slug="bad-manifest",
+            )
+        )
+        row_id = "row_id"
+    manifest = Manifest(name, created, created_text, row_id)
+    search_from = 0
+    seen_parts: set[str] = set()
+    for i, entry in enumerate(doc["files"]):
+        line = _line_of_key(text, '"part"', search_from) or 1
+        search_from = text.find('"part"', search_from) + 1 if line else search_from
+        if not isinstance(entry, dict):
+            problems.append(
+                Problem(f"files[{i}] must be an object", name, line, slug="bad-manifest")
+            )
+            continue
+        missing = [k for k in ("part", "path", "sha256", "rows") if k not in entry]
+        if missing:
+            problems.append(
+                Problem(f"files[{i}] lacks {', '.join(missing)}", name, line, slug="bad-manifest")
+            )
+            continue
+        if (
+            not isinstance(entry["rows"], int)
+            or isinstance(entry["rows"], bool)
+            or entry["rows"] < 0
+        ):
+            problems.append(
+                Problem(f"files[{i}].rows must be a whole number", name, line, slug="bad-manifest")
+            )
+            continue
+        part = canonical_part(str(entry["part"]))
+        if part in seen_parts:
+            problems.append(
+                Problem(f"part {part!r} is listed twice", name, line, slug="bad-manifest")
+            )
+            continue
+        seen_parts.add(part)
+        sf = SplitFile(part, str(entry["path"]), str(entry["sha256"]).lower(), entry["rows"], line)
+        manifest.files.append(sf)
+        target = reader.project_path(sf.path, source=name, line=line, problems=problems)
+        if target is None:
+            continue
+        try:
+            frame = read_table(reader, target)
+        except TableError as e:
+            sf.hash_ok = False
+            problems.append(e.problem)
+            continue
+        sf.hash_ok = reader.inputs[reader.display(target)][0] == sf.sha256
+        sf.frame = frame
+        sf.actual_rows = len(frame)
+        sf.rows_ok = sf.actual_rows == sf.rows
+        if row_id not in frame.columns:
+            problems.append(
+                Problem(
+                    f"split file has no {row_id!r} column (the manifest's row_id)",
+                    reader.display(target),
+                    1,
+                    slug="missing-column",
+                )
+            )
+    return manifest

@@ -1,0 +1,256 @@
+"""runs.csv, the run log: one row per (run, split, metric); every row citable as runs.csv:LINE."""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from reportgen.errors import Problem
+from reportgen.project.manifest import canonical_part, parse_time
+
+REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
+OPTIONAL = (
+    "status",
+    "started_at",
+    "config",
+    "features",
+    "split_id",
+    "predictions",
+    "fit_seconds",
+    "env",
+    "notes",
+)
+STATUSES = ("ok", "failed")
+
+
+@dataclass(frozen=True)
+class RunRow:
+    line: int
+    run_id: str
+    model: str
+    seed: int
+    split: str
+    metric: str
+    value: float | None
+    status: str = "ok"
+    started_at: datetime | None = None
+    config: str | None = None
+    features: str | None = None
+    split_id: str | None = None
+    predictions: str | None = None
+    fit_seconds: float | None = None
+    env: str | None = None
+    notes: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def cite(self, name: str = "runs.csv") -> str:
+        return f"{name}:{self.line}"
+
+
+def parse_runs(
+    text: str, name: str, problems: list[Problem], warnings: list[Problem]
+) -> list[RunRow]:
+    """Parse the run log. Bad cells become Problems naming line and column; good rows are returned."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        problems.append(
+            Problem(
+                "the run log is empty; expected a header with " + ", ".join(REQUIRED),
+                name,
+                1,
+                slug="empty",
+            )
+        )
+        return []
+    except csv.Error as e:
+        problems.append(Problem(f"malformed CSV: {e}", name, 1, slug="bad-csv"))
+        return []
+    header = [h.strip() for h in header]
+    col = {h: i for i, h in enumerate(header)}
+    if len(col) != len(header):
+        dup = next(h for h in header if header.count(h) > 1)
+        problems.append(
+            Problem(
+                f"duplicate column {dup!r} in the header",
+                name,
+                1,
+                header.index(dup) + 1,
+                slug="duplicate-column",
+            )
+        )
+        return []
+    missing = [c for c in REQUIRED if c not in col]
+    if missing:
+        problems.append(
+            Problem(
+                f"missing required column(s) {', '.join(missing)}; the header has "
+                f"{', '.join(header) or 'nothing'}",
+                name,
+                1,
+                slug="missing-column",
+            )
+        )
+        return []
+    for h in header:
+        if h not in REQUIRED and h not in OPTIONAL:
+            close = difflib.get_close_matches(h, REQUIRED + OPTIONAL, n=1, cutoff=0.75)
+            if close:
+                warnings.append(
+                    Problem(
+                        f"unknown column {h!r} (did you mean {close[0]!r}?); it is ignored",
+                        name,
+                        1,
+                        header.index(h) + 1,
+                        slug="unknown-column",
+                        severity="warning",
+                    )
+                )
+    rows: list[RunRow] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    prev_end = 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            problems.append(Problem(f"malformed CSV: {e}", name, reader.line_num, slug="bad-csv"))
+            break
+        line = prev_end + 1
+        prev_end = reader.line_num
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if len(cells) != len(header):
+            problems.append(
+                Problem(
+                    f"{len(cells)} fields, but the header has {len(header)}",
+                    name,
+                    line,
+                    slug="field-count",
+                )
+            )
+            continue
+        before = len(problems)
+
+        def get(c: str) -> str | None:
+            i = col.get(c)
+            if i is None:
+                return None
+            v = cells[i].strip()
+            return v or None
+
+        def bad(c: str, msg: str, slug: str = "bad-value") -> None:
+            problems.append(Problem(msg, name, line, col[c] + 1, slug=slug))
+
+        for c in ("run_id", "model", "split", "metric"):
+            if get(c) is None:
+                bad(c, f"{c} is empty", "empty-cell")
+        seed = None
+        s = get("seed")
+        if s is None:
+            bad("seed", "seed is empty", "empty-cell")
+        else:
+            try:
+                seed = int(s)
+            except ValueError:
+                bad("seed", f"seed = {s!r} is not a whole number")
+        status = (get("status") or "ok").lower()
+        if status not in STATUSES:
+            bad("status", f"status = {get('status')!r} must be one of {', '.join(STATUSES)}")
+        value = None
+        v = get("value")
+        if v is None:
+            if status == "ok":
+                bad(
+                    "value",
+                    "value is empty in a run whose status is ok (mark failed runs status=failed)",
+                    "empty-cell",
+                )
+        else:
+            try:
+                value = float(v)
+                if not math.isfinite(value):
+                    raise ValueError
+            except ValueError:
+                bad("value", f"value = {v!r} is not a finite number")
+        started = None
+        if get("started_at") is not None:
+            try:
+                started = parse_time(get("started_at"))
+            except ValueError:
+                bad(
+                    "started_at",
+                    f"started_at = {get('started_at')!r} is not an ISO 8601 date-time "
+                    "(e.g. 2026-09-02T10:00:00Z)",
+                    "bad-time",
+                )
+        fit = None
+        if get("fit_seconds") is not None:
+            try:
+                fit = float(get("fit_seconds"))
+            except ValueError:
+                bad("fit_seconds", f"fit_seconds = {get('fit_seconds')!r} is not a number")
+        if len(problems) > before:
+            continue
+        split = canonical_part(get("split"))
+        key = (get("run_id"), split, get("metric"))
+        if key in seen:
+            problems.append(
+                Problem(
+                    f"run {key[0]!r} has a second row for split {split!r} and metric "
+                    f"{key[2]!r} (first at line {seen[key]})",
+                    name,
+                    line,
+                    col["run_id"] + 1,
+                    slug="duplicate-row",
+                )
+            )
+            continue
+        seen[key] = line
+        rows.append(
+            RunRow(
+                line,
+                get("run_id"),
+                get("model"),
+                seed,
+                split,
+                get("metric"),
+                value,
+                status,
+                started,
+                get("config"),
+                get("features"),
+                get("split_id"),
+                get("predictions"),
+                fit,
+                get("env"),
+                get("notes"),
+            )
+        )
+    if not rows and not problems:
+        problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
+    # a run's model and seed must not change between its rows
+    first: dict[str, RunRow] = {}
+    for r in rows:
+        f = first.setdefault(r.run_id, r)
+        if (f.model, f.seed) != (r.model, r.seed):
+            problems.append(
+                Problem(
+                    f"run {r.run_id!r} is model {r.model!r} seed {r.seed} here but model "
+                    f"{f.model!r} seed {f.seed} at line {f.line}",
+                    name,
+                    r.line,
+                    col["model"] + 1,
+                    slug="inconsistent-run",
+                )
+            )
+    return rows
