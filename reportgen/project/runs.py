@@ -141,14 +141,14 @@ def parse_runs(
             continue
         before = len(problems)
 
-        def get(c: str) -> str | None:
+        def get(c: str, cells: list[str] = cells) -> str | None:
             i = col.get(c)
             if i is None:
                 return None
             v = cells[i].strip()
             return v or None
 
-        def bad(c: str, msg: str, slug: str = "bad-value") -> None:
+        def bad(c: str, msg: str, slug: str = "bad-value", line: int = line) -> None:
             problems.append(Problem(msg, name, line, col[c] + 1, slug=slug))
 
         for c in ("run_id", "model", "split", "metric"):
