@@ -1,0 +1,1 @@
+"""Pure numeric functions for the report: metrics, noise, threshold, ranking, calibration."""

@@ -1,0 +1,73 @@
+"""Small helpers shared by the stats modules: JSON-ready conversion and input checks."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+EPS = float(np.finfo(np.float64).eps)
+REL_TOL = 8.0 * EPS
+
+
+def to_float(x: Any) -> float | None:
+    """Return ``x`` as a plain float, or None when it is None, NaN or infinite."""
+    if x is None:
+        return None
+    v = float(x)
+    return v if math.isfinite(v) else None
+
+
+def as_1d(x: Any, name: str, dtype: Any = np.float64) -> np.ndarray:
+    """Return ``x`` as a 1-D array of ``dtype``; raise ValueError naming ``name`` otherwise."""
+    a = np.asarray(x, dtype=dtype)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {a.shape}")
+    return a
+
+
+def scores_labels(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a score vector and a 0/1 label vector of the same length.
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+        Finite scores (class-1 probabilities).
+    y : array-like of shape (N,)
+        Labels in {0, 1} (bool or numeric).
+
+    Returns
+    -------
+    p : ndarray of float64, shape (N,)
+    y : ndarray of bool, shape (N,)
+    """
+    pa = as_1d(p, "p")
+    ya_raw = np.asarray(y)
+    if ya_raw.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {ya_raw.shape}")
+    if pa.shape != ya_raw.shape:
+        raise ValueError(f"p and y must have the same length, got {pa.size} and {ya_raw.size}")
+    if not np.all(np.isfinite(pa)):
+        raise ValueError("p must be finite; found NaN or infinity")
+    if ya_raw.dtype != bool:
+        bad = ~np.isin(ya_raw, (0, 1))
+        if np.any(bad):
+            raise ValueError(
+                f"y={ya_raw[bad][0]!r} is not a valid label. It should be one of [0, 1]"
+            )
+    return pa, ya_raw.astype(bool)
+
+
+def percentile_interval(means: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Percentile interval of bootstrap means: numpy.percentile (linear) at (1-c)/2, 1-(1-c)/2."""
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.percentile(means, [100.0 * alpha, 100.0 * (1.0 - alpha)], method="linear")
+    return float(low), float(high)
+
+
+def row_counts(idx: np.ndarray, k: int) -> np.ndarray:
+    """How often each of ``k`` values occurs in each row of ``idx``: (R, n) ints -> (R, k) float64."""
+    r = idx.shape[0]
+    flat = (idx + (np.arange(r, dtype=idx.dtype) * k)[:, None]).ravel()
+    return np.bincount(flat, minlength=r * k).reshape(r, k).astype(np.float64)

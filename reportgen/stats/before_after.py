@@ -1,0 +1,206 @@
+"""Before and after on a frozen question set: fixed, broken, McNemar (methods.md section 8)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+import numpy as np
+from scipy import stats as st
+
+from reportgen.stats._util import percentile_interval, row_counts, to_float
+
+MISSING_CATEGORY = "(missing)"
+
+
+def mcnemar_exact(fixed: int, broken: int) -> float:
+    """Exact two-sided McNemar p-value on the discordant pairs.
+
+    ``scipy.stats.binomtest(fixed, fixed + broken, 0.5)``; 1.0 with no discordant pairs.
+
+    Parameters
+    ----------
+    fixed : int
+        Questions wrong before, right after.
+    broken : int
+        Questions right before, wrong after.
+
+    Returns
+    -------
+    float
+    """
+    fixed, broken = int(fixed), int(broken)
+    if fixed < 0 or broken < 0:
+        raise ValueError(f"counts must be non-negative, got fixed={fixed}, broken={broken}")
+    n = fixed + broken
+    if n == 0:
+        return 1.0
+    return float(st.binomtest(fixed, n, 0.5).pvalue)
+
+
+def _plain(x: Any) -> Any:
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _category_name(x: Any) -> str:
+    """A category label as a JSON object key; None/NaN become MISSING_CATEGORY."""
+    x = _plain(x)
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return MISSING_CATEGORY
+    return str(x)
+
+
+def fixed_broken(
+    ids: Any,
+    before_correct: Any,
+    after_correct: Any,
+    category: Any = None,
+    text: Any = None,
+) -> dict[str, Any]:
+    """Questions fixed and broken by a change, broken ones grouped by category.
+
+    Parameters
+    ----------
+    ids : array-like of shape (N,)
+        Question ids.
+    before_correct, after_correct : array-like of bool, shape (N,)
+        Correct before / after, aligned with ``ids``.
+    category : array-like of shape (N,), optional
+        Category per question; None/NaN become ``"(missing)"``.
+    text : array-like of shape (N,), optional
+        Question text, copied into ``broken_rows``.
+
+    Returns
+    -------
+    dict
+        ``fixed``, ``broken`` (counts); ``fixed_ids``, ``broken_ids`` (input order);
+        ``broken_by_category`` {category: count}, ordered by count descending then
+        name (None when no ``category`` is given); ``broken_rows`` [{"id",
+        "category", "text"}] in input order (None for columns not given).
+    """
+    id_list = [_plain(i) for i in np.asarray(ids, dtype=object).tolist()]
+    before = np.asarray(before_correct, dtype=bool)
+    after = np.asarray(after_correct, dtype=bool)
+    n = len(id_list)
+    if before.shape != (n,) or after.shape != (n,):
+        raise ValueError(
+            f"ids, before_correct and after_correct must have one length, got "
+            f"{n}, {before.shape} and {after.shape}"
+        )
+    cats = None if category is None else [_category_name(c) for c in list(category)]
+    texts = None if text is None else [_plain(t) for t in list(text)]
+    for name, col in (("category", cats), ("text", texts)):
+        if col is not None and len(col) != n:
+            raise ValueError(f"{name} has {len(col)} values for {n} questions")
+
+    fixed_idx = np.flatnonzero(~before & after)
+    broken_idx = np.flatnonzero(before & ~after)
+    by_cat = None
+    if cats is not None:
+        counts = Counter(cats[i] for i in broken_idx)
+        by_cat = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return {
+        "fixed": int(fixed_idx.size),
+        "broken": int(broken_idx.size),
+        "fixed_ids": [id_list[i] for i in fixed_idx],
+        "broken_ids": [id_list[i] for i in broken_idx],
+        "broken_by_category": by_cat,
+        "broken_rows": [
+            {
+                "id": id_list[i],
+                "category": None if cats is None else cats[i],
+                "text": None if texts is None else texts[i],
+            }
+            for i in broken_idx
+        ],
+    }
+
+
+def category_sentence(broken_by_category: dict[str, int] | None, n_broken: int) -> str | None:
+    """A sentence when one category holds most (more than half) of the broken questions.
+
+    Parameters
+    ----------
+    broken_by_category : dict or None
+        As from :func:`fixed_broken`.
+    n_broken : int
+        Number of broken questions.
+
+    Returns
+    -------
+    str or None
+        E.g. ``"7 of 9 broken questions are 'dates': tuning broke something specific."``;
+        None when no category holds more than half, or nothing is broken.
+    """
+    if not broken_by_category or n_broken <= 0:
+        return None
+    name, count = min(broken_by_category.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    if 2 * count <= n_broken:
+        return None
+    if n_broken == 1:
+        return f"The 1 broken question is '{name}'."
+    return f"{count} of {n_broken} broken questions are '{name}': tuning broke something specific."
+
+
+def paired_accuracy(
+    before_correct: Any,
+    after_correct: Any,
+    *,
+    blocks: Any = None,
+    resamples: int,
+    confidence: float,
+    rng: np.random.Generator,
+) -> dict[str, Any]:
+    """Accuracy before and after with a paired bootstrap interval on the difference.
+
+    Resamples questions, or whole blocks when ``blocks`` is given (the difference
+    is then the mean of per-block differences, weighted by block size through
+    resampled sums).
+
+    Parameters
+    ----------
+    before_correct, after_correct : array-like of bool, shape (N,)
+    blocks : array-like of shape (N,), optional
+        Block label per question.
+    resamples : int
+    confidence : float
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict
+        ``before``, ``after``, ``difference`` (after - before), ``low``, ``high``,
+        ``units`` (questions or blocks resampled); None values when N == 0 and
+        interval None with fewer than 2 units.
+    """
+    b = np.asarray(before_correct, dtype=np.float64)
+    a = np.asarray(after_correct, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"before/after must be 1-D of one length, got {b.shape} and {a.shape}")
+    out: dict[str, Any] = {
+        "before": None,
+        "after": None,
+        "difference": None,
+        "low": None,
+        "high": None,
+        "units": 0,
+    }
+    if b.size == 0:
+        return out
+    out.update(before=float(b.mean()), after=float(a.mean()), difference=float((a - b).mean()))
+    if blocks is None:
+        diff_sum, size = a - b, np.ones_like(a)
+    else:
+        _, inv = np.unique(np.asarray(blocks), return_inverse=True)
+        inv = inv.ravel()
+        diff_sum = np.bincount(inv, weights=a - b)
+        size = np.bincount(inv).astype(np.float64)
+    k = diff_sum.size
+    out["units"] = int(k)
+    if k < 2:
+        return out
+    counts = row_counts(rng.integers(0, k, size=(int(resamples), k)), k)  # (R, k)
+    means = (counts @ diff_sum) / (counts @ size)
+    out["low"], out["high"] = (to_float(v) for v in percentile_interval(means, confidence))
+    return out

@@ -1,0 +1,102 @@
+"""Reliability bins, expected calibration error and Brier score (methods.md section 6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reportgen.stats._util import scores_labels
+
+
+def _bin_stats(p: Any, y: Any, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Edges (B + 1,), counts (B,), score sums (B,) and positive counts (B,) per bin."""
+    if int(bins) != bins or bins < 1:
+        raise ValueError(f"bins={bins!r} is not valid. It should be a positive integer")
+    pa, ya = scores_labels(p, y)
+    edges = np.arange(bins + 1) / bins  # edges[b] == b / B exactly as printed
+    # bin b holds edges[b] <= p < edges[b + 1]; the last bin also holds p == 1
+    idx = np.clip(np.searchsorted(edges, pa, side="right") - 1, 0, bins - 1)
+    counts = np.bincount(idx, minlength=bins)
+    sums = np.bincount(idx, weights=pa, minlength=bins)
+    pos = np.bincount(idx, weights=ya.astype(np.float64), minlength=bins)
+    return edges, counts, sums, pos
+
+
+def reliability_bins(p: Any, y: Any, bins: int = 10) -> list[dict[str, Any]]:
+    """Per-bin count, mean score and observed positive fraction.
+
+    Bin ``b`` is ``[b/B, (b+1)/B)``; the last bin includes 1.
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+        Class-1 probabilities in [0, 1].
+    y : array-like of shape (N,)
+        Labels in {0, 1}.
+    bins : int, default 10
+        Number of equal-width bins ``B``.
+
+    Returns
+    -------
+    list of dict, length B
+        ``{"low", "high", "count", "mean_p", "fraction_positive"}``; an empty bin
+        has count 0 and None averages (not drawn).
+    """
+    edges, counts, sums, pos = _bin_stats(p, y, bins)
+    out = []
+    for b in range(int(bins)):  # one dict per bin for the report, not a numeric loop
+        n = int(counts[b])
+        out.append(
+            {
+                "low": float(edges[b]),
+                "high": float(edges[b + 1]),
+                "count": n,
+                "mean_p": float(sums[b] / n) if n else None,
+                "fraction_positive": float(pos[b] / n) if n else None,
+            }
+        )
+    return out
+
+
+def ece(p: Any, y: Any, bins: int = 10) -> float | None:
+    """Expected calibration error, class-1 variant.
+
+    The count-weighted mean of ``|mean_p - fraction_positive|`` over non-empty bins
+    (not the ``max(p, 1 - p)`` confidence variant).
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+    y : array-like of shape (N,)
+    bins : int, default 10
+
+    Returns
+    -------
+    float or None
+        None when ``N == 0``.
+    """
+    _, counts, sums, pos = _bin_stats(p, y, bins)
+    n = counts.sum()
+    if n == 0:
+        return None
+    # count * |mean_p - frac| == |sum_p - positives| per bin
+    return float(np.sum(np.abs(sums - pos)) / n)
+
+
+def brier(p: Any, y: Any) -> float | None:
+    """Brier score ``mean((p - y) ** 2)``; None when ``N == 0``.
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+    y : array-like of shape (N,)
+
+    Returns
+    -------
+    float or None
+    """
+    pa, ya = scores_labels(p, y)
+    if pa.size == 0:
+        return None
+    return float(np.mean((pa - ya) ** 2))

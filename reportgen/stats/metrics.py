@@ -1,0 +1,99 @@
+"""Per-row metric values and the "candidate better" sign rule (methods.md sections 0 and 2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reportgen.stats._util import EPS, scores_labels
+
+HIGHER_IS_BETTER: dict[str, bool] = {
+    "log_loss": False,
+    "brier": False,
+    "accuracy": True,
+    "error_rate": False,
+    "cost": False,
+}
+
+
+def per_row_metric(
+    name: str,
+    *,
+    y: Any = None,
+    p: Any = None,
+    correct: Any = None,
+    threshold: float = 0.5,
+    c_fp: float = 1.0,
+    c_fn: float = 1.0,
+) -> np.ndarray:
+    """Per-row values of a metric, whose mean is the metric.
+
+    Parameters
+    ----------
+    name : {"log_loss", "brier", "accuracy", "error_rate", "cost"}
+        The metric. ``log_loss`` is ``-(y log p + (1 - y) log(1 - p))`` with ``p``
+        clipped to ``[eps, 1 - eps]``, ``eps`` the float64 machine epsilon (as
+        ``sklearn.metrics.log_loss``); ``brier`` is ``(p - y) ** 2``; ``accuracy``
+        is 1.0 where ``(p >= threshold) == y``; ``error_rate`` is ``1 - accuracy``;
+        ``cost`` is ``c_fp * FP_row + c_fn * FN_row`` predicting 1 when ``p >= threshold``.
+    y : array-like of shape (N,), optional
+        Labels in {0, 1}. Required except for accuracy/error_rate given ``correct``.
+    p : array-like of shape (N,), optional
+        Class-1 probabilities. Required except for accuracy/error_rate given ``correct``.
+    correct : array-like of bool, shape (N,), optional
+        Per-row correctness (question sets); used for accuracy/error_rate when given.
+    threshold : float, default 0.5
+        Decision threshold for accuracy, error_rate and cost.
+    c_fp, c_fn : float, default 1.0
+        Cost of one false positive / false negative (``cost`` only).
+
+    Returns
+    -------
+    ndarray of float64, shape (N,)
+    """
+    if name not in HIGHER_IS_BETTER:
+        raise ValueError(
+            f"metric={name!r} is not a valid metric. It should be one of {sorted(HIGHER_IS_BETTER)}"
+        )
+    if name in ("accuracy", "error_rate") and correct is not None:
+        acc = np.asarray(correct, dtype=bool).astype(np.float64)
+        return acc if name == "accuracy" else 1.0 - acc
+    if p is None or y is None:
+        raise ValueError(f"metric={name!r} needs both p and y")
+    pa, ya = scores_labels(p, y)
+    yf = ya.astype(np.float64)
+    if name == "log_loss":
+        pc = np.clip(pa, EPS, 1.0 - EPS)
+        return -np.where(ya, np.log(pc), np.log(1.0 - pc))
+    if name == "brier":
+        return (pa - yf) ** 2
+    pred = pa >= threshold
+    if name == "accuracy":
+        return (pred == ya).astype(np.float64)
+    if name == "error_rate":
+        return (pred != ya).astype(np.float64)
+    # cost
+    return np.where(pred & ~ya, float(c_fp), 0.0) + np.where(~pred & ya, float(c_fn), 0.0)
+
+
+def gap(candidate: Any, baseline: Any, higher_is_better: bool) -> float | np.ndarray:
+    """The gap with the sign rule: positive when the candidate is better.
+
+    Parameters
+    ----------
+    candidate, baseline : float or array-like (broadcastable)
+        Metric values in metric units.
+    higher_is_better : bool
+        Direction of the metric.
+
+    Returns
+    -------
+    float or ndarray
+        ``candidate - baseline`` when higher is better, else ``baseline - candidate``.
+        A plain float when both inputs are scalars.
+    """
+    c = np.asarray(candidate, dtype=np.float64)
+    b = np.asarray(baseline, dtype=np.float64)
+    d = c - b if higher_is_better else b - c
+    return float(d) if d.ndim == 0 else d

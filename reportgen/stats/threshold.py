@@ -1,0 +1,178 @@
+"""Cost-minimising decision threshold, exact over the validation decision patterns (methods.md 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reportgen.stats._util import REL_TOL, scores_labels
+
+PREDICT_NONE: float = float(np.nextafter(1.0, np.inf))
+"""Sentinel threshold just above 1.0: no score reaches it, so nothing is predicted positive."""
+
+
+def _sorted_counts(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sort once: return sorted scores (N,) and cumulative positives (N + 1,) in that order."""
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    cum_pos = np.zeros(p.size + 1, dtype=np.int64)
+    np.cumsum(y[order], out=cum_pos[1:])
+    return ps, cum_pos
+
+
+def _candidates(ps: np.ndarray) -> np.ndarray:
+    """Distinct sorted scores plus 0.5 and PREDICT_NONE, ascending, without duplicates."""
+    if ps.size:
+        distinct = ps[np.concatenate(([True], ps[1:] != ps[:-1]))]
+    else:
+        distinct = ps
+    extra = np.array([0.5, PREDICT_NONE])
+    pos = np.searchsorted(distinct, extra, side="left")
+    if distinct.size == 0:
+        return extra
+    present = (pos < distinct.size) & (distinct[np.minimum(pos, distinct.size - 1)] == extra)
+    return np.insert(distinct, pos[~present], extra[~present])
+
+
+def _fp_fn(ps: np.ndarray, cum_pos: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """FP and FN counts at thresholds ``t`` (predict 1 when p >= t); tied rows enter together."""
+    below = np.searchsorted(ps, t, side="left")  # rows with p < t: predicted 0
+    n_pos = cum_pos[-1]
+    n_neg = ps.size - n_pos
+    fn = cum_pos[below]
+    fp = n_neg - (below - fn)
+    return fp, fn
+
+
+def cost_curve(p: Any, y: Any, c_fp: float, c_fn: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mean cost per row at every candidate threshold.
+
+    Candidates are every distinct score, 0.5 and :data:`PREDICT_NONE`. Cost at ``t``
+    is ``(c_fp * FP + c_fn * FN) / N`` predicting 1 when ``p >= t``. Sorts once and
+    uses cumulative counts: O(N log N).
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+        Validation scores.
+    y : array-like of shape (N,)
+        Labels in {0, 1}.
+    c_fp, c_fn : float
+        Cost of one false positive / false negative.
+
+    Returns
+    -------
+    thresholds : ndarray of float64, shape (M,)
+        Ascending candidates, ``M <= N + 2``.
+    costs : ndarray of float64, shape (M,)
+        Mean cost per row at each; empty when ``N == 0``.
+    """
+    pa, ya = scores_labels(p, y)
+    ps, cum_pos = _sorted_counts(pa, ya)
+    t = _candidates(ps)
+    if pa.size == 0:
+        return t, np.full(t.shape, np.nan)[:0]
+    fp, fn = _fp_fn(ps, cum_pos, t)
+    return t, (float(c_fp) * fp + float(c_fn) * fn) / pa.size
+
+
+def select_from_curve(thresholds: np.ndarray, costs: np.ndarray) -> float | None:
+    """Apply the section-4 selection rule to a cost curve.
+
+    Minimum cost, costs within ``8 * eps`` relative of the smallest tying; among
+    ties the threshold closest to 0.5 (same relative tolerance on the distance),
+    then the higher threshold.
+
+    Parameters
+    ----------
+    thresholds, costs : ndarray of shape (M,)
+        As returned by :func:`cost_curve`.
+
+    Returns
+    -------
+    float or None
+        The chosen threshold; None when there are no costs (no rows).
+    """
+    if costs.size == 0:
+        return None
+    cmin = costs.min()
+    tied = (costs - cmin) <= REL_TOL * abs(cmin)
+    dist = np.abs(thresholds - 0.5)
+    dmin = dist[tied].min()
+    closest = tied & ((dist - dmin) <= REL_TOL * dmin)
+    return float(thresholds[closest].max())
+
+
+def choose_threshold(p: Any, y: Any, c_fp: float, c_fn: float) -> float | None:
+    """The validation-cost threshold of methods.md section 4.
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+        Validation scores.
+    y : array-like of shape (N,)
+        Validation labels in {0, 1}.
+    c_fp, c_fn : float
+        Cost of one false positive / false negative.
+
+    Returns
+    -------
+    float or None
+        The chosen threshold (may be :data:`PREDICT_NONE`); None when ``N == 0``.
+
+    Examples
+    --------
+    >>> p, y = [0.1, 0.4, 0.4, 0.9], [0, 0, 1, 1]
+    >>> choose_threshold(p, y, 1.0, 1.0), choose_threshold(p, y, 1.0, 3.0)
+    (0.5, 0.4)
+    """
+    t, costs = cost_curve(p, y, c_fp, c_fn)
+    return select_from_curve(t, costs)
+
+
+def at_threshold(p: Any, y: Any, t: float, c_fp: float, c_fn: float) -> dict[str, Any]:
+    """Confusion matrix, cost, precision and recall at threshold ``t`` (predict 1 when p >= t).
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+        Scores.
+    y : array-like of shape (N,)
+        Labels in {0, 1}.
+    t : float
+        Threshold (e.g. from :func:`choose_threshold` on validation).
+    c_fp, c_fn : float
+        Cost of one false positive / false negative.
+
+    Returns
+    -------
+    dict
+        ``threshold``; ``confusion`` ``[[TN, FP], [FN, TP]]`` (ints); ``cost`` mean
+        cost per row (None when N == 0); ``precision`` and ``recall`` (0.0 when the
+        denominator is 0); ``predicted_positive`` (TP + FP); ``actual_positive``
+        (TP + FN); ``rows`` (N).
+    """
+    pa, ya = scores_labels(p, y)
+    pred = pa >= t
+    tp = int(np.count_nonzero(pred & ya))
+    fp = int(np.count_nonzero(pred & ~ya))
+    fn = int(np.count_nonzero(~pred & ya))
+    tn = int(pa.size - tp - fp - fn)
+    n = int(pa.size)
+    return {
+        "threshold": float(t),
+        "confusion": [[tn, fp], [fn, tp]],
+        "cost": (float(c_fp) * fp + float(c_fn) * fn) / n if n else None,
+        "precision": tp / (tp + fp) if tp + fp else 0.0,
+        "recall": tp / (tp + fn) if tp + fn else 0.0,
+        "predicted_positive": tp + fp,
+        "actual_positive": tp + fn,
+        "rows": n,
+    }
+
+
+def theoretical_cutoff(c_fp: float, c_fn: float) -> float | None:
+    """The Bayes cutoff ``c_fp / (c_fp + c_fn)`` for calibrated scores; None when both are 0."""
+    s = float(c_fp) + float(c_fn)
+    return float(c_fp) / s if s > 0 else None
