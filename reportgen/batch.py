@@ -1,0 +1,850 @@
+"""evreport batch: many untrusted submissions in, one report each and a class summary out.
+
+Steps, each a function you can call alone:
+
+    discover(paths) -> submissions -> plan_tasks -> run (local pool or Dask) -> rows
+        -> write_summary (summary.csv, summary.json, index.html)
+
+Every project is built by ``build_one`` inside a separate worker process (see
+``_Worker``): a long-lived interpreter that imports reportgen once and builds project
+after project; when a project overruns ``timeout`` the worker is killed and replaced.
+The same ``build_one`` runs on a Dask cluster with ``executor="dask"``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import unicodedata
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportgen.errors import EXIT_INPUT, EXIT_OK, EvreportError, InputError, UsageError
+
+RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
+RUNG_COLUMNS = tuple(f"rung{i}_{n.replace(' ', '_')}" for i, n in enumerate(RUNG_NAMES, 1))
+COLUMNS = (
+    "name",
+    "source",
+    "status",
+    "error",
+    "verdict",
+    "recommend",
+    "supported_rung",
+    *RUNG_COLUMNS,
+    "gap_kind",
+    "gap",
+    "gap_low",
+    "gap_high",
+    "seed_gap_in_sd",
+    "seconds",
+    "warnings",
+    "notes",
+    "report",
+)
+SUMMARY_SCHEMA = "evreport-batch/1"
+#: names in OUT that a submission may not take
+RESERVED = {"summary.csv", "summary.json", "index.html"}
+_WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
+    f"{p}{i}" for p in ("COM", "LPT") for i in range(10)
+}
+TMP_NAME = ".evreport-tmp"
+DEFAULT_TIMEOUT = 120.0
+#: how long a fresh worker may take to import reportgen before it counts as broken
+STARTUP_TIMEOUT = 120.0
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One thing to build: a project folder or a zip, and the unique name its report gets."""
+
+    name: str
+    source: Path  # as given on the command line (shown in the summary)
+    kind: str  # "folder" or "zip"
+
+
+@dataclass
+class BatchResult:
+    """The rows of the summary, in name order, and what the batch exits with."""
+
+    out: Path
+    rows: list[dict]
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> int:
+        return sum(r["status"] != "ok" for r in self.rows)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_INPUT if self.failed else EXIT_OK
+
+
+# --------------------------------------------------------------------------- discover
+
+
+def discover(paths: Sequence[str | Path]) -> list[Submission]:
+    """Expand the command-line arguments into submissions with unique, safe names.
+
+    An argument is a project folder (it has evreport.toml), a ``.zip``, or a folder whose
+    sub-folders and zips are the submissions (hidden entries and other files ignored).
+    """
+    if not paths:
+        raise UsageError("no submissions given: pass project folders, zips or folders of them")
+    found: list[tuple[Path, str]] = []
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise UsageError(f"submission {raw} does not exist")
+        if p.is_file():
+            if p.suffix.lower() != ".zip":
+                raise UsageError(f"submission {raw} is a file but not a .zip")
+            found.append((p, "zip"))
+        elif (p / "evreport.toml").is_file():
+            found.append((p, "folder"))
+        else:
+            inner = _submissions_in(p)
+            if not inner:
+                raise UsageError(f"{raw} has no evreport.toml and no sub-folders or zips to grade")
+            found.extend(inner)
+    seen: set[Path] = set()
+    unique = []
+    for p, kind in sorted(found, key=lambda pk: str(pk[0])):
+        key = p.resolve()
+        if key not in seen:  # the same submission named twice is graded once
+            seen.add(key)
+            unique.append((p, kind))
+    names = unique_names([safe_name(p.stem if kind == "zip" else p.name) for p, kind in unique])
+    subs = [Submission(n, p, kind) for n, (p, kind) in zip(names, unique, strict=True)]
+    return sorted(subs, key=lambda s: (s.name.casefold(), s.name))
+
+
+def _submissions_in(folder: Path) -> list[tuple[Path, str]]:
+    out = []
+    for child in sorted(folder.iterdir()):
+        if child.name.startswith(".") or child.name == "__MACOSX":
+            continue
+        if child.is_dir():
+            out.append((child, "folder"))
+        elif child.is_file() and child.suffix.lower() == ".zip":
+            out.append((child, "zip"))
+    return out
+
+
+def safe_name(raw: str) -> str:
+    """A file name made of ``[A-Za-z0-9._-]`` only, never hidden, reserved or empty."""
+    ascii_ = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode()
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", ascii_).strip("._-")[:80].rstrip("._-")
+    if not name:
+        name = "submission"
+    if name.lower() in RESERVED or name.split(".")[0].upper() in _WINDOWS_RESERVED:
+        name += "_"
+    return name
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Make names unique (ignoring case): the first keeps its name, later ones get -2, -3 ..."""
+    taken = {n.casefold() for n in names}
+    used: set[str] = set()
+    out = []
+    for n in names:
+        candidate, k = n, 2
+        while candidate.casefold() in used or (candidate != n and candidate.casefold() in taken):
+            candidate, k = f"{n}-{k}", k + 1
+        used.add(candidate.casefold())
+        out.append(candidate)
+    return out
+
+
+def check_out(out: Path, submissions: Sequence[Submission], paths: Sequence[str | Path]) -> None:
+    """Refuse an OUT that overlaps the submissions, or that holds something other than a batch."""
+    out_r = out.resolve()
+    for p in [Path(x) for x in paths] + [s.source for s in submissions]:
+        src = p.resolve()
+        if src.is_dir() and out_r.is_relative_to(src):
+            raise UsageError(
+                f"--out {out} is inside the submission {p}; choose a folder outside it"
+            )
+        if src.is_relative_to(out_r):
+            raise UsageError(f"the submission {p} is inside --out {out}; choose another --out")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "summary.json").is_file():
+        raise UsageError(
+            f"--out {out} is not empty and holds no summary.json from an earlier batch; "
+            "choose a new or empty folder"
+        )
+
+
+def clear_earlier(out: Path) -> None:
+    """Remove the reports and summary of an earlier batch in ``out``, so stale ones never linger."""
+    try:
+        earlier = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        names = [r["name"] for r in earlier["submissions"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(
+            f"--out {out} holds an unreadable summary.json ({e}); choose another folder"
+        ) from None
+    for n in names:
+        d = out / str(n)
+        if isinstance(n, str) and safe_name(n) == n and d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d)
+    for f in RESERVED:
+        (out / f).unlink(missing_ok=True)
+    shutil.rmtree(out / TMP_NAME, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- one project
+
+
+def plan_tasks(
+    subs: Sequence[Submission], out: Path, formats: Sequence[str], timeout: float, build_ref: str
+) -> list[dict]:
+    """One JSON-able task per submission: everything a worker needs, as absolute paths."""
+    out = out.resolve()
+    return [
+        {
+            "name": s.name,
+            "source": str(s.source),
+            "path": str(s.source.resolve()),
+            "kind": s.kind,
+            "out_dir": str(out / s.name),
+            "tmp_dir": str(out / TMP_NAME / s.name),
+            "formats": list(formats),
+            "timeout": timeout,
+            "build": build_ref,
+            "command": f"evreport batch {s.source}",
+        }
+        for s in subs
+    ]
+
+
+def empty_row(task: dict) -> dict:
+    """A summary row with every column present and nothing known yet."""
+    row = dict.fromkeys(COLUMNS)
+    row.update(name=task["name"], source=task["source"], status="error", error=None)
+    row.update(warnings=0, notes="", seconds=None)
+    return row
+
+
+def error_row(task: dict, message: str, seconds: float | None = None) -> dict:
+    row = empty_row(task)
+    row.update(error=message, seconds=seconds)
+    return row
+
+
+def build_one(task: dict) -> dict:
+    """Build one submission's report into ``task["out_dir"]`` and return its summary row.
+
+    Never raises for a bad submission: the failure becomes the row's error message.
+    """
+    start = time.perf_counter()
+    row = empty_row(task)
+    notes: list[str] = []
+    tmp = Path(task["tmp_dir"]) if task["kind"] == "zip" else None
+    try:
+        if tmp is not None:
+            from reportgen.safezip import safe_extract
+
+            shutil.rmtree(tmp, ignore_errors=True)
+            extracted = safe_extract(task["path"], tmp)
+            notes += extracted.skipped
+            if extracted.project is None:
+                raise InputError(
+                    "no evreport.toml at the zip root or in a single top folder", slug="no-project"
+                )
+            project = extracted.project
+        else:
+            project = Path(task["path"])
+            if not (project / "evreport.toml").is_file():
+                raise InputError("no evreport.toml in this folder", slug="no-project")
+        from reportgen.api import build_report
+
+        result = build_report(
+            project, out=task["out_dir"], formats=tuple(task["formats"]), command=task["command"]
+        )
+        row.update(summary_fields(result.report))
+        row["warnings"] = len(result.warnings)
+        row["report"] = _report_link(task)
+        if result.render_problems:
+            row["error"] = "; ".join(str(p) for p in result.render_problems)
+        else:
+            row["status"] = "ok"
+    except EvreportError as e:
+        row["error"] = error_message(e)
+    except Exception as e:  # a crash on a student's project is our bug, but never stops the batch
+        row["error"] = f"internal error ({type(e).__name__}): {e}"
+        row["detail"] = traceback.format_exc(limit=-8)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if tmp is not None and row["error"]:
+        row["error"] = row["error"].replace(str(tmp), "<zip>")
+    row["notes"] = "; ".join(notes)
+    row["seconds"] = round(time.perf_counter() - start, 3)
+    return row
+
+
+def error_message(e: EvreportError, limit: int = 5) -> str:
+    """The error as one line: the first ``limit`` problems of an InputError, then a count."""
+    problems = getattr(e, "problems", None)
+    if not problems:
+        return str(e) or type(e).__name__
+    shown = [str(p) for p in problems[:limit]]
+    if len(problems) > limit:
+        shown.append(f"(and {len(problems) - limit} more)")
+    return "; ".join(shown)
+
+
+def _report_link(task: dict) -> str | None:
+    for name in ("report.html", "report.json", "report.pdf", "decision-log.md"):
+        if (Path(task["out_dir"]) / name).is_file():
+            return f"{task['name']}/{name}"
+    return None
+
+
+def _get(d, *keys):
+    for k in keys:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(k)
+    return d
+
+
+def summary_fields(report: dict) -> dict:
+    """The summary columns taken from one report.json (see docs/report-json.md)."""
+    statuses = {r.get("rung"): r.get("status") for r in report.get("ladder") or []}
+    fields = {
+        "verdict": _get(report, "decision", "verdict"),
+        "recommend": _get(report, "decision", "recommend"),
+        "supported_rung": _get(report, "claim", "supported_rung"),
+        "seed_gap_in_sd": _get(report, "noise", "seed", "gap_in_sd"),
+    }
+    for i, col in enumerate(RUNG_COLUMNS, 1):
+        fields[col] = statuses.get(i)
+    before_after = report.get("before_after")
+    block = _get(report, "noise", "block")
+    if isinstance(before_after, dict):
+        fields.update(
+            gap_kind="before_after",
+            gap=before_after.get("difference"),
+            gap_low=before_after.get("low"),
+            gap_high=before_after.get("high"),
+        )
+    elif isinstance(block, dict):
+        fields.update(
+            gap_kind="block",
+            gap=block.get("gap"),
+            gap_low=block.get("low"),
+            gap_high=block.get("high"),
+        )
+    return fields
+
+
+# --------------------------------------------------------------------------- workers
+
+
+def _build_ref(fn: Callable[[dict], dict]) -> str:
+    return f"{fn.__module__}:{fn.__qualname__}"
+
+
+def _resolve(ref: str) -> Callable[[dict], dict]:
+    import importlib
+
+    module, _, qualname = ref.partition(":")
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _worker_main() -> None:
+    """Entry point of a worker process: JSON task lines on stdin, JSON row lines on fd 1."""
+    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # stray prints from libraries must not corrupt the protocol
+    builds: dict[str, Callable[[dict], dict]] = {}
+    try:  # import the heavy parts once, before the first clock starts
+        import reportgen.api  # noqa: F401
+        import reportgen.checks  # noqa: F401
+        import reportgen.project  # noqa: F401
+        import reportgen.render  # noqa: F401
+    except Exception:
+        pass  # the real error shows up, per project, in build_one
+    proto.write(json.dumps({"ready": True}) + "\n")
+    proto.flush()
+    for line in sys.stdin:
+        task = json.loads(line)
+        try:
+            build = builds.get(task["build"]) or builds.setdefault(
+                task["build"], _resolve(task["build"])
+            )
+            row = build(task)
+        except BaseException as e:  # noqa: B036 - SystemExit from a library must not kill the worker
+            row = error_row(task, f"internal error ({type(e).__name__}): {e}")
+        proto.write(json.dumps(row, allow_nan=False, default=str) + "\n")
+        proto.flush()
+
+
+class _Worker:
+    """One long-lived worker process; ``run`` kills and replaces it when a project overruns."""
+
+    def __init__(self, cwd: str | None = None):
+        self.cwd = cwd
+        self.proc: subprocess.Popen | None = None
+        self.lines: queue.Queue = queue.Queue()
+
+    def _start(self) -> None:
+        code = (
+            "import sys, json; sys.path[:0] = json.loads(sys.argv[1]); "
+            "from reportgen.batch import _worker_main; _worker_main()"
+        )
+        path = [p for p in sys.path if p]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", code, json.dumps(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=self.cwd,
+            text=True,
+            encoding="utf-8",
+        )
+        self.lines = queue.Queue()
+        threading.Thread(target=_pump, args=(self.proc.stdout, self.lines), daemon=True).start()
+        hello = self._receive(STARTUP_TIMEOUT)
+        if hello is None or not hello.get("ready"):
+            self.kill()
+            raise RuntimeError("the worker process did not start")
+
+    def _receive(self, timeout: float) -> dict | None:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        return None if line is None else json.loads(line)
+
+    def run(self, task: dict, timeout: float) -> dict:
+        try:
+            if self.proc is None or self.proc.poll() is not None:
+                self._start()
+            self.proc.stdin.write(json.dumps(task) + "\n")
+            self.proc.stdin.flush()
+        except (OSError, RuntimeError) as e:
+            self.kill()
+            return error_row(task, f"could not start a worker process: {e}")
+        start, proc = time.perf_counter(), self.proc
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.kill()
+            _discard_partial(task)
+            return error_row(
+                task, f"timed out after {timeout:g} s; the project was stopped", timeout
+            )
+        if line is None:
+            code = proc.wait()
+            self.proc = None
+            _discard_partial(task)
+            return error_row(
+                task,
+                f"the worker process died (exit code {code}) while building this project",
+                round(time.perf_counter() - start, 3),
+            )
+        return json.loads(line)
+
+    def kill(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            proc.kill()
+            proc.wait()
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
+
+def _pump(stream, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(None)
+
+
+def _discard_partial(task: dict) -> None:
+    """After a killed worker: remove its half-written report and extraction folder."""
+    shutil.rmtree(task["out_dir"], ignore_errors=True)
+    shutil.rmtree(task["tmp_dir"], ignore_errors=True)
+
+
+def run_local(
+    tasks: Sequence[dict], jobs: int, on_row: Callable[[dict], None], cwd: str | None = None
+) -> None:
+    """Run tasks on ``jobs`` long-lived worker processes, one thread driving each."""
+    workers: list[_Worker] = []
+    lock = threading.Lock()
+    local = threading.local()
+
+    def run(task: dict) -> dict:
+        worker = getattr(local, "worker", None)
+        if worker is None:
+            worker = local.worker = _Worker(cwd)
+            with lock:
+                workers.append(worker)
+        return worker.run(task, task["timeout"])
+
+    pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(tasks))))
+    try:
+        futures = [pool.submit(run, t) for t in tasks]
+        for fut in as_completed(futures):
+            on_row(fut.result())
+    except BaseException:  # Ctrl-C or a failing callback: stop every worker now
+        pool.shutdown(wait=False, cancel_futures=True)
+        with lock:
+            for w in workers:
+                w.kill()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        with lock:
+            for w in workers:
+                w.close()
+
+
+# Dask: each Dask worker process keeps its own long-lived evreport workers, one per thread.
+_dask_local = threading.local()
+_dask_workers: list[_Worker] = []
+_dask_lock = threading.Lock()
+
+
+def dask_task(task: dict) -> dict:
+    """What a Dask worker runs: build one task in this thread's evreport worker process."""
+    worker = getattr(_dask_local, "worker", None)
+    if worker is None:
+        worker = _dask_local.worker = _Worker()
+        with _dask_lock:
+            _dask_workers.append(worker)
+    return worker.run(task, task["timeout"])
+
+
+def close_dask_workers() -> int:
+    """Stop the evreport worker processes of this Dask worker (run via ``client.run``)."""
+    with _dask_lock:
+        workers, _dask_workers[:] = list(_dask_workers), []
+    for w in workers:
+        w.close()
+    return len(workers)
+
+
+def run_dask(tasks: Sequence[dict], scheduler: str, on_row: Callable[[dict], None]) -> None:
+    """Run tasks on an existing Dask distributed cluster; paths must be on a shared filesystem."""
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError:
+        raise UsageError(
+            "--executor dask needs Dask distributed: pip install 'evreport[distributed]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    try:
+        futures = client.map(
+            dask_task, list(tasks), pure=False, key=[f"evreport-{t['name']}-{id(t)}" for t in tasks]
+        )
+        by_key = {f.key: t for f, t in zip(futures, tasks, strict=True)}
+        for fut in dask_completed(futures):
+            try:
+                row = fut.result()
+            except Exception as e:  # the Dask worker itself was lost
+                row = error_row(by_key[fut.key], f"the Dask task failed: {type(e).__name__}: {e}")
+            on_row(row)
+    finally:
+        try:
+            client.run(close_dask_workers)
+        except Exception:
+            pass
+        client.close()
+
+
+# --------------------------------------------------------------------------- orchestrate
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def run_batch(
+    paths: Sequence[str | Path],
+    out: str | Path,
+    *,
+    formats: Sequence[str] = ("html", "pdf", "json", "md"),
+    jobs: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    executor: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int, int, dict], None] | None = None,
+    build: Callable[[dict], dict] = build_one,
+) -> BatchResult:
+    """Grade every submission in ``paths`` into ``out`` and write the class summary.
+
+    ``build`` is the per-project function (an importable top-level function; tests swap it).
+    Raises UsageError for a bad command line; a bad submission only makes an error row.
+    """
+    start = time.perf_counter()
+    out = Path(out)
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs} is not valid; it must be at least 1")
+    if not timeout > 0:
+        raise UsageError(f"--timeout {timeout} is not valid; it must be more than 0 seconds")
+    if executor not in ("local", "dask"):
+        raise UsageError(f"--executor {executor} is not valid; use local or dask")
+    if (executor == "dask") != (scheduler is not None):
+        raise UsageError("--scheduler ADDRESS goes with --executor dask, and only with it")
+    subs = discover(paths)
+    check_out(out, subs, paths)
+    if (out / "summary.json").is_file():
+        clear_earlier(out)
+    tmp_root = out / TMP_NAME
+    tmp_root.mkdir(parents=True, exist_ok=True)
+    tasks = plan_tasks(subs, out, formats, timeout, _build_ref(build))
+    rows: list[dict] = []
+
+    def on_row(row: dict) -> None:
+        rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(tasks), row)
+
+    try:
+        if executor == "dask":
+            run_dask(tasks, scheduler, on_row)
+        else:
+            run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()))
+    finally:
+        shutil.rmtree(tmp_root, ignore_errors=True)
+    rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+    result = BatchResult(out, rows, round(time.perf_counter() - start, 3))
+    write_summary(result)
+    return result
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def write_summary(result: BatchResult) -> None:
+    """Write summary.csv, summary.json and index.html into the batch folder, each atomically."""
+    out = result.out
+    _write_atomic(out / "summary.csv", summary_csv(result.rows).encode("utf-8"))
+    _write_atomic(out / "summary.json", summary_json(result).encode("utf-8"))
+    _write_atomic(out / "index.html", render_index(index_context(result)).encode("utf-8"))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _csv_cell(value) -> object:
+    # a spreadsheet runs a cell that starts with = + - @ as a formula; student text must not
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return "" if value is None else value
+
+
+def summary_csv(rows: Sequence[dict]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in rows:
+        writer.writerow([_csv_cell(r.get(c)) for c in COLUMNS])
+    return buf.getvalue()
+
+
+def counts(rows: Sequence[dict]) -> dict:
+    """How many submissions built, failed, and reached each rung (supported_rung >= k)."""
+    ok = [r for r in rows if r["status"] == "ok"]
+    reached = {
+        name: sum(
+            1 for r in ok if isinstance(r.get("supported_rung"), int) and r["supported_rung"] >= k
+        )
+        for k, name in enumerate(RUNG_NAMES, 1)
+    }
+    return {
+        "submissions": len(rows),
+        "ok": len(ok),
+        "errors": len(rows) - len(ok),
+        "reached": reached,
+    }
+
+
+def summary_json(result: BatchResult) -> str:
+    from reportgen import __version__
+
+    doc = {
+        "schema": SUMMARY_SCHEMA,
+        "tool": {"name": "evreport", "version": __version__},
+        "columns": list(COLUMNS),
+        "counts": counts(result.rows),
+        "submissions": [{c: r.get(c) for c in (*COLUMNS, "detail") if c in r} for r in result.rows],
+    }
+    return json.dumps(doc, indent=2, allow_nan=False, default=str) + "\n"
+
+
+# index.html: a context built here, printed by templates/batch/index.html
+
+
+@dataclass(frozen=True)
+class RungCell:
+    status: str  # shown | partly | not shown | "" (unknown)
+    css: str
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    name: str
+    href: str | None
+    status: str
+    error: str
+    verdict: str
+    recommend: str
+    supported_rung: str
+    rungs: list[RungCell]
+    gap: str
+    seed_gap_in_sd: str
+    seconds: str
+    notes: str
+
+
+@dataclass(frozen=True)
+class IndexContext:
+    title: str
+    version: str
+    total: int
+    ok: int
+    errors: int
+    reached: list[tuple[int, str, int]]  # (rung, name, how many reached it)
+    rung_names: tuple[str, ...]
+    rows: list[IndexRow] = field(default_factory=list)
+
+
+def _num(x, fmt: str = ".4g") -> str:
+    return format(x, fmt) if isinstance(x, int | float) and not isinstance(x, bool) else "–"
+
+
+def _gap_text(r: dict) -> str:
+    if r.get("gap") is None:
+        return "–"
+    return f"{_num(r['gap'], '+.4g')} [{_num(r.get('gap_low'))}, {_num(r.get('gap_high'))}]"
+
+
+def index_context(result: BatchResult) -> IndexContext:
+    from reportgen import __version__
+
+    c = counts(result.rows)
+    rows = []
+    for r in result.rows:
+        rungs = []
+        for col in RUNG_COLUMNS:
+            s = r.get(col) or ""
+            rungs.append(
+                RungCell(
+                    s,
+                    {"shown": "shown", "partly": "partly", "not shown": "not-shown"}.get(
+                        s, "unknown"
+                    ),
+                )
+            )
+        rows.append(
+            IndexRow(
+                name=r["name"],
+                href=r.get("report"),
+                status=r["status"],
+                error=_CONTROL.sub(" ", r.get("error") or ""),
+                verdict=r.get("verdict") or "–",
+                recommend=r.get("recommend") or "–",
+                supported_rung=_num(r.get("supported_rung"), "d"),
+                rungs=rungs,
+                gap=_gap_text(r),
+                seed_gap_in_sd=_num(r.get("seed_gap_in_sd"), ".2f"),
+                seconds=_num(r.get("seconds"), ".1f"),
+                notes=_CONTROL.sub(" ", r.get("notes") or ""),
+            )
+        )
+    return IndexContext(
+        title="evreport batch: class overview",
+        version=__version__,
+        total=c["submissions"],
+        ok=c["ok"],
+        errors=c["errors"],
+        reached=[(k, n, c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
+        rung_names=RUNG_NAMES,
+        rows=rows,
+    )
+
+
+def render_index(ctx: IndexContext) -> str:
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES / "batch"), autoescape=True, undefined=StrictUndefined
+    )
+    return env.get_template("index.html").render(ctx=ctx)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """Progress on stderr: a bar redrawn in place on a terminal, one plain line per project otherwise."""
+
+    def __init__(self, stream=None, width: int = 30):
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.width = width
+
+    @staticmethod
+    def line(done: int, total: int, row: dict) -> str:
+        if row["status"] == "ok":
+            what = f"ok ({row.get('verdict') or '?'})"
+        else:
+            msg = _CONTROL.sub(" ", row.get("error") or "")
+            what = f"error: {msg[:100]}{'…' if len(msg) > 100 else ''}"
+        secs = row.get("seconds")
+        took = f" {secs:.1f} s" if isinstance(secs, int | float) else ""
+        return f"[{done}/{total}] {row['name']}: {what}{took}"
+
+    def __call__(self, done: int, total: int, row: dict) -> None:
+        text = self.line(done, total, row)
+        if self.tty:
+            filled = self.width * done // max(total, 1)
+            bar = "#" * filled + "." * (self.width - filled)
+            cols = shutil.get_terminal_size((100, 20)).columns
+            self.stream.write(f"\r{bar} {text}"[: cols + 1] + "\x1b[K")
+            if done == total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()

@@ -1,0 +1,111 @@
+"""`evreport batch`: grade many submissions. Only click is imported here; the rest lazily."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+FORMATS = ("html", "pdf", "json", "md")
+
+BATCH_EPILOG = """
+\b
+Each SUBMISSION is a project folder (with evreport.toml), a .zip of one
+(at the zip root or in a single top folder), or a folder whose sub-folders
+and zips are the submissions. OUT gets NAME/ (the report, as `evreport build`
+writes it), summary.csv, summary.json and index.html. See docs/batch.md.
+
+\b
+Exit codes:
+  0  every submission built
+  1  at least one submission failed (its row in summary.csv says why)
+  2  usage errors (no submissions, OUT inside a submission, bad options)
+"""
+
+
+def _formats(ctx, param, value: str) -> tuple[str, ...]:
+    items = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
+    bad = [v for v in items if v not in FORMATS]
+    if bad or not items:
+        raise click.BadParameter(
+            f"{', '.join(bad) or 'nothing'} is not a format; choose from {', '.join(FORMATS)}"
+        )
+    return items
+
+
+@click.command(epilog=BATCH_EPILOG)
+@click.argument("submissions", nargs=-1, required=True, type=click.Path(path_type=str))
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(path_type=str),
+    help="Folder for the reports and the class summary (new, empty, or an earlier batch's).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=int,
+    default=None,
+    help="Projects built at once (default: the number of CPUs).",
+)
+@click.option(
+    "--format",
+    "formats",
+    default=",".join(FORMATS),
+    show_default=True,
+    callback=_formats,
+    help="Comma-separated formats for each report.",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=120.0,
+    show_default=True,
+    help="Seconds one project may take; a slower one is stopped and gets an error row.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: worker processes on this machine; dask: an existing Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Dask scheduler address (tcp://host:8786), with --executor dask.",
+)
+def batch(submissions, out, jobs, formats, timeout, quiet, executor, scheduler) -> None:
+    """Build one report per submission and a class summary (summary.csv, summary.json, index.html).
+
+    Submissions are untrusted: zips are extracted with caps and checks, and a broken or hung
+    project only gets an error row.
+    """
+    from reportgen.batch import Progress, run_batch
+    from reportgen.errors import EvreportError
+
+    progress = None if quiet else Progress(sys.stderr)
+    try:
+        result = run_batch(
+            submissions,
+            out,
+            formats=formats,
+            jobs=jobs,
+            timeout=timeout,
+            executor=executor,
+            scheduler=scheduler,
+            progress=progress,
+        )
+    except EvreportError as e:
+        click.echo(f"evreport batch: error: {e} [{e.slug}]", err=True)
+        sys.exit(e.exit_code)
+    if not quiet:
+        n, failed = len(result.rows), result.failed
+        click.echo(
+            f"{n - failed} of {n} built, {failed} failed, in {result.seconds:.1f} s; "
+            f"see {result.out / 'index.html'}",
+            err=True,
+        )
+    sys.exit(result.exit_code)
