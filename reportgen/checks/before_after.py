@@ -1,0 +1,415 @@
+"""Before and after: a model tuned on a frozen question set, fixed and broken questions, forgetting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reportgen.checks import ladder as lad
+from reportgen.checks.fairness import fairness_facts
+from reportgen.checks.select import ModelRuns, row_metric, select_runs
+from reportgen.checks.text import interval, num, pct
+from reportgen.project import Project
+from reportgen.stats import before_after as ba
+from reportgen.stats import noise as nz
+
+
+def _correct(project: Project, mr: ModelRuns, part: str):
+    """(row_ids, correct, prediction) of the first analysed network of a model on a part."""
+    for s in mr.seeds:
+        pred = s.test_pred if part == "test" else s.val_pred
+        if pred is not None:
+            return pred, row_metric(project, pred, s.threshold)
+    return None, None
+
+
+def general_section(project: Project) -> dict | None:
+    """Accuracy on the general-abilities set before and after, the drop, held or not."""
+    cfg = project.config
+    vals, arts = {}, []
+    for role in ("baseline", "candidate"):
+        name = getattr(cfg, role)
+        rows = [
+            r
+            for r in project.runs
+            if r.model == name and r.split == cfg.general_split and r.ok and r.metric == cfg.metric
+        ]
+        if not rows:
+            return None
+        r = rows[0]
+        pred = project.predictions.get(r.predictions) if r.predictions else None
+        if pred is not None:
+            vals[role] = float(np.mean(row_metric(project, pred, 0.5)))
+            arts.append(pred.path)
+        else:
+            vals[role] = r.value
+        arts.append(r.cite(project.runs_name))
+    before, after = vals["baseline"], vals["candidate"]
+    drop = (before - after) if cfg.higher_is_better else (after - before)
+    return {
+        "split": cfg.general_split,
+        "before": before,
+        "after": after,
+        "drop": drop,
+        "max_drop": cfg.max_drop,
+        "held": bool(drop <= cfg.max_drop + 1e-12),
+        "artefacts": arts,
+    }
+
+
+def compute_before_after(project: Project, report: dict) -> dict:
+    cfg = project.config
+    before_runs, after_runs = select_runs(project, "baseline"), select_runs(project, "candidate")
+    bpred, bvals = _correct(project, before_runs, "test")
+    apred, avals = _correct(project, after_runs, "test")
+    checks: list[dict] = []
+    comparisons = lad.logged_vs_recomputed(project, [after_runs, before_runs])
+    facts = fairness_facts(project, after_runs, before_runs)
+    general = general_section(project)
+    section = None
+    iv = None
+    if bpred is not None and apred is not None:
+        import pandas as pd
+
+        ids = np.array(sorted(set(bpred.row_id) & set(apred.row_id)), dtype=object)
+        bi = pd.Index(bpred.row_id).get_indexer(ids)
+        ai = pd.Index(apred.row_id).get_indexer(ids)
+        b, a = bvals[bi], avals[ai]
+        if not cfg.higher_is_better:  # error_rate: "correct" is 1 - error
+            b, a = 1 - b, 1 - a
+        blocks = apred.block[ai] if (cfg.block and apred.block is not None) else None
+        cat = (
+            apred.category[ai]
+            if apred.category is not None
+            else (bpred.category[bi] if bpred.category is not None else None)
+        )
+        text = (
+            apred.text[ai]
+            if apred.text is not None
+            else (bpred.text[bi] if bpred.text is not None else None)
+        )
+        rng = np.random.default_rng(cfg.random_seed)
+        boot = ba.paired_accuracy(
+            b, a, blocks=blocks, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng
+        )
+        if blocks is None:
+            d = a - b
+        else:
+            _, inv = np.unique(blocks.astype(str), return_inverse=True)
+            d = np.bincount(inv, weights=a - b) / np.bincount(inv)
+        t = nz.paired_t(d, cfg.confidence)
+        primary = "t" if len(d) < 20 else "bootstrap"
+        low, high = (t["low"], t["high"]) if primary == "t" else (boot["low"], boot["high"])
+        fb = ba.fixed_broken(ids, b, a, category=cat, text=text)
+        section = {
+            "questions": int(len(ids)),
+            "before": boot["before"],
+            "after": boot["after"],
+            "difference": boot["difference"],
+            "low": low,
+            "high": high,
+            "primary": primary,
+            "blocks": int(len(d)),
+            "confidence": cfg.confidence,
+            "bootstrap": {"low": boot["low"], "high": boot["high"]},
+            "t": {"low": t["low"], "high": t["high"], "p": t["p"]},
+            "fixed": fb["fixed"],
+            "broken": fb["broken"],
+            "mcnemar_p": ba.mcnemar_exact(fb["fixed"], fb["broken"]),
+            "fixed_ids": [str(i) for i in fb["fixed_ids"]],
+            "broken_ids": [str(i) for i in fb["broken_ids"]],
+            "broken_by_category": fb["broken_by_category"],
+            "broken_rows": fb["broken_rows"],
+            "category_sentence": ba.category_sentence(fb["broken_by_category"], fb["broken"]),
+            "artefacts": [bpred.path, apred.path],
+        }
+        if low is not None:
+            iv = {
+                "gap": section["difference"],
+                "low": low,
+                "high": high,
+                "source": "questions",
+                "what": f"{len(d)} {'blocks' if blocks is not None else 'questions'}",
+            }
+
+    m = cfg.min_useful_effect
+    bar = m if m is not None else 0.0
+    above = iv is not None and iv["low"] > bar
+    held = general is not None and general["held"]
+    # ladder
+    ladder = [lad.correct_rung(project, cfg.candidate, comparisons, checks)]
+    if not any(
+        c.model == cfg.candidate for c in project.checks
+    ):  # harness checks may name any model
+        harness = [c for c in project.checks]
+        if harness and all(c.passed for c in harness):
+            ladder[0] = lad.rung(
+                1,
+                "shown" if comparisons and all(c["agree"] for c in comparisons) else "partly",
+                [c.path for c in harness],
+                "no predictions to recompute logged accuracy from",
+                f"{len(harness)} evaluation-harness checks pass",
+            )
+    ladder.append(lad.fair_rung(facts, project, checks))
+    checks.append(
+        {
+            "id": "interval-above-zero",
+            "rung": 3,
+            "passed": (iv["low"] > 0) if iv else None,
+            "value": iv["low"] if iv else None,
+            "bar": 0.0,
+            "artefacts": section["artefacts"] if section else [],
+            "text": f"{pct(cfg.confidence)} interval of the accuracy difference {interval(iv['low'], iv['high'])}"
+            if iv
+            else "no per-question predictions before and after",
+        }
+    )
+    if iv is None:
+        ladder.append(
+            lad.rung(
+                3, "not shown", [], "no per-question predictions before and after", "unmeasured"
+            )
+        )
+    elif iv["low"] > 0:
+        ladder.append(
+            lad.rung(
+                3,
+                "shown",
+                section["artefacts"],
+                None,
+                f"the difference {num(iv['gap'])} has interval {interval(iv['low'], iv['high'])}, "
+                f"above zero; McNemar p = {num(section['mcnemar_p'], 2)}",
+            )
+        )
+    else:
+        ladder.append(
+            lad.rung(
+                3,
+                "not shown",
+                section["artefacts"],
+                f"the interval {interval(iv['low'], iv['high'])} includes zero",
+                "within noise",
+            )
+        )
+    rel_arts = list(project.evidence.get("relevant", []))
+    if iv is None:
+        ladder.append(lad.rung(4, "not shown", rel_arts, "no interval", "unmeasured"))
+    elif m is not None and iv["low"] > m:
+        ladder.append(
+            lad.rung(
+                4,
+                "shown",
+                rel_arts + section["artefacts"],
+                None,
+                f"the interval's lower end {num(iv['low'])} is above the useful effect {num(m)}",
+            )
+        )
+    elif iv["low"] > 0:
+        ladder.append(
+            lad.rung(
+                4,
+                "partly",
+                rel_arts,
+                f"the lower end {num(iv['low'])} does not reach the useful effect {num(m)}"
+                if m is not None
+                else "no min_useful_effect fixed",
+                "positive, usefulness not established",
+            )
+        )
+    else:
+        ladder.append(lad.rung(4, "not shown", rel_arts, "no gain shown", "no gain shown"))
+    if section:
+        checks.append(
+            {
+                "id": "broken-questions",
+                "rung": 4,
+                "passed": None,
+                "value": section["broken"],
+                "bar": None,
+                "artefacts": section["artefacts"],
+                "text": f"{section['fixed']} questions fixed, {section['broken']} broken"
+                + (f"; {section['category_sentence']}" if section["category_sentence"] else ""),
+            }
+        )
+    if general is not None:
+        checks.append(
+            {
+                "id": "general-set-held",
+                "rung": 5,
+                "passed": general["held"],
+                "value": general["drop"],
+                "bar": general["max_drop"],
+                "artefacts": general["artefacts"],
+                "text": f"general set {num(general['before'])} -> {num(general['after'])}, drop "
+                f"{num(general['drop'])} (allowed {num(general['max_drop'])})",
+            }
+        )
+    ladder.append(lad.bounded_rung(project, None, {}, general, []))
+    sup = lad.supported(ladder)
+
+    reasons, failed = [], []
+    if iv is None:
+        failed.append("no per-question predictions before and after to form an interval")
+    elif not above:
+        failed.append(
+            f"the interval {interval(iv['low'], iv['high'])} is not above "
+            + (f"the useful effect {num(m)}" if m is not None else "zero")
+        )
+    if general is None:
+        failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
+    elif not held:
+        failed.append(
+            f"the general set dropped {num(general['drop'])} ({num(general['before'])} -> "
+            f"{num(general['after'])}), more than the allowed {num(general['max_drop'])}"
+        )
+    if not failed:
+        verdict, rec = "adopt", cfg.candidate
+        reasons.append(
+            f"the gain {num(iv['gap'])} ({interval(iv['low'], iv['high'])}) is above "
+            + (f"the useful effect {num(m)}" if m is not None else "zero")
+            + f" and the general set held (drop {num(general['drop'])})"
+        )
+    else:
+        verdict, rec = "roll-back", cfg.baseline
+        reasons += failed
+    if section and section["category_sentence"]:
+        reasons.append(section["category_sentence"])
+    # claim
+    acc = cfg.metric.replace("_", " ")
+    if section is None:
+        rewritten = "Nothing is established: there are no per-question results before and after."
+    else:
+        meas = (
+            f"{acc} on the frozen set went from {num(section['before'])} to {num(section['after'])} "
+            f"({'+' if section['difference'] >= 0 else ''}{num(section['difference'])}, {pct(cfg.confidence)} "
+            f"interval {interval(section['low'], section['high'])}; {section['fixed']} fixed, "
+            f"{section['broken']} broken)"
+        )
+        if sup == 0:
+            rewritten = f"Nothing is established yet ({ladder[0]['missing']}); measured: {meas}."
+        elif sup == 1:
+            rewritten = f"The frozen set is not shown to be untouched ({ladder[1]['missing']}); measured: {meas}."
+        elif sup == 2:
+            rewritten = f"Tuning did not clearly change the model: {meas}."
+        elif sup == 3:
+            rewritten = f"Tuning improved the frozen set ({meas}), but a useful gain is not shown ({ladder[3]['missing']})."
+        elif sup == 4:
+            rewritten = (
+                f"Tuning improved the frozen set by a useful margin ({meas}), but it is not shown to keep "
+                f"general abilities ({ladder[4]['missing']})."
+            )
+        else:
+            rewritten = (
+                f"Tuning improved the frozen set by a useful margin ({meas}) and the general set held "
+                f"(drop {num(general['drop'])} within {num(general['max_drop'])})."
+            )
+    items = []
+    if iv is not None and not above:
+        items.append(f"the interval's lower end exceeds {num(bar)} (now {num(iv['low'])})")
+    if general is not None and not held:
+        items.append(
+            f"the general set drops by at most {num(general['max_drop'])} (now {num(general['drop'])}), "
+            "e.g. by tuning with replay of general examples"
+        )
+    if general is None:
+        items.append(
+            f"a general-abilities set (split {cfg.general_split!r}) is scored before and after"
+        )
+    if section and section["broken"]:
+        top = next(iter(section["broken_by_category"]), None)
+        items.append(
+            f"the {section['broken']} broken questions are fixed or explained"
+            + (f" (most are {top!r})" if section["category_sentence"] else "")
+        )
+    if ladder[1]["status"] != "shown":
+        items.append(f"the frozen set is shown untouched: {ladder[1]['missing']}")
+    items += cfg.reconsider_when
+    report.update(
+        {
+            "ladder": ladder,
+            "claim": {
+                "original": cfg.claim_text,
+                "rewritten": rewritten,
+                "supported_rung": sup,
+                "reconsider_when": "; ".join(items),
+                "reconsider_items": items,
+            },
+            "decision": {"verdict": verdict, "recommend": rec, "reasons": reasons},
+            "checks": checks,
+            "fairness": facts,
+            "noise": {
+                "seed": None,
+                "block": None,
+                "interval": iv,
+                "lines": [
+                    "Seed spread (retraining): not applicable: one tuned model against its own earlier version; "
+                    "retraining noise of the tuning run is not measured.",
+                    (
+                        f"Block bootstrap (which blocks were sampled, one trained network): accuracy difference "
+                        f"{num(iv['gap'])}, {pct(cfg.confidence)} interval {interval(iv['low'], iv['high'])} over "
+                        f"{iv['what']} ({cfg.resamples} resamples); McNemar exact p = {num(section['mcnemar_p'], 2)}."
+                        if iv
+                        else "Block bootstrap (which blocks were sampled, one trained network): not computed."
+                    ),
+                ],
+                "covers": [
+                    "Retraining noise would need several tuning runs with different seeds.",
+                    "The bootstrap covers which questions happened to be in the frozen set, for the model "
+                    "as tuned.",
+                ],
+            },
+            "relevance": None
+            if iv is None
+            else {
+                "min_useful_effect": m,
+                "finding": (
+                    "useful-gain-shown"
+                    if (m is not None and iv["low"] > m)
+                    else "positive-not-useful"
+                    if iv["low"] > 0
+                    else "worse"
+                    if iv["high"] < 0
+                    else "inconclusive"
+                ),
+                "gap": iv["gap"],
+                "low": iv["low"],
+                "high": iv["high"],
+                "per_period": None,
+                "cases_per_period": cfg.cases_per_period,
+                "period": cfg.period,
+                "unit": cfg.unit,
+                "metric_unit": cfg.metric,
+                "cost_per_case": None,
+                "cost_per_period": None,
+                "text": ladder[3]["summary"],
+            },
+            "threshold": None,
+            "ranking": None,
+            "calibration": None,
+            "slices": None,
+            "data": {
+                "parts": {f.part: f.actual_rows for f in project.manifest.files}
+                if project.manifest
+                else {},
+                "block_column": cfg.block,
+                "blocks": section["blocks"] if section else None,
+                "first_block": None,
+                "last_block": None,
+                "test_rows": section["questions"] if section else None,
+                "seeds": {
+                    "candidate": [s.seed for s in after_runs.seeds],
+                    "baseline": [s.seed for s in before_runs.seeds],
+                },
+                "configs": {"candidate": after_runs.config, "baseline": before_runs.config},
+                "rows_not_shared": None,
+            },
+            "not_tested": [
+                "questions outside the frozen set's categories",
+                "retraining noise of the tuning itself (one tuning run)",
+            ],
+            "comparisons": comparisons,
+            "before_after": section,
+            "general": general,
+            "warnings": [w.as_dict() for w in project.warnings],
+        }
+    )
+    return report

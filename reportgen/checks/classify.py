@@ -1,0 +1,116 @@
+"""Threshold, ranking and calibration per model: one representative network, every seed listed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reportgen.checks.select import ModelRuns
+from reportgen.project import Project
+from reportgen.stats import calibration, ranking, threshold
+
+
+def representative(mr: ModelRuns, higher_is_better: bool):
+    """The seed with the median validation metric (lower median), among seeds with binary val+test predictions."""
+    cands = [
+        s
+        for s in mr.seeds
+        if s.val_pred is not None
+        and s.test_pred is not None
+        and s.val_pred.kind == "binary"
+        and s.test_pred.kind == "binary"
+        and s.val_value is not None
+    ]
+    if not cands:
+        return None
+    order = sorted(cands, key=lambda s: (s.val_value, s.seed))
+    return order[(len(order) - 1) // 2]
+
+
+def _curve(xs, ys) -> dict:
+    x, y = ranking.thin(np.asarray(xs, float), np.asarray(ys, float), 500)
+    return [float(v) for v in x], [float(v) for v in y]
+
+
+def classification(
+    project: Project, cand: ModelRuns, base: ModelRuns
+) -> tuple[dict | None, dict | None, dict | None]:
+    """The threshold, ranking and calibration sections, or (None, None, None) without y/p predictions."""
+    cfg = project.config
+    fp, fn = cfg.false_positive, cfg.false_negative
+    th, rk, cal = {}, {}, {}
+    for mr in (cand, base):
+        rep = representative(mr, cfg.higher_is_better)
+        if rep is None:
+            return None, None, None
+        per_seed = []
+        for s in mr.seeds:
+            if s.val_pred is None or s.test_pred is None or s.test_pred.kind != "binary":
+                continue
+            vt = threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
+            tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
+            per_seed.append(
+                {
+                    "seed": s.seed,
+                    "threshold": s.threshold,
+                    "validation_cost": vt["cost"],
+                    "test_cost": tt["cost"],
+                    "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y),
+                }
+            )
+        vp, tp = rep.val_pred, rep.test_pred
+        v = threshold.at_threshold(vp.p, vp.y, rep.threshold, fp, fn)
+        t = threshold.at_threshold(tp.p, tp.y, rep.threshold, fp, fn)
+        ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
+        keep = ts <= 1.0  # the "predict none" sentinel is marked separately
+        cx, cy = _curve(ts[keep], cs[keep])
+        aucs = [p["roc_auc"] for p in per_seed if p["roc_auc"] is not None]
+        th[mr.role] = {
+            "seed": rep.seed,
+            "threshold": rep.threshold,
+            "predicts_none": bool(rep.threshold > 1.0),
+            "validation_cost": v["cost"],
+            "test_cost": t["cost"],
+            "confusion": t["confusion"],
+            "precision": t["precision"],
+            "recall": t["recall"],
+            "predicted_positive": t["predicted_positive"],
+            "actual_positive": t["actual_positive"],
+            "rows": t["rows"],
+            "validation_confusion": v["confusion"],
+            "validation_precision": v["precision"],
+            "validation_recall": v["recall"],
+            "mean_test_cost": float(np.mean([p["test_cost"] for p in per_seed])),
+            "per_seed": per_seed,
+            "curve": {"threshold": cx, "cost": cy},
+        }
+        fpr, tpr = ranking.roc_points(tp.p, tp.y)
+        rec, prec = ranking.pr_points(tp.p, tp.y)
+        fx, fy = _curve(fpr, tpr)
+        rx, ry = _curve(rec, prec)
+        rk[mr.role] = {
+            "seed": rep.seed,
+            "roc_auc": ranking.roc_auc(tp.p, tp.y),
+            "average_precision": ranking.average_precision(tp.p, tp.y),
+            "validation_roc_auc": ranking.roc_auc(vp.p, vp.y),
+            "mean_roc_auc": float(np.mean(aucs)) if aucs else None,
+            "roc": {"fpr": fx, "tpr": fy},
+            "pr": {"recall": rx, "precision": ry},
+        }
+        cal[mr.role] = {
+            "seed": rep.seed,
+            "ece": calibration.ece(tp.p, tp.y, cfg.bins),
+            "brier": calibration.brier(tp.p, tp.y),
+            "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins),
+            "bins": calibration.reliability_bins(tp.p, tp.y, cfg.bins),
+        }
+    th["theoretical_cutoff"] = threshold.theoretical_cutoff(fp, fn)
+    th["costs"] = {
+        "false_positive": fp,
+        "false_negative": fn,
+        "unit": cfg.unit,
+        "cases_per_period": cfg.cases_per_period,
+        "period": cfg.period,
+    }
+    th["rule"] = cfg.threshold
+    cal["bins"] = cfg.bins
+    return th, rk, cal

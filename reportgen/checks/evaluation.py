@@ -1,0 +1,87 @@
+"""Per-row metric matrices on the test part, paired by row_id, with blocks and slices."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from reportgen.checks.select import ModelRuns, row_metric
+from reportgen.project import Project
+
+
+@dataclass
+class EvalData:
+    row_ids: np.ndarray  # (N,) sorted common row ids
+    blocks: list[str]  # (B,) block labels in natural order
+    block_codes: np.ndarray  # (N,) index into blocks
+    slices: np.ndarray | None  # (N,) slice label per row
+    values: dict[str, np.ndarray]  # role -> (S, N) per-row metric
+    seeds: dict[str, list[int]]
+    dropped: dict[str, int]  # role -> rows scored but not shared by every network
+    block_column: str | None
+
+    def block_means(
+        self, role: str, mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, list[int]]:
+        """(S, B') mean per-row metric in each block (only blocks with rows under ``mask``)."""
+        codes = self.block_codes if mask is None else self.block_codes[mask]
+        vals = self.values[role] if mask is None else self.values[role][:, mask]
+        present = np.unique(codes)
+        remap = np.full(len(self.blocks), -1)
+        remap[present] = np.arange(len(present))
+        c = remap[codes]
+        counts = np.bincount(c, minlength=len(present)).astype(float)
+        sums = np.stack([np.bincount(c, weights=v, minlength=len(present)) for v in vals])
+        return sums / counts, present.tolist()
+
+
+def natural_key(s: str):
+    return [
+        (0, float(t), "") if re.fullmatch(r"-?\d+(\.\d+)?", t) else (1, 0.0, t)
+        for t in re.split(r"(-?\d+(?:\.\d+)?)", s)
+        if t != ""
+    ]
+
+
+def build_eval(
+    project: Project, cand: ModelRuns, base: ModelRuns, part: str = "test"
+) -> EvalData | None:
+    """Align every network's test predictions on the rows they all share; None without predictions."""
+    import pandas as pd
+
+    nets = {
+        mr.role: [(s, s.test_pred if part == "test" else s.val_pred) for s in mr.seeds]
+        for mr in (cand, base)
+    }
+    nets = {k: [(s, p) for s, p in v if p is not None] for k, v in nets.items()}
+    if not nets["candidate"] or not nets["baseline"]:
+        return None
+    common = None
+    for v in nets.values():
+        for _, p in v:
+            ids = set(p.row_id)
+            common = ids if common is None else common & ids
+    if not common:
+        return None
+    ref = nets["candidate"][0][1]
+    row_ids = np.array(sorted(common), dtype=object)
+    ref_pos = pd.Index(ref.row_id).get_indexer(row_ids)
+    cfg = project.config
+    block_col = cfg.block if cfg.block and ref.block is not None else None
+    labels = ref.block[ref_pos].astype(str) if block_col else row_ids.astype(str)
+    uniq = sorted(set(labels.tolist()), key=natural_key)
+    lookup = {b: i for i, b in enumerate(uniq)}
+    codes = np.fromiter((lookup[b] for b in labels), dtype=np.int64, count=len(labels))
+    slices = ref.slice[ref_pos].astype(str) if cfg.slice and ref.slice is not None else None
+    values, seeds, dropped = {}, {}, {}
+    for role, v in nets.items():
+        mats = []
+        for s, p in v:
+            pos = pd.Index(p.row_id).get_indexer(row_ids)
+            mats.append(row_metric(project, p, s.threshold)[pos])
+        values[role] = np.vstack(mats).astype(float)
+        seeds[role] = [s.seed for s, _ in v]
+        dropped[role] = max(len(p) for _, p in v) - len(row_ids)
+    return EvalData(row_ids, uniq, codes, slices, values, seeds, dropped, block_col)

@@ -1,0 +1,265 @@
+"""Rung 2, fair: the frozen split verified, same rows, features, split and metric, equal tuning, test opened once."""
+
+from __future__ import annotations
+
+from reportgen.checks.select import ModelRuns
+from reportgen.project import Project
+
+
+def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> dict:
+    return {"id": id_, "passed": passed, "text": text, "artefacts": artefacts}
+
+
+def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[dict]:
+    """Each rung-2 fact with its evidence (split/manifest.json, runs.csv:LINE), in a fixed order."""
+    cfg, m, rn = project.config, project.manifest, project.runs_name
+    facts: list[dict] = []
+    mpath = m.path if m else project.paths.manifest
+    if m is None:
+        facts.append(
+            _fact(
+                "manifest-verified",
+                False,
+                "no frozen-split manifest: the split was never frozen "
+                "(run `evreport freeze` before training)",
+                [],
+            )
+        )
+    else:
+        bad = [f for f in m.files if not (f.hash_ok and f.rows_ok)]
+        text = (
+            f"all {len(m.files)} split files match the manifest (sha256 and row counts)"
+            if not bad
+            else "; ".join(
+                f"{f.path}: "
+                + (
+                    "sha256 differs (edited after freezing)"
+                    if not f.hash_ok
+                    else f"{f.actual_rows} rows, manifest says {f.rows}"
+                )
+                for f in bad
+            )
+        )
+        facts.append(
+            _fact(
+                "manifest-verified",
+                not bad and bool(m.files),
+                text,
+                [mpath] + [f.path for f in m.files],
+            )
+        )
+    starts = [(r.started_at, r) for r in project.runs if r.started_at is not None]
+    first = min(starts, key=lambda t: (t[0], t[1].line)) if starts else None
+    if m is None or m.created is None:
+        facts.append(
+            _fact(
+                "frozen-before-runs", None, "no manifest creation time to compare with the runs", []
+            )
+        )
+    elif first is None:
+        facts.append(
+            _fact(
+                "frozen-before-runs",
+                None,
+                "runs.csv has no started_at: cannot show the split was frozen before the first run",
+                [mpath],
+            )
+        )
+    else:
+        ok = m.created < first[0]
+        facts.append(
+            _fact(
+                "frozen-before-runs",
+                ok,
+                f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
+                f"({first[0].isoformat()})",
+                [mpath, first[1].cite(rn)],
+            )
+        )
+    if cfg.written is not None:
+        wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
+        checks, arts, ok = [], [wl], True
+        if first is not None:
+            before = cfg.written <= first[0].date()
+            ok &= before
+            checks.append(
+                f"{'on or before' if before else 'AFTER'} the first run ({first[0].date()})"
+            )
+            arts.append(first[1].cite(rn))
+        if m is not None and m.created is not None:
+            after = m.created.date() <= cfg.written
+            ok &= after
+            checks.append(f"{'on or after' if after else 'BEFORE'} the freeze ({m.created.date()})")
+        facts.append(
+            _fact(
+                "rule-before-runs",
+                ok if checks else None,
+                f"decision rule written {cfg.written}, " + (" and ".join(checks) or "no run times"),
+                arts,
+            )
+        )
+    else:
+        facts.append(
+            _fact(
+                "rule-before-runs",
+                None,
+                "[rule] written is not set: the rule cannot be shown to predate the runs",
+                [],
+            )
+        )
+    if m is not None:
+        seen: dict[str, str] = {}
+        clash = None
+        for f in m.files:
+            if f.frame is None or m.row_id not in f.frame.columns:
+                continue
+            for rid in f.frame[m.row_id].astype(str).str.strip().unique():
+                other = seen.setdefault(rid, f.part)
+                if other != f.part:
+                    clash = (rid, other, f.part)
+                    break
+            if clash:
+                break
+        facts.append(
+            _fact(
+                "parts-disjoint",
+                clash is None,
+                "no row_id sits in two parts"
+                if clash is None
+                else f"row_id {clash[0]!r} is in both {clash[1]!r} and {clash[2]!r}",
+                [mpath],
+            )
+        )
+    cover_bad, cover_n = [], 0
+    for pred in project.predictions.values():
+        frame = project.split_frames.get(pred.part)
+        if frame is None:
+            continue
+        rid = m.row_id if m else "row_id"
+        if rid not in frame.columns:
+            continue
+        cover_n += 1
+        want = set(frame[rid].astype(str).str.strip())
+        got = set(pred.row_id)
+        if want != got:
+            cover_bad.append(
+                f"{pred.path}: {len(want - got)} {pred.part} rows missing, {len(got - want)} not "
+                f"in the part"
+            )
+    facts.append(
+        _fact(
+            "predictions-cover-parts",
+            (not cover_bad) if cover_n else None,
+            (
+                f"each of {cover_n} predictions files covers exactly its part's rows"
+                if not cover_bad
+                else "; ".join(cover_bad[:3])
+            )
+            if cover_n
+            else "no predictions checked against split files",
+            sorted({p.path for p in project.predictions.values()})[:4],
+        )
+    )
+    for part in ("validation", "test"):
+        sets = {}
+        for mr in (cand, base):
+            for s in mr.seeds:
+                pred = s.val_pred if part == "validation" else s.test_pred
+                if pred is not None:
+                    sets.setdefault(mr.role, set()).update(pred.row_id)
+        if len(sets) == 2:
+            same = sets["candidate"] == sets["baseline"]
+            facts.append(
+                _fact(
+                    f"same-rows-{part}",
+                    same,
+                    f"both models scored on the same {len(sets['candidate'])} {part} rows"
+                    if same
+                    else f"{part} rows differ: {len(sets['candidate'] - sets['baseline'])} only "
+                    f"{cand.name}, {len(sets['baseline'] - sets['candidate'])} only {base.name}",
+                    [],
+                )
+            )
+    for col, label in (("features", "feature set"), ("split_id", "split")):
+        vals = {
+            mr.role: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config}
+            for mr in (cand, base)
+        }
+        lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows[:1]]
+        if any(None in v for v in vals.values()) or not all(vals.values()):
+            facts.append(
+                _fact(
+                    f"same-{col.replace('_', '-')}",
+                    None,
+                    f"runs.csv has no {col} for every analysed run: same {label} not shown",
+                    lines,
+                )
+            )
+        else:
+            same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
+            facts.append(
+                _fact(
+                    f"same-{col.replace('_', '-')}",
+                    same,
+                    f"same {label} for both models ({next(iter(vals['candidate']))})"
+                    if same
+                    else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
+                    f"{base.name} {sorted(vals['baseline'])}",
+                    lines,
+                )
+            )
+    recomputed = all(any(s.test_pred or s.val_pred for s in mr.seeds) for mr in (cand, base))
+    facts.append(
+        _fact(
+            "same-metric",
+            True if recomputed else None,
+            f"{cfg.metric} recomputed by evreport for both models from their predictions"
+            if recomputed
+            else f"{cfg.metric} taken from the run log: not recomputed for both models",
+            [],
+        )
+    )
+    nc, nb = len(cand.val_configs), len(base.val_configs)
+    if nc and nb:
+        ratio = max(nc, nb) / min(nc, nb)
+        lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"][:6]
+        facts.append(
+            _fact(
+                "tuning-budget",
+                ratio <= 2,
+                f"tuning budget: {nc} configs for {cand.name}, {nb} for {base.name} on validation "
+                f"(ratio {ratio:.3g}{', unequal: above 2' if ratio > 2 else ''})",
+                lines,
+            )
+        )
+    else:
+        facts.append(_fact("tuning-budget", None, "no validation rows to count configurations", []))
+    for mr in (cand, base):
+        n = len(mr.test_configs)
+        lines = [r.cite(rn) for r in mr.rows if r.split == "test" and r.ok][:6]
+        facts.append(
+            _fact(
+                f"test-opened-once-{mr.role}",
+                (n == 1) if n else None,
+                f"test opened once for {mr.name} (one config scored)"
+                if n == 1
+                else f"test opened {n} times for {mr.name} ({n} configs scored on test): the test number is "
+                f"validation-level"
+                if n
+                else f"{mr.name} has no test rows",
+                lines,
+            )
+        )
+    return facts
+
+
+def fair_status(facts: list[dict]) -> tuple[str, str | None]:
+    """shown when every fact passes; not shown without a verified manifest; partly otherwise."""
+    by_id = {f["id"]: f for f in facts}
+    if not by_id.get("manifest-verified", {}).get("passed"):
+        return "not shown", by_id.get("manifest-verified", {}).get("text", "no verified manifest")
+    failing = [f for f in facts if f["passed"] is False]
+    unknown = [f for f in facts if f["passed"] is None]
+    if not failing and not unknown:
+        return "shown", None
+    return "partly", (failing or unknown)[0]["text"]

@@ -1,0 +1,455 @@
+"""The five-rung claim ladder: each rung's status, artefacts and the one thing missing."""
+
+from __future__ import annotations
+
+from reportgen.checks.fairness import fair_status
+from reportgen.checks.select import ModelRuns
+from reportgen.checks.text import interval, num
+from reportgen.project import Project
+
+RUNGS = ("correct", "fair", "larger than noise", "relevant", "bounded")
+RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
+REL_TOL = 1e-6
+
+
+def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary: str) -> dict:
+    return {
+        "rung": n,
+        "name": RUNGS[n - 1],
+        "status": status,
+        "artefacts": list(dict.fromkeys(artefacts)),
+        "missing": None if status == "shown" else missing,
+        "summary": summary,
+    }
+
+
+def logged_vs_recomputed(project: Project, models: list[ModelRuns]) -> list[dict]:
+    """Each analysed run-log value beside the value recomputed from its predictions."""
+    out = []
+    rn = project.runs_name
+    for mr in models:
+        for s in mr.seeds:
+            for row, value, pred in (
+                (s.val_row, s.val_value, s.val_pred),
+                (s.test_row, s.test_value, s.test_pred),
+            ):
+                if row is None or pred is None or row.value is None or value is None:
+                    continue
+                scale = max(abs(row.value), abs(value), 1e-12)
+                agree = abs(row.value - value) <= REL_TOL * scale
+                out.append(
+                    {
+                        "model": mr.name,
+                        "seed": s.seed,
+                        "split": row.split,
+                        "logged": row.value,
+                        "recomputed": value,
+                        "agree": agree,
+                        "cite": row.cite(rn),
+                        "predictions": pred.path,
+                    }
+                )
+    return out
+
+
+def correct_rung(project: Project, model: str, comparisons: list[dict], checks: list[dict]) -> dict:
+    """Rung 1 from the candidate's check files and logged-versus-recomputed metric values."""
+    mine = {c.check: c for c in project.checks if c.model == model}
+    arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
+    for name in RUNG_CHECKS:
+        c = mine.get(name)
+        checks.append(
+            {
+                "id": f"rung1-{name}",
+                "rung": 1,
+                "passed": c.passed if c else None,
+                "value": None,
+                "bar": None,
+                "artefacts": [c.path] if c else [],
+                "text": c.text if c else f"no {name} check file for {model} (not shown)",
+            }
+        )
+    bad = [c for c in comparisons if not c["agree"]]
+    checks.append(
+        {
+            "id": "logged-equals-recomputed",
+            "rung": 1,
+            "passed": (not bad) if comparisons else None,
+            "value": len(bad),
+            "bar": 0,
+            "artefacts": [c["cite"] for c in (bad or comparisons)[:4]],
+            "text": (
+                f"{len(comparisons) - len(bad)} of {len(comparisons)} logged values agree with the "
+                f"values recomputed from predictions (within 1e-6 relative)"
+            )
+            + (
+                f"; e.g. {bad[0]['cite']}: logged {num(bad[0]['logged'], 6)}, recomputed "
+                f"{num(bad[0]['recomputed'], 6)}"
+                if bad
+                else ""
+            )
+            if comparisons
+            else "no predictions to recompute the logged values from",
+        }
+    )
+    arts += [c["cite"] for c in (bad or comparisons)[:2]]
+    failed = [c for c in mine.values() if c.passed is False]
+    present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]
+    absent = [n for n in RUNG_CHECKS if n not in mine or mine[n].passed is None]
+    if failed:
+        f = failed[0]
+        return rung(
+            1,
+            "not shown",
+            arts,
+            f"{f.check} check fails: {f.text}",
+            f"{len(failed)} sanity check(s) of {model} fail",
+        )
+    if not present and not comparisons:
+        return rung(
+            1,
+            "not shown",
+            arts,
+            f"no sanity-check files for {model} in artefacts/checks/ "
+            "(initial_loss, gradient, overfit, shapes) and no predictions to recompute metrics from",
+            "nothing shows the training and evaluation code is correct",
+        )
+    if not absent and comparisons and not bad:
+        return rung(
+            1,
+            "shown",
+            arts,
+            None,
+            f"all four sanity checks of {model} pass and {len(comparisons)} logged values match their "
+            "predictions",
+        )
+    if bad:
+        missing = (
+            f"{len(bad)} logged value(s) disagree with their predictions, e.g. {bad[0]['cite']} "
+            f"(logged {num(bad[0]['logged'], 6)}, recomputed {num(bad[0]['recomputed'], 6)})"
+        )
+    elif absent:
+        missing = f"no {', '.join(absent)} check for {model}"
+    else:
+        missing = "no predictions to recompute the logged metric values from"
+    return rung(1, "partly", arts, missing, f"{len(present)} of 4 sanity checks of {model} pass")
+
+
+def fair_rung(facts: list[dict], project: Project, checks: list[dict]) -> dict:
+    status, missing = fair_status(facts)
+    arts = [a for f in facts for a in f["artefacts"]][:8] + project.evidence.get("fair", [])
+    for f in facts:
+        checks.append(
+            {
+                "id": f"fair-{f['id']}",
+                "rung": 2,
+                "passed": f["passed"],
+                "value": None,
+                "bar": None,
+                "text": f["text"],
+                "artefacts": f["artefacts"],
+            }
+        )
+    n_ok = sum(1 for f in facts if f["passed"])
+    return rung(2, status, arts, missing, f"{n_ok} of {len(facts)} fairness facts shown")
+
+
+def primary_interval(seed: dict, block: dict | None) -> dict | None:
+    """The evaluation interval rung 3 and relevance rest on: the block interval, else the paired seed interval."""
+    if block is not None and block.get("low") is not None:
+        return {
+            "gap": block["gap"],
+            "low": block["low"],
+            "high": block["high"],
+            "source": "block",
+            "what": f"{block['blocks']} blocks",
+        }
+    p = seed.get("paired") or {}
+    if p.get("low") is not None:
+        return {
+            "gap": p["mean"],
+            "low": p["low"],
+            "high": p["high"],
+            "source": "paired-seeds",
+            "what": f"{p['n']} seed pairs",
+        }
+    return None
+
+
+def noise_rung(
+    project: Project, seed: dict, block: dict | None, iv: dict | None, checks: list[dict]
+) -> dict:
+    cfg = project.config
+    rn = project.runs_name
+    seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]][
+        :6
+    ]
+    rule_ok = bool(seed.get("passes"))
+    checks.append(
+        {
+            "id": "validation-gap-vs-seed-sd",
+            "rung": 3,
+            "passed": rule_ok if seed.get("gap_in_sd") is not None else None,
+            "value": seed.get("gap_in_sd"),
+            "bar": cfg.seed_sd_multiple,
+            "artefacts": seed_arts,
+            "text": f"validation gap {num(seed.get('validation_gap'))} is {num(seed.get('gap_in_sd'), 2)} seed sd; "
+            f"the rule needs more than {num(cfg.seed_sd_multiple)}",
+        }
+    )
+    excl = iv is not None and iv["low"] > 0
+    checks.append(
+        {
+            "id": "test-interval-excludes-zero",
+            "rung": 3,
+            "passed": excl if iv else None,
+            "value": iv["low"] if iv else None,
+            "bar": 0.0,
+            "artefacts": [],
+            "text": (
+                f"test interval {interval(iv['low'], iv['high'])} ({iv['what']}) "
+                + (
+                    "excludes zero in the candidate's favour"
+                    if excl
+                    else "does not exclude zero in the candidate's favour"
+                )
+            )
+            if iv
+            else "no evaluation interval (no per-row predictions and no paired seeds)",
+        }
+    )
+    arts = (
+        seed_arts
+        + (["runs.csv"] if not seed_arts else [])
+        + project.evidence.get("larger_than_noise", [])
+    )
+    if rule_ok and excl:
+        return rung(
+            3,
+            "shown",
+            arts,
+            None,
+            "the gap clears the seed rule and the test interval excludes zero",
+        )
+    if seed.get("gap_in_sd") is None:
+        missing = f"retraining noise unmeasured: {seed.get('reason') or 'fewer than 2 seeds'}"
+    elif not rule_ok:
+        missing = (
+            f"the validation gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
+            f"{num(cfg.seed_sd_multiple)}"
+        )
+    elif iv is None:
+        missing = "no evaluation interval on test (no per-row predictions)"
+    else:
+        missing = f"the test interval {interval(iv['low'], iv['high'])} does not exclude zero in the candidate's favour"
+    status = "partly" if (rule_ok or excl) else "not shown"
+    del rn
+    return rung(
+        3,
+        status,
+        arts,
+        missing,
+        "seed rule "
+        + ("passes" if rule_ok else "fails")
+        + "; test interval "
+        + ("excludes zero" if excl else "includes zero or is missing"),
+    )
+
+
+def relevance(
+    project: Project, iv: dict | None, th: dict | None, slices: list[dict] | None
+) -> dict | None:
+    cfg = project.config
+    if iv is None:
+        return None
+    m = cfg.min_useful_effect
+    low, high, gap = iv["low"], iv["high"], iv["gap"]
+    if m is not None and m > 0:
+        if low >= m:
+            finding = "useful-gain-shown"
+        elif low > 0:
+            finding = "positive-not-useful"
+        elif -m < low and high < m:
+            finding = "equivalent"
+        elif high < 0:
+            finding = "worse"
+        else:
+            finding = "inconclusive"
+    else:
+        finding = "positive-not-useful" if low > 0 else ("worse" if high < 0 else "inconclusive")
+    out = {
+        "min_useful_effect": m,
+        "finding": finding,
+        "gap": gap,
+        "low": low,
+        "high": high,
+        "per_period": gap * cfg.cases_per_period if cfg.cases_per_period else None,
+        "cases_per_period": cfg.cases_per_period,
+        "period": cfg.period,
+        "unit": cfg.unit,
+        "metric_unit": cfg.metric,
+        "cost_per_case": None,
+        "cost_per_period": None,
+    }
+    if th is not None:
+        c, b = th["candidate"]["mean_test_cost"], th["baseline"]["mean_test_cost"]
+        out["cost_per_case"] = {"candidate": c, "baseline": b, "difference": b - c}
+        if cfg.cases_per_period:
+            out["cost_per_period"] = (b - c) * cfg.cases_per_period
+    texts = {
+        "useful-gain-shown": f"the interval's lower end {num(low)} reaches the useful effect {num(m)}",
+        "positive-not-useful": (
+            f"the gain is positive (lower end {num(low)}) but below the useful effect {num(m)} in "
+            "part"
+            if m
+            else f"the gain is positive (lower end {num(low)}) but no "
+            "min_useful_effect was fixed, so usefulness is not established"
+        ),
+        "equivalent": f"the interval {interval(low, high)} lies inside ±{num(m)}: practically equivalent, a tie",
+        "worse": f"the interval {interval(low, high)} lies below zero: the candidate is worse",
+        "inconclusive": f"the interval {interval(low, high)} is too wide to decide",
+    }
+    out["text"] = texts[finding]
+    if out["cost_per_period"] is not None:
+        out["text"] += (
+            f"; at each model's validation-chosen threshold the candidate "
+            f"{'saves' if out['cost_per_period'] >= 0 else 'costs'} {num(abs(out['cost_per_period']))} "
+            f"{cfg.unit} per {cfg.period or 'period'}"
+        )
+    return out
+
+
+def relevant_rung(
+    project: Project, rel: dict | None, slices: list[dict] | None, checks: list[dict]
+) -> dict:
+    cfg = project.config
+    arts = list(project.evidence.get("relevant", []))
+    if cfg.min_useful_effect is not None:
+        arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
+    req = [s for s in (slices or []) if s["required"]]
+    bad_slices = [s for s in req if s["worse"] or s["worse"] is None]
+    for s in req:
+        checks.append(
+            {
+                "id": f"not-worse-on-{s['slice']}",
+                "rung": 4,
+                "passed": None if s["worse"] is None else not s["worse"],
+                "value": s["gap"],
+                "bar": 0.0,
+                "artefacts": [],
+                "text": f"slice {s['slice']!r}: gap {num(s['gap'])}, interval {interval(s['low'], s['high'])}"
+                + (" (worse)" if s["worse"] else "" if s["worse"] is not None else " (no rows)"),
+            }
+        )
+    if rel is None:
+        return rung(
+            4,
+            "not shown",
+            arts,
+            "no evaluation interval to judge the size of the gap",
+            "relevance unmeasured",
+        )
+    checks.append(
+        {
+            "id": "useful-effect",
+            "rung": 4,
+            "passed": rel["finding"] == "useful-gain-shown"
+            if cfg.min_useful_effect is not None
+            else None,
+            "value": rel["low"],
+            "bar": cfg.min_useful_effect,
+            "artefacts": arts[:2],
+            "text": rel["text"],
+        }
+    )
+    if rel["finding"] == "useful-gain-shown" and not bad_slices:
+        return rung(4, "shown", arts, None, rel["text"])
+    if rel["finding"] in ("useful-gain-shown", "positive-not-useful"):
+        if bad_slices:
+            s = bad_slices[0]
+            missing = (
+                f"the candidate is worse on slice {s['slice']!r} (gap {num(s['gap'])}, interval "
+                f"{interval(s['low'], s['high'])})"
+                if s["worse"]
+                else f"slice {s['slice']!r} has no test rows"
+            )
+        elif cfg.min_useful_effect is None:
+            missing = (
+                "no min_useful_effect fixed in evreport.toml: what gap would be worth acting on?"
+            )
+        else:
+            missing = f"the interval's lower end {num(rel['low'])} does not reach the useful effect {num(cfg.min_useful_effect)}"
+        return rung(4, "partly", arts, missing, rel["text"])
+    return rung(4, "not shown", arts, rel["text"], "no gain worth acting on is shown")
+
+
+def bounded_rung(
+    project: Project,
+    slices: list[dict] | None,
+    data: dict,
+    general: dict | None,
+    not_tested: list[str],
+) -> dict:
+    cfg = project.config
+    arts = list(project.evidence.get("bounded", []))
+    parts = []
+    if slices:
+        parts.append(f"{len(slices)} slices with intervals")
+    if data.get("blocks") and cfg.block:
+        parts.append(
+            f"{data['blocks']} {cfg.block} blocks ({data.get('first_block')} to {data.get('last_block')})"
+        )
+    if cfg.kind == "before-after":
+        if general is None:
+            return rung(
+                5,
+                "not shown",
+                arts,
+                "no general-abilities set: forgetting was never tested",
+                "forgetting untested",
+            )
+        if not general["held"]:
+            return rung(
+                5,
+                "not shown",
+                arts + general.get("artefacts", []),
+                f"the general set dropped {num(general['drop'])}, more than the allowed {num(general['max_drop'])}",
+                "the general set did not hold",
+            )
+        arts += general.get("artefacts", [])
+        return rung(
+            5,
+            "shown",
+            arts,
+            None,
+            f"the general set held (drop {num(general['drop'])} <= {num(general['max_drop'])})"
+            + (f"; {parts[0]}" if parts else ""),
+        )
+    if slices and cfg.block and data.get("blocks"):
+        return rung(5, "shown", arts, None, "; ".join(parts))
+    if parts:
+        return rung(
+            5,
+            "partly",
+            arts,
+            "no slice column: where the result stops holding is untested"
+            if not slices
+            else "no block column: the period measured is not stated",
+            "; ".join(parts),
+        )
+    return rung(
+        5,
+        "not shown",
+        arts,
+        not_tested[0] if not_tested else "no slices or period measured",
+        "where the result stops holding is not shown",
+    )
+
+
+def supported(ladder: list[dict]) -> int:
+    n = 0
+    for r in ladder:
+        if r["status"] != "shown":
+            break
+        n += 1
+    return n
