@@ -54,7 +54,7 @@ def scores_labels(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         bad = ~np.isin(ya_raw, (0, 1))
         if np.any(bad):
             raise ValueError(
-                f"y={ya_raw[bad][0]!r} is not a valid label. It should be one of [0, 1]"
+                f"y={ya_raw[bad][0].item()!r} is not a valid label. It should be one of [0, 1]"
             )
     return pa, ya_raw.astype(bool)
 

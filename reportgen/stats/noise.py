@@ -17,11 +17,18 @@ from reportgen.stats.metrics import gap as signed_gap
 SD_FROM = ("candidate", "baseline", "larger")
 PRIMARY_T_BELOW_BLOCKS = 20
 HISTOGRAM_BINS = 40
+SPREAD_RTOL = 1e-12
+"""Spread below this, relative to the largest |value|, is float rounding: no t interval."""
 
 
 def _sd(x: np.ndarray) -> float | None:
     """Sample sd (ddof=1), None when fewer than 2 values."""
     return float(np.std(x, ddof=1)) if x.size >= 2 else None
+
+
+def _no_spread(x: np.ndarray) -> bool:
+    """True when the sd is 0 up to float rounding: sd <= 1e-12 * max|x| (ddof=1, n >= 2)."""
+    return bool(np.std(x, ddof=1) <= SPREAD_RTOL * np.max(np.abs(x)))
 
 
 def _mean(x: np.ndarray) -> float | None:
@@ -145,7 +152,8 @@ def paired_seeds(
     dict
         ``n``, ``mean``, ``sd`` (ddof=1), ``low``, ``high``, ``p`` (two-sided),
         ``reason``. All but ``n`` None when n < 2 (``mean`` is kept when n == 1);
-        interval and p None when the differences have zero spread.
+        interval and p None when the differences have zero spread (up to float
+        rounding, see ``SPREAD_RTOL``).
     """
     _check_confidence(confidence)
     c = as_1d(candidate_values, "candidate_values")
@@ -167,7 +175,7 @@ def paired_seeds(
     if c.size < 2:
         out["reason"] = f"{c.size} paired seed(s): a t interval needs at least 2"
         return out
-    if out["sd"] == 0.0:
+    if _no_spread(d):
         out["reason"] = "the per-seed differences are all equal: zero spread, no t interval"
         return out
     first, second = (c, b) if higher_is_better else (b, c)
@@ -193,7 +201,8 @@ def paired_t(d: Any, confidence: float) -> dict[str, Any]:
     -------
     dict
         ``low``, ``high``, ``p``, ``se`` (sd / sqrt(B)), ``df`` (B - 1). None values
-        when B < 2; interval and p None when the gaps have zero spread.
+        when B < 2; interval and p None when the gaps have zero spread (up to
+        float rounding, see ``SPREAD_RTOL``).
     """
     _check_confidence(confidence)
     da = as_1d(d, "d")
@@ -203,7 +212,7 @@ def paired_t(d: Any, confidence: float) -> dict[str, Any]:
     sd = float(np.std(da, ddof=1))
     out["se"] = sd / float(np.sqrt(da.size))
     out["df"] = int(da.size - 1)
-    if sd == 0.0:
+    if _no_spread(da):
         return out
     res = st.ttest_1samp(da, 0.0)
     ci = res.confidence_interval(confidence)
@@ -277,7 +286,7 @@ def welch(
         return out
     se = float(np.sqrt(np.var(c, ddof=1) / c.size + np.var(b, ddof=1) / b.size))
     out["se"] = se
-    if se == 0.0:
+    if _no_spread(c) and _no_spread(b):
         return out
     first, second = (c, b) if higher_is_better else (b, c)
     res = st.ttest_ind(first, second, equal_var=False)

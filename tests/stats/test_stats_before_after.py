@@ -1,0 +1,101 @@
+"""Before/after on a question set: fixed, broken, McNemar (methods.md section 8)."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from reportgen.stats.before_after import (
+    category_sentence,
+    fixed_broken,
+    mcnemar_exact,
+    paired_accuracy,
+)
+
+
+def _binom_two_sided(k, n):
+    # symmetric p = 0.5: twice the smaller tail, capped at 1
+    tail = sum(math.comb(n, i) for i in range(min(k, n - k) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+@pytest.mark.parametrize(("fixed", "broken"), [(22, 9), (5, 0), (0, 5), (3, 3), (1, 2), (40, 25)])
+def test_mcnemar_hand(fixed, broken):
+    p = mcnemar_exact(fixed, broken)
+    assert p == pytest.approx(_binom_two_sided(fixed, fixed + broken), rel=1e-10)
+    assert p == pytest.approx(st.binomtest(fixed, fixed + broken, 0.5).pvalue, rel=1e-12)
+    assert type(p) is float
+
+
+def test_mcnemar_values():
+    assert mcnemar_exact(5, 0) == pytest.approx(0.0625)  # 2 / 2**5
+    assert mcnemar_exact(0, 0) == 1.0
+    assert mcnemar_exact(3, 3) == 1.0
+    with pytest.raises(ValueError, match="non-negative"):
+        mcnemar_exact(-1, 2)
+
+
+def test_fixed_broken_hand():
+    ids = ["q1", "q2", "q3", "q4", "q5", "q6"]
+    before = [1, 1, 0, 1, 0, 1]
+    after = [0, 1, 1, 0, 0, 0]
+    cat = ["dates", "math", "math", "names", None, "dates"]
+    text = ["t1", "t2", "t3", "t4", "t5", "t6"]
+    r = fixed_broken(ids, before, after, category=cat, text=text)
+    assert r["fixed"] == 1 and r["fixed_ids"] == ["q3"]
+    assert r["broken"] == 3 and r["broken_ids"] == ["q1", "q4", "q6"]
+    assert r["broken_by_category"] == {"dates": 2, "names": 1}
+    assert list(r["broken_by_category"]) == ["dates", "names"]
+    assert r["broken_rows"] == [
+        {"id": "q1", "category": "dates", "text": "t1"},
+        {"id": "q4", "category": "names", "text": "t4"},
+        {"id": "q6", "category": "dates", "text": "t6"},
+    ]
+
+
+def test_fixed_broken_ordering_and_missing_category():
+    ids = np.array([10, 11, 12, 13, 14])
+    r = fixed_broken(ids, [1, 1, 1, 1, 1], [0, 0, 0, 0, 0], category=["b", "a", None, "b", "a"])
+    assert r["broken_ids"] == [10, 11, 12, 13, 14] and all(type(i) is int for i in r["broken_ids"])
+    # count desc, then name
+    assert list(r["broken_by_category"].items()) == [("a", 2), ("b", 2), ("(missing)", 1)]
+    r2 = fixed_broken(["x"], [True], [False])
+    assert r2["broken_by_category"] is None
+    assert r2["broken_rows"] == [{"id": "x", "category": None, "text": None}]
+    with pytest.raises(ValueError, match="one length"):
+        fixed_broken(["x", "y"], [True], [False])
+
+
+def test_category_sentence():
+    assert (
+        category_sentence({"dates": 7, "math": 2}, 9)
+        == "7 of 9 broken questions are 'dates': tuning broke something specific."
+    )
+    assert category_sentence({"a": 2, "b": 1, "c": 1}, 4) is None  # exactly half: not most
+    assert category_sentence({"a": 3, "b": 2}, 5) is not None
+    assert category_sentence({"a": 1, "b": 1}, 2) is None
+    assert category_sentence({}, 0) is None and category_sentence(None, 3) is None
+
+
+def test_paired_accuracy_questions_and_blocks():
+    before = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+    after = np.array([1, 1, 1, 0, 1, 1, 1, 1])
+    r = paired_accuracy(before, after, resamples=400, confidence=0.9, rng=np.random.default_rng(0))
+    assert r["before"] == 0.5 and r["after"] == 0.875 and r["difference"] == 0.375
+    assert r["low"] <= r["difference"] <= r["high"] and r["units"] == 8
+    g = np.random.default_rng(0)
+    idx = g.integers(0, 8, size=(400, 8))
+    ref = np.percentile((after - before)[idx].mean(axis=1), [5, 95])
+    assert (r["low"], r["high"]) == pytest.approx(tuple(ref), rel=1e-12)
+    blocks = [1, 1, 2, 2, 3, 3, 4, 4]
+    rb = paired_accuracy(
+        before, after, blocks=blocks, resamples=400, confidence=0.9, rng=np.random.default_rng(0)
+    )
+    assert rb["units"] == 4 and rb["difference"] == 0.375
+    bidx = np.random.default_rng(0).integers(0, 4, size=(400, 4))
+    block_diff = np.array([1.0, -1.0, 2.0, 1.0])  # per-block sums of after - before (2 rows each)
+    ref_b = np.percentile(block_diff[bidx].sum(axis=1) / 8, [5, 95])
+    assert (rb["low"], rb["high"]) == pytest.approx(tuple(ref_b), rel=1e-12)
+    empty = paired_accuracy([], [], resamples=10, confidence=0.9, rng=np.random.default_rng(0))
+    assert empty["before"] is None and empty["low"] is None

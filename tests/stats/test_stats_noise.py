@@ -1,0 +1,417 @@
+"""Seed spread and paired-block evaluation noise (methods.md sections 2 and 3)."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from reportgen.stats.noise import (
+    block_bootstrap,
+    block_noise,
+    paired_seeds,
+    paired_t,
+    per_seed_intervals,
+    seed_rule,
+    two_level_bootstrap,
+    welch,
+)
+
+# ----------------------------------------------------------------- seed rule
+
+
+def test_seed_rule_hand_worked_lower_is_better():
+    # candidate log loss 0.30, 0.33, 0.36: mean 0.33, sd 0.03
+    # baseline 0.34, 0.36: mean 0.35, sd sqrt(0.0002) = 0.014142...
+    # gap = 0.35 - 0.33 = 0.02; larger sd 0.03 -> 0.667 sd; fails at 2
+    r = seed_rule([0.30, 0.33, 0.36], [0.34, 0.36], higher_is_better=False)
+    assert r["n"] == {"candidate": 3, "baseline": 2}
+    assert r["sd"]["candidate"] == pytest.approx(0.03, rel=1e-12)
+    assert r["sd"]["baseline"] == pytest.approx(math.sqrt(0.0002), rel=1e-12)
+    assert r["mean"] == {"candidate": pytest.approx(0.33), "baseline": pytest.approx(0.35)}
+    assert r["sd_used"] == pytest.approx(0.03, rel=1e-12)
+    assert r["validation_gap"] == pytest.approx(0.02, rel=1e-12)
+    assert r["gap_in_sd"] == pytest.approx(2 / 3, rel=1e-12)
+    assert r["multiple"] == 2.0
+    assert r["passes"] is False
+    assert r["seeds_beating_baseline"] == 2  # 0.30 and 0.33 beat 0.35; 0.36 does not
+    assert r["reason"] is None
+
+
+def test_seed_rule_higher_is_better_mirror():
+    r = seed_rule([0.70, 0.67, 0.64], [0.66, 0.64], higher_is_better=True)
+    assert r["validation_gap"] == pytest.approx(0.02, rel=1e-9)
+    assert r["gap_in_sd"] == pytest.approx(2 / 3, rel=1e-9)
+    assert r["seeds_beating_baseline"] == 2
+    worse = seed_rule([0.60, 0.62], [0.66, 0.64], higher_is_better=True)
+    assert worse["validation_gap"] < 0 and worse["seeds_beating_baseline"] == 0
+
+
+@pytest.mark.parametrize(
+    ("sd_from", "sd", "passes"),
+    [("baseline", math.sqrt(0.0002), False), ("candidate", 0.03, False), ("larger", 0.03, False)],
+)
+def test_seed_rule_sd_from(sd_from, sd, passes):
+    r = seed_rule([0.30, 0.33, 0.36], [0.34, 0.36], higher_is_better=False, sd_from=sd_from)
+    assert r["sd_used"] == pytest.approx(sd, rel=1e-12)
+    assert r["gap_in_sd"] == pytest.approx(0.02 / sd, rel=1e-9)
+    assert r["passes"] is passes
+
+
+def test_seed_rule_passes_strictly_greater():
+    r = seed_rule([0.30, 0.33, 0.36], [0.34, 0.36], higher_is_better=False, sd_from="baseline")
+    assert r["gap_in_sd"] == pytest.approx(1.41421356, rel=1e-8)
+    assert seed_rule(
+        [0.30, 0.33, 0.36], [0.34, 0.36], higher_is_better=False, sd_from="baseline", multiple=1.4
+    )["passes"]
+    at_bar = seed_rule(
+        [0.30, 0.33, 0.36],
+        [0.34, 0.36],
+        higher_is_better=False,
+        sd_from="baseline",
+        multiple=r["gap_in_sd"],
+    )
+    assert at_bar["passes"] is False
+
+
+def test_seed_rule_unmeasured():
+    r = seed_rule([0.30], [0.34, 0.36], higher_is_better=False)
+    assert r["sd"]["candidate"] is None and r["sd_used"] is None and r["gap_in_sd"] is None
+    assert r["passes"] is False and "candidate" in r["reason"]
+    assert r["validation_gap"] == pytest.approx(0.05)
+    # the baseline's sd alone is measured
+    b = seed_rule([0.30], [0.34, 0.36], higher_is_better=False, sd_from="baseline")
+    assert b["gap_in_sd"] == pytest.approx(0.05 / math.sqrt(0.0002)) and b["passes"] is True
+    both = seed_rule([0.3], [0.4], higher_is_better=False)
+    assert "candidate and baseline" in both["reason"]
+
+
+def test_seed_rule_zero_sd_and_bad_option():
+    r = seed_rule([0.3, 0.3], [0.4, 0.4], higher_is_better=False)
+    assert r["sd_used"] == 0.0 and r["gap_in_sd"] is None and r["passes"] is False
+    assert "sd is 0" in r["reason"]
+    with pytest.raises(ValueError, match="sd_from='max'"):
+        seed_rule([0.3], [0.4], higher_is_better=False, sd_from="max")
+
+
+def test_seed_rule_json_ready(json_ready):
+    json_ready(seed_rule(np.array([0.3, 0.31]), np.array([0.4]), higher_is_better=False))
+    json_ready(seed_rule(np.array([0.3, 0.31]), np.array([0.4, 0.42]), higher_is_better=True))
+
+
+# ----------------------------------------------------------------- paired seeds / t / welch
+
+
+def test_paired_seeds_against_scipy_both_directions():
+    c = np.array([0.30, 0.32, 0.35, 0.31, 0.33])
+    b = np.array([0.34, 0.33, 0.36, 0.35, 0.33])
+    r = paired_seeds(c, b, higher_is_better=False)
+    d = b - c
+    ref = st.ttest_rel(b, c)
+    ci = ref.confidence_interval(0.95)
+    assert r["n"] == 5
+    assert r["mean"] == pytest.approx(d.mean(), rel=1e-12)
+    assert r["sd"] == pytest.approx(d.std(ddof=1), rel=1e-12)
+    assert (r["low"], r["high"]) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert r["p"] == pytest.approx(ref.pvalue, rel=1e-12)
+    # hand check of the interval: mean +- t_{0.975, 4} sd / sqrt(5)
+    half = st.t.ppf(0.975, 4) * d.std(ddof=1) / math.sqrt(5)
+    assert r["low"] == pytest.approx(d.mean() - half, rel=1e-9)
+    assert r["mean"] > 0  # candidate lower loss: positive gap
+    up = paired_seeds(1 - c, 1 - b, higher_is_better=True)
+    assert up["mean"] == pytest.approx(r["mean"], rel=1e-9)
+    assert up["low"] == pytest.approx(r["low"], rel=1e-9)
+    assert up["p"] == pytest.approx(r["p"], rel=1e-9)
+
+
+def test_paired_seeds_degenerate():
+    r = paired_seeds([0.3], [0.4], higher_is_better=False)
+    assert r["n"] == 1 and r["low"] is None and r["p"] is None and r["sd"] is None
+    assert r["mean"] == pytest.approx(0.1) and r["reason"]
+    z = paired_seeds([0.3, 0.4], [0.4, 0.5], higher_is_better=False)
+    # d = [0.10000000000000003, 0.09999999999999998]: spread is float rounding only
+    assert 0 < z["sd"] < 1e-15 and z["low"] is None and z["p"] is None
+    with pytest.raises(ValueError, match="one baseline seed per candidate seed"):
+        paired_seeds([0.3, 0.4], [0.4], higher_is_better=False)
+
+
+def test_paired_seeds_zero_spread_is_none():
+    r = paired_seeds([1.0, 2.0, 3.0], [0.0, 1.0, 2.0], higher_is_better=True)
+    assert r["sd"] == 0.0 and r["low"] is None and r["p"] is None and "zero spread" in r["reason"]
+
+
+def test_paired_t_against_scipy():
+    rng = np.random.default_rng(0)
+    d = rng.normal(0.01, 0.02, 30)
+    r = paired_t(d, 0.9)
+    ref = st.ttest_1samp(d, 0.0)
+    ci = ref.confidence_interval(0.9)
+    assert (r["low"], r["high"], r["p"]) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
+    assert r["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(30), rel=1e-12)
+    assert r["df"] == 29
+    # ttest_rel on the two models is the same test
+    base = rng.normal(0.5, 0.05, 30)
+    cand = base - d  # lower is better: gap = base - cand = d
+    rel = st.ttest_rel(base, cand)
+    assert r["p"] == pytest.approx(rel.pvalue, rel=1e-9)
+    assert paired_t([0.1], 0.95)["low"] is None
+
+
+def test_welch_against_scipy():
+    rng = np.random.default_rng(1)
+    c = rng.normal(0.30, 0.02, 40)
+    b = rng.normal(0.31, 0.05, 40)
+    r = welch(c, b, higher_is_better=False, confidence=0.95)
+    ref = st.ttest_ind(b, c, equal_var=False)
+    ci = ref.confidence_interval(0.95)
+    assert (r["low"], r["high"], r["p"]) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
+    assert r["se"] == pytest.approx(math.sqrt(c.var(ddof=1) / 40 + b.var(ddof=1) / 40), rel=1e-12)
+    assert r["low"] < 0.31 - 0.30 < r["high"] or r["low"] > 0
+    h = welch(1 - c, 1 - b, higher_is_better=True, confidence=0.95)
+    assert h["low"] == pytest.approx(r["low"], rel=1e-9) and h["p"] == pytest.approx(
+        r["p"], rel=1e-9
+    )
+    assert welch([0.1], [0.2, 0.3], higher_is_better=True, confidence=0.95)["se"] is None
+
+
+# ----------------------------------------------------------------- bootstraps
+
+
+def test_block_bootstrap_equals_python_loop():
+    rng_d = np.random.default_rng(5)
+    d = rng_d.normal(0.01, 0.02, 52)
+    r = block_bootstrap(d, resamples=500, confidence=0.9, rng=np.random.default_rng(7))
+    g = np.random.default_rng(7)
+    loop = np.array([d[g.integers(0, 52, size=52)].mean() for _ in range(500)])
+    np.testing.assert_allclose(r["means"], loop, rtol=1e-12)
+    assert (r["low"], r["high"]) == pytest.approx(tuple(np.percentile(loop, [5, 95])), rel=1e-12)
+    assert r["gap"] == pytest.approx(d.mean(), rel=1e-12)
+    assert r["low"] <= r["gap"] <= r["high"]
+
+
+def test_two_level_equals_naive_loop():
+    rng = np.random.default_rng(2)
+    C = rng.normal(0.30, 0.02, (4, 13))
+    Bm = rng.normal(0.31, 0.02, (3, 13))
+    r = two_level_bootstrap(
+        C,
+        Bm,
+        higher_is_better=False,
+        paired=False,
+        resamples=300,
+        confidence=0.95,
+        rng=np.random.default_rng(11),
+    )
+    g = np.random.default_rng(11)
+    bi = g.integers(0, 13, size=(300, 13))
+    sc = g.integers(0, 4, size=(300, 4))
+    sb = g.integers(0, 3, size=(300, 3))
+    naive = np.array([Bm[sb[k]][:, bi[k]].mean() - C[sc[k]][:, bi[k]].mean() for k in range(300)])
+    lo, hi = np.percentile(naive, [2.5, 97.5])
+    assert (r["low"], r["high"]) == pytest.approx((lo, hi), rel=1e-10)
+    assert r["gap"] == pytest.approx(Bm.mean() - C.mean(), rel=1e-12)
+
+
+def test_two_level_paired_uses_same_seed_indices():
+    rng = np.random.default_rng(3)
+    C = rng.normal(0.70, 0.02, (3, 10))
+    Bm = rng.normal(0.69, 0.02, (3, 10))
+    r = two_level_bootstrap(
+        C,
+        Bm,
+        higher_is_better=True,
+        paired=True,
+        resamples=200,
+        confidence=0.8,
+        rng=np.random.default_rng(4),
+    )
+    g = np.random.default_rng(4)
+    bi = g.integers(0, 10, size=(200, 10))
+    s = g.integers(0, 3, size=(200, 3))
+    naive = np.array([(C[s[k]] - Bm[s[k]])[:, bi[k]].mean() for k in range(200)])
+    assert (r["low"], r["high"]) == pytest.approx(tuple(np.percentile(naive, [10, 90])), rel=1e-10)
+    with pytest.raises(ValueError, match="S_c == S_b"):
+        two_level_bootstrap(
+            C,
+            Bm[:2],
+            higher_is_better=True,
+            paired=True,
+            resamples=10,
+            confidence=0.9,
+            rng=np.random.default_rng(0),
+        )
+
+
+def test_per_seed_intervals_match_loop_and_count():
+    rng = np.random.default_rng(8)
+    C = rng.normal(0.3, 0.02, (5, 30))
+    base = rng.normal(0.31, 0.02, 30)
+    out = per_seed_intervals(
+        C,
+        base,
+        seeds=np.array([11, 12, 13, 14, 15]),
+        higher_is_better=False,
+        resamples=400,
+        confidence=0.95,
+        rng=np.random.default_rng(9),
+        primary="bootstrap",
+    )
+    assert len(out) == 5 and [o["seed"] for o in out] == [11, 12, 13, 14, 15]
+    assert all(type(o["seed"]) is int for o in out)
+    idx = np.random.default_rng(9).integers(0, 30, size=(400, 30))
+    for s, o in enumerate(out):
+        d = base - C[s]
+        means = d[idx].mean(axis=1)
+        assert o["gap"] == pytest.approx(d.mean(), rel=1e-12)
+        assert (o["low"], o["high"]) == pytest.approx(
+            tuple(np.percentile(means, [2.5, 97.5])), rel=1e-10
+        )
+    t_out = per_seed_intervals(
+        C,
+        base,
+        seeds=["a", "b", "c", "d", "e"],
+        higher_is_better=False,
+        resamples=400,
+        confidence=0.95,
+        rng=np.random.default_rng(9),
+        primary="t",
+    )
+    ref = st.ttest_1samp(base - C[2], 0.0).confidence_interval(0.95)
+    assert (t_out[2]["low"], t_out[2]["high"]) == pytest.approx((ref.low, ref.high), rel=1e-12)
+
+
+# ----------------------------------------------------------------- block_noise
+
+
+def _models(seed, blocks=52, s_c=5, s_b=5, shift=0.005, seed_sd=0.0, block_sd=0.02):
+    rng = np.random.default_rng(seed)
+    week = rng.normal(0.3, 0.05, blocks)  # shared block difficulty: pairing removes it
+    C = week + rng.normal(0, block_sd, (s_c, blocks)) + rng.normal(0, seed_sd, (s_c, 1)) - shift
+    Bm = week + rng.normal(0, block_sd, (s_b, blocks)) + rng.normal(0, seed_sd, (s_b, 1))
+    return C, Bm
+
+
+REPORT_KEYS = {
+    "blocks",
+    "gap",
+    "low",
+    "high",
+    "confidence",
+    "resamples",
+    "primary",
+    "primary_reason",
+    "bootstrap",
+    "t",
+    "welch",
+    "per_seed",
+    "two_level",
+    "excludes_zero",
+    "distribution",
+    "reason",
+}
+
+
+def test_block_noise_contract(json_ready):
+    C, Bm = _models(0)
+    r = block_noise(C, Bm, candidate_seeds=[1, 2, 3, 4, 5], higher_is_better=False, resamples=300)
+    assert set(r) == REPORT_KEYS
+    json_ready(r)
+    json.dumps(r, allow_nan=False)
+    assert r["blocks"] == 52 and r["resamples"] == 300 and r["confidence"] == 0.95
+    assert r["primary"] == "bootstrap" and r["primary_reason"] is None
+    assert (r["low"], r["high"]) == (r["bootstrap"]["low"], r["bootstrap"]["high"])
+    assert r["low"] <= r["gap"] <= r["high"]
+    assert r["t"]["low"] <= r["gap"] <= r["t"]["high"]
+    d = Bm.mean(0) - C.mean(0)
+    assert r["gap"] == pytest.approx(d.mean(), rel=1e-12)
+    assert r["t"]["p"] == pytest.approx(st.ttest_rel(Bm.mean(0), C.mean(0)).pvalue, rel=1e-9)
+    assert len(r["per_seed"]) == 5
+    assert r["two_level"]["low"] <= r["gap"] <= r["two_level"]["high"]
+    assert len(r["distribution"]["edges"]) == 41 and len(r["distribution"]["counts"]) == 40
+    assert sum(r["distribution"]["counts"]) == 300
+    assert r["excludes_zero"] is (r["low"] > 0)
+    # pairing buys precision: shared block difficulty inflates the unpaired se
+    assert r["welch"]["se"] > 2 * r["t"]["se"]
+
+
+def test_block_noise_reproducible_and_seed_dependent():
+    C, Bm = _models(1)
+    kw = dict(candidate_seeds=range(5), higher_is_better=False, resamples=200)
+    a = block_noise(C, Bm, random_seed=3, **kw)
+    b = block_noise(C, Bm, random_seed=3, **kw)
+    c = block_noise(C, Bm, random_seed=4, **kw)
+    assert a == b
+    assert a["bootstrap"] != c["bootstrap"]
+    assert a["two_level"] != c["two_level"]
+    assert a["t"] == c["t"]  # no randomness in t
+
+
+def test_narrower_with_more_blocks():
+    widths = []
+    for blocks in (25, 400):
+        C, Bm = _models(2, blocks=blocks)
+        r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=500)
+        widths.append(r["high"] - r["low"])
+    assert widths[1] < widths[0] / 2  # ~ 1/sqrt(16) = 1/4 expected
+
+
+def test_two_level_wider_when_seed_spread_large():
+    C, Bm = _models(3, seed_sd=0.03, block_sd=0.002)
+    r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=1000)
+    block_w = r["bootstrap"]["high"] - r["bootstrap"]["low"]
+    two_w = r["two_level"]["high"] - r["two_level"]["low"]
+    assert two_w > 3 * block_w
+    gaps = [s["gap"] for s in r["per_seed"]]
+    assert max(gaps) - min(gaps) > block_w  # retraining moves the centre
+
+
+def test_primary_switches_to_t_under_20_blocks():
+    C, Bm = _models(4, blocks=19)
+    r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=200)
+    assert r["primary"] == "t" and "19 blocks" in r["primary_reason"]
+    assert (r["low"], r["high"]) == (r["t"]["low"], r["t"]["high"])
+    assert r["bootstrap"]["low"] is not None
+    # per-seed intervals follow the primary: the t interval per seed
+    d0 = Bm.mean(0) - C[0]
+    ref = st.ttest_1samp(d0, 0.0).confidence_interval(0.95)
+    assert r["per_seed"][0]["low"] == pytest.approx(ref.low, rel=1e-12)
+    C20, B20 = _models(4, blocks=20)
+    assert (
+        block_noise(C20, B20, candidate_seeds=range(5), higher_is_better=False, resamples=50)[
+            "primary"
+        ]
+        == "bootstrap"
+    )
+
+
+def test_sign_rule_excludes_zero_both_directions():
+    C, Bm = _models(5, shift=0.03)  # candidate loss clearly lower
+    lo = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=300)
+    assert lo["gap"] > 0 and lo["excludes_zero"] is True
+    hi = block_noise(1 - C, 1 - Bm, candidate_seeds=range(5), higher_is_better=True, resamples=300)
+    assert hi["gap"] == pytest.approx(lo["gap"], rel=1e-9) and hi["excludes_zero"] is True
+    worse = block_noise(Bm, C, candidate_seeds=range(5), higher_is_better=False, resamples=300)
+    assert worse["gap"] < 0 and worse["excludes_zero"] is False
+
+
+def test_degenerate_blocks(json_ready):
+    C, Bm = _models(6, blocks=1)
+    r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False)
+    json_ready(r)
+    assert r["low"] is None and r["high"] is None and "at least 2" in r["reason"]
+    assert r["gap"] == pytest.approx(float(Bm.mean() - C.mean()), rel=1e-12)
+    assert len(r["per_seed"]) == 5 and r["per_seed"][0]["low"] is None
+    nan = block_noise([[0.1, np.nan]], [[0.2, 0.3]], candidate_seeds=[0], higher_is_better=False)
+    assert nan["low"] is None and "NaN" in nan["reason"]
+
+
+def test_seeds_paired_mismatch_reported():
+    C, Bm = _models(7, s_c=5, s_b=3)
+    r = block_noise(
+        C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=100, seeds_paired=True
+    )
+    assert r["two_level"]["low"] is None and "cannot pair" in r["two_level"]["reason"]
+    assert r["low"] is not None
+    few = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=100)
+    assert "coarse" in few["two_level"]["reason"] and few["two_level"]["low"] is not None
