@@ -64,6 +64,7 @@ TMP_NAME = ".evreport-tmp"
 DEFAULT_TIMEOUT = 120.0
 #: how long a fresh worker may take to import reportgen before it counts as broken
 STARTUP_TIMEOUT = 120.0
+DASK_CONNECT_TIMEOUT = "10s"
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -563,7 +564,7 @@ def run_dask(tasks: Sequence[dict], scheduler: str, on_row: Callable[[dict], Non
             "--executor dask needs Dask distributed: pip install 'evreport[distributed]'"
         ) from None
     try:
-        client = Client(scheduler, timeout="10s")
+        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
         raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     try:
@@ -618,7 +619,7 @@ def run_batch(
     if jobs < 1:
         raise UsageError(f"--jobs {jobs} is not valid; it must be at least 1")
     if not timeout > 0:
-        raise UsageError(f"--timeout {timeout} is not valid; it must be more than 0 seconds")
+        raise UsageError(f"--timeout {timeout:g} is not valid; it must be more than 0 seconds")
     if executor not in ("local", "dask"):
         raise UsageError(f"--executor {executor} is not valid; use local or dask")
     if (executor == "dask") != (scheduler is not None):
