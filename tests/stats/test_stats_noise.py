@@ -415,3 +415,37 @@ def test_seeds_paired_mismatch_reported():
     assert r["low"] is not None
     few = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=100)
     assert "coarse" in few["two_level"]["reason"] and few["two_level"]["low"] is not None
+
+
+def test_block_noise_rng_order_and_parts():
+    """One generator, fixed order: block bootstrap, per-seed bootstrap, two-level."""
+    C, Bm = _models(9, s_c=4, s_b=3)
+    r = block_noise(
+        C, Bm, candidate_seeds=range(4), higher_is_better=False, resamples=250, random_seed=12
+    )
+    d = Bm.mean(0) - C.mean(0)
+    rng = np.random.default_rng(12)
+    boot = block_bootstrap(d, resamples=250, confidence=0.95, rng=rng)
+    per = per_seed_intervals(
+        C,
+        Bm.mean(0),
+        seeds=range(4),
+        higher_is_better=False,
+        resamples=250,
+        confidence=0.95,
+        rng=rng,
+        primary="bootstrap",
+    )
+    two = two_level_bootstrap(
+        C, Bm, higher_is_better=False, paired=False, resamples=250, confidence=0.95, rng=rng
+    )
+    assert r["bootstrap"] == {"low": boot["low"], "high": boot["high"]}
+    assert r["per_seed"] == per
+    assert (r["two_level"]["low"], r["two_level"]["high"]) == (two["low"], two["high"])
+    counts, edges = np.histogram(boot["means"], bins=40)
+    assert r["distribution"]["counts"] == counts.tolist()
+    assert r["distribution"]["edges"] == pytest.approx(edges.tolist(), rel=1e-15)
+    assert r["t"]["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(52), rel=1e-12)
+    ref = st.ttest_ind(Bm.mean(0), C.mean(0), equal_var=False)
+    assert r["welch"]["p"] == pytest.approx(ref.pvalue, rel=1e-12)
+    assert r["welch"]["df"] == pytest.approx(float(ref.df), rel=1e-12)

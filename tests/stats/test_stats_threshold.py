@@ -125,7 +125,7 @@ def test_relative_tolerance_edges():
 # ----------------------------------------------------------------- brute force
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(rows, costs, costs)
 def test_cost_curve_equals_brute_force(data, c_fp, c_fn):
     p = [r[0] for r in data]
@@ -136,7 +136,7 @@ def test_cost_curve_equals_brute_force(data, c_fp, c_fn):
     assert c.tolist() == nc  # same formula, same floats: exact
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(rows, costs, costs)
 def test_choose_threshold_equals_brute_force(data, c_fp, c_fn):
     p = [r[0] for r in data]
