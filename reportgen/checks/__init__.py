@@ -163,7 +163,7 @@ def compute_report(project: Project, command: str | None = None) -> dict:
         lad.bounded_rung(project, slices, data, None, untested),
     ]
     sup = lad.supported(ladder)
-    decision = dec.decide(project, ladder, iv, sup)
+    decision = dec.decide(project, ladder, iv, sup, seed.get("gap_in_sd") is not None)
     items = dec.reconsider(project, ladder, seed, iv, rel, slices, decision["verdict"])
     noise_lines, covers = lines(project, seed, block, cand, base)
     report = header(project, command)

@@ -6,7 +6,9 @@ from reportgen.checks.text import interval, num, pct
 from reportgen.project import Project
 
 
-def decide(project: Project, ladder: list[dict], iv: dict | None, sup: int) -> dict:
+def decide(
+    project: Project, ladder: list[dict], iv: dict | None, sup: int, seed_measured: bool = True
+) -> dict:
     """Verdict and recommendation for model-vs-baseline. A tie recommends the simpler baseline."""
     cfg = project.config
     st = {r["name"]: r["status"] for r in ladder}
@@ -24,17 +26,20 @@ def decide(project: Project, ladder: list[dict], iv: dict | None, sup: int) -> d
     for r in ladder[:4]:
         if r["status"] != "shown":
             reasons.append(f"rung {r['rung']} ({r['name']}) is {r['status']}: {r['missing']}")
-    if st["correct"] == "not shown" or st["fair"] == "not shown" or iv is None:
+    measured = iv is not None and seed_measured
+    if measured and st["larger than noise"] != "shown":
+        verdict = "keep-baseline"
+        reasons.append(f"a tie is a finding: keep the simpler baseline ({cfg.baseline})")
+    elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
         verdict = "inconclusive"
-        reasons.append(f"without that evidence the simpler baseline ({cfg.baseline}) stays")
+        reasons.append(
+            f"the evidence is incomplete, so the simpler baseline ({cfg.baseline}) stays"
+        )
     else:
         verdict = "keep-baseline"
-        if st["larger than noise"] != "shown":
-            reasons.append(f"a tie is a finding: keep the simpler baseline ({cfg.baseline})")
-        else:
-            reasons.append(
-                f"the gain is real but not shown to be worth the change: keep {cfg.baseline}"
-            )
+        reasons.append(
+            f"the gain is real but not shown to be worth the change: keep {cfg.baseline}"
+        )
     return {"verdict": verdict, "recommend": cfg.baseline, "reasons": reasons}
 
 

@@ -232,7 +232,7 @@ def noise_rung(
             "the gap clears the seed rule and the test interval excludes zero",
         )
     if seed.get("gap_in_sd") is None:
-        missing = f"retraining noise unmeasured: {seed.get('reason') or 'fewer than 2 seeds'}"
+        missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds"
     elif not rule_ok:
         missing = (
             f"the validation gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "

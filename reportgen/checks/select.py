@@ -109,11 +109,18 @@ def select_runs(project: Project, role: str) -> ModelRuns:
         {r.config for r in ok if r.split == "validation"}, key=lambda c: (c is None, str(c))
     )
     if test_cfg:
-        # the configuration scored on test; if several were, the one with most seeds, then the latest
+        # the config scored on test; if several were: most complete seeds (validation and test), then latest
         last_line = {
             c: max(r.line for r in ok if r.split == "test" and r.config == c) for c in test_cfg
         }
-        mr.config = max(test_cfg, key=lambda c: (test_cfg[c], last_line[c]))
+        complete = {
+            c: len(
+                {r.seed for r in ok if r.split == "test" and r.config == c}
+                & {r.seed for r in ok if r.split == "validation" and r.config == c}
+            )
+            for c in test_cfg
+        }
+        mr.config = max(test_cfg, key=lambda c: (complete[c], test_cfg[c], last_line[c]))
     else:
         val_cfg = Counter(r.config for r in ok if r.split == "validation")
         if val_cfg:
