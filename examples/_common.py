@@ -129,15 +129,15 @@ def freeze(project: Path, created: str) -> None:
 def fallback_freeze(project: Path, created: str) -> None:
     """FALLBACK ONLY: the manifest in the exact JSON form of project-format.md.
 
-    sha256 of the file bytes and the number of data rows (lines after the header)
-    of each split/*.csv, parts named after the file stem, in a fixed order.
+    sha256 of the file bytes and the number of data rows of each split/*.csv,
+    parts named after the file stem, sorted by path as `evreport freeze` does,
+    so both writers give the same bytes.
     """
-    order = {"train": 0, "validation": 1, "test": 2}
-    files = sorted((project / "split").glob("*.csv"), key=lambda f: (order.get(f.stem, 3), f.stem))
+    files = sorted((project / "split").glob("*.csv"))
     entries = []
     for f in files:
         data = f.read_bytes()
-        rows = len(pd.read_csv(f))
+        rows = len(pd.read_csv(f, dtype=str, keep_default_na=False))
         entries.append(
             {
                 "part": f.stem,
@@ -146,4 +146,7 @@ def fallback_freeze(project: Path, created: str) -> None:
                 "rows": rows,
             }
         )
-    write_json({"created": created, "row_id": "row_id", "files": entries}, project / "split" / "manifest.json")
+    write_json(
+        {"created": created, "row_id": "row_id", "files": entries},
+        project / "split" / "manifest.json",
+    )

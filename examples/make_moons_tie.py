@@ -49,7 +49,7 @@ N_TRAIN, N_VALID, N_TEST = 200, 200, 400
 SUBSAMPLE = 0.8
 SEEDS = range(1, 11)
 CREATED = "2026-04-06T08:30:00Z"
-RULE_WRITTEN = "2026-04-05"
+RULE_WRITTEN = "2026-04-06"  # the day of the freeze, before the first run
 RUNS_START = datetime(2026, 4, 6, 10, 0, 0)
 MLP_CFG = dict(hidden=(8,), epochs=200, batch_size=16, lr=1e-2, l2=1e-3)
 LR_CFG = dict(degree=3, C=1.0)
@@ -57,8 +57,19 @@ LR_CFG = dict(degree=3, C=1.0)
 
 def main() -> None:
     X, y = make_moons(n_samples=N_TRAIN + N_VALID + N_TEST, noise=NOISE, random_state=DATA_SEED)
-    df = pd.DataFrame({"row_id": np.arange(len(y)) + 1, "x1": X[:, 0].round(6), "x2": X[:, 1].round(6), "label": y})
-    cuts = {"train": (0, N_TRAIN), "validation": (N_TRAIN, N_TRAIN + N_VALID), "test": (N_TRAIN + N_VALID, len(y))}
+    df = pd.DataFrame(
+        {
+            "row_id": np.arange(len(y)) + 1,
+            "x1": X[:, 0].round(6),
+            "x2": X[:, 1].round(6),
+            "label": y,
+        }
+    )
+    cuts = {
+        "train": (0, N_TRAIN),
+        "validation": (N_TRAIN, N_TRAIN + N_VALID),
+        "test": (N_TRAIN + N_VALID, len(y)),
+    }
     parts = {k: df.iloc[a:b].reset_index(drop=True) for k, (a, b) in cuts.items()}
     fresh_dir(OUT)
     for name, part in parts.items():
@@ -78,22 +89,32 @@ def main() -> None:
         sub = rng.choice(N_TRAIN, size=int(SUBSAMPLE * N_TRAIN), replace=False)
         net = _nnet.MLP(2, MLP_CFG["hidden"], 2, "tanh", rng=rng)
         _nnet.train(
-            net, (Xs["train"][sub] - mu) / sd, ys["train"][sub],
-            epochs=MLP_CFG["epochs"], batch_size=MLP_CFG["batch_size"], lr=MLP_CFG["lr"], l2=MLP_CFG["l2"], rng=rng,
+            net,
+            (Xs["train"][sub] - mu) / sd,
+            ys["train"][sub],
+            epochs=MLP_CFG["epochs"],
+            batch_size=MLP_CFG["batch_size"],
+            lr=MLP_CFG["lr"],
+            l2=MLP_CFG["l2"],
+            rng=rng,
         )
         lr = make_pipeline(
-            PolynomialFeatures(LR_CFG["degree"]), StandardScaler(), LogisticRegression(C=LR_CFG["C"], max_iter=5000)
+            PolynomialFeatures(LR_CFG["degree"]),
+            StandardScaler(),
+            LogisticRegression(C=LR_CFG["C"], max_iter=5000),
         ).fit(Xs["train"][sub], ys["train"][sub])
         for model, config, predict, notes in (
             (
-                "tanh-mlp", "mlp-tanh8",
-                lambda Z: net.predict_proba((Z - mu) / sd)[:, 1],
+                "tanh-mlp",
+                "mlp-tanh8",
+                lambda Z, net=net: net.predict_proba((Z - mu) / sd)[:, 1],
                 f"2-8-2 tanh MLP, Adam lr=0.01, l2=0.001, 200 epochs, batch 16; seed {seed} sets the "
                 "training subsample, the initial weights and the minibatch order",
             ),
             (
-                "logreg", "lr-poly3",
-                lambda Z: lr.predict_proba(Z)[:, 1],
+                "logreg",
+                "lr-poly3",
+                lambda Z, lr=lr: lr.predict_proba(Z)[:, 1],
                 f"logistic regression on degree-3 polynomial features, C=1; seed {seed} sets only the "
                 f"training subsample (shared with tanh-mlp seed {seed}); lbfgs is deterministic",
             ),
@@ -104,9 +125,9 @@ def main() -> None:
             t = select_threshold(p["validation"], ys["validation"])
             for split in ("validation", "test"):
                 path = f"artefacts/predictions/{run_id}-{split}.parquet"
-                pd.DataFrame({"row_id": parts[split]["row_id"].to_numpy(), "y": ys[split], "p": p[split]}).to_parquet(
-                    OUT / path, index=False, engine="pyarrow"
-                )
+                pd.DataFrame(
+                    {"row_id": parts[split]["row_id"].to_numpy(), "y": ys[split], "p": p[split]}
+                ).to_parquet(OUT / path, index=False, engine="pyarrow")
                 rows.append(
                     {
                         "run_id": run_id,
@@ -137,17 +158,36 @@ def write_checks(X, y, mu, sd) -> None:
     Z = (X - mu) / sd
     idx = np.random.default_rng(11).choice(len(y), size=128, replace=False)
     net = _nnet.MLP(2, MLP_CFG["hidden"], 2, "tanh", rng=np.random.default_rng(1))
-    write_json({"check": "initial_loss", "model": "tanh-mlp", **_nnet.check_initial_loss(net, Z[idx], y[idx])}, checks / "initial_loss.json")
+    write_json(
+        {
+            "check": "initial_loss",
+            "model": "tanh-mlp",
+            **_nnet.check_initial_loss(net, Z[idx], y[idx]),
+        },
+        checks / "initial_loss.json",
+    )
     net = _nnet.MLP(2, MLP_CFG["hidden"], 2, "tanh", rng=np.random.default_rng(2))
     res = _nnet.check_gradient(net, Z[idx[:16]], y[idx[:16]], l2=MLP_CFG["l2"])
     write_json({"check": "gradient", "model": "tanh-mlp", **res}, checks / "gradient.json")
     # 32 noisy moons rows: a wider tanh net memorises them (the 8-unit net is the model under test,
     # but its capacity is not the point of this check; the training code path is)
     net = _nnet.MLP(2, (32,), 2, "tanh", rng=np.random.default_rng(3))
-    res = _nnet.check_overfit(net, Z[idx[:32]], y[idx[:32]], epochs=2000, lr=1e-2, rng=np.random.default_rng(3))
-    write_json({"check": "overfit", "model": "tanh-mlp", "network": "2-32-2 tanh", **res}, checks / "overfit.json")
+    res = _nnet.check_overfit(
+        net, Z[idx[:32]], y[idx[:32]], epochs=2000, lr=1e-2, rng=np.random.default_rng(3)
+    )
+    write_json(
+        {"check": "overfit", "model": "tanh-mlp", "network": "2-32-2 tanh", **res},
+        checks / "overfit.json",
+    )
     net = _nnet.MLP(2, MLP_CFG["hidden"], 2, "tanh", rng=np.random.default_rng(4))
-    write_json({"check": "shapes", "model": "tanh-mlp", **_nnet.check_shapes(net, Z[idx[:64]], y[idx[:64]])}, checks / "shapes.json")
+    write_json(
+        {
+            "check": "shapes",
+            "model": "tanh-mlp",
+            **_nnet.check_shapes(net, Z[idx[:64]], y[idx[:64]]),
+        },
+        checks / "shapes.json",
+    )
 
 
 TOML = f"""title  = "Two moons: a tanh MLP against logistic regression"

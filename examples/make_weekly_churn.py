@@ -41,8 +41,8 @@ from _common import (  # noqa: E402
 
 OUT = EXAMPLES / "weekly-churn"
 DATA_SEED = 20260301
-CREATED = "2026-03-02T09:00:00Z"  # split frozen (after the rule, before any run)
-RULE_WRITTEN = "2026-03-01"
+CREATED = "2026-03-02T09:00:00Z"  # split frozen before the rule is dated and before any run
+RULE_WRITTEN = "2026-03-02"  # the day of the freeze, after it; before the runs
 RUNS_START = datetime(2026, 3, 3, 9, 0, 0)
 
 TRAIN_WEEKS = range(1, 21)  # weeks 1-20
@@ -50,7 +50,14 @@ VALID_WEEKS = range(21, 25)  # weeks 21-24
 TEST_WEEKS = range(25, 55)  # weeks 25-54: 30 weekly blocks
 ROUTES = ["organic", "partner", "paid", "shifted"]
 ROUTE_P = [0.35, 0.25, 0.25, 0.15]
-NUMERIC = ["tenure_months", "monthly_charges", "support_calls", "usage_change", "days_since_login", "discount"]
+NUMERIC = [
+    "tenure_months",
+    "monthly_charges",
+    "support_calls",
+    "usage_change",
+    "days_since_login",
+    "discount",
+]
 FEATURES = NUMERIC + [f"route_{r}" for r in ROUTES]
 
 MLP_CONFIGS = {
@@ -59,8 +66,22 @@ MLP_CONFIGS = {
     "mlp-c": dict(hidden=(32,), lr=3e-3, l2=1e-4, epochs=30, batch_size=32),
 }
 GBM_CONFIGS = {
-    "gbm-a": dict(learning_rate=0.05, max_iter=200, max_leaf_nodes=8, min_samples_leaf=40, l2_regularization=1.0, max_features=0.7),
-    "gbm-b": dict(learning_rate=0.05, max_iter=400, max_leaf_nodes=15, min_samples_leaf=20, l2_regularization=1.0, max_features=0.7),
+    "gbm-a": dict(
+        learning_rate=0.05,
+        max_iter=200,
+        max_leaf_nodes=8,
+        min_samples_leaf=40,
+        l2_regularization=1.0,
+        max_features=0.7,
+    ),
+    "gbm-b": dict(
+        learning_rate=0.05,
+        max_iter=400,
+        max_leaf_nodes=15,
+        min_samples_leaf=20,
+        l2_regularization=1.0,
+        max_features=0.7,
+    ),
 }
 FINAL_SEEDS = [1, 2, 3, 4, 5, 6]
 FAILED = ("mlp", 4)  # this run's job is recorded as failed (see notes)
@@ -133,7 +154,16 @@ def design(df: pd.DataFrame, mean=None, sd=None):
 def fit_mlp(cfg, X, y, seed):
     rng = np.random.default_rng(seed)
     net = _nnet.MLP(X.shape[1], cfg["hidden"], 2, "relu", rng=rng)
-    _nnet.train(net, X, y, epochs=cfg["epochs"], batch_size=cfg["batch_size"], lr=cfg["lr"], l2=cfg["l2"], rng=rng)
+    _nnet.train(
+        net,
+        X,
+        y,
+        epochs=cfg["epochs"],
+        batch_size=cfg["batch_size"],
+        lr=cfg["lr"],
+        l2=cfg["l2"],
+        rng=rng,
+    )
     return lambda Z: net.predict_proba(Z)[:, 1]
 
 
@@ -182,7 +212,9 @@ def main() -> None:
                 p = round_p(predict(Xs[split]))
                 pred_path = f"artefacts/predictions/{run_id}-{split}.csv"
                 write_csv(
-                    pd.DataFrame({"row_id": parts[split]["row_id"].to_numpy(), "y": ys[split], "p": p}),
+                    pd.DataFrame(
+                        {"row_id": parts[split]["row_id"].to_numpy(), "y": ys[split], "p": p}
+                    ),
                     OUT / pred_path,
                 )
                 value = log_loss(ys[split], p, labels=[0, 1])
@@ -216,7 +248,9 @@ def main() -> None:
         best = None
         for cfg_id, cfg in configs.items():
             predict = fit(cfg, Xtr, ytr, 1)
-            run_id, v = log_run(model, 1, cfg_id, predict, ["validation"], f"tuning: {describe(cfg)}")
+            run_id, v = log_run(
+                model, 1, cfg_id, predict, ["validation"], f"tuning: {describe(cfg)}"
+            )
             if best is None or v < best[0]:
                 best = (v, cfg_id, predict, run_id)
         chosen[model] = best[1]
@@ -229,16 +263,35 @@ def main() -> None:
         for seed in FINAL_SEEDS:
             if seed == 1:
                 _, _, predict, run_id = tuning_run[model]
-                log_run(model, seed, cfg_id, predict, ["test"], f"final: {cfg_id} chosen on validation (tuning run, test row)", run_id=run_id)
+                log_run(
+                    model,
+                    seed,
+                    cfg_id,
+                    predict,
+                    ["test"],
+                    f"final: {cfg_id} chosen on validation (tuning run, test row)",
+                    run_id=run_id,
+                )
             elif (model, seed) == FAILED:
                 log_run(
-                    model, seed, cfg_id, None, ["validation", "test"],
+                    model,
+                    seed,
+                    cfg_id,
+                    None,
+                    ["validation", "test"],
                     "final: job killed before evaluation (a failure written into this example on purpose)",
                     failed=True,
                 )
             else:
                 predict = fit(configs[cfg_id], Xtr, ytr, seed)
-                log_run(model, seed, cfg_id, predict, ["validation", "test"], f"final: {cfg_id} chosen on validation")
+                log_run(
+                    model,
+                    seed,
+                    cfg_id,
+                    predict,
+                    ["validation", "test"],
+                    f"final: {cfg_id} chosen on validation",
+                )
 
     results = pd.DataFrame(rows)
     write_csv(pd.DataFrame(rows), OUT / "runs.csv")
@@ -259,7 +312,9 @@ def write_checks(Xtr, ytr, cfg) -> None:
     res = _nnet.check_gradient(net, Xtr[batch[:16]], ytr[batch[:16]], l2=cfg["l2"])
     write_json({"check": "gradient", "model": "mlp", **res}, checks / "gradient.json")
     net = _nnet.MLP(Xtr.shape[1], cfg["hidden"], 2, "relu", rng=np.random.default_rng(3))
-    res = _nnet.check_overfit(net, Xtr[batch[:32]], ytr[batch[:32]], epochs=300, lr=1e-2, rng=np.random.default_rng(3))
+    res = _nnet.check_overfit(
+        net, Xtr[batch[:32]], ytr[batch[:32]], epochs=300, lr=1e-2, rng=np.random.default_rng(3)
+    )
     write_json({"check": "overfit", "model": "mlp", **res}, checks / "overfit.json")
     net = _nnet.MLP(Xtr.shape[1], cfg["hidden"], 2, "relu", rng=np.random.default_rng(4))
     res = _nnet.check_shapes(net, Xtr[batch[:64]], ytr[batch[:64]])
