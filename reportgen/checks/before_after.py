@@ -22,6 +22,90 @@ def _correct(project: Project, mr: ModelRuns, part: str):
     return None, None
 
 
+#: rung-2 facts that apply to one model against its own earlier version on a frozen question set
+BA_FACTS = (
+    "manifest-verified",
+    "frozen-before-runs",
+    "rule-before-runs",
+    "parts-disjoint",
+    "predictions-cover-parts",
+    "same-rows-test",
+    "same-metric",
+)
+
+
+def harness_rung(project: Project, comparisons: list[dict], checks: list[dict]) -> dict:
+    """Rung 1 in before-after mode: the evaluation harness's own checks and logged-versus-recomputed values."""
+    harness = list(project.checks)
+    for c in harness:
+        checks.append(
+            {
+                "id": f"rung1-{c.check}-{c.model}",
+                "rung": 1,
+                "passed": c.passed,
+                "value": None,
+                "bar": None,
+                "artefacts": [c.path],
+                "text": c.text,
+            }
+        )
+    bad = [c for c in comparisons if not c["agree"]]
+    checks.append(
+        {
+            "id": "logged-equals-recomputed",
+            "rung": 1,
+            "passed": (not bad) if comparisons else None,
+            "value": len(bad),
+            "bar": 0,
+            "artefacts": [c["cite"] for c in (bad or comparisons)[:4]],
+            "text": f"{len(comparisons) - len(bad)} of {len(comparisons)} logged values agree with their "
+            "predictions"
+            if comparisons
+            else "no predictions to recompute logged values from",
+        }
+    )
+    arts = (
+        [c.path for c in harness]
+        + [c["cite"] for c in comparisons[:2]]
+        + project.evidence.get("correct", [])
+    )
+    failed = [c for c in harness if c.passed is False]
+    if failed:
+        return lad.rung(
+            1,
+            "not shown",
+            arts,
+            f"{failed[0].check} check fails: {failed[0].text}",
+            "an evaluation-harness check fails",
+        )
+    if harness and all(c.passed for c in harness) and comparisons and not bad:
+        return lad.rung(
+            1,
+            "shown",
+            arts,
+            None,
+            f"{len(harness)} evaluation-harness checks pass and "
+            f"{len(comparisons)} logged values match their predictions",
+        )
+    if not harness and not comparisons:
+        return lad.rung(
+            1,
+            "not shown",
+            arts,
+            "no evaluation-harness checks (e.g. answer parsing verified on a "
+            "sample) in artefacts/checks/",
+            "the harness is unchecked",
+        )
+    missing = (
+        f"logged value disagrees with its predictions at {bad[0]['cite']}"
+        if bad
+        else "no evaluation-harness check files in artefacts/checks/"
+        if not harness
+        else "no predictions to recompute the logged values from"
+    )
+    return lad.rung(1, "partly", arts, missing, "the harness is partly checked")
+
+
 def general_section(project: Project) -> dict | None:
     """Accuracy on the general-abilities set before and after, the drop, held or not."""
     cfg = project.config
@@ -63,7 +147,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
     apred, avals = _correct(project, after_runs, "test")
     checks: list[dict] = []
     comparisons = lad.logged_vs_recomputed(project, [after_runs, before_runs])
-    facts = fairness_facts(project, after_runs, before_runs)
+    facts = [f for f in fairness_facts(project, after_runs, before_runs) if f["id"] in BA_FACTS]
     general = general_section(project)
     section = None
     iv = None
@@ -136,19 +220,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
     above = iv is not None and iv["low"] > bar
     held = general is not None and general["held"]
     # ladder
-    ladder = [lad.correct_rung(project, cfg.candidate, comparisons, checks)]
-    if not any(
-        c.model == cfg.candidate for c in project.checks
-    ):  # harness checks may name any model
-        harness = [c for c in project.checks]
-        if harness and all(c.passed for c in harness):
-            ladder[0] = lad.rung(
-                1,
-                "shown" if comparisons and all(c["agree"] for c in comparisons) else "partly",
-                [c.path for c in harness],
-                "no predictions to recompute logged accuracy from",
-                f"{len(harness)} evaluation-harness checks pass",
-            )
+    ladder = [harness_rung(project, comparisons, checks)]
     ladder.append(lad.fair_rung(facts, project, checks))
     checks.append(
         {

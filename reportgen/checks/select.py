@@ -162,10 +162,11 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             setattr(s, f"{part}_source", source)
         mr.seeds.append(s)
     needs_test = any(s.test_row is not None for s in mr.seeds)
+    needs_val = any(s.val_row is not None for s in mr.seeds)
     complete = []
     for s in mr.seeds:
         row = s.val_row or s.test_row
-        if s.val_row is None:
+        if s.val_row is None and needs_val:
             mr.left_out.append(f"{name} seed {s.seed} ({row.cite(runs_name)}): no validation row")
         elif needs_test and s.test_row is None:
             mr.left_out.append(

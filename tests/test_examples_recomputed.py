@@ -1,0 +1,128 @@
+"""Every example's headline figures, recomputed independently with pandas, scipy and scikit-learn."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import log_loss, roc_auc_score
+
+from reportgen.checks import compute_report
+from reportgen.project import load_project
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted(p.parent for p in (ROOT / "examples").glob("*/evreport.toml"))
+SCHEMA = json.loads((ROOT / "reportgen" / "report.schema.json").read_text())
+
+
+@pytest.fixture(scope="module", params=EXAMPLES, ids=[p.name for p in EXAMPLES])
+def example(request):
+    root = request.param
+    report = json.loads(json.dumps(compute_report(load_project(root)), allow_nan=False))
+    cfg = tomllib.loads((root / "evreport.toml").read_text())
+    runs = pd.read_csv(root / "runs.csv", dtype={"config": str})
+    return root, cfg, runs, report
+
+
+def test_schema(example):
+    _, _, _, report = example
+    jsonschema.Draft202012Validator(SCHEMA).validate(report)
+
+
+def _analysed(runs, model, split, metric):
+    ok = runs[(runs.model == model) & (runs.metric == metric) & (runs.status.fillna("ok") == "ok")]
+    test_cfgs = ok[ok.split == "test"].config.unique()
+    if len(test_cfgs) == 1:
+        ok = ok[ok.config == test_cfgs[0]]
+        complete = set(ok[ok.split == "test"].seed) & set(ok[ok.split.isin(["validation", "val"])].seed)
+        ok = ok[ok.seed.isin(complete)]
+    return ok[ok.split.isin([split] + (["val"] if split == "validation" else []))].sort_values("seed")
+
+
+def _read(root, rel):
+    p = root / rel
+    return pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p, dtype={"row_id": str})
+
+
+def test_seed_line(example):
+    root, cfg, runs, report = example
+    if cfg["claim"].get("kind") == "before-after":
+        pytest.skip("no seed line in before-after mode")
+    c, b, metric = cfg["claim"]["candidate"], cfg["claim"]["baseline"], cfg["claim"]["metric"]
+    seed = report["noise"]["seed"]
+    vals = {}
+    for role, model in (("candidate", c), ("baseline", b)):
+        rows = _analysed(runs, model, "validation", metric)
+        if metric == "log_loss" and rows.predictions.notna().all():
+            v = [log_loss(d.y, d.p, labels=[0, 1]) for d in (_read(root, r) for r in rows.predictions)]
+        else:
+            v = rows.value.tolist()
+        vals[role] = np.array(v)
+        assert seed["n"][role] == len(v)
+        assert seed["sd"][role] == pytest.approx(np.std(v, ddof=1), rel=1e-6)
+    hib = metric == "accuracy"
+    gap = (vals["candidate"].mean() - vals["baseline"].mean()) * (1 if hib else -1)
+    assert seed["validation_gap"] == pytest.approx(gap, rel=1e-6, abs=1e-12)
+    sd_used = max(seed["sd"]["candidate"], seed["sd"]["baseline"])
+    assert seed["gap_in_sd"] == pytest.approx(gap / sd_used, rel=1e-6)
+    better = vals["candidate"] > vals["baseline"].mean() if hib else vals["candidate"] < vals["baseline"].mean()
+    assert seed["seeds_beating_baseline"] == int(better.sum())
+
+
+def test_block_gap_and_auc(example):
+    root, cfg, runs, report = example
+    if cfg["claim"].get("kind") == "before-after" or report["noise"]["block"] is None:
+        pytest.skip("no block section")
+    c, b, metric = cfg["claim"]["candidate"], cfg["claim"]["baseline"], cfg["claim"]["metric"]
+    block = cfg.get("evaluation", {}).get("block")
+    frames = {}
+    for role, model in (("candidate", c), ("baseline", b)):
+        rows = _analysed(runs, model, "test", metric)
+        per_seed = []
+        for rel in rows.predictions:
+            d = _read(root, rel)
+            d["row_id"] = d["row_id"].astype(str)
+            if block and block not in d:
+                split = pd.read_csv(root / "split" / "test.csv", dtype={"row_id": str})
+                d = d.merge(split[["row_id", block]], on="row_id")
+            if metric == "log_loss":
+                p = d.p.clip(np.finfo(float).eps, 1 - np.finfo(float).eps)
+                d["m"] = -(d.y * np.log(p) + (1 - d.y) * np.log(1 - p))
+            else:
+                pytest.skip("threshold-dependent metric: covered by the stats tests")
+            key = block if block else "row_id"
+            per_seed.append(d.groupby(key)["m"].mean())
+        frames[role] = pd.concat(per_seed, axis=1).mean(axis=1)
+    d_b = frames["baseline"] - frames["candidate"]
+    assert report["noise"]["block"]["blocks"] == len(d_b)
+    assert report["noise"]["block"]["gap"] == pytest.approx(d_b.mean(), rel=1e-9)
+    # the t interval from scipy on the same block gaps
+    from scipy import stats
+
+    ci = stats.ttest_1samp(d_b.to_numpy(), 0).confidence_interval(cfg.get("rule", {}).get("confidence", 0.95))
+    assert report["noise"]["block"]["t"]["low"] == pytest.approx(ci.low, rel=1e-9)
+    assert report["noise"]["block"]["t"]["high"] == pytest.approx(ci.high, rel=1e-9)
+    # AUC of the representative seed against scikit-learn
+    if report["ranking"]:
+        seed = report["ranking"]["candidate"]["seed"]
+        rel = _analysed(runs, c, "test", metric).set_index("seed").loc[seed, "predictions"]
+        d = _read(root, rel)
+        assert report["ranking"]["candidate"]["roc_auc"] == pytest.approx(roc_auc_score(d.y, d.p), rel=1e-12)
+
+
+def test_noise_lines_and_ladder(example):
+    _, _, _, report = example
+    a, b = report["noise"]["lines"]
+    assert a.startswith("Seed spread (retraining): ")
+    assert b.startswith("Block bootstrap (which blocks were sampled, one trained network): ")
+    assert [r["name"] for r in report["ladder"]] == ["correct", "fair", "larger than noise", "relevant", "bounded"]
+    assert all(r["status"] in ("shown", "partly", "not shown") for r in report["ladder"])
+
+
+def test_deterministic(example):
+    root, _, _, report = example
+    again = json.loads(json.dumps(compute_report(load_project(root)), allow_nan=False))
+    assert again == report
