@@ -1,0 +1,46 @@
+# evreport: `make help` lists the targets. Everything runs from a local virtualenv (.venv).
+PY ?= .venv/bin/python
+VENV_STAMP := .venv/.installed
+EXAMPLE ?= examples/weekly-churn
+
+.PHONY: help setup example examples-build test lint format golden bench clean
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
+
+$(VENV_STAMP): pyproject.toml
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet --upgrade pip
+	.venv/bin/pip install --quiet -e ".[test,distributed]"
+	@touch $(VENV_STAMP)
+
+setup: $(VENV_STAMP) ## create .venv and install evreport with its test extras
+
+example: $(VENV_STAMP) ## set up, then build the weekly-churn example report (HTML, PDF, JSON, MD)
+	.venv/bin/evreport build $(EXAMPLE)
+	@echo "open $(EXAMPLE)/report/report.html or report.pdf"
+
+examples-build: $(VENV_STAMP) ## build the report of every example project
+	@for d in examples/*/; do [ -f "$$d/evreport.toml" ] && .venv/bin/evreport build "$$d" || exit 1; done
+
+test: $(VENV_STAMP) ## set up, then run the whole test suite
+	.venv/bin/python -m pytest
+
+lint: $(VENV_STAMP) ## ruff lint and format check
+	.venv/bin/ruff check reportgen tests bench examples
+	.venv/bin/ruff format --check reportgen tests bench examples
+
+format: $(VENV_STAMP) ## ruff format in place
+	.venv/bin/ruff format reportgen tests bench examples
+
+golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
+	EVREPORT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q
+
+bench: $(VENV_STAMP) ## run the benchmarks under bench/ (figures, not pass/fail)
+	for f in bench/bench_*.py; do echo "== $$f"; .venv/bin/python $$f || exit 1; done
+
+clean: ## remove the virtualenv and caches
+	rm -rf .venv .pytest_cache .ruff_cache .hypothesis build *.egg-info
+
+include Makefile.examples
