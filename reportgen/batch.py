@@ -65,6 +65,18 @@ DEFAULT_TIMEOUT = 120.0
 #: how long a fresh worker may take to import reportgen before it counts as broken
 STARTUP_TIMEOUT = 120.0
 DASK_CONNECT_TIMEOUT = "10s"
+#: imported by each worker before it says it is ready (the PDF library only when needed)
+_WARM_MODULES = (
+    "reportgen.api",
+    "reportgen.project",
+    "reportgen.checks",
+    "reportgen.render",
+    "reportgen.charts",
+    "pandas",
+    "pyarrow",
+    "altair",
+    "vl_convert",
+)
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -378,13 +390,13 @@ def _worker_main() -> None:
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints from libraries must not corrupt the protocol
     builds: dict[str, Callable[[dict], dict]] = {}
-    try:  # import the heavy parts once, before the first clock starts
-        import reportgen.api  # noqa: F401
-        import reportgen.checks  # noqa: F401
-        import reportgen.project  # noqa: F401
-        import reportgen.render  # noqa: F401
-    except Exception:
-        pass  # the real error shows up, per project, in build_one
+    import importlib
+
+    for module in _WARM_MODULES:  # import the heavy parts once, before the first clock starts
+        try:
+            importlib.import_module(module)
+        except Exception:
+            pass  # a real problem shows up, per project, in build_one
     proto.write(json.dumps({"ready": True}) + "\n")
     proto.flush()
     for line in sys.stdin:
