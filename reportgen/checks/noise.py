@@ -117,6 +117,18 @@ def lines(
             f"{num(cfg.seed_sd_multiple)}, so it {'passes' if seed['passes'] else 'fails'}; "
             f"{seed['seeds_beating_baseline']} of {n_c} {cand.name} seeds beat the {base.name} mean."
         )
+    if n_c != n_b:
+        s1 += (
+            f" Note: the means compare {plural(n_c, cand.name + ' seed')} with {plural(n_b, base.name + ' seed')}"
+            + (
+                f" ({len(seed['left_out'])} run rows left out: {seed['left_out'][0]}"
+                + (", ..." if len(seed["left_out"]) > 1 else "")
+                + ")"
+                if seed.get("left_out")
+                else ""
+            )
+            + "."
+        )
     if seed["paired"].get("low") is not None:
         p = seed["paired"]
         s1 += (
