@@ -21,6 +21,10 @@ SPREAD_RTOL = 1e-12
 """Spread below this, relative to the largest |value|, is float rounding: no t interval."""
 
 
+#: largest resample chunk, in index cells (bounds memory when B is large)
+MAX_CELLS = 4_000_000
+
+
 def _sd(x: np.ndarray) -> float | None:
     """Sample sd (ddof=1), None when fewer than 2 values."""
     return float(np.std(x, ddof=1)) if x.size >= 2 else None
@@ -247,8 +251,13 @@ def block_bootstrap(
     da = as_1d(d, "d")
     if da.size == 0:
         raise ValueError("block_bootstrap needs at least one block gap")
-    idx = rng.integers(0, da.size, size=(int(resamples), da.size))
-    means = da[idx].mean(axis=1)
+    # resample rows in chunks so memory stays bounded when every row is a block (B large);
+    # successive draws from one generator give the same stream as one (R, B) draw
+    r, b = int(resamples), da.size
+    step = max(1, MAX_CELLS // b)
+    means = np.concatenate(
+        [da[rng.integers(0, b, size=(min(step, r - i), b))].mean(axis=1) for i in range(0, r, step)]
+    )
     low, high = percentile_interval(means, confidence)
     return {"gap": float(da.mean()), "low": low, "high": high, "means": means}
 
@@ -351,10 +360,21 @@ def per_seed_intervals(
     lows: list[float | None]
     highs: list[float | None]
     if primary == "bootstrap" and n_blocks >= 1:
-        idx = rng.integers(0, n_blocks, size=(int(resamples), n_blocks))
-        # sum over resampled blocks via counts: (S_c, B) @ (B, R)
-        counts = row_counts(idx, n_blocks)  # (R, B)
-        means = (D @ counts.T) / n_blocks  # (S_c, R)
+        # sum over resampled blocks via counts: (S_c, B) @ (B, R), in chunks of resamples
+        r, step = int(resamples), max(1, MAX_CELLS // n_blocks)
+        means = np.concatenate(
+            [
+                (
+                    D
+                    @ row_counts(
+                        rng.integers(0, n_blocks, size=(min(step, r - i), n_blocks)), n_blocks
+                    ).T
+                )
+                / n_blocks
+                for i in range(0, r, step)
+            ],
+            axis=1,
+        )  # (S_c, R)
         alpha = (1.0 - confidence) / 2.0
         q = np.percentile(means, [100.0 * alpha, 100.0 * (1.0 - alpha)], axis=1)
         lows, highs = [float(v) for v in q[0]], [float(v) for v in q[1]]
