@@ -1,0 +1,147 @@
+"""The HTML page: content, safety, determinism and a golden copy."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from reportgen.render import render_outputs
+
+from .conftest import GOLDEN, scrubbed
+
+EXTERNAL = re.compile(r"(https?:|file:|^//)", re.I)
+
+
+def soup_of(files) -> BeautifulSoup:
+    return BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_ladder_has_five_rungs_with_words(sample_files, sample):
+    soup = soup_of(sample_files)
+    rows = soup.select("table.ladder-table tbody tr")
+    assert len(rows) == 5
+    words = [norm(r.select_one(".status").get_text()) for r in rows]
+    assert words == [
+        "✓ shown",
+        "✓ shown",
+        "◐ partly",
+        "✗ not shown",
+        "◐ partly",
+    ]
+    classes = [r.select_one(".status")["class"][1] for r in rows]
+    assert classes == [
+        "status-shown",
+        "status-shown",
+        "status-partly",
+        "status-not-shown",
+        "status-partly",
+    ]
+    assert "runs.csv:14" in rows[2].get_text()
+
+
+def test_both_noise_lines_word_for_word(sample_files, sample):
+    lines = [norm(p.get_text()) for p in soup_of(sample_files).select("p.noise-line")]
+    assert lines == sample["noise"]["lines"]
+
+
+def test_charts_are_inline_svg_figures(sample_files):
+    soup = soup_of(sample_files)
+    figures = soup.select("figure.chart")
+    assert len(figures) >= 4
+    for f in figures:
+        assert f.find("svg") is not None
+        assert f.select_one('[role="img"]')["aria-label"].strip()
+        assert f.find("figcaption").get_text().strip()
+
+
+def test_no_external_urls_and_no_script(sample_files):
+    html = sample_files["report.html"].decode("utf-8")
+    soup = BeautifulSoup(html, "html.parser")
+    assert soup.find("script") is None
+    for tag in soup.find_all(True):
+        for attr in ("src", "href", "xlink:href"):
+            value = tag.get(attr)
+            if value:
+                assert not EXTERNAL.search(value), (tag.name, attr, value)
+    for url in re.findall(r"url\(([^)]*)\)", html):
+        assert not EXTERNAL.search(url.strip("'\"")), url
+
+
+def test_script_claim_is_escaped_text(sample_files, sample):
+    html = sample_files["report.html"].decode("utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<script>" not in html
+    soup = BeautifulSoup(html, "html.parser")
+    quote = norm(soup.select_one(".claim-original blockquote").get_text())
+    assert quote == sample["claim"]["original"]
+
+
+def test_page_one_content(sample_files, sample):
+    soup = soup_of(sample_files)
+    page_one = soup.select_one("section.page-one")
+    text = norm(page_one.get_text())
+    assert sample["project"]["title"] in text
+    assert "A. Student" in text and "built 2026-11-30" in text and "evreport 0.1.0" in text
+    assert sample["claim"]["rewritten"] in text
+    assert "Keep gbm" in text and "recommended model: gbm" in text
+    for reason in sample["decision"]["reasons"]:
+        assert reason in text
+
+
+def test_size_under_one_megabyte(sample_files, before_after_files):
+    assert len(sample_files["report.html"]) < 1_000_000
+    assert len(before_after_files["report.html"]) < 1_000_000
+
+
+def test_deterministic(sample):
+    a, _ = render_outputs(sample, ("html",))
+    b, _ = render_outputs(sample, ("html",))
+    assert a["report.html"] == b["report.html"]
+
+
+def test_minimal_explains_empty_sections(minimal_files):
+    soup = soup_of(minimal_files)
+    absent = [norm(p.get_text()) for p in soup.select("p.absent")]
+    assert any("no per-row predictions" in a for a in absent)
+    assert any("no slice column" in a for a in absent)
+    assert soup.find("svg") is None
+
+
+def test_before_after_section(before_after_files, before_after):
+    soup = soup_of(before_after_files)
+    section = soup.select_one("section.before-after")
+    assert section is not None
+    ids = [td.get_text() for td in section.select("table.broken tbody tr td:first-child")]
+    assert ids == before_after["before_after"]["broken_ids"]
+    # the question text with markup-like characters is shown as text
+    assert '"<b>Middlemarch</b>"' in section.get_text()
+    assert section.find("b") is None
+    assert {f["id"] for f in section.select("figure")} == {
+        "fig-before_after_interval",
+        "fig-fixed_broken",
+        "fig-forgetting",
+    }
+    assert soup.select_one("section.threshold") is None
+
+
+@pytest.mark.parametrize("name", ["sample", "before_after"])
+def test_golden_html(name, request):
+    """Compare with tests/render/golden/; EVREPORT_UPDATE_GOLDEN=1 rewrites the copy."""
+    report = scrubbed(request.getfixturevalue(name))
+    files, _ = render_outputs(report, ("html",))
+    html = files["report.html"].decode("utf-8")
+    path = GOLDEN / f"report-{name.replace('_', '-')}.html"
+    if os.environ.get("EVREPORT_UPDATE_GOLDEN"):
+        path.write_text(html, encoding="utf-8")
+    assert path.exists(), f"{path} missing: run EVREPORT_UPDATE_GOLDEN=1 pytest tests/render"
+    assert html == path.read_text(encoding="utf-8"), (
+        f"HTML differs from {path}; if the change is intended, "
+        "run EVREPORT_UPDATE_GOLDEN=1 pytest tests/render and review the diff"
+    )

@@ -1,0 +1,67 @@
+"""render_outputs: formats, file names, report.json bytes, the markdown log, no-PDF path."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from reportgen.render import render_outputs
+
+
+def test_json_only_is_the_contract_bytes(sample):
+    files, problems = render_outputs(sample, ("json",))
+    assert problems == [] and list(files) == ["report.json"]
+    expected = json.dumps(sample, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    assert files["report.json"] == expected.encode("utf-8")
+
+
+def test_subset_of_formats(minimal):
+    files, problems = render_outputs(minimal, ("md", "json"))
+    assert sorted(files) == ["decision-log.md", "report.json"]
+    assert problems == []
+
+
+def test_unknown_format_is_named(minimal):
+    with pytest.raises(ValueError, match="'docx'.*html, pdf, json, md"):
+        render_outputs(minimal, ("docx",))
+
+
+def test_missing_weasyprint_returns_other_files(minimal, monkeypatch):
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # import weasyprint -> ImportError
+    files, problems = render_outputs(minimal, ("html", "pdf", "json"))
+    assert sorted(files) == ["report.html", "report.json"]
+    assert len(problems) == 1
+    assert "PDF not written" in problems[0]
+    assert "apt-get install libpango-1.0-0 libpangoft2-1.0-0" in problems[0]
+
+
+def test_markdown_has_decision_and_reconsider(sample_files, sample):
+    md = sample_files["decision-log.md"].decode("utf-8")
+    assert "**Decision:** Keep gbm" in md
+    assert "**Recommended model:** gbm (baseline)" in md
+    assert "The validation gap exceeds 2 seed sd over 5 or more seeds" in md
+    assert "### Reconsider when" in md
+    for rung in sample["ladder"]:
+        assert f"**{rung['name']}**: {rung['status']}." in md
+    assert "`artefacts/checks/gradient.json`" in md
+    # user text cannot open raw HTML in a markdown viewer
+    assert "<script>" not in md and "\\<script\\>" in md
+
+
+def test_markdown_before_after(before_after_files):
+    md = before_after_files["decision-log.md"].decode("utf-8")
+    assert "**Decision:** Roll back to before" in md
+    assert "general set holds within 0.02" in md
+
+
+def test_lazy_imports():
+    import subprocess
+
+    code = (
+        "import sys, reportgen.render, reportgen.view, reportgen.charts;"
+        "print(any(m in sys.modules for m in ('weasyprint', 'altair', 'vl_convert')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,36 @@
+"""PDF smoke tests: pages and extracted text, never a byte comparison."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+
+
+def pdf_text(data: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(data))
+    text = " ".join(page.extract_text() or "" for page in reader.pages)
+    return len(reader.pages), " ".join(text.split())
+
+
+def test_sample_pdf_pages_and_text(sample_files, sample):
+    assert sample_files["report.pdf"].startswith(b"%PDF-")
+    pages, text = pdf_text(sample_files["report.pdf"])
+    assert pages >= 2
+    assert sample["claim"]["rewritten"] in text
+    for line in sample["noise"]["lines"]:
+        assert line in text
+    assert "page 1 of" in text
+
+
+def test_running_header_names_the_project(sample_files, sample):
+    reader = PdfReader(io.BytesIO(sample_files["report.pdf"]))
+    second = " ".join((reader.pages[1].extract_text() or "").split())
+    assert sample["project"]["title"] in second
+
+
+def test_minimal_and_before_after_pdfs(minimal_files, before_after_files):
+    for files in (minimal_files, before_after_files):
+        pages, text = pdf_text(files["report.pdf"])
+        assert pages >= 2
+        assert "The claim ladder" in text
