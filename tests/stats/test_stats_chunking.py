@@ -21,4 +21,7 @@ def test_per_seed_chunked_equals_one_matrix(monkeypatch):
     whole = nz.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
     monkeypatch.setattr(nz, "MAX_CELLS", 50)
     chunked = nz.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
-    assert whole == chunked
+    # same draws; only the summation order of the matrix product differs
+    assert [w["seed"] for w in whole] == [c["seed"] for c in chunked]
+    for w, c in zip(whole, chunked, strict=True):
+        np.testing.assert_allclose([w["gap"], w["low"], w["high"]], [c["gap"], c["low"], c["high"]], rtol=1e-12)
