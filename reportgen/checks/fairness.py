@@ -107,19 +107,15 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
                 [],
             )
         )
+    ids_by_part = _split_ids(project)
     if m is not None:
-        seen: dict[str, str] = {}
         clash = None
-        for f in m.files:
-            if f.frame is None or m.row_id not in f.frame.columns:
-                continue
-            for rid in f.frame[m.row_id].astype(str).str.strip().unique():
-                other = seen.setdefault(rid, f.part)
-                if other != f.part:
-                    clash = (rid, other, f.part)
-                    break
-            if clash:
-                break
+        parts = [(k, v) for k, v in ids_by_part.items()]
+        for a in range(len(parts)):
+            for b in range(a + 1, len(parts)):
+                hit = parts[a][1].intersection(parts[b][1])
+                if len(hit) and clash is None:
+                    clash = (hit[0], parts[a][0], parts[b][0])
         facts.append(
             _fact(
                 "parts-disjoint",
@@ -132,19 +128,15 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
         )
     cover_bad, cover_n = [], 0
     for pred in project.predictions.values():
-        frame = project.split_frames.get(pred.part)
-        if frame is None:
-            continue
-        rid = m.row_id if m else "row_id"
-        if rid not in frame.columns:
+        want = ids_by_part.get(pred.part)
+        if want is None:
             continue
         cover_n += 1
-        want = set(frame[rid].astype(str).str.strip())
-        got = set(pred.row_id)
-        if want != got:
+        found = int((want.get_indexer(pred.row_id) >= 0).sum())  # row_ids are unique in both
+        if found != len(want) or found != len(pred.row_id):
             cover_bad.append(
-                f"{pred.path}: {len(want - got)} {pred.part} rows missing, {len(got - want)} not "
-                f"in the part"
+                f"{pred.path}: {len(want) - found} {pred.part} rows missing, "
+                f"{len(pred.row_id) - found} not in the part"
             )
     facts.append(
         _fact(
@@ -160,23 +152,28 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
             sorted({p.path for p in project.predictions.values()})[:4],
         )
     )
+    import pandas as pd
+
     for part in ("validation", "test"):
-        sets = {}
-        for mr in (cand, base):
-            for s in mr.seeds:
-                pred = s.val_pred if part == "validation" else s.test_pred
-                if pred is not None:
-                    sets.setdefault(mr.role, set()).update(pred.row_id)
-        if len(sets) == 2:
-            same = sets["candidate"] == sets["baseline"]
+        preds = {
+            mr.role: [s.val_pred if part == "validation" else s.test_pred for s in mr.seeds]
+            for mr in (cand, base)
+        }
+        preds = {k: [p for p in v if p is not None] for k, v in preds.items()}
+        if preds["candidate"] and preds["baseline"]:
+            ref = pd.Index(preds["candidate"][0].row_id)
+            same = all(
+                len(p.row_id) == len(ref) and (ref.get_indexer(p.row_id) >= 0).all()
+                for v in preds.values()
+                for p in v
+            )
             facts.append(
                 _fact(
                     f"same-rows-{part}",
-                    same,
-                    f"both models scored on the same {len(sets['candidate'])} {part} rows"
+                    bool(same),
+                    f"both models scored on the same {len(ref)} {part} rows"
                     if same
-                    else f"{part} rows differ: {len(sets['candidate'] - sets['baseline'])} only "
-                    f"{cand.name}, {len(sets['baseline'] - sets['candidate'])} only {base.name}",
+                    else f"{part} rows differ between the networks of {cand.name} and {base.name}",
                     [],
                 )
             )
@@ -263,3 +260,15 @@ def fair_status(facts: list[dict]) -> tuple[str, str | None]:
     if not failing and not unknown:
         return "shown", None
     return "partly", (failing or unknown)[0]["text"]
+
+
+def _split_ids(project: Project) -> dict:
+    """row_ids of each split part as a hashed pandas Index (unique), for fast set checks."""
+    import pandas as pd
+
+    rid = project.manifest.row_id if project.manifest else "row_id"
+    out = {}
+    for part, frame in project.split_frames.items():
+        if rid in frame.columns:
+            out[part] = pd.Index(frame[rid].astype(str).str.strip().to_numpy(dtype=object)).unique()
+    return out
