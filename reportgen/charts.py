@@ -149,7 +149,7 @@ def seed_strip(report: dict, data: Datasets):
     """Validation metric per seed and model, the means, and the band the rule asks the gap to clear."""
     import altair as alt
 
-    seed = report["noise"]["seed"]
+    seed = report["noise"].get("seed") or {}
     values = seed.get("values") or {}
     rows = []
     for role, label, _ in _models(report):

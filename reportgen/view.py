@@ -14,6 +14,8 @@ MINUS = "\u2212"
 RUNG_NAMES = ["correct", "fair", "larger than noise", "relevant", "bounded"]
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
+#: artefacts listed per rung on page one; longer lists are completed in the appendix
+PAGE_ONE_ARTEFACTS = 4
 VERDICT_CLASS = {
     "adopt": "shown",
     "keep-baseline": "partly",
@@ -114,8 +116,24 @@ class LadderRow:
     name: str
     status: Status
     artefacts: list[str]
+    #: the first few artefacts, for page one; the rest are counted in `artefacts_more`
+    artefacts_shown: list[str]
+    artefacts_more: str | None
     missing: str
     summary: str | None
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    """A logged metric value against the one recomputed from predictions (rung 1)."""
+
+    model: str
+    seed: str
+    split: str
+    logged: str
+    recomputed: str
+    agree: Status
+    cite: str
 
 
 @dataclass(frozen=True)
@@ -332,6 +350,7 @@ class ReportView:
     provenance: ProvenanceView
     before_after: BeforeAfterView | None
     warnings: list[WarningRow]
+    comparisons: list[ComparisonRow]
 
 
 # ---------------------------------------------------------------- builders
@@ -437,12 +456,18 @@ def decision_view(report: dict) -> DecisionView:
 def ladder_view(report: dict) -> list[LadderRow]:
     rows = []
     for r in report["ladder"]:
+        artefacts = [str(a) for a in r.get("artefacts") or []]
+        more = len(artefacts) - PAGE_ONE_ARTEFACTS
         rows.append(
             LadderRow(
                 rung=int(r["rung"]),
                 name=str(r["name"]),
                 status=_status(r["status"]),
-                artefacts=[str(a) for a in r.get("artefacts") or []],
+                artefacts=artefacts,
+                artefacts_shown=artefacts if more <= 0 else artefacts[: PAGE_ONE_ARTEFACTS - 1],
+                artefacts_more=None
+                if more <= 0
+                else f"and {more + 1} more, listed under “Evidence by rung” in the appendix",
                 missing=str(r.get("missing") or DASH),
                 summary=r.get("summary"),
             )
@@ -452,6 +477,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
 
 def noise_view(report: dict, charts: dict[str, str]) -> NoiseView:
     noise = report["noise"]
+    measured = noise.get("seed") is not None
     seed = noise.get("seed") or {}
     block = noise.get("block")
     cand, base = _names(report)
@@ -471,6 +497,8 @@ def noise_view(report: dict, charts: dict[str, str]) -> NoiseView:
                 values=", ".join(num(v) for v in vals) or DASH,
             )
         )
+    if not measured:
+        seed_rows = []
     rule_word = passed_word(seed.get("passes"))[0]
     n_cand = (seed.get("n") or {}).get("candidate")
     beating = seed.get("seeds_beating_baseline")
@@ -485,6 +513,8 @@ def noise_view(report: dict, charts: dict[str, str]) -> NoiseView:
             DASH if beating is None else f"{beating} of {count(n_cand)}",
         ),
     ]
+    if not measured:
+        seed_facts = []
     seed_fig = None
     if "seed_strip" in charts:
         means = seed.get("mean") or {}
@@ -597,6 +627,22 @@ def noise_view(report: dict, charts: dict[str, str]) -> NoiseView:
             f"({len(dist.get('counts') or [])} bins); interval "
             f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')))}"
             f", zero {'outside' if block.get('excludes_zero') else 'inside'} it.",
+        )
+    elif (noise.get("interval") or {}).get("low") is not None:
+        other = noise["interval"]
+        interval_rows.append(
+            IntervalRow(
+                f"bootstrap over {other.get('what') or other.get('source') or 'the evaluation sample'}",
+                signed(other.get("gap")),
+                interval(other.get("low"), other.get("high")),
+                DASH,
+                DASH,
+            )
+        )
+        block_reason = (
+            "The interval's chart is in the before-and-after section."
+            if report.get("before_after")
+            else None
         )
     else:
         block_reason = "No per-row predictions: the evaluation interval was not computed."
@@ -897,13 +943,13 @@ def provenance_view(report: dict) -> ProvenanceView:
     tool = report.get("tool") or {}
     libraries = [Row(str(tool.get("name", "evreport")), str(tool.get("version", DASH)))]
     libraries += [Row(str(k), str(v)) for k, v in sorted((build.get("libraries") or {}).items())]
-    seed = rule.get("random_seed", build.get("random_seed"))
+    seed = build.get("random_seed", rule.get("random_seed"))
     settings = [
         Row("report schema", str(report.get("schema") or DASH)),
         Row("build date", str(build.get("date") or DASH)),
         Row("random seed", DASH if seed is None else str(seed)),
-        Row("bootstrap resamples", count(block.get("resamples"))),
-        Row("confidence", pct(block.get("confidence"))),
+        Row("bootstrap resamples", count(build.get("resamples", block.get("resamples")))),
+        Row("confidence", pct(build.get("confidence", block.get("confidence")))),
     ]
     return ProvenanceView(inputs, libraries, settings, str(build.get("command") or DASH))
 
@@ -1004,6 +1050,33 @@ def warnings_view(report: dict) -> list[WarningRow]:
     return rows
 
 
+def comparisons_view(report: dict) -> list[ComparisonRow]:
+    rows = []
+    for c in report.get("comparisons") or []:
+        agree = c.get("agree")
+        rows.append(
+            ComparisonRow(
+                model=str(c.get("model")),
+                seed=str(c.get("seed")),
+                split=str(c.get("split")),
+                logged=_full(c.get("logged")),
+                recomputed=_full(c.get("recomputed")),
+                agree=Status(
+                    {True: "agree", False: "disagree"}.get(agree, "not compared"),
+                    {True: "shown", False: "not-shown"}.get(agree, "neutral"),
+                    {True: "✓", False: "✗"}.get(agree, "–"),
+                ),
+                cite=str(c.get("cite") or DASH),
+            )
+        )
+    return rows
+
+
+def _full(x: float | None) -> str:
+    """A logged or recomputed value to 6 decimals: enough to see a disagreement."""
+    return num(x, 6)
+
+
 def build_view(report: dict, charts: dict[str, str]) -> ReportView:
     """The whole report context from the report dict and its chart SVGs (see charts.build_charts)."""
     return ReportView(
@@ -1021,4 +1094,5 @@ def build_view(report: dict, charts: dict[str, str]) -> ReportView:
         provenance=provenance_view(report),
         before_after=before_after_view(report, charts),
         warnings=warnings_view(report),
+        comparisons=comparisons_view(report),
     )

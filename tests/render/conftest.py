@@ -66,3 +66,15 @@ def minimal_files(minimal) -> dict[str, bytes]:
     files, problems = render_outputs(minimal, ("html", "pdf", "md"))
     assert problems == []
     return files
+
+
+@pytest.fixture(scope="session")
+def weekly_churn() -> dict:
+    """report.json of the real examples/weekly-churn build, frozen as a fixture."""
+    return load("report-weekly-churn.json")
+
+
+@pytest.fixture(scope="session")
+def tuned_no_replay() -> dict:
+    """report.json of the real examples/tuned-no-replay build (before-after), frozen."""
+    return load("report-tuned-no-replay.json")

@@ -131,7 +131,7 @@ def test_before_after_section(before_after_files, before_after):
     assert soup.select_one("section.threshold") is None
 
 
-@pytest.mark.parametrize("name", ["sample", "before_after"])
+@pytest.mark.parametrize("name", ["sample", "before_after", "weekly_churn"])
 def test_golden_html(name, request):
     """Compare with tests/render/golden/; EVREPORT_UPDATE_GOLDEN=1 rewrites the copy."""
     report = scrubbed(request.getfixturevalue(name))
@@ -145,3 +145,18 @@ def test_golden_html(name, request):
         f"HTML differs from {path}; if the change is intended, "
         "run EVREPORT_UPDATE_GOLDEN=1 pytest tests/render and review the diff"
     )
+
+
+@pytest.mark.parametrize("name", ["weekly_churn", "tuned_no_replay"])
+def test_real_examples_render(name, request):
+    """Reports from the real pipeline (frozen fixtures): every section renders, nothing leaks."""
+    report = request.getfixturevalue(name)
+    files, problems = render_outputs(report, ("html", "md"))
+    assert problems == []
+    soup = BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
+    assert len(soup.select("table.ladder-table tbody tr")) == 5
+    assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == report["noise"]["lines"]
+    assert len(soup.select("figure.chart svg")) >= 3
+    assert soup.find("script") is None
+    md = files["decision-log.md"].decode("utf-8")
+    assert report["claim"]["reconsider_when"][:40] in md
