@@ -10,6 +10,8 @@ Everything is written to a temporary folder that is removed afterwards.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -30,12 +32,16 @@ def make_copies(example: Path, folder: Path, n: int) -> Path:
     return subs
 
 
-def one_run(subs: Path, out: Path, jobs: int, formats: tuple[str, ...]) -> tuple[float, int, list]:
+def one_run(subs: Path, out: Path, jobs: int, formats: tuple[str, ...]):
+    """Wall seconds, projects, CPU seconds of the workers, failures."""
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = run_batch([subs], out, formats=formats, jobs=jobs, timeout=600)
     wall = time.perf_counter() - start
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     failed = [(r["name"], r["error"]) for r in result.rows if r["status"] != "ok"]
-    return wall, len(result.rows), failed
+    return wall, len(result.rows), cpu, failed
 
 
 def import_cost() -> float:
@@ -68,13 +74,17 @@ def main() -> None:
             subs = make_copies(Path(args.example), Path(tmp), copies)
             base = None
             for jobs in jobs_list:
-                wall, n, failed = one_run(subs, Path(tmp) / f"out-{jobs}", jobs, formats)
+                load = os.getloadavg()[0]
+                wall, n, cpu, failed = one_run(subs, Path(tmp) / f"out-{jobs}", jobs, formats)
                 rate = n / wall
                 base = base or rate
                 print(
                     f"{'+'.join(formats):14s} {n:4d} projects  --jobs {jobs}: {wall:7.1f} s  "
-                    f"{rate:5.2f} projects/s  speed-up {rate / base:4.2f}x"
-                    + (f"  FAILED {len(failed)}: {failed[:2]}" if failed else "")
+                    f"{rate:5.2f} projects/s  speed-up {rate / base:4.2f}x  "
+                    f"worker CPU {cpu / n:4.2f} s/project  load before {load:.1f} "
+                    f"on {os.cpu_count()} CPUs"
+                    + (f"  FAILED {len(failed)}: {failed[:2]}" if failed else ""),
+                    flush=True,
                 )
 
 

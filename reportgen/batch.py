@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import queue
 import re
@@ -312,6 +313,9 @@ def build_one(task: dict) -> dict:
     return row
 
 
+build_one.warm_modules = _WARM_MODULES
+
+
 def error_message(e: EvreportError, limit: int = 5) -> str:
     """The error as one line: the first ``limit`` problems of an InputError, then a count."""
     problems = getattr(e, "problems", None)
@@ -335,6 +339,8 @@ def _get(d, *keys):
         if not isinstance(d, dict):
             return None
         d = d.get(k)
+    if isinstance(d, float) and not math.isfinite(d):
+        return None  # the contract says null; never let NaN reach the summary
     return d
 
 
@@ -354,16 +360,16 @@ def summary_fields(report: dict) -> dict:
     if isinstance(before_after, dict):
         fields.update(
             gap_kind="before_after",
-            gap=before_after.get("difference"),
-            gap_low=before_after.get("low"),
-            gap_high=before_after.get("high"),
+            gap=_get(before_after, "difference"),
+            gap_low=_get(before_after, "low"),
+            gap_high=_get(before_after, "high"),
         )
     elif isinstance(block, dict):
         fields.update(
             gap_kind="block",
-            gap=block.get("gap"),
-            gap_low=block.get("low"),
-            gap_high=block.get("high"),
+            gap=_get(block, "gap"),
+            gap_low=_get(block, "low"),
+            gap_high=_get(block, "high"),
         )
     return fields
 
@@ -385,14 +391,19 @@ def _resolve(ref: str) -> Callable[[dict], dict]:
     return obj
 
 
-def _worker_main() -> None:
+def _worker_main(build_ref: str) -> None:
     """Entry point of a worker process: JSON task lines on stdin, JSON row lines on fd 1."""
+    import importlib
+
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints from libraries must not corrupt the protocol
     builds: dict[str, Callable[[dict], dict]] = {}
-    import importlib
-
-    for module in _WARM_MODULES:  # import the heavy parts once, before the first clock starts
+    try:
+        builds[build_ref] = _resolve(build_ref)
+        warm = getattr(builds[build_ref], "warm_modules", ())
+    except Exception:
+        warm = ()  # reported per project below
+    for module in warm:  # import the heavy parts once, before the first clock starts
         try:
             importlib.import_module(module)
         except Exception:
@@ -402,20 +413,21 @@ def _worker_main() -> None:
     for line in sys.stdin:
         task = json.loads(line)
         try:
-            build = builds.get(task["build"]) or builds.setdefault(
-                task["build"], _resolve(task["build"])
-            )
-            row = build(task)
+            if task["build"] not in builds:
+                builds[task["build"]] = _resolve(task["build"])
+            row = builds[task["build"]](task)
+            text = json.dumps(row, allow_nan=False, default=str)
         except BaseException as e:  # noqa: B036 - SystemExit from a library must not kill the worker
-            row = error_row(task, f"internal error ({type(e).__name__}): {e}")
-        proto.write(json.dumps(row, allow_nan=False, default=str) + "\n")
+            text = json.dumps(error_row(task, f"internal error ({type(e).__name__}): {e}"))
+        proto.write(text + "\n")
         proto.flush()
 
 
 class _Worker:
     """One long-lived worker process; ``run`` kills and replaces it when a project overruns."""
 
-    def __init__(self, cwd: str | None = None):
+    def __init__(self, build_ref: str, cwd: str | None = None):
+        self.build_ref = build_ref
         self.cwd = cwd
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
@@ -423,11 +435,11 @@ class _Worker:
     def _start(self) -> None:
         code = (
             "import sys, json; sys.path[:0] = json.loads(sys.argv[1]); "
-            "from reportgen.batch import _worker_main; _worker_main()"
+            "from reportgen.batch import _worker_main; _worker_main(sys.argv[2])"
         )
         path = [p for p in sys.path if p]
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", code, json.dumps(path)],
+            [sys.executable, "-I", "-c", code, json.dumps(path), self.build_ref],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -518,7 +530,7 @@ def run_local(
     def run(task: dict) -> dict:
         worker = getattr(local, "worker", None)
         if worker is None:
-            worker = local.worker = _Worker(cwd)
+            worker = local.worker = _Worker(task["build"], cwd)
             with lock:
                 workers.append(worker)
         return worker.run(task, task["timeout"])
@@ -549,9 +561,12 @@ _dask_lock = threading.Lock()
 
 def dask_task(task: dict) -> dict:
     """What a Dask worker runs: build one task in this thread's evreport worker process."""
-    worker = getattr(_dask_local, "worker", None)
+    workers = getattr(_dask_local, "workers", None)
+    if workers is None:
+        workers = _dask_local.workers = {}
+    worker = workers.get(task["build"])
     if worker is None:
-        worker = _dask_local.worker = _Worker()
+        worker = workers[task["build"]] = _Worker(task["build"])
         with _dask_lock:
             _dask_workers.append(worker)
     return worker.run(task, task["timeout"])
@@ -822,7 +837,11 @@ def render_index(ctx: IndexContext) -> str:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES / "batch"), autoescape=True, undefined=StrictUndefined
+        loader=FileSystemLoader(TEMPLATES / "batch"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
     return env.get_template("index.html").render(ctx=ctx)
 

@@ -265,3 +265,27 @@ def test_progress_plain_lines():
         "[3/100] alice: ok (adopt) 1.2 s",
         "[4/100] bob: error: bad [31m 0.5 s",
     ]
+
+
+def test_summary_fields_turn_nan_into_null_and_read_before_after():
+    from reportgen.batch import summary_fields
+
+    report = {
+        "ladder": [{"rung": 1, "status": "shown"}, {"rung": 3, "status": "partly"}],
+        "claim": {"supported_rung": 1},
+        "noise": {"seed": {"gap_in_sd": float("nan")}, "block": {"gap": 0.1}},
+        "before_after": {"difference": 0.065, "low": 0.01, "high": float("inf")},
+    }
+    fields = summary_fields(report)
+    assert fields["seed_gap_in_sd"] is None
+    assert (fields["gap_kind"], fields["gap"], fields["gap_low"], fields["gap_high"]) == (
+        "before_after",
+        0.065,
+        0.01,
+        None,
+    )
+    assert (fields["rung1_correct"], fields["rung2_fair"], fields["rung3_larger_than_noise"]) == (
+        "shown",
+        None,
+        "partly",
+    )
