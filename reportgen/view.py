@@ -15,7 +15,7 @@ RUNG_NAMES = ["correct", "fair", "larger than noise", "relevant", "bounded"]
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
 #: artefacts listed per rung on page one; longer lists are completed in the appendix
-PAGE_ONE_ARTEFACTS = 4
+PAGE_ONE_ARTEFACTS = 3
 VERDICT_CLASS = {
     "adopt": "shown",
     "keep-baseline": "partly",
@@ -465,9 +465,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
                 status=_status(r["status"]),
                 artefacts=artefacts,
                 artefacts_shown=artefacts if more <= 0 else artefacts[: PAGE_ONE_ARTEFACTS - 1],
-                artefacts_more=None
-                if more <= 0
-                else f"and {more + 1} more, listed under “Evidence by rung” in the appendix",
+                artefacts_more=None if more <= 0 else f"+ {more + 1} more (see Evidence by rung)",
                 missing=str(r.get("missing") or DASH),
                 summary=r.get("summary"),
             )
