@@ -25,7 +25,9 @@ def main() -> None:
         project = load_project(root)
         t2 = time.perf_counter()
         best = min(_timed(project) for _ in range(3))
-        print(f"project: 2 models x 10 seeds x {50 * 2000:,} test rows (50 weekly blocks), 2000 resamples")
+        print(
+            f"project: 2 models x 10 seeds x {50 * 2000:,} test rows (50 weekly blocks), 2000 resamples"
+        )
         print(f"  generate {t1 - t0:.1f} s, load (file reading) {t2 - t1:.2f} s")
         print(f"  all checks (compute_report), best of 3: {best:.2f} s  (target < 3 s)")
 

@@ -87,7 +87,7 @@ def main() -> None:
     """
 
 
-@main.command()
+@main.command(epilog=EXIT_CODES)
 @click.argument("project", type=click.Path(file_okay=False, path_type=str))
 @click.option("--force", is_flag=True, help="Write into a folder that already has files.")
 def init(project: str, force: bool) -> None:
@@ -104,7 +104,7 @@ def init(project: str, force: bool) -> None:
     click.echo(f"next: put split files in {project}/split/, then `evreport freeze {project}`")
 
 
-@main.command()
+@main.command(epilog=EXIT_CODES)
 @click.argument("project", type=click.Path(exists=True, file_okay=False, path_type=str))
 @click.option(
     "--created",

@@ -33,12 +33,15 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
+        blocked = [
+            out_dir / n for n in files if (out_dir / n).is_symlink() or (out_dir / n).is_dir()
+        ]
+        if blocked:  # checked before any file is replaced: all or nothing
+            raise InputError(
+                f"{blocked[0]} is a symlink or folder; refusing to replace it", path=str(blocked[0])
+            )
         for name in files:
             target = out_dir / name
-            if target.is_symlink() or target.is_dir():
-                raise InputError(
-                    f"{target} is a symlink or folder; refusing to replace it", path=str(target)
-                )
             os.replace(tmp / name, target)
             written.append(target)
     finally:

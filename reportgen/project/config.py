@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -130,7 +131,9 @@ def _type_ok(kind: str, value: Any) -> bool:
     if kind == _STR:
         return isinstance(value, str)
     if kind == _NUM:
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
     if kind == _INT:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == _BOOL:
@@ -211,7 +214,13 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                 continue
             kind, _ = known[k]
             if not _type_ok(kind, v):
-                err(f"{label} = {v!r} must be {kind}", table, k, slug="bad-type")
+                err(
+                    f"{label} = {v!r} must be "
+                    + ("a finite number" if kind == _NUM and isinstance(v, float) else kind),
+                    table,
+                    k,
+                    slug="bad-type",
+                )
                 continue
             line = _locate(text, table, k)
             if line:

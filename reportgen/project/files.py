@@ -14,7 +14,11 @@ MAX_FILE_BYTES = int(os.environ.get("EVREPORT_MAX_FILE_BYTES", 256 * 1024 * 1024
 
 
 class Refused(Exception):
-    """A path or file that must not be read; carries the message for a Problem."""
+    """A path or file that must not be read; carries the message (and line, if known) for a Problem."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
 
 
 def confine(root: Path, rel: str) -> Path:
@@ -32,11 +36,25 @@ def confine(root: Path, rel: str) -> Path:
     parts = PurePosixPath(rel.replace("\\", "/")).parts
     if ".." in parts:
         raise Refused(f"path {rel!r} contains '..'; paths must stay inside the project folder")
-    root_real = root.resolve()
-    target = (root / Path(*parts)).resolve()
+    try:
+        root_real = root.resolve()
+        target = (root / Path(*parts)).resolve()
+    except OSError as e:
+        raise Refused(f"path {rel[:80]!r} cannot be resolved: {e.strerror or e}") from None
     if target != root_real and root_real not in target.parents:
         raise Refused(f"path {rel!r} leads outside the project folder (through a symlink)")
     return target
+
+
+def inside_folder(path: Path, folder: Path, name: str) -> Path:
+    """Refuse a file found in ``folder`` whose real location (after symlinks) is outside it."""
+    try:
+        real, base = path.resolve(), folder.resolve()
+    except OSError as e:
+        raise Refused(f"{name} cannot be resolved: {e.strerror or e}") from None
+    if base not in real.parents:
+        raise Refused(f"{name} leads outside {folder.name}/ (through a symlink); it is not read")
+    return real
 
 
 @dataclass
@@ -56,17 +74,23 @@ class Reader:
     def read_bytes(self, path: Path) -> bytes:
         """Read a file (capped at MAX_FILE_BYTES) and record its hash. Raises Refused."""
         name = self.display(path)
-        if not path.exists():
-            raise Refused(f"file {name} does not exist")
-        if not path.is_file():
-            raise Refused(f"{name} is not a regular file")
-        size = path.stat().st_size
+        try:
+            if not path.exists():
+                raise Refused(f"file {name} does not exist")
+            if not path.is_file():
+                raise Refused(f"{name} is not a regular file")
+            size = path.stat().st_size
+        except OSError as e:
+            raise Refused(f"cannot read {name}: {e.strerror or e}") from None
         if size > MAX_FILE_BYTES:
             raise Refused(
                 f"file {name} is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit "
                 "(set EVREPORT_MAX_FILE_BYTES to raise it)"
             )
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise Refused(f"cannot read {name}: {e.strerror or e}") from None
         self.inputs[name] = (hashlib.sha256(data).hexdigest(), len(data))
         return data
 
@@ -77,9 +101,7 @@ class Reader:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             line = data[: e.start].count(b"\n") + 1
-            raise Refused(
-                f"{self.display(path)}:{line}: not valid UTF-8 (byte {e.start})"
-            ) from None
+            raise Refused(f"not valid UTF-8 (byte {e.start})", line=line) from None
 
     def project_path(
         self,

@@ -9,7 +9,7 @@ from pathlib import Path
 from reportgen.errors import InputError, Problem
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
-from reportgen.project.files import Reader, Refused, confine
+from reportgen.project.files import Reader, Refused, confine, inside_folder
 from reportgen.project.manifest import Manifest, load_manifest
 from reportgen.project.predictions import Predictions, join_columns, parse_predictions
 from reportgen.project.runs import RunRow, parse_runs
@@ -49,6 +49,13 @@ class Project:
         )
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def _locate_input(root: Path, rel: str) -> Path:
     p = Path(rel)
     return p if p.is_absolute() else root / p
@@ -75,7 +82,7 @@ def inspect_project(
         try:
             return reader.read_text(path), name
         except Refused as e:
-            problems.append(Problem(str(e), name, slug="unreadable"))
+            problems.append(Problem(str(e), name, e.line, slug="unreadable"))
             return None, name
 
     text, cname = read_text(paths.config)
@@ -213,10 +220,10 @@ def inspect_project(
         for p in sorted(cdir.glob("*.json")):
             name = reader.display(p)
             try:
-                confine(root, name)
+                inside_folder(p, cdir, name)
                 text = reader.read_text(p)
             except Refused as e:
-                problems.append(Problem(str(e), name, slug="path-outside-project"))
+                problems.append(Problem(str(e), name, e.line, slug="path-outside-project"))
                 continue
             c = parse_checkfile(text, name, problems, warnings)
             if c is not None:
@@ -231,7 +238,7 @@ def inspect_project(
                 )
                 if target is None:
                     continue
-                if not target.is_file():
+                if not _is_file(target):
                     warnings.append(
                         Problem(
                             f"[evidence] {rung} cites {rel!r}, which does not exist; not credited",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -97,6 +98,30 @@ class Manifest:
         return None
 
 
+def _entry_lines(text: str) -> list[int]:
+    """Line of the opening brace of each entry of the "files" array (exact, by decoding in place)."""
+    dec = json.JSONDecoder()
+    m = re.search(r'"files"\s*:\s*\[', text)
+    if not m:
+        return []
+    pos, lines = m.end(), []
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n,":
+            pos += 1
+        if pos >= len(text) or text[pos] == "]":
+            return lines
+        key = (
+            pos + 1
+        )  # cite the entry at its first key (its "part" in a manifest written by freeze)
+        while key < len(text) and text[key] in " \t\r\n":
+            key += 1
+        lines.append(text.count("\n", 0, key) + 1)
+        try:
+            _, pos = dec.raw_decode(text, pos)
+        except json.JSONDecodeError:
+            return lines
+
+
 def _line_of_key(text: str, needle: str, start: int = 0) -> int | None:
     pos = text.find(needle, start)
     return None if pos < 0 else text.count("\n", 0, pos) + 1
@@ -163,11 +188,10 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         )
         row_id = "row_id"
     manifest = Manifest(name, created, created_text, row_id)
-    search_from = 0
+    entry_lines = _entry_lines(text)
     seen_parts: set[str] = set()
     for i, entry in enumerate(doc["files"]):
-        line = _line_of_key(text, '"part"', search_from) or 1
-        search_from = text.find('"part"', search_from) + 1 if line else search_from
+        line = entry_lines[i] if i < len(entry_lines) else 1
         if not isinstance(entry, dict):
             problems.append(
                 Problem(f"files[{i}] must be an object", name, line, slug="bad-manifest")

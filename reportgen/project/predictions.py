@@ -31,6 +31,13 @@ class Predictions:
     def __len__(self) -> int:
         return len(self.row_id)
 
+    def line(self, index: int) -> int:
+        """File line (CSV) or 1-based row (Parquet) of row ``index``."""
+        lines = self.extra.get("lines")
+        if lines is not None:
+            return int(lines[index])
+        return index + 2 if self.extra.get("format", "csv") == "csv" else index + 1
+
 
 def parse_predictions(
     frame,
@@ -86,6 +93,11 @@ def parse_predictions(
         )
     cols = set(frame.columns)
     pred = Predictions(name, part, ids, kind="metric")
+    pred.extra.update(
+        format=frame.attrs.get("format", "csv"),
+        lines=frame.attrs.get("lines"),
+        row_id_column=column_of(frame, "row_id"),
+    )
     if {"y", "p"} <= cols:
         pred.kind = "binary"
         pred.y = numeric_column(frame, "y", name, problems, allowed=(0, 1))
@@ -171,8 +183,8 @@ def join_columns(
                 f"{len(absent)} row_id(s) not in the split file {split_name}, e.g. "
                 f"{pred.row_id[absent[0]]!r}; cannot join {', '.join(c for c, _ in need)}",
                 pred.path,
-                int(absent[0]) + 2,
-                1,
+                pred.line(int(absent[0])),
+                pred.extra.get("row_id_column"),
                 slug="unknown-row-id",
             )
         )

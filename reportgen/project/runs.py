@@ -116,7 +116,8 @@ def parse_runs(
                 )
     rows: list[RunRow] = []
     seen: dict[tuple[str, str, str], int] = {}
-    prev_end = 1
+    prev_end = reader.line_num
+    start_problems = len(problems)
     while True:
         try:
             cells = next(reader)
@@ -236,7 +237,7 @@ def parse_runs(
                 get("notes"),
             )
         )
-    if not rows and not problems:
+    if not rows and len(problems) == start_problems:
         problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
     # a run's model and seed must not change between its rows
     first: dict[str, RunRow] = {}

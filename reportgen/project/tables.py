@@ -84,6 +84,10 @@ def read_table(reader: Reader, path: Path):
                 )
             )
         frame.attrs["format"] = "csv"
+        if '"' in text or "\n\n" in text.replace("\r\n", "\n") or text.startswith(("\n", "\r")):
+            lines = _record_lines(text)
+            if len(lines) == len(frame):
+                frame.attrs["lines"] = lines
     else:
         raise TableError(
             Problem(
@@ -96,8 +100,33 @@ def read_table(reader: Reader, path: Path):
     return frame
 
 
+def _record_lines(text: str):
+    """File line on which each data record starts (blank lines skipped, quoted newlines counted)."""
+    import csv
+
+    import numpy as np
+
+    reader = csv.reader(io.StringIO(text, newline=""))
+    out, prev, header = [], 0, True
+    try:
+        for row in reader:
+            start, prev = prev + 1, reader.line_num
+            if not row:
+                continue
+            if header:
+                header = False
+                continue
+            out.append(start)
+    except csv.Error:
+        return np.zeros(0, dtype=np.int64)
+    return np.asarray(out, dtype=np.int64)
+
+
 def line_of(frame, index: int) -> int:
     """File line (CSV) or 1-based row (Parquet) of frame row ``index``."""
+    lines = frame.attrs.get("lines")
+    if lines is not None:
+        return int(lines[index])
     return index + 2 if frame.attrs.get("format") == "csv" else index + 1
 
 

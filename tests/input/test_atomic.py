@@ -101,11 +101,6 @@ def test_failure_while_writing_leaves_earlier_files(tmp_path, monkeypatch):
     assert temp_dirs(out) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: outputs.atomic_write_dir checks 'target is a symlink or folder' inside the rename "
-    "loop, so files renamed before the refused one are already replaced: the build half-lands",
-)
 def test_refused_target_leaves_every_earlier_file(tmp_path):
     out = tmp_path / "out"
     atomic_write_dir(out, {"report.json": b"v1"})

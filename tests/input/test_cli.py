@@ -205,18 +205,10 @@ def test_main_help_lists_commands_and_exit_codes(runner):
         pytest.param(
             "init",
             "Scaffold a project folder",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG: cli.init has no epilog=EXIT_CODES; its --help omits exit codes",
-            ),
         ),
         pytest.param(
             "freeze",
             "Hash the split files",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG: cli.freeze has no epilog=EXIT_CODES; its --help omits exit codes",
-            ),
         ),
     ],
 )

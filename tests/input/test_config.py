@@ -317,11 +317,6 @@ def test_every_problem_is_reported_at_once():
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: parse_config accepts nan for numeric keys (min_useful_effect, seed_sd_multiple, "
-    "false_negative, cases_per_period, max_drop): the range checks use < / <= which are False for NaN",
-)
 @pytest.mark.parametrize(
     "extra",
     [

@@ -187,13 +187,6 @@ def test_symlinked_check_file_outside_refused_absolute_root(example, tmp_path):
     assert p.path.endswith("artefacts/checks/zz.json")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: load.inspect_project confines a check file by its display name; when the project "
-    "path is relative and the file is a symlink leading outside, display() returns the "
-    "project-relative-to-cwd path, confine(root, that) resolves to a non-existent path inside "
-    "root, and the outside file is read and credited",
-)
 def test_symlinked_check_file_outside_refused_relative_root(example, tmp_path, monkeypatch):
     root = example("moons-tie", dest="proj")
     evil = tmp_path / "evil.json"
@@ -205,12 +198,6 @@ def test_symlinked_check_file_outside_refused_relative_root(example, tmp_path, m
     assert with_slug(problems, "path-outside-project")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: files.Reader.read_bytes calls Path.exists(), which raises OSError "
-    "(ENAMETOOLONG) for a over-long path named in runs.csv; inspect_project crashes instead of "
-    "returning a Problem",
-)
 def test_overlong_predictions_path_is_a_problem_not_a_crash(mini):
     set_runs_cell(mini, 2, "predictions", "artefacts/" + "a" * 300 + ".csv")
     project, problems = inspect_project(mini)
@@ -256,12 +243,6 @@ def test_size_cap_exactly_at_limit_is_read(mini, monkeypatch):
     assert project is not None, [str(p) for p in problems]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a non-UTF-8 runs.csv / evreport.toml gives a Problem whose line is None; the line "
-    "is only inside the message ('runs.csv: error: runs.csv:3: not valid UTF-8 ...'), "
-    "unlike tables.read_table which sets Problem.line",
-)
 def test_bad_encoding_in_run_log_names_the_line(mini):
     data = (mini / "runs.csv").read_bytes().splitlines(keepends=True)
     data[2] = data[2].replace(b"mlp", b"ml\xff", 1)

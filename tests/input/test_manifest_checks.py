@@ -171,11 +171,6 @@ def test_wrong_sha_and_rows_are_facts_not_errors(example):
     assert (f2.hash_ok, f2.rows_ok) == (True, True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: load_manifest locates files[i] by the i-th '\"part\"' in the text, so an entry "
-    "that lacks 'part' is cited at the NEXT entry's line (or line 1 when it is the last)",
-)
 def test_entry_without_part_cited_at_its_own_line(example):
     root = example("moons-tie")
     doc = _doc(root)

@@ -268,11 +268,6 @@ def test_one_predictions_file_for_two_splits(mini):
     assert "for split 'test' here and for 'validation' at line 2" in p.message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: read_table/line_of assume CSV row i is file line i + 2, but pandas skips blank "
-    "lines (and a quoted newline spans lines), so later problems cite the wrong line",
-)
 @pytest.mark.parametrize(
     "body",
     ["row_id,y,p\na,0,0.1\n\nb,0,1.5\n", 'row_id,y,p,text\na,0,0.1,"two\nlines"\nb,0,1.5,x\n'],
@@ -284,11 +279,6 @@ def test_csv_line_numbers_survive_blank_lines_and_quoted_newlines(tmp_path, body
     assert (p.line, p.column) == (4, 3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: join_columns cites an unknown row_id at int(absent[0]) + 2 (the CSV rule) even "
-    "for Parquet, whose rows are 1-based; and column 1 instead of the row_id column",
-)
 def test_unknown_row_id_in_parquet_cites_its_row(tmp_path):
     df = pd.DataFrame({"p": [0.2, 0.3], "y": [0, 1], "row_id": ["zz", "a"]})
     pred, problems = parse_file(tmp_path, "p.parquet", df, block="week")

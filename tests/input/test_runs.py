@@ -196,11 +196,6 @@ def test_bom_is_tolerated_through_the_project(tmp_path):
     assert project.runs[0].run_id == "mlp-s1" and project.runs[0].line == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: parse_runs starts counting data lines at 2 even when the header spans two "
-    "lines (quoted newline in a header name): prev_end is initialised to 1, not reader.line_num",
-)
 def test_header_with_quoted_newline_keeps_line_numbers():
     text = 'run_id,model,seed,split,metric,value,"my\nnotes"\nr1,mlp,1,test,log_loss,x,n\n'
     _, problems, _ = runs_problems(text)
@@ -208,11 +203,6 @@ def test_header_with_quoted_newline_keeps_line_numbers():
     assert p.line == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: parse_runs reports 'the run log has a header but no rows' only when the shared "
-    "problems list is empty, so inspect_project drops it whenever evreport.toml has a problem",
-)
 def test_header_only_runs_reported_alongside_config_problems(tmp_path):
     root = make_project(tmp_path / "p", MINI_CONFIG.replace("title", "titel"))
     (root / "runs.csv").write_text(H + "\n", encoding="utf-8")
