@@ -135,6 +135,16 @@ def not_tested(project: Project, ev, cand, base) -> list[str]:
     return out
 
 
+def measured_artefacts(project: Project, cand, base) -> list[str]:
+    """The test split and test predictions the slices and the period were measured on."""
+    out = []
+    if project.manifest and project.manifest.part("test"):
+        out.append(project.manifest.part("test").path)
+    for mr in (cand, base):
+        out += [s.test_pred.path for s in mr.seeds if s.test_pred is not None][:1]
+    return out
+
+
 def compute_report(project: Project, command: str | None = None) -> dict:
     """Every check of methods.md, as the report dict (report-json.md)."""
     if project.config.kind == "before-after":
@@ -160,7 +170,9 @@ def compute_report(project: Project, command: str | None = None) -> dict:
         lad.fair_rung(facts, project, checks),
         lad.noise_rung(project, seed, block, iv, checks),
         lad.relevant_rung(project, rel, slices, checks),
-        lad.bounded_rung(project, slices, data, None, untested),
+        lad.bounded_rung(
+            project, slices, data, None, untested, measured_artefacts(project, cand, base)
+        ),
     ]
     sup = lad.supported(ladder)
     decision = dec.decide(project, ladder, iv, sup, seed.get("gap_in_sd") is not None)

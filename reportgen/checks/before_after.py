@@ -106,6 +106,18 @@ def harness_rung(project: Project, comparisons: list[dict], checks: list[dict]) 
     return lad.rung(1, "partly", arts, missing, "the harness is partly checked")
 
 
+def _by_category(chosen, ids, category) -> dict | None:
+    """Count of the chosen question ids per category, most first, then by name (like broken_by_category)."""
+    if category is None:
+        return None
+    cat_of = {str(i): str(c) for i, c in zip(ids, category, strict=True)}
+    counts: dict[str, int] = {}
+    for i in chosen:
+        c = cat_of.get(str(i), "(missing)")
+        counts[c] = counts.get(c, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def general_section(project: Project) -> dict | None:
     """Accuracy on the general-abilities set before and after, the drop, held or not."""
     cfg = project.config
@@ -202,6 +214,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
             "fixed_ids": [str(i) for i in fb["fixed_ids"]],
             "broken_ids": [str(i) for i in fb["broken_ids"]],
             "broken_by_category": fb["broken_by_category"],
+            "fixed_by_category": _by_category(fb["fixed_ids"], ids, cat),
             "broken_rows": fb["broken_rows"],
             "category_sentence": ba.category_sentence(fb["broken_by_category"], fb["broken"]),
             "artefacts": [bpred.path, apred.path],

@@ -389,9 +389,11 @@ def bounded_rung(
     data: dict,
     general: dict | None,
     not_tested: list[str],
+    measured: list[str] | None = None,
 ) -> dict:
     cfg = project.config
-    arts = list(project.evidence.get("bounded", []))
+    # what was measured: the test predictions and split the slices and period come from
+    arts = list(project.evidence.get("bounded", [])) + list(measured or [])
     parts = []
     if slices:
         parts.append(f"{len(slices)} slices with intervals")
