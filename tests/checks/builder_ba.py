@@ -1,0 +1,100 @@
+"""Small synthetic before-after projects: a frozen question set, a general set, controlled changes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reportgen.project.manifest import freeze
+
+CATEGORIES = ("dates", "units", "names", "places")
+
+
+def make_ba_project(
+    root: Path,
+    *,
+    questions=400,
+    before_acc=0.5,
+    fixed=120,
+    broken=20,
+    general=300,
+    general_before=0.9,
+    general_drop=0.0,
+    min_useful_effect=None,
+    max_drop=0.02,
+    broken_category=None,
+    checks=True,
+) -> Path:
+    """before/after answers with exactly ``fixed`` and ``broken`` questions; the general set drops by ``general_drop``."""
+    root = Path(root)
+    (root / "split").mkdir(parents=True)
+    (root / "artefacts" / "predictions").mkdir(parents=True)
+    (root / "artefacts" / "checks").mkdir(parents=True)
+    rng = np.random.default_rng(11)
+    ids = [f"q{i:04d}" for i in range(questions)]
+    cat = np.array([CATEGORIES[i % len(CATEGORIES)] for i in range(questions)], dtype=object)
+    before = np.zeros(questions, dtype=int)
+    before[rng.permutation(questions)[: int(before_acc * questions)]] = 1
+    after = before.copy()
+    wrong, right = np.flatnonzero(before == 0), np.flatnonzero(before == 1)
+    after[rng.permutation(wrong)[:fixed]] = 1
+    pool = right if broken_category is None else right[cat[right] == broken_category]
+    after[rng.permutation(pool)[:broken]] = 0
+    gids = [f"g{i:04d}" for i in range(general)]
+    g_before = (np.arange(general) < round(general_before * general)).astype(int)
+    g_after = (np.arange(general) < round((general_before - general_drop) * general)).astype(int)
+    pd.DataFrame({"row_id": ids, "category": cat}).to_csv(root / "split" / "test.csv", index=False)
+    pd.DataFrame({"row_id": gids}).to_csv(root / "split" / "general.csv", index=False)
+    pd.DataFrame({"row_id": [f"t{i}" for i in range(50)]}).to_csv(
+        root / "split" / "train.csv", index=False
+    )
+    freeze(root, created="2026-01-01T00:00:00Z")
+    rows = []
+    for model, q, g in (("before", before, g_before), ("after", after, g_after)):
+        for split, ids_, vals in (("test", ids, q), ("general", gids, g)):
+            path = f"artefacts/predictions/{model}-{split}.csv"
+            frame = pd.DataFrame({"row_id": ids_, "correct": vals})
+            if split == "test":
+                frame["category"] = cat
+                frame["text"] = [f"{i}: question text" for i in ids_]
+            frame.to_csv(root / path, index=False)
+            rows.append(
+                {
+                    "run_id": model,
+                    "model": model,
+                    "seed": 0,
+                    "split": split,
+                    "metric": "accuracy",
+                    "value": f"{vals.mean():.12g}",
+                    "status": "ok",
+                    "started_at": "2026-01-03T00:00:00Z"
+                    if model == "before"
+                    else "2026-01-04T00:00:00Z",
+                    "predictions": path,
+                }
+            )
+    pd.DataFrame(rows).to_csv(root / "runs.csv", index=False)
+    if checks:
+        (root / "artefacts" / "checks" / "shapes.json").write_text(
+            json.dumps({"check": "shapes", "model": "after", "passed": True, "assertions": 8})
+        )
+    mue = f"min_useful_effect = {min_useful_effect}\n" if min_useful_effect is not None else ""
+    (root / "evreport.toml").write_text(f"""title = "Synthetic before-after"
+[claim]
+text = "tuning helps"
+kind = "before-after"
+candidate = "after"
+baseline = "before"
+metric = "accuracy"
+{mue}
+[rule]
+written = 2026-01-02
+resamples = 500
+[general]
+split = "general"
+max_drop = {max_drop}
+""")
+    return root
