@@ -439,14 +439,22 @@ def two_level_bootstrap(
     if paired and s_c != s_b:
         raise ValueError(f"paired seeds need S_c == S_b, got {s_c} and {s_b}")
     r = int(resamples)
-    v = row_counts(rng.integers(0, n_blocks, size=(r, n_blocks)), n_blocks)  # (R, B)
+    # The mean gap of draw r is linear in its block counts v[r]:
+    #   (1/B) * sum_b v[r, b] * (w_c[r] @ Ca[:, b] / s_c - w_b[r] @ Ba[:, b] / s_b)
+    # so each chunk of block draws is reduced at once to per-seed sums (R, S) and the
+    # (R, B) count matrix is never held whole. Same draws, same order as one (R, B) matrix.
+    step = max(1, MAX_CELLS // n_blocks)
+    pc, pb = [], []
+    for i in range(0, r, step):
+        v = row_counts(rng.integers(0, n_blocks, size=(min(step, r - i), n_blocks)), n_blocks)
+        pc.append(v @ Ca.T)  # (chunk, S_c): resampled block sums per candidate seed
+        pb.append(v @ Ba.T)
+    Pc, Pb = np.concatenate(pc), np.concatenate(pb)
     w_c = row_counts(rng.integers(0, s_c, size=(r, s_c)), s_c)  # (R, S_c)
     w_b = w_c if paired else row_counts(rng.integers(0, s_b, size=(r, s_b)), s_b)
-    # per-draw seed-averaged block means, (R, B), then weighted by block counts
-    cand = (w_c @ Ca) / s_c
-    base = (w_b @ Ba) / s_b
-    diff = signed_gap(cand, base, higher_is_better)
-    means = np.einsum("rb,rb->r", diff, v) / n_blocks
+    cand = np.einsum("rs,rs->r", w_c, Pc) / s_c
+    base = np.einsum("rs,rs->r", w_b, Pb) / s_b
+    means = signed_gap(cand, base, higher_is_better) / n_blocks
     low, high = percentile_interval(means, confidence)
     point = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better).mean()
     return {"gap": float(point), "low": low, "high": high}
