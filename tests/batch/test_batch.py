@@ -289,3 +289,18 @@ def test_summary_fields_turn_nan_into_null_and_read_before_after():
         None,
         "partly",
     )
+
+
+def test_progress_bar_on_a_terminal():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    buf = Tty()
+    bar = Progress(buf, width=10)
+    bar(1, 2, {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.0})
+    bar(2, 2, {"name": "bob", "status": "ok", "verdict": "adopt", "seconds": 1.0})
+    assert buf.getvalue() == (
+        "\r#####..... [1/2] alice: ok (adopt) 1.0 s\x1b[K"
+        "\r########## [2/2] bob: ok (adopt) 1.0 s\x1b[K\n"
+    )
