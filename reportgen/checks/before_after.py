@@ -363,12 +363,13 @@ def compute_before_after(project: Project, report: dict) -> dict:
     if section is None:
         rewritten = "Nothing is established: there are no per-question results before and after."
     else:
-        meas = (
-            f"{acc} on the frozen set went from {num(section['before'])} to {num(section['after'])} "
+        detail = (
             f"({'+' if section['difference'] >= 0 else ''}{num(section['difference'])}, {pct(cfg.confidence)} "
             f"interval {interval(section['low'], section['high'])}; {section['fixed']} fixed, "
             f"{section['broken']} broken)"
         )
+        moved = f"from {num(section['before'])} to {num(section['after'])} {detail}"
+        meas = f"frozen-set {acc} went {moved}"
         if sup == 0:
             rewritten = f"Nothing is established yet ({ladder[0]['missing']}); measured: {meas}."
         elif sup == 1:
@@ -376,16 +377,16 @@ def compute_before_after(project: Project, report: dict) -> dict:
         elif sup == 2:
             rewritten = f"Tuning did not clearly change the model: {meas}."
         elif sup == 3:
-            rewritten = f"Tuning improved the frozen set ({meas}), but a useful gain is not shown ({ladder[3]['missing']})."
+            rewritten = f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3]['missing']}."
         elif sup == 4:
             rewritten = (
-                f"Tuning improved the frozen set by a useful margin ({meas}), but it is not shown to keep "
-                f"general abilities ({ladder[4]['missing']})."
+                f"Tuning raised frozen-set {acc} {moved}, a useful margin, but general abilities are not shown "
+                f"to hold: {ladder[4]['missing']}."
             )
         else:
             rewritten = (
-                f"Tuning improved the frozen set by a useful margin ({meas}) and the general set held "
-                f"(drop {num(general['drop'])} within {num(general['max_drop'])})."
+                f"Tuning raised frozen-set {acc} {moved}, a useful margin, and the general set held: a drop of "
+                f"{num(general['drop'])} within the allowed {num(general['max_drop'])}."
             )
     items = []
     if iv is not None and not above:

@@ -87,7 +87,13 @@ def rewrite_claim(
             if sd is not None
             else "retraining noise is unmeasured"
         )
-        return f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {measured}."
+        test_txt = (
+            f"the test gap of {num(iv['gap'])} has a {conf} interval of {interval(iv['low'], iv['high'])} over "
+            f"{iv['what']}"
+            if iv
+            else "there is no test interval"
+        )
+        return f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}."
     base = (
         f"{c} beats {b} by {num(iv['gap'])} test {metric} ({conf} interval {interval(iv['low'], iv['high'])}, "
         f"{iv['what']}), more than retraining noise ({num(seed['gap_in_sd'], 2)} seed sd)"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 def num(x: float | None, sig: int = 3) -> str:
     """A number with ``sig`` significant digits, without exponent for everyday magnitudes."""
@@ -18,8 +20,15 @@ def num(x: float | None, sig: int = 3) -> str:
     return f"{x:.{sig - 1}e}"
 
 
-def interval(low: float | None, high: float | None) -> str:
-    return f"{num(low)} to {num(high)}"
+def interval(low: float | None, high: float | None, sig: int = 3) -> str:
+    """Both ends with the same decimals: ``sig`` significant digits on the larger end (-0.0039 to 0.0120)."""
+    if low is None or high is None:
+        return f"{num(low)} to {num(high)}"
+    big = max(abs(low), abs(high))
+    if big == 0 or not 1e-4 <= big < 1e6:
+        return f"{num(low)} to {num(high)}"
+    decimals = max(0, sig - 1 - math.floor(math.log10(big)))
+    return f"{low:.{decimals}f} to {high:.{decimals}f}"
 
 
 def pct(c: float) -> str:
