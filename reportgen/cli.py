@@ -212,12 +212,6 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
     sys.exit(code)
 
 
-def _register_batch() -> None:
-    try:
-        from reportgen.cli_batch import batch
-    except ImportError:  # batch not available in this build
-        return
-    main.add_command(batch)
+from reportgen.cli_batch import batch  # noqa: E402  (imports only click at module level)
 
-
-_register_batch()
+main.add_command(batch)

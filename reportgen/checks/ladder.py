@@ -309,6 +309,7 @@ def relevance(
         "worse": f"the interval {interval(low, high)} lies below zero: the candidate is worse",
         "inconclusive": f"the interval {interval(low, high)} is too wide to decide",
     }
+    out["finding_text"] = texts[finding]
     out["text"] = texts[finding]
     if out["cost_per_period"] is not None:
         out["text"] += (
@@ -380,7 +381,7 @@ def relevant_rung(
         else:
             missing = f"the interval's lower end {num(rel['low'])} does not reach the useful effect {num(cfg.min_useful_effect)}"
         return rung(4, "partly", arts, missing, rel["text"])
-    return rung(4, "not shown", arts, rel["text"], "no gain worth acting on is shown")
+    return rung(4, "not shown", arts, rel["finding_text"], "no gain worth acting on is shown")
 
 
 def bounded_rung(
