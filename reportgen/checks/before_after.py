@@ -49,21 +49,7 @@ def harness_rung(project: Project, comparisons: list[dict], checks: list[dict]) 
                 "text": c.text,
             }
         )
-    bad = [c for c in comparisons if not c["agree"]]
-    checks.append(
-        {
-            "id": "logged-equals-recomputed",
-            "rung": 1,
-            "passed": (not bad) if comparisons else None,
-            "value": len(bad),
-            "bar": 0,
-            "artefacts": [c["cite"] for c in (bad or comparisons)[:4]],
-            "text": f"{len(comparisons) - len(bad)} of {len(comparisons)} logged values agree with their "
-            "predictions"
-            if comparisons
-            else "no predictions to recompute logged values from",
-        }
-    )
+    bad = lad.logged_check(comparisons, checks)
     arts = (
         [c.path for c in harness]
         + [c["cite"] for c in comparisons[:2]]

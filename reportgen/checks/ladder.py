@@ -52,23 +52,8 @@ def logged_vs_recomputed(project: Project, models: list[ModelRuns]) -> list[dict
     return out
 
 
-def correct_rung(project: Project, model: str, comparisons: list[dict], checks: list[dict]) -> dict:
-    """Rung 1 from the candidate's check files and logged-versus-recomputed metric values."""
-    mine = {c.check: c for c in project.checks if c.model == model}
-    arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
-    for name in RUNG_CHECKS:
-        c = mine.get(name)
-        checks.append(
-            {
-                "id": f"rung1-{name}",
-                "rung": 1,
-                "passed": c.passed if c else None,
-                "value": None,
-                "bar": None,
-                "artefacts": [c.path] if c else [],
-                "text": c.text if c else f"no {name} check file for {model} (not shown)",
-            }
-        )
+def logged_check(comparisons: list[dict], checks: list[dict]) -> list[dict]:
+    """Append the logged-equals-recomputed check; return the comparisons that disagree."""
     bad = [c for c in comparisons if not c["agree"]]
     checks.append(
         {
@@ -92,6 +77,27 @@ def correct_rung(project: Project, model: str, comparisons: list[dict], checks: 
             else "no predictions to recompute the logged values from",
         }
     )
+    return bad
+
+
+def correct_rung(project: Project, model: str, comparisons: list[dict], checks: list[dict]) -> dict:
+    """Rung 1 from the candidate's check files and logged-versus-recomputed metric values."""
+    mine = {c.check: c for c in project.checks if c.model == model}
+    arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
+    for name in RUNG_CHECKS:
+        c = mine.get(name)
+        checks.append(
+            {
+                "id": f"rung1-{name}",
+                "rung": 1,
+                "passed": c.passed if c else None,
+                "value": None,
+                "bar": None,
+                "artefacts": [c.path] if c else [],
+                "text": c.text if c else f"no {name} check file for {model} (not shown)",
+            }
+        )
+    bad = logged_check(comparisons, checks)
     arts += [c["cite"] for c in (bad or comparisons)[:2]]
     failed = [c for c in mine.values() if c.passed is False]
     present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]

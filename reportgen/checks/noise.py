@@ -65,13 +65,12 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
     return out
 
 
-def block_section(project: Project, ev: EvalData | None) -> dict | None:
-    if ev is None:
-        return None
+def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool) -> dict:
+    """noise.block statistics on the rows under ``mask`` (all rows when None), the project's rule."""
     cfg = project.config
-    C, _ = ev.block_means("candidate")
-    B, _ = ev.block_means("baseline")
-    out = nz.block_noise(
+    C, _ = ev.block_means("candidate", mask)
+    B, _ = ev.block_means("baseline", mask)
+    return nz.block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
@@ -79,8 +78,16 @@ def block_section(project: Project, ev: EvalData | None) -> dict | None:
         resamples=cfg.resamples,
         confidence=cfg.confidence,
         random_seed=cfg.random_seed,
-        seeds_paired=cfg.seeds_paired and len(ev.seeds["candidate"]) == len(ev.seeds["baseline"]),
+        seeds_paired=seeds_paired,
     )
+
+
+def block_section(project: Project, ev: EvalData | None) -> dict | None:
+    if ev is None:
+        return None
+    cfg = project.config
+    paired = cfg.seeds_paired and len(ev.seeds["candidate"]) == len(ev.seeds["baseline"])
+    out = _block_noise(project, ev, None, paired)
     out["block_column"] = ev.block_column
     out["rows"] = int(len(ev.row_ids))
     return out
@@ -187,18 +194,7 @@ def slices_section(project: Project, ev: EvalData | None) -> list[dict] | None:
     out = []
     for name in sorted(set(ev.slices.tolist())):
         mask = ev.slices == name
-        C, _ = ev.block_means("candidate", mask)
-        B, _ = ev.block_means("baseline", mask)
-        res = nz.block_noise(
-            C,
-            B,
-            candidate_seeds=ev.seeds["candidate"],
-            higher_is_better=cfg.higher_is_better,
-            resamples=cfg.resamples,
-            confidence=cfg.confidence,
-            random_seed=cfg.random_seed,
-            seeds_paired=False,
-        )
+        res = _block_noise(project, ev, mask, False)
         worse = res["high"] is not None and res["high"] < 0
         out.append(
             {
