@@ -270,12 +270,12 @@ def relevance(
         return None
     m = cfg.min_useful_effect
     low, high, gap = iv["low"], iv["high"], iv["gap"]
-    if m is not None and m > 0:
-        if low >= m:
+    if m is not None:  # m = 0: any gain that clears zero is useful; equivalence needs m > 0
+        if low >= m and low > 0:
             finding = "useful-gain-shown"
         elif low > 0:
             finding = "positive-not-useful"
-        elif -m < low and high < m:
+        elif m > 0 and -m < low and high < m:
             finding = "equivalent"
         elif high < 0:
             finding = "worse"

@@ -150,3 +150,10 @@ def test_noise_lines_are_the_two_named_lines(reports):
         a, b = r["noise"]["lines"]
         assert a.startswith("Seed spread (retraining): ")
         assert b.startswith("Block bootstrap (which blocks were sampled, one trained network): ")
+
+
+def test_zero_useful_effect_means_any_real_gain(tmp_path):
+    r = compute_report(load_project(make_project(tmp_path / "p", min_useful_effect=0.0)))
+    assert r["relevance"]["finding"] == "useful-gain-shown"
+    assert r["relevance"]["low"] > 0
+    assert r["decision"]["verdict"] == "adopt"
