@@ -7,7 +7,6 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
-from scipy import stats as st
 
 from reportgen.stats._util import percentile_interval, row_counts, to_float
 
@@ -36,6 +35,8 @@ def mcnemar_exact(fixed: int, broken: int) -> float:
     n = fixed + broken
     if n == 0:
         return 1.0
+    from scipy import stats as st  # lazy: scipy.stats is slow to import
+
     return float(st.binomtest(fixed, n, 0.5).pvalue)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats as st
+from scipy import special
 
 from reportgen.stats._util import as_1d, percentile_interval, row_counts, to_float
 from reportgen.stats.metrics import gap as signed_gap
@@ -182,14 +182,26 @@ def paired_seeds(
     if _no_spread(d):
         out["reason"] = "the per-seed differences are all equal: zero spread, no t interval"
         return out
-    first, second = (c, b) if higher_is_better else (b, c)
-    res = st.ttest_rel(first, second)
-    ci = res.confidence_interval(confidence)
-    out.update(low=to_float(ci.low), high=to_float(ci.high), p=to_float(res.pvalue))
+    # equals scipy.stats.ttest_rel(first, second) with first = the better-direction side
+    low, high, p = t_test(
+        float(np.mean(d)), float(np.std(d, ddof=1)) / np.sqrt(d.size), d.size - 1, confidence
+    )
+    out.update(low=low, high=high, p=p)
     return out
 
 
 # --------------------------------------------------------------------------- blocks
+
+
+def t_test(mean: float, se: float, df: float, confidence: float) -> tuple[float, float, float]:
+    """Student t interval ``mean -/+ q * se`` and the two-sided p-value of ``mean / se``.
+
+    Uses scipy.special (stdtrit, stdtr), the same functions scipy.stats' t distribution
+    calls, without importing scipy.stats (about half a second at start-up).
+    """
+    q = float(special.stdtrit(df, 1.0 - (1.0 - confidence) / 2.0))
+    p = float(2.0 * special.stdtr(df, -abs(mean / se)))
+    return mean - q * se, mean + q * se, min(p, 1.0)
 
 
 def paired_t(d: Any, confidence: float) -> dict[str, Any]:
@@ -218,9 +230,9 @@ def paired_t(d: Any, confidence: float) -> dict[str, Any]:
     out["df"] = int(da.size - 1)
     if _no_spread(da):
         return out
-    res = st.ttest_1samp(da, 0.0)
-    ci = res.confidence_interval(confidence)
-    out.update(low=to_float(ci.low), high=to_float(ci.high), p=to_float(res.pvalue))
+    # equals scipy.stats.ttest_1samp(d, 0).confidence_interval(confidence)
+    low, high, p = t_test(float(da.mean()), out["se"], out["df"], confidence)
+    out.update(low=low, high=high, p=p)
     return out
 
 
@@ -297,12 +309,12 @@ def welch(
     out["se"] = se
     if _no_spread(c) and _no_spread(b):
         return out
+    # equals scipy.stats.ttest_ind(first, second, equal_var=False) (Welch-Satterthwaite df)
     first, second = (c, b) if higher_is_better else (b, c)
-    res = st.ttest_ind(first, second, equal_var=False)
-    ci = res.confidence_interval(confidence)
-    out.update(
-        p=to_float(res.pvalue), low=to_float(ci.low), high=to_float(ci.high), df=to_float(res.df)
-    )
+    v1, v2 = np.var(first, ddof=1) / first.size, np.var(second, ddof=1) / second.size
+    df = float((v1 + v2) ** 2 / (v1**2 / (first.size - 1) + v2**2 / (second.size - 1)))
+    low, high, p = t_test(float(first.mean() - second.mean()), se, df, confidence)
+    out.update(p=p, low=low, high=high, df=df)
     return out
 
 
