@@ -1,8 +1,13 @@
-"""Report dict -> altair charts -> inline SVG strings. No file IO.
+"""Report dict -> altair charts -> Vega-Lite dicts -> inline SVG strings. No file IO.
 
-Every chart is built once from the report dict, converted by vl-convert (which escapes every
-string it draws), and given deterministic, per-chart element ids so several SVGs can share one
-page. altair and vl_convert are imported lazily: ``evreport --help`` must stay instant.
+Every mark is an altair chart (mark and encoding, the chosen stack); it is turned into a
+Vega-Lite dict at once with ``to_dict(validate=False)``, and layers, concatenations and the
+shared config are plain dicts. Composing altair objects copies every subchart on each call and
+validating re-checks the whole schema; together they took most of the chart time.
+
+vl-convert draws each spec (and escapes every string it draws); ids are then made
+deterministic and per-chart so several SVGs can share one page. altair and vl_convert are
+imported lazily: ``evreport --help`` must stay instant.
 """
 
 from __future__ import annotations
@@ -23,6 +28,36 @@ GOOD = "#2e7d32"
 #: plotting width in px: with the legend and axis it fits A4 portrait (about 170 mm)
 WIDTH = 500
 MAX_POINTS = 500
+SOLID = [1, 0]
+DASHED = [5, 3]
+
+#: the look shared by every chart (Vega-Lite config). The view's continuous sizes are
+#: altair's default theme; every chart sets its own width and height.
+CONFIG = {
+    "view": {"continuousWidth": 300, "continuousHeight": 300, "stroke": "#cccccc"},
+    "axis": {
+        "domainColor": "#888888",
+        "gridColor": "#e6e6e6",
+        "labelColor": INK,
+        "labelFontSize": 11,
+        "tickColor": "#888888",
+        "titleColor": INK,
+        "titleFontSize": 11,
+        "titleFontWeight": "normal",
+    },
+    "background": "white",
+    "font": FONT,
+    "header": {"labelFontSize": 11, "titleFontSize": 11},
+    "legend": {
+        "direction": "vertical",
+        "labelFontSize": 11,
+        "labelLimit": 260,
+        "orient": "bottom",
+        "symbolStrokeWidth": 2,
+        "titleFontSize": 11,
+        "titleFontWeight": "normal",
+    },
+}
 
 _ID_RE = re.compile(r'\bid="([^"]+)"')
 _FORBIDDEN = ("<script", "<foreignobject", "javascript:", 'href="http', "href='http")
@@ -54,31 +89,35 @@ def thin(n: int, limit: int = MAX_POINTS) -> list[int]:
     return sorted({round(i * step) for i in range(limit)})
 
 
-def _config(chart):
-    return (
-        chart.configure(font=FONT, background="white")
-        .configure_view(stroke="#cccccc")
-        .configure_axis(
-            labelFontSize=11,
-            titleFontSize=11,
-            titleFontWeight="normal",
-            labelColor=INK,
-            titleColor=INK,
-            gridColor="#e6e6e6",
-            domainColor="#888888",
-            tickColor="#888888",
-        )
-        .configure_legend(
-            labelFontSize=11,
-            titleFontSize=11,
-            titleFontWeight="normal",
-            orient="bottom",
-            direction="vertical",
-            labelLimit=260,
-            symbolStrokeWidth=2,
-        )
-        .configure_header(labelFontSize=11, titleFontSize=11)
-    )
+# ---------------------------------------------------------------- Vega-Lite composition
+
+
+def unit(chart) -> dict:
+    """One altair chart (data, mark, encoding) as a Vega-Lite dict, without schema validation."""
+    return chart.to_dict(validate=False, context={"top_level": False})
+
+
+def layer(*parts: dict, **props) -> dict:
+    """Layer Vega-Lite views; data that every part shares moves up to the layer, as altair does."""
+    data = parts[0].get("data")
+    if data is not None and all(p.get("data") == data for p in parts):
+        parts = tuple({k: v for k, v in p.items() if k != "data"} for p in parts)
+        return {"layer": list(parts), "data": data, **props}
+    return {"layer": list(parts), **props}
+
+
+def sized(view: dict, width: int, height: int) -> dict:
+    return {**view, "width": width, "height": height}
+
+
+def top_level(view: dict, data: Datasets) -> dict:
+    """A complete spec: the shared config, the view, the schema and the named datasets."""
+    import altair as alt
+
+    return {"config": CONFIG, **view, "$schema": alt.SCHEMA_URL, "datasets": data.values}
+
+
+# ---------------------------------------------------------------- shared encodings
 
 
 def _models(report: dict) -> list[tuple[str, str, str]]:
@@ -90,14 +129,20 @@ def _models(report: dict) -> list[tuple[str, str, str]]:
     ]
 
 
-def _model_colour(alt, report: dict, title: str | None = None):
-    models = _models(report)
+def _colour(alt, field: str, pairs: list[tuple[str, str]], **kwargs):
+    """A nominal colour with a fixed domain -> colour mapping, legend in domain order."""
+    domain = [p[0] for p in pairs]
     return alt.Color(
-        "model:N",
-        title=title,
-        scale=alt.Scale(domain=[m[1] for m in models], range=[m[2] for m in models]),
-        sort=[m[1] for m in models],
+        f"{field}:N",
+        scale=alt.Scale(domain=domain, range=[p[1] for p in pairs]),
+        sort=domain,
+        **kwargs,
     )
+
+
+def _model_colour(alt, report: dict):
+    pairs = [(label, colour) for _, label, colour in _models(report)]
+    return _colour(alt, "model", pairs, title=None)
 
 
 def _direction(report: dict) -> str:
@@ -108,21 +153,20 @@ def _metric(report: dict) -> str:
     return report["project"]["metric"].replace("_", " ")
 
 
-def _reference(alt, data: Datasets, rows: list[dict]):
+def _gap_title(report: dict) -> str:
+    return f"gap in {_metric(report)} (candidate better is positive)"
+
+
+def _reference(alt, data: Datasets, rows: list[dict]) -> dict:
     """Labelled vertical reference rules (zero, bounds, cut-offs) with their own legend."""
     legend = list({r["what"]: r for r in rows}.values())
     domain = [r["what"] for r in legend]
-    return (
+    return unit(
         alt.Chart(data.add(rows))
         .mark_rule(strokeWidth=1.5)
         .encode(
-            x="x:Q",
-            color=alt.Color(
-                "what:N",
-                title=None,
-                scale=alt.Scale(domain=domain, range=[r["colour"] for r in legend]),
-                sort=domain,
-            ),
+            x=alt.X("x:Q"),
+            color=_colour(alt, "what", [(r["what"], r["colour"]) for r in legend], title=None),
             strokeDash=alt.StrokeDash(
                 "what:N",
                 scale=alt.Scale(domain=domain, range=[r["dash"] for r in legend]),
@@ -132,13 +176,89 @@ def _reference(alt, data: Datasets, rows: list[dict]):
     )
 
 
-def _with_references(alt, data: Datasets, data_layers: list, refs: list[dict] | None):
+def _with_references(alt, data: Datasets, data_layers: list[dict], refs: list[dict]) -> dict:
     """Data layers sharing one colour legend, plus reference rules with a legend of their own."""
-    layered = data_layers[0] if len(data_layers) == 1 else alt.layer(*data_layers)
+    layered = data_layers[0] if len(data_layers) == 1 else layer(*data_layers)
     if not refs:
         return layered
-    return alt.layer(_reference(alt, data, refs), layered).resolve_scale(
-        color="independent", strokeDash="independent"
+    return layer(
+        _reference(alt, data, refs),
+        layered,
+        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+    )
+
+
+def _zero_and_useful(report: dict, zero: str) -> list[dict]:
+    """Reference rules at zero and, when the project sets one, at the smallest useful effect."""
+    refs = [{"x": 0, "what": zero, "colour": INK, "dash": SOLID}]
+    useful = (report.get("relevance") or {}).get("min_useful_effect")
+    if useful is not None:
+        refs.append({"x": useful, "what": "smallest useful effect", "colour": GOOD, "dash": DASHED})
+    return refs
+
+
+def _dot_whisker(alt, data: Datasets, rows, label_field, x_title, refs, colours) -> dict:
+    """One row per interval: a rule from low to high and a dot at the gap, coloured by kind."""
+    order = [r[label_field] for r in rows]
+    y = alt.Y(f"{label_field}:N", title=None, sort=order, axis=alt.Axis(labelLimit=230))
+    colour = _colour(alt, "kind", colours, title=None)
+    source = data.add(rows)
+    whisker = (
+        alt.Chart(source)
+        .mark_rule(strokeWidth=2.2)
+        .encode(
+            x=alt.X("low:Q", title=x_title, scale=alt.Scale(zero=True, nice=True)),
+            x2=alt.X2("high:Q"),
+            y=y,
+            color=colour,
+        )
+    )
+    dot = (
+        alt.Chart(source)
+        .mark_point(filled=True, size=60)
+        .encode(x=alt.X("gap:Q"), y=y, color=colour)
+    )
+    chart = _with_references(alt, data, [unit(whisker), unit(dot)], refs)
+    return sized(chart, WIDTH - 80, max(60, 26 * len(rows)))
+
+
+def _guide_line(alt, data: Datasets, y0: float, y1: float) -> dict:
+    """A thin dashed grey line from (0, y0) to (1, y1): chance diagonal or chance level."""
+    return unit(
+        alt.Chart(data.add([{"x": 0, "y": y0}, {"x": 1, "y": y1}]))
+        .mark_line(color=MUTED, strokeDash=[4, 3], strokeWidth=1)
+        .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"))
+    )
+
+
+def _curve_rows(report: dict, section: str, xkey: str, ykey: str, sub: str | None = None):
+    """Both models' curves as rows (model, x, y, order), each thinned to MAX_POINTS."""
+    rows = []
+    section_data = report.get(section) or {}
+    for role, label, _ in _models(report):
+        part = (section_data.get(role) or {}).get(sub) if sub else section_data.get(role)
+        if not part or not part.get(xkey):
+            continue
+        xs, ys = part[xkey], part[ykey]
+        for order, i in enumerate(thin(len(xs))):
+            if xs[i] is None or ys[i] is None:
+                continue
+            rows.append({"model": label, "x": xs[i], "y": ys[i], "order": order})
+    return rows
+
+
+def _unit_square_curves(alt, report: dict, data: Datasets, rows, x_title, y_title) -> dict:
+    """Both models' curves on [0, 1] x [0, 1] (ROC, precision-recall)."""
+    square = alt.Scale(domain=[0, 1])
+    return unit(
+        alt.Chart(data.add(rows))
+        .mark_line(strokeWidth=1.6)
+        .encode(
+            x=alt.X("x:Q", title=x_title, scale=square),
+            y=alt.Y("y:Q", title=y_title, scale=square),
+            color=_model_colour(alt, report),
+            order=alt.Order("order:Q"),
+        )
     )
 
 
@@ -151,29 +271,35 @@ def seed_strip(report: dict, data: Datasets):
 
     seed = report["noise"].get("seed") or {}
     values = seed.get("values") or {}
-    rows = []
-    for role, label, _ in _models(report):
-        for v in values.get(role) or []:
-            if v.get("value") is not None:
-                rows.append({"model": label, "seed": v["seed"], "value": v["value"]})
+    mean = seed.get("mean") or {}
+    rows = [
+        {"model": label, "seed": v["seed"], "value": v["value"]}
+        for role, label, _ in _models(report)
+        for v in values.get(role) or []
+        if v.get("value") is not None
+    ]
     if not rows:
         return None
     means = [
-        {"model": label, "value": (seed.get("mean") or {}).get(role)}
+        {"model": label, "value": mean[role]}
         for role, label, _ in _models(report)
-        if (seed.get("mean") or {}).get(role) is not None
+        if mean.get(role) is not None
     ]
     y = alt.Y("model:N", title=None, sort=[m[1] for m in _models(report)])
     layers = []
     refs = []
-    base_mean = (seed.get("mean") or {}).get("baseline")
+    base_mean = mean.get("baseline")
     if base_mean is not None and seed.get("sd_used") is not None and seed.get("multiple"):
         hib = report["project"]["higher_is_better"]
         reach = seed["multiple"] * seed["sd_used"]
         edge = base_mean + reach if hib else base_mean - reach
         band = [{"x": min(base_mean, edge), "x2": max(base_mean, edge)}]
         layers.append(
-            alt.Chart(data.add(band)).mark_rect(color="#ece6d6").encode(x="x:Q", x2="x2:Q")
+            unit(
+                alt.Chart(data.add(band))
+                .mark_rect(color="#ece6d6")
+                .encode(x=alt.X("x:Q"), x2=alt.X2("x2:Q"))
+            )
         )
         sign = "+" if hib else "−"
         refs.append(
@@ -181,29 +307,33 @@ def seed_strip(report: dict, data: Datasets):
                 "x": edge,
                 "what": f"the rule's bar: baseline mean {sign} {seed['multiple']:g} × seed sd",
                 "colour": INK,
-                "dash": [5, 3],
+                "dash": DASHED,
             }
         )
     layers.append(
-        alt.Chart(data.add(rows))
-        .mark_point(size=70, filled=False, strokeWidth=1.8)
-        .encode(
-            x=alt.X(
-                "value:Q",
-                title=f"validation {_metric(report)} per seed ({_direction(report)})",
-                scale=alt.Scale(zero=False, nice=False, padding=14),
-            ),
-            y=y,
-            color=_model_colour(alt, report),
+        unit(
+            alt.Chart(data.add(rows))
+            .mark_point(size=70, filled=False, strokeWidth=1.8)
+            .encode(
+                x=alt.X(
+                    "value:Q",
+                    title=f"validation {_metric(report)} per seed ({_direction(report)})",
+                    scale=alt.Scale(zero=False, nice=False, padding=14),
+                ),
+                y=y,
+                color=_model_colour(alt, report),
+            )
         )
     )
     if means:
         layers.append(
-            alt.Chart(data.add(means))
-            .mark_tick(thickness=3, size=34)
-            .encode(x="value:Q", y=y, color=_model_colour(alt, report))
+            unit(
+                alt.Chart(data.add(means))
+                .mark_tick(thickness=3, size=34)
+                .encode(x=alt.X("value:Q"), y=y, color=_model_colour(alt, report))
+            )
         )
-    return _with_references(alt, data, layers, refs).properties(width=WIDTH, height=110)
+    return sized(_with_references(alt, data, layers, refs), WIDTH, 110)
 
 
 def eval_intervals(report: dict, data: Datasets):
@@ -213,18 +343,17 @@ def eval_intervals(report: dict, data: Datasets):
     block = report["noise"].get("block")
     if not block or block.get("gap") is None:
         return None
-    rows = []
-    for s in block.get("per_seed") or []:
-        if s.get("gap") is not None:
-            rows.append(
-                {
-                    "row": f"network seed {s['seed']}",
-                    "gap": s["gap"],
-                    "low": s["low"],
-                    "high": s["high"],
-                    "kind": "one trained network",
-                }
-            )
+    rows = [
+        {
+            "row": f"network seed {s['seed']}",
+            "gap": s["gap"],
+            "low": s["low"],
+            "high": s["high"],
+            "kind": "one trained network",
+        }
+        for s in block.get("per_seed") or []
+        if s.get("gap") is not None
+    ]
     primary = block.get("primary") or "bootstrap"
     rows.append(
         {
@@ -246,58 +375,19 @@ def eval_intervals(report: dict, data: Datasets):
                 "kind": "both noise sources",
             }
         )
-    refs = [{"x": 0, "what": "zero: no difference", "colour": INK, "dash": [1, 0]}]
-    relevance = report.get("relevance") or {}
-    if relevance.get("min_useful_effect") is not None:
-        refs.append(
-            {
-                "x": relevance["min_useful_effect"],
-                "what": "smallest useful effect",
-                "colour": GOOD,
-                "dash": [5, 3],
-            }
-        )
     return _dot_whisker(
         alt,
         data,
         rows,
         "row",
-        f"gap in {_metric(report)} (candidate better is positive)",
-        refs,
-        colour_field="kind",
-        colours=[
+        _gap_title(report),
+        _zero_and_useful(report, "zero: no difference"),
+        [
             ("one trained network", MUTED),
             ("seed-averaged", INK),
             ("both noise sources", CANDIDATE_COLOUR),
         ],
     )
-
-
-def _dot_whisker(
-    alt, data: Datasets, rows, label_field, x_title, refs, colour_field, colours, height=None
-):
-    order = [r[label_field] for r in rows]
-    y = alt.Y(f"{label_field}:N", title=None, sort=order, axis=alt.Axis(labelLimit=230))
-    colour = alt.Color(
-        f"{colour_field}:N",
-        title=None,
-        scale=alt.Scale(domain=[c[0] for c in colours], range=[c[1] for c in colours]),
-        sort=[c[0] for c in colours],
-    )
-    source = data.add(rows)
-    whisker = (
-        alt.Chart(source)
-        .mark_rule(strokeWidth=2.2)
-        .encode(
-            x=alt.X("low:Q", title=x_title, scale=alt.Scale(zero=True, nice=True)),
-            x2="high:Q",
-            y=y,
-            color=colour,
-        )
-    )
-    dot = alt.Chart(source).mark_point(filled=True, size=60).encode(x="gap:Q", y=y, color=colour)
-    chart = _with_references(alt, data, [whisker, dot], refs)
-    return chart.properties(width=WIDTH - 80, height=height or max(60, 26 * len(rows)))
 
 
 def bootstrap_histogram(report: dict, data: Datasets):
@@ -315,7 +405,7 @@ def bootstrap_histogram(report: dict, data: Datasets):
         if i + 1 < len(edges)
     ]
     conf = block.get("confidence") or 0.95
-    refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": [1, 0]}]
+    refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
     if block.get("bootstrap") and block["bootstrap"].get("low") is not None:
         lo, hi = block["bootstrap"]["low"], block["bootstrap"]["high"]
     else:
@@ -323,11 +413,11 @@ def bootstrap_histogram(report: dict, data: Datasets):
     if lo is not None:
         label = f"{conf * 100:.0f}% interval"
         refs += [
-            {"x": lo, "what": label, "colour": INK, "dash": [5, 3]},
-            {"x": hi, "what": label, "colour": INK, "dash": [5, 3]},
+            {"x": lo, "what": label, "colour": INK, "dash": DASHED},
+            {"x": hi, "what": label, "colour": INK, "dash": DASHED},
         ]
     refs.append(
-        {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": [1, 0]}
+        {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID}
     )
     hist = (
         alt.Chart(data.add(bars))
@@ -338,29 +428,14 @@ def bootstrap_histogram(report: dict, data: Datasets):
                 title=f"resampled mean gap in {_metric(report)} (candidate better is positive)",
                 scale=alt.Scale(zero=True, nice=True),
             ),
-            x2="hi:Q",
+            x2=alt.X2("hi:Q"),
             y=alt.Y("count:Q", title="resamples"),
         )
     )
-    return _with_references(alt, data, [hist], refs).properties(width=WIDTH, height=150)
+    return sized(_with_references(alt, data, [unit(hist)], refs), WIDTH, 150)
 
 
 # ---------------------------------------------------------------- threshold and ranking
-
-
-def _curve_rows(report: dict, section: str, xkey: str, ykey: str, sub: str | None = None):
-    rows = []
-    section_data = report.get(section) or {}
-    for role, label, _ in _models(report):
-        part = (section_data.get(role) or {}).get(sub) if sub else section_data.get(role)
-        if not part or not part.get(xkey):
-            continue
-        xs, ys = part[xkey], part[ykey]
-        for order, i in enumerate(thin(len(xs))):
-            if xs[i] is None or ys[i] is None:
-                continue
-            rows.append({"model": label, "x": xs[i], "y": ys[i], "order": order})
-    return rows
 
 
 def threshold_cost(report: dict, data: Datasets):
@@ -392,15 +467,17 @@ def threshold_cost(report: dict, data: Datasets):
             ),
             y=alt.Y("y:Q", title="validation cost per case", scale=alt.Scale(zero=True)),
             color=colour,
-            order="order:Q",
+            order=alt.Order("order:Q"),
         )
     )
-    layers = [line]
+    layers = [unit(line)]
     if chosen:
         layers.append(
-            alt.Chart(data.add(chosen))
-            .mark_point(shape="diamond", size=120, filled=True, stroke="white", strokeWidth=1)
-            .encode(x="x:Q", y="y:Q", color=colour)
+            unit(
+                alt.Chart(data.add(chosen))
+                .mark_point(shape="diamond", size=120, filled=True, stroke="white", strokeWidth=1)
+                .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), color=colour)
+            )
         )
     refs = []
     if th.get("theoretical_cutoff") is not None:
@@ -409,11 +486,10 @@ def threshold_cost(report: dict, data: Datasets):
                 "x": th["theoretical_cutoff"],
                 "what": "theoretical cutoff c_FP / (c_FP + c_FN)",
                 "colour": INK,
-                "dash": [5, 3],
+                "dash": DASHED,
             }
         )
-    chart = _with_references(alt, data, layers, refs)
-    return chart.properties(width=WIDTH, height=190)
+    return sized(_with_references(alt, data, layers, refs), WIDTH, 190)
 
 
 def roc_curve(report: dict, data: Datasets):
@@ -423,22 +499,11 @@ def roc_curve(report: dict, data: Datasets):
     rows = _curve_rows(report, "ranking", "fpr", "tpr", sub="roc")
     if not rows:
         return None
-    diag = (
-        alt.Chart(data.add([{"x": 0, "y": 0}, {"x": 1, "y": 1}]))
-        .mark_line(color=MUTED, strokeDash=[4, 3], strokeWidth=1)
-        .encode(x="x:Q", y="y:Q")
+    diagonal = _guide_line(alt, data, 0, 1)
+    curves = _unit_square_curves(
+        alt, report, data, rows, "false positive rate", "true positive rate"
     )
-    line = (
-        alt.Chart(data.add(rows))
-        .mark_line(strokeWidth=1.6)
-        .encode(
-            x=alt.X("x:Q", title="false positive rate", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("y:Q", title="true positive rate", scale=alt.Scale(domain=[0, 1])),
-            color=_model_colour(alt, report),
-            order="order:Q",
-        )
-    )
-    return alt.layer(diag, line).properties(width=230, height=230)
+    return layer(diagonal, curves, width=230, height=230)
 
 
 def pr_curve(report: dict, data: Datasets):
@@ -449,37 +514,20 @@ def pr_curve(report: dict, data: Datasets):
     if not rows:
         return None
     layers = []
-    th = report.get("threshold") or {}
-    cand = th.get("candidate") or {}
+    cand = (report.get("threshold") or {}).get("candidate") or {}
     if cand.get("actual_positive") is not None and cand.get("rows"):
         rate = cand["actual_positive"] / cand["rows"]
-        layers.append(
-            alt.Chart(data.add([{"x": 0, "y": rate}, {"x": 1, "y": rate}]))
-            .mark_line(color=MUTED, strokeDash=[4, 3], strokeWidth=1)
-            .encode(x="x:Q", y="y:Q")
-        )
-    layers.append(
-        alt.Chart(data.add(rows))
-        .mark_line(strokeWidth=1.6)
-        .encode(
-            x=alt.X("x:Q", title="recall", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("y:Q", title="precision", scale=alt.Scale(domain=[0, 1])),
-            color=_model_colour(alt, report),
-            order="order:Q",
-        )
-    )
-    return alt.layer(*layers).properties(width=230, height=230)
+        layers.append(_guide_line(alt, data, rate, rate))
+    layers.append(_unit_square_curves(alt, report, data, rows, "recall", "precision"))
+    return layer(*layers, width=230, height=230)
 
 
 def ranking_pair(report: dict, data: Datasets):
     """ROC and precision-recall side by side, one shared legend."""
-    import altair as alt
-
-    roc, pr = roc_curve(report, data), pr_curve(report, data)
-    if roc is None and pr is None:
+    parts = [c for c in (roc_curve(report, data), pr_curve(report, data)) if c is not None]
+    if not parts:
         return None
-    parts = [c for c in (roc, pr) if c is not None]
-    return alt.hconcat(*parts, spacing=40) if len(parts) == 2 else parts[0]
+    return {"hconcat": parts, "spacing": 40} if len(parts) == 2 else parts[0]
 
 
 # ---------------------------------------------------------------- calibration
@@ -494,9 +542,12 @@ def reliability(report: dict, data: Datasets):
         return None
     rows = []
     for role, label, _ in _models(report):
+        # the two models' count bars sit side by side within each bin
+        left, right = (0.08, 0.5) if role == "candidate" else (0.5, 0.92)
         for b in (cal.get(role) or {}).get("bins") or []:
             if not b.get("count") or b.get("mean_p") is None or b.get("fraction_positive") is None:
                 continue  # empty bins are not drawn
+            width = b["high"] - b["low"]
             rows.append(
                 {
                     "model": label,
@@ -505,20 +556,14 @@ def reliability(report: dict, data: Datasets):
                     "count": b["count"],
                     "bin": f"{b['low']:.2f}–{b['high']:.2f}",
                     "mid": (b["low"] + b["high"]) / 2,
-                    "bar_low": b["low"]
-                    + (b["high"] - b["low"]) * (0.08 if role == "candidate" else 0.5),
-                    "bar_high": b["low"]
-                    + (b["high"] - b["low"]) * (0.5 if role == "candidate" else 0.92),
+                    "bar_low": b["low"] + width * left,
+                    "bar_high": b["low"] + width * right,
                 }
             )
     if not rows:
         return None
     colour = _model_colour(alt, report)
-    diag = (
-        alt.Chart(data.add([{"x": 0, "y": 0}, {"x": 1, "y": 1}]))
-        .mark_line(color=MUTED, strokeDash=[4, 3], strokeWidth=1)
-        .encode(x="x:Q", y="y:Q")
-    )
+    diagonal = _guide_line(alt, data, 0, 1)
     source = data.add(rows)
     scale = alt.Scale(domain=[0, 1])
     line = (
@@ -530,21 +575,23 @@ def reliability(report: dict, data: Datasets):
             color=colour,
         )
     )
-    top = alt.layer(diag, line).properties(width=WIDTH - 120, height=230)
-    # bin counts below, the two models side by side within each bin
     counts = (
         alt.Chart(source)
         .mark_rect()
         .encode(
             x=alt.X("bar_low:Q", title="mean predicted probability in the bin", scale=scale),
-            x2="bar_high:Q",
+            x2=alt.X2("bar_high:Q"),
             y=alt.Y("count:Q", title="rows", axis=alt.Axis(tickCount=3)),
             y2=alt.datum(0),
             color=colour,
         )
-        .properties(width=WIDTH - 120, height=70)
     )
-    return alt.vconcat(top, counts, spacing=6).resolve_scale(color="shared")
+    top = layer(diagonal, unit(line), width=WIDTH - 120, height=230)
+    return {
+        "vconcat": [top, sized(unit(counts), WIDTH - 120, 70)],
+        "resolve": {"scale": {"color": "shared"}},
+        "spacing": 6,
+    }
 
 
 # ---------------------------------------------------------------- slices
@@ -554,11 +601,8 @@ def slice_gaps(report: dict, data: Datasets):
     """Per-slice gap with its interval; slices where the candidate is worse in red."""
     import altair as alt
 
-    slices = report.get("slices")
-    if not slices:
-        return None
     rows = []
-    for s in slices:
+    for s in report.get("slices") or []:
         if s.get("gap") is None or s.get("low") is None:
             continue
         if s.get("worse"):
@@ -578,16 +622,14 @@ def slice_gaps(report: dict, data: Datasets):
         )
     if not rows:
         return None
-    refs = [{"x": 0, "what": "zero: no difference", "colour": INK, "dash": [1, 0]}]
     return _dot_whisker(
         alt,
         data,
         rows,
         "slice",
-        f"gap in {_metric(report)} (candidate better is positive)",
-        refs,
-        colour_field="kind",
-        colours=[
+        _gap_title(report),
+        [{"x": 0, "what": "zero: no difference", "colour": INK, "dash": SOLID}],
+        [
             ("candidate better (interval above zero)", GOOD),
             ("interval includes zero", MUTED),
             ("candidate worse (interval below zero)", BAD),
@@ -626,26 +668,14 @@ def before_after_interval(report: dict, data: Datasets):
                 "kind": "for comparison",
             }
         )
-    refs = [{"x": 0, "what": "zero: no change", "colour": INK, "dash": [1, 0]}]
-    relevance = report.get("relevance") or {}
-    if relevance.get("min_useful_effect") is not None:
-        refs.append(
-            {
-                "x": relevance["min_useful_effect"],
-                "what": "smallest useful effect",
-                "colour": GOOD,
-                "dash": [5, 3],
-            }
-        )
     return _dot_whisker(
         alt,
         data,
         rows,
         "row",
         f"change in {_metric(report)} (after better is positive)",
-        refs,
-        colour_field="kind",
-        colours=[("primary interval", INK), ("for comparison", MUTED)],
+        _zero_and_useful(report, "zero: no change"),
+        [("primary interval", INK), ("for comparison", MUTED)],
     )
 
 
@@ -670,13 +700,14 @@ def fixed_broken(report: dict, data: Datasets):
     if not rows:
         return None
     order = list(dict.fromkeys(r["category"] for r in rows))
+    offset = alt.YOffset("what:N", sort=["fixed", "broken"])
     bars = (
         alt.Chart(data.add(rows))
         .mark_bar(height=10)
         .encode(
             x=alt.X("count:Q", title="questions", axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("category:N", title=None, sort=order),
-            yOffset=alt.YOffset("what:N", sort=["fixed", "broken"]),
+            yOffset=offset,
             color=alt.Color(
                 "what:N",
                 title=None,
@@ -688,13 +719,13 @@ def fixed_broken(report: dict, data: Datasets):
         alt.Chart(data.add(rows))
         .mark_text(align="left", dx=3, fontSize=10, color=INK)
         .encode(
-            x="count:Q",
+            x=alt.X("count:Q"),
             y=alt.Y("category:N", sort=order),
-            yOffset=alt.YOffset("what:N", sort=["fixed", "broken"]),
-            text="count:Q",
+            yOffset=offset,
+            text=alt.Text("count:Q"),
         )
     )
-    return alt.layer(bars, labels).properties(width=WIDTH - 80, height=max(60, 30 * len(order)))
+    return layer(unit(bars), unit(labels), width=WIDTH - 80, height=max(60, 30 * len(order)))
 
 
 def forgetting(report: dict, data: Datasets):
@@ -731,25 +762,20 @@ def forgetting(report: dict, data: Datasets):
     )
     refs = []
     if general.get("max_drop") is not None:
-        limit = (
-            general["before"] - general["max_drop"]
-            if hib
-            else general["before"] + general["max_drop"]
-        )
-        word = "lowest" if hib else "highest"
+        drop = general["max_drop"]
         refs.append(
             {
-                "x": limit,
-                "what": f"{word} value the allowed drop permits",
+                "x": general["before"] - drop if hib else general["before"] + drop,
+                "what": f"{'lowest' if hib else 'highest'} value the allowed drop permits",
                 "colour": BAD,
-                "dash": [5, 3],
+                "dash": DASHED,
             }
         )
-    return _with_references(alt, data, [bars], refs).properties(width=WIDTH - 80, height=80)
+    return sized(_with_references(alt, data, [unit(bars)], refs), WIDTH - 80, 80)
 
 
 #: chart key -> builder, in page order
-BUILDERS: dict[str, Callable[[dict, Datasets], object]] = {
+BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
     "seed_strip": seed_strip,
     "eval_intervals": eval_intervals,
     "bootstrap_histogram": bootstrap_histogram,
@@ -768,11 +794,9 @@ def chart_specs(report: dict) -> dict[str, dict]:
     specs = {}
     for key, build in BUILDERS.items():
         data = Datasets()
-        chart = build(report, data)
-        if chart is not None:
-            spec = _config(chart).to_dict(validate=False)
-            spec["datasets"] = data.values
-            specs[key] = spec
+        view = build(report, data)
+        if view is not None:
+            specs[key] = top_level(view, data)
     return specs
 
 
