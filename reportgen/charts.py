@@ -828,6 +828,11 @@ def scope_ids(svg: str, prefix: str) -> str:
     return svg
 
 
+def chart_svg(key: str, spec: dict) -> str:
+    """The inline SVG of chart `key`, its ids scoped by the key."""
+    return svg_from_spec(spec, f"ch-{key}")
+
+
 def build_charts(report: dict) -> dict[str, str]:
     """Chart key -> inline SVG markup for every chart the report has data for."""
-    return {key: svg_from_spec(spec, f"ch-{key}") for key, spec in chart_specs(report).items()}
+    return {key: chart_svg(key, spec) for key, spec in chart_specs(report).items()}

@@ -6,6 +6,7 @@ produced by vl-convert from our own specs (see charts.py), carried in Figure.svg
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 
 DASH = "—"
@@ -93,6 +94,11 @@ class Figure:
     svg: str
     caption: str
     description: str
+
+    @property
+    def data_uri(self) -> str:
+        """The SVG as a data: URI, for the <img> of the printed page."""
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg.encode("utf-8")).decode()
 
 
 @dataclass(frozen=True)

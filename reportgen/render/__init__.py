@@ -7,6 +7,7 @@ importing this package, and ``evreport --help``, stays instant.
 from __future__ import annotations
 
 import json
+import sys
 
 FORMATS = ("html", "pdf", "json", "md")
 FILE_NAMES = {
@@ -23,11 +24,17 @@ def report_json(report: dict) -> bytes:
     return text.encode("utf-8")
 
 
-def render_outputs(report: dict, formats: tuple[str, ...]) -> tuple[dict[str, bytes], list[str]]:
+def render_outputs(
+    report: dict, formats: tuple[str, ...], *, chart_process: bool | None = None
+) -> tuple[dict[str, bytes], list[str]]:
     """Render the requested formats; returns ({file name: bytes}, problems).
 
     A PDF that cannot be made because WeasyPrint's system libraries are missing is a problem,
     not a failure: the other files are still returned.
+
+    chart_process: draw the charts in a helper process (True), in this one (False), or
+    (None) in a helper unless vl-convert is already loaded here, as in a batch worker
+    that keeps its warm engine from one project to the next.
     """
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -37,28 +44,22 @@ def render_outputs(report: dict, formats: tuple[str, ...]) -> tuple[dict[str, by
         )
     files: dict[str, bytes] = {}
     problems: list[str] = []
-    html_text = None
+    page = "html" in formats or "pdf" in formats
     view = None
-    if "html" in formats or "pdf" in formats or "md" in formats:
+    if page or "md" in formats:
         from reportgen.view import build_view
 
-        charts: dict[str, str] = {}
-        if "html" in formats or "pdf" in formats:
-            from reportgen.charts import build_charts
-
-            charts = build_charts(report)
+        charts = chart_svgs(report, "pdf" in formats, chart_process) if page else {}
         view = build_view(report, charts)
-    if "html" in formats or "pdf" in formats:
+    if page:
         from reportgen.render.html import render_html
-
-        html_text = render_html(view)
     if "html" in formats:
-        files[FILE_NAMES["html"]] = html_text.encode("utf-8")
+        files[FILE_NAMES["html"]] = render_html(view).encode("utf-8")
     if "pdf" in formats:
         from reportgen.render.pdf import PdfUnavailable, render_pdf
 
         try:
-            files[FILE_NAMES["pdf"]] = render_pdf(html_text)
+            files[FILE_NAMES["pdf"]] = render_pdf(render_html(view, for_print=True))
         except PdfUnavailable as exc:
             problems.append(str(exc))
     if "json" in formats:
@@ -68,3 +69,28 @@ def render_outputs(report: dict, formats: tuple[str, ...]) -> tuple[dict[str, by
 
         files[FILE_NAMES["md"]] = render_markdown(view).encode("utf-8")
     return files, problems
+
+
+def chart_svgs(report: dict, pdf: bool, chart_process: bool | None) -> dict[str, str]:
+    """Chart key -> SVG; in a helper process, this one loads WeasyPrint (for a PDF) meanwhile."""
+    from reportgen import charts
+
+    if chart_process is None:
+        chart_process = "vl_convert" not in sys.modules
+    if not chart_process:
+        return charts.build_charts(report)
+    from reportgen.render.svg_process import SvgProcess
+
+    with SvgProcess() as helper:  # its engine starts while altair loads here
+        specs = charts.chart_specs(report)
+        if not specs:
+            return {}
+        helper.submit(specs)
+        if pdf:
+            from reportgen.render.pdf import PdfUnavailable, load_weasyprint
+
+            try:
+                load_weasyprint()
+            except PdfUnavailable:
+                pass  # render_pdf raises it again and the build reports it
+        return helper.result()

@@ -33,7 +33,12 @@ def stylesheet() -> str:
     return "\n".join((STYLES / name).read_text(encoding="utf-8") for name in STYLESHEETS)
 
 
-def render_html(view) -> str:
-    """The self-contained report page for a ReportView."""
+def render_html(view, for_print: bool = False) -> str:
+    """The self-contained report page for a ReportView.
+
+    for_print: the page WeasyPrint prints, each chart an <img> of the same SVG. WeasyPrint
+    parses and styles inline SVG as part of the HTML before it draws it; as an image it only
+    draws it.
+    """
     template = environment().get_template("report.html")
-    return template.render(v=view, css=stylesheet())
+    return template.render(v=view, css=stylesheet(), for_print=for_print)

@@ -12,7 +12,8 @@ class PdfUnavailable(RuntimeError):
     """WeasyPrint or its system libraries cannot be loaded; the message says what to install."""
 
 
-def _weasyprint():
+def load_weasyprint():
+    """The weasyprint module, or PdfUnavailable saying what to install."""
     try:
         import weasyprint
     except (ImportError, OSError) as exc:  # OSError: cannot load libpango / libgobject
@@ -34,6 +35,6 @@ def offline_fetcher(weasyprint):
 
 def render_pdf(html: str) -> bytes:
     """The PDF bytes for the report page (tagged, PDF/UA-1)."""
-    weasyprint = _weasyprint()
+    weasyprint = load_weasyprint()
     document = weasyprint.HTML(string=html, url_fetcher=offline_fetcher(weasyprint))
     return document.write_pdf(pdf_variant="pdf/ua-1")

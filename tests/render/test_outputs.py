@@ -65,3 +65,18 @@ def test_lazy_imports():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_charts_drawn_in_a_helper_process_are_the_same(sample):
+    helper, _ = render_outputs(sample, ("html",), chart_process=True)
+    here, _ = render_outputs(sample, ("html",), chart_process=False)
+    assert helper["report.html"] == here["report.html"]
+
+
+def test_helper_process_failure_names_the_reason():
+    from reportgen.render.svg_process import ChartProcessError, SvgProcess
+
+    with SvgProcess() as helper:
+        helper.submit({"broken": {"mark": "no-such-mark"}})
+        with pytest.raises(ChartProcessError, match="chart conversion failed in the helper"):
+            helper.result()
