@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 
 FORMATS = ("html", "pdf", "json", "md")
 FILE_NAMES = {
@@ -42,55 +43,54 @@ def render_outputs(
             f"unknown output format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats are {', '.join(FORMATS)}"
         )
-    files: dict[str, bytes] = {}
+    out: dict[str, bytes] = {}
     problems: list[str] = []
-    page = "html" in formats or "pdf" in formats
     view = None
-    if page or "md" in formats:
+    if "html" in formats or "pdf" in formats:
+        from reportgen.render.html import render_html
         from reportgen.view import build_view
 
-        charts = chart_svgs(report, "pdf" in formats, chart_process) if page else {}
-        view = build_view(report, charts)
-    if page:
-        from reportgen.render.html import render_html
-    if "html" in formats:
-        files[FILE_NAMES["html"]] = render_html(view).encode("utf-8")
-    if "pdf" in formats:
-        from reportgen.render.pdf import PdfUnavailable, render_pdf
+        with drawn_charts(report, chart_process) as (keys, svgs):
+            view = build_view(report, keys)
+            if "pdf" in formats:  # laid out while the helper still draws the charts
+                from reportgen.render.pdf import PdfUnavailable, render_pdf
 
-        try:
-            files[FILE_NAMES["pdf"]] = render_pdf(render_html(view, for_print=True))
-        except PdfUnavailable as exc:
-            problems.append(str(exc))
+                try:
+                    out["pdf"] = render_pdf(render_html(view, for_print=True), svgs)
+                except PdfUnavailable as exc:
+                    problems.append(str(exc))
+            charts = svgs()  # raises here if drawing failed, even when only the PDF needed it
+        if "html" in formats:
+            out["html"] = render_html(view, charts).encode("utf-8")
     if "json" in formats:
-        files[FILE_NAMES["json"]] = report_json(report)
+        out["json"] = report_json(report)
     if "md" in formats:
         from reportgen.render.md import render_markdown
+        from reportgen.view import build_view
 
-        files[FILE_NAMES["md"]] = render_markdown(view).encode("utf-8")
-    return files, problems
+        view = view or build_view(report, ())
+        out["md"] = render_markdown(view).encode("utf-8")
+    return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 
 
-def chart_svgs(report: dict, pdf: bool, chart_process: bool | None) -> dict[str, str]:
-    """Chart key -> SVG; in a helper process, this one loads WeasyPrint (for a PDF) meanwhile."""
+@contextmanager
+def drawn_charts(report: dict, chart_process: bool | None):
+    """(chart keys, svgs): the keys at once; svgs() returns key -> SVG, waiting if need be.
+
+    In a helper process (see svg_process) the SVG is drawn while this process goes on.
+    """
     from reportgen import charts
 
     if chart_process is None:
         chart_process = "vl_convert" not in sys.modules
     if not chart_process:
-        return charts.build_charts(report)
+        drawn = charts.build_charts(report)
+        yield tuple(drawn), lambda: drawn
+        return
     from reportgen.render.svg_process import SvgProcess
 
     with SvgProcess() as helper:  # its engine starts while altair loads here
         specs = charts.chart_specs(report)
-        if not specs:
-            return {}
-        helper.submit(specs)
-        if pdf:
-            from reportgen.render.pdf import PdfUnavailable, load_weasyprint
-
-            try:
-                load_weasyprint()
-            except PdfUnavailable:
-                pass  # render_pdf raises it again and the build reports it
-        return helper.result()
+        if specs:
+            helper.submit(specs)
+        yield tuple(specs), helper.result if specs else dict

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,6 +12,8 @@ ROOT = Path(reportgen.__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 STYLES = ROOT / "styles"
 STYLESHEETS = ("report.css", "print.css")
+#: the printed page's chart images: CHART_URL + chart key
+CHART_URL = "evreport-chart:"
 
 
 @lru_cache(maxsize=1)
@@ -33,12 +36,15 @@ def stylesheet() -> str:
     return "\n".join((STYLES / name).read_text(encoding="utf-8") for name in STYLESHEETS)
 
 
-def render_html(view, for_print: bool = False) -> str:
-    """The self-contained report page for a ReportView.
+def render_html(view, charts: Mapping[str, str] | None = None, for_print: bool = False) -> str:
+    """The self-contained report page for a ReportView, each chart's SVG (by key) inline.
 
-    for_print: the page WeasyPrint prints, each chart an <img> of the same SVG. WeasyPrint
-    parses and styles inline SVG as part of the HTML before it draws it; as an image it only
-    draws it.
+    for_print: the page WeasyPrint prints. Each chart is an <img> of CHART_URL + key, which
+    render.pdf's fetcher serves: WeasyPrint parses and styles inline SVG as part of the HTML
+    before it draws it, an image it only draws; and the page can be laid out while the
+    charts are still being drawn.
     """
     template = environment().get_template("report.html")
-    return template.render(v=view, css=stylesheet(), for_print=for_print)
+    return template.render(
+        v=view, css=stylesheet(), charts=charts or {}, for_print=for_print, chart_url=CHART_URL
+    )

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
+from reportgen.render.html import CHART_URL
+
 PANGO_HINT = (
     "PDF not written: WeasyPrint needs Pango "
     "(Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)"
@@ -21,11 +25,20 @@ def load_weasyprint():
     return weasyprint
 
 
-def offline_fetcher(weasyprint):
-    """A URL fetcher that refuses every URL except inline data: URIs."""
+def offline_fetcher(weasyprint, charts: Callable[[], Mapping[str, str]] | None = None):
+    """A URL fetcher that serves the report's charts and data: URIs, and refuses every other URL.
+
+    charts is called when the first chart is needed and returns chart key -> SVG; the charts
+    may still be being drawn when the PDF starts.
+    """
 
     class OfflineFetcher(weasyprint.urls.URLFetcher):
         def fetch(self, url, headers=None):
+            if url.startswith(CHART_URL) and charts is not None:
+                svg = charts()[url.removeprefix(CHART_URL)]
+                return weasyprint.urls.URLFetcherResponse(
+                    url, svg.encode("utf-8"), headers={"Content-Type": "image/svg+xml"}
+                )
             if not url.startswith("data:"):
                 raise ValueError(f"evreport reports never load external resources: {url}")
             return super().fetch(url, headers)
@@ -33,8 +46,8 @@ def offline_fetcher(weasyprint):
     return OfflineFetcher()
 
 
-def render_pdf(html: str) -> bytes:
-    """The PDF bytes for the report page (tagged, PDF/UA-1)."""
+def render_pdf(html: str, charts: Callable[[], Mapping[str, str]] | None = None) -> bytes:
+    """The PDF bytes for the printed page (tagged, PDF/UA-1); charts as for offline_fetcher."""
     weasyprint = load_weasyprint()
-    document = weasyprint.HTML(string=html, url_fetcher=offline_fetcher(weasyprint))
+    document = weasyprint.HTML(string=html, url_fetcher=offline_fetcher(weasyprint, charts))
     return document.write_pdf(pdf_variant="pdf/ua-1")

@@ -2,7 +2,8 @@
 
 vl-convert holds the GIL while it draws, and its JavaScript engine takes about 0.4 s to start
 in every new process. A fresh ``evreport build`` therefore starts the helper first, builds the
-specs with altair, hands them over, and loads WeasyPrint while the helper draws. The helper
+specs with altair, hands them over, and loads WeasyPrint and lays out the PDF while the
+helper draws. The helper
 runs ``charts.chart_svg``, the same function as in-process conversion, so the SVG is the
 same byte for byte.
 
@@ -40,6 +41,7 @@ class SvgProcess:
         self._thread: threading.Thread | None = None
         self._out = b""
         self._err = b""
+        self._svgs: dict[str, str] | None = None
 
     def start(self) -> SvgProcess:
         import reportgen
@@ -67,15 +69,17 @@ class SvgProcess:
         self._out, self._err = self._proc.communicate(payload)
 
     def result(self) -> dict[str, str]:
-        """Chart key -> SVG, in the order the specs were submitted."""
-        self._thread.join()
-        if self._proc.returncode != 0:
-            reason = self._err.decode("utf-8", "replace").strip().splitlines()
-            raise ChartProcessError(
-                "chart conversion failed in the helper process: "
-                + (reason[-1] if reason else f"exit status {self._proc.returncode}")
-            )
-        return json.loads(self._out)
+        """Chart key -> SVG, in the order the specs were submitted (waits for the helper)."""
+        if self._svgs is None:
+            self._thread.join()
+            if self._proc.returncode != 0:
+                reason = self._err.decode("utf-8", "replace").strip().splitlines()
+                raise ChartProcessError(
+                    "chart conversion failed in the helper process: "
+                    + (reason[-1] if reason else f"exit status {self._proc.returncode}")
+                )
+            self._svgs = json.loads(self._out)
+        return self._svgs
 
     def close(self) -> None:
         """Stop the helper if it is still running (after an error on this side)."""

@@ -1,0 +1,120 @@
+"""The report context: one dataclass per template section, every number formatted once, here.
+
+Templates only print these strings and nothing here builds HTML. Chart SVG is not part of
+the view: a Figure names its chart by key and the page gets the markup beside the view (see
+render/html.py).
+
+    format.py        numbers and words: fixed decimals, typographic minus, dashes
+    parts.py         Figure, Row, Status and helpers the sections share
+    summary.py       page one: title, claim, decision, ladder
+    noise.py         seed noise and evaluation-sample noise
+    threshold.py     threshold, cost and ranking
+    calibration.py   reliability bins
+    slices.py        slices, relevance and what was (never) measured
+    before_after.py  before-after projects
+    appendix.py      fairness, provenance, checks, warnings, logged against recomputed
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.appendix import (
+    ComparisonRow,
+    Fact,
+    ProvenanceView,
+    WarningRow,
+    comparisons_view,
+    facts,
+    provenance_view,
+    warnings_view,
+)
+from reportgen.view.before_after import BeforeAfterView, before_after_view
+from reportgen.view.calibration import CalibrationView, calibration_view
+from reportgen.view.format import (
+    DASH,
+    MINUS,
+    count,
+    interval,
+    num,
+    passed_word,
+    pct,
+    pvalue,
+    signed,
+    yes_no,
+)
+from reportgen.view.noise import NoiseView, noise_view
+from reportgen.view.parts import Figure, Row, Status
+from reportgen.view.slices import BoundsView, SlicesView, bounds_view, slices_view
+from reportgen.view.summary import (
+    ClaimView,
+    DecisionView,
+    Header,
+    LadderRow,
+    claim_view,
+    decision_view,
+    header_view,
+    ladder_view,
+)
+from reportgen.view.threshold import ThresholdView, threshold_view
+
+__all__ = [
+    "DASH",
+    "MINUS",
+    "Figure",
+    "ReportView",
+    "Row",
+    "Status",
+    "build_view",
+    "count",
+    "interval",
+    "num",
+    "passed_word",
+    "pct",
+    "pvalue",
+    "signed",
+    "yes_no",
+]
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """Everything templates/report.html prints, in reading order."""
+
+    header: Header
+    claim: ClaimView
+    decision: DecisionView
+    ladder: list[LadderRow]
+    noise: NoiseView
+    threshold: ThresholdView | None
+    calibration: CalibrationView | None
+    slices: SlicesView | None
+    bounds: BoundsView
+    fairness: list[Fact]
+    checks: list[Fact]
+    provenance: ProvenanceView
+    before_after: BeforeAfterView | None
+    warnings: list[WarningRow]
+    comparisons: list[ComparisonRow]
+
+
+def build_view(report: dict, charts: Collection[str]) -> ReportView:
+    """The whole report context from the report dict and the keys of the charts it can draw."""
+    return ReportView(
+        header=header_view(report),
+        claim=claim_view(report),
+        decision=decision_view(report),
+        ladder=ladder_view(report),
+        noise=noise_view(report, charts),
+        threshold=threshold_view(report, charts),
+        calibration=calibration_view(report, charts),
+        slices=slices_view(report, charts),
+        bounds=bounds_view(report),
+        fairness=facts(report.get("fairness") or []),
+        checks=facts(report.get("checks") or [], with_values=True),
+        provenance=provenance_view(report),
+        before_after=before_after_view(report, charts),
+        warnings=warnings_view(report),
+        comparisons=comparisons_view(report),
+    )

@@ -1,0 +1,142 @@
+"""Fairness facts, provenance and the appendix: checks, warnings, logged against recomputed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportgen.view.format import DASH, count, num, pct
+from reportgen.view.parts import Row, Status, fact_status, outcome
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    """A logged metric value against the one recomputed from predictions (rung 1)."""
+
+    model: str
+    seed: str
+    split: str
+    logged: str
+    recomputed: str
+    agree: Status
+    cite: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A pass/fail fact with its evidence (fairness, individual checks)."""
+
+    label: str
+    text: str
+    status: Status
+    artefacts: list[str]
+    value: str = DASH
+    bar: str = DASH
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """One input file in the provenance table: path, SHA-256, size."""
+
+    path: str
+    sha256: str
+    size: str
+
+
+@dataclass(frozen=True)
+class ProvenanceView:
+    """partials/_provenance.html: the rebuild command, settings, input files, versions."""
+
+    inputs: list[FileRow]
+    libraries: list[Row]
+    settings: list[Row]
+    command: str
+
+
+@dataclass(frozen=True)
+class WarningRow:
+    """One input warning in the appendix (partials/_appendix.html), located path:line:column."""
+
+    where: str
+    severity: str
+    slug: str
+    message: str
+
+
+def facts(items: list[dict], with_values: bool = False) -> list[Fact]:
+    out = []
+    for f in items or []:
+        out.append(
+            Fact(
+                label=str(f.get("id", "")).replace("-", " "),
+                text=str(f.get("text") or DASH),
+                status=fact_status(f.get("passed")),
+                artefacts=[str(a) for a in f.get("artefacts") or []],
+                value=num(f.get("value")) if with_values else DASH,
+                bar=num(f.get("bar")) if with_values else DASH,
+            )
+        )
+    return out
+
+
+def provenance_view(report: dict) -> ProvenanceView:
+    build = report.get("build") or {}
+    block = report["noise"].get("block") or {}
+    rule = report.get("rule") or {}
+    inputs = [
+        FileRow(str(i["path"]), str(i.get("sha256") or DASH), count(i.get("bytes")))
+        for i in report.get("inputs") or []
+    ]
+    tool = report.get("tool") or {}
+    libraries = [Row(str(tool.get("name", "evreport")), str(tool.get("version", DASH)))]
+    libraries += [Row(str(k), str(v)) for k, v in sorted((build.get("libraries") or {}).items())]
+    seed = build.get("random_seed", rule.get("random_seed"))
+    settings = [
+        Row("report schema", str(report.get("schema") or DASH)),
+        Row("build date", str(build.get("date") or DASH)),
+        Row("random seed", DASH if seed is None else str(seed)),
+        Row("bootstrap resamples", count(build.get("resamples", block.get("resamples")))),
+        Row("confidence", pct(build.get("confidence", block.get("confidence")))),
+    ]
+    return ProvenanceView(inputs, libraries, settings, str(build.get("command") or DASH))
+
+
+def warnings_view(report: dict) -> list[WarningRow]:
+    rows = []
+    for w in report.get("warnings") or []:
+        where = str(w.get("path") or "<project>")
+        if w.get("line") is not None:
+            where += f":{w['line']}"
+            if w.get("column") is not None:
+                where += f":{w['column']}"
+        rows.append(
+            WarningRow(
+                where,
+                str(w.get("severity") or DASH),
+                str(w.get("slug") or DASH),
+                str(w.get("message") or DASH),
+            )
+        )
+    return rows
+
+
+def comparisons_view(report: dict) -> list[ComparisonRow]:
+    rows = []
+    for c in report.get("comparisons") or []:
+        agree = c.get("agree")
+        rows.append(
+            ComparisonRow(
+                model=str(c.get("model")),
+                seed=str(c.get("seed")),
+                split=str(c.get("split")),
+                logged=_full(c.get("logged")),
+                recomputed=_full(c.get("recomputed")),
+                agree=outcome(agree, "agree", "disagree", "not compared"),
+                cite=str(c.get("cite") or DASH),
+            )
+        )
+    return rows
+
+
+def _full(x: float | None) -> str:
+    """A logged or recomputed value to 6 decimals: enough to see a disagreement."""
+    return num(x, 6)

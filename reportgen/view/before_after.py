@@ -1,0 +1,105 @@
+"""Before and after: the summary, fixed and broken questions, the forgetting set."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.format import DASH, count, interval, num, pvalue, signed
+from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome
+
+
+@dataclass(frozen=True)
+class BrokenRow:
+    """A question that was right before and is wrong after."""
+
+    id: str
+    category: str
+    text: str
+
+
+@dataclass(frozen=True)
+class BeforeAfterView:
+    """partials/_before_after.html: summary, interval, fixed/broken questions, forgetting."""
+
+    summary: list[Row]
+    interval_figure: Figure | None
+    categories_figure: Figure | None
+    forgetting_figure: Figure | None
+    category_sentence: str | None
+    broken: list[BrokenRow]
+    general: list[Row]
+    general_status: Status | None
+
+
+def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView | None:
+    ba = report.get("before_after")
+    if not ba:
+        return None
+    general = report.get("general")
+    metric = metric_name(report)
+    summary = [
+        Row(f"{metric} before", num(ba.get("before"), 3)),
+        Row(f"{metric} after", num(ba.get("after"), 3)),
+        Row("difference (after − before)", signed(ba.get("difference"), 3)),
+        Row("interval", interval(ba.get("low"), ba.get("high"), 3)),
+        Row("questions", count(ba.get("questions"))),
+        Row("fixed (wrong before, right after)", count(ba.get("fixed"))),
+        Row("broken (right before, wrong after)", count(ba.get("broken"))),
+        Row("McNemar exact p", pvalue(ba.get("mcnemar_p"))),
+    ]
+    broken = [
+        BrokenRow(str(b.get("id")), str(b.get("category") or DASH), str(b.get("text") or DASH))
+        for b in ba.get("broken_rows") or []
+    ]
+    if not broken:
+        broken = [BrokenRow(str(i), DASH, DASH) for i in ba.get("broken_ids") or []]
+    general_rows: list[Row] = []
+    general_status = None
+    if general:
+        general_rows = [
+            Row("general set before", num(general.get("before"), 3)),
+            Row("general set after", num(general.get("after"), 3)),
+            Row("drop", num(general.get("drop"), 3)),
+            Row("largest drop allowed", num(general.get("max_drop"), 3)),
+        ]
+        held = general.get("held")
+        general_status = outcome(held, "held", "did not hold", "not checked")
+    by_cat = ba.get("broken_by_category") or {}
+    interval_fig = chart_figure(
+        charts,
+        "before_after_interval",
+        "The change in the frozen set's score with its interval. Look at whether the interval "
+        "clears zero (and the smallest useful effect, when one is set).",
+        f"Interval chart: difference {signed(ba.get('difference'), 3)}, interval "
+        f"{interval(ba.get('low'), ba.get('high'), 3)}.",
+    )
+    cat_fig = chart_figure(
+        charts,
+        "fixed_broken",
+        "Questions fixed and broken, by category. Look at whether the broken ones are all one "
+        "kind: that points to a specific regression rather than noise.",
+        f"Bar chart: {count(ba.get('fixed'))} fixed, {count(ba.get('broken'))} broken; broken by "
+        "category: " + (", ".join(f"{k} {v}" for k, v in sorted(by_cat.items())) or DASH) + ".",
+    )
+    forget_fig = None
+    if general:
+        forget_fig = chart_figure(
+            charts,
+            "forgetting",
+            "The general (forgetting) set before and after; the dashed red line is the lowest "
+            "score the allowed drop permits. Look at whether the after bar reaches it.",
+            f"Bar chart: general set {num(general.get('before'), 3)} before, "
+            f"{num(general.get('after'), 3)} after; allowed drop {num(general.get('max_drop'), 3)}; "
+            f"{general_status.word if general_status else DASH}.",
+        )
+    return BeforeAfterView(
+        summary=summary,
+        interval_figure=interval_fig,
+        categories_figure=cat_fig,
+        forgetting_figure=forget_fig,
+        category_sentence=ba.get("category_sentence"),
+        broken=broken,
+        general=general_rows,
+        general_status=general_status,
+    )

@@ -1,0 +1,253 @@
+"""Is it larger than noise? Retraining (seed) noise and evaluation-sample noise."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.format import (
+    DASH,
+    count,
+    interval,
+    num,
+    passed_word,
+    pct,
+    pvalue,
+    signed,
+    yes_no,
+)
+from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
+
+
+@dataclass(frozen=True)
+class SeedRow:
+    """One model's validation values across seeds, with mean and sd."""
+
+    model: str
+    n: str
+    mean: str
+    sd: str
+    values: str
+
+
+@dataclass(frozen=True)
+class IntervalRow:
+    """One interval for the test gap (bootstrap, paired t, Welch, per seed)."""
+
+    label: str
+    gap: str
+    interval: str
+    p: str
+    se: str
+
+
+@dataclass(frozen=True)
+class NoiseView:
+    """partials/_noise.html: the two noise lines, seed noise, then evaluation-sample noise."""
+
+    lines: list[str]
+    covers: list[str]
+    seed_figure: Figure | None
+    seed_rows: list[SeedRow]
+    seed_facts: list[Row]
+    seed_reason: str | None
+    left_out: list[str]
+    interval_figure: Figure | None
+    histogram_figure: Figure | None
+    interval_rows: list[IntervalRow]
+    block_facts: list[Row]
+    block_reason: str | None
+    paired_facts: list[Row]
+
+
+def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
+    """Both noise sources, each with its line word for word and what it covers."""
+    noise = report["noise"]
+    lines = [str(x) for x in noise.get("lines") or []]
+    covers = [str(x) for x in noise.get("covers") or []]
+    return NoiseView(
+        lines=lines,
+        covers=covers + [DASH] * (len(lines) - len(covers)),
+        **_seed_noise(report, charts),
+        **_sample_noise(report, charts),
+    )
+
+
+def _seed_noise(report: dict, charts: Collection[str]) -> dict:
+    """NoiseView's retraining part: seed values, the rule's numbers, paired seeds."""
+    noise = report["noise"]
+    measured = noise.get("seed") is not None
+    seed = noise.get("seed") or {}
+    cand, base = names(report)
+    metric = metric_name(report)
+    roles = [("candidate", cand), ("baseline", base)]
+
+    seed_rows = []
+    values = seed.get("values") or {}
+    for role, name in roles:
+        vals = [v["value"] for v in values.get(role) or [] if v.get("value") is not None]
+        seed_rows.append(
+            SeedRow(
+                model=f"{name} ({role})",
+                n=count((seed.get("n") or {}).get(role)),
+                mean=num((seed.get("mean") or {}).get(role)),
+                sd=num((seed.get("sd") or {}).get(role)),
+                values=", ".join(num(v) for v in vals) or DASH,
+            )
+        )
+    if not measured:
+        seed_rows = []
+    rule_word = passed_word(seed.get("passes"))[0]
+    n_cand = (seed.get("n") or {}).get("candidate")
+    beating = seed.get("seeds_beating_baseline")
+    seed_facts = [
+        Row("validation gap (candidate better is positive)", signed(seed.get("validation_gap"))),
+        Row("seed sd used by the rule", num(seed.get("sd_used"))),
+        Row("gap in seed sd", num(seed.get("gap_in_sd"), 2)),
+        Row("rule: gap must exceed", f"{num(seed.get('multiple'), 1)} seed sd"),
+        Row("rule result", rule_word),
+        Row(
+            f"{cand} seeds beating the {base} mean",
+            DASH if beating is None else f"{beating} of {count(n_cand)}",
+        ),
+    ]
+    if not measured:
+        seed_facts = []
+    seed_fig = None
+    if "seed_strip" in charts:
+        means = seed.get("mean") or {}
+        seed_fig = chart_figure(
+            charts,
+            "seed_strip",
+            "Each circle is one trained network's validation score; the thick tick is the "
+            "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
+            "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
+            f"Strip plot of validation {metric} per seed. {cand} mean {num(means.get('candidate'))}, "
+            f"{base} mean {num(means.get('baseline'))}; seed sd used "
+            f"{num(seed.get('sd_used'))}; the gap is {num(seed.get('gap_in_sd'), 2)} seed sd, "
+            f"the rule needs more than {num(seed.get('multiple'), 1)}: {rule_word}.",
+        )
+
+    paired = seed.get("paired") or {}
+    paired_facts = []
+    if paired.get("mean") is not None:
+        paired_facts = [
+            Row("paired seeds", count(paired.get("n"))),
+            Row("part", str(paired.get("part") or DASH)),
+            Row("mean per-seed difference", signed(paired.get("mean"))),
+            Row("sd of differences", num(paired.get("sd"))),
+            Row("t interval", interval(paired.get("low"), paired.get("high"))),
+            Row("p", pvalue(paired.get("p"))),
+        ]
+    return {
+        "seed_figure": seed_fig,
+        "seed_rows": seed_rows,
+        "seed_facts": seed_facts,
+        "seed_reason": seed.get("reason"),
+        "left_out": [str(x) for x in seed.get("left_out") or []],
+        "paired_facts": paired_facts,
+    }
+
+
+def _sample_noise(report: dict, charts: Collection[str]) -> dict:
+    """NoiseView's evaluation-sample part: the intervals on test and their charts."""
+    noise = report["noise"]
+    block = noise.get("block")
+    cand, base = names(report)
+    metric = metric_name(report)
+    interval_rows: list[IntervalRow] = []
+    block_facts: list[Row] = []
+    interval_fig = hist_fig = None
+    block_reason = None
+    if block:
+        conf = pct(block.get("confidence"))
+        boot = block.get("bootstrap") or {}
+        t = block.get("t") or {}
+        welch = block.get("welch") or {}
+        two = block.get("two_level") or {}
+        gap = block.get("gap")
+        named = [
+            ("block bootstrap (paired)", gap, boot, "low", False),
+            ("paired t on block gaps", gap, t, "low", True),
+            ("unpaired Welch (what pairing buys)", gap, welch, "se", True),
+            ("two-level bootstrap (seeds and blocks)", two.get("gap", gap), two, "low", False),
+        ]
+        interval_rows = [
+            _interval_row(label, g, part, tested)
+            for label, g, part, needs, tested in named
+            if part.get(needs) is not None
+        ]
+        interval_rows += [
+            _interval_row(
+                f"{cand} network seed {s['seed']} against the {base} seed mean", s.get("gap"), s
+            )
+            for s in block.get("per_seed") or []
+        ]
+        primary = block.get("primary") or "bootstrap"
+        block_facts = [
+            Row("blocks", count(block.get("blocks"))),
+            Row("confidence", conf),
+            Row("resamples", count(block.get("resamples"))),
+            Row(
+                "primary interval",
+                "block bootstrap" if primary == "bootstrap" else "paired t",
+            ),
+            Row("interval excludes zero", yes_no(block.get("excludes_zero"))),
+        ]
+        block_reason = block.get("primary_reason")
+        per_seed = [s for s in block.get("per_seed") or [] if s.get("low") is not None]
+        clear = sum(1 for s in per_seed if s["low"] > 0)
+        interval_fig = chart_figure(
+            charts,
+            "eval_intervals",
+            "One evaluation interval per trained candidate network (grey) beside the "
+            "seed-averaged interval (black) and the two-level interval that also resamples "
+            "seeds (blue). Look at how far retraining moves the centre, and whether the "
+            "intervals stay clear of zero.",
+            f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
+            f"{signed(block.get('gap'))}, {conf} interval "
+            f"{interval(block.get('low'), block.get('high'))}; "
+            f"{clear} of {len(per_seed)} single-network intervals lie above zero.",
+        )
+        dist = block.get("distribution") or {}
+        hist_fig = chart_figure(
+            charts,
+            "bootstrap_histogram",
+            "The spread of the resampled mean gap: the dashed lines bound the interval, the "
+            "red line is zero. Look at how much of the distribution lies on the wrong side of "
+            "zero.",
+            f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
+            f"({len(dist.get('counts') or [])} bins); interval "
+            f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')))}"
+            f", zero {'outside' if block.get('excludes_zero') else 'inside'} it.",
+        )
+    elif (noise.get("interval") or {}).get("low") is not None:
+        other = noise["interval"]
+        what = other.get("what") or other.get("source") or "the evaluation sample"
+        interval_rows.append(_interval_row(f"bootstrap over {what}", other.get("gap"), other))
+        block_reason = (
+            "The interval's chart is in the before-and-after section."
+            if report.get("before_after")
+            else None
+        )
+    else:
+        block_reason = "No per-row predictions: the evaluation interval was not computed."
+
+    return {
+        "interval_figure": interval_fig,
+        "histogram_figure": hist_fig,
+        "interval_rows": interval_rows,
+        "block_facts": block_facts,
+        "block_reason": block_reason,
+    }
+
+
+def _interval_row(label: str, gap: float | None, part: dict, tested: bool = False) -> IntervalRow:
+    """One interval for the test gap; p and standard error for the t-based (tested) ones."""
+    return IntervalRow(
+        label,
+        signed(gap),
+        interval(part.get("low"), part.get("high")),
+        pvalue(part.get("p")) if tested else DASH,
+        num(part.get("se")) if tested else DASH,
+    )

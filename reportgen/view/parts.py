@@ -1,0 +1,77 @@
+"""Pieces several sections share: a chart, a labelled value, a status word with its colour."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.format import passed_word
+
+STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
+STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One chart (partials/_figure.html): what to look for, and a text alternative.
+
+    The SVG itself is not part of the view: the page gets it by key (see render.html).
+    """
+
+    key: str
+    caption: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """A label and its formatted value, for fact lists."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Status:
+    """A status in words, its CSS class (shown, partly, not-shown, neutral) and a mark."""
+
+    word: str
+    css: str
+    mark: str
+
+
+def rung_status(status: str) -> Status:
+    """A ladder rung's status: shown, partly, not shown."""
+    return Status(status, STATUS_CLASS.get(status, "neutral"), STATUS_MARK.get(status, "?"))
+
+
+def outcome(result: bool | None, yes: str, no: str, unknown: str) -> Status:
+    """A yes / no / unknown result in the words given: ✓ shown, ✗ not shown, – neutral."""
+    if result is True:
+        return Status(yes, "shown", "✓")
+    if result is False:
+        return Status(no, "not-shown", "✗")
+    return Status(unknown, "neutral", "–")
+
+
+def fact_status(passed: bool | None) -> Status:
+    """pass / fail / not checked."""
+    return outcome(passed, *(passed_word(p)[0] for p in (True, False, None)))
+
+
+def chart_figure(
+    charts: Collection[str], key: str, caption: str, description: str
+) -> Figure | None:
+    """The figure for chart `key`, or None when the report has no drawing for it."""
+    return Figure(key, caption, description) if key in charts else None
+
+
+def names(report: dict) -> tuple[str, str]:
+    """(candidate, baseline) model names."""
+    p = report["project"]
+    return str(p["candidate"]), str(p["baseline"])
+
+
+def metric_name(report: dict) -> str:
+    """The metric as words: log_loss -> log loss."""
+    return str(report["project"]["metric"]).replace("_", " ")

@@ -1,0 +1,148 @@
+"""Slices and bounds: per-slice gaps, relevance in decision units, what was measured."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.format import DASH, count, interval, num, signed, yes_no
+from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
+
+
+@dataclass(frozen=True)
+class SliceRow:
+    """One slice's gap, interval and reading."""
+
+    slice: str
+    rows: str
+    blocks: str
+    gap: str
+    interval: str
+    reading: str
+    css: str
+    required: str
+
+
+@dataclass(frozen=True)
+class SlicesView:
+    """The per-slice part of partials/_slices.html (None: no slice column)."""
+
+    figure: Figure | None
+    rows: list[SliceRow]
+
+
+@dataclass(frozen=True)
+class BoundsView:
+    """The rest of partials/_slices.html: relevance, what was measured, what never was."""
+
+    data: list[Row]
+    not_tested: list[str]
+    relevance: list[Row]
+    relevance_text: str | None
+
+
+def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
+    slices = report.get("slices")
+    if slices is None:
+        return None
+    rows = []
+    for s in slices:
+        if s.get("worse"):
+            reading, css = "candidate worse", "not-shown"
+        elif s.get("low") is not None and s["low"] > 0:
+            reading, css = "candidate better", "shown"
+        elif s.get("low") is None:
+            reading, css = "not measured", "neutral"
+        else:
+            reading, css = "no clear difference", "neutral"
+        rows.append(
+            SliceRow(
+                slice=str(s["slice"]),
+                rows=count(s.get("rows")),
+                blocks=count(s.get("blocks")),
+                gap=signed(s.get("gap")),
+                interval=interval(s.get("low"), s.get("high")),
+                reading=reading,
+                css=css,
+                required=yes_no(s.get("required")),
+            )
+        )
+    worse = [r.slice for r in rows if r.reading == "candidate worse"]
+    figure = chart_figure(
+        charts,
+        "slices",
+        "Gap per slice with its interval (candidate better is positive). Look for intervals "
+        "wholly below zero (red): there the candidate is worse.",
+        f"Dot-and-whisker chart of per-slice gaps for {len(rows)} slices; candidate worse on "
+        f"{', '.join(worse) if worse else 'none'}.",
+    )
+    return SlicesView(figure, rows)
+
+
+def bounds_view(report: dict) -> BoundsView:
+    data = report.get("data") or {}
+    rows = []
+    for part, n in (data.get("parts") or {}).items():
+        rows.append(Row(f"{part} rows", count(n)))
+    if data.get("block_column"):
+        rows.append(Row("block column", str(data["block_column"])))
+    if data.get("blocks") is not None:
+        rows.append(Row("blocks on test", count(data["blocks"])))
+    if data.get("first_block") is not None or data.get("last_block") is not None:
+        rows.append(
+            Row(
+                "period measured",
+                f"{data.get('first_block') or DASH} to {data.get('last_block') or DASH}",
+            )
+        )
+    cand, base = names(report)
+    seeds = data.get("seeds") or {}
+    configs = data.get("configs") or {}
+    for role, name in (("candidate", cand), ("baseline", base)):
+        s = seeds.get(role) or []
+        rows.append(
+            Row(f"{name} seeds", f"{len(s)} ({', '.join(str(x) for x in s)})" if s else DASH)
+        )
+        if configs.get(role):
+            rows.append(Row(f"{name} configuration scored on test", str(configs[role])))
+    rel = report.get("relevance")
+    relevance_rows: list[Row] = []
+    relevance_text = None
+    if rel:
+        period = rel.get("period") or "period"
+        unit = rel.get("unit") or "cost units"
+        finding = rel.get("finding")
+        relevance_rows = [
+            Row("smallest useful effect", num(rel.get("min_useful_effect"))),
+            Row("finding", (finding or DASH).replace("-", " ")),
+            Row(
+                "test gap and interval",
+                f"{signed(rel.get('gap'))} ({interval(rel.get('low'), rel.get('high'))})",
+            ),
+        ]
+        if rel.get("per_period") is not None:
+            relevance_rows.append(
+                Row(
+                    f"gap × {count(rel.get('cases_per_period'))} cases per {period}",
+                    f"{signed(rel.get('per_period'), 1)} {metric_name(report)}",
+                )
+            )
+        cpc = rel.get("cost_per_case") or {}
+        if cpc.get("difference") is not None:
+            relevance_rows.append(
+                Row(
+                    "test cost per case (candidate / baseline)",
+                    f"{num(cpc.get('candidate'))} / {num(cpc.get('baseline'))} {unit}",
+                )
+            )
+        if rel.get("cost_per_period") is not None:
+            relevance_rows.append(
+                Row(f"saving per {period}", f"{signed(rel.get('cost_per_period'), 1)} {unit}")
+            )
+        relevance_text = rel.get("text")
+    return BoundsView(
+        data=rows,
+        not_tested=[str(x) for x in report.get("not_tested") or []],
+        relevance=relevance_rows,
+        relevance_text=relevance_text,
+    )

@@ -1,0 +1,127 @@
+"""Threshold, cost and ranking: chosen thresholds, confusion matrices, ROC and PR."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.format import DASH, count, num
+from reportgen.view.parts import Figure, Row, chart_figure, names
+
+
+@dataclass(frozen=True)
+class ModelThreshold:
+    """One model's chosen threshold, costs, confusion matrix and ranking scores."""
+
+    model: str
+    seed: str
+    threshold: str
+    validation_cost: str
+    test_cost: str
+    mean_test_cost: str
+    precision: str
+    recall: str
+    tn: str
+    fp: str
+    fn: str
+    tp: str
+    rows: str
+    auc: str
+    ap: str
+
+
+@dataclass(frozen=True)
+class ThresholdView:
+    """partials/_threshold.html: cost curve, confusion matrices, ROC and PR."""
+
+    figure: Figure | None
+    ranking_figure: Figure | None
+    models: list[ModelThreshold]
+    facts: list[Row]
+    unit: str
+    rule: str
+
+
+def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | None:
+    th = report.get("threshold")
+    if not th:
+        return None
+    ranking = report.get("ranking") or {}
+    cand, base = names(report)
+    costs = th.get("costs") or {}
+    unit = str(costs.get("unit") or "cost units")
+    models = []
+    for role, name in (("candidate", cand), ("baseline", base)):
+        m = th.get(role) or {}
+        rk = ranking.get(role) or {}
+        cm = m.get("confusion") or [[None, None], [None, None]]
+        models.append(
+            ModelThreshold(
+                model=f"{name} ({role})",
+                seed=count(m.get("seed")),
+                threshold=_threshold_text(m.get("threshold")),
+                validation_cost=num(m.get("validation_cost")),
+                test_cost=num(m.get("test_cost")),
+                mean_test_cost=num(m.get("mean_test_cost")),
+                precision=num(m.get("precision"), 3),
+                recall=num(m.get("recall"), 3),
+                tn=count(cm[0][0]),
+                fp=count(cm[0][1]),
+                fn=count(cm[1][0]),
+                tp=count(cm[1][1]),
+                rows=count(m.get("rows")),
+                auc=num(rk.get("roc_auc"), 3),
+                ap=num(rk.get("average_precision"), 3),
+            )
+        )
+    facts = [
+        Row("cost of a false positive", f"{num(costs.get('false_positive'), 2)} ({unit})"),
+        Row("cost of a false negative", f"{num(costs.get('false_negative'), 2)} ({unit})"),
+        Row("theoretical cutoff c_FP / (c_FP + c_FN)", num(th.get("theoretical_cutoff"), 3)),
+    ]
+    if costs.get("cases_per_period") is not None:
+        facts.append(
+            Row(f"cases per {costs.get('period') or 'period'}", count(costs["cases_per_period"]))
+        )
+    rule = th.get("rule")
+    rule_text = (
+        "each model picks its own threshold on its validation rows (minimum cost)"
+        if rule == "validation-cost"
+        else f"fixed threshold {num(rule, 3)}"
+        if isinstance(rule, int | float)
+        else DASH
+    )
+    c, b = th.get("candidate") or {}, th.get("baseline") or {}
+    figure = chart_figure(
+        charts,
+        "threshold_cost",
+        "Validation cost per case as the threshold moves; the diamonds mark each model's "
+        "chosen threshold and the dashed line the theoretical cutoff. Look at how flat the "
+        "curves are near their minimum: a flat minimum makes the choice robust.",
+        f"Line chart of validation cost against threshold. {cand} chooses "
+        f"{_threshold_text(c.get('threshold'))} (validation cost {num(c.get('validation_cost'))}), "
+        f"{base} chooses {_threshold_text(b.get('threshold'))} "
+        f"(validation cost {num(b.get('validation_cost'))}); theoretical cutoff "
+        f"{num(th.get('theoretical_cutoff'), 3)}.",
+    )
+    rc, rb = ranking.get("candidate") or {}, ranking.get("baseline") or {}
+    ranking_fig = chart_figure(
+        charts,
+        "ranking",
+        f"ROC (left) and precision-recall (right) on test. ROC AUC {cand} "
+        f"{num(rc.get('roc_auc'), 3)}, {base} {num(rb.get('roc_auc'), 3)}; average precision "
+        f"{cand} {num(rc.get('average_precision'), 3)}, {base} "
+        f"{num(rb.get('average_precision'), 3)}. Look at where the curves separate: that is "
+        "where the choice of threshold matters.",
+        f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
+        "the positive rate as the precision baseline.",
+    )
+    return ThresholdView(figure, ranking_fig, models, facts, unit, rule_text)
+
+
+def _threshold_text(t: float | None) -> str:
+    if t is None:
+        return DASH
+    if t > 1.0:
+        return "none (predict no positives)"
+    return num(t, 3)
