@@ -680,23 +680,33 @@ def before_after_interval(report: dict, data: Datasets):
 
 
 def fixed_broken(report: dict, data: Datasets):
-    """Fixed and broken questions per category (fixed per category only when the report has it)."""
+    """Fixed and broken questions per category; without fixed_by_category, fixed in one bar."""
     import altair as alt
 
     ba = report.get("before_after")
     if not ba:
         return None
-    rows = []
+    broken_by = ba.get("broken_by_category") or {}
     fixed_by = ba.get("fixed_by_category")
     if fixed_by:
-        for cat, n in sorted(fixed_by.items()):
-            rows.append({"category": str(cat), "what": "fixed", "count": n})
-    elif ba.get("fixed") is not None:
-        rows.append({"category": "all categories", "what": "fixed", "count": ba["fixed"]})
-    for cat, n in sorted(
-        (ba.get("broken_by_category") or {}).items(), key=lambda kv: (-kv[1], kv[0])
-    ):
-        rows.append({"category": str(cat), "what": "broken", "count": n})
+        # both bars for every category, most broken first: a regression shows at the top
+        cats = sorted(
+            set(fixed_by) | set(broken_by),
+            key=lambda c: (-broken_by.get(c, 0), -fixed_by.get(c, 0), str(c)),
+        )
+        rows = [
+            {"category": str(c), "what": what, "count": counts.get(c, 0)}
+            for c in cats
+            for what, counts in (("fixed", fixed_by), ("broken", broken_by))
+        ]
+    else:
+        rows = []
+        if ba.get("fixed") is not None:
+            rows.append({"category": "all categories", "what": "fixed", "count": ba["fixed"]})
+        rows += [
+            {"category": str(c), "what": "broken", "count": n}
+            for c, n in sorted(broken_by.items(), key=lambda kv: (-kv[1], kv[0]))
+        ]
     if not rows:
         return None
     order = list(dict.fromkeys(r["category"] for r in rows))

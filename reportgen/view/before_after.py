@@ -79,8 +79,13 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         "fixed_broken",
         "Questions fixed and broken, by category. Look at whether the broken ones are all one "
         "kind: that points to a specific regression rather than noise.",
-        f"Bar chart: {count(ba.get('fixed'))} fixed, {count(ba.get('broken'))} broken; broken by "
-        "category: " + (", ".join(f"{k} {v}" for k, v in sorted(by_cat.items())) or DASH) + ".",
+        f"Bar chart: {count(ba.get('fixed'))} fixed, {count(ba.get('broken'))} broken; "
+        + "".join(
+            f"{what} by category: {_by_category(counts)}; "
+            for what, counts in (("fixed", ba.get("fixed_by_category")), ("broken", by_cat))
+            if counts is not None
+        ).removesuffix("; ")
+        + ".",
     )
     forget_fig = None
     if general:
@@ -103,3 +108,8 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         general=general_rows,
         general_status=general_status,
     )
+
+
+def _by_category(counts: dict) -> str:
+    """{category: n} as "a 3, b 1", categories by name; a dash when empty."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or DASH

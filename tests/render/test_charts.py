@@ -74,3 +74,30 @@ def test_ids_unique_across_charts(sample):
     svgs = charts.build_charts(sample)
     ids = [i for svg in svgs.values() for i in re.findall(r'\bid="([^"]+)"', svg)]
     assert len(ids) == len(set(ids))
+
+
+def test_fixed_and_broken_per_category(tuned_no_replay):
+    ba = tuned_no_replay["before_after"]
+    rows = charts.chart_specs(tuned_no_replay)["fixed_broken"]["datasets"]["data-1"]
+    cats = set(ba["fixed_by_category"]) | set(ba["broken_by_category"])
+    assert {(r["category"], r["what"]) for r in rows} == {
+        (c, w) for c in cats for w in ("fixed", "broken")
+    }
+    assert sum(r["count"] for r in rows if r["what"] == "fixed") == ba["fixed"] == 224
+    assert sum(r["count"] for r in rows if r["what"] == "broken") == ba["broken"] == 25
+    # most broken first (units: 9), ties by fixed count (names 64 before places 52)
+    order = list(dict.fromkeys(r["category"] for r in rows))
+    assert order == ["units", "names", "places", "dates", "numbers"]
+
+
+def test_fixed_in_one_bar_without_categories(before_after):
+    assert before_after["before_after"].get("fixed_by_category") is None
+    rows = charts.chart_specs(before_after)["fixed_broken"]["datasets"]["data-1"]
+    fixed = [r for r in rows if r["what"] == "fixed"]
+    assert fixed == [
+        {
+            "category": "all categories",
+            "what": "fixed",
+            "count": before_after["before_after"]["fixed"],
+        }
+    ]
