@@ -35,7 +35,8 @@ def render_outputs(
 
     chart_process: draw the charts in a helper process (True), in this one (False), or
     (None) in a helper unless vl-convert is already loaded here, as in a batch worker
-    that keeps its warm engine from one project to the next.
+    that keeps its warm engine from one project to the next. A long-lived caller that
+    renders many reports should pass False (or import vl_convert first).
     """
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
