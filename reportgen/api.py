@@ -12,14 +12,6 @@ from reportgen.errors import EXIT_OK, EXIT_STRICT, Problem
 
 ALL_FORMATS = ("html", "pdf", "json", "md")
 
-#: file name written for each format
-OUTPUT_NAMES = {
-    "html": "report.html",
-    "pdf": "report.pdf",
-    "json": "report.json",
-    "md": "decision-log.md",
-}
-
 
 @dataclass
 class BuildResult:

@@ -814,7 +814,14 @@ def svg_from_spec(spec: dict, prefix: str) -> str:
     """One Vega-Lite spec -> SVG markup with ids prefixed, checked free of active content."""
     import vl_convert as vlc
 
-    svg = vlc.vegalite_to_svg(spec, allowed_base_urls=[])
+    try:
+        svg = vlc.vegalite_to_svg(spec, allowed_base_urls=[])
+    except (
+        Exception
+    ) as e:  # vl-convert raises plain ValueError/RuntimeError with a JavaScript message
+        from reportgen.errors import RenderError
+
+        raise RenderError(f"chart {prefix!r}: {str(e).splitlines()[0]}") from e
     return scope_ids(svg, prefix)
 
 

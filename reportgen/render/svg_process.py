@@ -21,6 +21,8 @@ import sys
 import threading
 from pathlib import Path
 
+from reportgen.errors import RenderError
+
 #: drawn as soon as the helper starts, so the engine is warm when the real specs arrive
 _WARM_UP = {
     "data": {"values": [{"x": 0}]},
@@ -29,8 +31,10 @@ _WARM_UP = {
 }
 
 
-class ChartProcessError(RuntimeError):
+class ChartProcessError(RenderError):
     """The helper process could not turn the specs into SVG; the message has its stderr."""
+
+    slug = "chart"
 
 
 class SvgProcess:
