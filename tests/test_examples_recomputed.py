@@ -37,9 +37,13 @@ def _analysed(runs, model, split, metric):
     test_cfgs = ok[ok.split == "test"].config.unique()
     if len(test_cfgs) == 1:
         ok = ok[ok.config == test_cfgs[0]]
-        complete = set(ok[ok.split == "test"].seed) & set(ok[ok.split.isin(["validation", "val"])].seed)
+        complete = set(ok[ok.split == "test"].seed) & set(
+            ok[ok.split.isin(["validation", "val"])].seed
+        )
         ok = ok[ok.seed.isin(complete)]
-    return ok[ok.split.isin([split] + (["val"] if split == "validation" else []))].sort_values("seed")
+    return ok[ok.split.isin([split] + (["val"] if split == "validation" else []))].sort_values(
+        "seed"
+    )
 
 
 def _read(root, rel):
@@ -57,7 +61,10 @@ def test_seed_line(example):
     for role, model in (("candidate", c), ("baseline", b)):
         rows = _analysed(runs, model, "validation", metric)
         if metric == "log_loss" and rows.predictions.notna().all():
-            v = [log_loss(d.y, d.p, labels=[0, 1]) for d in (_read(root, r) for r in rows.predictions)]
+            v = [
+                log_loss(d.y, d.p, labels=[0, 1])
+                for d in (_read(root, r) for r in rows.predictions)
+            ]
         else:
             v = rows.value.tolist()
         vals[role] = np.array(v)
@@ -68,7 +75,11 @@ def test_seed_line(example):
     assert seed["validation_gap"] == pytest.approx(gap, rel=1e-6, abs=1e-12)
     sd_used = max(seed["sd"]["candidate"], seed["sd"]["baseline"])
     assert seed["gap_in_sd"] == pytest.approx(gap / sd_used, rel=1e-6)
-    better = vals["candidate"] > vals["baseline"].mean() if hib else vals["candidate"] < vals["baseline"].mean()
+    better = (
+        vals["candidate"] > vals["baseline"].mean()
+        if hib
+        else vals["candidate"] < vals["baseline"].mean()
+    )
     assert seed["seeds_beating_baseline"] == int(better.sum())
 
 
@@ -102,7 +113,9 @@ def test_block_gap_and_auc(example):
     # the t interval from scipy on the same block gaps
     from scipy import stats
 
-    ci = stats.ttest_1samp(d_b.to_numpy(), 0).confidence_interval(cfg.get("rule", {}).get("confidence", 0.95))
+    ci = stats.ttest_1samp(d_b.to_numpy(), 0).confidence_interval(
+        cfg.get("rule", {}).get("confidence", 0.95)
+    )
     assert report["noise"]["block"]["t"]["low"] == pytest.approx(ci.low, rel=1e-9)
     assert report["noise"]["block"]["t"]["high"] == pytest.approx(ci.high, rel=1e-9)
     # AUC of the representative seed against scikit-learn
@@ -110,7 +123,9 @@ def test_block_gap_and_auc(example):
         seed = report["ranking"]["candidate"]["seed"]
         rel = _analysed(runs, c, "test", metric).set_index("seed").loc[seed, "predictions"]
         d = _read(root, rel)
-        assert report["ranking"]["candidate"]["roc_auc"] == pytest.approx(roc_auc_score(d.y, d.p), rel=1e-12)
+        assert report["ranking"]["candidate"]["roc_auc"] == pytest.approx(
+            roc_auc_score(d.y, d.p), rel=1e-12
+        )
 
 
 def test_noise_lines_and_ladder(example):
@@ -118,7 +133,13 @@ def test_noise_lines_and_ladder(example):
     a, b = report["noise"]["lines"]
     assert a.startswith("Seed spread (retraining): ")
     assert b.startswith("Block bootstrap (which blocks were sampled, one trained network): ")
-    assert [r["name"] for r in report["ladder"]] == ["correct", "fair", "larger than noise", "relevant", "bounded"]
+    assert [r["name"] for r in report["ladder"]] == [
+        "correct",
+        "fair",
+        "larger than noise",
+        "relevant",
+        "bounded",
+    ]
     assert all(r["status"] in ("shown", "partly", "not shown") for r in report["ladder"])
 
 
@@ -126,3 +147,47 @@ def test_deterministic(example):
     root, _, _, report = example
     again = json.loads(json.dumps(compute_report(load_project(root)), allow_nan=False))
     assert again == report
+
+
+def test_before_after_figures(example):
+    root, cfg, runs, report = example
+    if cfg["claim"].get("kind") != "before-after":
+        pytest.skip("model-vs-baseline example")
+    from scipy.stats import binomtest
+
+    def preds(model, split):
+        row = runs[(runs.model == model) & (runs.split == split)].iloc[0]
+        return _read(root, row.predictions).set_index("row_id")
+
+    before, after = (
+        preds(cfg["claim"]["baseline"], "test"),
+        preds(cfg["claim"]["candidate"], "test"),
+    )
+    both = before.merge(after, left_index=True, right_index=True, suffixes=("_b", "_a"))
+    fixed = both[(both.correct_b == 0) & (both.correct_a == 1)]
+    broken = both[(both.correct_b == 1) & (both.correct_a == 0)]
+    ba = report["before_after"]
+    assert ba["questions"] == len(both)
+    assert ba["before"] == pytest.approx(both.correct_b.mean(), rel=1e-12)
+    assert ba["after"] == pytest.approx(both.correct_a.mean(), rel=1e-12)
+    assert (ba["fixed"], ba["broken"]) == (len(fixed), len(broken))
+    assert sorted(ba["broken_ids"]) == sorted(broken.index)
+    assert ba["mcnemar_p"] == pytest.approx(
+        binomtest(len(fixed), len(fixed) + len(broken), 0.5).pvalue, rel=1e-12
+    )
+    assert (
+        ba["broken_by_category"]
+        == broken.category_a.value_counts()
+        .sort_index()
+        .sort_values(ascending=False, kind="stable")
+        .to_dict()
+    )
+    g_before = preds(cfg["claim"]["baseline"], "general").correct.mean()
+    g_after = preds(cfg["claim"]["candidate"], "general").correct.mean()
+    gen = report["general"]
+    assert gen["drop"] == pytest.approx(g_before - g_after, rel=1e-12)
+    assert gen["held"] == (g_before - g_after <= cfg["general"]["max_drop"])
+    # the decision follows the spec's rule from these numbers
+    m = cfg["claim"].get("min_useful_effect", 0.0)
+    adopt = ba["low"] > m and gen["held"]
+    assert report["decision"]["verdict"] == ("adopt" if adopt else "roll-back")
