@@ -9,7 +9,7 @@ from reportgen.project import Project
 from reportgen.stats import calibration, ranking, threshold
 
 
-def representative(mr: ModelRuns, higher_is_better: bool):
+def representative(mr: ModelRuns):
     """The seed with the median validation metric (lower median), among seeds with binary val+test predictions."""
     cands = [
         s
@@ -26,7 +26,7 @@ def representative(mr: ModelRuns, higher_is_better: bool):
     return order[(len(order) - 1) // 2]
 
 
-def _curve(xs, ys) -> dict:
+def _curve(xs, ys) -> tuple[list[float], list[float]]:
     x, y = ranking.thin(np.asarray(xs, float), np.asarray(ys, float), 500)
     return [float(v) for v in x], [float(v) for v in y]
 
@@ -39,7 +39,7 @@ def classification(
     fp, fn = cfg.false_positive, cfg.false_negative
     th, rk, cal = {}, {}, {}
     for mr in (cand, base):
-        rep = representative(mr, cfg.higher_is_better)
+        rep = representative(mr)
         if rep is None:
             return None, None, None
         per_seed = []

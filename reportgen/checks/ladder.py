@@ -186,7 +186,6 @@ def noise_rung(
     project: Project, seed: dict, block: dict | None, iv: dict | None, checks: list[dict]
 ) -> dict:
     cfg = project.config
-    rn = project.runs_name
     seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]][
         :6
     ]
@@ -249,7 +248,6 @@ def noise_rung(
     else:
         missing = f"the test interval {interval(iv['low'], iv['high'])} does not exclude zero in the candidate's favour"
     status = "partly" if (rule_ok or excl) else "not shown"
-    del rn
     return rung(
         3,
         status,
