@@ -429,31 +429,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
                     "as tuned.",
                 ],
             },
-            "relevance": None
-            if iv is None
-            else {
-                "min_useful_effect": m,
-                "finding": (
-                    "useful-gain-shown"
-                    if (m is not None and iv["low"] > m)
-                    else "positive-not-useful"
-                    if iv["low"] > 0
-                    else "worse"
-                    if iv["high"] < 0
-                    else "inconclusive"
-                ),
-                "gap": iv["gap"],
-                "low": iv["low"],
-                "high": iv["high"],
-                "per_period": None,
-                "cases_per_period": cfg.cases_per_period,
-                "period": cfg.period,
-                "unit": cfg.unit,
-                "metric_unit": cfg.metric,
-                "cost_per_case": None,
-                "cost_per_period": None,
-                "text": ladder[3]["summary"],
-            },
+            "relevance": lad.relevance(project, iv, None, None),
             "threshold": None,
             "ranking": None,
             "calibration": None,
