@@ -10,6 +10,7 @@ from reportgen import __version__
 from reportgen.checks import decision as dec
 from reportgen.checks import ladder as lad
 from reportgen.checks.classify import classification
+from reportgen.checks.data import data_section
 from reportgen.checks.evaluation import build_eval
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.noise import block_section, lines, seed_section, slices_section
@@ -76,38 +77,6 @@ def header(project: Project, command: str | None) -> dict:
         },
         "inputs": [{"path": p, "sha256": h, "bytes": n} for p, (h, n) in project.inputs.items()],
     }
-
-
-def data_section(project: Project, cand, base, ev) -> dict:
-    m = project.manifest
-    parts = (
-        {f.part: f.actual_rows if f.actual_rows is not None else f.rows for f in m.files}
-        if m
-        else {k: len(v) for k, v in project.split_frames.items()}
-    )
-    out = {
-        "parts": parts,
-        "block_column": project.config.block,
-        "blocks": None,
-        "first_block": None,
-        "last_block": None,
-        "test_rows": None,
-        "seeds": {
-            "candidate": [s.seed for s in cand.seeds],
-            "baseline": [s.seed for s in base.seeds],
-        },
-        "configs": {"candidate": cand.config, "baseline": base.config},
-        "rows_not_shared": None,
-    }
-    if ev is not None:
-        out.update(
-            blocks=len(ev.blocks),
-            first_block=ev.blocks[0],
-            last_block=ev.blocks[-1],
-            test_rows=int(len(ev.row_ids)),
-            rows_not_shared=ev.dropped,
-        )
-    return out
 
 
 def not_tested(project: Project, ev, cand, base) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks import ladder as lad
+from reportgen.checks.data import data_section
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.select import ModelRuns, row_metric, select_runs
 from reportgen.checks.text import interval, num, pct
@@ -395,6 +396,9 @@ def compute_before_after(project: Project, report: dict) -> dict:
     if ladder[1]["status"] != "shown":
         items.append(f"the frozen set is shown untouched: {ladder[1]['missing']}")
     items += cfg.reconsider_when
+    data = data_section(project, after_runs, before_runs, None)
+    if section:
+        data.update(blocks=section["blocks"], test_rows=section["questions"])
     report.update(
         {
             "ladder": ladder,
@@ -434,22 +438,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
             "ranking": None,
             "calibration": None,
             "slices": None,
-            "data": {
-                "parts": {f.part: f.actual_rows for f in project.manifest.files}
-                if project.manifest
-                else {},
-                "block_column": cfg.block,
-                "blocks": section["blocks"] if section else None,
-                "first_block": None,
-                "last_block": None,
-                "test_rows": section["questions"] if section else None,
-                "seeds": {
-                    "candidate": [s.seed for s in after_runs.seeds],
-                    "baseline": [s.seed for s in before_runs.seeds],
-                },
-                "configs": {"candidate": after_runs.config, "baseline": before_runs.config},
-                "rows_not_shared": None,
-            },
+            "data": data,
             "not_tested": [
                 "questions outside the frozen set's categories",
                 "retraining noise of the tuning itself (one tuning run)",

@@ -10,7 +10,7 @@ from reportgen.errors import InputError, Problem
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
 from reportgen.project.files import Reader, Refused, confine, inside_folder
-from reportgen.project.manifest import Manifest, load_manifest
+from reportgen.project.manifest import Manifest, canonical_part, load_manifest
 from reportgen.project.predictions import Predictions, join_columns, parse_predictions
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
@@ -72,12 +72,11 @@ def inspect_project(
         return None, [Problem(f"{root} is not a folder", str(root), slug="no-project")]
     reader = Reader(root)
 
-    def read_text(rel: str, required: bool = True) -> tuple[str | None, str]:
+    def read_text(rel: str) -> tuple[str | None, str]:
         path = _locate_input(root, rel)
         name = reader.display(path)
         if not path.exists():
-            if required:
-                problems.append(Problem(f"missing {name}", name, slug="missing-file"))
+            problems.append(Problem(f"missing {name}", name, slug="missing-file"))
             return None, name
         try:
             return reader.read_text(path), name
@@ -135,9 +134,7 @@ def inspect_project(
                 if p.suffix.lower() in TABLE_SUFFIXES and p.is_file():
                     try:
                         confine(root, p.relative_to(root).as_posix())
-                        split_frames.setdefault(
-                            p.stem if p.stem != "val" else "validation", read_table(reader, p)
-                        )
+                        split_frames.setdefault(canonical_part(p.stem), read_table(reader, p))
                     except (Refused, TableError) as e:
                         problems.append(
                             getattr(e, "problem", None) or Problem(str(e), reader.display(p))
