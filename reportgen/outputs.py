@@ -73,15 +73,39 @@ def write_file_atomic(path: Path, data: bytes, root: Path | None = None) -> None
                 os.unlink(tmp)
 
 
-def clean_stale(out_dir: Path) -> None:
-    """Remove temporary folders an interrupted earlier build left in ``out_dir``."""
+#: a temporary folder older than this is left over from a killed build (a build's own
+#: temporary folder lives for the seconds its files take to write)
+STALE_SECONDS = 600
+
+
+def clean_stale(out_dir: Path, older_than: float = STALE_SECONDS) -> list[str]:
+    """Remove temporary folders an interrupted earlier build left in ``out_dir``; their names.
+
+    Only folders named ``.evreport-*`` and older than ``older_than`` seconds, so a build
+    running at the same moment into the same folder keeps its own.
+    """
+    import time
+
+    removed = []
     try:
         entries = list(Path(out_dir).iterdir())
     except OSError:
-        return
+        return removed
+    now = time.time()
     for p in entries:
-        if p.name.startswith(TMP_PREFIX) and p.is_dir() and not p.is_symlink():
+        try:
+            st = p.lstat()
+        except OSError:
+            continue
+        if (
+            p.name.startswith(TMP_PREFIX)
+            and not p.is_symlink()
+            and p.is_dir()
+            and now - st.st_mtime > older_than
+        ):
             shutil.rmtree(p, ignore_errors=True)
+            removed.append(p.name)
+    return removed
 
 
 def atomic_write_dir(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
