@@ -65,7 +65,8 @@ def parse_predictions(
     if len(frame) == 0:
         problems.append(Problem("no rows", name, 2, slug="empty"))
         return None
-    ids = frame["row_id"].astype(str).str.strip().to_numpy(dtype=object)
+    raw_ids = frame["row_id"]  # a Parquet column may hold nulls: they count as empty
+    ids = raw_ids.where(raw_ids.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
     empty = np.flatnonzero(ids == "")
     for i in empty[:3]:
         problems.append(

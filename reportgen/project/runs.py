@@ -11,6 +11,7 @@ from datetime import datetime
 
 from reportgen.errors import Problem, quote
 from reportgen.project.manifest import canonical_part, parse_time
+from reportgen.project.tables import csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 OPTIONAL = (
@@ -76,6 +77,9 @@ def parse_runs(
         return []
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}
+    if len(col) != len(header) and header[-1] == "":
+        problems.append(csv_header_problem(header, text, name) or Problem("empty column", name, 1))
+        return []
     if len(col) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
         problems.append(
@@ -89,6 +93,10 @@ def parse_runs(
         )
         return []
     missing = [c for c in REQUIRED if c not in col]
+    hint = csv_header_problem(header, text, name)
+    if hint is not None and (missing or hint.slug == "empty-column"):
+        problems.append(hint)
+        return []
     if missing:
         problems.append(
             Problem(
