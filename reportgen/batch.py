@@ -389,7 +389,8 @@ def build_one(task: dict) -> dict:
             project = extracted.project
         else:
             project = Path(task["path"])
-            if not (project / "evreport.toml").is_file():
+            toml = project / "evreport.toml"
+            if not (toml.is_file() or toml.is_symlink()):  # a link is read (and refused) later
                 raise InputError("no evreport.toml in this folder", slug="no-project")
         from reportgen.api import build_report
 
