@@ -157,7 +157,9 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
     errors = [p for p in problems if p.severity == "error"]
-    shown = sorted(problems, key=lambda p: (p.severity != "error", p.path or "", p.line or 0))
+    # errors first, each in the order found: a root cause (the manifest) before its knock-on
+    # errors (the predictions that cannot be joined)
+    shown = sorted(problems, key=lambda p: p.severity != "error")
     for p in shown[:MAX_SHOWN]:
         click.echo(str(p), err=bool(errors))
     if len(shown) > MAX_SHOWN:

@@ -132,6 +132,7 @@ def line_index(text: str) -> dict[tuple[str | None, str | None], int]:
         if m:
             current = m.group(1).strip().strip("\"'")
             index.setdefault((current, None), i)
+            index.setdefault((current.split(".")[0].strip().strip("\"'"), None), i)  # [a.b]
             continue
         m = _KEY.match(s)
         if m:

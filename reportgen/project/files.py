@@ -50,9 +50,10 @@ def check_environment() -> None:
 class Refused(Exception):
     """A path or file that must not be read; carries the message (and line, if known) for a Problem."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
         super().__init__(message)
         self.line = line
+        self.column = column
 
 
 def _resolve(path: Path | str) -> Path:
@@ -240,7 +241,11 @@ def decode_text(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise Refused(f"not valid UTF-8 (byte {e.start}){encoding_hint(data)}", line=line) from None
+        # for a CSV file, the field holding the bad byte (commas before it on its line)
+        column = data[data.rfind(b"\n", 0, e.start) + 1 : e.start].count(b",") + 1
+        raise Refused(
+            f"not valid UTF-8 (byte {e.start}){encoding_hint(data)}", line=line, column=column
+        ) from None
 
 
 def encoding_hint(data: bytes) -> str:

@@ -109,7 +109,8 @@ def inspect_project(
         try:
             return reader.read_text(path), name
         except Refused as e:
-            problems.append(Problem(str(e), name, e.line, slug="unreadable"))
+            column = e.column if name.lower().endswith(".csv") else None
+            problems.append(Problem(str(e), name, e.line, column, slug="unreadable"))
             return None, name
 
     text, cname = read_text(paths.config)

@@ -59,7 +59,7 @@ def _read_table(reader: Reader, path: Path, name: str):
         try:
             text = decode_text(data)
         except Refused as e:
-            raise TableError(Problem(str(e), name, e.line, slug="bad-encoding")) from None
+            raise TableError(Problem(str(e), name, e.line, e.column, slug="bad-encoding")) from None
         if not text.strip():
             raise TableError(
                 Problem("the file is empty (a header line is expected)", name, 1, slug="empty")
