@@ -240,9 +240,16 @@ def inspect_project(
             predictions[rel] = pred
 
     checks: list[CheckFile] = []
-    cdir = _folder(reader, _locate_input(root, paths.artefacts) / "checks", problems)
+    cdir = _locate_input(root, paths.artefacts) / "checks"
+    operator_chosen = Path(paths.artefacts).is_absolute() or ".." in Path(paths.artefacts).parts
+    if not operator_chosen:  # the project's own folder: confined like every project file
+        cdir = _folder(reader, cdir, problems)
+    elif not cdir.is_dir():
+        cdir = None
     if cdir is not None:
         for p in sorted(cdir.glob("*.json")):
+            if operator_chosen:  # named on the command line: only regular files are required
+                reader.trusted = reader.trusted | {str(p)}
             name = reader.display(p)
             try:
                 text = reader.read_text(p)

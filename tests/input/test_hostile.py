@@ -460,3 +460,42 @@ def test_markdown_in_user_text_is_escaped():
     out = plain("![x](http://host/p.png) and [x](javascript:alert(1)) <b>\x1b[31m")
     assert "![x]" not in out and "[x](" not in out and "<b>" not in out
     assert "\x1b" not in out
+
+
+def test_a_chart_engine_crash_names_the_chart():
+    from reportgen.render.svg_process import ChartProcessError, SvgProcess
+
+    helper = SvgProcess()
+    helper._proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; sys.stdin.read(); sys.stderr.write(\"drawing chart 'slices'\\n\"); "
+            "sys.stderr.flush(); os.abort()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    helper.submit({"slices": {}})
+    with pytest.raises(ChartProcessError) as e:
+        helper.result()
+    assert str(e.value) == (
+        "chart conversion failed in the helper process: "
+        "the chart engine crashed (signal 6) drawing chart 'slices'"
+    )
+
+
+def test_paths_the_operator_names_on_the_command_line_are_read(mini, tmp_path):
+    from reportgen.project import ProjectPaths
+
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "checks").mkdir(parents=True)
+    (elsewhere / "checks" / "shapes.json").write_text(
+        '{"check": "shapes", "model": "mlp", "passed": true}'
+    )
+    os.rename(mini / "runs.csv", elsewhere / "runs.csv")
+    paths = ProjectPaths(runs=str(elsewhere / "runs.csv"), artefacts=str(elsewhere))
+    project = load_project(mini, paths)
+    assert [c.check for c in project.checks] == ["shapes"]
+    assert len(project.runs) == 8
