@@ -110,7 +110,8 @@ def inspect_project(
             return reader.read_text(path), name
         except Refused as e:
             column = e.column if name.lower().endswith(".csv") else None
-            problems.append(Problem(str(e), name, e.line, column, slug="unreadable"))
+            slug = "path-outside-project" if "leads outside" in str(e) else "unreadable"
+            problems.append(Problem(str(e), name, e.line, column, slug=slug))
             return None, name
 
     text, cname = read_text(paths.config)

@@ -53,6 +53,7 @@ def test_fixed_input_symlinked_outside_is_refused_and_never_echoed(mini, outside
     assert r.exit_code == 1
     assert "SECRET" not in r.output
     assert f"{fixed}: error: {fixed} leads outside the project folder" in r.output
+    assert "[path-outside-project]" in r.output
     assert str(outside) not in r.output  # no path of the grader's machine either
 
 
