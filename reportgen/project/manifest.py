@@ -172,7 +172,8 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
     try:
         text = reader.read_text(path)
     except Refused as e:
-        problems.append(Problem(str(e), name, slug="unreadable"))
+        slug = "path-outside-project" if "leads outside" in str(e) else "unreadable"
+        problems.append(Problem(str(e), name, e.line, slug=slug))
         return None
     doc = parse_json(text, name, problems)
     if doc is BAD:
