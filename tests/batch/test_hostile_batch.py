@@ -313,3 +313,18 @@ def test_hostile_submissions_beside_good_ones(tmp_path):
     assert report["project"]["candidate"] == "ml\x0bp\x07"  # the original text is kept
     summary = (out / "summary.csv").read_text(encoding="utf-8")
     assert "SECRET" not in summary and "SECRET" not in (out / "index.html").read_text()
+
+
+def test_a_symlinked_submission_is_reported_not_followed(tmp_path, fake_ref):
+    subs = tmp_path / "subs"
+    make_project(subs / "alice")
+    os.symlink("/", subs / "root-link")
+    os.symlink(subs / "alice", subs / "alias")
+    result = run_batch([subs], tmp_path / "out", formats=("json",), jobs=1, build=fake_ref)
+    rows = {r["name"]: r for r in result.rows}
+    assert rows["alice"]["status"] == "ok"
+    for name in ("alias", "root-link"):
+        assert rows[name]["error"] == (
+            "<project>: error: the submission is a symlink; it is not followed "
+            "(submit a folder or a zip) [symlink]"
+        )
