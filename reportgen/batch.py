@@ -257,7 +257,8 @@ def read_marker(out: Path) -> list[str]:
     """
     path = out / MARKER
     if not path.is_file() or path.is_symlink():
-        if out.is_dir() and any(out.iterdir()):
+        # a batch killed while writing its very first marker leaves only that temp file
+        if out.is_dir() and any(not _marker_temp(p) for p in out.iterdir()):
             raise UsageError(
                 f"--out {display_name(out)} is not empty and holds no {MARKER} from an earlier "
                 "evreport batch; choose a new or empty folder"
@@ -273,6 +274,10 @@ def read_marker(out: Path) -> list[str]:
             "choose another folder"
         ) from None
     return [n for n in doc["entries"] if _own_entry(n)]
+
+
+def _marker_temp(p: Path) -> bool:
+    return p.name == f".evreport-{MARKER}.tmp" and p.is_file() and not p.is_symlink()
 
 
 def _own_entry(name: object) -> bool:

@@ -328,3 +328,13 @@ def test_a_symlinked_submission_is_reported_not_followed(tmp_path, fake_ref):
             "<project>: error: the submission is a symlink; it is not followed "
             "(submit a folder or a zip) [symlink]"
         )
+
+
+def test_a_batch_killed_while_writing_its_first_marker_can_be_rerun(tmp_path, fake_ref):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / f".evreport-{MARKER}.tmp").write_text("{")
+    make_project(tmp_path / "p")
+    result = run_batch([tmp_path / "p"], out, formats=("json",), jobs=1, build=fake_ref)
+    assert result.exit_code == 0
+    assert names_in(out) == [MARKER, "index.html", "p", "summary.csv", "summary.json"]
