@@ -338,3 +338,23 @@ def test_a_batch_killed_while_writing_its_first_marker_can_be_rerun(tmp_path, fa
     result = run_batch([tmp_path / "p"], out, formats=("json",), jobs=1, build=fake_ref)
     assert result.exit_code == 0
     assert names_in(out) == [MARKER, "index.html", "p", "summary.csv", "summary.json"]
+
+
+def test_batch_cli_bad_timeout_and_memory_setting_are_one_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    make_project(tmp_path / "p")
+    args = ["batch", str(tmp_path / "p"), "--out", str(tmp_path / "out")]
+    r = CliRunner().invoke(main, [*args, "--timeout", "inf"])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        "evreport batch: error: --timeout inf is not valid; it must be a finite number of "
+        "seconds above 0 [usage]"
+    ]
+    monkeypatch.setenv("EVREPORT_WORKER_MEMORY_MB", "lots")
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert "EVREPORT_WORKER_MEMORY_MB='lots' is not a whole number of MiB" in r.output
+    assert not (tmp_path / "out").exists()
