@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reportgen.checks.fairness import fair_status
 from reportgen.checks.select import ModelRuns
-from reportgen.checks.text import interval, num
+from reportgen.checks.text import blocks_phrase, interval, num
 from reportgen.project import Project
 
 RUNGS = ("correct", "fair", "larger than noise", "relevant", "bounded")
@@ -168,7 +168,7 @@ def primary_interval(seed: dict, block: dict | None) -> dict | None:
             "low": block["low"],
             "high": block["high"],
             "source": "block",
-            "what": f"{block['blocks']} blocks",
+            "what": blocks_phrase(block["blocks"], block.get("block_column")),
         }
     p = seed.get("paired") or {}
     if p.get("low") is not None:
@@ -177,7 +177,7 @@ def primary_interval(seed: dict, block: dict | None) -> dict | None:
             "low": p["low"],
             "high": p["high"],
             "source": "paired-seeds",
-            "what": f"{p['n']} seed pairs",
+            "what": f"{p['n']} seed pairs ({p.get('part') or 'validation'})",
         }
     return None
 
@@ -194,12 +194,23 @@ def noise_rung(
         {
             "id": "validation-gap-vs-seed-sd",
             "rung": 3,
-            "passed": rule_ok if seed.get("gap_in_sd") is not None else None,
+            "passed": rule_ok
+            if (seed.get("gap_in_sd") is not None or seed.get("trivial"))
+            else None,
             "value": seed.get("gap_in_sd"),
             "bar": cfg.seed_sd_multiple,
             "artefacts": seed_arts,
-            "text": f"validation gap {num(seed.get('validation_gap'))} is {num(seed.get('gap_in_sd'), 2)} seed sd; "
-            f"the rule needs more than {num(cfg.seed_sd_multiple)}",
+            "text": (
+                f"{seed.get('part', 'validation')} gap {num(seed.get('validation_gap'))}: both models have "
+                "zero seed spread, so the rule is trivially "
+                + ("met" if rule_ok else "failed (the gap is not positive)")
+                if seed.get("trivial")
+                else f"{seed.get('part', 'validation')} gap {num(seed.get('validation_gap'))} is "
+                f"{num(seed.get('gap_in_sd'), 2)} seed sd; the rule needs more than "
+                f"{num(cfg.seed_sd_multiple)}"
+                if seed.get("gap_in_sd") is not None
+                else f"seed rule not measured: {seed.get('reason')}"
+            ),
         }
     )
     excl = iv is not None and iv["low"] > 0
@@ -236,8 +247,13 @@ def noise_rung(
             None,
             "the gap clears the seed rule and the test interval excludes zero",
         )
-    if seed.get("gap_in_sd") is None:
+    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds"
+    elif not rule_ok and seed.get("trivial"):
+        missing = (
+            f"both models are deterministic and the {seed.get('part', 'validation')} gap "
+            f"{num(seed.get('validation_gap'))} is not positive"
+        )
     elif not rule_ok:
         missing = (
             f"the validation gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
@@ -332,18 +348,23 @@ def relevant_rung(
     if cfg.min_useful_effect is not None:
         arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
     req = [s for s in (slices or []) if s["required"]]
-    bad_slices = [s for s in req if s["worse"] or s["worse"] is None]
+    bad_slices = [s for s in req if not s.get("not_worse")]
     for s in req:
         checks.append(
             {
                 "id": f"not-worse-on-{s['slice']}",
                 "rung": 4,
-                "passed": None if s["worse"] is None else not s["worse"],
-                "value": s["gap"],
-                "bar": 0.0,
+                "passed": bool(s.get("not_worse")),
+                "value": s["low"],
+                "bar": -s["margin"] if s.get("margin") is not None else None,
                 "artefacts": [],
-                "text": f"slice {s['slice']!r}: gap {num(s['gap'])}, interval {interval(s['low'], s['high'])}"
-                + (" (worse)" if s["worse"] else "" if s["worse"] is not None else " (no rows)"),
+                "text": f"slice {s['slice']!r} ({s['rows']} rows): gap {num(s['gap'])}, interval "
+                f"{interval(s['low'], s['high'])}; "
+                + (
+                    f"not worse shown: the worse end stays within the margin -{num(s['margin'])}"
+                    if s.get("not_worse")
+                    else f"not worse is not shown: {s.get('not_worse_reason')}"
+                ),
             }
         )
     if rel is None:
@@ -376,7 +397,7 @@ def relevant_rung(
                 f"the candidate is worse on slice {s['slice']!r} (gap {num(s['gap'])}, interval "
                 f"{interval(s['low'], s['high'])})"
                 if s["worse"]
-                else f"slice {s['slice']!r} has no test rows"
+                else f"not being worse on slice {s['slice']!r} is not shown: {s.get('not_worse_reason')}"
             )
         elif cfg.min_useful_effect is None:
             missing = (
@@ -416,12 +437,16 @@ def bounded_rung(
                 "forgetting untested",
             )
         if not general["held"]:
+            from reportgen.checks.before_after import general_failure
+
             return rung(
                 5,
                 "not shown",
                 arts + general.get("artefacts", []),
-                f"the general set dropped {num(general['drop'])}, more than the allowed {num(general['max_drop'])}",
-                "the general set did not hold",
+                general_failure(general),
+                "the general set did not hold"
+                if general.get("status") == "dropped"
+                else "holding the general set is not shown",
             )
         arts += general.get("artefacts", [])
         return rung(
@@ -429,8 +454,8 @@ def bounded_rung(
             "shown",
             arts,
             None,
-            f"the general set held (drop {num(general['drop'])} <= {num(general['max_drop'])})"
-            + (f"; {parts[0]}" if parts else ""),
+            f"the general set held (drop {num(general['drop'])}, upper bound {num(general['high'])} "
+            f"<= {num(general['max_drop'])})" + (f"; {parts[0]}" if parts else ""),
         )
     if slices and cfg.block and data.get("blocks"):
         return rung(5, "shown", arts, None, "; ".join(parts))
