@@ -137,6 +137,10 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     from reportgen.project import inspect_project
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
+    if proj is not None and not any(p.severity == "error" for p in problems):
+        from reportgen.checks.ladder import recompute_warnings
+
+        problems = problems + recompute_warnings(proj)
     errors = [p for p in problems if p.severity == "error"]
     for p in sorted(problems, key=lambda p: (p.severity != "error", p.path or "", p.line or 0)):
         click.echo(str(p), err=bool(errors))

@@ -485,3 +485,55 @@ def supported(ladder: list[dict]) -> int:
             break
         n += 1
     return n
+
+
+def _decimals(p) -> int | None:
+    """How many decimals the scores were written with, when 6 or fewer (a rounded file)."""
+    import numpy as np
+
+    p = np.asarray(p, dtype=float)
+    if p.size == 0:
+        return None
+    for k in range(0, 7):
+        scaled = p * 10.0**k
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-6):
+            return k
+    return None
+
+
+def recompute_warnings(project: Project, models: list[ModelRuns] | None = None) -> list:
+    """One warning when logged run-log values disagree with the values recomputed from predictions:
+    how many, the largest difference and its row, and the likely cause."""
+    from reportgen.checks.select import select_runs
+    from reportgen.errors import Problem
+
+    if models is None:
+        models = [select_runs(project, "candidate"), select_runs(project, "baseline")]
+    comps = logged_vs_recomputed(project, models)
+    bad = [c for c in comps if not c["agree"]]
+    if not bad:
+        return []
+    worst = max(bad, key=lambda c: abs(c["logged"] - c["recomputed"]))
+    pred = project.predictions.get(worst["predictions"])
+    k = _decimals(pred.p) if pred is not None and pred.kind == "binary" else None
+    cause = (
+        f"the scores p in {worst['predictions']} were written with {k} decimals: write predictions "
+        "at full precision"
+        if k is not None
+        else "a different metric definition (e.g. another log base, clipping, threshold or averaging) "
+        "or predictions that are not the ones the logged value came from"
+    )
+    line = int(worst["cite"].rsplit(":", 1)[1]) if ":" in worst["cite"] else None
+    return [
+        Problem(
+            f"{len(bad)} of {len(comps)} logged {project.config.metric} values differ from the values "
+            f"recomputed from their predictions (beyond 1e-6 relative); the largest difference is "
+            f"{abs(worst['logged'] - worst['recomputed']):.3g} here (logged {worst['logged']:.6g}, "
+            f"recomputed {worst['recomputed']:.6g}); likely cause: {cause}. Rung 1 cannot be shown "
+            "until they agree",
+            project.runs_name,
+            line,
+            slug="logged-differs",
+            severity="warning",
+        )
+    ]
