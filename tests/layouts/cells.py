@@ -125,9 +125,19 @@ CANONICAL_RUNLOG = {
     "paired": True,
 }
 UNEQUAL_FLIP = {"id": "unequal-flip", "blocks": "unequal", "effect": "flip", "slices": "none"}
-ONE_ROW_SLICE = {"id": "one-row-slice-harm", "slices": "one-row"}
+ONE_ROW_SLICE = {
+    "id": "one-row-slice-harm",
+    "slices": "one-row",
+    "effect": "very-strong",
+    "blocks": [40] * 30,
+}
+#: the same evidence without the harmful one-row slice: the control that would adopt
+ONE_ROW_CONTROL = {**ONE_ROW_SLICE, "id": "one-row-slice-control", "slices": "normal"}
 ONE_CLASS = {"id": "one-class-test", "one_class": True}
 TIE = {"id": "tie-log-loss", "effect": "tie"}
+#: a tie inside a wide equivalence band: "tied" is allowed here
+TIE_WIDE_BAND = {"id": "tie-inside-band", "effect": "tie", "min_useful_effect": 0.5}
+TEST_ONLY = {"id": "test-only-seeds", "layout": "test-only"}
 DISAGREE = {"id": "validation-test-disagree", "effect": "disagree"}
 GROUP = {"id": "block-kind-group", "block_kind": "group", "block_col": "batch"}
 PERIOD = {"id": "block-kind-period", "block_kind": "period"}
@@ -157,8 +167,11 @@ SPECIAL = [
     CANONICAL_RUNLOG,
     UNEQUAL_FLIP,
     ONE_ROW_SLICE,
+    ONE_ROW_CONTROL,
     ONE_CLASS,
     TIE,
+    TIE_WIDE_BAND,
+    TEST_ONLY,
     DISAGREE,
     GROUP,
     PERIOD,

@@ -31,7 +31,7 @@ Cell keys (defaults in ``DEFAULTS``):
 - ``slices``: none | normal | one-row (one test row in slice "rare", required, where
   the candidate is badly wrong: log-loss gap about -6.8 on it).
 - ``one_class``: every test label is 0.
-- ``effect``: strong | tie | flip (candidate better on the big block, much worse on the
+- ``effect``: strong | very-strong | tie | flip (candidate better on the big block, much worse on the
   small ones) | disagree (validation favours the baseline, test the candidate).
 - before-after: ``category`` (column present), ``general`` (general set scored),
   ``general_broken`` (general questions right before, wrong after), ``general_blocks``
@@ -216,6 +216,8 @@ def _strength(cell: dict, model: str, part: str, blocks: np.ndarray | None) -> n
     cand = model == CAND
     if effect == "strong":
         return 2.0 if cand else 1.0
+    if effect == "very-strong":
+        return 3.0 if cand else 0.5
     if effect == "tie":
         return 1.5
     if effect == "disagree":

@@ -43,6 +43,22 @@ def test_cell_builds_and_validates(cell, built_cells, validator):
         )
 
 
+@pytest.mark.parametrize("cell", cell_params(all_cells()))
+def test_generator_logs_the_exact_metric(cell, built_cells):
+    """The generator's promise: every logged value is the metric of its predictions, to the last bit
+    (checked through report.json ``comparisons``, reportgen's own recomputation)."""
+    b = built_cells(cell)
+    if b.report is None:
+        pytest.skip("did not build: see test_cell_builds_and_validates")
+    for c in b.report.get("comparisons") or []:
+        if c.get("recomputed") is None:
+            continue
+        assert c["agree"], c
+        assert c["recomputed"] == pytest.approx(c["logged"], rel=1e-12, abs=1e-15), c
+        key = (c["model"], c["seed"], c["split"])
+        assert b.gen.logged[key] == c["logged"], (key, b.gen.logged[key], c["logged"])
+
+
 def test_pairwise_covers_every_pair():
     """The matrix really is pairwise: every pair of axis values shares a cell."""
     rows = mvb_cells()
