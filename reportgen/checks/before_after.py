@@ -497,7 +497,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
             f"a general-abilities set (split {cfg.general_split!r}) is scored before and after"
         )
     if section and section["broken"]:
-        top = next(iter(section["broken_by_category"]), None)
+        top = next(iter(section["broken_by_category"] or {}), None)
         items.append(
             f"the {section['broken']} broken questions are fixed or explained"
             + (f" (most are {top!r})" if section["category_sentence"] else "")

@@ -185,9 +185,9 @@ def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
     part = seed.get("part", "validation")
-    level = "" if part == "validation" else " (measured on test seeds: a test-level number)"
+    level = "" if part == "validation" else " measured on test seeds (a test-level number):"
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
-    head = f"Seed spread (retraining){level}:"
+    head = f"Seed spread (retraining):{level}"
     if seed.get("trivial"):
         s1 = (
             f"{head} the {part} gap is {num(seed.get('validation_gap'))} {unit}; both models have zero "

@@ -6,8 +6,8 @@ import csv
 import hashlib
 import importlib
 import io
-import math
 import json
+import math
 import os
 import shutil
 import sys
