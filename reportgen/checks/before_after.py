@@ -138,6 +138,15 @@ def _paired_interval(project: Project, diff: np.ndarray, blocks, rng) -> dict:
     out["bootstrap"] = {"low": boot["low"], "high": boot["high"]}
     out["t"] = {k: t[k] for k in ("low", "high", "p", "se", "df")}
     if t["low"] is None:
+        if np.all(diff == 0):
+            # no question changed: the exact (Clopper-Pearson) bound on the share of questions that
+            # changed, 0 of N, bounds the difference either way: |difference| <= 1 - (alpha/2)^(1/N)
+            u = float(1.0 - ((1.0 - cfg.confidence) / 2.0) ** (1.0 / diff.size))
+            out.update(primary="exact", low=-u, high=u)
+            out["reason"] = (
+                f"no question changed: exact binomial bound for 0 changed of {diff.size} questions"
+            )
+            return out
         out["reason"] = "zero spread: every question (block) moved the same way, no interval"
         return out
     which, lo, hi = nz._wider(out["bootstrap"], t, out["gap"])
