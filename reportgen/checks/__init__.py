@@ -13,7 +13,14 @@ from reportgen.checks.classify import classification
 from reportgen.checks.data import data_section
 from reportgen.checks.evaluation import build_eval
 from reportgen.checks.fairness import fairness_facts
-from reportgen.checks.noise import block_section, lines, seed_section, slices_section
+from reportgen.checks.noise import (
+    block_section,
+    budget_section,
+    lines,
+    plan_sentence,
+    seed_section,
+    slices_section,
+)
 from reportgen.checks.select import select_runs
 from reportgen.checks.text import noun_plural, num
 from reportgen.project import Project
@@ -188,7 +195,10 @@ def compute_report(project: Project, command: str | None = None) -> dict:
     flip = sign_disagreement(seed, block)
     if flip:
         decision["reasons"].append(flip["text"])
-    items = dec.reconsider(project, ladder, seed, iv, rel, slices, decision["verdict"])
+    budget, budget_reason = budget_section(project, seed, block)
+    items = dec.reconsider(
+        project, ladder, seed, iv, rel, slices, decision["verdict"], plan_sentence(project, budget)
+    )
     noise_lines, covers = lines(project, seed, block, cand, base)
     report = header(project, command)
     report.update(
@@ -211,6 +221,8 @@ def compute_report(project: Project, command: str | None = None) -> dict:
                 "covers": covers,
                 "interval": iv,
                 "sign_disagreement": flip,
+                "budget": budget,
+                "budget_reason": budget_reason,
             },
             "relevance": rel,
             "threshold": th,

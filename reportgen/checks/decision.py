@@ -186,6 +186,7 @@ def reconsider(
     rel: dict | None,
     slices: list[dict] | None,
     verdict: str,
+    plan: str | None = None,
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
     cfg = project.config
@@ -217,6 +218,8 @@ def reconsider(
             "per-row test predictions for both models give an evaluation interval (now none)"
         )
     elif iv["low"] <= 0:
+        if plan:
+            items.append(plan)
         items.append(
             f"the test interval excludes zero (now {interval(iv['low'], iv['high'])} over {iv['what']})"
         )

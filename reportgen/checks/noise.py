@@ -339,3 +339,90 @@ def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin)
         "not_worse": reason is None,
         "not_worse_reason": reason,
     }
+
+
+def budget_section(
+    project: Project, seed: dict, block: dict | None
+) -> tuple[dict | None, str | None]:
+    """noise.budget: Var(gap) ~ s_seed^2 / S + s_block^2 / B with the planning figures, or
+    (None, reason)."""
+    from reportgen.stats import budget as bd
+
+    cfg = project.config
+    S = min(seed["n"]["candidate"], seed["n"]["baseline"])
+    sd = seed.get("sd_used")
+    if sd is None or S < 2:
+        return None, "fewer than 2 seeds on a side: the seed term of the budget is unknown"
+    if block is None:
+        return None, "no per-row test predictions: the block term of the budget is unknown"
+    B = block.get("blocks") or 0
+    se = (block.get("t") or {}).get("se")
+    if B < 2 or se is None or block.get("gap") is None:
+        return None, "fewer than 2 blocks: the block term of the budget is unknown"
+    out = bd.budget(
+        seed_sd=sd,
+        n_seeds=S,
+        block_var_of_gap=se**2,
+        n_blocks=B,
+        gap=block["gap"],
+        confidence=cfg.confidence,
+        min_useful_effect=cfg.min_useful_effect,
+    )
+    out["seed_part"] = seed.get("part", "validation")
+    out["seed_sd_interval"] = bd.sd_interval(
+        sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence
+    )
+    two = block.get("two_level") or {}
+    out["two_level_half_width"] = (
+        (two["high"] - two["low"]) / 2 if two.get("low") is not None else None
+    )
+    out["line"] = budget_line(project, out, block)
+    return out, None
+
+
+def budget_line(project: Project, b: dict, block: dict) -> str:
+    """The third, model-based line: both sources in one interval, beside the two measured ones."""
+    cfg = project.config
+    unit = cfg.metric.replace("_", " ")
+    what = blocks_phrase(b["B"], cfg.block)
+    lo, hi = b["combined"]["low"], b["combined"]["high"]
+    s = (
+        f"Both sources (model-based): gap {num(block['gap'])} {unit} plus or minus "
+        f"{num(b['half_width'], 2)}, {interval(lo, hi)}: seed term {num(b['seed_term'], 2)} "
+        f"({num(b['seed_sd'])}^2 / {b['S']} seeds"
+        + (", validation sd" if b["seed_part"] == "validation" else ", test sd")
+        + f") and block term {num(b['block_term'], 2)} (over {what}); the seed share is "
+        + (f"{b['seed_share'] * 100:.0f}%" if b["seed_share"] is not None else "n/a")
+        + "."
+    )
+    hw2 = b.get("two_level_half_width")
+    if hw2:
+        ratio = b["half_width"] / hw2
+        if abs(ratio - 1) > 0.25:
+            s += (
+                f" The two-level bootstrap's half-width is {num(hw2, 2)}: the model-based one is "
+                f"{pct(abs(ratio - 1))} {'wider' if ratio > 1 else 'narrower'}, so trust the measured one."
+            )
+    return s
+
+
+def plan_sentence(project: Project, budget: dict | None) -> str | None:
+    """The reconsider-when sentence from the planner, or None when it has nothing to add."""
+    if not budget:
+        return None
+    cfg = project.config
+    p = budget["planning"]
+    S, B = budget["S"], budget["B"]
+    gap = p["gap"]
+    word = noun_plural(cfg.block) if cfg.block else "test rows"
+    now = f"now {S} seeds, {B} {word}"
+    if gap <= 0:
+        return None
+    both = p.get("both_needed")
+    if both and (both["S"], both["B"]) != (S, B):
+        s = (
+            f"with {both['S']} seeds and {both['B']} {word} the interval would exclude zero if the gap "
+            f"stays at {num(gap)} ({now}; a planning estimate from the variance budget)"
+        )
+        return s
+    return None
