@@ -151,6 +151,13 @@ BA_BLOCKS_GENERAL = {
     "blocks": "equal",
     "general_blocks": True,
 }
+DETERMINISTIC_BASE = {"id": "deterministic-baseline", "deterministic": "baseline"}
+DETERMINISTIC_BOTH = {"id": "deterministic-both", "deterministic": "both"}
+BA_EDITED = {"id": "ba-edited-after-freeze", "kind": "ba", "edit_after_freeze": True}
+MVB_EDITED = {"id": "mvb-edited-after-freeze", "edit_after_freeze": True, "effect": "very-strong"}
+ROUNDED = {"id": "logged-rounded-4-decimals", "log_digits": 4}
+EMPTY_BLOCKS = {"id": "empty-block-values-3", "empty_block_rows": 3}
+NO_VAL_BLOCK = {"id": "validation-without-block-column", "val_block_column": False}
 PAIRED = {
     f"paired-{layout}-{labels}": {
         "id": f"paired-{layout}-{labels}",
@@ -180,6 +187,13 @@ SPECIAL = [
     BA_GENERAL_DROP,
     BA_BLOCKS,
     BA_BLOCKS_GENERAL,
+    DETERMINISTIC_BASE,
+    DETERMINISTIC_BOTH,
+    BA_EDITED,
+    MVB_EDITED,
+    ROUNDED,
+    EMPTY_BLOCKS,
+    NO_VAL_BLOCK,
     *PAIRED.values(),
 ]
 
