@@ -145,6 +145,15 @@ MARGIN = {"id": "not-worse-margin", "not_worse_margin": 0.05}
 BA_NO_CATEGORY = {"id": "ba-no-category", "kind": "ba", "category": False}
 BA_GENERAL_DROP = {"id": "ba-general-drop-0.013", "kind": "ba", "general_broken": 4}
 BA_BLOCKS = {"id": "ba-blocks", "kind": "ba", "blocks": "equal"}
+#: few unequal blocks (t primary): the point estimate and the interval must share one estimand
+BA_UNEQUAL = {
+    "id": "ba-unequal-blocks",
+    "kind": "ba",
+    "blocks": [340] + [5] * 12,
+    "general_blocks": True,
+    "broken": 60,
+    "fixed_in_small_blocks": True,
+}
 BA_BLOCKS_GENERAL = {
     "id": "ba-blocks-general-blocks",
     "kind": "ba",
@@ -187,6 +196,7 @@ SPECIAL = [
     BA_GENERAL_DROP,
     BA_BLOCKS,
     BA_BLOCKS_GENERAL,
+    BA_UNEQUAL,
     DETERMINISTIC_BASE,
     DETERMINISTIC_BOTH,
     BA_EDITED,

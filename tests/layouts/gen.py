@@ -41,7 +41,9 @@ Cell keys (defaults in ``DEFAULTS``):
   ``val_block_column``: False drops the block and slice columns from the validation split.
 - before-after: ``category`` (column present), ``general`` (general set scored),
   ``general_broken`` (general questions right before, wrong after), ``general_blocks``
-  (the general split file has the block column too), ``fixed``/``broken``.
+  (the general split file has the block column too), ``fixed``/``broken``,
+  ``fixed_in_small_blocks`` (all questions after the first block fixed, the first block
+  only broken: per-block means and the question-weighted difference part ways).
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ DEFAULTS: dict = {
     "general_broken": 0,
     "general_blocks": False,
     "max_drop": 0.02,
+    "fixed_in_small_blocks": False,
 }
 
 
@@ -462,6 +465,12 @@ def _make_ba(path: Path, cell: dict) -> Gen:
     after = before.copy()
     after[rng.permutation(np.flatnonzero(before == 0))[: cell["fixed"]]] = 1
     after[rng.permutation(np.flatnonzero(before == 1))[: cell["broken"]]] = 0
+    if cell["fixed_in_small_blocks"]:
+        # every question after the first block is fixed; the first (large) block only breaks
+        s0 = block_sizes(cell["blocks"])[0]
+        before[s0:], after[s0:] = 0, 1
+        after[:s0] = before[:s0]
+        after[rng.permutation(np.flatnonzero(before[:s0] == 1))[: cell["broken"]]] = 0
     bcol = cell["block_col"]
     test = pd.DataFrame({"row_id": ids})
     if cell["category"]:
