@@ -132,7 +132,7 @@ ONE_ROW_SLICE = {
     "blocks": [40] * 30,
 }
 #: the same evidence without the harmful one-row slice: the control that would adopt
-ONE_ROW_CONTROL = {**ONE_ROW_SLICE, "id": "one-row-slice-control", "slices": "normal"}
+ONE_ROW_CONTROL = {**ONE_ROW_SLICE, "id": "one-row-slice-control", "slices": "none"}
 ONE_CLASS = {"id": "one-class-test", "one_class": True}
 TIE = {"id": "tie-log-loss", "effect": "tie"}
 #: a tie inside a wide equivalence band: "tied" is allowed here
