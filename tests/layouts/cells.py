@@ -132,7 +132,7 @@ ONE_ROW_SLICE = {
     "blocks": [40] * 30,
 }
 #: the same evidence without the harmful one-row slice: the control that would adopt
-ONE_ROW_CONTROL = {**ONE_ROW_SLICE, "id": "one-row-slice-control", "slices": "normal"}
+ONE_ROW_CONTROL = {**ONE_ROW_SLICE, "id": "one-row-slice-control", "slices": "none"}
 ONE_CLASS = {"id": "one-class-test", "one_class": True}
 TIE = {"id": "tie-log-loss", "effect": "tie"}
 #: a tie inside a wide equivalence band: "tied" is allowed here
@@ -145,12 +145,28 @@ MARGIN = {"id": "not-worse-margin", "not_worse_margin": 0.05}
 BA_NO_CATEGORY = {"id": "ba-no-category", "kind": "ba", "category": False}
 BA_GENERAL_DROP = {"id": "ba-general-drop-0.013", "kind": "ba", "general_broken": 4}
 BA_BLOCKS = {"id": "ba-blocks", "kind": "ba", "blocks": "equal"}
+#: few unequal blocks (t primary): the point estimate and the interval must share one estimand
+BA_UNEQUAL = {
+    "id": "ba-unequal-blocks",
+    "kind": "ba",
+    "blocks": [340] + [5] * 12,
+    "general_blocks": True,
+    "broken": 60,
+    "fixed_in_small_blocks": True,
+}
 BA_BLOCKS_GENERAL = {
     "id": "ba-blocks-general-blocks",
     "kind": "ba",
     "blocks": "equal",
     "general_blocks": True,
 }
+DETERMINISTIC_BASE = {"id": "deterministic-baseline", "deterministic": "baseline"}
+DETERMINISTIC_BOTH = {"id": "deterministic-both", "deterministic": "both"}
+BA_EDITED = {"id": "ba-edited-after-freeze", "kind": "ba", "edit_after_freeze": True}
+MVB_EDITED = {"id": "mvb-edited-after-freeze", "edit_after_freeze": True, "effect": "very-strong"}
+ROUNDED = {"id": "logged-rounded-4-decimals", "log_digits": 4}
+EMPTY_BLOCKS = {"id": "empty-block-values-3", "empty_block_rows": 3}
+NO_VAL_BLOCK = {"id": "validation-without-block-column", "val_block_column": False}
 PAIRED = {
     f"paired-{layout}-{labels}": {
         "id": f"paired-{layout}-{labels}",
@@ -180,6 +196,14 @@ SPECIAL = [
     BA_GENERAL_DROP,
     BA_BLOCKS,
     BA_BLOCKS_GENERAL,
+    BA_UNEQUAL,
+    DETERMINISTIC_BASE,
+    DETERMINISTIC_BOTH,
+    BA_EDITED,
+    MVB_EDITED,
+    ROUNDED,
+    EMPTY_BLOCKS,
+    NO_VAL_BLOCK,
     *PAIRED.values(),
 ]
 

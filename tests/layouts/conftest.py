@@ -46,7 +46,39 @@ class Built:
         where = (
             f"{frames[-1].filename.split('/reportgen/')[-1]}:{frames[-1].lineno}" if frames else "?"
         )
-        return f"reportgen/{where}: {type(self.error).__name__}: {self.error}"
+        line = f"reportgen/{where}: {type(self.error).__name__}: {self.error}"
+        if "JSON" in str(self.error):
+            line += f" (at {', '.join(non_json_paths(self.gen.path)[:3]) or '?'})"
+        return line
+
+
+def non_json_paths(project: Path) -> list[str]:
+    """Diagnosis only: where the report dict holds a value plain JSON cannot carry."""
+    import math
+
+    from reportgen.checks import compute_report
+    from reportgen.project import ProjectPaths, load_project
+
+    try:
+        report = compute_report(load_project(project, ProjectPaths()))
+    except Exception as e:  # noqa: BLE001 - a diagnosis must not raise
+        return [f"compute_report raised {type(e).__name__}"]
+    out: list[str] = []
+
+    def walk(v, path):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, f"{path}.{k}")
+        elif isinstance(v, list | tuple):
+            for i, x in enumerate(v):
+                walk(x, f"{path}[{i}]")
+        elif isinstance(v, float) and not math.isfinite(v):
+            out.append(f"{path}={v}")
+        elif v is not None and not isinstance(v, str | int | float | bool):
+            out.append(f"{path}: {type(v).__name__}")
+
+    walk(report, "report")
+    return out
 
 
 def _refuse_constant(name: str):

@@ -33,9 +33,17 @@ Cell keys (defaults in ``DEFAULTS``):
 - ``one_class``: every test label is 0.
 - ``effect``: strong | very-strong | tie | flip (candidate better on the big block, much worse on the
   small ones) | disagree (validation favours the baseline, test the candidate).
+- ``deterministic``: none | baseline | both: those models' seeds give identical predictions
+  (a logistic regression: zero seed spread).
+- ``edit_after_freeze``: rewrite split/test.csv after freezing (same content, CRLF line ends).
+- ``log_digits``: round the logged values to this many decimals (they then disagree with
+  the predictions); ``empty_block_rows``: that many test rows have an empty block value;
+  ``val_block_column``: False drops the block and slice columns from the validation split.
 - before-after: ``category`` (column present), ``general`` (general set scored),
   ``general_broken`` (general questions right before, wrong after), ``general_blocks``
-  (the general split file has the block column too), ``fixed``/``broken``.
+  (the general split file has the block column too), ``fixed``/``broken``,
+  ``fixed_in_small_blocks`` (all questions after the first block fixed, the first block
+  only broken: per-block means and the question-weighted difference part ways).
 """
 
 from __future__ import annotations
@@ -75,6 +83,11 @@ DEFAULTS: dict = {
     "not_worse_margin": None,
     "checks": True,
     "seed": 0,
+    "deterministic": "none",
+    "edit_after_freeze": False,
+    "log_digits": None,
+    "empty_block_rows": 0,
+    "val_block_column": True,
     # before-after
     "questions": 400,
     "fixed": 120,
@@ -85,6 +98,7 @@ DEFAULTS: dict = {
     "general_broken": 0,
     "general_blocks": False,
     "max_drop": 0.02,
+    "fixed_in_small_blocks": False,
 }
 
 
@@ -275,6 +289,9 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
             route[n // 2] = "rare"
             y[n // 2] = 1 if not cell["one_class"] else 0
         pre = {"train": "tr", "validation": "va", "test": "te"}[part]
+        if part == "test" and cell["empty_block_rows"]:
+            block = block.astype(object)
+            block[: cell["empty_block_rows"]] = ""
         gen.parts[part] = pd.DataFrame(
             {
                 "row_id": [f"{pre}{i:05d}" for i in range(n)],
@@ -284,16 +301,26 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
                 "y": y,
             }
         )
-        gen.parts[part].to_csv(path / "split" / f"{part}.csv", index=False)
+        frame = gen.parts[part]
+        if part == "validation" and not cell["val_block_column"]:
+            frame = frame.drop(columns=[bcol, "route"])
+        frame.to_csv(path / "split" / f"{part}.csv", index=False)
     freeze(path, created="2026-01-01T00:00:00Z")
+    if cell["edit_after_freeze"]:
+        _edit_after_freeze(path)
 
     cand_labels, base_labels = seed_labels(cell)
     fixed_t = None if cell["threshold"] == "validation-cost" else float(cell["threshold"])
     rows = []
     for model, labels in ((CAND, cand_labels), (BASE, base_labels)):
         for index, seed in enumerate(labels):
-            srng = np.random.default_rng([cell["seed"], 1 if model == CAND else 2, seed])
-            jitter = 1 + 0.05 * srng.normal()
+            fixed = cell["deterministic"] == "both" or (
+                cell["deterministic"] == "baseline" and model == BASE
+            )
+            srng = np.random.default_rng(
+                [cell["seed"], 1 if model == CAND else 2, 0 if fixed else seed]
+            )
+            jitter = 1 + 0.05 * srng.normal() if not fixed else 1.0
             scored = parts_of(cell["layout"], index)
             probs = {}
             for part in ("validation", "test"):
@@ -353,7 +380,7 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
                         "seed": seed,
                         "split": part,
                         "metric": custom[0] if custom else metric,
-                        "value": repr(gen.logged[key]),
+                        "value": _logged_text(gen.logged[key], cell["log_digits"]),
                         "status": "ok",
                         "started_at": "2026-01-03T00:00:00Z",
                         "config": f"{model}-a",
@@ -367,6 +394,16 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
         _write_checks(path, CAND)
     _write_toml(path, cell, hib)
     return gen
+
+
+def _logged_text(value: float, digits: int | None) -> str:
+    return repr(value) if digits is None else f"{value:.{digits}f}"
+
+
+def _edit_after_freeze(path: Path) -> None:
+    """Change split/test.csv's bytes, not its rows: the manifest's sha256 no longer matches."""
+    test = path / "split" / "test.csv"
+    test.write_bytes(test.read_bytes().replace(b"\n", b"\r\n"))
 
 
 def _write_checks(path: Path, model: str) -> None:
@@ -428,6 +465,12 @@ def _make_ba(path: Path, cell: dict) -> Gen:
     after = before.copy()
     after[rng.permutation(np.flatnonzero(before == 0))[: cell["fixed"]]] = 1
     after[rng.permutation(np.flatnonzero(before == 1))[: cell["broken"]]] = 0
+    if cell["fixed_in_small_blocks"]:
+        # every question after the first block is fixed; the first (large) block only breaks
+        s0 = block_sizes(cell["blocks"])[0]
+        before[s0:], after[s0:] = 0, 1
+        after[:s0] = before[:s0]
+        after[rng.permutation(np.flatnonzero(before[:s0] == 1))[: cell["broken"]]] = 0
     bcol = cell["block_col"]
     test = pd.DataFrame({"row_id": ids})
     if cell["category"]:
@@ -454,6 +497,8 @@ def _make_ba(path: Path, cell: dict) -> Gen:
         path / "split" / "train.csv", index=False
     )
     freeze(path, created="2026-01-01T00:00:00Z")
+    if cell["edit_after_freeze"]:
+        _edit_after_freeze(path)
     rows = []
     for model, q, gv, day in ((BA_BASE, before, g_before, 3), (BA_CAND, after, g_after, 4)):
         splits = [("test", ids, q)] + ([("general", gids, gv)] if cell["general"] else [])

@@ -11,10 +11,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from jsonschema.exceptions import best_match
 
 from tests.layouts.cells import MVB_AXES, all_cells, ba_cells, mvb_cells, pairwise
 from tests.layouts.conftest import cell_params
+
+
+def _deepest(error):
+    """For anyOf/oneOf failures, the sub-error that got furthest into the value (names the field)."""
+    while error.context:
+        error = max(error.context, key=lambda c: (len(c.absolute_path), c.validator != "type"))
+    return error
+
 
 ERROR_LINE = re.compile(r"(^|\s)(error: .+|evreport: error: .+)$")
 
@@ -32,7 +39,7 @@ def test_cell_builds_and_validates(cell, built_cells, validator):
         assert any(ERROR_LINE.search(ln) for ln in lines), b.describe()
         return
     assert b.report is not None, "exit 0 but no report.json"
-    errors = [best_match(e.context) if e.context else e for e in validator.iter_errors(b.report)]
+    errors = [_deepest(e) for e in validator.iter_errors(b.report)]
     if errors:
         pytest.fail(
             "report.json does not validate: "
@@ -50,6 +57,8 @@ def test_generator_logs_the_exact_metric(cell, built_cells):
     b = built_cells(cell)
     if b.report is None:
         pytest.skip("did not build: see test_cell_builds_and_validates")
+    if cell.get("log_digits") is not None:
+        return  # this cell logs rounded values on purpose
     for c in b.report.get("comparisons") or []:
         if c.get("recomputed") is None:
             continue
@@ -69,7 +78,4 @@ def test_pairwise_covers_every_pair():
             want = {(repr(x), repr(y)) for x in MVB_AXES[a] for y in MVB_AXES[b]}
             assert want <= seen, (a, b, want - seen)
     assert len(ba_cells()) >= 6
-    assert (
-        pairwise({"x": [1, 2], "y": [3]}) in ([{"x": 1, "y": 3}, {"x": 2, "y": 3}],)
-        or len(pairwise({"x": [1, 2], "y": [3]})) == 2
-    )
+    assert len(pairwise({"x": [1, 2], "y": [3]})) == 2
