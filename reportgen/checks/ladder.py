@@ -515,14 +515,26 @@ def recompute_warnings(project: Project, models: list[ModelRuns] | None = None) 
         return []
     worst = max(bad, key=lambda c: abs(c["logged"] - c["recomputed"]))
     pred = project.predictions.get(worst["predictions"])
-    k = _decimals(pred.p) if pred is not None and pred.kind == "binary" else None
-    cause = (
-        f"the scores p in {worst['predictions']} were written with {k} decimals: write predictions "
-        "at full precision"
-        if k is not None
-        else "a different metric definition (e.g. another log base, clipping, threshold or averaging) "
-        "or predictions that are not the ones the logged value came from"
+    k_logged = _decimals([c["logged"] for c in bad])
+    k_p = _decimals(pred.p) if pred is not None and pred.kind == "binary" else None
+    rounded_logged = k_logged is not None and all(
+        abs(round(c["recomputed"], k_logged) - c["logged"]) <= 0.51 * 10.0**-k_logged for c in bad
     )
+    if rounded_logged:
+        cause = (
+            f"the logged values were rounded to {k_logged} decimals: log the full-precision value "
+            "(e.g. repr of the float)"
+        )
+    elif k_p is not None:
+        cause = (
+            f"the scores p in {worst['predictions']} were rounded to {k_p} decimals: write "
+            "predictions at full precision"
+        )
+    else:
+        cause = (
+            "a different metric definition (e.g. another log base, clipping, threshold or "
+            "averaging) or predictions that are not the ones the logged value came from"
+        )
     line = int(worst["cite"].rsplit(":", 1)[1]) if ":" in worst["cite"] else None
     return [
         Problem(

@@ -95,7 +95,7 @@ def test_validate_warns_on_rounded_predictions(tmp_path):
     assert r.exit_code == 0, r.output
     line = next(x for x in r.output.splitlines() if "[logged-differs]" in x)
     assert re.match(r"runs\.csv:\d+: warning: ", line)
-    assert "written with 3 decimals" in line and "largest difference" in line
+    assert "rounded to 3 decimals" in line and "largest difference" in line
 
 
 def test_empty_block_labels_are_one_warning_with_the_count(tmp_path):
