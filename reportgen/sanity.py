@@ -70,6 +70,7 @@ def initial_loss(
     y: Any = None,
     reference: str = "uniform",
     rows: int | None = None,
+    extra: dict | None = None,
 ) -> dict:
     """Record the loss before any update, judged against ln(classes) or the class-prior loss.
 
@@ -90,7 +91,7 @@ def initial_loss(
         raise ValueError(f"reference={reference!r} should be one of ['uniform', 'prior']")
     if rows is not None:
         rec["rows"] = int(rows)
-    return write_check(project, rec)
+    return write_check(project, {**rec, **(extra or {})})
 
 
 def gradient_check(
@@ -225,12 +226,15 @@ def check_mlp_classifier(
     overfit_iter: int = 2000,
     rng: np.random.Generator | None = None,
     reference: str = "uniform",
+    inits: int = 5,
 ) -> list[dict]:
     """All four rung-1 checks of an (unfitted) ``MLPClassifier``, through its public API only.
 
     - initial loss: a clone with plain SGD at learning rate 1e-12 takes one ``partial_fit``
       step on (X, y): it starts from the same weights (same ``random_state`` and layer
-      sizes), and a 1e-12 step leaves its predictions at the initial ones.
+      sizes), and a 1e-12 step leaves its predictions at the initial ones. One draw of
+      the initial weights varies a lot, so the value is the mean over ``inits``
+      initialisations (``random_state``, ``random_state + 1``, ...); each is recorded.
     - gradient: cites scikit-learn (its backprop is tested upstream); no public gradient.
     - overfit: a clone without L2 and without early stopping fits ``rows`` random rows.
     - shapes: ``coefs_``/``intercepts_`` against the layer sizes, and ``predict_proba``.
@@ -244,28 +248,37 @@ def check_mlp_classifier(
     rng = rng if rng is not None else np.random.default_rng(0)
     results = []
 
-    first = clone(estimator).set_params(
-        solver="sgd",
-        learning_rate="constant",
-        learning_rate_init=1e-12,
-        momentum=0.0,
-        nesterovs_momentum=False,
-        batch_size=len(ya),
-        shuffle=False,
-        early_stopping=False,
-    )
-    first.partial_fit(Xa, ya, classes=classes)
-    results.append(
-        initial_loss(
-            project,
-            model,
-            log_loss_of(first.predict_proba(Xa), np.searchsorted(classes, ya)),
-            int(len(classes)),
-            y=ya,
-            reference=reference,
-            rows=len(ya),
+    base_state = estimator.get_params().get("random_state")
+    if isinstance(base_state, int | np.integer):
+        states = [int(base_state) + i for i in range(inits)]
+    else:
+        states = [int(s) for s in rng.integers(0, 2**31 - 1, size=inits)]
+    losses = []
+    for state in states:
+        first = clone(estimator).set_params(
+            random_state=state,
+            solver="sgd",
+            learning_rate="constant",
+            learning_rate_init=1e-12,
+            momentum=0.0,
+            nesterovs_momentum=False,
+            batch_size=len(ya),
+            shuffle=False,
+            early_stopping=False,
         )
+        first.partial_fit(Xa, ya, classes=classes)
+        losses.append(log_loss_of(first.predict_proba(Xa), np.searchsorted(classes, ya)))
+    result = initial_loss(
+        project,
+        model,
+        float(np.mean(losses)),
+        int(len(classes)),
+        y=ya,
+        reference=reference,
+        rows=len(ya),
+        extra={"inits": len(states), "random_states": states, "values": losses},
     )
+    results.append(result)
     results.append(
         library_gradient(
             project, model, f"scikit-learn {sklearn.__version__} {type(estimator).__name__}"

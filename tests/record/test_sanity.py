@@ -126,7 +126,10 @@ def test_sklearn_mlp_adapter_public_api_only(tmp_path):
         solver="sgd", learning_rate_init=1e-12, momentum=0.0, batch_size=len(y), alpha=0.0
     )
     twin.partial_fit(X, y, classes=[0, 1])
-    assert by["initial_loss"]["value"] == pytest.approx(twin.loss_curve_[0], rel=1e-6)
+    init = by["initial_loss"]
+    assert init["random_states"] == [1, 2, 3, 4, 5] and init["inits"] == 5
+    assert init["values"][0] == pytest.approx(twin.loss_curve_[0], rel=1e-6)
+    assert init["value"] == pytest.approx(np.mean(init["values"]), rel=1e-12)
     assert not hasattr(est, "coefs_")  # the user's estimator is left unfitted
     for r in res:
         cf = parse_checkfile((tmp_path / r["path"]).read_text(), r["path"], [], [])
