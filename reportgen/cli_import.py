@@ -39,7 +39,6 @@ def mlflow_command(project, tracking_uri, experiment, model_key, seed_key, dry_r
     become runs.csv rows, its predictions/validation|test.(parquet|csv) artifacts are copied
     to artefacts/predictions/. Re-running adds new runs only. See docs/recording.md.
     """
-    from reportgen.errors import EXIT_USAGE
     from reportgen.importers.mlflow import MlflowImportError, import_mlflow
 
     try:
@@ -53,7 +52,7 @@ def mlflow_command(project, tracking_uri, experiment, model_key, seed_key, dry_r
         )
     except MlflowImportError as e:
         click.echo(f"evreport: error: {e} [{e.slug}]", err=True)
-        sys.exit(EXIT_USAGE if "not installed" in str(e) else e.exit_code)
+        sys.exit(e.exit_code)
     verb = "would import" if dry_run else "imported"
     for ir in res.new:
         click.echo(f"{verb} {ir.describe()}")

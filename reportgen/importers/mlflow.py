@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlparse
 
-from reportgen.errors import EvreportError
+from reportgen.errors import EXIT_USAGE, EvreportError
 
 METRIC_RE = re.compile(r"^(validation|valid|val|test)_(.+)$")
 PART = {"validation": "validation", "valid": "validation", "val": "validation", "test": "test"}
@@ -34,6 +34,13 @@ class MlflowImportError(EvreportError):
     """The MLflow store cannot be imported (unknown experiment, unreachable, bad run)."""
 
     slug = "mlflow-import"
+
+
+class MlflowMissing(MlflowImportError):
+    """MLflow is not installed: a usage problem (install the extra), not bad input."""
+
+    slug = "mlflow-missing"
+    exit_code = EXIT_USAGE
 
 
 @dataclass
@@ -142,7 +149,7 @@ def _client(uri: str):
     try:
         from mlflow.tracking import MlflowClient
     except ImportError:
-        raise MlflowImportError(
+        raise MlflowMissing(
             "MLflow is not installed; install the extra: pip install 'evreport[mlflow]'"
         ) from None
     path = _file_path(uri)

@@ -252,3 +252,22 @@ def test_unreachable_store_fails_fast(tmp_path):
     )
     assert r.exit_code == 1 and "cannot read the tracking store http://127.0.0.1:9" in r.output
     assert time.perf_counter() - t < 30
+
+
+def test_mlflow_missing_is_a_usage_error(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "mlflow", None)
+    monkeypatch.setitem(sys.modules, "mlflow.tracking", None)
+    r = _cli("import", "mlflow", str(tmp_path), "--tracking-uri", "file:x", "--experiment", "e")
+    assert r.exit_code == 2
+    assert "pip install 'evreport[mlflow]'" in r.output and "[mlflow-missing]" in r.output
+
+
+def test_help_does_not_import_mlflow():
+    import subprocess
+    import sys
+
+    code = "import sys; from reportgen.cli import main; print('mlflow' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
