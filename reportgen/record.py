@@ -192,12 +192,20 @@ class Recorder:
     """Log training runs into an evreport project folder: one call per run and split.
 
     ``Recorder("project/")`` creates the layout of ``evreport init`` where it is missing
-    (never overwriting a file). See docs/recording.md.
+    (never overwriting a file). Predictions are Parquet, or CSV with ``predictions="csv"``
+    (floats written with round-trip precision). See docs/recording.md.
     """
 
-    def __init__(self, project: str | os.PathLike, *, runs: str = "runs.csv") -> None:
+    def __init__(
+        self, project: str | os.PathLike, *, runs: str = "runs.csv", predictions: str = "parquet"
+    ) -> None:
         from reportgen.scaffold import TEMPLATE
 
+        if predictions not in ("parquet", "csv"):
+            raise ValueError(
+                f"predictions={predictions!r} is not valid. It should be one of ['parquet', 'csv']"
+            )
+        self.predictions_format = predictions
         self.root = Path(project)
         for d in ("split", "artefacts/checks", PREDICTIONS_DIR):
             (self.root / d).mkdir(parents=True, exist_ok=True)
@@ -379,9 +387,10 @@ class Recorder:
                 started = old[0] if old else utc_now()
             pred_rel = ""
             if frame is not None:
-                pred_rel = f"{PREDICTIONS_DIR}/{_safe_name(run_id)}-{part}.parquet"
+                ext = self.predictions_format
+                pred_rel = f"{PREDICTIONS_DIR}/{_safe_name(run_id)}-{part}.{ext}"
                 target = self.root / pred_rel
-                data = _parquet_bytes(frame)
+                data = _parquet_bytes(frame) if ext == "parquet" else _csv_bytes(frame)
                 if target.exists() and not replace and target.read_bytes() != data:
                     raise ValueError(
                         f"{pred_rel} already exists with other predictions; pass replace=True "
@@ -558,6 +567,19 @@ def _parquet_bytes(frame: dict[str, np.ndarray]) -> bytes:
     sink = io.BytesIO()
     pq.write_table(table, sink)
     return sink.getvalue()
+
+
+def _csv_bytes(frame: dict[str, np.ndarray]) -> bytes:
+    """UTF-8 CSV; floats in their shortest round-trip form, so reading back gives the same bits."""
+    out = io.StringIO(newline="")
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(list(frame))
+    cols = [
+        [repr(float(x)) for x in v] if v.dtype.kind == "f" else [str(x) for x in v]
+        for v in frame.values()
+    ]
+    w.writerows(zip(*cols, strict=True))
+    return out.getvalue().encode("utf-8")
 
 
 def _read_predictions(path: Path):

@@ -263,3 +263,25 @@ def test_parallel_processes_lose_nothing(project):
     assert all(len(r) == len(rows[0]) and r["value"] for r in rows)
     assert len(list((root / "artefacts/predictions").glob("*.parquet"))) == 4 * n
     assert not list((root / "artefacts/predictions").glob(".*tmp"))
+
+
+def test_csv_predictions_round_trip_exactly(project):
+    root, _, parts = project
+    rec = Recorder(root, predictions="csv")
+    y = parts["validation"]["y"].to_numpy()
+    p = fake_p(y, 1.0, 5)
+    rec.log(
+        model="mlp",
+        seed=1,
+        split="validation",
+        row_id=parts["validation"]["row_id"],
+        y=y,
+        p=p,
+        metric="log_loss",
+        columns={"week": np.arange(len(y)) % 4},
+    )
+    back = pd.read_csv(root / "artefacts/predictions/mlp-s1-validation.csv")
+    assert list(back.columns) == ["row_id", "y", "p", "week"]
+    assert np.array_equal(back["p"].to_numpy(), p)
+    with pytest.raises(ValueError, match="predictions='xlsx' is not valid"):
+        Recorder(root, predictions="xlsx")
