@@ -124,7 +124,8 @@ def _vector(x: Any, name: str, n: int | None) -> np.ndarray:
     if a.ndim == 2 and a.shape[1] == 1:
         a = a[:, 0]
     if a.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {a.shape}")
+        hint = "; for predict_proba output pass its class-1 column, [:, 1]" if name == "p" else ""
+        raise ValueError(f"{name} must be 1-D, got shape {a.shape}{hint}")
     if n is not None and len(a) != n:
         raise ValueError(f"{name} has {len(a)} values but row_id has {n}; lengths must match")
     return a

@@ -145,6 +145,7 @@ def test_failed_run_and_correct_and_values(project):
         (dict(p=[0.5, float("nan"), 0.5]), r"p\[1\] = nan: p must be finite"),
         (dict(p=[0.5, 1.2, 0.5]), r"p\[1\] = 1.2 is outside \[0.0, 1.0\]"),
         (dict(p=[0.5, 0.5]), "p has 2 values but row_id has 3"),
+        (dict(p=[[0.5, 0.5]] * 3), r"p must be 1-D, got shape \(3, 2\); .*\[:, 1\]"),
         (dict(y=[0, 2, 1]), r"y\[1\] = 2.0 is not a valid label"),
         (dict(split="holdout"), r"split='holdout' is not a part of the frozen split.*'test'"),
         (dict(metric="f1"), "metric='f1' is not a built-in metric"),
