@@ -219,3 +219,7 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
 from reportgen.cli_batch import batch  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
+
+from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
+
+main.add_command(import_group)
