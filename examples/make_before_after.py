@@ -43,7 +43,7 @@ TEMPLATES = {
     "places": "which option is the place mentioned in note {k}?",
     "numbers": "which option is the total of invoice {k}?",
 }
-N_OLD_POOL, N_GENERAL, N_NEW_TRAIN, N_QUESTIONS = 3000, 600, 800, 500
+N_OLD_POOL, N_GENERAL, N_NEW_TRAIN, N_QUESTIONS = 3000, 4000, 800, 500
 BEFORE_CFG = dict(hidden_layer_sizes=(64,), max_iter=300, random_state=0)
 TUNE_EPOCHS = 40
 REPLAY_ROWS = 1000
@@ -314,7 +314,7 @@ is that model tuned with {TUNE_EPOCHS} `partial_fit` epochs on the 800 new-task 
 byte-identical files.
 
 - `split/test.csv`: the frozen question set (500 new-task questions, with
-  `category` and `text`); `split/general.csv`: the general set (600 old-task
+  `category` and `text`); `split/general.csv`: the general set ({N_GENERAL:,} old-task
   test questions). Both were frozen (`split/manifest.json`, `created`) before
   tuning started.
 - Predictions: `artefacts/predictions/<model>-test.csv` (`row_id, correct,

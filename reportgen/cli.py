@@ -156,6 +156,10 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     from reportgen.project import inspect_project
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
+    if proj is not None and not any(p.severity == "error" for p in problems):
+        from reportgen.checks.ladder import recompute_warnings
+
+        problems = problems + recompute_warnings(proj)
     errors = [p for p in problems if p.severity == "error"]
     # errors first, each in the order found: a root cause (the manifest) before its knock-on
     # errors (the predictions that cannot be joined)
@@ -239,3 +243,7 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
 from reportgen.cli_batch import batch  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
+
+from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
+
+main.add_command(import_group)

@@ -13,8 +13,16 @@ from reportgen.checks.classify import classification
 from reportgen.checks.data import data_section
 from reportgen.checks.evaluation import build_eval
 from reportgen.checks.fairness import fairness_facts
-from reportgen.checks.noise import block_section, lines, seed_section, slices_section
+from reportgen.checks.noise import (
+    block_section,
+    budget_section,
+    lines,
+    plan_sentence,
+    seed_section,
+    slices_section,
+)
 from reportgen.checks.select import select_runs
+from reportgen.checks.text import noun_plural, num
 from reportgen.project import Project
 
 SCHEMA = "evreport/1"
@@ -90,8 +98,15 @@ def not_tested(project: Project, ev, cand, base) -> list[str]:
                 "no block column: every row is treated as an independent block (time or group "
                 "dependence untested)"
             )
+        elif cfg.block_kind == "period":
+            out.append(
+                f"{noun_plural(cfg.block)} after {ev.blocks[-1]} (drift beyond the test period)"
+            )
         else:
-            out.append(f"{cfg.block}s after {ev.blocks[-1]} (drift beyond the test period)")
+            out.append(
+                f"{noun_plural(cfg.block)} other than the {len(ev.blocks)} measured (a new "
+                f"{cfg.block} may behave differently)"
+            )
         if ev.slices is None:
             out.append("no slice column: performance on segments was never tested")
     if len(cand.seeds) < 5 or len(base.seeds) < 5:
@@ -114,20 +129,44 @@ def measured_artefacts(project: Project, cand, base) -> list[str]:
     return out
 
 
+def sign_disagreement(seed: dict, block: dict | None) -> dict | None:
+    """The validation (seed-line) gap and the test (block-line) gap point in opposite directions."""
+    v = seed.get("validation_gap")
+    t = (block or {}).get("gap")
+    if seed.get("part") != "validation" or v is None or t is None or v * t >= 0:
+        return None
+    return {
+        "validation_gap": v,
+        "test_gap": t,
+        "text": (
+            f"validation and test disagree: the validation gap is {num(v)} and the test gap {num(t)} "
+            f"(opposite signs), so "
+            + (
+                "validation favours the candidate and test the baseline"
+                if v > 0
+                else "validation favours the baseline and test the candidate"
+            )
+        ),
+    }
+
+
 def compute_report(project: Project, command: str | None = None) -> dict:
     """Every check of methods.md, as the report dict (report-json.md)."""
+    from reportgen.checks.jsonsafe import jsonable
+
     if project.config.kind == "before-after":
         from reportgen.checks.before_after import compute_before_after
 
-        return compute_before_after(project, header(project, command))
+        return jsonable(compute_before_after(project, header(project, command)))
     cfg = project.config
     cand, base = select_runs(project, "candidate"), select_runs(project, "baseline")
     ev = build_eval(project, cand, base)
     checks: list[dict] = []
     comparisons = lad.logged_vs_recomputed(project, [cand, base])
+    project.warnings.extend(lad.recompute_warnings(project, [cand, base]))
     facts = fairness_facts(project, cand, base)
     seed = seed_section(project, cand, base)
-    block = block_section(project, ev)
+    block = block_section(project, ev, seed)
     th, rk, cal = classification(project, cand, base)
     slices = slices_section(project, ev)
     iv = lad.primary_interval(seed, block)
@@ -144,8 +183,22 @@ def compute_report(project: Project, command: str | None = None) -> dict:
         ),
     ]
     sup = lad.supported(ladder)
-    decision = dec.decide(project, ladder, iv, sup, seed.get("gap_in_sd") is not None)
-    items = dec.reconsider(project, ladder, seed, iv, rel, slices, decision["verdict"])
+    decision = dec.decide(
+        project,
+        ladder,
+        iv,
+        sup,
+        seed.get("gap_in_sd") is not None or bool(seed.get("trivial")),
+        rel=rel,
+        seed=seed,
+    )
+    flip = sign_disagreement(seed, block)
+    if flip:
+        decision["reasons"].append(flip["text"])
+    budget, budget_reason = budget_section(project, seed, block)
+    items = dec.reconsider(
+        project, ladder, seed, iv, rel, slices, decision["verdict"], plan_sentence(project, budget)
+    )
     noise_lines, covers = lines(project, seed, block, cand, base)
     report = header(project, command)
     report.update(
@@ -167,6 +220,9 @@ def compute_report(project: Project, command: str | None = None) -> dict:
                 "lines": noise_lines,
                 "covers": covers,
                 "interval": iv,
+                "sign_disagreement": flip,
+                "budget": budget,
+                "budget_reason": budget_reason,
             },
             "relevance": rel,
             "threshold": th,
@@ -181,4 +237,4 @@ def compute_report(project: Project, command: str | None = None) -> dict:
             "warnings": [w.as_dict() for w in project.warnings],
         }
     )
-    return report
+    return jsonable(report)

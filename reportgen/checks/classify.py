@@ -83,18 +83,38 @@ def classification(
             "per_seed": per_seed,
             "curve": {"threshold": cx, "cost": cy},
         }
-        fpr, tpr = ranking.roc_points(tp.p, tp.y)
-        rec, prec = ranking.pr_points(tp.p, tp.y)
-        fx, fy = _curve(fpr, tpr)
-        rx, ry = _curve(rec, prec)
+        n_pos = int(np.count_nonzero(tp.y))
+        n_neg = int(tp.y.size - n_pos)
+        auc = ranking.roc_auc(tp.p, tp.y)
+        ap = ranking.average_precision(tp.p, tp.y)
+        roc = pr = None
+        if auc is not None:
+            fpr, tpr = ranking.roc_points(tp.p, tp.y)
+            fx, fy = _curve(fpr, tpr)
+            roc = {"fpr": fx, "tpr": fy}
+        if ap is not None:
+            rec, prec = ranking.pr_points(tp.p, tp.y)
+            rx, ry = _curve(rec, prec)
+            pr = {"recall": rx, "precision": ry}
+        one_class = (
+            f"the test part has one class only ({n_pos} positives, {n_neg} negatives)"
+            if not (n_pos and n_neg)
+            else None
+        )
         rk[mr.role] = {
             "seed": rep.seed,
-            "roc_auc": ranking.roc_auc(tp.p, tp.y),
-            "average_precision": ranking.average_precision(tp.p, tp.y),
+            "roc_auc": auc,
+            "roc_auc_reason": None if auc is not None else f"{one_class}: ROC AUC is undefined",
+            "average_precision": ap,
+            "average_precision_reason": None
+            if ap is not None
+            else "no positives in the test part: average precision is undefined",
             "validation_roc_auc": ranking.roc_auc(vp.p, vp.y),
             "mean_roc_auc": float(np.mean(aucs)) if aucs else None,
-            "roc": {"fpr": fx, "tpr": fy},
-            "pr": {"recall": rx, "precision": ry},
+            "positives": n_pos,
+            "negatives": n_neg,
+            "roc": roc,
+            "pr": pr,
         }
         cal[mr.role] = {
             "seed": rep.seed,

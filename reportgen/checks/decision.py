@@ -6,14 +6,50 @@ from reportgen.checks.text import interval, num, pct
 from reportgen.project import Project
 
 
+def equivalent(rel: dict | None) -> bool:
+    """A tie is shown only when the interval lies inside plus or minus min_useful_effect."""
+    return bool(rel and rel.get("finding") == "equivalent")
+
+
+def _not_better_reason(project: Project, seed: dict, iv: dict | None, rel: dict | None) -> str:
+    """Why the candidate is not shown to be better, in words that claim no more than was shown."""
+    cfg = project.config
+    rule_ok = bool(seed.get("passes"))
+    excl = iv is not None and iv["low"] > 0
+    if iv is None:
+        return "not shown to be better: there is no evaluation interval"
+    if excl and not rule_ok:
+        return (
+            f"the interval {interval(iv['low'], iv['high'])} excludes zero, but the seed rule fails: "
+            + (
+                f"the gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than {num(cfg.seed_sd_multiple)}"
+                if seed.get("gap_in_sd") is not None
+                else (seed.get("reason") or "retraining noise is unmeasured")
+            )
+        )
+    if not excl:
+        return (
+            f"not shown to be better: the test interval {interval(iv['low'], iv['high'])} over "
+            f"{iv['what']} includes zero"
+        )
+    return "not shown to be better"
+
+
 def decide(
-    project: Project, ladder: list[dict], iv: dict | None, sup: int, seed_measured: bool = True
+    project: Project,
+    ladder: list[dict],
+    iv: dict | None,
+    sup: int,
+    seed_measured: bool = True,
+    rel: dict | None = None,
+    seed: dict | None = None,
 ) -> dict:
-    """Verdict and recommendation for model-vs-baseline. A tie recommends the simpler baseline."""
+    """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
+    the word "tie" is used only when equivalence is shown."""
     cfg = project.config
     st = {r["name"]: r["status"] for r in ladder}
     reasons = []
-    if iv is not None and iv["high"] < 0:
+    if iv is not None and iv["high"] < 0 and st["correct"] == "shown" and st["fair"] == "shown":
         reasons.append(
             f"the baseline is better: the test interval {interval(iv['low'], iv['high'])} lies below zero"
         )
@@ -29,7 +65,16 @@ def decide(
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != "shown":
         verdict = "keep-baseline"
-        reasons.append(f"a tie is a finding: keep the simpler baseline ({cfg.baseline})")
+        if equivalent(rel):
+            reasons.append(
+                f"a tie is a finding: the interval lies inside ±{num(cfg.min_useful_effect)}, so keep "
+                f"the simpler baseline ({cfg.baseline})"
+            )
+        else:
+            reasons.append(
+                _not_better_reason(project, seed or {}, iv, rel)
+                + f"; keep the simpler baseline ({cfg.baseline})"
+            )
     elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
         verdict = "inconclusive"
         reasons.append(
@@ -82,10 +127,15 @@ def rewrite_claim(
         )
     if sup == 2:
         sd = seed.get("gap_in_sd")
+        part = seed.get("part", "validation")
         seed_txt = (
-            f"the validation gap is {num(sd, 2)} seed sd against a bar of {num(cfg.seed_sd_multiple)}"
+            f"the {part} gap is {num(sd, 2)} seed sd against a bar of {num(cfg.seed_sd_multiple)}"
             if sd is not None
-            else "retraining noise is unmeasured"
+            else (
+                "both models train deterministically (zero seed spread)"
+                if seed.get("trivial")
+                else "retraining noise is unmeasured"
+            )
         )
         test_txt = (
             f"the test gap of {num(iv['gap'])} has a {conf} interval of {interval(iv['low'], iv['high'])} over "
@@ -93,7 +143,20 @@ def rewrite_claim(
             if iv
             else "there is no test interval"
         )
-        return f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}."
+        if equivalent(rel):
+            return (
+                f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
+                f"inside ±{num(cfg.min_useful_effect)}."
+            )
+        if iv is not None and iv["low"] > 0 and not seed.get("passes"):
+            return (
+                f"Under a fair comparison, {c}'s test {metric} gap over {b} excludes zero, but it is not "
+                f"shown to be larger than retraining noise: {seed_txt}, and {test_txt}."
+            )
+        return (
+            f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
+            f"and {test_txt}."
+        )
     base = (
         f"{c} beats {b} by {num(iv['gap'])} test {metric} ({conf} interval {interval(iv['low'], iv['high'])}, "
         f"{iv['what']}), more than retraining noise ({num(seed['gap_in_sd'], 2)} seed sd)"
@@ -123,6 +186,7 @@ def reconsider(
     rel: dict | None,
     slices: list[dict] | None,
     verdict: str,
+    plan: str | None = None,
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
     cfg = project.config
@@ -133,14 +197,20 @@ def reconsider(
         items.append(f"rung 1 is shown: {ladder[0]['missing']} (now {ladder[0]['status']})")
     if ladder[1]["status"] != "shown":
         items.append(f"the comparison is shown fair: {ladder[1]['missing']}")
-    if seed.get("gap_in_sd") is None:
+    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
             f"retraining noise is measured: at least {want_n} seeds per model "
             f"(now {n_c} {cfg.candidate}, {n_b} {cfg.baseline})"
         )
+    elif seed.get("trivial") and not seed.get("passes"):
+        items.append(
+            f"the {seed.get('part', 'validation')} gap becomes positive (now "
+            f"{num(seed.get('validation_gap'))}; both models train deterministically)"
+        )
     elif not seed.get("passes"):
         items.append(
-            f"the validation gap exceeds {num(cfg.seed_sd_multiple)} seed sd over {want_n} or more seeds "
+            f"the {seed.get('part', 'validation')} gap exceeds {num(cfg.seed_sd_multiple)} seed sd over "
+            f"{want_n} or more seeds "
             f"(now {num(seed['gap_in_sd'], 2)} sd over {n_c} and {n_b})"
         )
     if iv is None:
@@ -148,6 +218,8 @@ def reconsider(
             "per-row test predictions for both models give an evaluation interval (now none)"
         )
     elif iv["low"] <= 0:
+        if plan:
+            items.append(plan)
         items.append(
             f"the test interval excludes zero (now {interval(iv['low'], iv['high'])} over {iv['what']})"
         )
@@ -159,12 +231,19 @@ def reconsider(
             f"the interval's lower end reaches the useful effect {num(m)} (now {num(iv['low'])})"
         )
     for s in slices or []:
-        if s["required"] and s["worse"]:
+        if s["required"] and not s.get("not_worse"):
+            bar = (
+                f"-{num(s['margin'])}"
+                if s.get("margin") is not None
+                else "a fixed not_worse_margin"
+            )
             items.append(
-                f"{cfg.candidate} is no worse on slice {s['slice']!r} (now {num(s['gap'])}, interval "
-                f"{interval(s['low'], s['high'])})"
+                f"{cfg.candidate} is shown no worse on slice {s['slice']!r}: the interval's worse end "
+                f"stays above {bar} (now {num(s['gap'])}, interval {interval(s['low'], s['high'])}, "
+                f"{s['rows']} rows)"
             )
     if verdict == "adopt" and m is not None:
-        items.append(f"the live {cfg.block or 'period'} gap falls below the useful effect {num(m)}")
+        unit = cfg.block if (cfg.block and cfg.block_kind == "period") else "period"
+        items.append(f"the live {unit} gap falls below the useful effect {num(m)}")
     items += cfg.reconsider_when
     return items

@@ -22,10 +22,14 @@ class EvalData:
     dropped: dict[str, int]  # role -> rows scored but not shared by every network
     block_column: str | None
 
-    def block_means(
+    def block_sums(
         self, role: str, mask: np.ndarray | None = None
-    ) -> tuple[np.ndarray, list[int]]:
-        """(S, B') mean per-row metric in each block (only blocks with rows under ``mask``)."""
+    ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """(S, B') per-row metric summed in each block, (B',) rows per block, block indices.
+
+        Only blocks with rows under ``mask`` appear; the row-weighted metric of seed s
+        is ``sums[s].sum() / counts.sum()``.
+        """
         codes = self.block_codes if mask is None else self.block_codes[mask]
         vals = self.values[role] if mask is None else self.values[role][:, mask]
         present = np.unique(codes)
@@ -34,7 +38,14 @@ class EvalData:
         c = remap[codes]
         counts = np.bincount(c, minlength=len(present)).astype(float)
         sums = np.stack([np.bincount(c, weights=v, minlength=len(present)) for v in vals])
-        return sums / counts, present.tolist()
+        return sums, counts, present.tolist()
+
+    def block_means(
+        self, role: str, mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, list[int]]:
+        """(S, B') mean per-row metric in each block (only blocks with rows under ``mask``)."""
+        sums, counts, present = self.block_sums(role, mask)
+        return sums / counts, present
 
 
 def natural_key(s: str):

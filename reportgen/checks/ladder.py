@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reportgen.checks.fairness import fair_status
 from reportgen.checks.select import ModelRuns
-from reportgen.checks.text import interval, num
+from reportgen.checks.text import blocks_phrase, interval, num
 from reportgen.project import Project
 
 RUNGS = ("correct", "fair", "larger than noise", "relevant", "bounded")
@@ -168,7 +168,7 @@ def primary_interval(seed: dict, block: dict | None) -> dict | None:
             "low": block["low"],
             "high": block["high"],
             "source": "block",
-            "what": f"{block['blocks']} blocks",
+            "what": blocks_phrase(block["blocks"], block.get("block_column")),
         }
     p = seed.get("paired") or {}
     if p.get("low") is not None:
@@ -177,7 +177,7 @@ def primary_interval(seed: dict, block: dict | None) -> dict | None:
             "low": p["low"],
             "high": p["high"],
             "source": "paired-seeds",
-            "what": f"{p['n']} seed pairs",
+            "what": f"{p['n']} seed pairs ({p.get('part') or 'validation'})",
         }
     return None
 
@@ -194,12 +194,23 @@ def noise_rung(
         {
             "id": "validation-gap-vs-seed-sd",
             "rung": 3,
-            "passed": rule_ok if seed.get("gap_in_sd") is not None else None,
+            "passed": rule_ok
+            if (seed.get("gap_in_sd") is not None or seed.get("trivial"))
+            else None,
             "value": seed.get("gap_in_sd"),
             "bar": cfg.seed_sd_multiple,
             "artefacts": seed_arts,
-            "text": f"validation gap {num(seed.get('validation_gap'))} is {num(seed.get('gap_in_sd'), 2)} seed sd; "
-            f"the rule needs more than {num(cfg.seed_sd_multiple)}",
+            "text": (
+                f"{seed.get('part', 'validation')} gap {num(seed.get('validation_gap'))}: both models have "
+                "zero seed spread, so the rule is trivially "
+                + ("met" if rule_ok else "failed (the gap is not positive)")
+                if seed.get("trivial")
+                else f"{seed.get('part', 'validation')} gap {num(seed.get('validation_gap'))} is "
+                f"{num(seed.get('gap_in_sd'), 2)} seed sd; the rule needs more than "
+                f"{num(cfg.seed_sd_multiple)}"
+                if seed.get("gap_in_sd") is not None
+                else f"seed rule not measured: {seed.get('reason')}"
+            ),
         }
     )
     excl = iv is not None and iv["low"] > 0
@@ -236,8 +247,13 @@ def noise_rung(
             None,
             "the gap clears the seed rule and the test interval excludes zero",
         )
-    if seed.get("gap_in_sd") is None:
+    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds"
+    elif not rule_ok and seed.get("trivial"):
+        missing = (
+            f"both models are deterministic and the {seed.get('part', 'validation')} gap "
+            f"{num(seed.get('validation_gap'))} is not positive"
+        )
     elif not rule_ok:
         missing = (
             f"the validation gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
@@ -332,18 +348,23 @@ def relevant_rung(
     if cfg.min_useful_effect is not None:
         arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
     req = [s for s in (slices or []) if s["required"]]
-    bad_slices = [s for s in req if s["worse"] or s["worse"] is None]
+    bad_slices = [s for s in req if not s.get("not_worse")]
     for s in req:
         checks.append(
             {
                 "id": f"not-worse-on-{s['slice']}",
                 "rung": 4,
-                "passed": None if s["worse"] is None else not s["worse"],
-                "value": s["gap"],
-                "bar": 0.0,
+                "passed": bool(s.get("not_worse")),
+                "value": s["low"],
+                "bar": -s["margin"] if s.get("margin") is not None else None,
                 "artefacts": [],
-                "text": f"slice {s['slice']!r}: gap {num(s['gap'])}, interval {interval(s['low'], s['high'])}"
-                + (" (worse)" if s["worse"] else "" if s["worse"] is not None else " (no rows)"),
+                "text": f"slice {s['slice']!r} ({s['rows']} rows): gap {num(s['gap'])}, interval "
+                f"{interval(s['low'], s['high'])}; "
+                + (
+                    f"not worse shown: the worse end stays within the margin -{num(s['margin'])}"
+                    if s.get("not_worse")
+                    else f"not worse is not shown: {s.get('not_worse_reason')}"
+                ),
             }
         )
     if rel is None:
@@ -376,7 +397,7 @@ def relevant_rung(
                 f"the candidate is worse on slice {s['slice']!r} (gap {num(s['gap'])}, interval "
                 f"{interval(s['low'], s['high'])})"
                 if s["worse"]
-                else f"slice {s['slice']!r} has no test rows"
+                else f"not being worse on slice {s['slice']!r} is not shown: {s.get('not_worse_reason')}"
             )
         elif cfg.min_useful_effect is None:
             missing = (
@@ -416,12 +437,16 @@ def bounded_rung(
                 "forgetting untested",
             )
         if not general["held"]:
+            from reportgen.checks.before_after import general_failure
+
             return rung(
                 5,
                 "not shown",
                 arts + general.get("artefacts", []),
-                f"the general set dropped {num(general['drop'])}, more than the allowed {num(general['max_drop'])}",
-                "the general set did not hold",
+                general_failure(general),
+                "the general set did not hold"
+                if general.get("status") == "dropped"
+                else "holding the general set is not shown",
             )
         arts += general.get("artefacts", [])
         return rung(
@@ -429,8 +454,8 @@ def bounded_rung(
             "shown",
             arts,
             None,
-            f"the general set held (drop {num(general['drop'])} <= {num(general['max_drop'])})"
-            + (f"; {parts[0]}" if parts else ""),
+            f"the general set held (drop {num(general['drop'])}, upper bound {num(general['high'])} "
+            f"<= {num(general['max_drop'])})" + (f"; {parts[0]}" if parts else ""),
         )
     if slices and cfg.block and data.get("blocks"):
         return rung(5, "shown", arts, None, "; ".join(parts))
@@ -460,3 +485,67 @@ def supported(ladder: list[dict]) -> int:
             break
         n += 1
     return n
+
+
+def _decimals(p) -> int | None:
+    """How many decimals the scores were written with, when 6 or fewer (a rounded file)."""
+    import numpy as np
+
+    p = np.asarray(p, dtype=float)
+    if p.size == 0:
+        return None
+    for k in range(0, 7):
+        scaled = p * 10.0**k
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-6):
+            return k
+    return None
+
+
+def recompute_warnings(project: Project, models: list[ModelRuns] | None = None) -> list:
+    """One warning when logged run-log values disagree with the values recomputed from predictions:
+    how many, the largest difference and its row, and the likely cause."""
+    from reportgen.checks.select import select_runs
+    from reportgen.errors import Problem
+
+    if models is None:
+        models = [select_runs(project, "candidate"), select_runs(project, "baseline")]
+    comps = logged_vs_recomputed(project, models)
+    bad = [c for c in comps if not c["agree"]]
+    if not bad:
+        return []
+    worst = max(bad, key=lambda c: abs(c["logged"] - c["recomputed"]))
+    pred = project.predictions.get(worst["predictions"])
+    k_logged = _decimals([c["logged"] for c in bad])
+    k_p = _decimals(pred.p) if pred is not None and pred.kind == "binary" else None
+    rounded_logged = k_logged is not None and all(
+        abs(round(c["recomputed"], k_logged) - c["logged"]) <= 0.51 * 10.0**-k_logged for c in bad
+    )
+    if rounded_logged:
+        cause = (
+            f"the logged values were rounded to {k_logged} decimals: log the full-precision value "
+            "(e.g. repr of the float)"
+        )
+    elif k_p is not None:
+        cause = (
+            f"the scores p in {worst['predictions']} were rounded to {k_p} decimals: write "
+            "predictions at full precision"
+        )
+    else:
+        cause = (
+            "a different metric definition (e.g. another log base, clipping, threshold or "
+            "averaging) or predictions that are not the ones the logged value came from"
+        )
+    line = int(worst["cite"].rsplit(":", 1)[1]) if ":" in worst["cite"] else None
+    return [
+        Problem(
+            f"{len(bad)} of {len(comps)} logged {project.config.metric} values differ from the values "
+            f"recomputed from their predictions (beyond 1e-6 relative); the largest difference is "
+            f"{abs(worst['logged'] - worst['recomputed']):.3g} here (logged {worst['logged']:.6g}, "
+            f"recomputed {worst['recomputed']:.6g}); likely cause: {cause}. Rung 1 cannot be shown "
+            "until they agree",
+            project.runs_name,
+            line,
+            slug="logged-differs",
+            severity="warning",
+        )
+    ]

@@ -47,18 +47,13 @@ class ModelRuns:
         return [p[0] for p in pairs], np.array([p[1] for p in pairs], dtype=float)
 
 
-def _pred_for(
-    project: Project, run_id: str, split: str
-) -> tuple[RunRow | None, Predictions | None]:
+def _prediction_index(project: Project) -> dict[tuple[str, str], Predictions]:
+    """(run_id, split) -> the predictions of that run's first row naming a loaded file (one pass)."""
+    index: dict[tuple[str, str], Predictions] = {}
     for r in project.runs:
-        if (
-            r.run_id == run_id
-            and r.split == split
-            and r.predictions
-            and r.predictions in project.predictions
-        ):
-            return r, project.predictions[r.predictions]
-    return None, None
+        if r.predictions and r.predictions in project.predictions:
+            index.setdefault((r.run_id, r.split), project.predictions[r.predictions])
+    return index
 
 
 def threshold_for(project: Project, pred: Predictions | None) -> float:
@@ -143,12 +138,13 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             s.val_row = r
         elif r.split == "test" and s.test_row is None:
             s.test_row = r
+    index = _prediction_index(project)
     for seed in sorted(by_seed):
         s = by_seed[seed]
         if s.val_row is not None:
-            _, s.val_pred = _pred_for(project, s.val_row.run_id, "validation")
+            s.val_pred = index.get((s.val_row.run_id, "validation"))
         if s.test_row is not None:
-            _, s.test_pred = _pred_for(project, s.test_row.run_id, "test")
+            s.test_pred = index.get((s.test_row.run_id, "test"))
         s.threshold = threshold_for(project, s.val_pred)
         for part, row, pred in (("val", s.val_row, s.val_pred), ("test", s.test_row, s.test_pred)):
             if row is None:
@@ -161,16 +157,16 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             setattr(s, f"{part}_value", value)
             setattr(s, f"{part}_source", source)
         mr.seeds.append(s)
-    needs_test = any(s.test_row is not None for s in mr.seeds)
-    needs_val = any(s.val_row is not None for s in mr.seeds)
+    # Every seed with a validation or a test row is analysed: the seed line uses the ones with a
+    # validation value, the block line the ones with test predictions. Only a seed with neither
+    # (e.g. a train row alone) is an incomplete run.
     complete = []
     for s in mr.seeds:
-        row = s.val_row or s.test_row
-        if s.val_row is None and needs_val:
-            mr.left_out.append(f"{name} seed {s.seed} ({row.cite(runs_name)}): no validation row")
-        elif needs_test and s.test_row is None:
+        if s.val_row is None and s.test_row is None:
+            rows_of_seed = [r for r in chosen if r.seed == s.seed]
+            cite = rows_of_seed[0].cite(runs_name) if rows_of_seed else runs_name
             mr.left_out.append(
-                f"{name} seed {s.seed} ({row.cite(runs_name)}): no test row (incomplete run)"
+                f"{name} seed {s.seed} ({cite}): neither a validation nor a test row (incomplete run)"
             )
         else:
             complete.append(s)

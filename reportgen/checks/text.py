@@ -37,3 +37,28 @@ def pct(c: float) -> str:
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def noun_plural(word: str) -> str:
+    """English plural of a block or slice name: week -> weeks, batch -> batches, city -> cities."""
+    w = word.strip()
+    low = w.lower()
+    if not w:
+        return w
+    if low.endswith(("s", "x", "z", "ch", "sh")):
+        return w + "es"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return w[:-1] + "ies"
+    return w + "s"
+
+
+def count_noun(n: int, word: str) -> str:
+    """``n`` with the noun in the right number: 1 week, 30 weeks, 2 batches."""
+    return f"{n} {word if n == 1 else noun_plural(word)}"
+
+
+def blocks_phrase(n: int, block: str | None) -> str:
+    """How many evaluation blocks, in words: "30 weeks", or "400 rows (each row a block)"."""
+    if block:
+        return count_noun(n, block)
+    return f"{count_noun(n, 'row')} (each row a block)"

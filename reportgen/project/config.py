@@ -15,6 +15,7 @@ from reportgen.errors import Problem, clean_text, quote
 BUILTIN_METRICS = ("log_loss", "brier", "accuracy", "error_rate", "cost")
 KINDS = ("model-vs-baseline", "before-after")
 SD_FROM = ("candidate", "baseline", "larger")
+BLOCK_KINDS = ("period", "group")
 #: bootstrap resamples allowed in [rule] (the build's CPU time grows with resamples x blocks)
 MAX_RESAMPLES = 100_000
 RUNG_KEYS = ("correct", "fair", "larger_than_noise", "relevant", "bounded")
@@ -53,6 +54,8 @@ SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
         "block": (_STR, False),
         "slice": (_STR, False),
         "not_worse_on": (_LIST, False),
+        "not_worse_margin": (_NUM, False),
+        "block_kind": ('"period" or "group"', False),
         "threshold": ('"validation-cost" or a number in [0, 1]', False),
         "bins": (_INT, False),
     },
@@ -90,6 +93,8 @@ class Config:
     block: str | None = None
     slice: str | None = None
     not_worse_on: list[str] = field(default_factory=list)
+    not_worse_margin: float | None = None
+    block_kind: str = "period"
     threshold: str | float = "validation-cost"
     bins: int = 10
     false_positive: float = 1.0
@@ -374,6 +379,21 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             "evaluation.not_worse_on needs evaluation.slice (the column that names slices)",
             "evaluation",
             "not_worse_on",
+        )
+    if "not_worse_margin" in ev:
+        cfg.not_worse_margin = float(ev["not_worse_margin"])
+        if cfg.not_worse_margin < 0:
+            err(
+                "evaluation.not_worse_margin must be >= 0 (metric units)",
+                "evaluation",
+                "not_worse_margin",
+            )
+    cfg.block_kind = ev.get("block_kind", cfg.block_kind)
+    if cfg.block_kind not in BLOCK_KINDS:
+        err(
+            f"evaluation.block_kind = {quote(cfg.block_kind)} is not one of {', '.join(BLOCK_KINDS)}",
+            "evaluation",
+            "block_kind",
         )
     th = ev.get("threshold", "validation-cost")
     if isinstance(th, bool) or not (

@@ -11,7 +11,12 @@ from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
 from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.manifest import Manifest, canonical_part, load_manifest
-from reportgen.project.predictions import Predictions, join_columns, parse_predictions
+from reportgen.project.predictions import (
+    Predictions,
+    empty_labels,
+    join_columns,
+    parse_predictions,
+)
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
@@ -228,8 +233,11 @@ def inspect_project(
                     config.slice,
                     f"for part {quote(part)}",
                     problems,
+                    required=part == "test",
                 )
-            elif (config.block and pred.block is None) or (config.slice and pred.slice is None):
+            elif part == "test" and (
+                (config.block and pred.block is None) or (config.slice and pred.slice is None)
+            ):
                 problems.append(
                     Problem(
                         f"no split file for part {quote(part)} to join the block/slice columns from",
@@ -237,6 +245,12 @@ def inspect_project(
                         1,
                         slug="missing-column",
                     )
+                )
+            if part == "test":
+                empty_labels(
+                    pred,
+                    {a: c for a, c in (("block", config.block), ("slice", config.slice)) if c},
+                    warnings,
                 )
             predictions[rel] = pred
 

@@ -151,8 +151,13 @@ def join_columns(
     slice_col: str | None,
     split_name: str,
     problems: list[Problem],
+    required: bool = True,
 ) -> None:
-    """Fill block / slice (and category, text) from the split file by row_id where the predictions lack them."""
+    """Fill block / slice (and category, text) from the split file by row_id where the predictions lack them.
+
+    The block and slice columns are required only where they are used (``required``: the test
+    part); elsewhere a missing column is no problem.
+    """
     import pandas as pd
 
     wanted = [(block, "block"), (slice_col, "slice"), ("category", "category"), ("text", "text")]
@@ -162,7 +167,7 @@ def join_columns(
     missing_cols = [
         c for c, a in wanted[:2] if c and getattr(pred, a) is None and c not in split_frame.columns
     ]
-    for c in missing_cols:
+    for c in missing_cols if required else []:
         problems.append(
             Problem(
                 f"column {quote(c)} is in neither the predictions nor the split file {split_name}",
@@ -192,3 +197,29 @@ def join_columns(
         return
     for c, attr in need:
         setattr(pred, attr, split_frame[c].astype(str).to_numpy(dtype=object)[pos])
+
+
+MISSING_LABEL = "(missing)"
+
+
+def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Problem]) -> None:
+    """Rows with an empty block or slice value: relabelled "(missing)", one warning with their count."""
+    for attr, col in columns.items():
+        vals = getattr(pred, attr)
+        if vals is None:
+            continue
+        stripped = np.array([str(v).strip() for v in vals], dtype=object)
+        empty = (stripped == "") | np.isin(stripped, ["nan", "None", "NaN", "<NA>"])
+        if empty.any():
+            stripped[empty] = MISSING_LABEL
+            problems.append(
+                Problem(
+                    f"{int(empty.sum())} of {len(vals)} rows have an empty {quote(col)} value; they are "
+                    f"grouped as {MISSING_LABEL!r}",
+                    pred.path,
+                    pred.line(int(np.flatnonzero(empty)[0])),
+                    slug="empty-label",
+                    severity="warning",
+                )
+            )
+        setattr(pred, attr, stripped)

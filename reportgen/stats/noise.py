@@ -110,11 +110,37 @@ def seed_rule(
         if sd_used is None:
             reason = f"retraining noise unmeasured: fewer than 2 seeds for the {sd_from}"
 
+    zero = {
+        name: s is not None and _no_spread(x)
+        for name, s, x in (("candidate", sd_c, c), ("baseline", sd_b, b))
+    }
+    note: str | None = None
+    trivial = False
+    if reason is None and sd_from != "larger" and zero[sd_from]:
+        other = "baseline" if sd_from == "candidate" else "candidate"
+        other_sd = sd_b if other == "baseline" else sd_c
+        if other_sd is not None and not zero[other]:
+            sd_used = other_sd
+            note = (
+                f"the {sd_from} has zero seed spread (deterministic, e.g. logistic regression): "
+                f"the {other}'s sd is used"
+            )
+    elif reason is None and sd_from == "larger":
+        det = [k for k, z in zero.items() if z]
+        if len(det) == 1:
+            note = (
+                f"the {det[0]} has zero seed spread (deterministic, e.g. logistic regression, which "
+                f"is normal): the {'baseline' if det[0] == 'candidate' else 'candidate'}'s sd is used"
+            )
     gap_in_sd: float | None = None
     if reason is None and vgap is None:
         reason = "no validation gap: a model has no seeds"
-    elif reason is None and sd_used == 0.0:
-        reason = "seed sd is 0: the seeds agree exactly, so the gap cannot be scaled by it"
+    elif reason is None and (sd_used == 0.0 or (zero["candidate"] and zero["baseline"])):
+        trivial = True
+        reason = (
+            "both models have zero seed spread (deterministic training): the seed rule is "
+            "trivially met when the gap is positive, and the evaluation line carries the decision"
+        )
     elif reason is None:
         gap_in_sd = to_float(vgap / sd_used)  # type: ignore[operator]
 
@@ -126,7 +152,13 @@ def seed_rule(
         "validation_gap": vgap,
         "gap_in_sd": gap_in_sd,
         "multiple": float(multiple),
-        "passes": bool(gap_in_sd is not None and gap_in_sd > multiple),
+        "passes": bool(
+            (gap_in_sd is not None and gap_in_sd > multiple)
+            or (trivial and vgap is not None and vgap > 0)
+        ),
+        "trivial": trivial,
+        "deterministic": [k for k, z in zero.items() if z],
+        "note": note,
         "seeds_beating_baseline": beating,
         "reason": reason,
     }
@@ -236,42 +268,134 @@ def paired_t(d: Any, confidence: float) -> dict[str, Any]:
     return out
 
 
-def block_bootstrap(
-    d: Any, *, resamples: int, confidence: float, rng: np.random.Generator
-) -> dict[str, Any]:
-    """Percentile bootstrap of the mean block gap.
+def _counts(counts: Any, n_blocks: int) -> np.ndarray:
+    """Rows per block as float64 (all ones when None); every count must be > 0."""
+    if counts is None:
+        return np.ones(n_blocks)
+    n = as_1d(counts, "counts")
+    if n.size != n_blocks:
+        raise ValueError(f"counts has {n.size} blocks but the sums have {n_blocks}")
+    if np.any(n <= 0) or not np.all(np.isfinite(n)):
+        raise ValueError("counts must be positive and finite (an empty block has no rows)")
+    return n
 
-    Draws one ``(resamples, B)`` index matrix with ``rng.integers`` and averages each
-    row; percentile interval by ``numpy.percentile`` (linear).
+
+def ratio_var(g: np.ndarray, n: np.ndarray) -> float:
+    """Delta-method (linearisation) variance of ``sum(g) / sum(n)`` over B sampled blocks.
+
+    ``B / (B - 1) * sum((g_b - R n_b)^2) / sum(n)^2`` with ``R = sum(g) / sum(n)``: the
+    cluster-sampling ratio variance. With equal blocks (n_b = m) it is exactly
+    ``var(g / m, ddof=1) / B``, the one-sample t variance of the per-block means.
+    """
+    b = g.size
+    r = g.sum() / n.sum()
+    e = g - r * n
+    return float(b / (b - 1) * np.sum(e * e) / n.sum() ** 2)
+
+
+def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
+    """Paired t interval on the row-weighted gap ``sum(g) / sum(n)`` (ratio standard error).
 
     Parameters
     ----------
-    d : array-like of shape (B,)
-        Per-block gaps, sign rule applied; B >= 1.
-    resamples : int
-        ``R``.
+    g : array-like of shape (B,)
+        Per-block sums of the per-row gap (sign rule applied).
+    counts : array-like of shape (B,), optional
+        Rows per block (all ones when None: ``g`` are then per-block gaps and this is
+        ``paired_t``).
     confidence : float
-    rng : numpy.random.Generator
 
     Returns
     -------
     dict
-        ``gap`` (mean of d), ``low``, ``high``, ``means`` (ndarray of shape (R,), the
-        bootstrap means; not JSON, for the histogram).
+        ``gap``, ``low``, ``high``, ``p``, ``se`` (delta-method ratio se), ``df``
+        (B - 1). Interval and p None with fewer than 2 blocks or zero spread of the
+        linearised residuals ``g_b - R n_b`` (up to float rounding). The interval is
+        ``gap -/+ q se``, so it always contains its own point estimate.
+    """
+    _check_confidence(confidence)
+    ga = as_1d(g, "g")
+    n = _counts(counts, ga.size)
+    out: dict[str, Any] = {
+        "gap": None,
+        "low": None,
+        "high": None,
+        "p": None,
+        "se": None,
+        "df": None,
+    }
+    if ga.size == 0:
+        return out
+    r = float(ga.sum() / n.sum())
+    out["gap"] = r
+    if ga.size < 2:
+        return out
+    out["se"] = float(np.sqrt(ratio_var(ga, n)))
+    out["df"] = int(ga.size - 1)
+    resid = ga - r * n
+    scale = max(float(np.max(np.abs(ga))), float(np.max(np.abs(r * n))), 1e-300)
+    if float(np.max(np.abs(resid))) <= 1e3 * SPREAD_RTOL * scale or out["se"] == 0.0:
+        return out
+    low, high, p = t_test(r, out["se"], out["df"], confidence)
+    out.update(low=low, high=high, p=p)
+    return out
+
+
+def _resample_idx(rng: np.random.Generator, r: int, k: int):
+    """Yield (chunk, k) index matrices for ``r`` resamples of ``k`` units, in chunks.
+
+    Successive chunks from one generator give the same stream as one (r, k) draw. Sums over
+    drawn units are taken by gathering (``x[idx].sum(axis=1)``), which is faster than
+    building count matrices and multiplying, and needs no BLAS threads.
+    """
+    step = max(1, MAX_CELLS // k)
+    for i in range(0, r, step):
+        yield rng.integers(0, k, size=(min(step, r - i), k))
+
+
+def block_bootstrap(
+    d: Any,
+    *,
+    resamples: int,
+    confidence: float,
+    rng: np.random.Generator,
+    counts: Any = None,
+) -> dict[str, Any]:
+    """Percentile bootstrap of the row-weighted gap over resampled blocks.
+
+    Each draw resamples the B blocks with replacement (one ``rng.integers`` matrix,
+    drawn in chunks) and takes the ratio estimate ``sum of drawn g / sum of drawn n``;
+    percentile interval by ``numpy.percentile`` (linear).
+
+    Parameters
+    ----------
+    d : array-like of shape (B,)
+        Per-block sums of the per-row gap (sign rule applied); with ``counts`` None,
+        per-block gaps (each block weighs the same). B >= 1.
+    resamples : int
+        ``R``.
+    confidence : float
+    rng : numpy.random.Generator
+    counts : array-like of shape (B,), optional
+        Rows per block.
+
+    Returns
+    -------
+    dict
+        ``gap`` (sum(d) / sum(n)), ``low``, ``high``, ``means`` (ndarray of shape (R,),
+        the bootstrap estimates; not JSON, for the histogram).
     """
     _check_confidence(confidence)
     da = as_1d(d, "d")
     if da.size == 0:
         raise ValueError("block_bootstrap needs at least one block gap")
-    # resample rows in chunks so memory stays bounded when every row is a block (B large);
-    # successive draws from one generator give the same stream as one (R, B) draw
-    r, b = int(resamples), da.size
-    step = max(1, MAX_CELLS // b)
+    n = _counts(counts, da.size)
+    # successive chunks from one generator give the same stream as one (R, B) draw
     means = np.concatenate(
-        [da[rng.integers(0, b, size=(min(step, r - i), b))].mean(axis=1) for i in range(0, r, step)]
+        [da[i].sum(axis=1) / n[i].sum(axis=1) for i in _resample_idx(rng, int(resamples), da.size)]
     )
     low, high = percentile_interval(means, confidence)
-    return {"gap": float(da.mean()), "low": low, "high": high, "means": means}
+    return {"gap": float(da.sum() / n.sum()), "low": low, "high": high, "means": means}
 
 
 def welch(
@@ -280,24 +404,28 @@ def welch(
     *,
     higher_is_better: bool,
     confidence: float,
+    counts: Any = None,
 ) -> dict[str, Any]:
-    """Unpaired Welch contrast on the two models' block means: what pairing buys.
+    """Unpaired contrast on the same estimand: what pairing buys.
 
-    ``scipy.stats.ttest_ind(equal_var=False)``, ordered so the interval is on the gap.
+    Each model's row-weighted metric ``sum / N`` gets its own ratio (delta-method)
+    variance; ``se = sqrt(v_c + v_b)`` with Welch-Satterthwaite df. With equal blocks
+    this is ``scipy.stats.ttest_ind(equal_var=False)`` on the block means.
 
     Parameters
     ----------
-    candidate_blocks, baseline_blocks : array-like of shape (B_c,), (B_b,)
-        Seed-averaged block means per model.
+    candidate_blocks, baseline_blocks : array-like of shape (B,)
+        Seed-averaged per-block sums of the per-row metric (per-block means when
+        ``counts`` is None). Unequal lengths are allowed only without counts.
     higher_is_better : bool
     confidence : float
+    counts : array-like of shape (B,), optional
 
     Returns
     -------
     dict
-        ``se`` (sqrt(var_c/B_c + var_b/B_b)), ``p``, ``low``, ``high``, ``df``
-        (Welch-Satterthwaite). None values with fewer than 2 blocks on a side or
-        zero spread on both.
+        ``se``, ``p``, ``low``, ``high``, ``df``. None values with fewer than 2
+        blocks on a side or zero spread on both.
     """
     _check_confidence(confidence)
     c = as_1d(candidate_blocks, "candidate_blocks")
@@ -305,17 +433,32 @@ def welch(
     out: dict[str, Any] = {"se": None, "p": None, "low": None, "high": None, "df": None}
     if c.size < 2 or b.size < 2:
         return out
-    se = float(np.sqrt(np.var(c, ddof=1) / c.size + np.var(b, ddof=1) / b.size))
+    nc = _counts(counts, c.size)
+    nb = _counts(counts, b.size)
+    v1, v2 = ratio_var(c, nc), ratio_var(b, nb)
+    se = float(np.sqrt(v1 + v2))
     out["se"] = se
-    if _no_spread(c) and _no_spread(b):
+    if se == 0.0 or (_no_spread(c / nc) and _no_spread(b / nb)):
         return out
-    # equals scipy.stats.ttest_ind(first, second, equal_var=False) (Welch-Satterthwaite df)
-    first, second = (c, b) if higher_is_better else (b, c)
-    v1, v2 = np.var(first, ddof=1) / first.size, np.var(second, ddof=1) / second.size
-    df = float((v1 + v2) ** 2 / (v1**2 / (first.size - 1) + v2**2 / (second.size - 1)))
-    low, high, p = t_test(float(first.mean() - second.mean()), se, df, confidence)
+    rc, rb = float(c.sum() / nc.sum()), float(b.sum() / nb.sum())
+    first, second = (rc, rb) if higher_is_better else (rb, rc)
+    df = float((v1 + v2) ** 2 / (v1**2 / (c.size - 1) + v2**2 / (b.size - 1)))
+    low, high, p = t_test(first - second, se, df, confidence)
     out.update(p=p, low=low, high=high, df=df)
     return out
+
+
+def _wider(boot: dict, t: dict, point: float) -> tuple[str, float | None, float | None]:
+    """The primary interval: the wider of bootstrap and t among those that contain ``point``."""
+    opts = []
+    for name, iv in (("bootstrap", boot), ("t", t)):
+        lo, hi = iv.get("low"), iv.get("high")
+        if lo is not None and hi is not None and lo <= point <= hi:
+            opts.append((hi - lo, name == "t", name, lo, hi))
+    if not opts:
+        return "t", None, None
+    _, _, name, lo, hi = max(opts)
+    return name, lo, hi
 
 
 def per_seed_intervals(
@@ -327,32 +470,36 @@ def per_seed_intervals(
     resamples: int,
     confidence: float,
     rng: np.random.Generator,
-    primary: str,
+    primary: str = "wider",
+    counts: Any = None,
 ) -> list[dict[str, Any]]:
     """One interval per trained candidate network against the baseline's seed mean.
 
-    Shows that retraining moves the centre. With ``primary="bootstrap"`` all seeds
-    share one ``(resamples, B)`` index matrix (common random numbers, one draw from
-    ``rng``); with ``"t"`` the paired t interval is used and ``rng`` is not touched.
+    Shows that retraining moves the centre. All seeds share one ``(resamples, B)``
+    index matrix (common random numbers, one draw from ``rng``) for the bootstrap;
+    the ratio t interval is computed too, and ``primary`` picks which is reported
+    ("wider": the wider of the two, as for the headline interval).
 
     Parameters
     ----------
     C : array-like of shape (S_c, B)
-        Per candidate seed, mean per-row metric within each block.
+        Per candidate seed, the per-block sums of the per-row metric (means when
+        ``counts`` is None).
     base_mean : array-like of shape (B,)
-        The baseline's seed-averaged block means.
+        The baseline's seed-averaged per-block sums (or means).
     seeds : sequence of length S_c
         Seed labels, reported as given (numpy scalars converted).
     higher_is_better : bool
     resamples : int
     confidence : float
     rng : numpy.random.Generator
-    primary : {"bootstrap", "t"}
+    primary : {"wider", "bootstrap", "t"}, default "wider"
+    counts : array-like of shape (B,), optional
 
     Returns
     -------
     list of dict, length S_c
-        ``{"seed", "gap", "low", "high"}``.
+        ``{"seed", "gap", "low", "high", "primary"}``.
     """
     _check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
@@ -362,41 +509,40 @@ def per_seed_intervals(
         raise ValueError(f"seeds has {len(seed_list)} labels for {Ca.shape[0]} candidate seeds")
     if Ca.shape[1] != bm.size:
         raise ValueError(f"C has {Ca.shape[1]} blocks but base_mean has {bm.size}")
-    if primary not in ("bootstrap", "t"):
+    if primary not in ("bootstrap", "t", "wider"):
         raise ValueError(
-            f"primary={primary!r} is not valid. It should be one of ['bootstrap', 't']"
+            f"primary={primary!r} is not valid. It should be one of ['bootstrap', 't', 'wider']"
         )
-    D = signed_gap(Ca, bm[None, :], higher_is_better)  # (S_c, B)
-    gaps = D.mean(axis=1)
-    n_blocks = D.shape[1]
-    lows: list[float | None]
-    highs: list[float | None]
-    if primary == "bootstrap" and n_blocks >= 1:
-        # sum over resampled blocks via counts: (S_c, B) @ (B, R), in chunks of resamples
-        r, step = int(resamples), max(1, MAX_CELLS // n_blocks)
-        means = np.concatenate(
-            [
-                (
-                    D
-                    @ row_counts(
-                        rng.integers(0, n_blocks, size=(min(step, r - i), n_blocks)), n_blocks
-                    ).T
-                )
-                / n_blocks
-                for i in range(0, r, step)
-            ],
-            axis=1,
-        )  # (S_c, R)
-        alpha = (1.0 - confidence) / 2.0
-        q = np.percentile(means, [100.0 * alpha, 100.0 * (1.0 - alpha)], axis=1)
-        lows, highs = [float(v) for v in q[0]], [float(v) for v in q[1]]
-    else:
-        ts = [paired_t(row, confidence) for row in D]  # S_c is small; scipy per seed
-        lows, highs = [t["low"] for t in ts], [t["high"] for t in ts]
-    return [
-        {"seed": _plain(s), "gap": float(g), "low": lo, "high": hi}
-        for s, g, lo, hi in zip(seed_list, gaps, lows, highs, strict=True)
-    ]
+    n_blocks = Ca.shape[1]
+    n = _counts(counts, n_blocks)
+    D = signed_gap(Ca, bm[None, :], higher_is_better)  # (S_c, B) gap sums
+    gaps = D.sum(axis=1) / n.sum()
+    # bootstrap: (S_c, B) @ (B, R) over shared draws, in chunks of resamples
+    est = np.concatenate(
+        [
+            np.stack([row[i].sum(axis=1) for row in D]) / n[i].sum(axis=1)[None, :]
+            for i in _resample_idx(rng, int(resamples), n_blocks)
+        ],
+        axis=1,
+    )  # (S_c, R)
+    alpha = (1.0 - confidence) / 2.0
+    q = np.percentile(est, [100.0 * alpha, 100.0 * (1.0 - alpha)], axis=1)
+    out = []
+    for i, s in enumerate(seed_list):
+        boot = {"low": float(q[0, i]), "high": float(q[1, i])}
+        t = ratio_t(D[i], n, confidence)  # S_c is small
+        if primary == "wider":
+            which, lo, hi = _wider(boot, t, float(gaps[i]))
+        else:
+            which, lo, hi = (
+                primary,
+                (boot if primary == "bootstrap" else t)["low"],
+                (boot if primary == "bootstrap" else t)["high"],
+            )
+        out.append(
+            {"seed": _plain(s), "gap": float(gaps[i]), "low": lo, "high": hi, "primary": which}
+        )
+    return out
 
 
 def _plain(x: Any) -> Any:
@@ -413,33 +559,36 @@ def two_level_bootstrap(
     resamples: int,
     confidence: float,
     rng: np.random.Generator,
+    counts: Any = None,
 ) -> dict[str, Any]:
     """Both noise sources in one interval: resample seeds and blocks in each draw.
 
     Per draw: the blocks (shared by both models), then the candidate's seeds and the
-    baseline's seeds (the same seed indices when ``paired``), and the mean gap. The
-    estimate is bilinear in the seed and block resampling counts, so each draw is
-    ``w_c @ C @ v / (S_c B) - w_b @ Bm @ v / (S_b B)`` with count vectors ``w``, ``v``:
-    no ``(R, S, B)`` array is built. Draw order from ``rng``: blocks, candidate
-    seeds, baseline seeds (omitted when paired).
+    baseline's seeds (the same seed indices when ``paired``: rows of ``C`` and ``Bm``
+    must then be aligned by seed label), and the row-weighted gap. The estimate is
+    bilinear in the seed and block resampling counts, so each draw is
+    ``(w_c @ C @ v / S_c - w_b @ Bm @ v / S_b) / (n @ v)`` with count vectors ``w``,
+    ``v``: no ``(R, S, B)`` array is built. Draw order from ``rng``: blocks,
+    candidate seeds, baseline seeds (omitted when paired).
 
     Parameters
     ----------
     C : array-like of shape (S_c, B)
-        Candidate per-seed block means (raw metric).
+        Candidate per-seed block sums of the per-row metric (means when ``counts`` is None).
     Bm : array-like of shape (S_b, B)
-        Baseline per-seed block means (raw metric).
+        Baseline, likewise.
     higher_is_better : bool
     paired : bool
         Resample seeds jointly; needs ``S_c == S_b``.
     resamples : int
     confidence : float
     rng : numpy.random.Generator
+    counts : array-like of shape (B,), optional
 
     Returns
     -------
     dict
-        ``gap`` (mean gap on the full sample), ``low``, ``high``.
+        ``gap`` (row-weighted gap of the seed means on the full sample), ``low``, ``high``.
     """
     _check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
@@ -450,25 +599,23 @@ def two_level_bootstrap(
         raise ValueError(f"C has {n_blocks} blocks but Bm has {Ba.shape[1]}")
     if paired and s_c != s_b:
         raise ValueError(f"paired seeds need S_c == S_b, got {s_c} and {s_b}")
+    n = _counts(counts, n_blocks)
     r = int(resamples)
-    # The mean gap of draw r is linear in its block counts v[r]:
-    #   (1/B) * sum_b v[r, b] * (w_c[r] @ Ca[:, b] / s_c - w_b[r] @ Ba[:, b] / s_b)
-    # so each chunk of block draws is reduced at once to per-seed sums (R, S) and the
-    # (R, B) count matrix is never held whole. Same draws, same order as one (R, B) matrix.
-    step = max(1, MAX_CELLS // n_blocks)
-    pc, pb = [], []
-    for i in range(0, r, step):
-        v = row_counts(rng.integers(0, n_blocks, size=(min(step, r - i), n_blocks)), n_blocks)
-        pc.append(v @ Ca.T)  # (chunk, S_c): resampled block sums per candidate seed
-        pb.append(v @ Ba.T)
-    Pc, Pb = np.concatenate(pc), np.concatenate(pb)
+    # Each chunk of block draws is reduced at once to per-seed sums (R, S) and the row
+    # counts (R,): the (R, B) count matrix is never held whole. Same draws, same order.
+    pc, pb, dn = [], [], []
+    for i in _resample_idx(rng, r, n_blocks):
+        pc.append(np.stack([row[i].sum(axis=1) for row in Ca], axis=1))  # (chunk, S_c)
+        pb.append(np.stack([row[i].sum(axis=1) for row in Ba], axis=1))
+        dn.append(n[i].sum(axis=1))
+    Pc, Pb, N = np.concatenate(pc), np.concatenate(pb), np.concatenate(dn)
     w_c = row_counts(rng.integers(0, s_c, size=(r, s_c)), s_c)  # (R, S_c)
     w_b = w_c if paired else row_counts(rng.integers(0, s_b, size=(r, s_b)), s_b)
     cand = np.einsum("rs,rs->r", w_c, Pc) / s_c
     base = np.einsum("rs,rs->r", w_b, Pb) / s_b
-    means = signed_gap(cand, base, higher_is_better) / n_blocks
+    means = signed_gap(cand, base, higher_is_better) / N
     low, high = percentile_interval(means, confidence)
-    point = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better).mean()
+    point = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better).sum() / n.sum()
     return {"gap": float(point), "low": low, "high": high}
 
 
@@ -482,18 +629,24 @@ def block_noise(
     confidence: float = 0.95,
     random_seed: int = 0,
     seeds_paired: bool = False,
+    counts: Any = None,
+    pairs: Any = None,
 ) -> dict[str, Any]:
     """Evaluation noise on paired blocks: the ``noise.block`` section of report.json.
 
-    Block gaps ``d_b`` are the sign-ruled differences of the two models' seed-averaged
-    block means. One generator ``numpy.random.default_rng(random_seed)`` is used in a
-    fixed order (block bootstrap, per-seed intervals, two-level bootstrap), so equal
-    inputs give identical output.
+    The estimand is the test metric over all rows (row-weighted): per block, the
+    sign-ruled difference of the two models' seed-averaged row sums ``g_b`` and the
+    row count ``n_b``; the gap is ``sum(g) / sum(n)``. One generator
+    ``numpy.random.default_rng(random_seed)`` is used in a fixed order (block
+    bootstrap, per-seed intervals, two-level bootstrap), so equal inputs give
+    identical output. The primary interval is the wider of the percentile bootstrap
+    and the ratio t interval (both reported).
 
     Parameters
     ----------
     C : array-like of shape (S_c, B)
-        Candidate: per seed, the mean per-row metric within each block (raw metric).
+        Candidate: per seed, the sum of the per-row metric within each block (the
+        mean when ``counts`` is None: every block then weighs the same).
     Bm : array-like of shape (S_b, B)
         Baseline, likewise.
     candidate_seeds : sequence of length S_c
@@ -503,18 +656,24 @@ def block_noise(
     confidence : float, default 0.95
     random_seed : int, default 0
     seeds_paired : bool, default False
-        Resample seeds jointly in the two-level bootstrap (needs S_c == S_b).
+        Resample seeds jointly in the two-level bootstrap.
+    counts : array-like of shape (B,), optional
+        Rows per block (shared by both models: they are scored on the same rows).
+    pairs : sequence of (int, int), optional
+        With ``seeds_paired``: (candidate row, baseline row) of each shared seed
+        label. Only these seeds enter the paired two-level bootstrap. Default: row i
+        with row i (only when S_c == S_b).
 
     Returns
     -------
     dict
-        ``blocks``, ``gap``, ``low``, ``high`` (the primary interval), ``confidence``,
-        ``resamples``, ``primary`` ("t" under 20 blocks, else "bootstrap"),
+        ``blocks``, ``rows``, ``gap``, ``low``, ``high`` (the primary interval),
+        ``confidence``, ``resamples``, ``primary`` ("bootstrap" or "t", the wider),
         ``primary_reason``, ``bootstrap`` {low, high}, ``t`` {low, high, p, se, df},
-        ``welch`` {se, p, low, high, df}, ``per_seed`` [{seed, gap, low, high}],
-        ``two_level`` {low, high, paired, seeds {candidate, baseline}, reason},
-        ``excludes_zero`` (primary low > 0), ``distribution`` {edges (41,), counts
-        (40,)} of the bootstrap means, ``reason`` (why intervals are None).
+        ``welch`` {se, p, low, high, df}, ``per_seed`` [{seed, gap, low, high,
+        primary}], ``two_level`` {low, high, paired, seeds {candidate, baseline},
+        reason}, ``excludes_zero`` (primary low > 0), ``distribution`` {edges (41,),
+        counts (40,)} of the bootstrap estimates, ``reason`` (why intervals are None).
     """
     _check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
@@ -526,23 +685,16 @@ def block_noise(
     seed_list = list(np.asarray(candidate_seeds, dtype=object).tolist())
     if len(seed_list) != s_c:
         raise ValueError(f"candidate_seeds has {len(seed_list)} labels for {s_c} candidate seeds")
-
-    primary = "t" if n_blocks < PRIMARY_T_BELOW_BLOCKS else "bootstrap"
-    primary_reason = (
-        f"{n_blocks} blocks (< {PRIMARY_T_BELOW_BLOCKS}): the block bootstrap undercovers, "
-        "so the paired t interval is primary"
-        if primary == "t"
-        else None
-    )
     out: dict[str, Any] = {
         "blocks": int(n_blocks),
+        "rows": None,
         "gap": None,
         "low": None,
         "high": None,
         "confidence": float(confidence),
         "resamples": int(resamples),
-        "primary": primary,
-        "primary_reason": primary_reason,
+        "primary": None,
+        "primary_reason": None,
         "bootstrap": {"low": None, "high": None},
         "t": {"low": None, "high": None, "p": None, "se": None, "df": None},
         "welch": {"se": None, "p": None, "low": None, "high": None, "df": None},
@@ -562,29 +714,33 @@ def block_noise(
         out["reason"] = "no blocks or no seeds: nothing to compare"
         return out
     if not (np.all(np.isfinite(Ca)) and np.all(np.isfinite(Ba))):
-        out["reason"] = "a block mean is NaN or infinite (empty block?): intervals not computed"
+        out["reason"] = "a block value is NaN or infinite: intervals not computed"
         return out
+    n = _counts(counts, n_blocks)
+    out["rows"] = int(n.sum()) if counts is not None else None
     c_mean, b_mean = Ca.mean(axis=0), Ba.mean(axis=0)
-    d = signed_gap(c_mean, b_mean, higher_is_better)
-    out["gap"] = float(d.mean())
+    g = signed_gap(c_mean, b_mean, higher_is_better)
+    out["gap"] = float(g.sum() / n.sum())
     if n_blocks < 2:
-        out["reason"] = f"{n_blocks} block: an interval needs at least 2"
+        out["reason"] = "1 block: an interval needs at least 2"
         out["per_seed"] = [
-            {"seed": _plain(s), "gap": float(g), "low": None, "high": None}
-            for s, g in zip(
+            {"seed": _plain(s), "gap": float(v), "low": None, "high": None, "primary": None}
+            for s, v in zip(
                 seed_list,
-                signed_gap(Ca, b_mean[None, :], higher_is_better).mean(axis=1),
+                signed_gap(Ca, b_mean[None, :], higher_is_better).sum(axis=1) / n.sum(),
                 strict=True,
             )
         ]
         return out
 
     rng = np.random.default_rng(random_seed)
-    boot = block_bootstrap(d, resamples=resamples, confidence=confidence, rng=rng)
-    t = paired_t(d, confidence)
+    boot = block_bootstrap(g, resamples=resamples, confidence=confidence, rng=rng, counts=n)
+    t = ratio_t(g, n, confidence)
     out["bootstrap"] = {"low": boot["low"], "high": boot["high"]}
-    out["t"] = t
-    out["welch"] = welch(c_mean, b_mean, higher_is_better=higher_is_better, confidence=confidence)
+    out["t"] = {k: t[k] for k in ("low", "high", "p", "se", "df")}
+    out["welch"] = welch(
+        c_mean, b_mean, higher_is_better=higher_is_better, confidence=confidence, counts=n
+    )
     out["per_seed"] = per_seed_intervals(
         Ca,
         b_mean,
@@ -593,32 +749,63 @@ def block_noise(
         resamples=resamples,
         confidence=confidence,
         rng=rng,
-        primary=primary,
+        counts=n,
     )
-    if seeds_paired and s_c != s_b:
+    paired = bool(seeds_paired)
+    if paired and pairs is None:
+        pairs = [(i, i) for i in range(min(s_c, s_b))] if s_c == s_b else []
+    C2, B2 = Ca, Ba
+    if paired:
+        idx = list(pairs or [])
+        if len(idx) >= 2:
+            C2 = Ca[[i for i, _ in idx]]
+            B2 = Ba[[j for _, j in idx]]
+        else:
+            paired = False
+            out["two_level"]["reason"] = (
+                f"seeds_paired, but only {len(idx)} seed label(s) are shared by both models: "
+                "seeds resampled independently"
+            )
+    out["two_level"]["paired"] = paired
+    out["two_level"]["seeds"] = {"candidate": int(C2.shape[0]), "baseline": int(B2.shape[0])}
+    two = two_level_bootstrap(
+        C2,
+        B2,
+        higher_is_better=higher_is_better,
+        paired=paired,
+        resamples=resamples,
+        confidence=confidence,
+        rng=rng,
+        counts=n,
+    )
+    out["two_level"].update(low=two["low"], high=two["high"])
+    if min(C2.shape[0], B2.shape[0]) < 5 and out["two_level"]["reason"] is None:
         out["two_level"]["reason"] = (
-            f"seeds_paired but {s_c} candidate and {s_b} baseline seeds: cannot pair"
+            f"{min(C2.shape[0], B2.shape[0])} seed(s) on a side: the seed level of this interval "
+            "is coarse"
+        )
+    if t["low"] is None:
+        # zero spread of the linearised block gaps: no interval is shown (never a pass)
+        out["primary"] = None
+        out["reason"] = (
+            "the block gaps have zero spread (every block gives the same row-weighted gap): "
+            "no interval"
         )
     else:
-        two = two_level_bootstrap(
-            Ca,
-            Ba,
-            higher_is_better=higher_is_better,
-            paired=seeds_paired,
-            resamples=resamples,
-            confidence=confidence,
-            rng=rng,
-        )
-        out["two_level"].update(low=two["low"], high=two["high"])
-        if min(s_c, s_b) < 5:
-            out["two_level"]["reason"] = (
-                f"{min(s_c, s_b)} seed(s) on a side: the seed level of this interval is coarse"
+        which, lo, hi = _wider(boot, t, out["gap"])
+        out["primary"] = which
+        out["low"], out["high"] = lo, hi
+        w_boot = boot["high"] - boot["low"]
+        w_t = t["high"] - t["low"]
+        out["primary_reason"] = (
+            f"the wider of the two: bootstrap width {w_boot:.3g}, t width {w_t:.3g}"
+            + (
+                f" ({n_blocks} blocks: the percentile bootstrap undercovers)"
+                if n_blocks < 30
+                else ""
             )
-    chosen = t if primary == "t" else boot
-    out["low"], out["high"] = chosen["low"], chosen["high"]
-    if out["low"] is None:
-        out["reason"] = "the block gaps have zero spread: the t interval is undefined"
+        )
     out["excludes_zero"] = bool(out["low"] is not None and out["low"] > 0)
-    counts, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
-    out["distribution"] = {"edges": [float(e) for e in edges], "counts": counts.tolist()}
+    counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
+    out["distribution"] = {"edges": [float(e) for e in edges], "counts": counts_h.tolist()}
     return out

@@ -7,6 +7,7 @@ import hashlib
 import importlib
 import io
 import json
+import math
 import os
 import shutil
 import sys
@@ -134,6 +135,12 @@ def make_project(root: Path, config: str = MINI_CONFIG) -> Path:
                     [rid, str(i % 2), f"{abs(i % 2 - shift - 0.01 * seed):.3f}"]
                     for i, (rid, _, _) in enumerate(rows)
                 ]
+                # the logged value is the log loss of exactly these predictions
+                ys = [int(r[1]) for r in body[1:]]
+                ps = [float(r[2]) for r in body[1:]]
+                value = -sum(
+                    y * math.log(p) + (1 - y) * math.log(1 - p) for y, p in zip(ys, ps, strict=True)
+                ) / len(ys)
                 (root / rel).write_text(csv_text(body), encoding="utf-8")
                 runs.append(
                     [
@@ -142,7 +149,7 @@ def make_project(root: Path, config: str = MINI_CONFIG) -> Path:
                         str(seed),
                         part,
                         "log_loss",
-                        f"{0.3 + shift + 0.01 * seed:.4f}",
+                        repr(value),
                         "ok",
                         f"2026-03-0{seed}T10:00:00Z",
                         rel,

@@ -233,7 +233,10 @@ def test_block_column_nowhere(tmp_path):
     root = make_project(tmp_path / "p", MINI_CONFIG.replace('block = "week"', 'block = "month"'))
     _, problems = inspect_project(root)
     miss = with_slug(problems, "missing-column")
-    assert len(miss) == 8  # every predictions file: 2 models x 2 seeds x 2 parts
+    assert (
+        len(miss) == 4
+    )  # the test predictions only: block columns are used on test (2 models x 2 seeds)
+    assert all(p.path.endswith("-test.csv") for p in miss)
     assert all(
         "column 'month' is in neither the predictions nor the split file" in p.message for p in miss
     )

@@ -1,0 +1,48 @@
+"""The report dict as pure JSON, in one place: numpy scalars and arrays converted, NaN and infinity refused."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from reportgen.errors import EvreportError
+
+
+class ReportValueError(EvreportError):
+    """A value of the report cannot be written as JSON (NaN, infinity or an unknown type)."""
+
+    slug = "report-value"
+
+
+def jsonable(obj: Any, path: str = "report") -> Any:
+    """Return ``obj`` as plain JSON types. NaN/infinity raise ReportValueError naming the path.
+
+    numpy bools, ints and floats become Python scalars; arrays and tuples become lists;
+    dict keys become strings. A value that cannot be computed must already be None.
+    """
+    if obj is None or isinstance(obj, bool | str):
+        return obj
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, int | np.integer):
+        return int(obj)
+    if isinstance(obj, float | np.floating):
+        v = float(obj)
+        if not math.isfinite(v):
+            raise ReportValueError(
+                f"internal error: {path} is {v}, which report.json cannot hold; please report this "
+                "with the project (a value that cannot be computed must be null with a reason)"
+            )
+        return v
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v, f"{path}.{k}") for k, v in obj.items()}
+    if isinstance(obj, list | tuple | np.ndarray):
+        items = obj.tolist() if isinstance(obj, np.ndarray) else obj
+        return [jsonable(v, f"{path}[{i}]") for i, v in enumerate(items)]
+    if isinstance(obj, np.generic):
+        return jsonable(obj.item(), path)
+    raise ReportValueError(
+        f"internal error: {path} has type {type(obj).__name__}, which report.json cannot hold"
+    )

@@ -1,0 +1,212 @@
+"""The cells of the layout matrix: a pairwise covering set of the axes plus named special cells."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+#: model-against-baseline axes (issue 9, "No traceback, ever")
+MVB_AXES: dict[str, list] = {
+    "layout": ["canonical", "val-only", "test-only", "both", "partly"],
+    "predictions": [True, False],
+    "fmt": ["csv", "parquet"],
+    "paired": [False, True],
+    "labels": ["match", "disjoint", "extra"],
+    "metric": [
+        "log_loss",
+        "brier",
+        "accuracy",
+        "error_rate",
+        "cost",
+        "custom_low",
+        "custom_high",
+    ],
+    "blocks": ["none", "one", "equal", "unequal", "weekly52"],
+    "slices": ["none", "normal", "one-row"],
+    "one_class": [False, True],
+    "effect": ["strong", "tie", "disagree"],
+}
+
+#: before-after axes
+BA_AXES: dict[str, list] = {
+    "category": [True, False],
+    "general": [True, False],
+    "blocks": ["none", "equal"],
+    "predictions": [True, False],
+    "fmt": ["csv", "parquet"],
+    "general_broken": [0, 4, 60],
+}
+
+
+def pairwise(axes: dict[str, list], seed: int = 0, tries: int = 20) -> list[dict]:
+    """A deterministic greedy (AETG-style) set of rows covering every pair of axis values."""
+    names = list(axes)
+    index = {n: i for i, n in enumerate(names)}
+
+    def pair(k1, v1, k2, v2):
+        if index[k1] > index[k2]:
+            k1, v1, k2, v2 = k2, v2, k1, v1
+        return (k1, repr(v1), k2, repr(v2))
+
+    uncovered = {
+        pair(k1, v1, k2, v2)
+        for k1, k2 in itertools.combinations(names, 2)
+        for v1 in axes[k1]
+        for v2 in axes[k2]
+    }
+    values = {n: {repr(v): v for v in axes[n]} for n in names}
+    rng = random.Random(seed)
+    rows: list[dict] = []
+    while uncovered:
+        best, best_new = None, set()
+        ordered = sorted(uncovered)
+        for _ in range(tries):
+            k1, r1, k2, r2 = rng.choice(ordered)
+            row = {k1: values[k1][r1], k2: values[k2][r2]}
+            rest = [n for n in names if n not in row]
+            rng.shuffle(rest)
+            for k in rest:
+                scored = [
+                    (sum(pair(k, v, m, row[m]) in uncovered for m in row), rng.random(), i)
+                    for i, v in enumerate(axes[k])
+                ]
+                row[k] = axes[k][max(scored)[2]]
+            new = {
+                pair(a, row[a], b, row[b]) for a, b in itertools.combinations(names, 2)
+            } & uncovered
+            if len(new) > len(best_new):
+                best, best_new = row, new
+        rows.append({n: best[n] for n in names})
+        uncovered -= best_new
+    return rows
+
+
+def _short(key: str, value) -> str:
+    if key == "predictions":
+        return "pred" if value else "runlog"
+    if key == "paired":
+        return "paired" if value else "unpaired"
+    if key == "one_class":
+        return "1class" if value else "2class"
+    if key == "category":
+        return "cat" if value else "nocat"
+    if key == "general":
+        return "general" if value else "nogeneral"
+    if key == "general_broken":
+        return f"gdrop{value}"
+    if key == "labels":
+        return f"labels-{value}"
+    if key == "blocks":
+        return f"blocks-{value}"
+    if key == "slices":
+        return f"slices-{value}"
+    return str(value)
+
+
+def cell_id(prefix: str, cell: dict) -> str:
+    return prefix + "-" + "-".join(_short(k, v) for k, v in cell.items() if k != "id")
+
+
+def mvb_cells() -> list[dict]:
+    return [{"id": cell_id("mvb", c), **c} for c in pairwise(MVB_AXES)]
+
+
+def ba_cells() -> list[dict]:
+    return [{"id": cell_id("ba", c), "kind": "ba", **c} for c in pairwise(BA_AXES)]
+
+
+#: named cells that the figure tests use (and the matrix builds too)
+CANONICAL = {"id": "canonical-weekly52", "layout": "canonical", "blocks": "weekly52"}
+CANONICAL_RUNLOG = {
+    "id": "canonical-runlog-paired",
+    "layout": "canonical",
+    "blocks": "weekly52",
+    "predictions": False,
+    "paired": True,
+}
+UNEQUAL_FLIP = {"id": "unequal-flip", "blocks": "unequal", "effect": "flip", "slices": "none"}
+ONE_ROW_SLICE = {
+    "id": "one-row-slice-harm",
+    "slices": "one-row",
+    "effect": "very-strong",
+    "blocks": [40] * 30,
+}
+#: the same evidence without the harmful one-row slice: the control that would adopt
+ONE_ROW_CONTROL = {**ONE_ROW_SLICE, "id": "one-row-slice-control", "slices": "none"}
+ONE_CLASS = {"id": "one-class-test", "one_class": True}
+TIE = {"id": "tie-log-loss", "effect": "tie"}
+#: a tie inside a wide equivalence band: "tied" is allowed here
+TIE_WIDE_BAND = {"id": "tie-inside-band", "effect": "tie", "min_useful_effect": 0.5}
+TEST_ONLY = {"id": "test-only-seeds", "layout": "test-only"}
+DISAGREE = {"id": "validation-test-disagree", "effect": "disagree"}
+GROUP = {"id": "block-kind-group", "block_kind": "group", "block_col": "batch"}
+PERIOD = {"id": "block-kind-period", "block_kind": "period"}
+MARGIN = {"id": "not-worse-margin", "not_worse_margin": 0.05}
+BA_NO_CATEGORY = {"id": "ba-no-category", "kind": "ba", "category": False}
+BA_GENERAL_DROP = {"id": "ba-general-drop-0.013", "kind": "ba", "general_broken": 4}
+BA_BLOCKS = {"id": "ba-blocks", "kind": "ba", "blocks": "equal"}
+#: few unequal blocks (t primary): the point estimate and the interval must share one estimand
+BA_UNEQUAL = {
+    "id": "ba-unequal-blocks",
+    "kind": "ba",
+    "blocks": [340] + [5] * 12,
+    "general_blocks": True,
+    "broken": 60,
+    "fixed_in_small_blocks": True,
+}
+BA_BLOCKS_GENERAL = {
+    "id": "ba-blocks-general-blocks",
+    "kind": "ba",
+    "blocks": "equal",
+    "general_blocks": True,
+}
+DETERMINISTIC_BASE = {"id": "deterministic-baseline", "deterministic": "baseline"}
+DETERMINISTIC_BOTH = {"id": "deterministic-both", "deterministic": "both"}
+BA_EDITED = {"id": "ba-edited-after-freeze", "kind": "ba", "edit_after_freeze": True}
+MVB_EDITED = {"id": "mvb-edited-after-freeze", "edit_after_freeze": True, "effect": "very-strong"}
+ROUNDED = {"id": "logged-rounded-4-decimals", "log_digits": 4}
+EMPTY_BLOCKS = {"id": "empty-block-values-3", "empty_block_rows": 3}
+NO_VAL_BLOCK = {"id": "validation-without-block-column", "val_block_column": False}
+PAIRED = {
+    f"paired-{layout}-{labels}": {
+        "id": f"paired-{layout}-{labels}",
+        "layout": layout,
+        "labels": labels,
+        "paired": True,
+    }
+    for layout in ("both", "val-only")
+    for labels in ("match", "extra", "disjoint")
+}
+
+SPECIAL = [
+    CANONICAL,
+    CANONICAL_RUNLOG,
+    UNEQUAL_FLIP,
+    ONE_ROW_SLICE,
+    ONE_ROW_CONTROL,
+    ONE_CLASS,
+    TIE,
+    TIE_WIDE_BAND,
+    TEST_ONLY,
+    DISAGREE,
+    GROUP,
+    PERIOD,
+    MARGIN,
+    BA_NO_CATEGORY,
+    BA_GENERAL_DROP,
+    BA_BLOCKS,
+    BA_BLOCKS_GENERAL,
+    BA_UNEQUAL,
+    DETERMINISTIC_BASE,
+    DETERMINISTIC_BOTH,
+    BA_EDITED,
+    MVB_EDITED,
+    ROUNDED,
+    EMPTY_BLOCKS,
+    NO_VAL_BLOCK,
+    *PAIRED.values(),
+]
+
+
+def all_cells() -> list[dict]:
+    return mvb_cells() + ba_cells() + SPECIAL
