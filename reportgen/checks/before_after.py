@@ -10,6 +10,7 @@ from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.select import ModelRuns, row_metric, select_runs
 from reportgen.checks.text import interval, num, pct
 from reportgen.project import Project
+from reportgen.project.predictions import MISSING_LABEL
 from reportgen.stats import before_after as ba
 from reportgen.stats import noise as nz
 
@@ -202,6 +203,8 @@ def general_section(project: Project) -> dict | None:
         a = av[[apos[k] for k in ids]]
         d = (b - a) if cfg.higher_is_better else (a - b)  # per-question drop
         blocks = ap.block[[apos[k] for k in ids]] if (cfg.block and ap.block is not None) else None
+        if blocks is not None and np.all(blocks == MISSING_LABEL):
+            blocks = None  # the block column is optional on the general set: empty means absent
         iv = _paired_interval(project, d, blocks, np.random.default_rng(cfg.random_seed + 1))
         out.update(
             questions=int(ids.size),
@@ -483,8 +486,8 @@ def compute_before_after(project: Project, report: dict) -> dict:
             rewritten = f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3]['missing']}."
         elif sup == 4:
             rewritten = (
-                f"Tuning raised frozen-set {acc} {moved}, a useful margin, but general abilities are not shown "
-                f"to hold: {ladder[4]['missing']}."
+                f"Tuning raised frozen-set {acc} {moved}, a useful margin, but "
+                f"{ladder[4]['missing']}."
             )
         else:
             rewritten = (

@@ -10,20 +10,22 @@ from reportgen.stats import calibration, ranking, threshold
 
 
 def representative(mr: ModelRuns):
-    """The seed with the median validation metric (lower median), among seeds with binary val+test predictions."""
-    cands = [
-        s
-        for s in mr.seeds
-        if s.val_pred is not None
-        and s.test_pred is not None
-        and s.val_pred.kind == "binary"
-        and s.test_pred.kind == "binary"
-        and s.val_value is not None
-    ]
+    """The seed with the median validation metric (lower median) among seeds with binary test
+    predictions; chosen on validation, never on test (by seed label when no seed has a validation
+    value)."""
+    cands = [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == "binary"]
     if not cands:
         return None
-    order = sorted(cands, key=lambda s: (s.val_value, s.seed))
+    with_val = [s for s in cands if s.val_value is not None]
+    if with_val:
+        order = sorted(with_val, key=lambda s: (s.val_value, s.seed))
+    else:
+        order = sorted(cands, key=lambda s: s.seed)
     return order[(len(order) - 1) // 2]
+
+
+def _binary_val(s) -> bool:
+    return s.val_pred is not None and s.val_pred.kind == "binary"
 
 
 def _curve(xs, ys) -> tuple[list[float], list[float]]:
@@ -44,31 +46,49 @@ def classification(
             return None, None, None
         per_seed = []
         for s in mr.seeds:
-            if s.val_pred is None or s.test_pred is None or s.test_pred.kind != "binary":
+            if s.test_pred is None or s.test_pred.kind != "binary":
                 continue
-            vt = threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
+            vt = (
+                threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
+                if _binary_val(s)
+                else None
+            )
             tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
             per_seed.append(
                 {
                     "seed": s.seed,
                     "threshold": s.threshold,
-                    "validation_cost": vt["cost"],
+                    "validation_cost": vt["cost"] if vt else None,
                     "test_cost": tt["cost"],
                     "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y),
                 }
             )
-        vp, tp = rep.val_pred, rep.test_pred
-        v = threshold.at_threshold(vp.p, vp.y, rep.threshold, fp, fn)
+        vp, tp = (rep.val_pred if _binary_val(rep) else None), rep.test_pred
+        v = threshold.at_threshold(vp.p, vp.y, rep.threshold, fp, fn) if vp is not None else None
         t = threshold.at_threshold(tp.p, tp.y, rep.threshold, fp, fn)
-        ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
-        keep = ts <= 1.0  # the "predict none" sentinel is marked separately
-        cx, cy = _curve(ts[keep], cs[keep])
+        curve = None
+        if vp is not None:
+            ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
+            keep = ts <= 1.0  # the "predict none" sentinel is marked separately
+            cx, cy = _curve(ts[keep], cs[keep])
+            curve = {"threshold": cx, "cost": cy}
+        threshold_reason = None
+        if vp is None:
+            threshold_reason = (
+                f"no validation predictions for {mr.name} seed {rep.seed}: the threshold is "
+                + (
+                    f"the fixed {cfg.threshold}"
+                    if isinstance(cfg.threshold, float)
+                    else "0.5 (the cost-minimising threshold is chosen on validation predictions)"
+                )
+            )
         aucs = [p["roc_auc"] for p in per_seed if p["roc_auc"] is not None]
         th[mr.role] = {
             "seed": rep.seed,
             "threshold": rep.threshold,
+            "threshold_reason": threshold_reason,
             "predicts_none": bool(rep.threshold > 1.0),
-            "validation_cost": v["cost"],
+            "validation_cost": v["cost"] if v else None,
             "test_cost": t["cost"],
             "confusion": t["confusion"],
             "precision": t["precision"],
@@ -76,12 +96,12 @@ def classification(
             "predicted_positive": t["predicted_positive"],
             "actual_positive": t["actual_positive"],
             "rows": t["rows"],
-            "validation_confusion": v["confusion"],
-            "validation_precision": v["precision"],
-            "validation_recall": v["recall"],
+            "validation_confusion": v["confusion"] if v else None,
+            "validation_precision": v["precision"] if v else None,
+            "validation_recall": v["recall"] if v else None,
             "mean_test_cost": float(np.mean([p["test_cost"] for p in per_seed])),
             "per_seed": per_seed,
-            "curve": {"threshold": cx, "cost": cy},
+            "curve": curve,
         }
         n_pos = int(np.count_nonzero(tp.y))
         n_neg = int(tp.y.size - n_pos)
@@ -109,7 +129,7 @@ def classification(
             "average_precision_reason": None
             if ap is not None
             else "no positives in the test part: average precision is undefined",
-            "validation_roc_auc": ranking.roc_auc(vp.p, vp.y),
+            "validation_roc_auc": ranking.roc_auc(vp.p, vp.y) if vp is not None else None,
             "mean_roc_auc": float(np.mean(aucs)) if aucs else None,
             "positives": n_pos,
             "negatives": n_neg,
@@ -120,7 +140,7 @@ def classification(
             "seed": rep.seed,
             "ece": calibration.ece(tp.p, tp.y, cfg.bins),
             "brier": calibration.brier(tp.p, tp.y),
-            "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins),
+            "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
             "bins": calibration.reliability_bins(tp.p, tp.y, cfg.bins),
         }
     th["theoretical_cutoff"] = threshold.theoretical_cutoff(fp, fn)

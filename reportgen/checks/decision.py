@@ -6,6 +6,11 @@ from reportgen.checks.text import interval, num, pct
 from reportgen.project import Project
 
 
+def _part(iv: dict | None) -> str:
+    """Which part the evaluation interval is on: test (blocks), or the paired seeds' part."""
+    return (iv or {}).get("part") or "test"
+
+
 def equivalent(rel: dict | None) -> bool:
     """A tie is shown only when the interval lies inside plus or minus min_useful_effect."""
     return bool(rel and rel.get("finding") == "equivalent")
@@ -18,6 +23,12 @@ def _not_better_reason(project: Project, seed: dict, iv: dict | None, rel: dict 
     excl = iv is not None and iv["low"] > 0
     if iv is None:
         return "not shown to be better: there is no evaluation interval"
+    if excl and not rule_ok and seed.get("trivial"):
+        return (
+            f"the interval {interval(iv['low'], iv['high'])} excludes zero, but validation disagrees: "
+            f"both models train deterministically and the {seed.get('part', 'validation')} gap "
+            f"{num(seed.get('validation_gap'))} is not positive"
+        )
     if excl and not rule_ok:
         return (
             f"the interval {interval(iv['low'], iv['high'])} excludes zero, but the seed rule fails: "
@@ -29,7 +40,7 @@ def _not_better_reason(project: Project, seed: dict, iv: dict | None, rel: dict 
         )
     if not excl:
         return (
-            f"not shown to be better: the test interval {interval(iv['low'], iv['high'])} over "
+            f"not shown to be better: the {_part(iv)} interval {interval(iv['low'], iv['high'])} over "
             f"{iv['what']} includes zero"
         )
     return "not shown to be better"
@@ -51,7 +62,8 @@ def decide(
     reasons = []
     if iv is not None and iv["high"] < 0 and st["correct"] == "shown" and st["fair"] == "shown":
         reasons.append(
-            f"the baseline is better: the test interval {interval(iv['low'], iv['high'])} lies below zero"
+            f"the baseline is better: the {_part(iv)} interval {interval(iv['low'], iv['high'])} lies "
+            "below zero"
         )
         return {"verdict": "keep-baseline", "recommend": cfg.baseline, "reasons": reasons}
     if sup >= 4:
@@ -104,7 +116,8 @@ def rewrite_claim(
     conf = pct(cfg.confidence)
     measured = (
         (
-            f"a test {metric} gap of {num(iv['gap'])} ({conf} interval {interval(iv['low'], iv['high'])}, "
+            f"a {_part(iv)} {metric} gap of {num(iv['gap'])} ({conf} interval "
+            f"{interval(iv['low'], iv['high'])}, "
             f"{iv['what']})"
         )
         if iv
@@ -122,7 +135,7 @@ def rewrite_claim(
         )
     if iv is not None and iv["high"] < 0:
         return (
-            f"Under a fair comparison, {b} beats {c} by {num(-iv['gap'])} test {metric} ({conf} interval "
+            f"Under a fair comparison, {b} beats {c} by {num(-iv['gap'])} {_part(iv)} {metric} ({conf} interval "
             f"{interval(-iv['high'], -iv['low'])}, {iv['what']})."
         )
     if sup == 2:
@@ -138,7 +151,8 @@ def rewrite_claim(
             )
         )
         test_txt = (
-            f"the test gap of {num(iv['gap'])} has a {conf} interval of {interval(iv['low'], iv['high'])} over "
+            f"the {_part(iv)} gap of {num(iv['gap'])} has a {conf} interval of "
+            f"{interval(iv['low'], iv['high'])} over "
             f"{iv['what']}"
             if iv
             else "there is no test interval"
@@ -150,7 +164,7 @@ def rewrite_claim(
             )
         if iv is not None and iv["low"] > 0 and not seed.get("passes"):
             return (
-                f"Under a fair comparison, {c}'s test {metric} gap over {b} excludes zero, but it is not "
+                f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than retraining noise: {seed_txt}, and {test_txt}."
             )
         return (
@@ -158,7 +172,8 @@ def rewrite_claim(
             f"and {test_txt}."
         )
     base = (
-        f"{c} beats {b} by {num(iv['gap'])} test {metric} ({conf} interval {interval(iv['low'], iv['high'])}, "
+        f"{c} beats {b} by {num(iv['gap'])} {_part(iv)} {metric} ({conf} interval "
+        f"{interval(iv['low'], iv['high'])}, "
         f"{iv['what']}), more than retraining noise ({num(seed['gap_in_sd'], 2)} seed sd)"
     )
     if sup == 3:
@@ -172,7 +187,13 @@ def rewrite_claim(
         return base + f"; where it stops holding is not shown ({ladder[4]['missing']})."
     where = []
     if slices:
-        where.append("on each of the " + str(len(slices)) + " slices tested")
+        measured = [s for s in slices if s.get("low") is not None]
+        unmeasured = len(slices) - len(measured)
+        if measured:
+            where.append(
+                f"on each of the {len(measured)} slices with an interval"
+                + (f" ({unmeasured} too small to measure)" if unmeasured else "")
+            )
     if data.get("blocks") and cfg.block:
         where.append(f"over {cfg.block}s {data['first_block']} to {data['last_block']}")
     return base + (", " + " and ".join(where) if where else "") + "."
@@ -221,7 +242,8 @@ def reconsider(
         if plan:
             items.append(plan)
         items.append(
-            f"the test interval excludes zero (now {interval(iv['low'], iv['high'])} over {iv['what']})"
+            f"the {_part(iv)} interval excludes zero (now {interval(iv['low'], iv['high'])} over "
+            f"{iv['what']})"
         )
     m = cfg.min_useful_effect
     if m is None:
@@ -237,11 +259,19 @@ def reconsider(
                 if s.get("margin") is not None
                 else "a fixed not_worse_margin"
             )
-            items.append(
-                f"{cfg.candidate} is shown no worse on slice {s['slice']!r}: the interval's worse end "
-                f"stays above {bar} (now {num(s['gap'])}, interval {interval(s['low'], s['high'])}, "
-                f"{s['rows']} rows)"
-            )
+            if s.get("low") is None:
+                items.append(
+                    f"slice {s['slice']!r} has enough test rows and blocks for an interval (now "
+                    f"{s['rows']} {'row' if s['rows'] == 1 else 'rows'} in {s.get('blocks') or 0} "
+                    f"{'block' if s.get('blocks') == 1 else 'blocks'}, no interval), and its worse end "
+                    f"stays above {bar}"
+                )
+            else:
+                items.append(
+                    f"{cfg.candidate} is shown no worse on slice {s['slice']!r}: the interval's worse "
+                    f"end stays above {bar} (now {num(s['low'])}: gap {num(s['gap'])}, interval "
+                    f"{interval(s['low'], s['high'])}, {s['rows']} rows)"
+                )
     if verdict == "adopt" and m is not None:
         unit = cfg.block if (cfg.block and cfg.block_kind == "period") else "period"
         items.append(f"the live {unit} gap falls below the useful effect {num(m)}")

@@ -168,6 +168,7 @@ def primary_interval(seed: dict, block: dict | None) -> dict | None:
             "low": block["low"],
             "high": block["high"],
             "source": "block",
+            "part": "test",
             "what": blocks_phrase(block["blocks"], block.get("block_column")),
         }
     p = seed.get("paired") or {}
@@ -177,6 +178,7 @@ def primary_interval(seed: dict, block: dict | None) -> dict | None:
             "low": p["low"],
             "high": p["high"],
             "source": "paired-seeds",
+            "part": p.get("part") or "validation",
             "what": f"{p['n']} seed pairs ({p.get('part') or 'validation'})",
         }
     return None
@@ -223,7 +225,7 @@ def noise_rung(
             "bar": 0.0,
             "artefacts": [],
             "text": (
-                f"test interval {interval(iv['low'], iv['high'])} ({iv['what']}) "
+                f"{iv.get('part', 'test')} interval {interval(iv['low'], iv['high'])} ({iv['what']}) "
                 + (
                     "excludes zero in the candidate's favour"
                     if excl
@@ -256,13 +258,16 @@ def noise_rung(
         )
     elif not rule_ok:
         missing = (
-            f"the validation gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
+            f"the {seed.get('part', 'validation')} gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
             f"{num(cfg.seed_sd_multiple)}"
         )
     elif iv is None:
         missing = "no evaluation interval on test (no per-row predictions)"
     else:
-        missing = f"the test interval {interval(iv['low'], iv['high'])} does not exclude zero in the candidate's favour"
+        missing = (
+            f"the {iv.get('part', 'test')} interval {interval(iv['low'], iv['high'])} does not "
+            "exclude zero in the candidate's favour"
+        )
     status = "partly" if (rule_ok or excl) else "not shown"
     return rung(
         3,

@@ -376,7 +376,15 @@ def budget_section(
     out["two_level_half_width"] = (
         (two["high"] - two["low"]) / 2 if two.get("low") is not None else None
     )
+    nets = block.get("networks") or {}
+    out["test_networks"] = min(nets.values()) if nets else None
     out["line"] = budget_line(project, out, block)
+    if out["test_networks"] is not None and out["test_networks"] < S:
+        out["line"] += (
+            f" Today's test gap rests on {out['test_networks']} network(s) per model, not {S}: the "
+            f"seed term describes a gap averaged over {S} seeds per model and understates the "
+            "retraining noise of today's gap."
+        )
     return out, None
 
 

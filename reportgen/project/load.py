@@ -142,6 +142,21 @@ def inspect_project(
                     )
                 )
 
+        metrics = sorted({r.metric for r in runs})
+        if config.metric not in metrics:
+            close = difflib.get_close_matches(config.metric, metrics, n=1, cutoff=0.5)
+            hint = f"did you mean {quote(close[0])}? " if close else ""
+            problems.append(
+                Problem(
+                    f"claim.metric = {quote(config.metric)} is not a metric of any row in {rname}; "
+                    f"{hint}metrics there: {', '.join(quote(m) for m in metrics[:20])}",
+                    cname,
+                    config.lines.get("claim.metric"),
+                    1,
+                    slug="unknown-metric",
+                )
+            )
+
     manifest = None
     mpath = _locate_input(root, paths.manifest)
     if _exists(mpath):
@@ -246,7 +261,7 @@ def inspect_project(
                         slug="missing-column",
                     )
                 )
-            if part == "test":
+            if part in ("test", config.general_split):
                 empty_labels(
                     pred,
                     {a: c for a, c in (("block", config.block), ("slice", config.slice)) if c},

@@ -14,6 +14,8 @@ from reportgen.project.manifest import canonical_part, parse_time
 from reportgen.project.tables import csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
+#: part names read case-insensitively ("Validation" is validation, with a warning)
+KNOWN_PARTS = ("train", "validation", "val", "valid", "test")
 OPTIONAL = (
     "status",
     "started_at",
@@ -124,6 +126,7 @@ def parse_runs(
                 )
     rows: list[RunRow] = []
     seen: dict[tuple[str, str, str], int] = {}
+    recased: set[tuple[str, str]] = set()
     prev_end = reader.line_num
     start_problems = len(problems)
     while True:
@@ -210,7 +213,24 @@ def parse_runs(
                 bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
         if len(problems) > before:
             continue
-        split = canonical_part(get("split"))
+        raw_split = get("split")
+        split = canonical_part(raw_split)
+        if split.lower() in KNOWN_PARTS and split not in KNOWN_PARTS:
+            # "Validation", "TEST": the known part names are lower case; read as meant, say so once
+            fixed = canonical_part(split.lower())
+            if (raw_split, fixed) not in recased:
+                recased.add((raw_split, fixed))
+                warnings.append(
+                    Problem(
+                        f"split {quote(raw_split)} read as {quote(fixed)} (part names are lower case)",
+                        name,
+                        line,
+                        col["split"] + 1,
+                        slug="split-case",
+                        severity="warning",
+                    )
+                )
+            split = fixed
         key = (get("run_id"), split, get("metric"))
         if key in seen:
             problems.append(

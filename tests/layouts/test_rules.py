@@ -147,3 +147,63 @@ def test_group_blocks_are_named_groups(tmp_path):
     text = " ".join(rep["not_tested"] + rep["noise"]["lines"] + rep["noise"]["covers"])
     assert "batches" in text and "batchs" not in text
     assert "drift" not in text and "after" not in " ".join(rep["not_tested"])
+
+
+def test_canonical_layout_has_ranking_and_calibration_with_a_threshold_reason(tmp_path):
+    # validation seeds from the run log only, one network per model with test y/p predictions
+    gen, rep = _report(tmp_path, layout="canonical", blocks="weekly52")
+    assert rep["ranking"] is not None and rep["calibration"] is not None
+    th = rep["threshold"]["candidate"]
+    assert th["validation_cost"] is None and "no validation predictions" in th["threshold_reason"]
+    from sklearn.metrics import roc_auc_score
+
+    test = gen.parts["test"]
+    seed = rep["ranking"]["candidate"]["seed"]
+    pred = pd.read_csv(gen.path / "artefacts" / "predictions" / f"net-s{seed}-test.csv")
+    assert rep["ranking"]["candidate"]["roc_auc"] == pytest.approx(
+        roc_auc_score(pred["y"], pred["p"]), rel=1e-12
+    )
+    assert len(test) == len(pred)
+
+
+def test_claim_metric_missing_from_the_run_log_is_an_error(tmp_path):
+    gen = make_project(tmp_path / "p", layout="both")
+    runs = pd.read_csv(gen.path / "runs.csv")
+    runs["metric"] = "logloss"
+    runs.to_csv(gen.path / "runs.csv", index=False)
+    r = CliRunner().invoke(main, ["validate", str(gen.path)])
+    assert r.exit_code == 1
+    assert "claim.metric = 'log_loss' is not a metric of any row" in r.output
+    assert "did you mean 'logloss'" in r.output
+
+
+def test_capitalised_split_names_are_read_with_a_warning(tmp_path):
+    gen = make_project(tmp_path / "p", layout="both")
+    runs = pd.read_csv(gen.path / "runs.csv")
+    runs["split"] = runs["split"].str.capitalize()
+    runs.to_csv(gen.path / "runs.csv", index=False)
+    project = load_project(gen.path)
+    warns = [w for w in project.warnings if w.slug == "split-case"]
+    assert {w.message for w in warns} >= {
+        "split 'Validation' read as 'validation' (part names are lower case)"
+    }
+    assert compute_report(project)["noise"]["seed"]["n"] == {"candidate": 5, "baseline": 5}
+
+
+def test_empty_block_column_on_the_general_set_means_questions(tmp_path):
+    gen = make_project(
+        tmp_path / "p",
+        kind="ba",
+        blocks="equal",
+        general=True,
+        general_broken=4,
+        general_blocks=True,
+    )
+    general = pd.read_csv(gen.path / "split" / "general.csv")
+    general["week"] = ""
+    general.to_csv(gen.path / "split" / "general.csv", index=False)
+    from reportgen.project.manifest import freeze
+
+    freeze(gen.path, created="2026-01-01T00:00:00Z")
+    rep = compute_report(load_project(gen.path))
+    assert rep["general"]["high"] is not None  # resampled over questions, not one empty block
