@@ -28,6 +28,9 @@ GOOD = "#2e7d32"
 #: plotting width in px: with the legend and axis it fits A4 portrait (about 170 mm)
 WIDTH = 500
 MAX_POINTS = 500
+#: reliability bins with fewer rows than this are drawn hollow and not joined to the curve:
+#: their observed fraction is too uncertain to read as a point on a line
+MIN_JOINED = 20
 SOLID = [1, 0]
 DASHED = [5, 3]
 
