@@ -68,7 +68,7 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
         "Reliability diagram on test: observed positive fraction against mean predicted "
         "probability per bin; the dashed diagonal is perfect calibration. The larger the "
         "point, the more rows in the bin; the vertical line is the bin's 95% interval, and "
-        f"bins with fewer than {MIN_JOINED} rows are hollow and not joined: their observed "
+        f"bins with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their observed "
         f"fraction is too uncertain to read. {ece}; Brier {cand} {metric(c.get('brier'))}, "
         f"{base} {metric(b.get('brier'))}. Look for departures from the diagonal where the "
         "points are large." + (f" {plural(empty, 'empty bin')} not drawn." if empty else ""),
