@@ -188,6 +188,10 @@ def _sign_flip(report: dict) -> str | None:
     if isinstance(flag, dict):
         val, test = flag.get("validation", val), flag.get("test", test)
         flag = flag.get("flipped", flag.get("flip"))
+    for c in report.get("checks") or []:
+        # or a check of that name: failed means validation and test disagree
+        if flag is None and "sign" in str(c.get("id")) and c.get("passed") is not None:
+            flag = not c["passed"]
     if flag is None:
         if val is None or test is None or val == 0 or test == 0:
             return None
