@@ -139,7 +139,7 @@ def pvalue(p: float | None) -> str:
     if p is None:
         return DASH
     if p < 0.001:
-        return "< 0.001"
+        return "<\u00a00.001"  # no line break between the sign and the number
     return f"{p:.3f}"
 
 

@@ -18,7 +18,7 @@ def test_signed_interval_pvalue_count():
     assert view.signed(-0.0104) == "\u22120.0104"
     assert view.interval(0.0029, 0.0139) == "+0.0029 to +0.0139"
     assert view.interval(None, 0.1) == "—"
-    assert view.pvalue(0.0004) == "< 0.001"
+    assert view.pvalue(0.0004) == "<\u00a00.001"
     assert view.pvalue(0.0294) == "0.029"
     assert view.count(10000) == "10,000"
     assert view.pct(0.95) == "95%"
