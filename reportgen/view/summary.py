@@ -11,6 +11,14 @@ from reportgen.view.parts import Status, metric_name, names, rung_status
 RUNG_NAMES = ["correct", "fair", "larger than noise", "relevant", "bounded"]
 #: artefacts listed per rung on page one; longer lists are completed in the appendix
 PAGE_ONE_ARTEFACTS = 3
+#: the numbers behind a rung in words a reviewer reads at a glance; other checks by their id
+CHECK_WORDS = {
+    "validation-gap-vs-seed-sd": "validation gap in seed sd",
+    "test-interval-excludes-zero": "test interval's lower end",
+    "useful-effect": "lower end against the useful effect",
+    "general-set-held": "general-set drop",
+    "interval-above-zero": "interval's lower end",
+}
 VERDICT_CLASS = {
     "adopt": "shown",
     "keep-baseline": "partly",
@@ -162,10 +170,11 @@ def _in_units(report: dict) -> str | None:
     unit = str(rel.get("unit") or "cost units")
     per_period = rel.get("cost_per_period")
     if per_period is not None:
-        amount, where = per_period, f"per {rel.get('period') or 'period'}"
+        period = rel.get("period") or "period"
+        amount, where = per_period, f"per {period}"
         volume = rel.get("cases_per_period")
         if volume is not None:
-            where += f" ({count(volume)} cases)"
+            where += f" of {count(volume)} cases"
     else:
         amount, where = cpc["difference"], "per case"
     if amount == 0:
@@ -174,7 +183,7 @@ def _in_units(report: dict) -> str | None:
     more = "" if amount > 0 else " more"
     return (
         f"At each model's chosen threshold, {cand} {verb} {cost(abs(amount))}{more} {where} "
-        f"on test, in {unit}: a point estimate."
+        f"on test, counted in {unit}; a point estimate, without an interval."
     )
 
 
@@ -213,7 +222,8 @@ def ladder_view(report: dict) -> list[LadderRow]:
         if c.get("passed") is False and c.get("rung") is not None:
             what = measured(c.get("value"), c.get("bar"))
             if what:
-                label = str(c.get("id") or "check").replace("-", " ")
+                cid = str(c.get("id") or "check")
+                label = CHECK_WORDS.get(cid, cid.replace("-", " "))
                 failed.setdefault(int(c["rung"]), []).append(f"{label}: {what}")
     rows = []
     for r in report["ladder"]:

@@ -109,10 +109,10 @@ def test_timestamps_all_in_utc_with_z():
 def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
     rows = {r.name: r for r in view.build_view(weekly_churn, {}).ladder}
     assert rows["correct"].numbers == []
-    assert (
-        rows["larger than noise"].numbers[0].startswith("validation gap vs seed sd: 0.875, bar 2")
-    )
-    assert rows["relevant"].numbers == ["useful effect: \u22120.00389, bar 0.005"]
+    assert rows["larger than noise"].numbers[0] == "validation gap in seed sd: 0.875, bar 2"
+    assert rows["relevant"].numbers == [
+        "lower end against the useful effect: \u22120.00389, bar 0.005"
+    ]
 
 
 def test_artefacts_counted_not_silently_capped(weekly_churn):
@@ -128,8 +128,10 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
 
 def test_decision_in_its_units(weekly_churn):
     d = view.build_view(weekly_churn, {}).decision
-    assert d.in_units.startswith("At each model's chosen threshold, mlp saves 85.8 per week")
-    assert "(10,000 cases)" in d.in_units
+    assert d.in_units == (
+        "At each model's chosen threshold, mlp saves 85.8 per week of 10,000 cases on test, "
+        "counted in retention-offer costs (EUR 20 each); a point estimate, without an interval."
+    )
 
 
 def test_sign_flip_said_on_page_one(weekly_churn):
