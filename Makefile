@@ -3,7 +3,7 @@ PY ?= .venv/bin/python
 VENV_STAMP := .venv/.installed
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test lint format golden bench clean
+.PHONY: help setup example examples-build test lint format golden pages bench clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -36,6 +36,9 @@ format: $(VENV_STAMP) ## ruff format in place
 
 golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 	EVREPORT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q
+
+pages: $(VENV_STAMP) ## PNG of every page of every example's PDF in build/pages/, for a human look
+	$(PY) tests/render/pages.py --out build/pages
 
 bench: $(VENV_STAMP) ## run the benchmarks under bench/ (figures, not pass/fail)
 	for f in bench/bench_*.py; do echo "== $$f"; .venv/bin/python $$f || exit 1; done

@@ -12,6 +12,7 @@ imported lazily: ``evreport --help`` must stay instant.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -28,6 +29,9 @@ GOOD = "#2e7d32"
 #: plotting width in px: with the legend and axis it fits A4 portrait (about 170 mm)
 WIDTH = 500
 MAX_POINTS = 500
+#: reliability bins with fewer rows than this are drawn hollow and not joined to the curve:
+#: their observed fraction is too uncertain to read as a point on a line
+MIN_JOINED = 20
 SOLID = [1, 0]
 DASHED = [5, 3]
 
@@ -40,11 +44,15 @@ CONFIG = {
         "gridColor": "#e6e6e6",
         "labelColor": INK,
         "labelFontSize": 11,
+        # tick labels keep a clear gap; vega drops every other label rather than crowd them
+        "labelOverlap": "greedy",
+        "labelSeparation": 8,
         "tickColor": "#888888",
         "titleColor": INK,
         "titleFontSize": 11,
         "titleFontWeight": "normal",
     },
+    "axisQuantitative": {"tickCount": 6},
     "background": "white",
     "font": FONT,
     "header": {"labelFontSize": 11, "titleFontSize": 11},
@@ -188,7 +196,7 @@ def _gap_title(report: dict) -> str:
     return f"gap in {_metric(report)} (candidate better is positive)"
 
 
-def _reference(alt, data: Datasets, rows: list[dict]) -> dict:
+def _reference(alt, data: Datasets, rows: list[dict], scale=None) -> dict:
     """Labelled vertical reference rules (zero, bounds, cut-offs) with their own legend."""
     legend = list({r["what"]: r for r in rows}.values())
     domain = [r["what"] for r in legend]
@@ -196,7 +204,7 @@ def _reference(alt, data: Datasets, rows: list[dict]) -> dict:
         alt.Chart(data.add(rows))
         .mark_rule(strokeWidth=1.5)
         .encode(
-            x=alt.X("x:Q"),
+            x=alt.X("x:Q", scale=scale) if scale is not None else alt.X("x:Q"),
             color=_colour(alt, "what", [(r["what"], r["colour"]) for r in legend], title=None),
             strokeDash=alt.StrokeDash(
                 "what:N",
@@ -207,16 +215,38 @@ def _reference(alt, data: Datasets, rows: list[dict]) -> dict:
     )
 
 
-def _with_references(alt, data: Datasets, data_layers: list[dict], refs: list[dict]) -> dict:
-    """Data layers sharing one colour legend, plus reference rules with a legend of their own."""
+def _with_references(
+    alt, data: Datasets, data_layers: list[dict], refs: list[dict], scale=None
+) -> dict:
+    """Data layers sharing one colour legend, plus reference rules with a legend of their own.
+
+    The rules are drawn last, on top of bars and bands: a zero line or an interval end
+    hidden behind a histogram bar is no reference at all.
+    """
     layered = data_layers[0] if len(data_layers) == 1 else layer(*data_layers)
     if not refs:
         return layered
     return layer(
-        _reference(alt, data, refs),
         layered,
+        _reference(alt, data, refs, scale),
         resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
     )
+
+
+def padded(values, pad: float = 0.08, include_zero: bool = False) -> list[float] | None:
+    """An axis domain around `values` with `pad` of its width free on each side.
+
+    No reference line or interval end then sits on the frame, where it reads as the axis
+    or as clipped; with include_zero, zero is inside the frame, never on its edge.
+    """
+    xs = [float(v) for v in values if v is not None]
+    if include_zero:
+        xs.append(0.0)
+    if not xs:
+        return None
+    lo, hi = min(xs), max(xs)
+    width = hi - lo or abs(hi) or 1.0
+    return [lo - pad * width, hi + pad * width]
 
 
 def _zero_and_useful(report: dict, zero: str) -> list[dict]:
@@ -234,11 +264,15 @@ def _dot_whisker(alt, data: Datasets, rows, label_field, x_title, refs, colours)
     y = alt.Y(f"{label_field}:N", title=None, sort=order, axis=alt.Axis(labelLimit=230))
     colour = _colour(alt, "kind", colours, title=None)
     source = data.add(rows)
+    domain = padded(
+        [r[k] for r in rows for k in ("low", "high", "gap")] + [r["x"] for r in refs],
+        include_zero=True,
+    )
     whisker = (
         alt.Chart(source)
         .mark_rule(strokeWidth=2.2)
         .encode(
-            x=alt.X("low:Q", title=x_title, scale=alt.Scale(zero=True, nice=True)),
+            x=alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False)),
             x2=alt.X2("high:Q"),
             y=y,
             color=colour,
@@ -319,17 +353,22 @@ def seed_strip(report: dict, data: Datasets):
     y = alt.Y("model:N", title=None, sort=[m[1] for m in _models(report)])
     layers = []
     refs = []
+    edge = None
     base_mean = mean.get("baseline")
     if base_mean is not None and seed.get("sd_used") is not None and seed.get("multiple"):
         hib = report["project"]["higher_is_better"]
         reach = seed["multiple"] * seed["sd_used"]
         edge = base_mean + reach if hib else base_mean - reach
+    # one scale for every layer, with room on both sides: the rule's bar never sits on
+    # the frame, where it reads as the axis
+    xscale = alt.Scale(domain=padded([r["value"] for r in rows] + [edge]), nice=False)
+    if edge is not None:
         band = [{"x": min(base_mean, edge), "x2": max(base_mean, edge)}]
         layers.append(
             unit(
                 alt.Chart(data.add(band))
                 .mark_rect(color="#ece6d6")
-                .encode(x=alt.X("x:Q"), x2=alt.X2("x2:Q"))
+                .encode(x=alt.X("x:Q", scale=xscale), x2=alt.X2("x2:Q"))
             )
         )
         sign = "+" if hib else "−"
@@ -349,7 +388,7 @@ def seed_strip(report: dict, data: Datasets):
                 x=alt.X(
                     "value:Q",
                     title=f"validation {_metric(report)} per seed ({_direction(report)})",
-                    scale=alt.Scale(zero=False, nice=False, padding=14),
+                    scale=xscale,
                 ),
                 y=y,
                 color=_model_colour(alt, report),
@@ -361,10 +400,10 @@ def seed_strip(report: dict, data: Datasets):
             unit(
                 alt.Chart(data.add(means))
                 .mark_tick(thickness=3, size=34)
-                .encode(x=alt.X("value:Q"), y=y, color=_model_colour(alt, report))
+                .encode(x=alt.X("value:Q", scale=xscale), y=y, color=_model_colour(alt, report))
             )
         )
-    return sized(_with_references(alt, data, layers, refs), WIDTH, 110)
+    return sized(_with_references(alt, data, layers, refs, xscale), WIDTH, 110)
 
 
 def eval_intervals(report: dict, data: Datasets):
@@ -374,9 +413,10 @@ def eval_intervals(report: dict, data: Datasets):
     block = report["noise"].get("block")
     if not block or block.get("gap") is None:
         return None
+    cand = report["project"]["candidate"]
     rows = [
         {
-            "row": f"network seed {s['seed']}",
+            "row": f"{cand} seed {s['seed']}",
             "gap": s["gap"],
             "low": s["low"],
             "high": s["high"],
@@ -457,7 +497,10 @@ def bootstrap_histogram(report: dict, data: Datasets):
             x=alt.X(
                 "lo:Q",
                 title=f"resampled mean gap in {_metric(report)} (candidate better is positive)",
-                scale=alt.Scale(zero=True, nice=True),
+                scale=alt.Scale(
+                    domain=padded(edges + [r["x"] for r in refs], 0.04, include_zero=True),
+                    nice=False,
+                ),
             ),
             x2=alt.X2("hi:Q"),
             y=alt.Y("count:Q", title="resamples"),
@@ -479,6 +522,13 @@ def threshold_cost(report: dict, data: Datasets):
     rows = _curve_rows(report, "threshold", "threshold", "cost", sub="curve")
     if not rows:
         return None
+    # above a model's highest score it predicts no positives: its cost stays where the
+    # curve ends, so the line runs on to threshold 1 instead of stopping mid-axis
+    for label in dict.fromkeys(r["model"] for r in rows):
+        last = max((r for r in rows if r["model"] == label), key=lambda r: r["order"])
+        if last["x"] < 1:
+            rows.append({**last, "x": 1.0, "order": last["order"] + 1})
+    unit_words = ((th.get("costs") or {}).get("unit")) or "cost units"
     chosen = []
     for role, label, _ in _models(report):
         m = th.get(role) or {}
@@ -496,7 +546,12 @@ def threshold_cost(report: dict, data: Datasets):
                 title="threshold (predict positive when p ≥ threshold)",
                 scale=alt.Scale(domain=[0, 1]),
             ),
-            y=alt.Y("y:Q", title="validation cost per case", scale=alt.Scale(zero=True)),
+            y=alt.Y(
+                "y:Q",
+                title=["validation cost per case,", f"in {unit_words}"],
+                # zero in, and room above the highest point: no curve runs into the frame
+                scale=alt.Scale(domain=padded([r["y"] for r in rows], 0.06, True), nice=False),
+            ),
             color=colour,
             order=alt.Order("order:Q"),
         )
@@ -541,7 +596,9 @@ def pr_curve(report: dict, data: Datasets):
     """Precision-recall curves of both models on test, with the positive rate as the chance level."""
     import altair as alt
 
-    rows = _curve_rows(report, "ranking", "recall", "precision", sub="pr")
+    # precision at recall 0 is a convention (1 by definition), not a measurement: drawn, it is
+    # a vertical segment up the axis that no threshold produces
+    rows = [r for r in _curve_rows(report, "ranking", "recall", "precision", sub="pr") if r["x"]]
     if not rows:
         return None
     layers = []
@@ -549,6 +606,14 @@ def pr_curve(report: dict, data: Datasets):
     if cand.get("actual_positive") is not None and cand.get("rows"):
         rate = cand["actual_positive"] / cand["rows"]
         layers.append(_guide_line(alt, data, rate, rate))
+        layers.append(
+            unit(
+                # at the left, where precision is high and the curves are far above it
+                alt.Chart(data.add([{"x": 0, "y": rate, "text": f"positive rate {rate:.2f}"}]))
+                .mark_text(align="left", baseline="bottom", dx=3, dy=-3, fontSize=11, color=MUTED)
+                .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), text=alt.Text("text:N"))
+            )
+        )
     layers.append(_unit_square_curves(alt, report, data, rows, "recall", "precision"))
     return layer(*layers, width=230, height=230)
 
@@ -564,8 +629,20 @@ def ranking_pair(report: dict, data: Datasets):
 # ---------------------------------------------------------------- calibration
 
 
+def wilson(successes: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: honest at 2 rows and at 0 or 1 observed."""
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def reliability(report: dict, data: Datasets):
-    """Reliability diagram for both models with the diagonal; bin counts in a bar strip below."""
+    """Reliability diagram: a point per bin sized by its rows, with the bin's 95% interval.
+
+    Bins with fewer than MIN_JOINED rows are hollow and left out of the line: joined like
+    the others they would claim a precision their two or three rows do not have.
+    """
     import altair as alt
 
     cal = report.get("calibration")
@@ -573,56 +650,73 @@ def reliability(report: dict, data: Datasets):
         return None
     rows = []
     for role, label, _ in _models(report):
-        # the two models' count bars sit side by side within each bin
-        left, right = (0.08, 0.5) if role == "candidate" else (0.5, 0.92)
+        # the two models' points sit a little apart so their intervals do not overlap
+        nudge = -0.006 if role == "candidate" else 0.006
+        run = 0  # the line breaks at a small bin rather than bridging it
         for b in (cal.get(role) or {}).get("bins") or []:
             if not b.get("count") or b.get("mean_p") is None or b.get("fraction_positive") is None:
                 continue  # empty bins are not drawn
-            width = b["high"] - b["low"]
+            low, high = wilson(b["fraction_positive"] * b["count"], b["count"])
+            run += b["count"] < MIN_JOINED
             rows.append(
                 {
                     "model": label,
                     "mean_p": b["mean_p"],
+                    "x": min(1.0, max(0.0, b["mean_p"] + nudge)),
                     "observed": b["fraction_positive"],
+                    "low": low,
+                    "high": high,
                     "count": b["count"],
                     "bin": f"{b['low']:.2f}–{b['high']:.2f}",
-                    "mid": (b["low"] + b["high"]) / 2,
-                    "bar_low": b["low"] + width * left,
-                    "bar_high": b["low"] + width * right,
+                    "joined": b["count"] >= MIN_JOINED,
+                    "run": f"{role}-{run}",
                 }
             )
     if not rows:
         return None
     colour = _model_colour(alt, report)
-    diagonal = _guide_line(alt, data, 0, 1)
-    source = data.add(rows)
     scale = alt.Scale(domain=[0, 1])
-    line = (
-        alt.Chart(source)
-        .mark_line(strokeWidth=1.6, point=alt.OverlayMarkDef(filled=True, size=40))
-        .encode(
-            x=alt.X("mean_p:Q", title=None, scale=scale, axis=alt.Axis(labels=False, ticks=False)),
-            y=alt.Y("observed:Q", title="observed positive fraction", scale=scale),
-            color=colour,
-        )
+    x = alt.X("x:Q", title="mean predicted probability in the bin", scale=scale)
+    y = alt.Y("observed:Q", title="observed positive fraction", scale=scale)
+    step = 10 ** math.floor(math.log10(max(r["count"] for r in rows)))
+    most = step * math.ceil(max(r["count"] for r in rows) / step)  # 979 -> 1000
+    size = alt.Size(
+        "count:Q",
+        title="rows in the bin",
+        scale=alt.Scale(type="sqrt", range=[12, 260], domain=[0, most]),
+        legend=alt.Legend(
+            orient="right", direction="vertical", values=sorted({MIN_JOINED, most // 2, most})
+        ),
     )
-    counts = (
-        alt.Chart(source)
-        .mark_rect()
-        .encode(
-            x=alt.X("bar_low:Q", title="mean predicted probability in the bin", scale=scale),
-            x2=alt.X2("bar_high:Q"),
-            y=alt.Y("count:Q", title="rows", axis=alt.Axis(tickCount=3)),
-            y2=alt.datum(0),
-            color=colour,
+    big = data.add([r for r in rows if r["joined"]])
+    small = [r for r in rows if not r["joined"]]
+    layers = [
+        _guide_line(alt, data, 0, 1),
+        unit(
+            alt.Chart(data.add(rows))
+            .mark_rule(strokeWidth=1, opacity=0.55)
+            .encode(x=x, y=alt.Y("low:Q", scale=scale), y2=alt.Y2("high:Q"), color=colour)
+        ),
+        unit(
+            alt.Chart(big)
+            .mark_line(strokeWidth=1.4)
+            .encode(x=x, y=y, color=colour, detail=alt.Detail("run:N"))
+        ),
+        unit(
+            alt.Chart(big)
+            .mark_point(filled=True, opacity=0.85)
+            .encode(x=x, y=y, color=colour, size=size)
+        ),
+    ]
+    if small:
+        layers.append(
+            unit(
+                alt.Chart(data.add(small))
+                .mark_point(filled=False, strokeWidth=1.4)
+                .encode(x=x, y=y, color=colour, size=size)
+            )
         )
-    )
-    top = layer(diagonal, unit(line), width=WIDTH - 120, height=230)
-    return {
-        "vconcat": [top, sized(unit(counts), WIDTH - 120, 70)],
-        "resolve": {"scale": {"color": "shared"}},
-        "spacing": 6,
-    }
+    return layer(*layers, width=WIDTH - 160, height=300)
 
 
 # ---------------------------------------------------------------- slices
@@ -770,27 +864,53 @@ def fixed_broken(report: dict, data: Datasets):
 
 
 def forgetting(report: dict, data: Datasets):
-    """General-set metric before and after against the lowest value the allowed drop permits."""
+    """General-set metric before and after against the lowest value the allowed drop permits.
+
+    Each bar is labelled with its value and the rows it rests on; for accuracy (a
+    proportion) a 95% interval shows how much of the drop the sample size could explain.
+    """
     import altair as alt
 
     general = report.get("general")
     if not general or general.get("before") is None or general.get("after") is None:
         return None
     hib = report["project"]["higher_is_better"]
-    rows = [
-        {"when": "before", "value": general["before"]},
-        {"when": "after", "value": general["after"]},
-    ]
+    parts = (report.get("data") or {}).get("parts") or {}
+    n = parts.get(str(general.get("split") or "general"))
+    proportion = bool(n) and all(0 <= general[k] <= 1 for k in ("before", "after"))
+    proportion = proportion and report["project"]["metric"] in ("accuracy", "exact_match")
+    rows = []
+    for when in ("before", "after"):
+        value = general[when]
+        row = {"when": when, "value": value, "label": f"{value:.3f}"}
+        if n:
+            row["label"] += (
+                f" ({round(value * n):,} of {int(n):,} right)"
+                if proportion
+                else (f" ({int(n):,} rows)")
+            )
+        if proportion:
+            row["low"], row["high"] = wilson(value * n, n)
+        rows.append(row)
+    floor = None
+    if general.get("max_drop") is not None:
+        drop = general["max_drop"]
+        floor = general["before"] - drop if hib else general["before"] + drop
+    xs = [r["value"] for r in rows] + [r.get("high") for r in rows] + [floor]
+    # bars start at zero; a little room past the longest bar, its interval and the floor
+    xscale = alt.Scale(domain=[0, 1.06 * max(x for x in xs if x is not None)], nice=False)
+    source = data.add(rows)
+    y = alt.Y("when:N", title=None, sort=["before", "after"])
     bars = (
-        alt.Chart(data.add(rows))
+        alt.Chart(source)
         .mark_bar(height=22)
         .encode(
             x=alt.X(
                 "value:Q",
                 title=f"general-set {_metric(report)} ({_direction(report)})",
-                scale=alt.Scale(zero=True),
+                scale=xscale,
             ),
-            y=alt.Y("when:N", title=None, sort=["before", "after"]),
+            y=y,
             color=alt.Color(
                 "when:N",
                 title=None,
@@ -801,18 +921,38 @@ def forgetting(report: dict, data: Datasets):
             ),
         )
     )
+    layers = [unit(bars)]
+    if proportion:
+        layers.append(
+            unit(
+                alt.Chart(source)
+                .mark_rule(strokeWidth=1.5, color=INK)
+                .encode(x=alt.X("low:Q", scale=xscale), x2=alt.X2("high:Q"), y=y)
+            )
+        )
+    layers.append(
+        unit(
+            alt.Chart(source)
+            # inside the bar, from its base: clear of the interval and the floor line
+            .mark_text(align="left", dx=6, fontSize=11, color="white")
+            .encode(
+                x=alt.datum(0),
+                y=y,
+                text=alt.Text("label:N"),
+            )
+        )
+    )
     refs = []
-    if general.get("max_drop") is not None:
-        drop = general["max_drop"]
+    if floor is not None:
         refs.append(
             {
-                "x": general["before"] - drop if hib else general["before"] + drop,
+                "x": floor,
                 "what": f"{'lowest' if hib else 'highest'} value the allowed drop permits",
                 "colour": BAD,
                 "dash": DASHED,
             }
         )
-    return sized(_with_references(alt, data, [unit(bars)], refs), WIDTH - 80, 80)
+    return sized(_with_references(alt, data, layers, refs, xscale), WIDTH - 80, 80)
 
 
 #: chart key -> builder, in page order

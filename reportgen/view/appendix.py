@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH, count, num, pct
+from reportgen.view.format import DASH, count, given, num, pct, quantity, timestamp, timestamps_in
 from reportgen.view.parts import Row, Status, fact_status, outcome
 
 
@@ -28,18 +28,51 @@ class Fact:
     label: str
     text: str
     status: Status
-    artefacts: list[str]
-    value: str = DASH
-    bar: str = DASH
+    artefacts: list[PathText]
+    #: the measured value against its bar ("0.875, bar 2"); empty when the check has none
+    measured: str = ""
+
+
+@dataclass(frozen=True)
+class PathText:
+    """A file path split at its slashes, so a line breaks between folders, never mid-name."""
+
+    text: str
+    parts: list[str]
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
 class FileRow:
-    """One input file in the provenance table: path, SHA-256, size."""
+    """One input file in the provenance table: path, SHA-256 (full, in 16-character groups
+    that break cleanly, and the 12-character short form the PDF prints), size."""
 
-    path: str
+    path: PathText
     sha256: str
+    sha256_groups: list[str]
+    sha256_short: str
     size: str
+
+
+#: characters of a SHA-256 the printed report shows; the HTML and report.json keep all 64
+SHORT_HASH = 12
+
+
+def path_text(path: str) -> PathText:
+    """A path (or "runs.csv:12" citation) with its break points."""
+    parts = str(path).split("/")
+    return PathText(str(path), [p + "/" for p in parts[:-1]] + parts[-1:])
+
+
+def measured(value: float | int | None, bar: float | int | None) -> str:
+    """A check's value against its bar, as one short phrase; empty when neither is set."""
+    if value is None and bar is None:
+        return ""
+    if bar is None:
+        return quantity(value)
+    return f"{quantity(value)}, bar {given(bar)}"
 
 
 @dataclass(frozen=True)
@@ -68,11 +101,10 @@ def facts(items: list[dict], with_values: bool = False) -> list[Fact]:
         out.append(
             Fact(
                 label=str(f.get("id", "")).replace("-", " "),
-                text=str(f.get("text") or DASH),
+                text=timestamps_in(str(f.get("text") or DASH)),
                 status=fact_status(f.get("passed")),
-                artefacts=[str(a) for a in f.get("artefacts") or []],
-                value=num(f.get("value")) if with_values else DASH,
-                bar=num(f.get("bar")) if with_values else DASH,
+                artefacts=[path_text(a) for a in f.get("artefacts") or []],
+                measured=measured(f.get("value"), f.get("bar")) if with_values else "",
             )
         )
     return out
@@ -82,17 +114,20 @@ def provenance_view(report: dict) -> ProvenanceView:
     build = report.get("build") or {}
     block = report["noise"].get("block") or {}
     rule = report.get("rule") or {}
-    inputs = [
-        FileRow(str(i["path"]), str(i.get("sha256") or DASH), count(i.get("bytes")))
-        for i in report.get("inputs") or []
-    ]
+    inputs = []
+    for i in report.get("inputs") or []:
+        sha = str(i.get("sha256") or DASH)
+        groups = [sha[k : k + 16] for k in range(0, len(sha), 16)]
+        inputs.append(
+            FileRow(path_text(i["path"]), sha, groups, sha[:SHORT_HASH], count(i.get("bytes")))
+        )
     tool = report.get("tool") or {}
     libraries = [Row(str(tool.get("name", "evreport")), str(tool.get("version", DASH)))]
     libraries += [Row(str(k), str(v)) for k, v in sorted((build.get("libraries") or {}).items())]
     seed = build.get("random_seed", rule.get("random_seed"))
     settings = [
         Row("report schema", str(report.get("schema") or DASH)),
-        Row("build date", str(build.get("date") or DASH)),
+        Row("build date", timestamp(build.get("date"))),
         Row("random seed", DASH if seed is None else str(seed)),
         Row("bootstrap resamples", count(build.get("resamples", block.get("resamples")))),
         Row("confidence", pct(build.get("confidence", block.get("confidence")))),

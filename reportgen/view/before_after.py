@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH, count, interval, num, pvalue, signed
+from reportgen.view.format import (
+    DASH,
+    count,
+    gap_decimals,
+    given,
+    interval,
+    prob,
+    pvalue,
+    signed,
+)
 from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome
 
 
@@ -38,11 +47,12 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         return None
     general = report.get("general")
     metric = metric_name(report)
+    d = gap_decimals(ba.get("difference"), ba.get("low"), ba.get("high"))
     summary = [
-        Row(f"{metric} before", num(ba.get("before"), 3)),
-        Row(f"{metric} after", num(ba.get("after"), 3)),
-        Row("difference (after − before)", signed(ba.get("difference"), 3)),
-        Row("interval", interval(ba.get("low"), ba.get("high"), 3)),
+        Row(f"{metric} before", prob(ba.get("before"))),
+        Row(f"{metric} after", prob(ba.get("after"))),
+        Row("difference (after − before)", signed(ba.get("difference"), d)),
+        Row("interval", interval(ba.get("low"), ba.get("high"), d)),
         Row("questions", count(ba.get("questions"))),
         Row("fixed (wrong before, right after)", count(ba.get("fixed"))),
         Row("broken (right before, wrong after)", count(ba.get("broken"))),
@@ -58,11 +68,16 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
     general_status = None
     if general:
         general_rows = [
-            Row("general set before", num(general.get("before"), 3)),
-            Row("general set after", num(general.get("after"), 3)),
-            Row("drop", num(general.get("drop"), 3)),
-            Row("largest drop allowed", num(general.get("max_drop"), 3)),
+            Row("general set before", prob(general.get("before"))),
+            Row("general set after", prob(general.get("after"))),
+            Row("drop", prob(general.get("drop"))),
+            Row("largest drop allowed", given(general.get("max_drop"))),
         ]
+        n_general = ((report.get("data") or {}).get("parts") or {}).get(
+            str(general.get("split") or "general")
+        )
+        if n_general:
+            general_rows.append(Row("general-set rows", count(n_general)))
         held = general.get("held")
         general_status = outcome(held, "held", "did not hold", "not checked")
     by_cat = ba.get("broken_by_category") or {}
@@ -71,8 +86,8 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         "before_after_interval",
         "The change in the frozen set's score with its interval. Look at whether the interval "
         "clears zero (and the smallest useful effect, when one is set).",
-        f"Interval chart: difference {signed(ba.get('difference'), 3)}, interval "
-        f"{interval(ba.get('low'), ba.get('high'), 3)}.",
+        f"Interval chart: difference {signed(ba.get('difference'), d)}, interval "
+        f"{interval(ba.get('low'), ba.get('high'), d)}.",
     )
     cat_fig = chart_figure(
         charts,
@@ -92,10 +107,11 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         forget_fig = chart_figure(
             charts,
             "forgetting",
-            "The general (forgetting) set before and after; the dashed red line is the lowest "
-            "score the allowed drop permits. Look at whether the after bar reaches it.",
-            f"Bar chart: general set {num(general.get('before'), 3)} before, "
-            f"{num(general.get('after'), 3)} after; allowed drop {num(general.get('max_drop'), 3)}; "
+            "The general (forgetting) set before and after, each with its value, the rows it "
+            "rests on and (for a proportion) its 95% interval; the dashed red line is the "
+            "lowest score the allowed drop permits. Look at whether the after bar reaches it.",
+            f"Bar chart: general set {prob(general.get('before'))} before, "
+            f"{prob(general.get('after'))} after; allowed drop {given(general.get('max_drop'))}; "
             f"{general_status.word if general_status else DASH}.",
         )
     return BeforeAfterView(

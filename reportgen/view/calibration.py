@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import count, num
+from reportgen.charts import MIN_JOINED
+from reportgen.view.format import count, metric, num, plural, prob
 from reportgen.view.parts import Figure, Row, chart_figure, names
 
 
@@ -38,8 +39,8 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
     cand, base = names(report)
     c, b = cal.get("candidate") or {}, cal.get("baseline") or {}
     summary = [
-        Row(f"{cand} ECE / Brier", f"{num(c.get('ece'))} / {num(c.get('brier'))}"),
-        Row(f"{base} ECE / Brier", f"{num(b.get('ece'))} / {num(b.get('brier'))}"),
+        Row(f"{cand} ECE / Brier", f"{metric(c.get('ece'))} / {metric(c.get('brier'))}"),
+        Row(f"{base} ECE / Brier", f"{metric(b.get('ece'))} / {metric(b.get('brier'))}"),
         Row("bins", count(cal.get("bins"))),
     ]
     bins = []
@@ -52,24 +53,25 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
             BinRow(
                 bin=f"{num(edge.get('low'), 2)}–{num(edge.get('high'), 2)}",
                 candidate_count=count(x.get("count")),
-                candidate_mean_p=num(x.get("mean_p"), 3),
-                candidate_observed=num(x.get("fraction_positive"), 3),
+                candidate_mean_p=prob(x.get("mean_p")),
+                candidate_observed=prob(x.get("fraction_positive")),
                 baseline_count=count(y.get("count")),
-                baseline_mean_p=num(y.get("mean_p"), 3),
-                baseline_observed=num(y.get("fraction_positive"), 3),
+                baseline_mean_p=prob(y.get("mean_p")),
+                baseline_observed=prob(y.get("fraction_positive")),
             )
         )
     empty = sum(1 for x in cb + bb if not x.get("count"))
+    ece = f"ECE {cand} {metric(c.get('ece'))}, {base} {metric(b.get('ece'))}"
     figure = chart_figure(
         charts,
         "reliability",
-        f"Reliability diagram on test: observed positive fraction against mean predicted "
-        f"probability per bin; the dashed diagonal is perfect calibration. ECE {cand} "
-        f"{num(c.get('ece'))}, {base} {num(b.get('ece'))}; Brier {cand} {num(c.get('brier'))}, "
-        f"{base} {num(b.get('brier'))}. The bars below give the rows in each bin: look for "
-        "departures from the diagonal where the bars are tall."
-        + (f" {empty} empty bins are not drawn." if empty else ""),
-        f"Reliability diagram for {cand} and {base} with bin counts; ECE {num(c.get('ece'))} "
-        f"and {num(b.get('ece'))}.",
+        "Reliability diagram on test: observed positive fraction against mean predicted "
+        "probability per bin; the dashed diagonal is perfect calibration. The larger the "
+        "point, the more rows in the bin; the vertical line is the bin's 95% interval, and "
+        f"bins with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their observed "
+        f"fraction is too uncertain to read. {ece}; Brier {cand} {metric(c.get('brier'))}, "
+        f"{base} {metric(b.get('brier'))}. Look for departures from the diagonal where the "
+        "points are large." + (f" {plural(empty, 'empty bin')} not drawn." if empty else ""),
+        f"Reliability diagram for {cand} and {base} with bin counts; {ece}.",
     )
     return CalibrationView(figure, summary, bins)

@@ -8,11 +8,15 @@ from dataclasses import dataclass
 from reportgen.view.format import (
     DASH,
     count,
+    decimals,
+    gap_decimals,
     interval,
+    metric,
     num,
     passed_word,
     pct,
     pvalue,
+    sig,
     signed,
     yes_no,
 )
@@ -79,7 +83,7 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
     measured = noise.get("seed") is not None
     seed = noise.get("seed") or {}
     cand, base = names(report)
-    metric = metric_name(report)
+    metric_words = metric_name(report)
     roles = [("candidate", cand), ("baseline", base)]
 
     seed_rows = []
@@ -90,9 +94,9 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
             SeedRow(
                 model=f"{name} ({role})",
                 n=count((seed.get("n") or {}).get(role)),
-                mean=num((seed.get("mean") or {}).get(role)),
-                sd=num((seed.get("sd") or {}).get(role)),
-                values=", ".join(num(v) for v in vals) or DASH,
+                mean=metric((seed.get("mean") or {}).get(role)),
+                sd=sig((seed.get("sd") or {}).get(role), 3),
+                values=", ".join(metric(v) for v in vals) or DASH,
             )
         )
     if not measured:
@@ -101,10 +105,13 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
     n_cand = (seed.get("n") or {}).get("candidate")
     beating = seed.get("seeds_beating_baseline")
     seed_facts = [
-        Row("validation gap (candidate better is positive)", signed(seed.get("validation_gap"))),
-        Row("seed sd used by the rule", num(seed.get("sd_used"))),
+        Row(
+            "validation gap (candidate better is positive)",
+            signed(seed.get("validation_gap"), decimals(seed.get("validation_gap"))),
+        ),
+        Row("seed sd used by the rule", sig(seed.get("sd_used"), 3)),
         Row("gap in seed sd", num(seed.get("gap_in_sd"), 2)),
-        Row("rule: gap must exceed", f"{num(seed.get('multiple'), 1)} seed sd"),
+        Row("rule: gap must exceed", f"{_multiple(seed.get('multiple'))} seed sd"),
         Row("rule result", rule_word),
         Row(
             f"{cand} seeds beating the {base} mean",
@@ -122,21 +129,23 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
             "Each circle is one trained network's validation score; the thick tick is the "
             "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
             "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
-            f"Strip plot of validation {metric} per seed. {cand} mean {num(means.get('candidate'))}, "
-            f"{base} mean {num(means.get('baseline'))}; seed sd used "
-            f"{num(seed.get('sd_used'))}; the gap is {num(seed.get('gap_in_sd'), 2)} seed sd, "
-            f"the rule needs more than {num(seed.get('multiple'), 1)}: {rule_word}.",
+            f"Strip plot of validation {metric_words} per seed. {cand} mean "
+            f"{metric(means.get('candidate'))}, {base} mean {metric(means.get('baseline'))}; "
+            f"seed sd used {sig(seed.get('sd_used'), 3)}; the gap is "
+            f"{num(seed.get('gap_in_sd'), 2)} seed sd, the rule needs more than "
+            f"{_multiple(seed.get('multiple'))}: {rule_word}.",
         )
 
     paired = seed.get("paired") or {}
     paired_facts = []
     if paired.get("mean") is not None:
+        d = gap_decimals(paired.get("mean"), paired.get("low"), paired.get("high"))
         paired_facts = [
             Row("paired seeds", count(paired.get("n"))),
             Row("part", str(paired.get("part") or DASH)),
-            Row("mean per-seed difference", signed(paired.get("mean"))),
-            Row("sd of differences", num(paired.get("sd"))),
-            Row("t interval", interval(paired.get("low"), paired.get("high"))),
+            Row("mean per-seed difference", signed(paired.get("mean"), d)),
+            Row("sd of differences", sig(paired.get("sd"), 3)),
+            Row("t interval", interval(paired.get("low"), paired.get("high"), d)),
             Row("p", pvalue(paired.get("p"))),
         ]
     return {
@@ -166,20 +175,27 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         welch = block.get("welch") or {}
         two = block.get("two_level") or {}
         gap = block.get("gap")
+        # one decimal count for the whole table: the primary interval's
+        d = gap_decimals(gap, block.get("low"), block.get("high"))
+        blocked = bool((report.get("data") or {}).get("block_column"))
+        boot_label = "block bootstrap (paired)" if blocked else "bootstrap over rows (paired)"
         named = [
-            ("block bootstrap (paired)", gap, boot, "low", False),
+            (boot_label, gap, boot, "low", False),
             ("paired t on block gaps", gap, t, "low", True),
             ("unpaired Welch (what pairing buys)", gap, welch, "se", True),
             ("two-level bootstrap (seeds and blocks)", two.get("gap", gap), two, "low", False),
         ]
         interval_rows = [
-            _interval_row(label, g, part, tested)
+            _interval_row(label, g, part, d, tested)
             for label, g, part, needs, tested in named
             if part.get(needs) is not None
         ]
         interval_rows += [
             _interval_row(
-                f"{cand} network seed {s['seed']} against the {base} seed mean", s.get("gap"), s
+                f"{cand} network seed {s['seed']} against the {base} seed mean",
+                s.get("gap"),
+                s,
+                d,
             )
             for s in block.get("per_seed") or []
         ]
@@ -190,7 +206,7 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             Row("resamples", count(block.get("resamples"))),
             Row(
                 "primary interval",
-                "block bootstrap" if primary == "bootstrap" else "paired t",
+                boot_label.removesuffix(" (paired)") if primary == "bootstrap" else "paired t",
             ),
             Row("interval excludes zero", yes_no(block.get("excludes_zero"))),
         ]
@@ -205,8 +221,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "seeds (blue). Look at how far retraining moves the centre, and whether the "
             "intervals stay clear of zero.",
             f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
-            f"{signed(block.get('gap'))}, {conf} interval "
-            f"{interval(block.get('low'), block.get('high'))}; "
+            f"{signed(block.get('gap'), d)}, {conf} interval "
+            f"{interval(block.get('low'), block.get('high'), d)}; "
             f"{clear} of {len(per_seed)} single-network intervals lie above zero.",
         )
         dist = block.get("distribution") or {}
@@ -218,13 +234,14 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "zero.",
             f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
             f"({len(dist.get('counts') or [])} bins); interval "
-            f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')))}"
+            f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')), d)}"
             f", zero {'outside' if block.get('excludes_zero') else 'inside'} it.",
         )
     elif (noise.get("interval") or {}).get("low") is not None:
         other = noise["interval"]
         what = other.get("what") or other.get("source") or "the evaluation sample"
-        interval_rows.append(_interval_row(f"bootstrap over {what}", other.get("gap"), other))
+        d = gap_decimals(other.get("gap"), other.get("low"), other.get("high"))
+        interval_rows.append(_interval_row(f"bootstrap over {what}", other.get("gap"), other, d))
         block_reason = (
             "The interval's chart is in the before-and-after section."
             if report.get("before_after")
@@ -242,12 +259,19 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     }
 
 
-def _interval_row(label: str, gap: float | None, part: dict, tested: bool = False) -> IntervalRow:
+def _interval_row(
+    label: str, gap: float | None, part: dict, digits: int, tested: bool = False
+) -> IntervalRow:
     """One interval for the test gap; p and standard error for the t-based (tested) ones."""
     return IntervalRow(
         label,
-        signed(gap),
-        interval(part.get("low"), part.get("high")),
+        signed(gap, digits),
+        interval(part.get("low"), part.get("high"), digits),
         pvalue(part.get("p")) if tested else DASH,
-        num(part.get("se")) if tested else DASH,
+        num(part.get("se"), digits) if tested else DASH,
     )
+
+
+def _multiple(x: float | None) -> str:
+    """The rule's multiple of the seed sd as written in the config: 2, 1.5."""
+    return DASH if x is None else f"{x:g}"

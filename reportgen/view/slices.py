@@ -5,8 +5,19 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH, count, interval, num, signed, yes_no
-from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
+from reportgen.view.format import (
+    DASH,
+    cost,
+    count,
+    decimals,
+    gap_with_interval,
+    given,
+    interval,
+    signed,
+    timestamp,
+    yes_no,
+)
+from reportgen.view.parts import Figure, Row, chart_figure, names
 
 
 @dataclass(frozen=True)
@@ -46,6 +57,8 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     if slices is None:
         return None
     rows = []
+    # one decimal count for the column, so the gaps line up and compare
+    d = decimals(*(x for s in slices for x in (s.get("gap"), s.get("low"), s.get("high"))))
     for s in slices:
         if s.get("worse"):
             reading, css = "candidate worse", "not-shown"
@@ -60,8 +73,8 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
                 slice=str(s["slice"]),
                 rows=count(s.get("rows")),
                 blocks=count(s.get("blocks")),
-                gap=signed(s.get("gap")),
-                interval=interval(s.get("low"), s.get("high")),
+                gap=signed(s.get("gap"), d),
+                interval=interval(s.get("low"), s.get("high"), d),
                 reading=reading,
                 css=css,
                 required=yes_no(s.get("required")),
@@ -92,7 +105,7 @@ def bounds_view(report: dict) -> BoundsView:
         rows.append(
             Row(
                 "period measured",
-                f"{data.get('first_block') or DASH} to {data.get('last_block') or DASH}",
+                f"{timestamp(data.get('first_block'))} to {timestamp(data.get('last_block'))}",
             )
         )
     cand, base = names(report)
@@ -113,32 +126,35 @@ def bounds_view(report: dict) -> BoundsView:
         unit = rel.get("unit") or "cost units"
         finding = rel.get("finding")
         relevance_rows = [
-            Row("smallest useful effect", num(rel.get("min_useful_effect"))),
+            Row("smallest useful effect", given(rel.get("min_useful_effect"))),
             Row("finding", (finding or DASH).replace("-", " ")),
             Row(
                 "test gap and interval",
-                f"{signed(rel.get('gap'))} ({interval(rel.get('low'), rel.get('high'))})",
+                gap_with_interval(rel.get("gap"), rel.get("low"), rel.get("high")),
             ),
         ]
-        if rel.get("per_period") is not None:
-            relevance_rows.append(
-                Row(
-                    f"gap × {count(rel.get('cases_per_period'))} cases per {period}",
-                    f"{signed(rel.get('per_period'), 1)} {metric_name(report)}",
-                )
-            )
+        # a metric gap times cases per period ("+5.9 log loss per month") is no unit anyone
+        # uses: relevance per period is said through costs, or not at all
         cpc = rel.get("cost_per_case") or {}
         if cpc.get("difference") is not None:
             relevance_rows.append(
                 Row(
-                    "test cost per case (candidate / baseline)",
-                    f"{num(cpc.get('candidate'))} / {num(cpc.get('baseline'))} {unit}",
+                    "test cost per case, candidate / baseline",
+                    f"{cost(cpc.get('candidate'))} / {cost(cpc.get('baseline'))}",
                 )
             )
         if rel.get("cost_per_period") is not None:
+            saving = rel["cost_per_period"]
             relevance_rows.append(
-                Row(f"saving per {period}", f"{signed(rel.get('cost_per_period'), 1)} {unit}")
+                Row(
+                    f"candidate saves per {period}"
+                    if saving >= 0
+                    else f"candidate costs more per {period}",
+                    f"{cost(abs(saving))} ({count(rel.get('cases_per_period'))} cases)",
+                )
             )
+        if cpc.get("difference") is not None or rel.get("cost_per_period") is not None:
+            relevance_rows.append(Row("costs in", str(unit)))
         relevance_text = rel.get("text")
     return BoundsView(
         data=rows,

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH
+from reportgen.view.appendix import PathText, measured, path_text
+from reportgen.view.format import DASH, cost, count, gap_with_interval, timestamp
 from reportgen.view.parts import Status, metric_name, names, rung_status
 
 RUNG_NAMES = ["correct", "fair", "larger than noise", "relevant", "bounded"]
 #: artefacts listed per rung on page one; longer lists are completed in the appendix
 PAGE_ONE_ARTEFACTS = 3
+#: the numbers behind a rung in words a reviewer reads at a glance; other checks by their id
+CHECK_WORDS = {
+    "validation-gap-vs-seed-sd": "validation gap in seed sd",
+    "test-interval-excludes-zero": "test interval's lower end",
+    "useful-effect": "lower end against the useful effect",
+    "general-set-held": "general-set drop",
+    "interval-above-zero": "interval's lower end",
+}
 VERDICT_CLASS = {
     "adopt": "shown",
     "keep-baseline": "partly",
@@ -25,11 +34,15 @@ class LadderRow:
     rung: int
     name: str
     status: Status
-    artefacts: list[str]
+    artefacts: list[PathText]
     #: the first few artefacts, for page one; the rest are counted in `artefacts_more`
-    artefacts_shown: list[str]
+    artefacts_shown: list[PathText]
     artefacts_more: str | None
+    #: "6 of 30 cited artefacts listed" when the report lists fewer than the rung cites
+    artefacts_note: str | None
     missing: str
+    #: the numbers behind a rung that is not shown: each failed check's value and bar
+    numbers: list[str]
     summary: str | None
 
 
@@ -68,6 +81,10 @@ class DecisionView:
     recommend_role: str
     reasons: list[str]
     alternatives: list[str]
+    #: the decision in its units, when costs are known ("at the chosen thresholds ...")
+    in_units: str | None
+    #: validation and test disagree on which model is better
+    sign_flip: str | None
 
 
 def header_view(report: dict) -> Header:
@@ -75,7 +92,7 @@ def header_view(report: dict) -> Header:
     return Header(
         title=str(p["title"]),
         author=p.get("author"),
-        date=str(report.get("build", {}).get("date") or DASH),
+        date=timestamp(report.get("build", {}).get("date")),
         version=str(report.get("tool", {}).get("version") or DASH),
         kind="before and after" if p["kind"] == "before-after" else "model against baseline",
         candidate=str(p["candidate"]),
@@ -138,23 +155,99 @@ def decision_view(report: dict) -> DecisionView:
         recommend_role=role,
         reasons=[str(r) for r in d.get("reasons") or []],
         alternatives=alternatives,
+        in_units=_in_units(report),
+        sign_flip=_sign_flip(report),
+    )
+
+
+def _in_units(report: dict) -> str | None:
+    """The test cost difference at the chosen thresholds, per period when a volume is set."""
+    rel = report.get("relevance") or {}
+    cpc = rel.get("cost_per_case") or {}
+    if cpc.get("difference") is None:
+        return None
+    cand, _ = names(report)
+    unit = str(rel.get("unit") or "cost units")
+    per_period = rel.get("cost_per_period")
+    if per_period is not None:
+        period = rel.get("period") or "period"
+        amount, where = per_period, f"per {period}"
+        volume = rel.get("cases_per_period")
+        if volume is not None:
+            where += f" of {count(volume)} cases"
+    else:
+        amount, where = cpc["difference"], "per case"
+    if amount == 0:
+        return f"At each model's chosen threshold, {cand} and the baseline cost the same on test."
+    verb = "saves" if amount > 0 else "costs"
+    more = "" if amount > 0 else " more"
+    return (
+        f"At each model's chosen threshold, {cand} {verb} {cost(abs(amount))}{more} {where} "
+        f"on test, counted in {unit}; a point estimate, without an interval."
+    )
+
+
+def _sign_flip(report: dict) -> str | None:
+    """Validation and test gaps with opposite signs (or the report's own flag)."""
+    noise = report.get("noise") or {}
+    flag = noise.get("sign_flip", report.get("sign_flip"))
+    val = (noise.get("seed") or {}).get("validation_gap")
+    block = noise.get("block") or noise.get("interval") or {}
+    test = block.get("gap")
+    if isinstance(flag, dict):
+        val, test = flag.get("validation", val), flag.get("test", test)
+        flag = flag.get("flipped", flag.get("flip"))
+    for c in report.get("checks") or []:
+        # or a check of that name: failed means validation and test disagree
+        if flag is None and "sign" in str(c.get("id")) and c.get("passed") is not None:
+            flag = not c["passed"]
+    if flag is None:
+        if val is None or test is None or val == 0 or test == 0:
+            return None
+        flag = (val > 0) != (test > 0)
+    if not flag or val is None or test is None:
+        return None
+    cand, base = names(report)
+    better = {True: cand, False: base}
+    return (
+        f"Validation and test disagree: on validation {better[val > 0]} is better "
+        f"(gap {gap_with_interval(val, None, None)}), on test {better[test > 0]} "
+        f"(gap {gap_with_interval(test, block.get('low'), block.get('high'))})."
     )
 
 
 def ladder_view(report: dict) -> list[LadderRow]:
+    failed: dict[int, list[str]] = {}
+    for c in report.get("checks") or []:
+        if c.get("passed") is False and c.get("rung") is not None:
+            what = measured(c.get("value"), c.get("bar"))
+            if what:
+                cid = str(c.get("id") or "check")
+                label = CHECK_WORDS.get(cid, cid.replace("-", " "))
+                failed.setdefault(int(c["rung"]), []).append(f"{label}: {what}")
     rows = []
     for r in report["ladder"]:
-        artefacts = [str(a) for a in r.get("artefacts") or []]
-        more = len(artefacts) - PAGE_ONE_ARTEFACTS
+        # a later report may carry the full list beside the capped one
+        listed = [str(a) for a in r.get("artefacts_all") or r.get("artefacts") or []]
+        total = max(int(r.get("artefacts_total") or 0), len(listed))
+        artefacts = [path_text(a) for a in listed]
+        more = total - PAGE_ONE_ARTEFACTS
+        shown = artefacts if more <= 0 else artefacts[: PAGE_ONE_ARTEFACTS - 1]
         rows.append(
             LadderRow(
                 rung=int(r["rung"]),
                 name=str(r["name"]),
                 status=rung_status(r["status"]),
                 artefacts=artefacts,
-                artefacts_shown=artefacts if more <= 0 else artefacts[: PAGE_ONE_ARTEFACTS - 1],
-                artefacts_more=None if more <= 0 else f"+ {more + 1} more (see Evidence by rung)",
+                artefacts_shown=shown,
+                artefacts_more=None
+                if more <= 0
+                else f"{len(shown)} of {total} shown; all in Evidence by rung",
+                artefacts_note=None
+                if total <= len(artefacts)
+                else f"{len(artefacts)} of {total} cited artefacts listed",
                 missing=str(r.get("missing") or DASH),
+                numbers=failed.get(int(r["rung"]), []) if r.get("status") != "shown" else [],
                 summary=r.get("summary"),
             )
         )

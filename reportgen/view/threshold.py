@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH, count, num
+from reportgen.view.format import DASH, cost, count, prob
 from reportgen.view.parts import Figure, Row, chart_figure, names
 
 
@@ -60,24 +60,25 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
                 model=f"{name} ({role})",
                 seed=count(m.get("seed")),
                 threshold=_threshold_text(m.get("threshold")),
-                validation_cost=num(m.get("validation_cost")),
-                test_cost=num(m.get("test_cost")),
-                mean_test_cost=num(m.get("mean_test_cost")),
-                precision=num(m.get("precision"), 3),
-                recall=num(m.get("recall"), 3),
+                validation_cost=cost(m.get("validation_cost")),
+                test_cost=cost(m.get("test_cost")),
+                mean_test_cost=cost(m.get("mean_test_cost")),
+                precision=prob(m.get("precision")),
+                recall=prob(m.get("recall")),
                 tn=count(cm[0][0]),
                 fp=count(cm[0][1]),
                 fn=count(cm[1][0]),
                 tp=count(cm[1][1]),
                 rows=count(m.get("rows")),
-                auc=num(rk.get("roc_auc"), 3),
-                ap=num(rk.get("average_precision"), 3),
+                auc=prob(rk.get("roc_auc")),
+                ap=prob(rk.get("average_precision")),
             )
         )
     facts = [
-        Row("cost of a false positive", f"{num(costs.get('false_positive'), 2)} ({unit})"),
-        Row("cost of a false negative", f"{num(costs.get('false_negative'), 2)} ({unit})"),
-        Row("theoretical cutoff c_FP / (c_FP + c_FN)", num(th.get("theoretical_cutoff"), 3)),
+        # the unit is said once, in the note above these facts: it may carry its own brackets
+        Row("cost of a false positive", cost(costs.get("false_positive"))),
+        Row("cost of a false negative", cost(costs.get("false_negative"))),
+        Row("theoretical cutoff c_FP / (c_FP + c_FN)", prob(th.get("theoretical_cutoff"))),
     ]
     if costs.get("cases_per_period") is not None:
         facts.append(
@@ -87,7 +88,7 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
     rule_text = (
         "each model picks its own threshold on its validation rows (minimum cost)"
         if rule == "validation-cost"
-        else f"fixed threshold {num(rule, 3)}"
+        else f"fixed threshold {prob(rule)}"
         if isinstance(rule, int | float)
         else DASH
     )
@@ -99,19 +100,19 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         "chosen threshold and the dashed line the theoretical cutoff. Look at how flat the "
         "curves are near their minimum: a flat minimum makes the choice robust.",
         f"Line chart of validation cost against threshold. {cand} chooses "
-        f"{_threshold_text(c.get('threshold'))} (validation cost {num(c.get('validation_cost'))}), "
+        f"{_threshold_text(c.get('threshold'))} (validation cost {cost(c.get('validation_cost'))}), "
         f"{base} chooses {_threshold_text(b.get('threshold'))} "
-        f"(validation cost {num(b.get('validation_cost'))}); theoretical cutoff "
-        f"{num(th.get('theoretical_cutoff'), 3)}.",
+        f"(validation cost {cost(b.get('validation_cost'))}); theoretical cutoff "
+        f"{prob(th.get('theoretical_cutoff'))}.",
     )
     rc, rb = ranking.get("candidate") or {}, ranking.get("baseline") or {}
     ranking_fig = chart_figure(
         charts,
         "ranking",
         f"ROC (left) and precision-recall (right) on test. ROC AUC {cand} "
-        f"{num(rc.get('roc_auc'), 3)}, {base} {num(rb.get('roc_auc'), 3)}; average precision "
-        f"{cand} {num(rc.get('average_precision'), 3)}, {base} "
-        f"{num(rb.get('average_precision'), 3)}. Look at where the curves separate: that is "
+        f"{prob(rc.get('roc_auc'))}, {base} {prob(rb.get('roc_auc'))}; average precision "
+        f"{cand} {prob(rc.get('average_precision'))}, {base} "
+        f"{prob(rb.get('average_precision'))}. Look at where the curves separate: that is "
         "where the choice of threshold matters.",
         f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
         "the positive rate as the precision baseline.",
@@ -124,4 +125,4 @@ def _threshold_text(t: float | None) -> str:
         return DASH
     if t > 1.0:
         return "none (predict no positives)"
-    return num(t, 3)
+    return prob(t)

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+#: every example project, built from its folder by tests/render/test_layout.py and test_text.py
+EXAMPLES = ["weekly-churn", "moons-tie", "tuned-no-replay", "tuned-replay"]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
@@ -78,3 +81,20 @@ def weekly_churn() -> dict:
 def tuned_no_replay() -> dict:
     """report.json of the real examples/tuned-no-replay build (before-after), frozen."""
     return load("report-tuned-no-replay.json")
+
+
+@pytest.fixture(scope="session")
+def example_builds() -> dict[str, tuple[dict, dict[str, bytes]]]:
+    """Each example's report dict and its HTML and PDF, built from its folder once per session."""
+    from reportgen.checks import compute_report
+    from reportgen.project import ProjectPaths, load_project
+    from reportgen.render import render_outputs
+
+    out = {}
+    for name in EXAMPLES:
+        project = load_project(ROOT / "examples" / name, ProjectPaths())
+        report = compute_report(project, command=f"evreport build examples/{name}")
+        files, problems = render_outputs(report, ("html", "pdf"))
+        assert problems == [], problems
+        out[name] = (report, files)
+    return out

@@ -42,7 +42,8 @@ def test_sample_has_all_model_vs_baseline_charts(sample):
     for spec in specs.values():
         assert spec["config"]["font"] == "DejaVu Sans"
         for rows in spec["datasets"].values():
-            assert len(rows) <= 2 * charts.MAX_POINTS  # two models at most 500 points each
+            # two models at most 500 points each, plus the cost curve's run-on to threshold 1
+            assert len(rows) <= 2 * (charts.MAX_POINTS + 1)
 
 
 def test_minimal_draws_nothing(minimal):
@@ -55,8 +56,13 @@ def test_empty_calibration_bins_not_drawn(sample):
         count=0, mean_p=None, fraction_positive=None
     )
     spec = charts.chart_specs(report)["reliability"]
-    rows = [r for rows in spec["datasets"].values() for r in rows if "mean_p" in r]
-    assert len(rows) == 19
+    drawn = {
+        (r["model"], r["mean_p"])
+        for rows in spec["datasets"].values()
+        for r in rows
+        if "mean_p" in r
+    }
+    assert len(drawn) == 19
 
 
 def test_user_strings_escaped_in_svg(sample):
@@ -101,3 +107,75 @@ def test_fixed_in_one_bar_without_categories(before_after):
             "count": before_after["before_after"]["fixed"],
         }
     ]
+
+
+def _layers(spec: dict) -> list[dict]:
+    """Every unit view of a spec, in drawing order."""
+    out = []
+    for part in spec.get("layer") or spec.get("hconcat") or spec.get("vconcat") or []:
+        out += _layers(part) if any(k in part for k in ("layer", "hconcat", "vconcat")) else [part]
+    return out
+
+
+def _mark(view: dict) -> str:
+    m = view.get("mark")
+    return m if isinstance(m, str) else m["type"]
+
+
+def test_reference_rules_drawn_over_the_bars(sample):
+    views = _layers(charts.chart_specs(sample)["bootstrap_histogram"])
+    marks = [_mark(v) for v in views]
+    assert marks.index("rule") > marks.index("rect")
+
+
+def test_zero_and_interval_ends_sit_inside_the_frame(before_after, sample):
+    for report, key in ((before_after, "before_after_interval"), (sample, "eval_intervals")):
+        spec = charts.chart_specs(report)[key]
+        lo, hi = _layers(spec)[0]["encoding"]["x"]["scale"]["domain"]
+        rows = next(iter(spec["datasets"].values()))
+        ends = [0.0] + [r[k] for r in rows for k in ("low", "high")]
+        assert lo < min(ends) and hi > max(ends), (key, lo, hi)
+
+
+def test_seed_strip_rule_bar_off_the_frame(sample):
+    spec = charts.chart_specs(sample)["seed_strip"]
+    lo, hi = _layers(spec)[0]["encoding"]["x"]["scale"]["domain"]
+    rule = [r for rows in spec["datasets"].values() for r in rows if "what" in r][0]["x"]
+    assert lo < rule < hi and min(rule - lo, hi - rule) > 0.05 * (hi - lo)
+
+
+def test_per_network_rows_name_the_model(sample):
+    rows = next(iter(charts.chart_specs(sample)["eval_intervals"]["datasets"].values()))
+    cand = sample["project"]["candidate"]
+    assert all(
+        r["row"].startswith(f"{cand} seed ") for r in rows if r["kind"] == "one trained network"
+    )
+
+
+def test_pr_curve_has_no_point_at_recall_zero_and_labels_the_positive_rate(sample):
+    spec = charts.chart_specs(sample)["ranking"]
+    rows = [r for rows in spec["datasets"].values() for r in rows]
+    curves = [r for r in rows if "order" in r and "model" in r]
+    assert curves and "text" in str(rows)
+    assert any(str(r.get("text", "")).startswith("positive rate") for r in rows)
+
+
+def test_reliability_small_bins_are_hollow_and_unjoined(sample):
+    report = copy.deepcopy(sample)
+    b = report["calibration"]["candidate"]["bins"][9]
+    b.update(count=3, fraction_positive=2 / 3)
+    spec = charts.chart_specs(report)["reliability"]
+    views = _layers(spec)
+    lines = [spec["datasets"][v["data"]["name"]] for v in views if _mark(v) == "line"]
+    joined = [r for rows in lines for r in rows if "count" in r]
+    assert joined and all(r["count"] >= charts.MIN_JOINED for r in joined)
+    hollow = [v for v in views if _mark(v) == "point" and v["mark"].get("filled") is False]
+    assert hollow and any(r["count"] == 3 for r in spec["datasets"][hollow[0]["data"]["name"]])
+    low, high = charts.wilson(2, 3)  # 2 of 3: the interval spans most of [0, 1]
+    assert low < 0.25 and high > 0.9 and high - low > 0.6
+
+
+def test_forgetting_bars_say_their_counts(tuned_no_replay):
+    spec = charts.chart_specs(tuned_no_replay)["forgetting"]
+    labels = [r["label"] for rows in spec["datasets"].values() for r in rows if "label" in r]
+    assert labels and all(" of " in x and "right" in x for x in labels)

@@ -18,7 +18,7 @@ def test_signed_interval_pvalue_count():
     assert view.signed(-0.0104) == "\u22120.0104"
     assert view.interval(0.0029, 0.0139) == "+0.0029 to +0.0139"
     assert view.interval(None, 0.1) == "—"
-    assert view.pvalue(0.0004) == "< 0.001"
+    assert view.pvalue(0.0004) == "<\u00a00.001"
     assert view.pvalue(0.0294) == "0.029"
     assert view.count(10000) == "10,000"
     assert view.pct(0.95) == "95%"
@@ -74,3 +74,83 @@ def test_before_after_view(before_after):
     assert ba.general_status.word == "did not hold"
     assert v.decision.verdict == "Roll back to before"
     assert v.threshold is None
+
+
+def test_format_policy_by_quantity():
+    from reportgen.view import format as f
+
+    assert f.metric(0.447447) == "0.4474"
+    assert f.metric(12.3456) == "12.35"
+    assert f.cost(85.7946) == "85.8" and f.cost(0.456962) == "0.457"
+    assert f.prob(0.26912) == "0.269"
+    # a gap and its interval share one decimal count, from the widest of the three
+    assert (
+        f.gap_with_interval(-0.00698, -0.0154, 0.0020) == "\u22120.0070 (\u22120.0154 to +0.0020)"
+    )
+    assert f.gap_with_interval(0.398, 0.344, 0.45) == "+0.398 (+0.344 to +0.450)"
+    assert f.given(0.005) == "0.005" and f.given(2.0) == "2" and f.given(-1.5) == "\u22121.5"
+    assert f.signed(0.00001) == "0.0000"  # a rounded zero has no sign
+    assert f.count(200.0) == "200" and f.count(10000.0) == "10,000" and f.count(None) == "—"
+
+
+def test_timestamps_all_in_utc_with_z():
+    from reportgen.view.format import timestamp, timestamps_in
+
+    assert timestamp("2026-03-03T09:00:00+00:00") == "2026-03-03T09:00:00Z"
+    assert timestamp("2026-03-03T10:00:00+01:00") == "2026-03-03T09:00:00Z"
+    assert timestamp("2026-03-02T09:00:00Z") == "2026-03-02T09:00:00Z"
+    assert timestamp("2026-12-01") == "2026-12-01"
+    assert (
+        timestamps_in("frozen 2026-03-02T09:00:00Z, before (2026-03-03T09:00:00+00:00)")
+        == "frozen 2026-03-02T09:00:00Z, before (2026-03-03T09:00:00Z)"
+    )
+
+
+def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
+    rows = {r.name: r for r in view.build_view(weekly_churn, {}).ladder}
+    assert rows["correct"].numbers == []
+    assert rows["larger than noise"].numbers[0] == "validation gap in seed sd: 0.875, bar 2"
+    assert rows["relevant"].numbers == [
+        "lower end against the useful effect: \u22120.00389, bar 0.005"
+    ]
+
+
+def test_artefacts_counted_not_silently_capped(weekly_churn):
+    import copy
+
+    report = copy.deepcopy(weekly_churn)
+    report["ladder"][2]["artefacts_total"] = 30
+    row = view.build_view(report, {}).ladder[2]
+    assert row.artefacts_more == "2 of 30 shown; all in Evidence by rung"
+    assert row.artefacts_note == "6 of 30 cited artefacts listed"
+    assert view.build_view(weekly_churn, {}).ladder[2].artefacts_note is None
+
+
+def test_decision_in_its_units(weekly_churn):
+    d = view.build_view(weekly_churn, {}).decision
+    assert d.in_units == (
+        "At each model's chosen threshold, mlp saves 85.8 per week of 10,000 cases on test, "
+        "counted in retention-offer costs (EUR 20 each); a point estimate, without an interval."
+    )
+
+
+def test_sign_flip_said_on_page_one(weekly_churn):
+    import copy
+
+    report = copy.deepcopy(weekly_churn)
+    assert view.build_view(report, {}).decision.sign_flip is None
+    report["noise"]["seed"]["validation_gap"] = -0.0045
+    flip = view.build_view(report, {}).decision.sign_flip
+    assert flip.startswith("Validation and test disagree: on validation gbm is better")
+    assert "on test mlp" in flip
+    # the report's own flag, when checks/ writes one, wins
+    report["noise"]["sign_flip"] = False
+    assert view.build_view(report, {}).decision.sign_flip is None
+
+
+def test_pdf_inputs_short_hashes_html_full(weekly_churn):
+    p = view.build_view(weekly_churn, {}).provenance
+    f = p.inputs[0]
+    assert len(f.sha256) == 64 and f.sha256_short == f.sha256[:12]
+    assert "".join(f.sha256_groups) == f.sha256 and {len(g) for g in f.sha256_groups} == {16}
+    assert f.path.parts[-1] == f.path.text.rsplit("/", 1)[-1]

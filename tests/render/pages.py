@@ -1,0 +1,58 @@
+"""PNG of every page of every example's PDF, for a human look (make pages).
+
+    .venv/bin/python tests/render/pages.py [--out build/pages] [--dpi 60] [example ...]
+
+Writes OUT/<example>/report.pdf and page-NN.png, and prints how far down its text block
+each page reaches (the measure tests/render/test_layout.py holds at half or more).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.render.conftest import EXAMPLES  # noqa: E402
+from tests.render.test_layout import page_fills  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    import pypdfium2 as pdfium
+
+    from reportgen.checks import compute_report
+    from reportgen.project import ProjectPaths, load_project
+    from reportgen.render import render_outputs
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("examples", nargs="*", default=EXAMPLES)
+    ap.add_argument("--out", default=str(ROOT / "build" / "pages"))
+    ap.add_argument("--dpi", type=int, default=60)
+    args = ap.parse_args(argv)
+    for name in args.examples:
+        project = load_project(ROOT / "examples" / name, ProjectPaths())
+        report = compute_report(project, command=f"evreport build examples/{name}")
+        files, problems = render_outputs(report, ("pdf",))
+        if problems:
+            print(f"{name}: {problems}", file=sys.stderr)
+            return 1
+        out = Path(args.out) / name
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.glob("page-*.png"):
+            old.unlink()
+        pdf = files["report.pdf"]
+        (out / "report.pdf").write_bytes(pdf)
+        doc = pdfium.PdfDocument(pdf)
+        for i, page in enumerate(doc):
+            page.render(scale=args.dpi / 72).to_pil().save(out / f"page-{i + 1:02d}.png")
+            page.close()
+        doc.close()
+        fills = " ".join(f"{f:.0%}" for f in page_fills(pdf))
+        print(f"{name}: {len(fills.split())} pages in {out} (filled: {fills})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

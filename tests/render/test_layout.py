@@ -1,0 +1,92 @@
+"""Every example's PDF, page by page: no near-empty page, page one on one page.
+
+Each example is built once per session (load, checks, render) and measured with pypdfium2:
+for every page, how far down its text block the content reaches. A page other than the last
+that stops above half-way is a widowed row or a stranded heading; page one must hold the
+title, claim, decision and ladder and nothing may spill onto page two.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import EXAMPLES
+
+pdfium = pytest.importorskip("pypdfium2")
+
+MM = 72 / 25.4
+#: styles/print.css: @page margin 20mm 16mm 18mm 16mm
+TOP, BOTTOM = 20 * MM, 18 * MM
+#: a page other than the last must reach at least this far down its text block
+MIN_FILL = 0.5
+#: pdfium's page object type for a vector path
+PATH = 2
+
+
+def page_fills(pdf: bytes) -> list[float]:
+    """For each page, how far down its text block the lowest content reaches (0 to 1)."""
+    doc = pdfium.PdfDocument(pdf)
+    fills = []
+    try:
+        for page in doc:
+            height = page.get_height()
+            top, bottom = height - TOP, BOTTOM  # PDF y grows upwards
+            lowest = top
+            for obj in page.get_objects(max_depth=0):
+                _, y0, _, y1 = obj.get_bounds()
+                if y1 <= bottom + 1 or y0 >= top - 1:
+                    continue  # running header or footer, in the margins
+                if obj.type == PATH and y1 - y0 > 0.9 * (top - bottom):
+                    continue  # the page's background, not content
+                lowest = min(lowest, max(y0, bottom))
+            fills.append((top - lowest) / (top - bottom))
+            page.close()
+    finally:
+        doc.close()
+    return fills
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        texts = []
+        for page in doc:
+            tp = page.get_textpage()
+            texts.append(" ".join(tp.get_text_range().split()))
+            tp.close()
+            page.close()
+        return texts
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_page_but_the_last_is_less_than_half_full(example_builds, name):
+    fills = page_fills(example_builds[name][1]["report.pdf"])
+    thin = [(i + 1, round(f, 2)) for i, f in enumerate(fills[:-1]) if f < MIN_FILL]
+    assert thin == [], f"{name}: pages less than half full (page, fill): {thin}; all {fills}"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_page_one_is_one_page(example_builds, name):
+    report, files = example_builds[name]
+    pdf = files["report.pdf"]
+    texts = page_texts(pdf)
+    first, second = texts[0], texts[1]
+    assert "The claim ladder" in first
+    # the last rung's row ends page one; what page two starts with is the next section
+    assert report["ladder"][-1]["name"] in first.split("The claim ladder", 1)[1]
+    assert "The claim ladder" not in second
+    heading = "Before and after" if report.get("before_after") else "Is it larger than noise?"
+    # pdfium gives the page's body first, its running header and footer last
+    assert second.startswith(heading), f"{name}: page two starts {second[:80]!r}"
+
+
+def test_page_fill_measures_an_empty_page():
+    """The measure itself: a page with one line at the top is nearly empty."""
+    doc = pdfium.PdfDocument.new()
+    doc.new_page(595, 842)
+    buf = __import__("io").BytesIO()
+    doc.save(buf)
+    doc.close()
+    assert page_fills(buf.getvalue()) == [0.0]
