@@ -8,7 +8,7 @@ from reportgen.checks import ladder as lad
 from reportgen.checks.data import data_section
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.select import ModelRuns, row_metric, select_runs
-from reportgen.checks.text import interval, num, pct
+from reportgen.checks.text import interval, num, p_text, pct
 from reportgen.project import Project
 from reportgen.project.predictions import MISSING_LABEL
 from reportgen.stats import before_after as ba
@@ -54,7 +54,7 @@ def harness_rung(project: Project, comparisons: list[dict], checks: list[dict]) 
     bad = lad.logged_check(comparisons, checks)
     arts = (
         [c.path for c in harness]
-        + [c["cite"] for c in comparisons[:2]]
+        + [c["cite"] for c in comparisons]
         + project.evidence.get("correct", [])
     )
     failed = [c for c in harness if c.passed is False]
@@ -365,7 +365,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
                 section["artefacts"],
                 None,
                 f"the difference {num(iv['gap'])} has interval {interval(iv['low'], iv['high'])}, "
-                f"above zero; McNemar p = {num(section['mcnemar_p'], 2)}",
+                f"above zero; McNemar {p_text(section['mcnemar_p'])}",
             )
         )
     else:
@@ -543,7 +543,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
                     (
                         f"Block bootstrap (which blocks were sampled, one trained network): accuracy difference "
                         f"{num(iv['gap'])}, {pct(cfg.confidence)} interval {interval(iv['low'], iv['high'])} over "
-                        f"{iv['what']} ({cfg.resamples} resamples); McNemar exact p = {num(section['mcnemar_p'], 2)}."
+                        f"{iv['what']} ({cfg.resamples} resamples); McNemar exact {p_text(section['mcnemar_p'])}."
                         if iv
                         else "Block bootstrap (which blocks were sampled, one trained network): not computed."
                     ),

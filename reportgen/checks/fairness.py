@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen.checks.select import ModelRuns
+from reportgen.checks.text import plural
 from reportgen.project import Project
 
 
@@ -72,7 +73,7 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
                 "frozen-before-runs",
                 ok,
                 f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
-                f"({first[0].isoformat()})",
+                f"({first[0].isoformat().replace('+00:00', 'Z')})",
                 [mpath, first[1].cite(rn)],
             )
         )
@@ -149,7 +150,7 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
             )
             if cover_n
             else "no predictions checked against split files",
-            sorted({p.path for p in project.predictions.values()})[:4],
+            sorted({p.path for p in project.predictions.values()}),
         )
     )
     import pandas as pd
@@ -198,7 +199,7 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
                 _fact(
                     f"same-{col.replace('_', '-')}",
                     same,
-                    f"same {label} for both models ({next(iter(vals['candidate']))})"
+                    f"same {label} for both models: {next(iter(vals['candidate']))}"
                     if same
                     else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
                     f"{base.name} {sorted(vals['baseline'])}",
@@ -219,12 +220,13 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
     nc, nb = len(cand.val_configs), len(base.val_configs)
     if nc and nb:
         ratio = max(nc, nb) / min(nc, nb)
-        lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"][:6]
+        lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"]
         facts.append(
             _fact(
                 "tuning-budget",
                 ratio <= 2,
-                f"tuning budget: {nc} configs for {cand.name}, {nb} for {base.name} on validation "
+                f"tuning budget: {plural(nc, 'config')} for {cand.name}, {nb} for {base.name} on "
+                "validation "
                 f"(ratio {ratio:.3g}{', unequal: above 2' if ratio > 2 else ''})",
                 lines,
             )
@@ -233,7 +235,7 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
         facts.append(_fact("tuning-budget", None, "no validation rows to count configurations", []))
     for mr in (cand, base):
         n = len(mr.test_configs)
-        lines = [r.cite(rn) for r in mr.rows if r.split == "test" and r.ok][:6]
+        lines = [r.cite(rn) for r in mr.rows if r.split == "test" and r.ok]
         facts.append(
             _fact(
                 f"test-opened-once-{mr.role}",

@@ -62,7 +62,7 @@ def logged_check(comparisons: list[dict], checks: list[dict]) -> list[dict]:
             "passed": (not bad) if comparisons else None,
             "value": len(bad),
             "bar": 0,
-            "artefacts": [c["cite"] for c in (bad or comparisons)[:4]],
+            "artefacts": [c["cite"] for c in (bad or comparisons)],
             "text": (
                 f"{len(comparisons) - len(bad)} of {len(comparisons)} logged values agree with the "
                 f"values recomputed from predictions (within 1e-6 relative)"
@@ -98,7 +98,7 @@ def correct_rung(project: Project, model: str, comparisons: list[dict], checks: 
             }
         )
     bad = logged_check(comparisons, checks)
-    arts += [c["cite"] for c in (bad or comparisons)[:2]]
+    arts += [c["cite"] for c in (bad or comparisons)]
     failed = [c for c in mine.values() if c.passed is False]
     present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]
     absent = [n for n in RUNG_CHECKS if n not in mine or mine[n].passed is None]
@@ -143,7 +143,7 @@ def correct_rung(project: Project, model: str, comparisons: list[dict], checks: 
 
 def fair_rung(facts: list[dict], project: Project, checks: list[dict]) -> dict:
     status, missing = fair_status(facts)
-    arts = [a for f in facts for a in f["artefacts"]][:8] + project.evidence.get("fair", [])
+    arts = [a for f in facts for a in f["artefacts"]] + project.evidence.get("fair", [])
     for f in facts:
         checks.append(
             {
@@ -188,9 +188,7 @@ def noise_rung(
     project: Project, seed: dict, block: dict | None, iv: dict | None, checks: list[dict]
 ) -> dict:
     cfg = project.config
-    seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]][
-        :6
-    ]
+    seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]]
     rule_ok = bool(seed.get("passes"))
     checks.append(
         {

@@ -6,7 +6,7 @@ import numpy as np
 
 from reportgen.checks.evaluation import EvalData
 from reportgen.checks.select import ModelRuns
-from reportgen.checks.text import blocks_phrase, interval, noun_plural, num, pct, plural
+from reportgen.checks.text import blocks_phrase, interval, noun_plural, num, p_text, pct, plural
 from reportgen.errors import Problem
 from reportgen.project import Project
 from reportgen.stats import noise as nz
@@ -271,7 +271,7 @@ def lines(
             f"{seeds_txt}), {pct(cfg.confidence)} interval {interval(block['low'], block['high'])} over "
             f"{what}, the wider of the bootstrap ({interval(bs['low'], bs['high'])}, "
             f"{block['resamples']} resamples) and the paired t ({interval(t['low'], t['high'])}, "
-            f"p = {num(t['p'], 2)})."
+            f"{p_text(t['p'])})."
         )
         if block.get("gap_in_seed_sd") is not None:
             s2 += f" The test gap is {num(block['gap_in_seed_sd'], 2)} seed sd."

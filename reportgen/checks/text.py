@@ -58,7 +58,16 @@ def count_noun(n: int, word: str) -> str:
 
 
 def blocks_phrase(n: int, block: str | None) -> str:
-    """How many evaluation blocks, in words: "30 weeks", or "400 rows (each row a block)"."""
+    """How many evaluation blocks, in words: "30 weeks", or "400 single-row blocks"."""
     if block:
         return count_noun(n, block)
-    return f"{count_noun(n, 'row')} (each row a block)"
+    return f"{n} single-row {'block' if n == 1 else 'blocks'}"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value in a sentence, as the tables print it: "p = 0.371", "p < 0.001", "p n/a"."""
+    if p is None:
+        return "p n/a"
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.3g}"

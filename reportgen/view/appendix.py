@@ -31,6 +31,8 @@ class Fact:
     artefacts: list[PathText]
     #: the measured value against its bar ("0.875, bar 2"); empty when the check has none
     measured: str = ""
+    #: "6 of 40 listed; all in report.json" when the list is cut for the page, else empty
+    artefacts_more: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,15 @@ class WarningRow:
     message: str
 
 
+#: artefacts listed per fact or check in the tables; the full list is in report.json
+LISTED_PER_FACT = 6
+
+
+def listed_note(total: int, limit: int) -> str:
+    """The note under a cut list of artefacts: "6 of 40 listed; all in report.json"."""
+    return f"{limit} of {total} listed; all in report.json" if total > limit else ""
+
+
 def facts(items: list[dict], with_values: bool = False) -> list[Fact]:
     out = []
     for f in items or []:
@@ -103,8 +114,9 @@ def facts(items: list[dict], with_values: bool = False) -> list[Fact]:
                 label=str(f.get("id", "")).replace("-", " "),
                 text=timestamps_in(str(f.get("text") or DASH)),
                 status=fact_status(f.get("passed")),
-                artefacts=[path_text(a) for a in f.get("artefacts") or []],
+                artefacts=[path_text(a) for a in (f.get("artefacts") or [])[:LISTED_PER_FACT]],
                 measured=measured(f.get("value"), f.get("bar")) if with_values else "",
+                artefacts_more=listed_note(len(f.get("artefacts") or []), LISTED_PER_FACT),
             )
         )
     return out

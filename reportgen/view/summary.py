@@ -216,6 +216,10 @@ def _sign_flip(report: dict) -> str | None:
     )
 
 
+#: artefacts listed per rung in the appendix's evidence table; the full list is in report.json
+LISTED_PER_RUNG = 12
+
+
 def ladder_view(report: dict) -> list[LadderRow]:
     failed: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
@@ -230,7 +234,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
         # a later report may carry the full list beside the capped one
         listed = [str(a) for a in r.get("artefacts_all") or r.get("artefacts") or []]
         total = max(int(r.get("artefacts_total") or 0), len(listed))
-        artefacts = [path_text(a) for a in listed]
+        artefacts = [path_text(a) for a in listed[:LISTED_PER_RUNG]]
         more = total - PAGE_ONE_ARTEFACTS
         shown = artefacts if more <= 0 else artefacts[: PAGE_ONE_ARTEFACTS - 1]
         rows.append(
@@ -245,7 +249,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
                 else f"{len(shown)} of {total} shown; all in Evidence by rung",
                 artefacts_note=None
                 if total <= len(artefacts)
-                else f"{len(artefacts)} of {total} cited artefacts listed",
+                else f"{len(artefacts)} of {total} cited artefacts listed; all in report.json",
                 missing=str(r.get("missing") or DASH),
                 numbers=failed.get(int(r["rung"]), []) if r.get("status") != "shown" else [],
                 summary=r.get("summary"),

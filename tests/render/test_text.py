@@ -103,7 +103,6 @@ def test_view_text_has_no_draft_marks(example_builds, name):
     assert defects(text) == []
 
 
-@pytest.mark.xfail(reason="text from checks/, lead fixes", strict=False)
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_checks_text_has_no_draft_marks(example_builds, name):
     report, _ = example_builds[name]

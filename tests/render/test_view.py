@@ -122,7 +122,7 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
     report["ladder"][2]["artefacts_total"] = 30
     row = view.build_view(report, {}).ladder[2]
     assert row.artefacts_more == "2 of 30 shown; all in Evidence by rung"
-    assert row.artefacts_note == "6 of 30 cited artefacts listed"
+    assert row.artefacts_note == "6 of 30 cited artefacts listed; all in report.json"
     assert view.build_view(weekly_churn, {}).ladder[2].artefacts_note is None
 
 
