@@ -956,6 +956,104 @@ def forgetting(report: dict, data: Datasets):
 
 
 #: chart key -> builder, in page order
+
+# ---------------------------------------------------------------- the variance budget
+
+
+def budget(report: dict, data: Datasets):
+    """The two variance terms as a stacked bar, and the predicted half-width as seeds or blocks
+    grow, with today's gap marked (a planning model, not a measurement)."""
+    import altair as alt
+
+    b = (report.get("noise") or {}).get("budget")
+    if not b or not b.get("total"):
+        return None
+    terms = [
+        {"what": "seed term (retraining)", "value": b["seed_term"], "order": 1},
+        {"what": "block term (evaluation sample)", "value": b["block_term"], "order": 2},
+    ]
+    bar = unit(
+        alt.Chart(data.add(terms))
+        .mark_bar(height=18)
+        .encode(
+            x=alt.X(
+                "value:Q",
+                stack="zero",
+                title="variance of the gap",
+                axis=alt.Axis(format=".1e", tickCount=4),
+            ),
+            color=_colour(
+                alt,
+                "what",
+                [
+                    ("seed term (retraining)", CANDIDATE_COLOUR),
+                    ("block term (evaluation sample)", MUTED),
+                ],
+                title=None,
+            ),
+            order=alt.Order("order:Q"),
+        )
+    )
+    z = b["z"]
+    s_var, b_var = b["seed_sd"] ** 2, b["block_sd"] ** 2
+    S, B = b["S"], b["B"]
+    rows = []
+    for k in (1, 1.5, 2, 3, 4, 6, 8, 10):
+        rows.append(
+            {
+                "k": k,
+                "half": z * (s_var / (S * k) + b_var / B) ** 0.5,
+                "what": f"more seeds ({S} now), blocks fixed",
+            }
+        )
+        rows.append(
+            {
+                "k": k,
+                "half": z * (s_var / S + b_var / (B * k)) ** 0.5,
+                "what": f"more blocks ({B} now), seeds fixed",
+            }
+        )
+    gap = abs((b.get("planning") or {}).get("gap") or 0.0)
+    lines = unit(
+        alt.Chart(data.add(rows))
+        .mark_line(point=True, strokeWidth=1.6)
+        .encode(
+            x=alt.X(
+                "k:Q", title="times today's count", scale=alt.Scale(type="log", domain=[1, 10])
+            ),
+            y=alt.Y("half:Q", title="predicted half-width", scale=alt.Scale(zero=True)),
+            color=_colour(
+                alt,
+                "what",
+                [
+                    (f"more seeds ({S} now), blocks fixed", CANDIDATE_COLOUR),
+                    (f"more blocks ({B} now), seeds fixed", BASELINE_COLOUR),
+                ],
+                title=None,
+            ),
+        )
+    )
+    ref = unit(
+        alt.Chart(
+            data.add([{"y": gap, "what": f"today's gap ({gap:.3g}): below it, zero is excluded"}])
+        )
+        .mark_rule(strokeWidth=1.5, strokeDash=DASHED, color=INK)
+        .encode(y="y:Q", tooltip=alt.Tooltip("what:N"))
+    )
+    label = unit(
+        alt.Chart(data.add([{"y": gap, "k": 10, "what": "today's gap"}]))
+        .mark_text(align="right", dy=-6, fontSize=11, color=INK)
+        .encode(x="k:Q", y="y:Q", text="what:N")
+    )
+    return {
+        "vconcat": [
+            sized(bar, 380, 16),
+            sized(layer(lines, ref, label), 380, 110),
+        ],
+        "resolve": {"scale": {"color": "independent"}},
+    }
+
+
 BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
     "seed_strip": seed_strip,
     "eval_intervals": eval_intervals,
@@ -967,6 +1065,7 @@ BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
     "before_after_interval": before_after_interval,
     "fixed_broken": fixed_broken,
     "forgetting": forgetting,
+    "budget": budget,
 }
 
 

@@ -71,6 +71,7 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
             Row("general set before", prob(general.get("before"))),
             Row("general set after", prob(general.get("after"))),
             Row("drop", prob(general.get("drop"))),
+            Row("interval of the drop", interval(general.get("low"), general.get("high"), d)),
             Row("largest drop allowed", given(general.get("max_drop"))),
         ]
         n_general = ((report.get("data") or {}).get("parts") or {}).get(
@@ -78,8 +79,15 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         )
         if n_general:
             general_rows.append(Row("general-set rows", count(n_general)))
-        held = general.get("held")
-        general_status = outcome(held, "held", "did not hold", "not checked")
+        if general.get("status") == "not shown":
+            general_status = outcome(
+                None,
+                "held",
+                "did not hold",
+                "holding not shown: " + str(general.get("reason") or ""),
+            )
+        else:
+            general_status = outcome(general.get("held"), "held", "did not hold", "not checked")
     by_cat = ba.get("broken_by_category") or {}
     interval_fig = chart_figure(
         charts,

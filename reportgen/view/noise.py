@@ -62,6 +62,11 @@ class NoiseView:
     block_facts: list[Row]
     block_reason: str | None
     paired_facts: list[Row]
+    #: the third, model-based line: what it would take (issue 12); None without a budget
+    budget_line: str | None
+    budget_rows: list[Row]
+    budget_figure: Figure | None
+    budget_reason: str | None
 
 
 def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
@@ -74,7 +79,65 @@ def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
         covers=covers + [DASH] * (len(lines) - len(covers)),
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
+        **_budget(report, charts),
     )
+
+
+def _budget(report: dict, charts: Collection[str]) -> dict:
+    """The variance budget: both terms, the plan, the seed sd's interval, and its chart."""
+    noise = report["noise"]
+    b = noise.get("budget")
+    if not b:
+        return {
+            "budget_line": None,
+            "budget_rows": [],
+            "budget_figure": None,
+            "budget_reason": noise.get("budget_reason"),
+        }
+    plan = b.get("planning") or {}
+    sdi = b.get("seed_sd_interval") or {}
+    both = plan.get("both_needed")
+    rows = [
+        Row("seed term (sd² / S)", f"{sig(b['seed_term'], 2)} ({count(b['S'])} seeds)"),
+        Row("block term (sd² / B)", f"{sig(b['block_term'], 2)} ({count(b['B'])} blocks)"),
+        Row("seed share", pct(b.get("seed_share"))),
+        Row("combined half-width (model-based)", num(b.get("half_width"), 2)),
+        Row(
+            "seed sd, 95% interval (chi-square)"
+            if abs(float(report["build"].get("confidence") or 0.95) - 0.95) < 1e-9
+            else "seed sd interval (chi-square)",
+            f"{num(b.get('seed_sd'))}: {interval(sdi.get('low'), sdi.get('high'))}",
+        ),
+        Row(
+            "seeds needed, blocks fixed",
+            count(plan["seeds_needed"]) if plan.get("seeds_needed") else "not reachable",
+        ),
+        Row(
+            "blocks needed, seeds fixed",
+            count(plan["blocks_needed"]) if plan.get("blocks_needed") else "not reachable",
+        ),
+        Row(
+            "both scaled together",
+            f"{count(both['S'])} seeds and {count(both['B'])} blocks" if both else DASH,
+        ),
+    ]
+    figure = chart_figure(
+        charts,
+        "budget",
+        "What it would take: the two variance terms of the gap, and the predicted half-width of "
+        "the interval as seeds or blocks grow. Below the dashed line (today's gap) the interval "
+        "would exclude zero, if the gap stays put. A planning model, not a measurement.",
+        f"Stacked bar: seed term {sig(b['seed_term'], 2)}, block term {sig(b['block_term'], 2)}. "
+        f"Line chart: predicted half-width from {num(b.get('half_width'), 2)} today against "
+        f"multiples of {count(b['S'])} seeds and of {count(b['B'])} blocks; today's gap "
+        f"{num(abs(plan.get('gap') or 0.0))}.",
+    )
+    return {
+        "budget_line": str(b.get("line") or ""),
+        "budget_rows": rows,
+        "budget_figure": figure,
+        "budget_reason": plan.get("reason"),
+    }
 
 
 def _seed_noise(report: dict, charts: Collection[str]) -> dict:

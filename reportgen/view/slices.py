@@ -62,6 +62,10 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     for s in slices:
         if s.get("worse"):
             reading, css = "candidate worse", "not-shown"
+        elif s.get("required") and s.get("not_worse"):
+            reading, css = "no worse, within the margin", "shown"
+        elif s.get("required"):
+            reading, css = "no worse: not shown", "not-shown"
         elif s.get("low") is not None and s["low"] > 0:
             reading, css = "candidate better", "shown"
         elif s.get("low") is None:

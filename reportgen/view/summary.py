@@ -190,6 +190,18 @@ def _in_units(report: dict) -> str | None:
 def _sign_flip(report: dict) -> str | None:
     """Validation and test gaps with opposite signs (or the report's own flag)."""
     noise = report.get("noise") or {}
+    if "sign_disagreement" in noise:  # the checks' own flag: validation seeds against test blocks
+        dis = noise["sign_disagreement"]
+        if not dis:
+            return None
+        noise = {
+            **noise,
+            "sign_flip": {
+                "flipped": True,
+                "validation": dis["validation_gap"],
+                "test": dis["test_gap"],
+            },
+        }
     flag = noise.get("sign_flip", report.get("sign_flip"))
     val = (noise.get("seed") or {}).get("validation_gap")
     block = noise.get("block") or noise.get("interval") or {}
@@ -217,7 +229,7 @@ def _sign_flip(report: dict) -> str | None:
 
 
 #: artefacts listed per rung in the appendix's evidence table; the full list is in report.json
-LISTED_PER_RUNG = 12
+LISTED_PER_RUNG = 6
 
 
 def ladder_view(report: dict) -> list[LadderRow]:
