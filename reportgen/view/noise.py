@@ -83,6 +83,11 @@ def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     )
 
 
+def _variance(v: float | None) -> str:
+    """A variance term: small by nature, so two significant figures in exponent form (5.4e-06)."""
+    return DASH if v is None else f"{v:.2g}"
+
+
 def _budget(report: dict, charts: Collection[str]) -> dict:
     """The variance budget: both terms, the plan, the seed sd's interval, and its chart."""
     noise = report["noise"]
@@ -98,8 +103,8 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
     sdi = b.get("seed_sd_interval") or {}
     both = plan.get("both_needed")
     rows = [
-        Row("seed term (sd² / S)", f"{sig(b['seed_term'], 2)} ({count(b['S'])} seeds)"),
-        Row("block term (sd² / B)", f"{sig(b['block_term'], 2)} ({count(b['B'])} blocks)"),
+        Row("seed term (sd² / S)", f"{_variance(b['seed_term'])} ({count(b['S'])} seeds)"),
+        Row("block term (sd² / B)", f"{_variance(b['block_term'])} ({count(b['B'])} blocks)"),
         Row("seed share", pct(b.get("seed_share"))),
         Row("combined half-width (model-based)", num(b.get("half_width"), 2)),
         Row(
@@ -127,7 +132,8 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
         "What it would take: the two variance terms of the gap, and the predicted half-width of "
         "the interval as seeds or blocks grow. Below the dashed line (today's gap) the interval "
         "would exclude zero, if the gap stays put. A planning model, not a measurement.",
-        f"Stacked bar: seed term {sig(b['seed_term'], 2)}, block term {sig(b['block_term'], 2)}. "
+        f"Stacked bar: seed term {_variance(b['seed_term'])}, block term "
+        f"{_variance(b['block_term'])}. "
         f"Line chart: predicted half-width from {num(b.get('half_width'), 2)} today against "
         f"multiples of {count(b['S'])} seeds and of {count(b['B'])} blocks; today's gap "
         f"{num(abs(plan.get('gap') or 0.0))}.",
