@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,20 @@ STYLESHEETS = ("report.css", "print.css")
 CHART_URL = "evreport-chart:"
 
 
+#: C0 controls but tab and newline, DEL, C1 controls, and lone surrogates (undecodable names)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _visible(value):
+    """jinja2 finalize: control characters in plain strings become visible escapes (\\x1b), as
+    in every message; markup the templates built is left as it is."""
+    from markupsafe import Markup
+
+    if not isinstance(value, str) or isinstance(value, Markup):
+        return value
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()) & 0xFF:02x}", value)
+
+
 @lru_cache(maxsize=1)
 def environment():
     """The HTML environment: autoescape everywhere, undefined names are errors."""
@@ -28,6 +43,7 @@ def environment():
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=_visible,
     )
 
 

@@ -160,3 +160,10 @@ def test_real_examples_render(name, request):
     assert soup.find("script") is None
     md = files["decision-log.md"].decode("utf-8")
     assert report["claim"]["reconsider_when"][:40] in md
+
+
+def test_control_characters_in_user_text_are_shown_as_escapes():
+    from reportgen.render.html import environment
+
+    out = environment().from_string("{{ x }}|{{ y }}").render(x="mlp\x1b[31m\x00\u0085", y="a\tb")
+    assert out == "mlp\\x1b[31m\\x00\\x85|a\tb"
