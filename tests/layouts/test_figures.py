@@ -430,7 +430,6 @@ def _disagree_flags(report: dict) -> list[tuple[str, object]]:
     return out
 
 
-@pytest.mark.xfail(strict=False, reason="the key's name is the lead's to choose (issue 9, item 9)")
 def test_i_validation_test_sign_disagreement_is_flagged(built_cells):
     b = built_ok(built_cells, C.DISAGREE)
     gen = b.gen
@@ -442,6 +441,10 @@ def test_i_validation_test_sign_disagreement_is_flagged(built_cells):
     assert val < 0 < test  # precondition
     flags = _disagree_flags(b.report)
     assert any(v for _, v in flags), f"no truthy sign/disagree key under noise or claim: {flags}"
+    dis = b.report["noise"]["sign_disagreement"]
+    assert dis["validation_gap"] == pytest.approx(val, rel=1e-9)
+    assert dis["test_gap"] == pytest.approx(test, rel=1e-9)
+    assert dis["text"] in b.report["decision"]["reasons"]
     control = built_ok(built_cells, C.ONE_ROW_CONTROL)
     assert not any(v for _, v in _disagree_flags(control.report) if v is True)
 
