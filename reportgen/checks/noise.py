@@ -127,11 +127,9 @@ def _sd_source(sd_from: str, seed: dict) -> str | None:
     if seed.get("sd_used") is None:
         return None
     sd = seed["sd"]
-    for role in (sd_from,) if sd_from != "larger" else ():
-        if sd.get(role) == seed["sd_used"]:
-            return role
     if sd_from != "larger":
-        return "baseline" if sd_from == "candidate" else "candidate"
+        other = "baseline" if sd_from == "candidate" else "candidate"
+        return sd_from if sd.get(sd_from) == seed["sd_used"] else other
     return "candidate" if (sd["candidate"] or 0) >= (sd["baseline"] or 0) else "baseline"
 
 

@@ -15,7 +15,6 @@ from reportgen.stats._util import as_1d, percentile_interval, row_counts, to_flo
 from reportgen.stats.metrics import gap as signed_gap
 
 SD_FROM = ("candidate", "baseline", "larger")
-PRIMARY_T_BELOW_BLOCKS = 20
 HISTOGRAM_BINS = 40
 SPREAD_RTOL = 1e-12
 """Spread below this, relative to the largest |value|, is float rounding: no t interval."""
