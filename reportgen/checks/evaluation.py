@@ -130,7 +130,11 @@ def _build_eval_keyed(project: Project, nets: dict, part_keys) -> EvalData | Non
     ref_pos = _positions(ref.keys, n)[row_ids]
     cfg = project.config
     block_col = cfg.block if cfg.block and ref.block is not None else None
-    if block_col:
+    coded = ref.extra.get("label_codes", {})
+    if block_col and "block" in coded:  # ref.block == distinct[codes]
+        codes, distinct = coded["block"]
+        uniq, codes = _coded_from(codes[ref_pos], distinct)
+    elif block_col:
         uniq, codes = _coded(ref.block[ref_pos])
     else:  # one block per row
         labels = part_keys.text_of(row_ids).astype(str)
@@ -159,3 +163,14 @@ def _coded(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
     rank = np.empty(len(uniq), dtype=np.int64)
     rank[[where[u] for u in uniq]] = np.arange(len(uniq))
     return uniq, rank[first]
+
+
+def _coded_from(codes: np.ndarray, distinct: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """_coded of ``distinct[codes]`` without building the (N,) labels."""
+    present = np.flatnonzero(np.bincount(codes, minlength=len(distinct)))
+    text = distinct[present].astype(str)
+    uniq = sorted(set(text.tolist()), key=natural_key)
+    where = {u: i for i, u in enumerate(uniq)}
+    rank = np.full(len(distinct), -1, dtype=np.int64)
+    rank[present] = [where[t] for t in text.tolist()]
+    return uniq, rank[codes]

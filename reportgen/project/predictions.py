@@ -222,7 +222,10 @@ def join_columns(
     if pred.keys is not None and pred.part_keys is not None:  # ids checked against this split
         pos = pred.part_keys.split_pos[pred.keys]
         for c, attr in need:
-            setattr(pred, attr, pred.part_keys.labels(split_frame, c)[pos])
+            codes, distinct = pred.part_keys.labels(split_frame, c)
+            codes = codes[pos]
+            setattr(pred, attr, distinct[codes])
+            pred.extra.setdefault("label_codes", {})[attr] = (codes, distinct)
         return
     index = pd.Index(split_frame[row_id_col].astype(str).str.strip())
     if not index.is_unique:
@@ -257,7 +260,10 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
         if vals is None:
             continue
         # each distinct label is stripped and tested once
-        codes, uniques = pd.factorize(np.asarray(vals, dtype=object), use_na_sentinel=False)
+        coded = pred.extra.get("label_codes", {}).get(attr)
+        if coded is None:
+            coded = pd.factorize(np.asarray(vals, dtype=object), use_na_sentinel=False)
+        codes, uniques = coded
         distinct = np.array([str(v).strip() for v in uniques], dtype=object)
         empty_u = (distinct == "") | np.isin(distinct, ["nan", "None", "NaN", "<NA>"])
         stripped, empty = distinct[codes], empty_u[codes]
@@ -274,3 +280,4 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
                 )
             )
         setattr(pred, attr, stripped)
+        pred.extra.setdefault("label_codes", {})[attr] = (codes, distinct)

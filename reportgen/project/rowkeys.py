@@ -63,6 +63,8 @@ class PartKeys:
     split_pos: np.ndarray  # (n,) row of the split file holding sorted id k
     int_sorted: np.ndarray | None = None  # integer ids: the ids in numeric order ...
     int_key: np.ndarray | None = None  # ... and the key (string-order position) of each
+    int_low: int = 0  # dense integer ids: key of id v at int_table[v - int_low], -1 if none
+    int_table: np.ndarray | None = None
     _labels: dict = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -73,7 +75,14 @@ class PartKeys:
         import pyarrow.compute as pc
 
         ints = _int_ids(ids) if self.int_sorted is not None else None
-        if ints is not None:  # integers on both sides: a binary search, no text
+        if ints is not None and self.int_table is not None:  # a table lookup
+            v = ints - self.int_low
+            if v.size and (v.min() < 0 or v.max() >= self.int_table.size):
+                return None
+            keys = self.int_table[v]
+            if keys.size and keys.min() < 0:
+                return None
+        elif ints is not None:  # integers on both sides: a binary search, no text
             pos = np.searchsorted(self.int_sorted, ints)
             np.minimum(pos, len(self) - 1, out=pos)
             if len(self) == 0 or not np.array_equal(self.int_sorted[pos], ints):
@@ -99,10 +108,10 @@ class PartKeys:
             self.sorted_text.take(pa.array(keys)).to_numpy(zero_copy_only=False), dtype=object
         )
 
-    def labels(self, frame, column: str) -> np.ndarray:
-        """``frame[column].astype(str)`` as an object array, converted once per split column."""
+    def labels(self, frame, column: str) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, distinct) of ``frame[column].astype(str)``, once per split column (see coded_labels)."""
         if column not in self._labels:
-            self._labels[column] = as_labels(frame[column])
+            self._labels[column] = coded_labels(frame[column])
         return self._labels[column]
 
 
@@ -131,6 +140,10 @@ def part_keys(frame, column: str) -> PartKeys | None:
         key_of_row = np.empty(len(ints), dtype=np.int64)
         key_of_row[keys.split_pos] = np.arange(len(ints))
         keys.int_sorted, keys.int_key = ints[by_value], key_of_row[by_value]
+        if ints.size and int(ints.max()) - int(ints.min()) < 4 * ints.size + 1024:
+            keys.int_low = int(ints.min())
+            keys.int_table = np.full(int(ints.max()) - keys.int_low + 1, -1, dtype=np.int64)
+            keys.int_table[ints - keys.int_low] = key_of_row
     return keys
 
 
@@ -145,10 +158,19 @@ def _int_ids(values) -> np.ndarray | None:
     return arr.astype(np.int64, copy=False)
 
 
-def as_labels(series) -> np.ndarray:
-    """``series.astype(str).to_numpy(dtype=object)``, converting each distinct value once."""
+def coded_labels(series) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) codes and distinct labels with ``distinct[codes] == series.astype(str)`` (objects).
+
+    Each distinct value is converted once.
+    """
     import pandas as pd
 
     codes, uniques = pd.factorize(series, use_na_sentinel=False)
     text = pd.Series(uniques, dtype=series.dtype).astype(str).to_numpy(dtype=object)
+    return codes, text
+
+
+def as_labels(series) -> np.ndarray:
+    """``series.astype(str).to_numpy(dtype=object)``, converting each distinct value once."""
+    codes, text = coded_labels(series)
     return text[codes]
