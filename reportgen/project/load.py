@@ -205,7 +205,7 @@ def inspect_project(
                 continue
             name = reader.display(target)
             try:
-                frame = read_table(reader, target)
+                frame = read_table(reader, target, keep=False)
             except TableError as e:
                 p = e.problem
                 problems.append(
@@ -230,6 +230,7 @@ def inspect_project(
                 config.slice,
                 keys_of_part.get(part),
             )
+            del frame  # the arrays are in pred
             if pred is None:
                 continue
             sframe = split_frames.get(part)

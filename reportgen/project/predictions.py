@@ -23,8 +23,8 @@ class Predictions:
     p: np.ndarray | None = None
     correct: np.ndarray | None = None
     metric: np.ndarray | None = None
-    block: np.ndarray | None = None  # str objects
-    slice: np.ndarray | None = None
+    stored_block: np.ndarray | None = None  # str objects, unless held as codes (see block)
+    stored_slice: np.ndarray | None = None
     category: np.ndarray | None = None
     text: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
@@ -33,6 +33,35 @@ class Predictions:
 
     def __len__(self) -> int:
         return len(self.keys) if self.keys is not None else len(self.stored_ids)
+
+    def _labels(self, attr: str) -> np.ndarray | None:
+        coded = self.extra.get("label_codes", {}).get(attr)
+        if coded is not None:  # one byte or two per row until a caller wants strings
+            codes, distinct = coded
+            return distinct[codes]
+        return getattr(self, "stored_" + attr)
+
+    def _set_labels(self, attr: str, values: np.ndarray | None) -> None:
+        self.extra.get("label_codes", {}).pop(attr, None)
+        setattr(self, "stored_" + attr, values)
+
+    def set_coded(self, attr: str, codes: np.ndarray, distinct: np.ndarray) -> None:
+        """Hold block or slice labels as ``distinct[codes]`` (codes in the smallest integer type)."""
+        n = len(distinct)
+        small = np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else None
+        self._set_labels(attr, None)
+        self.extra.setdefault("label_codes", {})[attr] = (codes.astype(small or np.int64), distinct)
+
+    block = property(
+        lambda self: self._labels("block"),
+        lambda self, v: self._set_labels("block", v),
+        doc="(N,) block label per row (str objects), or None.",
+    )
+    slice = property(
+        lambda self: self._labels("slice"),
+        lambda self, v: self._set_labels("slice", v),
+        doc="(N,) slice label per row (str objects), or None.",
+    )
 
     @property
     def row_id(self) -> np.ndarray:
@@ -223,9 +252,10 @@ def join_columns(
         pos = pred.part_keys.split_pos[pred.keys]
         for c, attr in need:
             codes, distinct = pred.part_keys.labels(split_frame, c)
-            codes = codes[pos]
-            setattr(pred, attr, distinct[codes])
-            pred.extra.setdefault("label_codes", {})[attr] = (codes, distinct)
+            if attr in ("block", "slice"):
+                pred.set_coded(attr, codes[pos], distinct)
+            else:
+                setattr(pred, attr, distinct[codes[pos]])
         return
     index = pd.Index(split_frame[row_id_col].astype(str).str.strip())
     if not index.is_unique:
@@ -256,22 +286,22 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
     import pandas as pd
 
     for attr, col in columns.items():
-        vals = getattr(pred, attr)
-        if vals is None:
-            continue
         # each distinct label is stripped and tested once
         coded = pred.extra.get("label_codes", {}).get(attr)
         if coded is None:
+            vals = getattr(pred, attr)
+            if vals is None:
+                continue
             coded = pd.factorize(np.asarray(vals, dtype=object), use_na_sentinel=False)
         codes, uniques = coded
         distinct = np.array([str(v).strip() for v in uniques], dtype=object)
         empty_u = (distinct == "") | np.isin(distinct, ["nan", "None", "NaN", "<NA>"])
-        stripped, empty = distinct[codes], empty_u[codes]
-        if empty.any():
-            stripped[empty] = MISSING_LABEL
+        distinct[empty_u] = MISSING_LABEL
+        if empty_u.any():
+            empty = empty_u[codes]
             problems.append(
                 Problem(
-                    f"{int(empty.sum())} of {len(vals)} rows have an empty {col!r} value; they are "
+                    f"{int(empty.sum())} of {len(codes)} rows have an empty {col!r} value; they are "
                     f"grouped as {MISSING_LABEL!r}",
                     pred.path,
                     pred.line(int(np.flatnonzero(empty)[0])),
@@ -279,5 +309,4 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
                     severity="warning",
                 )
             )
-        setattr(pred, attr, stripped)
-        pred.extra.setdefault("label_codes", {})[attr] = (codes, distinct)
+        pred.set_coded(attr, codes, distinct)

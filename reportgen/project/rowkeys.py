@@ -98,7 +98,7 @@ class PartKeys:
             keys = found.to_numpy(zero_copy_only=False).astype(np.int64)
         if keys.size and np.bincount(keys, minlength=len(self)).max() > 1:
             return None
-        return keys
+        return keys.astype(np.int32) if len(self) < 2**31 else keys
 
     def text_of(self, keys: np.ndarray) -> np.ndarray:
         """The ids of ``keys`` as Python strings (messages and the rare general path)."""
