@@ -43,13 +43,15 @@ def classification(
         if rep is None:
             return None, None, None
         per_seed = []
-        sorted_once = {}  # seed -> descending_counts of its test scores: one sort per network
+        sorted_once = {}  # the representative's descending_counts: one sort per network
         for s in mr.seeds:
             if s.val_pred is None or s.test_pred is None or s.test_pred.kind != "binary":
                 continue
             vt = threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
             tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
-            counts = sorted_once[s.seed] = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
+            counts = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
+            if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
+                sorted_once[s.seed] = counts
             per_seed.append(
                 {
                     "seed": s.seed,

@@ -31,13 +31,18 @@ class EvalData:
         is ``sums[s].sum() / counts.sum()``.
         """
         codes = self.block_codes if mask is None else self.block_codes[mask]
-        vals = self.values[role] if mask is None else self.values[role][:, mask]
         present = np.unique(codes)
         remap = np.full(len(self.blocks), -1)
         remap[present] = np.arange(len(present))
         c = remap[codes]
         counts = np.bincount(c, minlength=len(present)).astype(float)
-        sums = np.stack([np.bincount(c, weights=v, minlength=len(present)) for v in vals])
+        # one seed's rows at a time: a masked copy of one row, not of the (S, N) matrix
+        sums = np.stack(
+            [
+                np.bincount(c, weights=v if mask is None else v[mask], minlength=len(present))
+                for v in self.values[role]
+            ]
+        )
         return sums, counts, present.tolist()
 
     def block_means(

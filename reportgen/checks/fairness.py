@@ -303,5 +303,10 @@ class _SplitIds:
             import pyarrow.compute as pc
 
             small, large = sorted((self.keys[a], self.keys[b]), key=len)
-            return bool(pc.any(pc.is_in(small.sorted_text, value_set=large.sorted_text)).as_py())
+            if small.int_sorted is not None and large.int_sorted is not None:
+                pos = np.searchsorted(large.int_sorted, small.int_sorted)
+                pos = np.minimum(pos, len(large) - 1)
+                return bool(len(large) and (large.int_sorted[pos] == small.int_sorted).any())
+            # hash the smaller part's ids, look up the larger's
+            return bool(pc.any(pc.is_in(large.sorted_text, value_set=small.sorted_text)).as_py())
         return len(self.index(a).intersection(self.index(b))) > 0

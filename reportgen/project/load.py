@@ -95,6 +95,15 @@ def _folder(reader: Reader, path: Path, problems: list[Problem]) -> Path | None:
     return path if path.is_dir() else None
 
 
+def _release_arrow_memory() -> None:
+    """Hand Arrow's freed decode buffers back to the system (a large project reads many files)."""
+    import sys
+
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
+
+
 def inspect_project(
     project_dir: str | Path,
     paths: ProjectPaths = ProjectPaths(),
@@ -231,6 +240,7 @@ def inspect_project(
                 keys_of_part.get(part),
             )
             del frame  # the arrays are in pred
+            _release_arrow_memory()
             if pred is None:
                 continue
             sframe = split_frames.get(part)

@@ -210,6 +210,8 @@ def _parse_values(
             setattr(pred, attr, as_labels(frame[col]))
     if len(problems) > before:
         return None
+    if pred.y is not None:  # checked to be 0 or 1: one byte a row (stats take y as bool)
+        pred.y = pred.y == 1.0
     return pred
 
 
