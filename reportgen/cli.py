@@ -257,3 +257,7 @@ def build(
 from reportgen.cli_batch import batch  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
+
+from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
+
+main.add_command(import_group)

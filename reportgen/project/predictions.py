@@ -303,7 +303,7 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
             empty = empty_u[codes]
             problems.append(
                 Problem(
-                    f"{int(empty.sum())} of {len(codes)} rows have an empty {col!r} value; they are "
+                    f"{int(empty.sum())} of {len(codes)} rows have an empty {quote(col)} value; they are "
                     f"grouped as {MISSING_LABEL!r}",
                     pred.path,
                     pred.line(int(np.flatnonzero(empty)[0])),

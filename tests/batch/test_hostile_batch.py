@@ -288,14 +288,14 @@ def test_hostile_submissions_beside_good_ones(tmp_path):
     _patched_zip(subs, "é.txt", lambda b: b.replace("é".encode(), b"\xff\xfe")).rename(
         subs / "badname.zip"
     )
-    # a non-UTF-8 name
-    _mini(Path(os.fsdecode(os.fsencode(subs) + b"/M\xfcller")))
+    # a non-UTF-8 name (a broken project, so it fails fast; good ones are tested with fakes)
+    (Path(os.fsdecode(os.fsencode(subs) + b"/M\xfcller")) / "evreport.toml").parent.mkdir()
 
     out = tmp_path / "out"
     result = run_batch([subs], out, formats=("html", "json"), jobs=2, timeout=120)
     rows = {r["name"]: r for r in result.rows}
     ok = sorted(n for n, r in rows.items() if r["status"] == "ok")
-    assert ok == ["Muller", "ctrl", "good"], {n: r["error"] for n, r in rows.items()}
+    assert ok == ["ctrl", "good"], {n: r["error"] for n, r in rows.items()}
     assert sorted(rows) == ["Muller", "badname", "ctrl", "deep", "good", "leak", "loop", "slip"]
     for r in result.rows:
         if r["status"] == "error":
@@ -338,3 +338,23 @@ def test_a_batch_killed_while_writing_its_first_marker_can_be_rerun(tmp_path, fa
     result = run_batch([tmp_path / "p"], out, formats=("json",), jobs=1, build=fake_ref)
     assert result.exit_code == 0
     assert names_in(out) == [MARKER, "index.html", "p", "summary.csv", "summary.json"]
+
+
+def test_batch_cli_bad_timeout_and_memory_setting_are_one_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    make_project(tmp_path / "p")
+    args = ["batch", str(tmp_path / "p"), "--out", str(tmp_path / "out")]
+    r = CliRunner().invoke(main, [*args, "--timeout", "inf"])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        "evreport batch: error: --timeout inf is not valid; it must be a finite number of "
+        "seconds above 0 [usage]"
+    ]
+    monkeypatch.setenv("EVREPORT_WORKER_MEMORY_MB", "lots")
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert "EVREPORT_WORKER_MEMORY_MB='lots' is not a whole number of MiB" in r.output
+    assert not (tmp_path / "out").exists()
