@@ -28,7 +28,7 @@ class Predictions:
     category: np.ndarray | None = None
     text: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
-    keys: np.ndarray | None = None  # (N,) int64 positions of the ids in ``part_keys``' order
+    keys: np.ndarray | None = None  # (N,) int32 positions of the ids in ``part_keys``' order
     part_keys: PartKeys | None = None
 
     def __len__(self) -> int:
