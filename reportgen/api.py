@@ -41,10 +41,12 @@ def build_report(
     formats: tuple[str, ...] = ALL_FORMATS,
     command: str | None = None,
     paths=None,
+    max_file_bytes: int | None = None,
 ) -> BuildResult:
     """Load, check, render and atomically write the report for one project folder.
 
-    Raises InputError (nothing written) when the project cannot be read.
+    Raises InputError (nothing written) when the project cannot be read. ``max_file_bytes``
+    caps each input file (default 256 MiB).
     """
     from reportgen.checks import compute_report
     from reportgen.outputs import atomic_write_dir
@@ -53,7 +55,7 @@ def build_report(
 
     project_dir = Path(project_dir)
     out_dir = Path(out) if out is not None else project_dir / "report"
-    project = load_project(project_dir, paths or ProjectPaths())
+    project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
     from reportgen.errors import display_name
 
     # a non-UTF-8 folder name must not stop report.json from being written

@@ -201,8 +201,17 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     is_flag=True,
     help='Exit 3 when the verdict is not "adopt" (a CI gate), after writing.',
 )
+@click.option(
+    "--max-file-mb",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest input file read, in MiB (default 256, or EVREPORT_MAX_FILE_BYTES); "
+    "raise it deliberately for large predictions files.",
+)
 @_paths_options
-def build(project, out, formats, strict, config_path, runs, manifest, artefacts) -> None:
+def build(
+    project, out, formats, strict, max_file_mb, config_path, runs, manifest, artefacts
+) -> None:
     """Check the evidence and write the report (report.html, report.pdf, report.json, decision-log.md).
 
     A failed build writes nothing: the previous report stays as it was.
@@ -218,7 +227,12 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
     )
     try:
         result = build_report(
-            project, out, fmts, command=cmd, paths=_paths(config_path, runs, manifest, artefacts)
+            project,
+            out,
+            fmts,
+            command=cmd,
+            paths=_paths(config_path, runs, manifest, artefacts),
+            max_file_bytes=max_file_mb * 1024 * 1024 if max_file_mb else None,
         )
     except EvreportError as e:
         _fail(e)

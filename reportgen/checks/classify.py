@@ -45,6 +45,7 @@ def classification(
         if rep is None:
             return None, None, None
         per_seed = []
+        sorted_once = {}  # the representative's descending_counts: one sort per network
         for s in mr.seeds:
             if s.test_pred is None or s.test_pred.kind != "binary":
                 continue
@@ -54,16 +55,20 @@ def classification(
                 else None
             )
             tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
+            counts = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
+            if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
+                sorted_once[s.seed] = counts
             per_seed.append(
                 {
                     "seed": s.seed,
                     "threshold": s.threshold,
                     "validation_cost": vt["cost"] if vt else None,
                     "test_cost": tt["cost"],
-                    "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y),
+                    "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y, counts),
                 }
             )
         vp, tp = (rep.val_pred if _binary_val(rep) else None), rep.test_pred
+        counts = sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
         v = threshold.at_threshold(vp.p, vp.y, rep.threshold, fp, fn) if vp is not None else None
         t = threshold.at_threshold(tp.p, tp.y, rep.threshold, fp, fn)
         curve = None
@@ -105,15 +110,15 @@ def classification(
         }
         n_pos = int(np.count_nonzero(tp.y))
         n_neg = int(tp.y.size - n_pos)
-        auc = ranking.roc_auc(tp.p, tp.y)
-        ap = ranking.average_precision(tp.p, tp.y)
+        auc = ranking.roc_auc(tp.p, tp.y, counts)
+        ap = ranking.average_precision(tp.p, tp.y, counts)
         roc = pr = None
         if auc is not None:
-            fpr, tpr = ranking.roc_points(tp.p, tp.y)
+            fpr, tpr = ranking.roc_points(tp.p, tp.y, counts)
             fx, fy = _curve(fpr, tpr)
             roc = {"fpr": fx, "tpr": fy}
         if ap is not None:
-            rec, prec = ranking.pr_points(tp.p, tp.y)
+            rec, prec = ranking.pr_points(tp.p, tp.y, counts)
             rx, ry = _curve(rec, prec)
             pr = {"recall": rx, "precision": ry}
         one_class = (

@@ -13,7 +13,7 @@ from reportgen.project import Project
 
 @dataclass
 class EvalData:
-    row_ids: np.ndarray  # (N,) sorted common row ids
+    row_ids: np.ndarray  # (N,) sorted common row ids (keys of the part's ids on the fast path)
     blocks: list[str]  # (B,) block labels in natural order
     block_codes: np.ndarray  # (N,) index into blocks
     slices: np.ndarray | None  # (N,) slice label per row
@@ -31,13 +31,18 @@ class EvalData:
         is ``sums[s].sum() / counts.sum()``.
         """
         codes = self.block_codes if mask is None else self.block_codes[mask]
-        vals = self.values[role] if mask is None else self.values[role][:, mask]
         present = np.unique(codes)
         remap = np.full(len(self.blocks), -1)
         remap[present] = np.arange(len(present))
         c = remap[codes]
         counts = np.bincount(c, minlength=len(present)).astype(float)
-        sums = np.stack([np.bincount(c, weights=v, minlength=len(present)) for v in vals])
+        # one seed's rows at a time: a masked copy of one row, not of the (S, N) matrix
+        sums = np.stack(
+            [
+                np.bincount(c, weights=v if mask is None else v[mask], minlength=len(present))
+                for v in self.values[role]
+            ]
+        )
         return sums, counts, present.tolist()
 
     def block_means(
@@ -69,6 +74,11 @@ def build_eval(
     nets = {k: [(s, p) for s, p in v if p is not None] for k, v in nets.items()}
     if not nets["candidate"] or not nets["baseline"]:
         return None
+    preds = [p for v in nets.values() for _, p in v]
+    if preds[0].part_keys is not None and all(
+        p.keys is not None and p.part_keys is preds[0].part_keys for p in preds
+    ):
+        return _build_eval_keyed(project, nets, preds[0].part_keys)
     common = None
     for v in nets.values():
         for _, p in v:
@@ -96,3 +106,76 @@ def build_eval(
         seeds[role] = [s.seed for s, _ in v]
         dropped[role] = max(len(p) for _, p in v) - len(row_ids)
     return EvalData(row_ids, uniq, codes, slices, values, seeds, dropped, block_col)
+
+
+def _positions(keys: np.ndarray, n: int) -> np.ndarray:
+    """(n,) row of each key in a file, -1 where the file lacks it."""
+    inv = np.full(n, -1, dtype=np.int64)
+    inv[keys] = np.arange(keys.size)
+    return inv
+
+
+def _build_eval_keyed(project: Project, nets: dict, part_keys) -> EvalData | None:
+    """build_eval when every file has keys of one split part: counting and indexing, no hashing.
+
+    Keys sort as the ids' strings, so rows come in the order of the general path.
+    """
+    n = len(part_keys)
+    seen = np.zeros(n, dtype=np.int32)
+    count = 0
+    for v in nets.values():
+        for _, p in v:
+            seen[p.keys] += 1
+            count += 1
+    row_ids = np.flatnonzero(seen == count)
+    del seen
+    if not row_ids.size:
+        return None
+    ref = nets["candidate"][0][1]
+    ref_pos = _positions(ref.keys, n)[row_ids]
+    cfg = project.config
+    block_col = cfg.block if cfg.block and ref.block is not None else None
+    coded = ref.extra.get("label_codes", {})
+    if block_col and "block" in coded:  # ref.block == distinct[codes]
+        codes, distinct = coded["block"]
+        uniq, codes = _coded_from(codes[ref_pos], distinct)
+    elif block_col:
+        uniq, codes = _coded(ref.block[ref_pos])
+    else:  # one block per row
+        labels = part_keys.text_of(row_ids).astype(str)
+        uniq = sorted(set(labels.tolist()), key=natural_key)
+        lookup = {b: i for i, b in enumerate(uniq)}
+        codes = np.fromiter((lookup[b] for b in labels), dtype=np.int64, count=len(labels))
+    slices = ref.slice[ref_pos].astype(str) if cfg.slice and ref.slice is not None else None
+    values, seeds, dropped = {}, {}, {}
+    for role, v in nets.items():
+        mat = np.empty((len(v), row_ids.size))
+        for i, (s, p) in enumerate(v):
+            mat[i] = row_metric(project, p, s.threshold)[_positions(p.keys, n)[row_ids]]
+        values[role] = mat
+        seeds[role] = [s.seed for s, _ in v]
+        dropped[role] = max(len(p) for _, p in v) - len(row_ids)
+    return EvalData(row_ids, uniq, codes, slices, values, seeds, dropped, block_col)
+
+
+def _coded(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Distinct labels in natural order and (N,) int64 index of each row's label."""
+    import pandas as pd
+
+    first, distinct = pd.factorize(labels.astype(str))
+    uniq = sorted(distinct.tolist(), key=natural_key)
+    where = {u: i for i, u in enumerate(distinct.tolist())}
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[[where[u] for u in uniq]] = np.arange(len(uniq))
+    return uniq, rank[first]
+
+
+def _coded_from(codes: np.ndarray, distinct: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """_coded of ``distinct[codes]`` without building the (N,) labels."""
+    present = np.flatnonzero(np.bincount(codes, minlength=len(distinct)))
+    text = distinct[present].astype(str)
+    uniq = sorted(set(text.tolist()), key=natural_key)
+    where = {u: i for i, u in enumerate(uniq)}
+    rank = np.full(len(distinct), -1, dtype=np.int64)
+    rank[present] = [where[t] for t in text.tolist()]
+    return uniq, rank[codes]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.text import plural
 from reportgen.project import Project
@@ -108,15 +110,15 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
                 [],
             )
         )
-    ids_by_part = _split_ids(project)
+    ids_by_part = _SplitIds(project)
     if m is not None:
         clash = None
-        parts = [(k, v) for k, v in ids_by_part.items()]
+        parts = list(ids_by_part.parts)
         for a in range(len(parts)):
             for b in range(a + 1, len(parts)):
-                hit = parts[a][1].intersection(parts[b][1])
-                if len(hit) and clash is None:
-                    clash = (hit[0], parts[a][0], parts[b][0])
+                if clash is None and ids_by_part.overlap(parts[a], parts[b]):
+                    hit = ids_by_part.index(parts[a]).intersection(ids_by_part.index(parts[b]))
+                    clash = (hit[0], parts[a], parts[b])
         facts.append(
             _fact(
                 "parts-disjoint",
@@ -129,15 +131,20 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
         )
     cover_bad, cover_n = [], 0
     for pred in project.predictions.values():
-        want = ids_by_part.get(pred.part)
-        if want is None:
+        if pred.part not in ids_by_part.parts:
             continue
         cover_n += 1
-        found = int((want.get_indexer(pred.row_id) >= 0).sum())  # row_ids are unique in both
-        if found != len(want) or found != len(pred.row_id):
+        if pred.keys is not None and pred.part_keys is ids_by_part.keys.get(pred.part):
+            wanted = len(pred.part_keys)  # keys: unique ids, every one in the part
+            found = len(pred)
+        else:
+            want = ids_by_part.index(pred.part)
+            wanted = len(want)
+            found = int((want.get_indexer(pred.row_id) >= 0).sum())  # row_ids are unique in both
+        if found != wanted or found != len(pred):
             cover_bad.append(
-                f"{pred.path}: {len(want) - found} {pred.part} rows missing, "
-                f"{len(pred.row_id) - found} not in the part"
+                f"{pred.path}: {wanted - found} {pred.part} rows missing, "
+                f"{len(pred) - found} not in the part"
             )
     facts.append(
         _fact(
@@ -162,17 +169,26 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
         }
         preds = {k: [p for p in v if p is not None] for k, v in preds.items()}
         if preds["candidate"] and preds["baseline"]:
-            ref = pd.Index(preds["candidate"][0].row_id)
-            same = all(
-                len(p.row_id) == len(ref) and (ref.get_indexer(p.row_id) >= 0).all()
-                for v in preds.values()
-                for p in v
-            )
+            first = preds["candidate"][0]
+            every = [p for v in preds.values() for p in v]
+            if first.keys is not None and all(
+                p.keys is not None and p.part_keys is first.part_keys for p in every
+            ):
+                in_ref = np.zeros(len(first.part_keys), dtype=bool)
+                in_ref[first.keys] = True
+                n_ref = len(first)
+                same = all(len(p) == n_ref and in_ref[p.keys].all() for p in every)
+            else:
+                ref = pd.Index(first.row_id)
+                n_ref = len(ref)
+                same = all(
+                    len(p) == n_ref and (ref.get_indexer(p.row_id) >= 0).all() for p in every
+                )
             facts.append(
                 _fact(
                     f"same-rows-{part}",
                     bool(same),
-                    f"both models scored on the same {len(ref)} {part} rows"
+                    f"both models scored on the same {n_ref} {part} rows"
                     if same
                     else f"{part} rows differ between the networks of {cand.name} and {base.name}",
                     [],
@@ -264,13 +280,35 @@ def fair_status(facts: list[dict]) -> tuple[str, str | None]:
     return "partly", (failing or unknown)[0]["text"]
 
 
-def _split_ids(project: Project) -> dict:
-    """row_ids of each split part as a hashed pandas Index (unique), for fast set checks."""
-    import pandas as pd
+class _SplitIds:
+    """row_ids of each split part: keys where the part has them, else a hashed pandas Index (unique)."""
 
-    rid = project.manifest.row_id if project.manifest else "row_id"
-    out = {}
-    for part, frame in project.split_frames.items():
-        if rid in frame.columns:
-            out[part] = pd.Index(frame[rid].astype(str).str.strip().to_numpy(dtype=object)).unique()
-    return out
+    def __init__(self, project: Project):
+        self.rid = project.manifest.row_id if project.manifest else "row_id"
+        self.frames = {p: f for p, f in project.split_frames.items() if self.rid in f.columns}
+        self.parts = list(self.frames)
+        self.keys = {p: k for p, k in project.part_keys.items() if k is not None}
+        self._index: dict = {}
+
+    def index(self, part: str):
+        """The part's ids as a unique pandas Index of stripped strings (built on first use)."""
+        import pandas as pd
+
+        if part not in self._index:
+            col = self.frames[part][self.rid].astype(str).str.strip()
+            self._index[part] = pd.Index(col.to_numpy(dtype=object)).unique()
+        return self._index[part]
+
+    def overlap(self, a: str, b: str) -> bool:
+        """Whether an id sits in both parts."""
+        if a in self.keys and b in self.keys:
+            import pyarrow.compute as pc
+
+            small, large = sorted((self.keys[a], self.keys[b]), key=len)
+            if small.int_sorted is not None and large.int_sorted is not None:
+                pos = np.searchsorted(large.int_sorted, small.int_sorted)
+                pos = np.minimum(pos, len(large) - 1)
+                return bool(len(large) and (large.int_sorted[pos] == small.int_sorted).any())
+            # hash the smaller part's ids, look up the larger's
+            return bool(pc.any(pc.is_in(large.sorted_text, value_set=small.sorted_text)).as_py())
+        return len(self.index(a).intersection(self.index(b))) > 0

@@ -298,7 +298,7 @@ def slices_section(project: Project, ev: EvalData | None) -> list[dict] | None:
         return None
     margin = not_worse_margin(project)
     out = []
-    for name in sorted(set(ev.slices.tolist())):
+    for name in map(str, np.unique(ev.slices)):  # sorted, without a Python string per row
         mask = ev.slices == name
         res = _block_noise(project, ev, mask, False)
         out.append(_slice_entry(name, int(mask.sum()), res, name in cfg.not_worse_on, margin))

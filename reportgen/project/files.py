@@ -192,6 +192,8 @@ class Reader:
     trusted: frozenset[str] = frozenset()
     #: real path -> parsed table, so a file named many times is read once
     tables: dict[str, object] = field(default_factory=dict)
+    #: per-file byte cap (``--max-file-mb``); None: MAX_FILE_BYTES
+    max_file_bytes: int | None = None
 
     def display(self, path: Path) -> str:
         """The path as a user should see it: relative to the project folder when inside it.
@@ -206,10 +208,10 @@ class Reader:
         return display_name(rel)
 
     def read_bytes(self, path: Path) -> bytes:
-        """Read a file (capped at MAX_FILE_BYTES) and record its hash. Raises Refused."""
+        """Read a file (capped at max_file_bytes or MAX_FILE_BYTES) and record its hash. Raises Refused."""
         name = self.display(path)
         root = Path(os.sep) if str(path) in self.trusted else self.root
-        data = read_confined(root, Path(path), name)
+        data = read_confined(root, Path(path), name, cap=self.max_file_bytes)
         self.inputs[name] = (hashlib.sha256(data).hexdigest(), len(data))
         return data
 

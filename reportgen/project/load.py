@@ -17,6 +17,7 @@ from reportgen.project.predictions import (
     join_columns,
     parse_predictions,
 )
+from reportgen.project.rowkeys import part_keys
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
@@ -44,6 +45,7 @@ class Project:
     evidence: dict[str, list[str]]
     inputs: dict[str, tuple[str, int]]
     warnings: list[Problem] = field(default_factory=list)
+    part_keys: dict = field(default_factory=dict)  # part -> PartKeys | None (rowkeys.py)
 
     @property
     def runs_name(self) -> str:
@@ -93,17 +95,31 @@ def _folder(reader: Reader, path: Path, problems: list[Problem]) -> Path | None:
     return path if path.is_dir() else None
 
 
+def _release_arrow_memory() -> None:
+    """Hand Arrow's freed decode buffers back to the system (a large project reads many files)."""
+    import sys
+
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
+
+
 def inspect_project(
-    project_dir: str | Path, paths: ProjectPaths = ProjectPaths()
+    project_dir: str | Path,
+    paths: ProjectPaths = ProjectPaths(),
+    max_file_bytes: int | None = None,
 ) -> tuple[Project | None, list[Problem]]:
-    """Read everything; return the project (None when unusable) and every problem found (errors and warnings)."""
+    """Read everything; return the project (None when unusable) and every problem found (errors and warnings).
+
+    ``max_file_bytes`` caps each file read (default: MAX_FILE_BYTES, 256 MiB).
+    """
     root = Path(project_dir)
     problems: list[Problem] = []
     warnings: list[Problem] = []
     if not root.is_dir():
         name = display_name(root.name or root)
         return None, [Problem(f"{name} is not a folder", name, slug="no-project")]
-    reader = Reader(root, trusted=_operator_paths(root, paths))
+    reader = Reader(root, trusted=_operator_paths(root, paths), max_file_bytes=max_file_bytes)
 
     def read_text(rel: str) -> tuple[str | None, str]:
         path = _locate_input(root, rel)
@@ -189,6 +205,7 @@ def inspect_project(
                             getattr(e, "problem", None) or Problem(str(e), reader.display(p))
                         )
 
+    keys_of_part = {part: part_keys(f, row_id_col) for part, f in split_frames.items()}
     predictions: dict[str, Predictions] = {}
     if config is not None:
         part_of: dict[str, tuple[str, int]] = {}
@@ -212,7 +229,7 @@ def inspect_project(
                 continue
             name = reader.display(target)
             try:
-                frame = read_table(reader, target)
+                frame = read_table(reader, target, keep=False)
             except TableError as e:
                 p = e.problem
                 problems.append(
@@ -235,7 +252,10 @@ def inspect_project(
                 problems,
                 config.block,
                 config.slice,
+                keys_of_part.get(part),
             )
+            del frame  # the arrays are in pred
+            _release_arrow_memory()
             if pred is None:
                 continue
             sframe = split_frames.get(part)
@@ -331,13 +351,16 @@ def inspect_project(
         evidence,
         dict(sorted(reader.inputs.items())),
         warnings,
+        keys_of_part,
     )
     return project, warnings
 
 
-def load_project(project_dir: str | Path, paths: ProjectPaths = ProjectPaths()) -> Project:
+def load_project(
+    project_dir: str | Path, paths: ProjectPaths = ProjectPaths(), max_file_bytes: int | None = None
+) -> Project:
     """Load a project or raise InputError listing every problem."""
-    project, problems = inspect_project(project_dir, paths)
+    project, problems = inspect_project(project_dir, paths, max_file_bytes)
     if project is None:
         raise InputError([p for p in problems if p.severity == "error"] or problems)
     return project

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from reportgen.errors import Problem, quote
+from reportgen.project.rowkeys import PartKeys, as_labels
 from reportgen.project.tables import column_of, line_of, numeric_column
 
 
@@ -16,20 +17,58 @@ class Predictions:
 
     path: str
     part: str
-    row_id: np.ndarray  # str objects
+    stored_ids: np.ndarray | None  # str objects; None while ``keys`` stand for them
     kind: str
     y: np.ndarray | None = None
     p: np.ndarray | None = None
     correct: np.ndarray | None = None
     metric: np.ndarray | None = None
-    block: np.ndarray | None = None  # str objects
-    slice: np.ndarray | None = None
+    stored_block: np.ndarray | None = None  # str objects, unless held as codes (see block)
+    stored_slice: np.ndarray | None = None
     category: np.ndarray | None = None
     text: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
+    keys: np.ndarray | None = None  # (N,) int32 positions of the ids in ``part_keys``' order
+    part_keys: PartKeys | None = None
 
     def __len__(self) -> int:
-        return len(self.row_id)
+        return len(self.keys) if self.keys is not None else len(self.stored_ids)
+
+    def _labels(self, attr: str) -> np.ndarray | None:
+        coded = self.extra.get("label_codes", {}).get(attr)
+        if coded is not None:  # one byte or two per row until a caller wants strings
+            codes, distinct = coded
+            return distinct[codes]
+        return getattr(self, "stored_" + attr)
+
+    def _set_labels(self, attr: str, values: np.ndarray | None) -> None:
+        self.extra.get("label_codes", {}).pop(attr, None)
+        setattr(self, "stored_" + attr, values)
+
+    def set_coded(self, attr: str, codes: np.ndarray, distinct: np.ndarray) -> None:
+        """Hold block or slice labels as ``distinct[codes]`` (codes in the smallest integer type)."""
+        n = len(distinct)
+        small = np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else None
+        self._set_labels(attr, None)
+        self.extra.setdefault("label_codes", {})[attr] = (codes.astype(small or np.int64), distinct)
+
+    block = property(
+        lambda self: self._labels("block"),
+        lambda self, v: self._set_labels("block", v),
+        doc="(N,) block label per row (str objects), or None.",
+    )
+    slice = property(
+        lambda self: self._labels("slice"),
+        lambda self, v: self._set_labels("slice", v),
+        doc="(N,) slice label per row (str objects), or None.",
+    )
+
+    @property
+    def row_id(self) -> np.ndarray:
+        """The row ids as Python strings (built from the keys on first use)."""
+        if self.stored_ids is None:
+            self.stored_ids = self.part_keys.text_of(self.keys)
+        return self.stored_ids
 
     def line(self, index: int) -> int:
         """File line (CSV) or 1-based row (Parquet) of row ``index``."""
@@ -48,8 +87,14 @@ def parse_predictions(
     problems: list[Problem],
     block: str | None = None,
     slice_col: str | None = None,
+    part_keys: PartKeys | None = None,
 ) -> Predictions | None:
-    """Check a predictions frame (strings for CSV) and turn it into arrays."""
+    """Check a predictions frame (strings for CSV) and turn it into arrays.
+
+    With ``part_keys`` (the split part's ids) a file whose ids are all plain, unique and in
+    the split file gets integer keys instead of string ids; any other file takes the
+    general path, which names the first bad rows.
+    """
     before = len(problems)
     if "row_id" not in frame.columns:
         problems.append(
@@ -65,6 +110,18 @@ def parse_predictions(
     if len(frame) == 0:
         problems.append(Problem("no rows", name, 2, slug="empty"))
         return None
+    keys = part_keys.keys_of(frame["row_id"]) if part_keys is not None else None
+    if keys is not None:
+        pred = Predictions(name, part, None, kind="metric", keys=keys, part_keys=part_keys)
+    else:
+        pred = _checked_ids(frame, name, part, problems)
+    return _parse_values(
+        frame, pred, name, metric, builtin_metric, problems, block, slice_col, before
+    )
+
+
+def _checked_ids(frame, name: str, part: str, problems: list[Problem]) -> Predictions:
+    """The general path: ids as stripped strings; empty and duplicate ids become Problems."""
     raw_ids = frame["row_id"]  # a Parquet column may hold nulls: they count as empty
     ids = raw_ids.where(raw_ids.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
     empty = np.flatnonzero(ids == "")
@@ -92,8 +149,21 @@ def parse_predictions(
                 slug="duplicate-row-id",
             )
         )
+    return Predictions(name, part, ids, kind="metric")
+
+
+def _parse_values(
+    frame,
+    pred: Predictions,
+    name: str,
+    metric: str,
+    builtin_metric: bool,
+    problems: list[Problem],
+    block: str | None,
+    slice_col: str | None,
+    before: int,
+) -> Predictions | None:
     cols = set(frame.columns)
-    pred = Predictions(name, part, ids, kind="metric")
     pred.extra.update(
         format=frame.attrs.get("format", "csv"),
         lines=frame.attrs.get("lines"),
@@ -137,9 +207,11 @@ def parse_predictions(
         ("text", "text"),
     ):
         if col and col in cols:
-            setattr(pred, attr, frame[col].astype(str).to_numpy(dtype=object))
+            setattr(pred, attr, as_labels(frame[col]))
     if len(problems) > before:
         return None
+    if pred.y is not None:  # checked to be 0 or 1: one byte a row (stats take y as bool)
+        pred.y = pred.y == 1.0
     return pred
 
 
@@ -178,6 +250,15 @@ def join_columns(
         )
     if not need:
         return
+    if pred.keys is not None and pred.part_keys is not None:  # ids checked against this split
+        pos = pred.part_keys.split_pos[pred.keys]
+        for c, attr in need:
+            codes, distinct = pred.part_keys.labels(split_frame, c)
+            if attr in ("block", "slice"):
+                pred.set_coded(attr, codes[pos], distinct)
+            else:
+                setattr(pred, attr, distinct[codes[pos]])
+        return
     index = pd.Index(split_frame[row_id_col].astype(str).str.strip())
     if not index.is_unique:
         return  # reported by the split checks
@@ -204,17 +285,25 @@ MISSING_LABEL = "(missing)"
 
 def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Problem]) -> None:
     """Rows with an empty block or slice value: relabelled "(missing)", one warning with their count."""
+    import pandas as pd
+
     for attr, col in columns.items():
-        vals = getattr(pred, attr)
-        if vals is None:
-            continue
-        stripped = np.array([str(v).strip() for v in vals], dtype=object)
-        empty = (stripped == "") | np.isin(stripped, ["nan", "None", "NaN", "<NA>"])
-        if empty.any():
-            stripped[empty] = MISSING_LABEL
+        # each distinct label is stripped and tested once
+        coded = pred.extra.get("label_codes", {}).get(attr)
+        if coded is None:
+            vals = getattr(pred, attr)
+            if vals is None:
+                continue
+            coded = pd.factorize(np.asarray(vals, dtype=object), use_na_sentinel=False)
+        codes, uniques = coded
+        distinct = np.array([str(v).strip() for v in uniques], dtype=object)
+        empty_u = (distinct == "") | np.isin(distinct, ["nan", "None", "NaN", "<NA>"])
+        distinct[empty_u] = MISSING_LABEL
+        if empty_u.any():
+            empty = empty_u[codes]
             problems.append(
                 Problem(
-                    f"{int(empty.sum())} of {len(vals)} rows have an empty {quote(col)} value; they are "
+                    f"{int(empty.sum())} of {len(codes)} rows have an empty {quote(col)} value; they are "
                     f"grouped as {MISSING_LABEL!r}",
                     pred.path,
                     pred.line(int(np.flatnonzero(empty)[0])),
@@ -222,4 +311,4 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
                     severity="warning",
                 )
             )
-        setattr(pred, attr, stripped)
+        pred.set_coded(attr, codes, distinct)

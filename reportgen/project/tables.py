@@ -25,12 +25,14 @@ MAX_TABLE_VALUES = 100_000_000  # leaf values over all columns
 MAX_TABLE_DECODED_BYTES = 2 * 1024**3  # uncompressed page bytes over all columns
 
 
-def read_table(reader: Reader, path: Path):
+def read_table(reader: Reader, path: Path, keep: bool = True):
     """Read a CSV or Parquet file into a DataFrame of strings (Parquet keeps its own dtypes).
 
     Row i of the frame is file line i + 2 for CSV (line 1 is the header) and row i + 1 for
     Parquet; callers use `line_of` to cite it. A file named twice is read once (the same
-    frame is returned), so a manifest naming one file for many parts costs one read.
+    frame is returned), so a manifest naming one file for many parts costs one read;
+    ``keep=False`` does not keep the frame for later calls (a predictions file, turned into
+    arrays at once: its frame need not outlive the parse).
     """
     name = reader.display(path)
     try:
@@ -41,7 +43,8 @@ def read_table(reader: Reader, path: Path):
     if key in reader.tables:
         return reader.tables[key]
     frame = _read_table(reader, Path(path), name)
-    reader.tables[key] = frame
+    if keep:
+        reader.tables[key] = frame
     return frame
 
 

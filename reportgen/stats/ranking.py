@@ -9,8 +9,12 @@ import numpy as np
 from reportgen.stats._util import scores_labels
 
 
-def _descending_counts(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Cumulative TP and FP at each distinct score, highest score first.
+def descending_counts(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Cumulative TP and FP at each distinct score, highest score first (one sort).
+
+    Pass the result as ``counts=`` to :func:`roc_points`, :func:`roc_auc`,
+    :func:`pr_points` and :func:`average_precision` of the same ``p`` and ``y`` to
+    sort a network's scores once for all four.
 
     Returns
     -------
@@ -38,7 +42,7 @@ def _rate(num: np.ndarray, den: int) -> np.ndarray:
     return num / den
 
 
-def roc_points(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+def roc_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
     """ROC curve from "predict none" (0, 0) to "predict all" (1, 1), one point per distinct score.
 
     Parameters
@@ -47,6 +51,8 @@ def roc_points(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         Scores.
     y : array-like of shape (N,)
         Labels in {0, 1}.
+    counts : tuple, optional
+        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
 
     Returns
     -------
@@ -55,7 +61,7 @@ def roc_points(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         undefined rate is NaN throughout (as ``sklearn.metrics.roc_curve``) and
         :func:`roc_auc` is None: do not draw it. Empty input gives empty arrays.
     """
-    tp, fp, n_pos, n_neg = _descending_counts(p, y)
+    tp, fp, n_pos, n_neg = counts or descending_counts(p, y)
     if tp.size == 0:
         return np.empty(0), np.empty(0)
     tp = np.concatenate(([0], tp))
@@ -63,7 +69,7 @@ def roc_points(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return _rate(fp, n_neg), _rate(tp, n_pos)
 
 
-def roc_auc(p: Any, y: Any) -> float | None:
+def roc_auc(p: Any, y: Any, counts: tuple | None = None) -> float | None:
     """Area under the ROC curve by the trapezoid over grouped ties.
 
     Equals the rate of (positive, negative) pairs ranked correctly, ties counting 1/2.
@@ -72,13 +78,15 @@ def roc_auc(p: Any, y: Any) -> float | None:
     ----------
     p : array-like of shape (N,)
     y : array-like of shape (N,)
+    counts : tuple, optional
+        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
 
     Returns
     -------
     float or None
         None when either class is absent.
     """
-    tp, fp, n_pos, n_neg = _descending_counts(p, y)
+    tp, fp, n_pos, n_neg = counts or descending_counts(p, y)
     if n_pos == 0 or n_neg == 0:
         return None
     tp = np.concatenate(([0], tp)).astype(np.float64)
@@ -88,13 +96,15 @@ def roc_auc(p: Any, y: Any) -> float | None:
     return area / (n_pos * n_neg)
 
 
-def pr_points(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+def pr_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Precision-recall points, one per distinct score, highest score first (recall ascending).
 
     Parameters
     ----------
     p : array-like of shape (N,)
     y : array-like of shape (N,)
+    counts : tuple, optional
+        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
 
     Returns
     -------
@@ -102,11 +112,11 @@ def pr_points(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         Recall is NaN throughout when there are no positives. No artificial
         (recall 0, precision 1) point is added.
     """
-    tp, fp, n_pos, _ = _descending_counts(p, y)
+    tp, fp, n_pos, _ = counts or descending_counts(p, y)
     return _rate(tp, n_pos), tp / np.maximum(tp + fp, 1)
 
 
-def average_precision(p: Any, y: Any) -> float | None:
+def average_precision(p: Any, y: Any, counts: tuple | None = None) -> float | None:
     """Average precision: the step sum ``sum_k (R_k - R_{k-1}) P_k`` over distinct scores.
 
     Not a trapezoid. Equals ``sklearn.metrics.average_precision_score``.
@@ -115,13 +125,15 @@ def average_precision(p: Any, y: Any) -> float | None:
     ----------
     p : array-like of shape (N,)
     y : array-like of shape (N,)
+    counts : tuple, optional
+        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
 
     Returns
     -------
     float or None
         None when there are no positives.
     """
-    tp, fp, n_pos, _ = _descending_counts(p, y)
+    tp, fp, n_pos, _ = counts or descending_counts(p, y)
     if n_pos == 0:
         return None
     precision = tp / (tp + fp)

@@ -1,0 +1,176 @@
+"""Row ids of a split part as integer keys, shared by every predictions file of that part.
+
+The split file's ids are turned into text once (``str(v).strip()``, as the checks compare
+them), sorted once, and every predictions file of the part is mapped onto positions in
+that order with a hash lookup (Arrow ``index_in``). A key is then a plain int64: joins,
+intersections and coverage checks are array indexing and counting, and sorting keys sorts
+the ids as strings. When anything is unusual (nulls, empty or padded ids, duplicates, an
+id outside the split file, a column type other than integer or text) there are no keys and
+the callers take the general path, which names the offending row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def id_text(values):
+    """Row ids as an Arrow string array equal to ``str(v).strip()`` per row, or None if unsure.
+
+    None for nulls, empty ids, ids with surrounding whitespace, and types other than
+    integers and text (a float id prints differently in Python and Arrow).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        arr = pa.array(values.array if hasattr(values, "array") else values)
+    except (pa.ArrowException, TypeError, ValueError):
+        return None
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    if arr.null_count:
+        return None
+    if pa.types.is_integer(arr.type):
+        return pc.cast(arr, pa.string())
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None
+    arr = pc.cast(arr, pa.string())
+    if len(arr) == 0:
+        return arr
+    lengths = pc.binary_length(arr)
+    if pc.min(lengths).as_py() == 0:
+        return None
+    # Python's str.strip() removes Unicode whitespace and the ASCII separators \x1c-\x1f
+    trimmed = pc.ascii_trim(pc.utf8_trim_whitespace(arr), characters="\x1c\x1d\x1e\x1f\x85")
+    if pc.sum(pc.binary_length(trimmed)).as_py() != pc.sum(lengths).as_py():
+        return None
+    if pc.any(pc.match_substring_regex(arr, r"^[\x{85}\x{a0}\p{Z}]|[\x{85}\x{a0}\p{Z}]$")).as_py():
+        return None
+    return arr
+
+
+@dataclass
+class PartKeys:
+    """The unique row ids of one split part, in string order, and where each sits in the split file."""
+
+    text: object  # Arrow string array: the split file's ids in file order
+    sorted_text: object  # Arrow string array: the same ids, sorted (code point order)
+    split_pos: np.ndarray  # (n,) row of the split file holding sorted id k
+    int_sorted: np.ndarray | None = None  # integer ids: the ids in numeric order ...
+    int_key: np.ndarray | None = None  # ... and the key (string-order position) of each
+    int_low: int = 0  # dense integer ids: key of id v at int_table[v - int_low], -1 if none
+    int_table: np.ndarray | None = None
+    _labels: dict = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.sorted_text)
+
+    def keys_of(self, ids) -> np.ndarray | None:
+        """(N,) int64 keys of a predictions file's ids; None when one is unusual, absent or repeated."""
+        import pyarrow.compute as pc
+
+        ints = _int_ids(ids) if self.int_sorted is not None else None
+        if ints is not None and self.int_table is not None:  # a table lookup
+            v = ints - self.int_low
+            if v.size and (v.min() < 0 or v.max() >= self.int_table.size):
+                return None
+            keys = self.int_table[v]
+            if keys.size and keys.min() < 0:
+                return None
+        elif ints is not None:  # integers on both sides: a binary search, no text
+            pos = np.searchsorted(self.int_sorted, ints)
+            np.minimum(pos, len(self) - 1, out=pos)
+            if len(self) == 0 or not np.array_equal(self.int_sorted[pos], ints):
+                return None
+            keys = self.int_key[pos]
+        else:
+            text = id_text(ids)
+            if text is None:
+                return None
+            found = pc.index_in(text, value_set=self.sorted_text)
+            if found.null_count:
+                return None
+            keys = found.to_numpy(zero_copy_only=False).astype(np.int64)
+        if keys.size and np.bincount(keys, minlength=len(self)).max() > 1:
+            return None
+        return keys.astype(np.int32) if len(self) < 2**31 else keys
+
+    def text_of(self, keys: np.ndarray) -> np.ndarray:
+        """The ids of ``keys`` as Python strings (messages and the rare general path)."""
+        import pyarrow as pa
+
+        return np.asarray(
+            self.sorted_text.take(pa.array(keys)).to_numpy(zero_copy_only=False), dtype=object
+        )
+
+    def labels(self, frame, column: str) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, distinct) of ``frame[column].astype(str)``, once per split column (see coded_labels)."""
+        if column not in self._labels:
+            self._labels[column] = coded_labels(frame[column])
+        return self._labels[column]
+
+
+def part_keys(frame, column: str) -> PartKeys | None:
+    """Keys of a split frame's id column; None when its ids are unusual (checked elsewhere)."""
+    import pyarrow.compute as pc
+
+    if frame is None or column not in frame.columns:
+        return None
+    text = id_text(frame[column])
+    if text is None:
+        return None
+    order = pc.sort_indices(text)
+    sorted_text = text.take(order)
+    if (
+        len(sorted_text) > 1
+        and pc.any(
+            pc.equal(sorted_text.slice(1), sorted_text.slice(0, len(sorted_text) - 1))
+        ).as_py()
+    ):
+        return None
+    keys = PartKeys(text, sorted_text, order.to_numpy().astype(np.int64))
+    ints = _int_ids(frame[column])
+    if ints is not None:
+        by_value = np.argsort(ints, kind="stable")
+        key_of_row = np.empty(len(ints), dtype=np.int64)
+        key_of_row[keys.split_pos] = np.arange(len(ints))
+        keys.int_sorted, keys.int_key = ints[by_value], key_of_row[by_value]
+        if ints.size and int(ints.max()) - int(ints.min()) < 4 * ints.size + 1024:
+            keys.int_low = int(ints.min())
+            keys.int_table = np.full(int(ints.max()) - keys.int_low + 1, -1, dtype=np.int64)
+            keys.int_table[ints - keys.int_low] = key_of_row
+    return keys
+
+
+def _int_ids(values) -> np.ndarray | None:
+    """An integer id column without nulls as int64 (Parquet integer columns), else None."""
+    dtype = getattr(values, "dtype", None)
+    if dtype is None or getattr(dtype, "kind", None) not in ("i", "u"):
+        return None
+    arr = np.asarray(values)
+    if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+        return None
+    return arr.astype(np.int64, copy=False)
+
+
+def coded_labels(series) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) codes and distinct labels with ``distinct[codes] == series.astype(str)`` (objects).
+
+    Each distinct value is converted once.
+    """
+    import pandas as pd
+
+    codes, uniques = pd.factorize(series, use_na_sentinel=False)
+    text = pd.Series(uniques, dtype=series.dtype).astype(str).to_numpy(dtype=object)
+    return codes, text
+
+
+def as_labels(series) -> np.ndarray:
+    """``series.astype(str).to_numpy(dtype=object)``, converting each distinct value once."""
+    codes, text = coded_labels(series)
+    return text[codes]
