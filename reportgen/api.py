@@ -54,7 +54,12 @@ def build_report(
     project_dir = Path(project_dir)
     out_dir = Path(out) if out is not None else project_dir / "report"
     project = load_project(project_dir, paths or ProjectPaths())
-    report = compute_report(project, command=command)
+    from reportgen.errors import display_name
+
+    # a non-UTF-8 folder name must not stop report.json from being written
+    report = compute_report(
+        project, command=display_name(command or f"evreport build {project_dir}")
+    )
     files, problems = render_outputs(report, formats)
     written = atomic_write_dir(out_dir, files)
     return BuildResult(report, out_dir, written, project.warnings, problems)

@@ -32,7 +32,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportgen.errors import EXIT_INPUT, EXIT_OK, EvreportError, InputError, UsageError
+from reportgen.errors import (
+    EXIT_INPUT,
+    EXIT_OK,
+    EvreportError,
+    InputError,
+    UsageError,
+    clean_text,
+    display_name,
+)
 
 RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
 RUNG_COLUMNS = tuple(f"rung{i}_{n.replace(' ', '_')}" for i, n in enumerate(RUNG_NAMES, 1))
@@ -62,7 +70,17 @@ _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
     f"{p}{i}" for p in ("COM", "LPT") for i in range(10)
 }
 TMP_NAME = ".evreport-tmp"
+#: the marker an evreport batch leaves in OUT: its schema and every entry it created.
+#: Only entries named in it are ever removed or replaced by a later batch.
+MARKER = ".evreport-batch.json"
+MARKER_SCHEMA = "evreport-batch-out/1"
+#: inside TMP_NAME: the new reports ("new"), zip extraction ("zip"), replaced ones ("old")
+STAGE, UNZIP, TRASH = "new", "zip", "old"
 DEFAULT_TIMEOUT = 120.0
+#: address-space limit of each local worker process, in MiB (EVREPORT_WORKER_MEMORY_MB)
+DEFAULT_WORKER_MEMORY_MB = 4096
+#: longest error message kept in a summary row
+MAX_ERROR_CHARS = 1000
 #: how long a fresh worker may take to import reportgen before it counts as broken
 STARTUP_TIMEOUT = 120.0
 DASK_CONNECT_TIMEOUT = "10s"
@@ -142,7 +160,9 @@ def discover(paths: Sequence[str | Path]) -> list[Submission]:
         if key not in seen:  # the same submission named twice is graded once
             seen.add(key)
             unique.append((p, kind))
-    names = unique_names([safe_name(p.stem if kind == "zip" else p.name) for p, kind in unique])
+    names = unique_names(
+        [safe_name(_readable(p.stem if kind == "zip" else p.name)) for p, kind in unique]
+    )
     subs = [Submission(n, p, kind) for n, (p, kind) in zip(names, unique, strict=True)]
     return sorted(subs, key=lambda s: (s.name.casefold(), s.name))
 
@@ -157,6 +177,19 @@ def _submissions_in(folder: Path) -> list[tuple[Path, str]]:
         elif child.is_file() and child.suffix.lower() == ".zip":
             out.append((child, "zip"))
     return out
+
+
+def _readable(name: str) -> str:
+    """A file name as text: undecodable bytes (a Latin-1 name from unzip) read as Windows-1252."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        raw = name.encode("utf-8", "surrogateescape")
+        try:
+            return raw.decode("cp1252")
+        except UnicodeDecodeError:
+            return raw.decode("latin-1")
 
 
 def safe_name(raw: str) -> str:
@@ -191,35 +224,107 @@ def check_out(out: Path, submissions: Sequence[Submission], paths: Sequence[str 
         src = p.resolve()
         if src.is_dir() and out_r.is_relative_to(src):
             raise UsageError(
-                f"--out {out} is inside the submission {p}; choose a folder outside it"
+                f"--out {display_name(out)} is inside the submission {display_name(p)}; "
+                "choose a folder outside it"
             )
         if src.is_relative_to(out_r):
-            raise UsageError(f"the submission {p} is inside --out {out}; choose another --out")
+            raise UsageError(
+                f"the submission {display_name(p)} is inside --out {display_name(out)}; "
+                "choose another --out"
+            )
     if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / "summary.json").is_file():
-        raise UsageError(
-            f"--out {out} is not empty and holds no summary.json from an earlier batch; "
-            "choose a new or empty folder"
-        )
+        raise UsageError(f"--out {display_name(out)} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        read_marker(out)  # raises unless an earlier batch's marker proves what is ours
 
 
-def clear_earlier(out: Path) -> None:
-    """Remove the reports and summary of an earlier batch in ``out``, so stale ones never linger."""
+def read_marker(out: Path) -> list[str]:
+    """The entries an earlier batch created in ``out`` (from its marker); [] for a new OUT.
+
+    A non-empty OUT without a valid marker is refused: only what a batch provably made
+    may be replaced. Entries that are not plain names are dropped, never followed.
+    """
+    path = out / MARKER
+    if not path.is_file() or path.is_symlink():
+        if out.is_dir() and any(out.iterdir()):
+            raise UsageError(
+                f"--out {display_name(out)} is not empty and holds no {MARKER} from an earlier "
+                "evreport batch; choose a new or empty folder"
+            )
+        return []
     try:
-        earlier = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-        names = [r["name"] for r in earlier["submissions"]]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        doc = json.loads(path.read_bytes()[:10_000_000])
+        if doc.get("schema") != MARKER_SCHEMA or not isinstance(doc.get("entries"), list):
+            raise ValueError("not an evreport batch marker")
+    except (OSError, ValueError, AttributeError, RecursionError) as e:
         raise UsageError(
-            f"--out {out} holds an unreadable summary.json ({e}); choose another folder"
+            f"--out {display_name(out)} holds an unreadable {MARKER} ({clean_text(e, 100)}); "
+            "choose another folder"
         ) from None
-    for n in names:
-        d = out / str(n)
-        if isinstance(n, str) and safe_name(n) == n and d.is_dir() and not d.is_symlink():
-            shutil.rmtree(d)
-    for f in RESERVED:
-        (out / f).unlink(missing_ok=True)
-    shutil.rmtree(out / TMP_NAME, ignore_errors=True)
+    return [n for n in doc["entries"] if _own_entry(n)]
+
+
+def _own_entry(name: object) -> bool:
+    return isinstance(name, str) and (
+        name in RESERVED or name == TMP_NAME or (safe_name(name) == name and name != MARKER)
+    )
+
+
+def write_marker(out: Path, entries: Sequence[str], state: str) -> None:
+    """Record (atomically) which entries of ``out`` this batch may have created."""
+    doc = {"schema": MARKER_SCHEMA, "state": state, "entries": sorted(set(entries))}
+    _write_atomic(out / MARKER, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, a symlink (never its target) or a folder of ours."""
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def swap_in(out: Path, rows: list[dict], earlier: Sequence[str]) -> list[str]:
+    """Move each new report from the staging folder into OUT, replacing only our own entries.
+
+    Each ``OUT/NAME`` is replaced by two renames (old out of the way, new in), so a report
+    folder is always a complete old or a complete new one. Reports of submissions that
+    failed or are gone this time are removed after the new summary is in place.
+    """
+    tmp = out / TMP_NAME
+    trash = tmp / TRASH
+    trash.mkdir(parents=True, exist_ok=True)
+    ours = set(earlier)
+    new = []
+    for row in rows:
+        name, staged = row["name"], tmp / STAGE / row["name"]
+        if not row.get("report") or not staged.is_dir():
+            continue
+        dst = out / name
+        if dst.exists() or dst.is_symlink():
+            if name not in ours:  # something of the user's: never replaced
+                row.update(
+                    status="error",
+                    report=None,
+                    error=f"{name} in OUT was not made by evreport batch; the report is not "
+                    "moved there",
+                )
+                continue
+            if dst.is_symlink():
+                dst.unlink()
+            else:
+                os.replace(dst, trash / name)
+        os.replace(staged, dst)
+        new.append(name)
+    return new
+
+
+def _retire(out: Path, earlier: Sequence[str], keep: set[str]) -> None:
+    """Remove the entries an earlier batch made that this one did not replace."""
+    for name in earlier:
+        if name in keep or name in RESERVED or name == TMP_NAME:
+            continue
+        _remove(out / name)
 
 
 # --------------------------------------------------------------------------- one project
@@ -233,15 +338,15 @@ def plan_tasks(
     return [
         {
             "name": s.name,
-            "source": str(s.source),
+            "source": display_name(s.source),
             "path": str(s.source.resolve()),
             "kind": s.kind,
-            "out_dir": str(out / s.name),
-            "tmp_dir": str(out / TMP_NAME / s.name),
+            "out_dir": str(out / TMP_NAME / STAGE / s.name),
+            "tmp_dir": str(out / TMP_NAME / UNZIP / s.name),
             "formats": list(formats),
             "timeout": timeout,
             "build": build_ref,
-            "command": f"evreport batch {s.source}",
+            "command": f"evreport batch {display_name(s.source)}",
         }
         for s in subs
     ]
@@ -284,7 +389,8 @@ def build_one(task: dict) -> dict:
             project = extracted.project
         else:
             project = Path(task["path"])
-            if not (project / "evreport.toml").is_file():
+            toml = project / "evreport.toml"
+            if not (toml.is_file() or toml.is_symlink()):  # a link is read (and refused) later
                 raise InputError("no evreport.toml in this folder", slug="no-project")
         from reportgen.api import build_report
 
@@ -300,14 +406,18 @@ def build_one(task: dict) -> dict:
             row["status"] = "ok"
     except EvreportError as e:
         row["error"] = error_message(e)
+    except MemoryError:
+        row["error"] = "ran out of memory (the worker's memory limit) while building this project"
+    except RecursionError:
+        row["error"] = "an input is nested too deeply to read"
     except Exception as e:  # a crash on a student's project is our bug, but never stops the batch
-        row["error"] = f"internal error ({type(e).__name__}): {e}"
+        row["error"] = f"internal error ({type(e).__name__}): {clean_text(e, 300)}"
         row["detail"] = traceback.format_exc(limit=-8)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-    if tmp is not None and row["error"]:
-        row["error"] = row["error"].replace(str(tmp), "<zip>")
+    if row["error"]:
+        row["error"] = _relative(row["error"], task)
     row["notes"] = "; ".join(notes)
     row["seconds"] = round(time.perf_counter() - start, 3)
     return row
@@ -316,11 +426,22 @@ def build_one(task: dict) -> dict:
 build_one.warm_modules = _WARM_MODULES
 
 
+def _relative(text: str, task: dict) -> str:
+    """A message without the grader's absolute paths (OUT, the zip's extraction folder)."""
+    for path, short in (
+        (task["tmp_dir"], "<zip>"),
+        (task["out_dir"], task["name"]),
+        (task["path"], "<submission>"),
+    ):
+        text = text.replace(path, short)
+    return clean_text(text, MAX_ERROR_CHARS)
+
+
 def error_message(e: EvreportError, limit: int = 5) -> str:
     """The error as one line: the first ``limit`` problems of an InputError, then a count."""
     problems = getattr(e, "problems", None)
     if not problems:
-        return str(e) or type(e).__name__
+        return clean_text(str(e) or type(e).__name__, MAX_ERROR_CHARS)
     shown = [str(p) for p in problems[:limit]]
     if len(problems) > limit:
         shown.append(f"(and {len(problems) - limit} more)")
@@ -391,9 +512,47 @@ def _resolve(ref: str) -> Callable[[dict], dict]:
     return obj
 
 
-def _worker_main(build_ref: str) -> None:
+def limit_memory(megabytes: int) -> bool:
+    """Cap this process's data segment (heap and private mappings) at ``megabytes`` MiB.
+
+    RLIMIT_DATA rather than RLIMIT_AS: the chart engine reserves tens of GB of address
+    space it never uses. A build that needs more gets MemoryError (an error row) or dies
+    (a "worker died" row); the machine and the other workers are safe. False where the
+    platform has no such limit.
+    """
+    if megabytes <= 0:
+        return False
+    try:
+        import resource
+
+        limit = megabytes * 1024 * 1024
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+        return True
+    except (ImportError, AttributeError, ValueError, OSError):
+        return False
+
+
+def worker_memory_mb() -> int:
+    """The per-worker memory limit: EVREPORT_WORKER_MEMORY_MB, or the default (0 = none)."""
+    raw = os.environ.get("EVREPORT_WORKER_MEMORY_MB")
+    if raw is None:
+        return DEFAULT_WORKER_MEMORY_MB
+    try:
+        return max(0, int(raw))
+    except ValueError:
+        raise UsageError(
+            f"EVREPORT_WORKER_MEMORY_MB={clean_text(raw, 40)!r} is not a whole number of MiB"
+        ) from None
+
+
+def _worker_main(build_ref: str, memory_mb: int = 0) -> None:
     """Entry point of a worker process: JSON task lines on stdin, JSON row lines on fd 1."""
     import importlib
+
+    limit_memory(memory_mb)
 
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # stray prints from libraries must not corrupt the protocol
@@ -426,20 +585,29 @@ def _worker_main(build_ref: str) -> None:
 class _Worker:
     """One long-lived worker process; ``run`` kills and replaces it when a project overruns."""
 
-    def __init__(self, build_ref: str, cwd: str | None = None):
+    def __init__(self, build_ref: str, cwd: str | None = None, memory_mb: int | None = None):
         self.build_ref = build_ref
         self.cwd = cwd
+        self.memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
 
     def _start(self) -> None:
         code = (
             "import sys, json; sys.path[:0] = json.loads(sys.argv[1]); "
-            "from reportgen.batch import _worker_main; _worker_main(sys.argv[2])"
+            "from reportgen.batch import _worker_main; _worker_main(sys.argv[2], int(sys.argv[3]))"
         )
         path = [p for p in sys.path if p]
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", code, json.dumps(path), self.build_ref],
+            [
+                sys.executable,
+                "-I",
+                "-c",
+                code,
+                json.dumps(path),
+                self.build_ref,
+                str(self.memory_mb),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -520,7 +688,11 @@ def _discard_partial(task: dict) -> None:
 
 
 def run_local(
-    tasks: Sequence[dict], jobs: int, on_row: Callable[[dict], None], cwd: str | None = None
+    tasks: Sequence[dict],
+    jobs: int,
+    on_row: Callable[[dict], None],
+    cwd: str | None = None,
+    memory_mb: int | None = None,
 ) -> None:
     """Run tasks on ``jobs`` long-lived worker processes, one thread driving each."""
     workers: list[_Worker] = []
@@ -530,7 +702,7 @@ def run_local(
     def run(task: dict) -> dict:
         worker = getattr(local, "worker", None)
         if worker is None:
-            worker = local.worker = _Worker(task["build"], cwd)
+            worker = local.worker = _Worker(task["build"], cwd, memory_mb)
             with lock:
                 workers.append(worker)
         return worker.run(task, task["timeout"])
@@ -634,10 +806,13 @@ def run_batch(
     scheduler: str | None = None,
     progress: Callable[[int, int, dict], None] | None = None,
     build: Callable[[dict], dict] = build_one,
+    memory_mb: int | None = None,
 ) -> BatchResult:
     """Grade every submission in ``paths`` into ``out`` and write the class summary.
 
     ``build`` is the per-project function (an importable top-level function; tests swap it).
+    ``memory_mb`` caps each local worker's memory (default EVREPORT_WORKER_MEMORY_MB or
+    4096 MiB; 0 for no limit).
     Raises UsageError for a bad command line; a bad submission only makes an error row.
     """
     start = time.perf_counter()
@@ -645,22 +820,34 @@ def run_batch(
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise UsageError(f"--jobs {jobs} is not valid; it must be at least 1")
-    if not timeout > 0:
-        raise UsageError(f"--timeout {timeout:g} is not valid; it must be more than 0 seconds")
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise UsageError(
+            f"--timeout {timeout:g} is not valid; it must be a finite number of seconds above 0"
+        )
     if executor not in ("local", "dask"):
         raise UsageError(f"--executor {executor} is not valid; use local or dask")
     if (executor == "dask") != (scheduler is not None):
         raise UsageError("--scheduler ADDRESS goes with --executor dask, and only with it")
+    memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
     subs = discover(paths)
     check_out(out, subs, paths)
-    if (out / "summary.json").is_file():
-        clear_earlier(out)
+    earlier = read_marker(out) if out.is_dir() else []
     tmp_root = out / TMP_NAME
-    tmp_root.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        # first of all: say what this batch may create, so a rerun after a crash may clear it
+        write_marker(out, [*earlier, TMP_NAME], "running")
+        _remove(tmp_root)  # an interrupted earlier batch's leftovers (named in its marker)
+        for sub in (STAGE, UNZIP, TRASH):
+            (tmp_root / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _remove(tmp_root)
+        raise _write_failed(out, e) from None
     tasks = plan_tasks(subs, out, formats, timeout, _build_ref(build))
     rows: list[dict] = []
 
     def on_row(row: dict) -> None:
+        row = clean_row(row)
         rows.append(row)
         if progress is not None:
             progress(len(rows), len(tasks), row)
@@ -669,13 +856,45 @@ def run_batch(
         if executor == "dask":
             run_dask(tasks, scheduler, on_row)
         else:
-            run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()))
+            run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
+        rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+        names = [r["name"] for r in rows]
+        write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
+        new = swap_in(out, rows, earlier)
+        result = BatchResult(out, rows, round(time.perf_counter() - start, 3))
+        write_summary(result)
+        _retire(out, earlier, set(new))
+        write_marker(out, [*new, *RESERVED], "done")
+    except OSError as e:
+        raise _write_failed(out, e) from None
     finally:
-        shutil.rmtree(tmp_root, ignore_errors=True)
-    rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
-    result = BatchResult(out, rows, round(time.perf_counter() - start, 3))
-    write_summary(result)
+        _remove(tmp_root)
     return result
+
+
+def _write_failed(out: Path, e: OSError) -> InputError:
+    from reportgen.outputs import write_error
+
+    err = write_error(out, e)
+    return InputError(
+        f"cannot write the batch into --out {display_name(out)}: "
+        f"{err.problems[0].message.removeprefix('cannot write here: ')}",
+        slug="cannot-write",
+    )
+
+
+def clean_row(row: dict) -> dict:
+    """A summary row whose text is always writable: no undecodable names, no control characters."""
+    out = {}
+    for k, v in row.items():
+        if isinstance(v, str):
+            v = display_name(v)
+            if k == "error":
+                v = clean_text(v, MAX_ERROR_CHARS)
+            elif k != "detail":
+                v = clean_text(v, None)
+        out[k] = v
+    return out
 
 
 # --------------------------------------------------------------------------- summary
@@ -690,9 +909,15 @@ def write_summary(result: BatchResult) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    """Temp file + rename in the same folder; the temp file never outlives a failure."""
+    tmp = path.with_name(f".evreport-{path.name}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _csv_cell(value) -> object:

@@ -63,6 +63,37 @@ _ID_RE = re.compile(r'\bid="([^"]+)"')
 _FORBIDDEN = ("<script", "<foreignobject", "javascript:", 'href="http', "href='http")
 
 
+#: longest label a chart shows: vl-convert's layout time grows fast with label length
+MAX_LABEL = 200
+_LABEL_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_LABEL_ACTIVE = re.compile(r"(?i)(javascript|href)")
+
+
+def chart_label(text: str) -> str:
+    """A user's text as a chart may show it: no control characters, at most MAX_LABEL long.
+
+    vl-convert aborts the whole process (a Rust panic) on some control characters, so
+    every string reaches a chart through here; report.json keeps the original text.
+    Words the SVG safety check looks for get a zero-width space, so a label cannot
+    make a chart refuse to render.
+    """
+    s = _LABEL_CONTROL.sub("\ufffd", text)
+    if len(s) > MAX_LABEL:
+        s = s[: MAX_LABEL - 1] + "…"
+    return _LABEL_ACTIVE.sub("\\1\u200b", s)
+
+
+def sanitise_spec(node):
+    """Every string value in a Vega-Lite spec passed through ``chart_label``."""
+    if isinstance(node, str):
+        return chart_label(node)
+    if isinstance(node, dict):
+        return {k: sanitise_spec(v) for k, v in node.items()}
+    if isinstance(node, list | tuple):
+        return [sanitise_spec(v) for v in node]
+    return node
+
+
 class Datasets:
     """Named inline datasets for one chart.
 
@@ -806,7 +837,7 @@ def chart_specs(report: dict) -> dict[str, dict]:
         data = Datasets()
         view = build(report, data)
         if view is not None:
-            specs[key] = top_level(view, data)
+            specs[key] = sanitise_spec(top_level(view, data))
     return specs
 
 

@@ -59,20 +59,30 @@ def _paths(config_path, runs, manifest, artefacts):
     return ProjectPaths(config_path, runs, manifest, artefacts)
 
 
+#: problems printed before the rest are only counted
+MAX_SHOWN = 100
+
+
+def _echo_problems(problems) -> None:
+    for p in problems[:MAX_SHOWN]:
+        click.echo(str(p), err=True)
+    if len(problems) > MAX_SHOWN:
+        click.echo(f"(and {len(problems) - MAX_SHOWN:,} more)", err=True)
+
+
 def _fail(err) -> None:
     """Print a domain error and exit with its code."""
-    from reportgen.errors import InputError
+    from reportgen.errors import InputError, clean_text
 
     if isinstance(err, InputError):
-        for p in err.problems:
-            click.echo(str(p), err=True)
+        _echo_problems(err.problems)
         n = len(err.problems)
         click.echo(
             f"evreport: {n} problem{'s' if n != 1 else ''}; see docs/format.md for the project format",
             err=True,
         )
     else:
-        click.echo(f"evreport: error: {err} [{err.slug}]", err=True)
+        click.echo(f"evreport: error: {clean_text(err)} [{err.slug}]", err=True)
     sys.exit(err.exit_code)
 
 
@@ -85,6 +95,13 @@ def main() -> None:
     a reviewer's report: the five-rung claim ladder, the two noise lines, threshold and
     calibration, the rewritten claim and the decision. Start with `evreport init DIR`.
     """
+    from reportgen.errors import EvreportError
+    from reportgen.project.files import check_environment
+
+    try:
+        check_environment()
+    except EvreportError as e:
+        _fail(e)
 
 
 @main.command(epilog=EXIT_CODES)
@@ -92,16 +109,17 @@ def main() -> None:
 @click.option("--force", is_flag=True, help="Write into a folder that already has files.")
 def init(project: str, force: bool) -> None:
     """Scaffold a project folder: a commented evreport.toml, runs.csv with its header, split/, artefacts/checks/."""
-    from reportgen.errors import EvreportError
+    from reportgen.errors import EvreportError, display_name
     from reportgen.scaffold import scaffold
 
     try:
         made = scaffold(project, force=force)
     except EvreportError as e:
         _fail(e)
+    name = display_name(project)
     for p in made:
-        click.echo(f"wrote {p}")
-    click.echo(f"next: put split files in {project}/split/, then `evreport freeze {project}`")
+        click.echo(f"wrote {display_name(p)}")
+    click.echo(f"next: put split files in {name}/split/, then `evreport freeze {name}`")
 
 
 @main.command(epilog=EXIT_CODES)
@@ -114,7 +132,7 @@ def init(project: str, force: bool) -> None:
 )
 def freeze(project: str, created: str | None) -> None:
     """Hash the split files under split/ into split/manifest.json (sha256, rows, part, created)."""
-    from reportgen.errors import EvreportError
+    from reportgen.errors import EvreportError, display_name
     from reportgen.project.manifest import freeze as do_freeze
 
     try:
@@ -123,7 +141,7 @@ def freeze(project: str, created: str | None) -> None:
         _fail(e)
     for f in m["files"]:
         click.echo(f"{f['part']:<12} {f['path']}  {f['rows']} rows  sha256 {f['sha256'][:12]}…")
-    click.echo(f"wrote {project}/split/manifest.json (created {m['created']})")
+    click.echo(f"wrote {display_name(project)}/split/manifest.json (created {m['created']})")
 
 
 @main.command(epilog=EXIT_CODES)
@@ -134,6 +152,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
     Exit 1 on errors, 0 when clean; warnings are printed but not fatal.
     """
+    from reportgen.errors import display_name
     from reportgen.project import inspect_project
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
@@ -142,16 +161,22 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
         problems = problems + recompute_warnings(proj)
     errors = [p for p in problems if p.severity == "error"]
-    for p in sorted(problems, key=lambda p: (p.severity != "error", p.path or "", p.line or 0)):
+    # errors first, each in the order found: a root cause (the manifest) before its knock-on
+    # errors (the predictions that cannot be joined)
+    shown = sorted(problems, key=lambda p: p.severity != "error")
+    for p in shown[:MAX_SHOWN]:
         click.echo(str(p), err=bool(errors))
+    if len(shown) > MAX_SHOWN:
+        click.echo(f"(and {len(shown) - MAX_SHOWN:,} more)", err=bool(errors))
     if errors or proj is None:
         click.echo(
-            f"evreport: {len(errors)} error(s), {len(problems) - len(errors)} warning(s) in {project}",
+            f"evreport: {len(errors)} error(s), {len(problems) - len(errors)} warning(s) in "
+            f"{display_name(project)}",
             err=True,
         )
         sys.exit(EXIT_INPUT)
     click.echo(
-        f"{project}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
+        f"{display_name(project)}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
         f"{len(proj.checks)} check files, {len(problems)} warning(s))"
     )
 
@@ -183,10 +208,10 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
     A failed build writes nothing: the previous report stays as it was.
     """
     from reportgen.api import build_report
-    from reportgen.errors import EvreportError
+    from reportgen.errors import EvreportError, display_name
 
     fmts = _parse_formats(formats)
-    cmd = (
+    cmd = display_name(
         "evreport build " + " ".join(sys.argv[2:])
         if len(sys.argv) > 2
         else f"evreport build {project}"
@@ -197,10 +222,9 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
         )
     except EvreportError as e:
         _fail(e)
-    for w in result.warnings:
-        click.echo(str(w), err=True)
+    _echo_problems(result.warnings)
     for p in result.written:
-        click.echo(f"wrote {p}")
+        click.echo(f"wrote {display_name(p)}")
     for msg in result.render_problems:
         click.echo(f"evreport: error: {msg}", err=True)
     claim = result.report.get("claim") or {}

@@ -84,10 +84,12 @@ def batch(submissions, out, jobs, formats, timeout, quiet, executor, scheduler) 
     project only gets an error row.
     """
     from reportgen.batch import Progress, run_batch
-    from reportgen.errors import EvreportError
+    from reportgen.errors import EvreportError, clean_text, display_name
+    from reportgen.project.files import check_environment
 
     progress = None if quiet else Progress(sys.stderr)
     try:
+        check_environment()
         result = run_batch(
             submissions,
             out,
@@ -99,13 +101,13 @@ def batch(submissions, out, jobs, formats, timeout, quiet, executor, scheduler) 
             progress=progress,
         )
     except EvreportError as e:
-        click.echo(f"evreport batch: error: {e} [{e.slug}]", err=True)
+        click.echo(f"evreport batch: error: {clean_text(e)} [{e.slug}]", err=True)
         sys.exit(e.exit_code)
     if not quiet:
         n, failed = len(result.rows), result.failed
         click.echo(
             f"{n - failed} of {n} built, {failed} failed, in {result.seconds:.1f} s; "
-            f"see {result.out / 'index.html'}",
+            f"see {display_name(result.out / 'index.html')}",
             err=True,
         )
     sys.exit(result.exit_code)

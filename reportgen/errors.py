@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 DOCS = "docs/format.md"
@@ -11,6 +12,53 @@ EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
 EXIT_STRICT = 3
+
+
+#: longest quoted value in a message, and longest message, in characters
+QUOTE_LIMIT = 80
+MESSAGE_LIMIT = 2000
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group(0)
+    if "\ud800" <= c <= "\udfff":  # an undecodable byte of a file name (surrogateescape)
+        return f"\\x{ord(c) - 0xDC00:02x}" if ord(c) >= 0xDC80 else "\ufffd"
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def clean_text(text: object, limit: int | None = MESSAGE_LIMIT) -> str:
+    """Text safe to echo: control characters (C0, C1, line breaks) shown as escapes, capped.
+
+    Also turns the undecodable bytes of a non-UTF-8 file name (lone surrogates from
+    ``surrogateescape``) into ``\\xNN`` so the text can always be written as UTF-8.
+    """
+    s = _CONTROL.sub(_escape, str(text).replace("\t", " ").replace("\n", " "))
+    if limit is not None and len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return s
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr``-style quoting of a user value for a message, capped at ``limit`` characters."""
+    if not isinstance(value, str):
+        r = repr(value)
+        return r if len(r) <= limit else r[:limit] + "…"
+    if len(value) > limit:
+        return repr(value[:limit]) + f"… ({len(value):,} characters)"
+    return repr(value)
+
+
+def display_name(name: object) -> str:
+    """A file or submission name for people: undecodable bytes as the replacement character."""
+    s = str(name)
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        s = s.encode("utf-8", "replace").decode("utf-8")  # lone surrogates not from a file name
+    return s
 
 
 @dataclass(frozen=True)
@@ -34,7 +82,11 @@ class Problem:
         return ":".join(parts)
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.severity}: {self.message} [{self.slug}]"
+        """One line, whatever the message holds: control characters escaped, length capped."""
+        return (
+            f"{clean_text(self.where, 300)}: {self.severity}: {clean_text(self.message)} "
+            f"[{self.slug}]"
+        )
 
     def as_dict(self) -> dict:
         return {
@@ -79,3 +131,9 @@ class RenderError(EvreportError):
     """An output format could not be produced (e.g. missing system libraries for PDF)."""
 
     slug = "render"
+
+
+class SetupError(EvreportError):
+    """The environment evreport runs in is wrong (e.g. a malformed EVREPORT_* variable)."""
+
+    slug = "environment"

@@ -14,14 +14,17 @@ Only regular files and directories are created, with default permissions.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import shutil
 import stat
+import struct
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportgen.errors import EvreportError
+from reportgen.errors import EvreportError, clean_text, display_name, quote
 
 MAX_BYTES = 200 * 1024 * 1024
 MAX_FILES = 10_000
@@ -42,6 +45,12 @@ class UnsafeZipError(EvreportError):
     slug = "unsafe-zip"
 
 
+class ExtractionFailed(EvreportError):
+    """The zip could not be extracted for a reason of this machine (a full disk)."""
+
+    slug = "cannot-write"
+
+
 @dataclass
 class Extracted:
     """Where the project landed and which entries were left out, and why."""
@@ -58,18 +67,18 @@ def entry_parts(name: str) -> list[str]:
     if not name:
         raise UnsafeZipError("zip entry with an empty name")
     if "\x00" in name:
-        raise UnsafeZipError(f"zip entry {name!r} has a NUL byte in its name")
+        raise UnsafeZipError(f"zip entry {quote(name)} has a NUL byte in its name")
     if "\\" in name:
         raise UnsafeZipError(
-            f"zip entry {name!r} has a backslash in its name; zip names use '/' only"
+            f"zip entry {quote(name)} has a backslash in its name; zip names use '/' only"
         )
     if name.startswith("/"):
-        raise UnsafeZipError(f"zip entry {name!r} is an absolute path")
+        raise UnsafeZipError(f"zip entry {quote(name)} is an absolute path")
     if _DRIVE.match(name) or ":" in name:
-        raise UnsafeZipError(f"zip entry {name!r} has a drive letter or a colon in its name")
+        raise UnsafeZipError(f"zip entry {quote(name)} has a drive letter or a colon in its name")
     parts = [p for p in name.split("/") if p not in ("", ".")]
     if ".." in parts:
-        raise UnsafeZipError(f"zip entry {name!r} climbs out of the folder with '..'")
+        raise UnsafeZipError(f"zip entry {quote(name)} climbs out of the folder with '..'")
     return parts
 
 
@@ -106,6 +115,7 @@ def safe_extract(
         raise ValueError(f"{dest} must be empty")
     root = dest.resolve()
     result = Extracted(root=root, project=None)
+    count_entries(zip_path, max_files)  # before zipfile builds an object per entry
     try:
         with zipfile.ZipFile(zip_path) as zf:
             infos = zf.infolist()
@@ -120,15 +130,84 @@ def safe_extract(
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as e:
         _empty(root)
-        raise UnsafeZipError(f"{zip_path.name} is not a readable zip: {e}") from None
+        raise UnsafeZipError(
+            f"{_name(zip_path)} is not a readable zip: {clean_text(e, 200)}"
+        ) from None
+    except UnicodeDecodeError:  # an entry flagged UTF-8 whose name is not
+        _empty(root)
+        raise UnsafeZipError(
+            f"{_name(zip_path)} has an entry name flagged as UTF-8 that is not valid UTF-8"
+        ) from None
     except RuntimeError as e:  # encrypted entries
         _empty(root)
-        raise UnsafeZipError(f"{zip_path.name} cannot be extracted: {e}") from None
-    except OSError as e:  # e.g. a file and a folder of the same name
+        msg = clean_text(e, 200)
+        if "encrypted" in msg or "password" in msg:
+            msg = "it is password-protected (encrypted); submit an unencrypted zip"
+        raise UnsafeZipError(f"{_name(zip_path)} cannot be extracted: {msg}") from None
+    except OSError as e:
         _empty(root)
-        raise UnsafeZipError(f"{zip_path.name} cannot be extracted: {e.strerror}") from None
+        if e.errno in _MACHINE_ERRORS:  # the grader's disk, not the student's zip
+            raise ExtractionFailed(
+                f"cannot extract {_name(zip_path)}: {e.strerror} on the grading machine "
+                "(not a problem with the zip)"
+            ) from None
+        # e.g. a file and a folder of the same name
+        raise UnsafeZipError(f"{_name(zip_path)} cannot be extracted: {e.strerror}") from None
     result.project = find_project(root)
     return result
+
+
+def _name(path: Path) -> str:
+    return display_name(path.name)
+
+
+#: OSError numbers that are the grading machine's problem, not the zip's
+_MACHINE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
+
+_EOCD = b"PK\x05\x06"
+_EOCD64_LOCATOR = b"PK\x06\x07"
+_EOCD64 = b"PK\x06\x06"
+
+
+def count_entries(zip_path: Path, max_files: int) -> int:
+    """The entry count from the zip's end-of-central-directory record, checked against the cap.
+
+    Read from the last 64 KiB of the file (and the ZIP64 record it points to), so a zip
+    declaring a million entries is refused before any of them is parsed.
+    """
+    try:
+        with open(zip_path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            tail_len = min(size, 65_535 + 22)
+            f.seek(size - tail_len)
+            tail = f.read(tail_len)
+            at = tail.rfind(_EOCD)
+            if at < 0 or len(tail) - at < 22:
+                raise UnsafeZipError(f"{_name(zip_path)} is not a readable zip: no end record")
+            disk_entries, total, cd_size = struct.unpack("<HHI", tail[at + 8 : at + 16])
+            count = max(disk_entries, total)
+            loc = at - 20
+            if (count == 0xFFFF or cd_size == 0xFFFFFFFF) and loc >= 0:
+                if tail[loc : loc + 4] == _EOCD64_LOCATOR:
+                    (offset,) = struct.unpack("<Q", tail[loc + 8 : loc + 16])
+                    if offset < size:
+                        f.seek(offset)
+                        rec = f.read(56)
+                        if rec[:4] == _EOCD64 and len(rec) >= 56:
+                            d64, t64, cd64 = struct.unpack("<QQQ", rec[24:48])
+                            count, cd_size = max(d64, t64), cd64
+    except OSError as e:
+        raise UnsafeZipError(f"{_name(zip_path)} cannot be read: {e.strerror}") from None
+    if count > max_files:
+        raise UnsafeZipError(f"{_name(zip_path)} has {count:,} entries; the limit is {max_files:,}")
+    # a central directory far larger than max_files entries with sensible names is refused too
+    if cd_size > max(max_files, 1) * 1100:
+        raise UnsafeZipError(
+            f"{_name(zip_path)} has a {cd_size:,}-byte list of entries, too large for "
+            f"{max_files:,} entries"
+        )
+    return count
 
 
 def _extract_entry(zf, info, root, result, max_bytes, max_ratio, ratio_floor) -> None:
@@ -142,7 +221,7 @@ def _extract_entry(zf, info, root, result, max_bytes, max_ratio, ratio_floor) ->
     target = root.joinpath(*parts)
     # belt and braces: the checks above already make this impossible
     if not target.resolve().is_relative_to(root):
-        raise UnsafeZipError(f"zip entry {info.filename!r} would land outside the folder")
+        raise UnsafeZipError(f"zip entry {quote(info.filename)} would land outside the folder")
     if kind == "dir":
         target.mkdir(parents=True, exist_ok=True)
         return
@@ -156,11 +235,11 @@ def _extract_entry(zf, info, root, result, max_bytes, max_ratio, ratio_floor) ->
             if result.bytes + written > max_bytes:
                 raise UnsafeZipError(
                     f"zip expands to more than {max_bytes // (1024 * 1024)} MB "
-                    f"(stopped in {info.filename!r})"
+                    f"(stopped in {quote(info.filename)})"
                 )
             if written > ratio_floor and written > allowed:
                 raise UnsafeZipError(
-                    f"zip entry {info.filename!r} expands more than {max_ratio:g} times "
+                    f"zip entry {quote(info.filename)} expands more than {max_ratio:g} times "
                     "its compressed size (a zip bomb?)"
                 )
             out.write(chunk)

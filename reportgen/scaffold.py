@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reportgen.errors import UsageError
+from reportgen.errors import UsageError, display_name
 from reportgen.project.runs import OPTIONAL, REQUIRED
 
 TEMPLATE = """\
@@ -60,19 +60,27 @@ when = []                         # extra triggers, e.g. ["twelve more months of
 
 def scaffold(project: str | Path, force: bool = False) -> list[Path]:
     """Create the project skeleton; refuse to overwrite files unless ``force``."""
+    from reportgen.outputs import refuse_symlinks, write_error, write_file_atomic
+
     root = Path(project)
     files = {
         root / "evreport.toml": TEMPLATE,
         root / "runs.csv": ",".join(REQUIRED + OPTIONAL) + "\n",
     }
-    existing = [p for p in files if p.exists()]
+    existing = [p for p in files if p.exists() or p.is_symlink()]
     if existing and not force:
-        raise UsageError(f"{existing[0]} already exists; use --force to overwrite")
+        raise UsageError(f"{display_name(existing[0])} already exists; use --force to overwrite")
+    folders = (root / "split", root / "artefacts" / "checks", root / "artefacts" / "predictions")
+    for p in (*files, *folders):  # all checked before anything is written
+        refuse_symlinks(p, root)
     made = []
-    for d in (root / "split", root / "artefacts" / "checks", root / "artefacts" / "predictions"):
-        d.mkdir(parents=True, exist_ok=True)
+    for d in folders:
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise write_error(d, e) from None
         made.append(d)
     for p, text in files.items():
-        p.write_text(text, encoding="utf-8")
+        write_file_atomic(p, text.encode("utf-8"), root=root)
         made.append(p)
     return made

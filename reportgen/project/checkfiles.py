@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 
-from reportgen.errors import Problem
+from reportgen.errors import Problem, quote
 
 KNOWN = {
     "initial_loss": ("value", "classes"),
@@ -68,18 +67,16 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
         return p, f"shape assertions {'passed' if p else 'FAILED'}" + (
             f" ({n} assertions)" if n is not None else ""
         )
-    return None, f"unknown check {check!r}"
+    return None, f"unknown check {quote(check)}"
 
 
 def parse_checkfile(
     text: str, name: str, problems: list[Problem], warnings: list[Problem]
 ) -> CheckFile | None:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        problems.append(
-            Problem(f"not valid JSON: {e.msg}", name, e.lineno, e.colno, slug="bad-json")
-        )
+    from reportgen.project.manifest import BAD, parse_json
+
+    doc = parse_json(text, name, problems)
+    if doc is BAD:
         return None
     if (
         not isinstance(doc, dict)
@@ -99,7 +96,7 @@ def parse_checkfile(
     if check not in KNOWN:
         warnings.append(
             Problem(
-                f"unknown check {check!r} (known: {', '.join(KNOWN)}); it is listed but not "
+                f"unknown check {quote(check)} (known: {', '.join(KNOWN)}); it is listed but not "
                 "credited",
                 name,
                 1,

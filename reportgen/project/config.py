@@ -10,12 +10,14 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from reportgen.errors import Problem
+from reportgen.errors import Problem, clean_text, quote
 
 BUILTIN_METRICS = ("log_loss", "brier", "accuracy", "error_rate", "cost")
 KINDS = ("model-vs-baseline", "before-after")
 SD_FROM = ("candidate", "baseline", "larger")
 BLOCK_KINDS = ("period", "group")
+#: bootstrap resamples allowed in [rule] (the build's CPU time grows with resamples x blocks)
+MAX_RESAMPLES = 100_000
 RUNG_KEYS = ("correct", "fair", "larger_than_noise", "relevant", "bounded")
 
 _STR, _NUM, _INT, _BOOL, _LIST, _DATE = (
@@ -111,25 +113,41 @@ class Config:
         return self.metric in BUILTIN_METRICS
 
 
-def _locate(text: str, table: str | None, key: str | None) -> int | None:
-    """Line of ``key`` inside ``[table]`` (or of the table header when key is None)."""
-    lines = text.splitlines()
+#: problems reported for one evreport.toml before the rest are only counted
+MAX_PROBLEMS = 100
+
+_HEADER = re.compile(r"^\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]")
+_KEY = re.compile(r"^([A-Za-z0-9_\-\"' .]+?)\s*=")
+
+
+def line_index(text: str) -> dict[tuple[str | None, str | None], int]:
+    """(table, key) -> line of its first occurrence, and (table, None) -> its header line.
+
+    One pass over the file, so locating thousands of problems stays linear. Dotted keys at
+    the top level (``claim.text = ...``) count as keys of their table.
+    """
+    index: dict[tuple[str | None, str | None], int] = {}
     current: str | None = None
-    for i, raw in enumerate(lines, 1):
+    for i, raw in enumerate(text.splitlines(), 1):
         s = raw.strip()
-        m = re.match(r"^\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]", s)
-        if m and not s.startswith("[["):
-            current = m.group(1).strip().strip("\"'")
-            if key is None and current == table:
-                return i
+        if s.startswith("[["):
+            current = "[[array]]"
             continue
-        if (
-            current == table
-            and key is not None
-            and re.match(rf"^[\"']?{re.escape(key)}[\"']?\s*=", s)
-        ):
-            return i
-    return None
+        m = _HEADER.match(s)
+        if m:
+            current = m.group(1).strip().strip("\"'")
+            index.setdefault((current, None), i)
+            index.setdefault((current.split(".")[0].strip().strip("\"'"), None), i)  # [a.b]
+            continue
+        m = _KEY.match(s)
+        if m:
+            parts = [p.strip().strip("\"'") for p in m.group(1).split(".")]
+            if len(parts) == 1:
+                index.setdefault((current, parts[0]), i)
+            elif current is None and len(parts) == 2:
+                index.setdefault((parts[0], parts[1]), i)
+                index.setdefault((parts[0], None), i)
+    return index
 
 
 def _type_ok(kind: str, value: Any) -> bool:
@@ -154,6 +172,9 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     """Parse and validate evreport.toml text; every problem names the line, unknown keys the closest known one."""
     try:
         doc = tomllib.loads(text)
+    except RecursionError:
+        problems.append(Problem("not readable TOML: nested too deeply", name, slug="bad-toml"))
+        return None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"at line (\d+), column (\d+)", str(e))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
@@ -168,8 +189,24 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         )
         return None
     before = len([p for p in problems if p.severity == "error"])
+    index = line_index(text)
+    start = len(problems)
+    dropped = 0
+
+    def _locate(_text, table, key):
+        return index.get((table, key))
+
+    def full() -> bool:
+        """True once MAX_PROBLEMS are reported: later ones are only counted."""
+        nonlocal dropped
+        if len(problems) - start >= MAX_PROBLEMS:
+            dropped += 1
+            return True
+        return False
 
     def err(msg, table=None, key=None, slug="bad-config"):
+        if full():
+            return
         problems.append(
             Problem(msg, name, _locate(text, table, key), 1 if key else None, slug=slug)
         )
@@ -179,6 +216,8 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     for key, value in doc.items():
         if isinstance(value, dict):
             if key not in SCHEMA:
+                if full():
+                    continue
                 close = difflib.get_close_matches(key, tables, n=1)
                 hint = (
                     f"; did you mean [{close[0]}]?"
@@ -187,7 +226,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                 )
                 problems.append(
                     Problem(
-                        f"unknown table [{key}]{hint}",
+                        f"unknown table [{clean_text(key, 80)}]{hint}",
                         name,
                         _locate(text, key, None),
                         1,
@@ -204,6 +243,8 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             known = SCHEMA[table]
             label = f"{table}.{k}" if table else k
             if k not in known:
+                if full():
+                    continue
                 close = difflib.get_close_matches(k, list(known), n=1, cutoff=0.5)
                 if not close:  # maybe it belongs to another table
                     for t2, keys in SCHEMA.items():
@@ -211,16 +252,16 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                             close = [f"[{t2}] {k}" if t2 else f"{k} (top level)"]
                             break
                 hint = (
-                    f"; did you mean {close[0]!r}?"
+                    f"; did you mean {quote(close[0])}?"
                     if close
                     else f"; known keys: {', '.join(known)}"
                 )
-                err(f"unknown key {label!r}{hint}", table, k, slug="unknown-key")
+                err(f"unknown key {quote(label)}{hint}", table, k, slug="unknown-key")
                 continue
             kind, _ = known[k]
             if not _type_ok(kind, v):
                 err(
-                    f"{label} = {v!r} must be "
+                    f"{label} = {quote(v)} must be "
                     + ("a finite number" if kind == _NUM and isinstance(v, float) else kind),
                     table,
                     k,
@@ -230,12 +271,16 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             line = _locate(text, table, k)
             if line:
                 cfg.lines[label] = line
+    if dropped:
+        problems.append(
+            Problem(f"(and {dropped:,} more problems in this file)", name, slug="more-problems")
+        )
     for table, keys in SCHEMA.items():
         for k, (_, required) in keys.items():
             section = doc if table is None else doc.get(table)
             if required and (not isinstance(section, dict) or k not in section):
                 where = f"[{table}]" if table else "the top level"
-                err(f"missing required key {k!r} in {where}", table, None, slug="missing-key")
+                err(f"missing required key {quote(k)} in {where}", table, None, slug="missing-key")
     if len([p for p in problems if p.severity == "error"]) > before:
         return None
 
@@ -249,21 +294,25 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.claim_text = claim["text"]
     cfg.kind = claim.get("kind", cfg.kind)
     if cfg.kind not in KINDS:
-        err(f"claim.kind = {cfg.kind!r} is not one of {', '.join(KINDS)}", "claim", "kind")
+        err(f"claim.kind = {quote(cfg.kind)} is not one of {', '.join(KINDS)}", "claim", "kind")
     cfg.candidate, cfg.baseline, cfg.metric = claim["candidate"], claim["baseline"], claim["metric"]
     if cfg.candidate == cfg.baseline:
-        err(f"claim.candidate and claim.baseline are both {cfg.candidate!r}", "claim", "baseline")
+        err(
+            f"claim.candidate and claim.baseline are both {quote(cfg.candidate)}",
+            "claim",
+            "baseline",
+        )
     if cfg.metric in BUILTIN_METRICS:
         cfg.higher_is_better = cfg.metric == "accuracy"
         if "higher_is_better" in claim and claim["higher_is_better"] != cfg.higher_is_better:
             err(
-                f"claim.higher_is_better = {claim['higher_is_better']} contradicts metric {cfg.metric!r}",
+                f"claim.higher_is_better = {claim['higher_is_better']} contradicts metric {quote(cfg.metric)}",
                 "claim",
                 "higher_is_better",
             )
     elif "higher_is_better" not in claim:
         err(
-            f"claim.higher_is_better is required for the per-row metric {cfg.metric!r} "
+            f"claim.higher_is_better is required for the per-row metric {quote(cfg.metric)} "
             f"(built-in metrics: {', '.join(BUILTIN_METRICS)})",
             "claim",
             "metric",
@@ -287,7 +336,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             try:
                 w = dt.date.fromisoformat(w)
             except ValueError:
-                err(f"rule.written = {w!r} is not a date (YYYY-MM-DD)", "rule", "written")
+                err(f"rule.written = {quote(w)} is not a date (YYYY-MM-DD)", "rule", "written")
                 w = None
         cfg.written = w
     cfg.seed_sd_multiple = float(rule.get("seed_sd_multiple", cfg.seed_sd_multiple))
@@ -296,7 +345,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.seed_sd_from = rule.get("seed_sd_from", cfg.seed_sd_from)
     if cfg.seed_sd_from not in SD_FROM:
         err(
-            f"rule.seed_sd_from = {cfg.seed_sd_from!r} is not one of {', '.join(SD_FROM)}",
+            f"rule.seed_sd_from = {quote(cfg.seed_sd_from)} is not one of {', '.join(SD_FROM)}",
             "rule",
             "seed_sd_from",
         )
@@ -304,9 +353,12 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     if not 0.5 <= cfg.confidence < 1:
         err(f"rule.confidence = {cfg.confidence} must be in [0.5, 1)", "rule", "confidence")
     cfg.resamples = rule.get("resamples", cfg.resamples)
-    if not 100 <= cfg.resamples <= 1_000_000:
+    if not 100 <= cfg.resamples <= MAX_RESAMPLES:
         err(
-            f"rule.resamples = {cfg.resamples} must be between 100 and 1000000", "rule", "resamples"
+            f"rule.resamples = {cfg.resamples} must be between 100 and {MAX_RESAMPLES} "
+            "(resamples x blocks bounds the build time; 2000 is plenty for a 95% interval)",
+            "rule",
+            "resamples",
         )
     cfg.random_seed = rule.get("random_seed", cfg.random_seed)
     if cfg.random_seed < 0:
@@ -342,7 +394,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         th == "validation-cost" or (isinstance(th, int | float) and 0 <= th <= 1)
     ):
         err(
-            f'evaluation.threshold = {th!r} must be "validation-cost" or a number in [0, 1]',
+            f'evaluation.threshold = {quote(th)} must be "validation-cost" or a number in [0, 1]',
             "evaluation",
             "threshold",
         )

@@ -1,24 +1,75 @@
-"""Reading untrusted project files: confined to the project folder, size-capped, hashed."""
+"""Reading untrusted project files: confined to the project folder, size-capped, hashed.
+
+Every file evreport reads from a project goes through ``confine_file`` (via
+``Reader.read_bytes``): its real path must lie inside the project folder's real path
+(so no symlink component leads out), it must be a regular file, and it is read through
+one descriptor checked again after opening. Paths written *inside* input files go
+through ``confine`` first, which also refuses absolute paths and ``..``.
+"""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from reportgen.errors import Problem
+from reportgen.errors import Problem, SetupError, display_name, quote
+
+DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+def _env_cap() -> tuple[int, str | None]:
+    raw = os.environ.get("EVREPORT_MAX_FILE_BYTES")
+    if raw is None:
+        return DEFAULT_MAX_FILE_BYTES, None
+    try:
+        value = int(raw.strip().replace("_", ""))
+        if value <= 0:
+            raise ValueError
+    except ValueError:
+        return DEFAULT_MAX_FILE_BYTES, (
+            f"EVREPORT_MAX_FILE_BYTES={quote(raw)} is not a positive whole number of bytes "
+            f"(default {DEFAULT_MAX_FILE_BYTES})"
+        )
+    return value, None
+
 
 #: Largest input file evreport reads, in bytes (a clear error beyond it).
-MAX_FILE_BYTES = int(os.environ.get("EVREPORT_MAX_FILE_BYTES", 256 * 1024 * 1024))
+MAX_FILE_BYTES, ENV_PROBLEM = _env_cap()
+
+
+def check_environment() -> None:
+    """Raise SetupError when an EVREPORT_* variable is malformed (checked once per command)."""
+    if ENV_PROBLEM:
+        raise SetupError(ENV_PROBLEM)
 
 
 class Refused(Exception):
     """A path or file that must not be read; carries the message (and line, if known) for a Problem."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
         super().__init__(message)
         self.line = line
+        self.column = column
+
+
+def _resolve(path: Path | str) -> Path:
+    """The real path; raise Refused on a symlink loop or an unresolvable path."""
+    try:
+        return Path(os.path.realpath(path, strict=False))
+    except (OSError, RuntimeError, ValueError) as e:
+        raise Refused(f"{display_name(path)} cannot be resolved: {_reason(e)}") from None
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.errno == errno.ELOOP:
+        return "a symlink loop"
+    if isinstance(e, RuntimeError) and "loop" in str(e).lower():
+        return "a symlink loop"
+    return getattr(e, "strerror", None) or type(e).__name__
 
 
 def confine(root: Path, rel: str) -> Path:
@@ -26,82 +77,146 @@ def confine(root: Path, rel: str) -> Path:
     if not isinstance(rel, str) or not rel.strip():
         raise Refused("empty path")
     if "\x00" in rel:
-        raise Refused(f"path {rel!r} contains a NUL byte")
+        raise Refused(f"path {quote(rel)} contains a NUL byte")
     if (
         PurePosixPath(rel).is_absolute()
         or PureWindowsPath(rel).is_absolute()
         or PureWindowsPath(rel).drive
     ):
-        raise Refused(f"path {rel!r} is absolute; paths must be relative to the project folder")
+        raise Refused(
+            f"path {quote(rel)} is absolute; paths must be relative to the project folder"
+        )
     parts = PurePosixPath(rel.replace("\\", "/")).parts
     if ".." in parts:
-        raise Refused(f"path {rel!r} contains '..'; paths must stay inside the project folder")
+        raise Refused(f"path {quote(rel)} contains '..'; paths must stay inside the project folder")
     try:
-        root_real = root.resolve()
-        target = (root / Path(*parts)).resolve()
-    except OSError as e:
-        raise Refused(f"path {rel[:80]!r} cannot be resolved: {e.strerror or e}") from None
+        root_real = _resolve(root)
+        target = _resolve(Path(root) / Path(*parts))
+    except Refused as e:
+        raise Refused(
+            f"path {quote(rel)} cannot be resolved: {str(e).rsplit(': ', 1)[-1]}"
+        ) from None
     if target != root_real and root_real not in target.parents:
-        raise Refused(f"path {rel!r} leads outside the project folder (through a symlink)")
+        raise Refused(f"path {quote(rel)} leads outside the project folder (through a symlink)")
     return target
+
+
+def confine_file(root: Path, path: Path, name: str | None = None) -> Path:
+    """The real path of ``path`` if it is a regular file inside ``root``; else raise Refused.
+
+    The one check every project file passes before it is read: resolved path inside the
+    resolved project folder (a symlink anywhere on the way may not lead out), no symlink
+    loop, and a regular file (not a folder, FIFO or device).
+    """
+    name = name or display_name(path)
+    root_real = _resolve(root)
+    real = _resolve(path)
+    if real != root_real and root_real not in real.parents:
+        raise Refused(
+            f"{name} leads outside the project folder (through a symlink); it is not read"
+        )
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        raise Refused(f"file {name} does not exist") from None
+    except OSError as e:
+        raise Refused(f"cannot read {name}: {_reason(e)}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise Refused(f"{name} is not a regular file")
+    return real
+
+
+def confine_dir(root: Path, path: Path, name: str | None = None) -> Path | None:
+    """The real path of folder ``path`` inside ``root``; None when absent; Refused when it leads out."""
+    name = name or display_name(path)
+    real = _resolve(path)
+    root_real = _resolve(root)
+    if real != root_real and root_real not in real.parents:
+        raise Refused(
+            f"folder {name}/ leads outside the project folder (through a symlink); nothing in it is read"
+        )
+    return real if real.is_dir() else None
 
 
 def inside_folder(path: Path, folder: Path, name: str) -> Path:
     """Refuse a file found in ``folder`` whose real location (after symlinks) is outside it."""
-    try:
-        real, base = path.resolve(), folder.resolve()
-    except OSError as e:
-        raise Refused(f"{name} cannot be resolved: {e.strerror or e}") from None
+    real, base = _resolve(path), _resolve(folder)
     if base not in real.parents:
         raise Refused(f"{name} leads outside {folder.name}/ (through a symlink); it is not read")
     return real
 
 
+def read_confined(root: Path, path: Path, name: str | None = None, cap: int | None = None) -> bytes:
+    """Read a regular file inside ``root`` through one descriptor, at most ``cap`` bytes."""
+    name = name or display_name(path)
+    if ENV_PROBLEM:
+        raise Refused(ENV_PROBLEM)
+    cap = MAX_FILE_BYTES if cap is None else cap
+    real = confine_file(root, path, name)
+    try:
+        fd = os.open(
+            real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
+    except OSError as e:
+        raise Refused(f"cannot read {name}: {_reason(e)}") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):  # swapped between the check and the open
+            raise Refused(f"{name} is not a regular file")
+        if st.st_size > cap:
+            raise Refused(
+                f"file {name} is {st.st_size:,} bytes, over the {cap:,}-byte limit "
+                "(set EVREPORT_MAX_FILE_BYTES to raise it)"
+            )
+        try:
+            data = f.read(cap + 1)
+        except OSError as e:
+            raise Refused(f"cannot read {name}: {_reason(e)}") from None
+    if len(data) > cap:
+        raise Refused(
+            f"file {name} is over the {cap:,}-byte limit (set EVREPORT_MAX_FILE_BYTES to raise it)"
+        )
+    return data
+
+
 @dataclass
 class Reader:
-    """Reads files of one project, recording path, sha256 and size of every file read."""
+    """Reads files of one project, recording path, sha256 and size of every file read.
+
+    ``trusted`` holds paths the operator named on the command line outside the project
+    (``--runs /data/runs.csv``): those are only checked to be regular files.
+    """
 
     root: Path
     inputs: dict[str, tuple[str, int]] = field(default_factory=dict)
+    trusted: frozenset[str] = frozenset()
+    #: real path -> parsed table, so a file named many times is read once
+    tables: dict[str, object] = field(default_factory=dict)
 
     def display(self, path: Path) -> str:
-        """The path as a user should see it: relative to the project folder when inside it."""
+        """The path as a user should see it: relative to the project folder when inside it.
+
+        Lexical (symlinks are not followed), so a link never shows where it points.
+        """
+        a, r = os.path.abspath(path), os.path.abspath(self.root)
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            rel = Path(a).relative_to(r).as_posix()
         except ValueError:
-            return str(path)
+            rel = str(path)
+        return display_name(rel)
 
     def read_bytes(self, path: Path) -> bytes:
         """Read a file (capped at MAX_FILE_BYTES) and record its hash. Raises Refused."""
         name = self.display(path)
-        try:
-            if not path.exists():
-                raise Refused(f"file {name} does not exist")
-            if not path.is_file():
-                raise Refused(f"{name} is not a regular file")
-            size = path.stat().st_size
-        except OSError as e:
-            raise Refused(f"cannot read {name}: {e.strerror or e}") from None
-        if size > MAX_FILE_BYTES:
-            raise Refused(
-                f"file {name} is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit "
-                "(set EVREPORT_MAX_FILE_BYTES to raise it)"
-            )
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise Refused(f"cannot read {name}: {e.strerror or e}") from None
+        root = Path(os.sep) if str(path) in self.trusted else self.root
+        data = read_confined(root, Path(path), name)
         self.inputs[name] = (hashlib.sha256(data).hexdigest(), len(data))
         return data
 
     def read_text(self, path: Path) -> str:
         """Read a UTF-8 text file (a BOM is tolerated). Raises Refused on bad encoding."""
         data = self.read_bytes(path)
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            line = data[: e.start].count(b"\n") + 1
-            raise Refused(f"not valid UTF-8 (byte {e.start})", line=line) from None
+        return decode_text(data)
 
     def project_path(
         self,
@@ -118,6 +233,26 @@ class Reader:
         except Refused as e:
             problems.append(Problem(str(e), source, line, column, slug="path-outside-project"))
             return None
+
+
+def decode_text(data: bytes) -> str:
+    """UTF-8 (a BOM is tolerated); otherwise Refused naming the likely encoding and the line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        # for a CSV file, the field holding the bad byte (commas before it on its line)
+        column = data[data.rfind(b"\n", 0, e.start) + 1 : e.start].count(b",") + 1
+        raise Refused(
+            f"not valid UTF-8 (byte {e.start}){encoding_hint(data)}", line=line, column=column
+        ) from None
+
+
+def encoding_hint(data: bytes) -> str:
+    """A hint naming the encoding a non-UTF-8 text file probably has."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 3 and data[1:4:2] == b"\x00\x00"):
+        return "; it looks like UTF-16: save it as UTF-8"
+    return "; it may be Latin-1 or Windows-1252: save it as UTF-8"
 
 
 def sha256_file(path: Path) -> str:

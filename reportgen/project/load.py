@@ -6,10 +6,10 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportgen.errors import InputError, Problem
+from reportgen.errors import InputError, Problem, display_name, quote
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
-from reportgen.project.files import Reader, Refused, confine, inside_folder
+from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.manifest import Manifest, canonical_part, load_manifest
 from reportgen.project.predictions import (
     Predictions,
@@ -66,6 +66,33 @@ def _locate_input(root: Path, rel: str) -> Path:
     return p if p.is_absolute() else root / p
 
 
+def _operator_paths(root: Path, paths: ProjectPaths) -> frozenset[str]:
+    """Input paths the operator named outside the project on the command line (trusted)."""
+    out = set()
+    for rel in (paths.config, paths.runs, paths.manifest):
+        if Path(rel).is_absolute() or ".." in Path(rel).parts:
+            out.add(str(_locate_input(root, rel)))
+    return frozenset(out)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:
+        return True  # e.g. a symlink loop: reading it gives the clear message
+
+
+def _folder(reader: Reader, path: Path, problems: list[Problem]) -> Path | None:
+    """A folder whose files are read (split/, artefacts/checks/), refused if it leads out."""
+    name = reader.display(path)
+    try:
+        confine_dir(reader.root, path, name)
+    except Refused as e:
+        problems.append(Problem(str(e), name, slug="path-outside-project"))
+        return None
+    return path if path.is_dir() else None
+
+
 def inspect_project(
     project_dir: str | Path, paths: ProjectPaths = ProjectPaths()
 ) -> tuple[Project | None, list[Problem]]:
@@ -74,19 +101,22 @@ def inspect_project(
     problems: list[Problem] = []
     warnings: list[Problem] = []
     if not root.is_dir():
-        return None, [Problem(f"{root} is not a folder", str(root), slug="no-project")]
-    reader = Reader(root)
+        name = display_name(root.name or root)
+        return None, [Problem(f"{name} is not a folder", name, slug="no-project")]
+    reader = Reader(root, trusted=_operator_paths(root, paths))
 
     def read_text(rel: str) -> tuple[str | None, str]:
         path = _locate_input(root, rel)
         name = reader.display(path)
-        if not path.exists():
+        if not _exists(path):
             problems.append(Problem(f"missing {name}", name, slug="missing-file"))
             return None, name
         try:
             return reader.read_text(path), name
         except Refused as e:
-            problems.append(Problem(str(e), name, e.line, slug="unreadable"))
+            column = e.column if name.lower().endswith(".csv") else None
+            slug = "path-outside-project" if "leads outside" in str(e) else "unreadable"
+            problems.append(Problem(str(e), name, e.line, column, slug=slug))
             return None, name
 
     text, cname = read_text(paths.config)
@@ -100,10 +130,10 @@ def inspect_project(
             m = getattr(config, role)
             if m not in models:
                 close = difflib.get_close_matches(m, models, n=1)
-                hint = f"did you mean {close[0]!r}? " if close else ""
+                hint = f"did you mean {quote(close[0])}? " if close else ""
                 problems.append(
                     Problem(
-                        f"claim.{role} = {m!r} is not a model in {rname}; {hint}models there: "
+                        f"claim.{role} = {quote(m)} is not a model in {rname}; {hint}models there: "
                         f"{', '.join(models)}",
                         cname,
                         config.lines.get(f"claim.{role}"),
@@ -114,7 +144,7 @@ def inspect_project(
 
     manifest = None
     mpath = _locate_input(root, paths.manifest)
-    if mpath.exists():
+    if _exists(mpath):
         manifest = load_manifest(reader, mpath, problems)
     else:
         warnings.append(
@@ -133,12 +163,11 @@ def inspect_project(
             if sf.frame is not None:
                 split_frames[sf.part] = sf.frame
     else:
-        folder = root / "split"
-        if folder.is_dir():
+        folder = _folder(reader, root / "split", problems)
+        if folder is not None:
             for p in sorted(folder.iterdir()):
-                if p.suffix.lower() in TABLE_SUFFIXES and p.is_file():
+                if p.suffix.lower() in TABLE_SUFFIXES and _is_file(p):
                     try:
-                        confine(root, p.relative_to(root).as_posix())
                         split_frames.setdefault(canonical_part(p.stem), read_table(reader, p))
                     except (Refused, TableError) as e:
                         problems.append(
@@ -155,8 +184,8 @@ def inspect_project(
             if prev[0] != r.split:
                 problems.append(
                     Problem(
-                        f"predictions file {r.predictions!r} is cited for split {r.split!r} here "
-                        f"and for {prev[0]!r} at line {prev[1]}",
+                        f"predictions file {quote(r.predictions)} is cited for split {quote(r.split)} here "
+                        f"and for {quote(prev[0])} at line {prev[1]}",
                         rname,
                         r.line,
                         slug="predictions-split",
@@ -202,7 +231,7 @@ def inspect_project(
                     row_id_col,
                     config.block,
                     config.slice,
-                    f"for part {part!r}",
+                    f"for part {quote(part)}",
                     problems,
                     required=part == "test",
                 )
@@ -211,7 +240,7 @@ def inspect_project(
             ):
                 problems.append(
                     Problem(
-                        f"no split file for part {part!r} to join the block/slice columns from",
+                        f"no split file for part {quote(part)} to join the block/slice columns from",
                         name,
                         1,
                         slug="missing-column",
@@ -227,11 +256,17 @@ def inspect_project(
 
     checks: list[CheckFile] = []
     cdir = _locate_input(root, paths.artefacts) / "checks"
-    if cdir.is_dir():
+    operator_chosen = Path(paths.artefacts).is_absolute() or ".." in Path(paths.artefacts).parts
+    if not operator_chosen:  # the project's own folder: confined like every project file
+        cdir = _folder(reader, cdir, problems)
+    elif not cdir.is_dir():
+        cdir = None
+    if cdir is not None:
         for p in sorted(cdir.glob("*.json")):
+            if operator_chosen:  # named on the command line: only regular files are required
+                reader.trusted = reader.trusted | {str(p)}
             name = reader.display(p)
             try:
-                inside_folder(p, cdir, name)
                 text = reader.read_text(p)
             except Refused as e:
                 problems.append(Problem(str(e), name, e.line, slug="path-outside-project"))
@@ -252,7 +287,7 @@ def inspect_project(
                 if not _is_file(target):
                     warnings.append(
                         Problem(
-                            f"[evidence] {rung} cites {rel!r}, which does not exist; not credited",
+                            f"[evidence] {rung} cites {quote(rel)}, which does not exist; not credited",
                             cname,
                             config.lines.get(f"evidence.{rung}"),
                             slug="missing-evidence",

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from reportgen.errors import InputError, Problem
-from reportgen.project.files import Reader, Refused, sha256_file
+from reportgen.errors import InputError, Problem, clean_text, quote
+from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
 MANIFEST = "split/manifest.json"
@@ -26,48 +26,87 @@ def parse_time(text: str) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
-def count_rows(path: Path) -> int:
-    if path.suffix.lower() in (".parquet", ".pq"):
-        import pyarrow.parquet as pq
-
-        return pq.ParquetFile(path).metadata.num_rows
-    import pandas as pd
-
-    return len(pd.read_csv(path, dtype=str, keep_default_na=False))
-
-
 def freeze(project_dir: Path, created: str | None = None, split_dir: str = "split") -> dict:
-    """Hash every split file under ``split/`` into ``split/manifest.json`` and return the manifest."""
+    """Hash every split file under ``split/`` into ``split/manifest.json`` and return the manifest.
+
+    Split files are read like every project file (confined, capped, parsed as tables), and the
+    manifest is written atomically, never through a symlink.
+    """
+    from reportgen.outputs import write_file_atomic
+
     project_dir = Path(project_dir)
     folder = project_dir / split_dir
-    if not folder.is_dir():
-        raise InputError(f"no {split_dir}/ folder with split files to freeze", path=str(folder))
+    reader = Reader(project_dir)
+    try:
+        real = confine_dir(project_dir, folder, f"{split_dir}")
+    except Refused as e:
+        raise InputError(str(e), path=split_dir, slug="path-outside-project") from None
+    if real is None:
+        raise InputError(f"no {split_dir}/ folder with split files to freeze", path=split_dir)
     files = sorted(
-        p for p in folder.iterdir() if p.suffix.lower() in TABLE_SUFFIXES and p.is_file()
+        p for p in folder.iterdir() if p.suffix.lower() in TABLE_SUFFIXES and _is_file(p)
     )
     if not files:
-        raise InputError(f"no .csv or .parquet split files in {split_dir}/", path=str(folder))
+        raise InputError(f"no .csv or .parquet split files in {split_dir}/", path=split_dir)
     if created is None:
         created = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     else:
         try:
             parse_time(created)
         except ValueError:
-            raise InputError(f"--created {created!r} is not an ISO 8601 date-time") from None
-    entries = []
+            raise InputError(f"--created {quote(created)} is not an ISO 8601 date-time") from None
+    entries, problems = [], []
     for p in files:
+        try:
+            frame = read_table(reader, p)
+        except TableError as e:
+            problems.append(e.problem)
+            continue
+        name = reader.display(p)
         entries.append(
             {
                 "part": canonical_part(p.stem),
-                "path": p.relative_to(project_dir).as_posix(),
-                "sha256": sha256_file(p),
-                "rows": count_rows(p),
+                "path": name,
+                "sha256": reader.inputs[name][0],
+                "rows": len(frame),
             }
         )
+    if problems:
+        raise InputError(problems)
     manifest = {"created": created, "row_id": "row_id", "files": entries}
-    out = project_dir / split_dir / "manifest.json"
-    out.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    out = folder / "manifest.json"
+    data = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    write_file_atomic(out, data, root=project_dir)
     return manifest
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file() or path.is_symlink()
+    except OSError:
+        return True
+
+
+def parse_json(text: str, name: str, problems: list[Problem]):
+    """json.loads with every failure as a Problem (bad syntax, deep nesting, huge integers).
+
+    Returns the document, or ``_BAD`` after recording the problem.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        problems.append(
+            Problem(f"not valid JSON: {e.msg}", name, e.lineno, e.colno, slug="bad-json")
+        )
+    except RecursionError:
+        problems.append(Problem("not readable JSON: nested too deeply", name, slug="bad-json"))
+    except ValueError as e:  # an integer with more than 4300 digits, among others
+        problems.append(Problem(f"not readable JSON: {clean_text(e, 200)}", name, slug="bad-json"))
+    return BAD
+
+
+#: what parse_json returns for a document it could not read
+BAD = object()
 
 
 @dataclass
@@ -133,14 +172,11 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
     try:
         text = reader.read_text(path)
     except Refused as e:
-        problems.append(Problem(str(e), name, slug="unreadable"))
+        slug = "path-outside-project" if "leads outside" in str(e) else "unreadable"
+        problems.append(Problem(str(e), name, e.line, slug=slug))
         return None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        problems.append(
-            Problem(f"not valid JSON: {e.msg}", name, e.lineno, e.colno, slug="bad-json")
-        )
+    doc = parse_json(text, name, problems)
+    if doc is BAD:
         return None
     if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
         problems.append(
@@ -170,7 +206,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         except ValueError:
             problems.append(
                 Problem(
-                    f'"created" = {created_text!r} is not an ISO 8601 date-time',
+                    f'"created" = {quote(created_text)} is not an ISO 8601 date-time',
                     name,
                     _line_of_key(text, '"created"'),
                     slug="bad-time",
@@ -215,7 +251,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         part = canonical_part(str(entry["part"]))
         if part in seen_parts:
             problems.append(
-                Problem(f"part {part!r} is listed twice", name, line, slug="bad-manifest")
+                Problem(f"part {quote(part)} is listed twice", name, line, slug="bad-manifest")
             )
             continue
         seen_parts.add(part)
@@ -237,7 +273,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         if row_id not in frame.columns:
             problems.append(
                 Problem(
-                    f"split file has no {row_id!r} column (the manifest's row_id)",
+                    f"split file has no {quote(row_id)} column (the manifest's row_id)",
                     reader.display(target),
                     1,
                     slug="missing-column",

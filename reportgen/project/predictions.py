@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reportgen.errors import Problem
+from reportgen.errors import Problem, quote
 from reportgen.project.tables import column_of, line_of, numeric_column
 
 
@@ -65,7 +65,8 @@ def parse_predictions(
     if len(frame) == 0:
         problems.append(Problem("no rows", name, 2, slug="empty"))
         return None
-    ids = frame["row_id"].astype(str).str.strip().to_numpy(dtype=object)
+    raw_ids = frame["row_id"]  # a Parquet column may hold nulls: they count as empty
+    ids = raw_ids.where(raw_ids.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
     empty = np.flatnonzero(ids == "")
     for i in empty[:3]:
         problems.append(
@@ -84,7 +85,7 @@ def parse_predictions(
         a, b = sorted((int(order[j]), int(order[j + 1])))
         problems.append(
             Problem(
-                f"duplicate row_id {s[j]!r} (also at line {line_of(frame, a)})",
+                f"duplicate row_id {quote(s[j])} (also at line {line_of(frame, a)})",
                 name,
                 line_of(frame, b),
                 column_of(frame, "row_id"),
@@ -111,7 +112,7 @@ def parse_predictions(
         if metric not in cols:
             problems.append(
                 Problem(
-                    f"no column {metric!r} (the claim's per-row metric)",
+                    f"no column {quote(metric)} (the claim's per-row metric)",
                     name,
                     1,
                     slug="missing-column",
@@ -169,7 +170,7 @@ def join_columns(
     for c in missing_cols if required else []:
         problems.append(
             Problem(
-                f"column {c!r} is in neither the predictions nor the split file {split_name}",
+                f"column {quote(c)} is in neither the predictions nor the split file {split_name}",
                 pred.path,
                 1,
                 slug="missing-column",
@@ -186,7 +187,7 @@ def join_columns(
         problems.append(
             Problem(
                 f"{len(absent)} row_id(s) not in the split file {split_name}, e.g. "
-                f"{pred.row_id[absent[0]]!r}; cannot join {', '.join(c for c, _ in need)}",
+                f"{quote(pred.row_id[absent[0]])}; cannot join {', '.join(c for c, _ in need)}",
                 pred.path,
                 pred.line(int(absent[0])),
                 pred.extra.get("row_id_column"),

@@ -9,8 +9,9 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-from reportgen.errors import Problem
+from reportgen.errors import Problem, quote
 from reportgen.project.manifest import canonical_part, parse_time
+from reportgen.project.tables import csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 OPTIONAL = (
@@ -76,11 +77,14 @@ def parse_runs(
         return []
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}
+    if len(col) != len(header) and header[-1] == "":
+        problems.append(csv_header_problem(header, text, name) or Problem("empty column", name, 1))
+        return []
     if len(col) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
         problems.append(
             Problem(
-                f"duplicate column {dup!r} in the header",
+                f"duplicate column {quote(dup)} in the header",
                 name,
                 1,
                 header.index(dup) + 1,
@@ -89,6 +93,10 @@ def parse_runs(
         )
         return []
     missing = [c for c in REQUIRED if c not in col]
+    hint = csv_header_problem(header, text, name)
+    if hint is not None and (missing or hint.slug == "empty-column"):
+        problems.append(hint)
+        return []
     if missing:
         problems.append(
             Problem(
@@ -106,7 +114,7 @@ def parse_runs(
             if close:
                 warnings.append(
                     Problem(
-                        f"unknown column {h!r} (did you mean {close[0]!r}?); it is ignored",
+                        f"unknown column {quote(h)} (did you mean {quote(close[0])}?); it is ignored",
                         name,
                         1,
                         header.index(h) + 1,
@@ -163,10 +171,10 @@ def parse_runs(
             try:
                 seed = int(s)
             except ValueError:
-                bad("seed", f"seed = {s!r} is not a whole number")
+                bad("seed", f"seed = {quote(s)} is not a whole number")
         status = (get("status") or "ok").lower()
         if status not in STATUSES:
-            bad("status", f"status = {get('status')!r} must be one of {', '.join(STATUSES)}")
+            bad("status", f"status = {quote(get('status'))} must be one of {', '.join(STATUSES)}")
         value = None
         v = get("value")
         if v is None:
@@ -182,7 +190,7 @@ def parse_runs(
                 if not math.isfinite(value):
                     raise ValueError
             except ValueError:
-                bad("value", f"value = {v!r} is not a finite number")
+                bad("value", f"value = {quote(v)} is not a finite number")
         started = None
         if get("started_at") is not None:
             try:
@@ -190,7 +198,7 @@ def parse_runs(
             except ValueError:
                 bad(
                     "started_at",
-                    f"started_at = {get('started_at')!r} is not an ISO 8601 date-time "
+                    f"started_at = {quote(get('started_at'))} is not an ISO 8601 date-time "
                     "(e.g. 2026-09-02T10:00:00Z)",
                     "bad-time",
                 )
@@ -199,7 +207,7 @@ def parse_runs(
             try:
                 fit = float(get("fit_seconds"))
             except ValueError:
-                bad("fit_seconds", f"fit_seconds = {get('fit_seconds')!r} is not a number")
+                bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
         if len(problems) > before:
             continue
         split = canonical_part(get("split"))
@@ -207,8 +215,8 @@ def parse_runs(
         if key in seen:
             problems.append(
                 Problem(
-                    f"run {key[0]!r} has a second row for split {split!r} and metric "
-                    f"{key[2]!r} (first at line {seen[key]})",
+                    f"run {quote(key[0])} has a second row for split {quote(split)} and metric "
+                    f"{quote(key[2])} (first at line {seen[key]})",
                     name,
                     line,
                     col["run_id"] + 1,
@@ -246,8 +254,8 @@ def parse_runs(
         if (f.model, f.seed) != (r.model, r.seed):
             problems.append(
                 Problem(
-                    f"run {r.run_id!r} is model {r.model!r} seed {r.seed} here but model "
-                    f"{f.model!r} seed {f.seed} at line {f.line}",
+                    f"run {quote(r.run_id)} is model {quote(r.model)} seed {r.seed} here but model "
+                    f"{quote(f.model)} seed {f.seed} at line {f.line}",
                     name,
                     r.line,
                     col["model"] + 1,

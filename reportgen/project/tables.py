@@ -6,8 +6,8 @@ import io
 import re
 from pathlib import Path
 
-from reportgen.errors import Problem
-from reportgen.project.files import Reader, Refused
+from reportgen.errors import Problem, clean_text, quote
+from reportgen.project.files import Reader, Refused, confine_file, decode_text
 
 TABLE_SUFFIXES = (".csv", ".parquet", ".pq")
 
@@ -18,37 +18,48 @@ class TableError(Exception):
         super().__init__(str(problem))
 
 
+#: Parquet limits, checked from the file's metadata before anything is decoded: a few
+#: megabytes of Parquet can describe hundreds of millions of rows
+MAX_TABLE_ROWS = 10_000_000
+MAX_TABLE_VALUES = 100_000_000  # leaf values over all columns
+MAX_TABLE_DECODED_BYTES = 2 * 1024**3  # uncompressed page bytes over all columns
+
+
 def read_table(reader: Reader, path: Path):
     """Read a CSV or Parquet file into a DataFrame of strings (Parquet keeps its own dtypes).
 
     Row i of the frame is file line i + 2 for CSV (line 1 is the header) and row i + 1 for
-    Parquet; callers use `line_of` to cite it.
+    Parquet; callers use `line_of` to cite it. A file named twice is read once (the same
+    frame is returned), so a manifest naming one file for many parts costs one read.
     """
+    name = reader.display(path)
+    try:
+        real = confine_file(reader.root, Path(path), name)
+    except Refused as e:
+        raise TableError(Problem(str(e), name, slug="unreadable")) from None
+    key = str(real)
+    if key in reader.tables:
+        return reader.tables[key]
+    frame = _read_table(reader, Path(path), name)
+    reader.tables[key] = frame
+    return frame
+
+
+def _read_table(reader: Reader, path: Path, name: str):
     import pandas as pd
 
-    name = reader.display(path)
     try:
         data = reader.read_bytes(path)
     except Refused as e:
         raise TableError(Problem(str(e), name, slug="unreadable")) from None
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
-        import pyarrow.parquet as pq
-
-        try:
-            table = pq.read_table(io.BytesIO(data))
-        except Exception as e:  # pyarrow raises several types for corrupt files
-            raise TableError(
-                Problem(f"not a readable Parquet file: {e}", name, slug="bad-parquet")
-            ) from None
-        frame = table.to_pandas()
-        frame.attrs["format"] = "parquet"
+        frame = _parquet_frame(data, name)
     elif suffix == ".csv":
         try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            line = data[: e.start].count(b"\n") + 1
-            raise TableError(Problem("not valid UTF-8", name, line, slug="bad-encoding")) from None
+            text = decode_text(data)
+        except Refused as e:
+            raise TableError(Problem(str(e), name, e.line, e.column, slug="bad-encoding")) from None
         if not text.strip():
             raise TableError(
                 Problem("the file is empty (a header line is expected)", name, 1, slug="empty")
@@ -64,11 +75,21 @@ def read_table(reader: Reader, path: Path):
             )
         except pd.errors.ParserError as e:
             m = re.search(r"line (\d+)", str(e))
+            msg = clean_text(e, 200)
+            if "EOF inside string" in msg:
+                msg += " (a quote is opened and never closed)"
             raise TableError(
-                Problem(f"malformed CSV: {e}", name, int(m.group(1)) if m else None, slug="bad-csv")
+                Problem(
+                    f"malformed CSV: {msg}", name, int(m.group(1)) if m else None, slug="bad-csv"
+                )
             ) from None
         except Exception as e:
-            raise TableError(Problem(f"malformed CSV: {e}", name, slug="bad-csv")) from None
+            raise TableError(
+                Problem(f"malformed CSV: {clean_text(e, 200)}", name, slug="bad-csv")
+            ) from None
+        header_problem = csv_header_problem([str(c) for c in frame.columns], text, name)
+        if header_problem is not None:
+            raise TableError(header_problem)
         dupes = [
             c
             for c in frame.columns
@@ -77,7 +98,7 @@ def read_table(reader: Reader, path: Path):
         if dupes:
             raise TableError(
                 Problem(
-                    f"duplicate column name {dupes[0].rsplit('.', 1)[0]!r} in the header",
+                    f"duplicate column name {quote(dupes[0].rsplit('.', 1)[0])} in the header",
                     name,
                     1,
                     slug="duplicate-column",
@@ -91,12 +112,92 @@ def read_table(reader: Reader, path: Path):
     else:
         raise TableError(
             Problem(
-                f"unsupported table format {suffix!r}; use .csv or .parquet",
+                f"unsupported table format {quote(suffix)}; use .csv or .parquet",
                 name,
                 slug="bad-format",
             )
         )
     frame.columns = [str(c).strip() for c in frame.columns]
+    return frame
+
+
+def csv_header_problem(header: list[str], text: str, name: str) -> Problem | None:
+    """Problems with a CSV header that have a likely cause worth naming (Excel, semicolons)."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    if len(header) == 1 and ";" in first:
+        return Problem(
+            f"the header has one column {quote(header[0])}: the file seems to use ';' "
+            "as the delimiter; save it with commas",
+            name,
+            1,
+            slug="delimiter",
+        )
+    raw = first.rstrip("\r").split(",")
+    if len(raw) > 1 and raw[-1].strip() == "" and any(c.strip() for c in raw):
+        return Problem(
+            "the header ends with an empty column name (trailing commas, as a spreadsheet "
+            "export writes them); remove the empty columns",
+            name,
+            1,
+            len(raw),
+            slug="empty-column",
+        )
+    return None
+
+
+def _parquet_frame(data: bytes, name: str):
+    """A Parquet file as a frame, refused before decoding when its metadata describes too much."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def bad(msg: str, slug: str = "bad-parquet") -> TableError:
+        return TableError(Problem(msg, name, slug=slug))
+
+    try:
+        pf = pq.ParquetFile(io.BytesIO(data))
+        md = pf.metadata
+        rows = md.num_rows
+        values = decoded = 0
+        for i in range(md.num_row_groups):
+            rg = md.row_group(i)
+            decoded += rg.total_byte_size
+            for j in range(rg.num_columns):
+                values += rg.column(j).num_values
+        schema = pf.schema_arrow
+    except Exception as e:  # pyarrow raises several types for corrupt files
+        raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+    limits = (
+        (rows, MAX_TABLE_ROWS, "rows"),
+        (values, MAX_TABLE_VALUES, "values"),
+        (decoded, MAX_TABLE_DECODED_BYTES, "decoded bytes"),
+    )
+    for n, cap, what in limits:
+        if n > cap:
+            raise bad(
+                f"the Parquet file describes {n:,} {what}, over the limit of {cap:,}", "too-large"
+            )
+    nested = [f.name for f in schema if pa.types.is_nested(f.type)]
+    if nested:
+        raise bad(f"column {quote(nested[0])} is nested (a list or struct); use flat columns")
+    strings = [
+        f.name
+        for f in schema
+        if pa.types.is_string(f.type)
+        or pa.types.is_large_string(f.type)
+        or pa.types.is_binary(f.type)
+        or pa.types.is_large_binary(f.type)
+    ]
+    try:
+        # strings stay dictionary-encoded while decoding: a repeated long value costs once
+        table = pq.read_table(io.BytesIO(data), read_dictionary=strings or None)
+        frame = table.to_pandas()
+    except Exception as e:
+        raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+    for c in strings:
+        if c in frame.columns and str(frame[c].dtype) == "category":
+            col = frame[c].astype(object)
+            frame[c] = col.where(col.notna(), None)
+    frame.attrs["format"] = "parquet"
     return frame
 
 
@@ -170,7 +271,7 @@ def numeric_column(
     for i in idx[:limit]:
         problems.append(
             Problem(
-                f"{col} = {str(raw.iloc[i])!r} must be {what}",
+                f"{col} = {quote(str(raw.iloc[i]))} must be {what}",
                 name,
                 line_of(frame, int(i)),
                 c,
@@ -179,6 +280,8 @@ def numeric_column(
         )
     if len(idx) > limit:
         problems.append(
-            Problem(f"{len(idx) - limit} more bad values in column {col!r}", name, slug="bad-value")
+            Problem(
+                f"{len(idx) - limit} more bad values in column {quote(col)}", name, slug="bad-value"
+            )
         )
     return values

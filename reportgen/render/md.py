@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
+from reportgen.errors import clean_text
 from reportgen.render.html import TEMPLATES
+
+#: characters that would let user text become a link, an image, raw HTML or code
+_ACTIVE = re.compile(r"([\\`\[\]<>])")
 
 
 def plain(text: object) -> str:
-    """User text as one markdown line: no raw HTML, no structure-breaking newlines."""
-    s = " ".join(str(text).split())
-    return s.replace("<", "\\<").replace(">", "\\>")
+    """User text as one markdown line: no raw HTML, links, images or structure-breaking newlines.
+
+    Square brackets, angle brackets, backticks and backslashes are escaped, so neither
+    ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor ``<http://...>`` can form;
+    control characters are shown as escapes.
+    """
+    s = " ".join(clean_text(text, None).split())
+    return _ACTIVE.sub(r"\\\1", s)
 
 
 @lru_cache(maxsize=1)

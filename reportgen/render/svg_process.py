@@ -21,7 +21,7 @@ import sys
 import threading
 from pathlib import Path
 
-from reportgen.errors import RenderError
+from reportgen.errors import RenderError, clean_text
 
 #: drawn as soon as the helper starts, so the engine is warm when the real specs arrive
 _WARM_UP = {
@@ -76,11 +76,24 @@ class SvgProcess:
         """Chart key -> SVG, in the order the specs were submitted (waits for the helper)."""
         if self._svgs is None:
             self._thread.join()
-            if self._proc.returncode != 0:
+            code = self._proc.returncode
+            if code != 0:
                 reason = self._err.decode("utf-8", "replace").strip().splitlines()
+                chart = [r for r in reason if r.startswith("chart ")]
+                drawing = [r for r in reason if r.startswith("drawing chart ")]
+                if chart:
+                    why = chart[-1]
+                elif code < 0:  # killed: a Rust panic in vl-convert aborts with SIGABRT
+                    why = f"the chart engine crashed (signal {-code})" + (
+                        f" {drawing[-1]}" if drawing else ""
+                    )
+                else:
+                    why = next(
+                        (r for r in reversed(reason) if not r.startswith("drawing chart ")),
+                        f"exit status {code}",
+                    )
                 raise ChartProcessError(
-                    "chart conversion failed in the helper process: "
-                    + (reason[-1] if reason else f"exit status {self._proc.returncode}")
+                    "chart conversion failed in the helper process: " + clean_text(why, 300)
                 )
             self._svgs = json.loads(self._out)
         return self._svgs
@@ -108,6 +121,9 @@ def main() -> None:
     specs = json.loads(sys.stdin.buffer.read())
     svgs = {}
     for key, spec in specs.items():
+        # named before drawing: if the engine aborts the process, the parent still knows which
+        sys.stderr.write(f"drawing chart {key!r}\n")
+        sys.stderr.flush()
         try:
             svgs[key] = chart_svg(key, spec)
         except Exception as exc:  # one line for the parent's message, not a JavaScript stack

@@ -1,7 +1,7 @@
 """Stand-ins for the real build, for the batch tests only (imported by worker processes too).
 
 A synthetic project is an evreport.toml whose ``[fake]`` table says what the fake build
-does: ``behaviour = "ok" | "broken" | "sleep" | "crash" | "raise"``. The product code never
+does: ``behaviour = "ok" | "broken" | "sleep" | "crash" | "raise" | "alloc"``. The product code never
 reads that table; only ``fake_build`` below does, and only tests pass it to run_batch.
 """
 
@@ -72,6 +72,9 @@ def fake_build_report(project_dir, out=None, formats=("html", "json"), command=N
         os._exit(7)
     if behaviour == "raise":
         raise ZeroDivisionError("boom")
+    if behaviour == "alloc":  # more memory than the worker's limit allows
+        blob = bytearray(int(spec.get("megabytes", 2048)) * 1024 * 1024)
+        blob[-1] = 1
     report = fake_report(spec)
     files = {}
     if "json" in formats:

@@ -149,7 +149,16 @@ def test_mixed_batch(tmp_path, fake_ref):
     # nothing written outside OUT, no temporary folders left inside it
     assert snapshot(tmp_path, skip=out) == before
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["alice", "before", "bob", "carol", "index.html", "summary.csv", "summary.json"]
+        [
+            ".evreport-batch.json",
+            "alice",
+            "before",
+            "bob",
+            "carol",
+            "index.html",
+            "summary.csv",
+            "summary.json",
+        ]
     )
 
     # the summary matches each project's report.json
@@ -229,6 +238,7 @@ def test_all_good_exits_zero_and_a_rerun_replaces_the_earlier_batch(tmp_path, fa
     second = run_batch([tmp_path / "p2"], out, formats=("json",), jobs=1, build=fake_ref)
     assert [r["name"] for r in second.rows] == ["p2"]
     assert sorted(p.name for p in out.iterdir()) == [
+        ".evreport-batch.json",
         "index.html",
         "p2",
         "summary.csv",

@@ -46,6 +46,7 @@ def test_dask_batch_with_a_timeout(tmp_path, cluster, fake_ref):
     report = json.loads((out / "alice" / "report.json").read_text())
     assert result.rows[0]["supported_rung"] == report["claim"]["supported_rung"] == 4
     assert sorted(p.name for p in out.iterdir()) == [
+        ".evreport-batch.json",
         "alice",
         "index.html",
         "summary.csv",

@@ -94,7 +94,7 @@ def test_failure_while_writing_leaves_earlier_files(tmp_path, monkeypatch):
             raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("reportgen.outputs.os.fsync", failing_fsync)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(InputError, match="cannot write here: the disk is full"):
         atomic_write_dir(out, {"report.json": b"v2 json", "report.html": b"v2 html"})
     assert len(calls) == 2
     assert listing(out) == before
