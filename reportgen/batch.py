@@ -106,7 +106,7 @@ class Submission:
 
     name: str
     source: Path  # as given on the command line (shown in the summary)
-    kind: str  # "folder" or "zip"
+    kind: str  # "folder", "zip" or "link" (a symlink inside a folder of submissions)
 
 
 @dataclass
@@ -156,21 +156,32 @@ def discover(paths: Sequence[str | Path]) -> list[Submission]:
     seen: set[Path] = set()
     unique = []
     for p, kind in sorted(found, key=lambda pk: str(pk[0])):
-        key = p.resolve()
+        key = p.absolute() if kind == "link" else p.resolve()
         if key not in seen:  # the same submission named twice is graded once
             seen.add(key)
             unique.append((p, kind))
     names = unique_names(
-        [safe_name(_readable(p.stem if kind == "zip" else p.name)) for p, kind in unique]
+        [
+            safe_name(_readable(p.stem if kind == "zip" or _is_zip_link(p, kind) else p.name))
+            for p, kind in unique
+        ]
     )
     subs = [Submission(n, p, kind) for n, (p, kind) in zip(names, unique, strict=True)]
     return sorted(subs, key=lambda s: (s.name.casefold(), s.name))
+
+
+def _is_zip_link(p: Path, kind: str) -> bool:
+    return kind == "link" and p.suffix.lower() == ".zip" and not p.is_dir()
 
 
 def _submissions_in(folder: Path) -> list[tuple[Path, str]]:
     out = []
     for child in sorted(folder.iterdir()):
         if child.name.startswith(".") or child.name == "__MACOSX":
+            continue
+        if child.is_symlink():  # unzip recreates links: a link is reported, never followed
+            if child.is_dir() or child.suffix.lower() == ".zip":
+                out.append((child, "link"))
             continue
         if child.is_dir():
             out.append((child, "folder"))
@@ -220,7 +231,7 @@ def unique_names(names: list[str]) -> list[str]:
 def check_out(out: Path, submissions: Sequence[Submission], paths: Sequence[str | Path]) -> None:
     """Refuse an OUT that overlaps the submissions, or that holds something other than a batch."""
     out_r = out.resolve()
-    for p in [Path(x) for x in paths] + [s.source for s in submissions]:
+    for p in [Path(x) for x in paths] + [s.source for s in submissions if s.kind != "link"]:
         src = p.resolve()
         if src.is_dir() and out_r.is_relative_to(src):
             raise UsageError(
@@ -246,7 +257,8 @@ def read_marker(out: Path) -> list[str]:
     """
     path = out / MARKER
     if not path.is_file() or path.is_symlink():
-        if out.is_dir() and any(out.iterdir()):
+        # a batch killed while writing its very first marker leaves only that temp file
+        if out.is_dir() and any(not _marker_temp(p) for p in out.iterdir()):
             raise UsageError(
                 f"--out {display_name(out)} is not empty and holds no {MARKER} from an earlier "
                 "evreport batch; choose a new or empty folder"
@@ -262,6 +274,10 @@ def read_marker(out: Path) -> list[str]:
             "choose another folder"
         ) from None
     return [n for n in doc["entries"] if _own_entry(n)]
+
+
+def _marker_temp(p: Path) -> bool:
+    return p.name == f".evreport-{MARKER}.tmp" and p.is_file() and not p.is_symlink()
 
 
 def _own_entry(name: object) -> bool:
@@ -339,7 +355,7 @@ def plan_tasks(
         {
             "name": s.name,
             "source": display_name(s.source),
-            "path": str(s.source.resolve()),
+            "path": str(s.source if s.kind == "link" else s.source.resolve()),
             "kind": s.kind,
             "out_dir": str(out / TMP_NAME / STAGE / s.name),
             "tmp_dir": str(out / TMP_NAME / UNZIP / s.name),
@@ -376,6 +392,11 @@ def build_one(task: dict) -> dict:
     notes: list[str] = []
     tmp = Path(task["tmp_dir"]) if task["kind"] == "zip" else None
     try:
+        if task["kind"] == "link":
+            raise InputError(
+                "the submission is a symlink; it is not followed (submit a folder or a zip)",
+                slug="symlink",
+            )
         if tmp is not None:
             from reportgen.safezip import safe_extract
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from reportgen.errors import InputError, Problem, clean_text, quote
+from reportgen.errors import InputError, Problem, clean_text, display_name, quote
 from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
@@ -57,6 +57,15 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
             raise InputError(f"--created {quote(created)} is not an ISO 8601 date-time") from None
     entries, problems = [], []
     for p in files:
+        if display_name(p.name) != p.name:  # the manifest could not name it again
+            problems.append(
+                Problem(
+                    f"split file name {quote(display_name(p.name))} is not valid UTF-8; rename it",
+                    f"{split_dir}/{display_name(p.name)}",
+                    slug="bad-name",
+                )
+            )
+            continue
         try:
             frame = read_table(reader, p)
         except TableError as e:

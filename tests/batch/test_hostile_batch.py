@@ -313,3 +313,48 @@ def test_hostile_submissions_beside_good_ones(tmp_path):
     assert report["project"]["candidate"] == "ml\x0bp\x07"  # the original text is kept
     summary = (out / "summary.csv").read_text(encoding="utf-8")
     assert "SECRET" not in summary and "SECRET" not in (out / "index.html").read_text()
+
+
+def test_a_symlinked_submission_is_reported_not_followed(tmp_path, fake_ref):
+    subs = tmp_path / "subs"
+    make_project(subs / "alice")
+    os.symlink("/", subs / "root-link")
+    os.symlink(subs / "alice", subs / "alias")
+    result = run_batch([subs], tmp_path / "out", formats=("json",), jobs=1, build=fake_ref)
+    rows = {r["name"]: r for r in result.rows}
+    assert rows["alice"]["status"] == "ok"
+    for name in ("alias", "root-link"):
+        assert rows[name]["error"] == (
+            "<project>: error: the submission is a symlink; it is not followed "
+            "(submit a folder or a zip) [symlink]"
+        )
+
+
+def test_a_batch_killed_while_writing_its_first_marker_can_be_rerun(tmp_path, fake_ref):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / f".evreport-{MARKER}.tmp").write_text("{")
+    make_project(tmp_path / "p")
+    result = run_batch([tmp_path / "p"], out, formats=("json",), jobs=1, build=fake_ref)
+    assert result.exit_code == 0
+    assert names_in(out) == [MARKER, "index.html", "p", "summary.csv", "summary.json"]
+
+
+def test_batch_cli_bad_timeout_and_memory_setting_are_one_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    make_project(tmp_path / "p")
+    args = ["batch", str(tmp_path / "p"), "--out", str(tmp_path / "out")]
+    r = CliRunner().invoke(main, [*args, "--timeout", "inf"])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        "evreport batch: error: --timeout inf is not valid; it must be a finite number of "
+        "seconds above 0 [usage]"
+    ]
+    monkeypatch.setenv("EVREPORT_WORKER_MEMORY_MB", "lots")
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert "EVREPORT_WORKER_MEMORY_MB='lots' is not a whole number of MiB" in r.output
+    assert not (tmp_path / "out").exists()

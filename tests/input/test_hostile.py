@@ -500,3 +500,14 @@ def test_paths_the_operator_names_on_the_command_line_are_read(mini, tmp_path):
     project = load_project(mini, paths)
     assert [c.check for c in project.checks] == ["shapes"]
     assert len(project.runs) == 8
+
+
+def test_freeze_refuses_a_split_file_name_that_is_not_utf8(mini):
+    os.rename(
+        mini / "split" / "test.csv", Path(os.fsdecode(os.fsencode(mini) + b"/split/t\xe9st.csv"))
+    )
+    r = run("freeze", mini)
+    assert r.exit_code == 1
+    assert (
+        "split/t\ufffdst.csv: error: split file name 't\ufffdst.csv' is not valid UTF-8" in r.output
+    )
