@@ -240,6 +240,7 @@ def build(project, out, formats, strict, config_path, runs, manifest, artefacts)
     sys.exit(code)
 
 
-from reportgen.cli_batch import batch  # noqa: E402  (imports only click at module level)
+from reportgen.cli_batch import batch, rubric  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
+main.add_command(rubric)  # issue 14
