@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from reportgen.errors import Problem, quote
+from reportgen.errors import Problem, clean_text, quote
 
 KNOWN = {
     "initial_loss": ("value", "classes"),
@@ -25,16 +25,26 @@ class CheckFile:
     text: str = ""
 
 
+#: most classes an initial-loss check may name (ln(k) of anything larger is not a sanity check)
+MAX_CLASSES = 1_000_000
+
+
 def _num(v) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number that fits a float (a 4,000-digit integer does not)."""
+    if not isinstance(v, int | float) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
 
 
 def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
     """Pass/fail of one rung-1 check with the spec's default bars, and a sentence with its numbers."""
     if check == "initial_loss":
         v, k = f.get("value"), f.get("classes")
-        if not (_num(v) and isinstance(k, int) and k >= 2):
-            return None, "needs a numeric value and classes >= 2"
+        if not (_num(v) and isinstance(k, int) and 2 <= k <= MAX_CLASSES):
+            return None, f"needs a numeric value and classes between 2 and {MAX_CLASSES:,}"
         ref = math.log(k)
         ok = abs(v - ref) <= 0.25 * ref
         return (
@@ -57,6 +67,7 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
             f"final loss {loss:.3g}" if _num(loss) else None,
         ]
         rows = f.get("rows")
+        rows = clean_text(rows, 40) if rows is not None else None
         return ok, (f"overfit {rows} rows: " if rows is not None else "overfit: ") + ", ".join(
             b for b in bits if b
         ) + (" (memorised)" if ok else " (did not memorise)")
@@ -65,7 +76,7 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
         if not isinstance(p, bool):
             return None, "needs passed = true/false"
         return p, f"shape assertions {'passed' if p else 'FAILED'}" + (
-            f" ({n} assertions)" if n is not None else ""
+            f" ({clean_text(n, 40)} assertions)" if n is not None else ""
         )
     return None, f"unknown check {quote(check)}"
 

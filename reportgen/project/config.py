@@ -154,9 +154,12 @@ def _type_ok(kind: str, value: Any) -> bool:
     if kind == _STR:
         return isinstance(value, str)
     if kind == _NUM:
-        return (
-            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-        )
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return False
+        try:
+            return math.isfinite(float(value))
+        except OverflowError:  # an integer too large for a float
+            return False
     if kind == _INT:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == _BOOL:
@@ -187,6 +190,9 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                 slug="bad-toml",
             )
         )
+        return None
+    except ValueError as e:  # e.g. an integer with more than 4,300 digits
+        problems.append(Problem(f"not readable TOML: {clean_text(e, 120)}", name, slug="bad-toml"))
         return None
     before = len([p for p in problems if p.severity == "error"])
     index = line_index(text)
@@ -355,7 +361,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.resamples = rule.get("resamples", cfg.resamples)
     if not 100 <= cfg.resamples <= MAX_RESAMPLES:
         err(
-            f"rule.resamples = {cfg.resamples} must be between 100 and {MAX_RESAMPLES} "
+            f"rule.resamples = {quote(cfg.resamples)} must be between 100 and {MAX_RESAMPLES} "
             "(resamples x blocks bounds the build time; 2000 is plenty for a 95% interval)",
             "rule",
             "resamples",
@@ -402,7 +408,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         cfg.threshold = th if isinstance(th, str) else float(th)
     cfg.bins = ev.get("bins", cfg.bins)
     if not 1 <= cfg.bins <= 1000:
-        err(f"evaluation.bins = {cfg.bins} must be between 1 and 1000", "evaluation", "bins")
+        err(f"evaluation.bins = {quote(cfg.bins)} must be between 1 and 1000", "evaluation", "bins")
 
     cfg.false_positive = float(costs.get("false_positive", 1.0))
     cfg.false_negative = float(costs.get("false_negative", 1.0))

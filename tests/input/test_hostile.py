@@ -511,3 +511,28 @@ def test_freeze_refuses_a_split_file_name_that_is_not_utf8(mini):
     assert (
         "split/t\ufffdst.csv: error: split file name 't\ufffdst.csv' is not valid UTF-8" in r.output
     )
+
+
+@pytest.mark.parametrize(
+    "extra,needle",
+    [
+        ("[rule]\nresamples = " + "9" * 5000, "not readable TOML: Exceeds the limit (4300 digits)"),
+        ("[costs]\nfalse_positive = " + "9" * 400, "must be a number"),
+    ],
+)
+def test_huge_toml_integers_are_one_problem(extra, needle):
+    cfg, problems = cfg_problems(MINI_CONFIG + "\n" + extra + "\n")
+    assert cfg is None
+    [p] = problems
+    assert needle in p.message and len(str(p)) < 300
+
+
+def test_huge_integers_in_check_files_are_not_credited(mini):
+    (mini / "artefacts" / "checks" / "loss.json").write_text(
+        '{"check": "initial_loss", "model": "mlp", "value": ' + "9" * 4000 + ', "classes": 2}'
+    )
+    project = load_project(mini)
+    [c] = project.checks
+    assert c.passed is None
+    [w] = with_slug(project.warnings, "bad-check")
+    assert "needs a numeric value" in w.message
