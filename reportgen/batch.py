@@ -1051,6 +1051,8 @@ class IndexContext:
     reached: list[tuple[int, str, int]]  # (rung, name, how many reached it)
     rung_names: tuple[str, ...]
     rows: list[IndexRow] = field(default_factory=list)
+    #: the class overview of issue 14 (reportgen.grading.overview.Overview), or None
+    overview: object = None
 
 
 def _num(x, fmt: str = ".4g") -> str:
@@ -1105,7 +1107,15 @@ def index_context(result: BatchResult) -> IndexContext:
         reached=[(k, n, c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
         rung_names=RUNG_NAMES,
         rows=rows,
+        overview=_overview(result),
     )
+
+
+def _overview(result: BatchResult):
+    # grading hook (issue 14): the class at a glance, above the table
+    from reportgen.grading.overview import overview_context
+
+    return overview_context(result.rows, result.extra)
 
 
 def render_index(ctx: IndexContext) -> str:

@@ -202,7 +202,10 @@ def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
             )
             reuse.replace_file(folder / FEEDBACK, text.encode("utf-8"))
     groups, common = find_duplicates(fingerprints)
+    from reportgen.grading.overview import common_missing
+
     return {
+        "missing_by_rung": common_missing(fingerprints),
         "reused": sum(1 for r in rows if r.get("reused")),
         "duplicates": groups,
         "duplicates_common": common,

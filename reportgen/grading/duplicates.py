@@ -40,7 +40,8 @@ def fingerprint(project: Path, report: dict) -> dict:
     ``predictions`` and ``split``: {path: sha256} from report.json ``inputs``;
     ``runs_sorted``: sha256 of runs.csv with its data rows sorted; ``values``: the
     run-log values to 6 significant digits; ``latest_started_at``: the latest
-    ``started_at`` as written (for a deadline).
+    ``started_at`` as written (for a deadline); ``missing``: {rung: ladder missing text}
+    for the rungs not shown (for the class overview).
     """
     from reportgen.project.files import decode_text, read_confined
 
@@ -50,6 +51,14 @@ def fingerprint(project: Path, report: dict) -> dict:
         "runs_sorted": None,
         "values": [],
         "latest_started_at": None,
+        "missing": {
+            str(r["rung"]): r["missing"]
+            for r in report.get("ladder") or []
+            if isinstance(r, dict)
+            and isinstance(r.get("rung"), int)
+            and r.get("status") != "shown"
+            and isinstance(r.get("missing"), str)
+        },
     }
     pred_paths: set[str] = set()
     try:

@@ -429,3 +429,74 @@ def test_cli_rubric_init_and_unknown_check(tmp_path):
     assert r.exit_code == 2
     assert "unknown check 'fair-test-opened-once'; did you mean 'fair-test-opened-once-" in r.output
     assert not (tmp_path / "out").exists()
+
+
+# ----------------------------------------------------------------------------- class overview
+
+
+def test_index_overview_with_300_submissions_stays_small():
+    from bs4 import BeautifulSoup
+
+    from reportgen.batch import COLUMNS, BatchResult, index_context, render_index
+    from reportgen.grading.overview import common_missing
+
+    rows, fps = [], {}
+    verdicts = ("adopt", "keep-baseline", "roll-back", "inconclusive")
+    for i in range(300):
+        row = dict.fromkeys(COLUMNS)
+        name = f"student-{i:03d}"
+        if i % 50 == 7:
+            row.update(
+                name=name, status="error", error=f"runs.csv:3:1: error: bad <b>{i}</b> [bad-value]"
+            )
+        else:
+            rung = i % 6
+            row.update(
+                name=name,
+                status="ok",
+                supported_rung=rung,
+                verdict=verdicts[i % 4],
+                recommend="mlp",
+                report=f"{name}/report.html",
+                total=float(rung),
+                max=5.0,
+                **{f"rung{k}_x": "shown" for k in range(1, 6)},
+            )
+            fps[name] = {"missing": {"3": f"the validation gap is 0.{i} seed sd, not more than 2"}}
+        rows.append(row)
+    extra = {
+        "reused": 12,
+        "duplicates": [
+            {
+                "names": ["student-001", "student-002"],
+                "shares": ["an identical runs.csv (after sorting its rows)"],
+            }
+        ],
+        "duplicates_common": [],
+        "missing_by_rung": common_missing(fps),
+    }
+    html = render_index(index_context(BatchResult(Path("out"), rows, 1.0, extra)))
+    assert len(html.encode("utf-8")) < 2_000_000
+    soup = BeautifulSoup(html, "html.parser")
+    assert not soup.find_all("script")
+    assert len(soup.select(".overview svg")) == 2
+    rung_bars = soup.select(".overview svg")[0].find_all("text")
+    counts = {
+        rung_bars[i].get_text(): int(rung_bars[i + 1].get_text())
+        for i in range(0, len(rung_bars), 2)
+    }
+    assert counts["0 (none)"] == 50 and counts["1 correct"] == 48 and sum(counts.values()) == 294
+    missing = soup.select_one("ul.missing").get_text(" ", strip=True)
+    assert "294 × the validation gap is N seed sd, not more than N" in missing
+    assert len(soup.select("ul.failures li")) == 6
+    assert "<b>" not in str(soup.select_one("ul.failures"))  # escaped student text
+    assert "student-001, student-002" in soup.select_one("ul.duplicates").get_text()
+    by_rung = [
+        int(tr.find("td").get_text())
+        for tr in soup.select("#by-rung tbody tr")
+        if tr.find("td").get_text() != "–"
+    ]
+    assert by_rung == sorted(by_rung, reverse=True) and len(soup.select("#by-rung tbody tr")) == 300
+    by_name = [tr.find("td").get_text(strip=True) for tr in soup.select("#by-name tbody tr")]
+    assert by_name == sorted(by_name)
+    assert "12 reports reused" in soup.get_text()
