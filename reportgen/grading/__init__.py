@@ -154,7 +154,7 @@ def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
     """
     from reportgen.grading import reuse
     from reportgen.grading.duplicates import find_duplicates
-    from reportgen.grading.feedback import feedback_markdown
+    from reportgen.grading.feedback import feedback_data, render_markdown
     from reportgen.grading.rubric import score, total
 
     fingerprints = {}
@@ -192,7 +192,7 @@ def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
         opts.grades.append(grade)
         row["total"], row["max"] = points, opts.rubric.max
         if staged:
-            text = feedback_markdown(
+            fb = feedback_data(
                 row["name"],
                 report if row["status"] == "ok" else None,
                 scores,
@@ -200,7 +200,8 @@ def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
                 opts.rubric.max,
                 error=error,
             )
-            reuse.replace_file(folder / FEEDBACK, text.encode("utf-8"))
+            reuse.replace_file(folder / FEEDBACK, render_markdown(fb).encode("utf-8"))
+            _add_html_section(folder / "report.html", fb)
     groups, common = find_duplicates(fingerprints)
     from reportgen.grading.overview import common_missing
 
@@ -210,6 +211,21 @@ def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
         "duplicates": groups,
         "duplicates_common": common,
     }
+
+
+def _add_html_section(path: Path, fb) -> None:
+    """Put the feedback first in report.html's body (a new file renamed over the old one)."""
+    from reportgen.grading import reuse
+    from reportgen.grading.feedback import render_html_section, with_feedback_section
+
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
+            return
+        html = with_feedback_section(path.read_text(encoding="utf-8"), render_html_section(fb))
+    except (OSError, UnicodeDecodeError):
+        return
+    if html is not None:
+        reuse.replace_file(path, html.encode("utf-8"))
 
 
 def grades_csv(opts: GradingOptions) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from reportgen.errors import clean_text
 from reportgen.grading.rubric import Score
@@ -83,6 +84,85 @@ def _lowest_not_shown(ladder: dict) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class PointsLine:
+    label: str
+    points: str
+    why: str  # student text inside: escape when printing
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What feedback.md and the HTML section say; raw text, escaped by each renderer."""
+
+    name: str
+    graded: bool
+    total: str
+    max: str
+    lines: list[PointsLine]
+    error: str | None  # the build failed: why
+    rung: int | None  # the lowest rung not shown (None: all shown)
+    rung_name: str
+    meaning: str
+    status: str
+    missing: str | None
+    advice: str
+    files: list[str]
+    supported: str
+    rewritten: str | None
+    reconsider: list[str]
+    glossary: list[tuple[str, str]] = field(default_factory=list)
+
+
+def feedback_data(
+    name: str,
+    report: dict | None,
+    scores: Sequence[Score] | None = None,
+    total: float | None = None,
+    max_points: float | None = None,
+    error: str | None = None,
+) -> Feedback:
+    """The feedback for one submission (``report`` None for a failed build)."""
+    report = report or {}
+    ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
+    claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
+    built = bool(report)
+    rung = _lowest_not_shown(ladder) if built else None
+    row = ladder.get(rung) or {} if rung else {}
+    status = row.get("status") if isinstance(row.get("status"), str) else "not shown"
+    missing = row.get("missing") if isinstance(row.get("missing"), str) else None
+    supported = claim.get("supported_rung")
+    rewritten = claim.get("rewritten") if isinstance(claim.get("rewritten"), str) else None
+    items = [clean_text(i, 600) for i in claim.get("reconsider_items") or [] if isinstance(i, str)]
+    fb = Feedback(
+        name=clean_text(name, 200),
+        graded=scores is not None,
+        total=_fmt(total or 0),
+        max=_fmt(max_points or 0),
+        lines=[
+            PointsLine(s.line.label, _fmt(s.points), clean_text(s.why, 300)) for s in scores or []
+        ],
+        error=None if built else clean_text(error or "unknown", 1000),
+        rung=rung,
+        rung_name=RUNG_NAMES[rung - 1] if rung else "",
+        meaning=RUNG_MEANING.get(rung, ""),
+        status=clean_text(status, 20),
+        missing=clean_text(missing, 600) if missing and missing.strip() else None,
+        advice=RUNG_ARTEFACT.get(rung, ""),
+        files=[clean_text(a, 200) for a in row.get("artefacts") or [] if isinstance(a, str)][:5],
+        supported=str(supported) if isinstance(supported, int) else "?",
+        rewritten=clean_text(rewritten, 1500) if rewritten and rewritten.strip() else None,
+        reconsider=items[:10],
+    )
+    words = " ".join(
+        [fb.meaning, fb.missing or "", fb.advice, fb.rewritten or "", *fb.reconsider]
+        + [ln.why for ln in fb.lines]
+        + (["rung"] if built else [])
+    ).lower()
+    glossary = [(k, v) for k, v in GLOSSARY.items() if re.search(rf"\b{re.escape(k)}s?\b", words)]
+    return replace(fb, glossary=glossary)
+
+
 def feedback_markdown(
     name: str,
     report: dict | None,
@@ -92,75 +172,104 @@ def feedback_markdown(
     error: str | None = None,
 ) -> str:
     """The student's feedback page (Markdown); ``report`` None for a failed build."""
-    lines = [f"# Feedback for {md_escape(name, 200)}", ""]
-    if scores is not None:
-        lines += [f"**Points: {_fmt(total or 0)} of {_fmt(max_points or 0)}**", ""]
+    return render_markdown(feedback_data(name, report, scores, total, max_points, error))
+
+
+def _label(text: str) -> str:
+    # a rubric line's label is the operator's text; only a pattern's * and a | need escaping
+    return re.sub(r"([\\*_|`])", r"\\\1", text)
+
+
+def render_markdown(fb: Feedback) -> str:
+    e = md_escape
+    lines = [f"# Feedback for {e(fb.name, 200)}", ""]
+    if fb.graded:
+        lines += [f"**Points: {fb.total} of {fb.max}**", ""]
         lines += ["| rubric line | points | why |", "|---|---:|---|"]
-        for s in scores:
-            lines.append(f"| {s.line.label} | {_fmt(s.points)} | {md_escape(s.why, 300)} |")
+        lines += [f"| {_label(ln.label)} | {ln.points} | {e(ln.why, 300)} |" for ln in fb.lines]
         lines.append("")
-    if report is None:
+    lines += ["## What to fix first", ""]
+    if fb.error is not None:
         lines += [
-            "## What to fix first",
-            "",
             "Your project could not be built, so it gets no points yet. The reason was:",
             "",
-            f"> {md_escape(error or 'unknown', 1000)}",
+            f"> {e(fb.error, 1000)}",
             "",
             "Fix this first, then run `evreport build` on your project yourself to check it.",
             "",
         ]
         return "\n".join(lines)
-    ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
-    claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
-    lines += ["## What to fix first", ""]
-    rung = _lowest_not_shown(ladder)
-    body: list[str] = []
-    if rung is None:
-        body.append(
+    if fb.rung is None:
+        lines.append(
             "Your report shows every rung of the ladder. Nothing is missing; check the "
             "reconsider-when items below to see what would change your conclusion."
         )
     else:
-        row = ladder.get(rung) or {}
-        status = row.get("status") if isinstance(row.get("status"), str) else "not shown"
-        body.append(
-            f"The lowest rung your report does not show is rung {rung} ({RUNG_NAMES[rung - 1]}): "
-            f"showing that {RUNG_MEANING[rung]}. It is {md_escape(status, 20)} now."
+        lines.append(
+            f"The lowest rung your report does not show is rung {fb.rung} ({fb.rung_name}): "
+            f"showing that {fb.meaning}. It is {e(fb.status)} now."
         )
-        missing = row.get("missing")
-        if isinstance(missing, str) and missing.strip():
-            body.append(f"What is missing: {md_escape(missing, 600)}.")
-        body.append(RUNG_ARTEFACT[rung])
-        arts = [a for a in row.get("artefacts") or [] if isinstance(a, str)][:5]
-        if arts:
-            body.append(
+        if fb.missing:
+            lines.append(f"What is missing: {e(fb.missing, 600)}.")
+        lines.append(fb.advice)
+        if fb.files:
+            lines.append(
                 "The report looked at these files for this rung: "
-                + ", ".join(f"`{clean_text(a, 200).replace('`', '')}`" for a in arts)
+                + ", ".join(f"`{f.replace('`', '')}`" for f in fb.files)
                 + "."
             )
-    lines += body + [""]
-    supported = claim.get("supported_rung")
-    rewritten = claim.get("rewritten")
-    if isinstance(rewritten, str) and rewritten.strip():
+    lines.append("")
+    if fb.rewritten:
         lines += [
             "## The claim your evidence supports",
             "",
-            f"Your evidence supports rung {supported if isinstance(supported, int) else '?'}. "
-            "A claim you can make now:",
+            f"Your evidence supports rung {fb.supported}. A claim you can make now:",
             "",
-            f"> {md_escape(rewritten, 1500)}",
+            f"> {e(fb.rewritten, 1500)}",
             "",
         ]
-    items = [i for i in claim.get("reconsider_items") or [] if isinstance(i, str)]
-    if items:
+    if fb.reconsider:
         lines += ["## You would reconsider the conclusion when", ""]
-        lines += [f"- {md_escape(i, 600)}" for i in items[:10]]
+        lines += [f"- {e(i, 600)}" for i in fb.reconsider]
         lines.append("")
-    text = " ".join(lines).lower()
-    used = [(k, v) for k, v in GLOSSARY.items() if re.search(rf"\b{re.escape(k)}s?\b", text)]
-    if used:
+    if fb.glossary:
         lines += ["## Words used here", ""]
-        lines += [f"- **{k}**: {v}" for k, v in used]
+        lines += [f"- **{k}**: {v}" for k, v in fb.glossary]
         lines.append("")
     return "\n".join(lines)
+
+
+def render_html_section(fb: Feedback) -> str:
+    """The feedback as an HTML section (templates/batch/_feedback.html, autoescaped)."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    from reportgen.batch import TEMPLATES
+
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES / "batch"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("_feedback.html").render(fb=fb)
+
+
+SECTION_START = "<!-- evreport-feedback -->"
+SECTION_END = "<!-- /evreport-feedback -->"
+
+
+def with_feedback_section(html: str, section: str) -> str | None:
+    """report.html with the feedback section first in its body (replacing an earlier one).
+
+    None when the page has no single ``<body>`` to put it after. Student text in the page
+    is escaped by the build, so neither the tag nor the markers can come from it.
+    """
+    start, end = html.find(SECTION_START), html.find(SECTION_END)
+    if start != -1 and end > start:
+        start -= html[start - 1 : start] == "\n"  # the line break put before it
+        html = html[:start] + html[end + len(SECTION_END) :]
+    if html.count("<body>") != 1:
+        return None
+    block = f"{SECTION_START}\n{section}\n{SECTION_END}"
+    return html.replace("<body>", f"<body>\n{block}", 1)

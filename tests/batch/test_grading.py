@@ -500,3 +500,25 @@ def test_index_overview_with_300_submissions_stays_small():
     by_name = [tr.find("td").get_text(strip=True) for tr in soup.select("#by-name tbody tr")]
     assert by_name == sorted(by_name)
     assert "12 reports reused" in soup.get_text()
+
+
+def test_html_feedback_section_is_escaped_and_replaced_on_regrade():
+    from reportgen.grading.feedback import (
+        feedback_data,
+        render_html_section,
+        with_feedback_section,
+    )
+
+    rep = report(rung=1)
+    rep["ladder"][1]["missing"] = "<script>alert(1)</script> <!-- /evreport-feedback -->"
+    r = parse_rubric(RUBRIC)
+    s = score(r, rep)
+    section = render_html_section(feedback_data("alice", rep, s, total(s), r.max))
+    assert "<script>" not in section and "&lt;script&gt;" in section
+    assert "rung 2 (fair)" in section and "Points: " in section
+    page = "<!doctype html><html><head></head><body>\n<h1>Report</h1></body></html>"
+    once = with_feedback_section(page, section)
+    assert once.index("evreport-feedback") < once.index("<h1>Report</h1>")
+    twice = with_feedback_section(once, section)
+    assert twice == once  # a re-grade replaces the section, never stacks a second one
+    assert with_feedback_section("<p>no body</p>", section) is None
