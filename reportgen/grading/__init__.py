@@ -77,7 +77,9 @@ def load_roster(path: str | Path) -> dict[str, str]:
             continue
         if max(sub_col, stu_col) >= len(row):
             raise UsageError(f"--roster {clean_text(p, 200)} line {i} has too few columns")
-        key = safe_name(row[sub_col].strip()).casefold()
+        raw = row[sub_col].strip()
+        raw = raw[:-4] if raw.lower().endswith(".zip") else raw  # alice.zip is graded as alice
+        key = safe_name(raw).casefold()
         if key in roster:
             raise UsageError(
                 f"--roster {clean_text(p, 200)} line {i}: submission {clean_text(row[sub_col], 80)!r} "

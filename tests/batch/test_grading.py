@@ -522,3 +522,37 @@ def test_html_feedback_section_is_escaped_and_replaced_on_regrade():
     twice = with_feedback_section(once, section)
     assert twice == once  # a re-grade replaces the section, never stacks a second one
     assert with_feedback_section("<p>no body</p>", section) is None
+
+
+def test_html_feedback_for_a_failed_build_gives_the_reason():
+    from reportgen.grading.feedback import feedback_data, render_html_section
+
+    html = render_html_section(feedback_data("bob", None, error="report.pdf: <i>boom</i>"))
+    assert "could not be built" in html and "&lt;i&gt;boom&lt;/i&gt;" in html
+    assert "shows every rung" not in html
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--deadline", "next friday"], "--deadline 'next friday' is not an ISO 8601 date-time"),
+        (["--roster", "ROSTER"], "needs a header with a 'submission' (or 'name') column"),
+        (["--rubric", "missing.toml"], "--rubric missing.toml does not exist"),
+    ],
+)
+def test_cli_bad_grading_options_are_usage_errors(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ROSTER").write_text("who,what\na,b\n", encoding="utf-8")
+    make_project(tmp_path / "subs" / "alice")
+    r = CliRunner().invoke(main, ["batch", "subs", "--out", "out", *args])
+    assert r.exit_code == 2
+    assert message in r.output
+
+
+def test_load_roster_matches_names_like_out(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text("Student,Submission,Section\ns1,Zoë Smith,A\ns2,bob.zip,B\n", encoding="utf-8")
+    assert load_roster(path) == {"zoe_smith": "s1", "bob": "s2"}
+    path.write_text("submission,student\nalice,s1\nALICE,s2\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="listed twice"):
+        load_roster(path)
