@@ -244,3 +244,7 @@ from reportgen.cli_batch import batch, rubric  # noqa: E402  (imports only click
 
 main.add_command(batch)
 main.add_command(rubric)  # issue 14
+
+from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
+
+main.add_command(import_group)

@@ -391,7 +391,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.block_kind = ev.get("block_kind", cfg.block_kind)
     if cfg.block_kind not in BLOCK_KINDS:
         err(
-            f"evaluation.block_kind = {cfg.block_kind!r} is not one of {', '.join(BLOCK_KINDS)}",
+            f"evaluation.block_kind = {quote(cfg.block_kind)} is not one of {', '.join(BLOCK_KINDS)}",
             "evaluation",
             "block_kind",
         )

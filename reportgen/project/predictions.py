@@ -214,7 +214,7 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
             stripped[empty] = MISSING_LABEL
             problems.append(
                 Problem(
-                    f"{int(empty.sum())} of {len(vals)} rows have an empty {col!r} value; they are "
+                    f"{int(empty.sum())} of {len(vals)} rows have an empty {quote(col)} value; they are "
                     f"grouped as {MISSING_LABEL!r}",
                     pred.path,
                     pred.line(int(np.flatnonzero(empty)[0])),

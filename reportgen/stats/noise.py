@@ -341,11 +341,16 @@ def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
     return out
 
 
-def _resample_counts(rng: np.random.Generator, r: int, k: int):
-    """Yield (chunk, k) how-often-drawn matrices for ``r`` resamples of ``k`` units, in chunks."""
+def _resample_idx(rng: np.random.Generator, r: int, k: int):
+    """Yield (chunk, k) index matrices for ``r`` resamples of ``k`` units, in chunks.
+
+    Successive chunks from one generator give the same stream as one (r, k) draw. Sums over
+    drawn units are taken by gathering (``x[idx].sum(axis=1)``), which is faster than
+    building count matrices and multiplying, and needs no BLAS threads.
+    """
     step = max(1, MAX_CELLS // k)
     for i in range(0, r, step):
-        yield row_counts(rng.integers(0, k, size=(min(step, r - i), k)), k)
+        yield rng.integers(0, k, size=(min(step, r - i), k))
 
 
 def block_bootstrap(
@@ -387,7 +392,7 @@ def block_bootstrap(
     n = _counts(counts, da.size)
     # successive chunks from one generator give the same stream as one (R, B) draw
     means = np.concatenate(
-        [(v @ da) / (v @ n) for v in _resample_counts(rng, int(resamples), da.size)]
+        [da[i].sum(axis=1) / n[i].sum(axis=1) for i in _resample_idx(rng, int(resamples), da.size)]
     )
     low, high = percentile_interval(means, confidence)
     return {"gap": float(da.sum() / n.sum()), "low": low, "high": high, "means": means}
@@ -514,7 +519,10 @@ def per_seed_intervals(
     gaps = D.sum(axis=1) / n.sum()
     # bootstrap: (S_c, B) @ (B, R) over shared draws, in chunks of resamples
     est = np.concatenate(
-        [(D @ v.T) / (v @ n)[None, :] for v in _resample_counts(rng, int(resamples), n_blocks)],
+        [
+            np.stack([row[i].sum(axis=1) for row in D]) / n[i].sum(axis=1)[None, :]
+            for i in _resample_idx(rng, int(resamples), n_blocks)
+        ],
         axis=1,
     )  # (S_c, R)
     alpha = (1.0 - confidence) / 2.0
@@ -596,10 +604,10 @@ def two_level_bootstrap(
     # Each chunk of block draws is reduced at once to per-seed sums (R, S) and the row
     # counts (R,): the (R, B) count matrix is never held whole. Same draws, same order.
     pc, pb, dn = [], [], []
-    for v in _resample_counts(rng, r, n_blocks):
-        pc.append(v @ Ca.T)  # (chunk, S_c): resampled block sums per candidate seed
-        pb.append(v @ Ba.T)
-        dn.append(v @ n)
+    for i in _resample_idx(rng, r, n_blocks):
+        pc.append(np.stack([row[i].sum(axis=1) for row in Ca], axis=1))  # (chunk, S_c)
+        pb.append(np.stack([row[i].sum(axis=1) for row in Ba], axis=1))
+        dn.append(n[i].sum(axis=1))
     Pc, Pb, N = np.concatenate(pc), np.concatenate(pb), np.concatenate(dn)
     w_c = row_counts(rng.integers(0, s_c, size=(r, s_c)), s_c)  # (R, S_c)
     w_b = w_c if paired else row_counts(rng.integers(0, s_b, size=(r, s_b)), s_b)

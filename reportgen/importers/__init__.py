@@ -1,0 +1,1 @@
+"""Importers: turn runs logged by other tools into an evreport project's runs.csv and predictions."""

@@ -1,0 +1,591 @@
+"""The input side for users' code: `Recorder` appends runs.csv rows and writes predictions.
+
+The logged value is computed by the same functions the report uses to recompute it
+(`reportgen.stats.metrics.per_row_metric`, the threshold rule of
+`reportgen.checks.select`), from exactly the arrays written to the predictions file,
+so rung 1's "logged equals recomputed" holds by construction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import platform
+import tempfile
+import time
+import warnings
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reportgen.project.manifest import MANIFEST, canonical_part, parse_time
+from reportgen.project.runs import OPTIONAL, REQUIRED
+from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
+
+COLUMNS = REQUIRED + OPTIONAL
+THRESHOLD_METRICS = ("accuracy", "error_rate", "cost")
+PREDICTIONS_DIR = "artefacts/predictions"
+
+
+def env_string() -> str:
+    """The `env` column: Python and the versions of numpy, scikit-learn and torch when installed."""
+    bits = ["python=" + ".".join(platform.python_version_tuple()[:2])]
+    for dist in ("numpy", "scikit-learn", "torch"):
+        try:
+            bits.append(f"{dist}={metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            pass
+    return ";".join(bits)
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _iso(t: datetime | str | None) -> str | None:
+    if t is None:
+        return None
+    if isinstance(t, str):
+        try:
+            parse_time(t)
+        except ValueError:
+            raise ValueError(f"started_at={t!r} is not an ISO 8601 date-time") from None
+        return t
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=UTC)
+    return t.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive lock on the project folder (flock on POSIX; a lock file elsewhere)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: an O_EXCL lock file, retried
+        lock = folder / ".evreport.lock"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                break
+            except FileExistsError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(
+                        f"{lock} held for 60 s; remove it if no run is logging"
+                    ) from None
+                time.sleep(0.01)
+        try:
+            yield
+        finally:
+            os.close(fd)
+            os.unlink(lock)
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _vector(x: Any, name: str, n: int | None) -> np.ndarray:
+    a = np.asarray(x)
+    if a.ndim == 2 and a.shape[1] == 1:
+        a = a[:, 0]
+    if a.ndim != 1:
+        hint = "; for predict_proba output pass its class-1 column, [:, 1]" if name == "p" else ""
+        raise ValueError(f"{name} must be 1-D, got shape {a.shape}{hint}")
+    if n is not None and len(a) != n:
+        raise ValueError(f"{name} has {len(a)} values but row_id has {n}; lengths must match")
+    return a
+
+
+def _zero_one(x: Any, name: str, n: int) -> np.ndarray:
+    a = _vector(x, name, n)
+    if a.dtype == bool:
+        return a.astype(np.int64)
+    try:
+        f = a.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold 0 or 1, got dtype {a.dtype}") from None
+    bad = ~np.isin(f, (0.0, 1.0))
+    if bad.any():
+        raise ValueError(
+            f"{name}[{int(np.flatnonzero(bad)[0])}] = {float(f[bad][0])!r} is not a valid label; "
+            "it should be 0 or 1"
+        )
+    return f.astype(np.int64)
+
+
+def _finite(x: Any, name: str, n: int, low: float | None = None, high: float | None = None):
+    a = _vector(x, name, n)
+    try:
+        f = a.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
+    bad = ~np.isfinite(f)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name}[{i}] = {float(f[i])!r}: {name} must be finite (no NaN or infinity)"
+        )
+    if low is not None:
+        out = (f < low) | (f > high)
+        if out.any():
+            i = int(np.flatnonzero(out)[0])
+            raise ValueError(f"{name}[{i}] = {float(f[i])!r} is outside [{low}, {high}]")
+    return f
+
+
+def _row_ids(row_id: Any) -> np.ndarray:
+    a = _vector(row_id, "row_id", None)
+    if len(a) == 0:
+        raise ValueError("row_id is empty; log at least one evaluated example")
+    if a.dtype.kind in "iu":
+        return a.astype(np.int64)
+    if a.dtype.kind == "f":
+        raise ValueError("row_id must be integers or strings, not floats (1.0 would not match '1')")
+    s = a.astype(str).astype(object)
+    if any(not v.strip() for v in s):
+        raise ValueError("row_id has an empty value")
+    return s
+
+
+def _safe_name(text: str) -> str:
+    keep = "".join(c if c.isalnum() or c in "-_." else "-" for c in text).strip(".-")
+    if not keep:
+        raise ValueError(f"run_id={text!r} gives an empty file name")
+    return keep
+
+
+class Recorder:
+    """Log training runs into an evreport project folder: one call per run and split.
+
+    ``Recorder("project/")`` creates the layout of ``evreport init`` where it is missing
+    (never overwriting a file). Predictions are Parquet, or CSV with ``predictions="csv"``
+    (floats written with round-trip precision). See docs/recording.md.
+    """
+
+    def __init__(
+        self, project: str | os.PathLike, *, runs: str = "runs.csv", predictions: str = "parquet"
+    ) -> None:
+        from reportgen.scaffold import TEMPLATE
+
+        if predictions not in ("parquet", "csv"):
+            raise ValueError(
+                f"predictions={predictions!r} is not valid. It should be one of ['parquet', 'csv']"
+            )
+        self.predictions_format = predictions
+        self.root = Path(project)
+        for d in ("split", "artefacts/checks", PREDICTIONS_DIR):
+            (self.root / d).mkdir(parents=True, exist_ok=True)
+        self.runs_path = self.root / runs
+        with _locked(self.root):
+            if not self.runs_path.exists():
+                _atomic_write(self.runs_path, (",".join(COLUMNS) + "\n").encode())
+            toml = self.root / "evreport.toml"
+            if not toml.exists():
+                _atomic_write(toml, TEMPLATE.encode())
+        self._env = env_string()
+
+    # ---- reading the project ------------------------------------------------------------
+
+    def _read_rows(self) -> tuple[list[str], list[dict[str, str]]]:
+        text = self.runs_path.read_text(encoding="utf-8-sig")
+        reader = csv.reader(io.StringIO(text, newline=""))
+        header = [h.strip() for h in next(reader, [])]
+        rows = [dict(zip(header, r, strict=False)) for r in reader if any(c.strip() for c in r)]
+        return header, rows
+
+    def _manifest_parts(self) -> set[str] | None:
+        path = self.root / MANIFEST
+        if not path.exists():
+            return None
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8-sig"))
+            return {canonical_part(str(f["part"])) for f in doc["files"]}
+        except (ValueError, KeyError, TypeError):
+            raise ValueError(f"{path} is not a readable manifest; re-run freeze") from None
+
+    def _config(self):
+        from reportgen.errors import Problem
+        from reportgen.project.config import parse_config
+
+        problems: list[Problem] = []
+        path = self.root / "evreport.toml"
+        cfg = parse_config(path.read_text(encoding="utf-8-sig"), "evreport.toml", problems)
+        errors = [p for p in problems if p.severity == "error"]
+        if cfg is None or errors:
+            raise ValueError(
+                f"evreport.toml has errors ({errors[0] if errors else 'unreadable'}); the "
+                "threshold and costs it sets are needed to compute this metric"
+            )
+        return cfg
+
+    def _threshold(self, run_id: str, part: str, y, p, rows: list[dict[str, str]]) -> float:
+        """The threshold the report will use for this run (checks.select.threshold_for)."""
+        from reportgen.stats.threshold import choose_threshold
+
+        cfg = self._config()
+        if isinstance(cfg.threshold, float):
+            return cfg.threshold
+        if part == "validation":
+            vy, vp = y, p
+        else:
+            vy = vp = None
+            for r in rows:
+                if (
+                    r.get("run_id") == run_id
+                    and canonical_part(r.get("split", "")) == "validation"
+                    and r.get("predictions")
+                    and r.get("status", "ok").strip().lower() != "failed"
+                ):
+                    frame = _read_predictions(self.root / r["predictions"])
+                    if {"y", "p"} <= set(frame.columns):
+                        vy = frame["y"].to_numpy(dtype=float)
+                        vp = frame["p"].to_numpy(dtype=float)
+                    break
+            if vp is None:
+                warnings.warn(
+                    f"run {run_id!r} has no validation predictions yet: the {part} value is "
+                    "computed at threshold 0.5; log validation before test so the report "
+                    "recomputes the same value",
+                    stacklevel=3,
+                )
+                return 0.5
+        return float(choose_threshold(vp, vy, cfg.false_positive, cfg.false_negative))
+
+    # ---- the public API -----------------------------------------------------------------
+
+    def log(
+        self,
+        *,
+        model: str,
+        seed: int,
+        split: str,
+        metric: str | Sequence[str],
+        row_id: Any = None,
+        y: Any = None,
+        p: Any = None,
+        correct: Any = None,
+        category: Any = None,
+        text: Any = None,
+        values: Any = None,
+        columns: dict[str, Any] | None = None,
+        run_id: str | None = None,
+        config: str | None = None,
+        features: str | None = None,
+        split_id: str | None = None,
+        fit_seconds: float | None = None,
+        started_at: datetime | str | None = None,
+        status: str = "ok",
+        notes: str | None = None,
+        env: str | None = None,
+        replace: bool = False,
+    ) -> dict[str, float | None]:
+        """Append one runs.csv row per metric and write this run's predictions on ``split``.
+
+        Give ``y`` and ``p`` (binary classification), ``correct`` (question sets, with
+        optional ``category``/``text``), or ``values`` (a per-row metric column; a dict
+        ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
+        Returns ``{metric: logged value}``. Bad input raises ValueError naming the argument.
+        """
+        metrics = [metric] if isinstance(metric, str) else list(metric)
+        if not metrics or not all(isinstance(m, str) and m.strip() for m in metrics):
+            raise ValueError(f"metric={metric!r} must be a metric name or a list of them")
+        if len(set(metrics)) != len(metrics):
+            raise ValueError(f"metric={metric!r} names a metric twice")
+        if not isinstance(model, str) or not model.strip():
+            raise ValueError(f"model={model!r} must be a non-empty string")
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise ValueError(f"seed={seed!r} must be a whole number")
+        seed = int(seed)
+        status = str(status).strip().lower()
+        if status not in ("ok", "failed"):
+            raise ValueError(
+                f"status={status!r} is not valid. It should be one of ['ok', 'failed']"
+            )
+        if not isinstance(split, str) or not split.strip():
+            raise ValueError(f"split={split!r} must be a split name such as 'validation'")
+        part = canonical_part(split.strip())
+        parts = self._manifest_parts()
+        if parts is None:
+            warnings.warn(
+                f"{self.root / MANIFEST} does not exist: freeze the split (rec.freeze()) before "
+                "the runs, or rung 2 cannot be shown",
+                stacklevel=2,
+            )
+        elif part not in parts:
+            raise ValueError(
+                f"split={split!r} is not a part of the frozen split. It should be one of "
+                f"{sorted(parts)}"
+            )
+        if fit_seconds is not None:
+            fit_seconds = float(fit_seconds)
+            if not math.isfinite(fit_seconds) or fit_seconds < 0:
+                raise ValueError(f"fit_seconds={fit_seconds!r} must be a finite number >= 0")
+        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}") if x)
+        frame, per_row = None, {}
+        if status == "ok":
+            frame, per_row = self._frame(
+                metrics, row_id, y, p, correct, category, text, values, columns
+            )
+        started = _iso(started_at)
+
+        with _locked(self.root):
+            header, rows = self._read_rows()
+            missing = [c for c in REQUIRED if c not in header]
+            if missing:
+                raise ValueError(f"{self.runs_path} lacks the required column(s) {missing}")
+            same_run = [r for r in rows if r.get("run_id") == run_id]
+            for r in same_run:
+                if r.get("model") != model or str(r.get("seed", "")).strip() != str(seed):
+                    raise ValueError(
+                        f"run_id={run_id!r} is already used by model {r.get('model')!r} seed "
+                        f"{r.get('seed')}; a run_id names one trained network"
+                    )
+            on_part = [r for r in same_run if canonical_part(r.get("split", "")) == part]
+            clash = [r for r in on_part if r.get("metric") in metrics]
+            if clash and not replace:
+                raise ValueError(
+                    f"run_id={run_id!r} already has a {part} row for metric "
+                    f"{clash[0].get('metric')!r} in {self.runs_path.name}; pass replace=True to "
+                    "replace it"
+                )
+            if started is None:
+                old = [r.get("started_at") for r in same_run if r.get("started_at")]
+                started = old[0] if old else utc_now()
+            pred_rel = ""
+            if frame is not None:
+                ext = self.predictions_format
+                pred_rel = f"{PREDICTIONS_DIR}/{_safe_name(run_id)}-{part}.{ext}"
+                target = self.root / pred_rel
+                data = _parquet_bytes(frame) if ext == "parquet" else _csv_bytes(frame)
+                if target.exists() and not replace and target.read_bytes() != data:
+                    raise ValueError(
+                        f"{pred_rel} already exists with other predictions; pass replace=True "
+                        "to overwrite it"
+                    )
+                _atomic_write(target, data)  # before the row that names it
+            logged: dict[str, float | None] = {}
+            new = []
+            for m in metrics:
+                value = None
+                if frame is not None:
+                    if m in THRESHOLD_METRICS and "p" in frame:
+                        t = self._threshold(run_id, part, frame["y"], frame["p"], rows)
+                        per_row[m] = _metric_rows(m, frame, t, self)
+                    value = float(np.mean(per_row[m]))
+                logged[m] = value
+                new.append(
+                    {
+                        "run_id": run_id,
+                        "model": model,
+                        "seed": seed,
+                        "split": part,
+                        "metric": m,
+                        "value": value,
+                        "status": status,
+                        "started_at": started,
+                        "config": config,
+                        "features": features,
+                        "split_id": split_id,
+                        "predictions": pred_rel,
+                        "fit_seconds": fit_seconds,
+                        "env": self._env if env is None else env,
+                        "notes": notes,
+                    }
+                )
+            # replace=True replaces every row of this run on this split (they share the file)
+            self._append(header, rows, new, drop=on_part if replace else [])
+        return logged
+
+    def freeze(self, created: str | None = None) -> dict:
+        """Write split/manifest.json from the files under split/ (as `evreport freeze`)."""
+        from reportgen.project.manifest import freeze
+
+        return freeze(self.root, created)
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def _frame(self, metrics, row_id, y, p, correct, category, text, values, columns):
+        """The predictions columns (validated) and the per-row values of non-threshold metrics."""
+        if row_id is None:
+            raise ValueError("row_id is required for a run with status 'ok'")
+        ids = _row_ids(row_id)
+        n = len(ids)
+        frame: dict[str, np.ndarray] = {"row_id": ids}
+        per_row: dict[str, np.ndarray] = {}
+        given = [
+            k
+            for k, v in (
+                ("y/p", p if p is not None else y),
+                ("correct", correct),
+                ("values", values),
+            )
+            if v is not None
+        ]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one of y and p, correct, or values"
+                + (f" (got {' and '.join(given)})" if given else "")
+            )
+        if given[0] == "y/p":
+            if y is None or p is None:
+                raise ValueError(
+                    f"{'p' if p is None else 'y'} is required together with {'y' if p is None else 'p'}"
+                )
+            frame["y"] = _zero_one(y, "y", n)
+            frame["p"] = _finite(p, "p", n, 0.0, 1.0)
+            for m in metrics:
+                if m not in HIGHER_IS_BETTER:
+                    raise ValueError(
+                        f"metric={m!r} is not a built-in metric {sorted(HIGHER_IS_BETTER)}; log a "
+                        "per-row column with values="
+                    )
+                if m not in THRESHOLD_METRICS:
+                    per_row[m] = per_row_metric(m, y=frame["y"], p=frame["p"])
+        elif given[0] == "correct":
+            frame["correct"] = _zero_one(correct, "correct", n)
+            for m in metrics:
+                if m not in ("accuracy", "error_rate"):
+                    raise ValueError(
+                        f"metric={m!r} cannot be computed from correct=; it should be one of "
+                        "['accuracy', 'error_rate']"
+                    )
+                per_row[m] = per_row_metric(m, correct=frame["correct"])
+        else:
+            vals = values if isinstance(values, dict) else {metrics[0]: values}
+            if not isinstance(values, dict) and len(metrics) != 1:
+                raise ValueError("values= with several metrics must be a dict {metric: values}")
+            if set(vals) != set(metrics):
+                raise ValueError(f"values= has metrics {sorted(vals)} but metric= names {metrics}")
+            for m, v in vals.items():
+                if m in HIGHER_IS_BETTER:
+                    raise ValueError(
+                        f"metric={m!r} is built in: give y and p (or correct) so the report can "
+                        "recompute it"
+                    )
+                frame[m] = _finite(v, f"values[{m!r}]", n)
+                per_row[m] = frame[m]
+        for name, col in (("category", category), ("text", text)):
+            if col is not None:
+                frame[name] = _vector(col, name, n).astype(str).astype(object)
+        for name, col in (columns or {}).items():
+            if name in frame:
+                raise ValueError(f"columns[{name!r}] clashes with a predictions column")
+            frame[name] = _vector(col, f"columns[{name!r}]", n)
+        if len(set(map(str, ids))) != n:
+            raise ValueError("row_id has duplicate values; each evaluated example once")
+        return frame, per_row
+
+    def _append(self, header, rows, new, drop) -> None:
+        needed = [
+            c for c in COLUMNS if c not in header and any(r[c] not in (None, "") for r in new)
+        ]
+        if drop or needed:  # rewrite: replaced rows go, new columns are added at the end
+            keys = {(r["run_id"], canonical_part(r["split"]), r["metric"]) for r in drop}
+            keep = [
+                r
+                for r in rows
+                if (r.get("run_id"), canonical_part(r.get("split", "")), r.get("metric"))
+                not in keys
+            ]
+            header = header + needed
+            out = io.StringIO(newline="")
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(header)
+            for r in keep:
+                w.writerow([r.get(c, "") for c in header])
+            for r in new:
+                w.writerow([_cell(r.get(c)) for c in header])
+            _atomic_write(self.runs_path, out.getvalue().encode("utf-8"))
+            return
+        out = io.StringIO(newline="")
+        w = csv.writer(out, lineterminator="\n")
+        for r in new:
+            w.writerow([_cell(r.get(c)) for c in header])
+        data = out.getvalue().encode("utf-8")
+        with self.runs_path.open("rb+") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() > 0:
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) not in (b"\n", b"\r"):
+                    data = b"\n" + data
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _metric_rows(m: str, frame: dict, threshold: float, rec: Recorder) -> np.ndarray:
+    cfg = rec._config()
+    return per_row_metric(
+        m,
+        y=frame["y"],
+        p=frame["p"],
+        threshold=threshold,
+        c_fp=cfg.false_positive,
+        c_fn=cfg.false_negative,
+    )
+
+
+def _parquet_bytes(frame: dict[str, np.ndarray]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(list(v) if v.dtype == object else v) for k, v in frame.items()})
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def _csv_bytes(frame: dict[str, np.ndarray]) -> bytes:
+    """UTF-8 CSV; floats in their shortest round-trip form, so reading back gives the same bits."""
+    out = io.StringIO(newline="")
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(list(frame))
+    cols = [
+        [repr(float(x)) for x in v] if v.dtype.kind == "f" else [str(x) for x in v]
+        for v in frame.values()
+    ]
+    w.writerows(zip(*cols, strict=True))
+    return out.getvalue().encode("utf-8")
+
+
+def _read_predictions(path: Path):
+    import pandas as pd
+
+    if path.suffix.lower() in (".parquet", ".pq"):
+        return pd.read_parquet(path)
+    return pd.read_csv(path)

@@ -1,0 +1,348 @@
+"""Rung-1 checks users run in their training code; each writes one file under artefacts/checks/.
+
+The four checks of docs/format.md ("Rung-1 check files"): the loss before training,
+a central-difference gradient check, memorising a tiny batch, and shape assertions,
+plus `check_mlp_classifier`, which runs all four on a scikit-learn `MLPClassifier`
+through its public API. Every function returns the written record with ``passed`` and
+``text`` exactly as the report will judge it (`reportgen.project.checkfiles.evaluate`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reportgen.project.checkfiles import evaluate
+from reportgen.record import _atomic_write, _safe_name
+
+
+def _root(project: Any) -> Path:
+    """The project folder of a path or a `Recorder` (a Path's own ``.root`` is "/", not this)."""
+    from reportgen.record import Recorder
+
+    return project.root if isinstance(project, Recorder) else Path(project)
+
+
+def write_check(project: Any, record: dict, name: str | None = None) -> dict:
+    """Write one check file (``artefacts/checks/<check>-<model>.json``); return it with its verdict."""
+    if not isinstance(record.get("check"), str) or not isinstance(record.get("model"), str):
+        raise ValueError('a check record needs string "check" and "model" fields')
+    folder = _root(project) / "artefacts" / "checks"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = name or f"{_safe_name(record['check'])}-{_safe_name(record['model'])}.json"
+    _atomic_write(folder / name, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
+    passed, text = evaluate(record["check"], record)
+    return {**record, "passed": passed, "text": text, "path": f"artefacts/checks/{name}"}
+
+
+def log_loss_of(proba: Any, y: Any) -> float:
+    """Mean cross-entropy of class probabilities ``proba`` (N, K) or class-1 probabilities (N,)."""
+    pr = np.asarray(proba, dtype=np.float64)
+    ya = np.asarray(y).astype(np.int64)
+    if pr.ndim == 1:
+        pr = np.stack([1.0 - pr, pr], axis=1)
+    if pr.ndim != 2 or pr.shape[0] != ya.shape[0]:
+        raise ValueError(f"proba has shape {pr.shape} but y has {ya.shape[0]} rows")
+    eps = float(np.finfo(np.float64).eps)
+    picked = np.clip(pr[np.arange(len(ya)), ya], eps, 1.0)
+    return float(-np.mean(np.log(picked)))
+
+
+def class_prior_loss(y: Any) -> float:
+    """The loss of always predicting the class frequencies of ``y`` (its entropy, in nats)."""
+    _, counts = np.unique(np.asarray(y), return_counts=True)
+    f = counts / counts.sum()
+    return float(-(f * np.log(f)).sum())
+
+
+def initial_loss(
+    project: Any,
+    model: str,
+    value: float,
+    classes: int,
+    *,
+    y: Any = None,
+    reference: str = "uniform",
+    rows: int | None = None,
+    extra: dict | None = None,
+) -> dict:
+    """Record the loss before any update, judged against ln(classes) or the class-prior loss.
+
+    ``reference="prior"`` (needs ``y``) is for a network whose output bias starts at the
+    class frequencies; the loss should then be near the prior's entropy, not ln(classes).
+    """
+    if not (isinstance(value, int | float) and math.isfinite(value)):
+        raise ValueError(f"value={value!r} must be a finite number")
+    if not isinstance(classes, int) or classes < 2:
+        raise ValueError(f"classes={classes!r} must be a whole number >= 2")
+    rec = {"check": "initial_loss", "model": model, "value": float(value), "classes": classes}
+    rec["ln_classes"] = math.log(classes)
+    if reference == "prior":
+        if y is None:
+            raise ValueError('reference="prior" needs y (the labels the loss was measured on)')
+        rec["prior_loss"] = class_prior_loss(y)
+    elif reference != "uniform":
+        raise ValueError(f"reference={reference!r} should be one of ['uniform', 'prior']")
+    if rows is not None:
+        rec["rows"] = int(rows)
+    return write_check(project, {**rec, **(extra or {})})
+
+
+def gradient_check(
+    project: Any,
+    model: str,
+    loss: Callable[[np.ndarray], float],
+    grad: Callable[[np.ndarray], np.ndarray],
+    params: Any,
+    *,
+    step: float = 1e-6,
+    max_params: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> dict:
+    """Compare ``grad(params)`` with central differences of ``loss`` on a flat float64 vector.
+
+    Relative error per parameter is ``|a - n| / max(|a| + |n|, 1e-8)``; the file records
+    the largest. ``max_params`` checks a random subset (drawn with ``rng``) of a large vector.
+    """
+    theta = np.array(params, dtype=np.float64).reshape(-1)
+    analytic = np.asarray(grad(theta.copy()), dtype=np.float64).reshape(-1)
+    if analytic.shape != theta.shape:
+        raise ValueError(f"grad(params) has {analytic.size} values but params has {theta.size}")
+    idx = np.arange(theta.size)
+    if max_params is not None and max_params < theta.size:
+        if rng is None:
+            raise ValueError("max_params needs rng (a numpy Generator) to choose the parameters")
+        idx = np.sort(rng.choice(theta.size, size=max_params, replace=False))
+    worst, worst_at = 0.0, None
+    for j in idx:
+        old = theta[j]
+        theta[j] = old + step
+        lp = float(loss(theta.copy()))
+        theta[j] = old - step
+        lm = float(loss(theta.copy()))
+        theta[j] = old
+        num = (lp - lm) / (2.0 * step)
+        err = abs(num - analytic[j]) / max(abs(num) + abs(analytic[j]), 1e-8)
+        if not math.isfinite(err):
+            err = math.inf
+        if err > worst or worst_at is None:
+            worst, worst_at = err, int(j)
+    rec = {
+        "check": "gradient",
+        "model": model,
+        "max_relative_error": float(f"{worst:.3e}") if math.isfinite(worst) else 1e300,
+        "worst_parameter": worst_at,
+        "parameters_checked": int(idx.size),
+        "parameters": int(theta.size),
+        "step": step,
+        "method": "central differences, |a-n| / max(|a|+|n|, 1e-8)",
+    }
+    return write_check(project, rec)
+
+
+def library_gradient(project: Any, model: str, library: str) -> dict:
+    """Cite the tested library that computes the gradient, instead of a measured error.
+
+    Acceptable only when the library computes the whole gradient (no loss or layer of
+    your own); a network you wrote yourself needs `gradient_check` (docs/format.md).
+    """
+    if not isinstance(library, str) or not library.strip():
+        raise ValueError(f"library={library!r} must name the library and its version")
+    return write_check(project, {"check": "gradient", "model": model, "library": library.strip()})
+
+
+def overfit(
+    project: Any,
+    model: str,
+    fit: Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]],
+    X: Any,
+    y: Any,
+    *,
+    rows: int = 32,
+    rng: np.random.Generator,
+) -> dict:
+    """Fit on ``rows`` random rows (no regularisation is up to ``fit``); it should memorise them.
+
+    ``fit(X, y)`` returns a ``predict_proba`` callable giving (N, K) or class-1 (N,) probabilities.
+    """
+    Xa, ya = np.asarray(X), np.asarray(y)
+    if len(Xa) != len(ya):
+        raise ValueError(f"X has {len(Xa)} rows but y has {len(ya)}")
+    if rows > len(ya):
+        raise ValueError(f"rows={rows} is more than the {len(ya)} rows given")
+    pick = np.sort(rng.choice(len(ya), size=rows, replace=False))
+    Xb, yb = Xa[pick], ya[pick]
+    proba = np.asarray(fit(Xb, yb)(Xb), dtype=np.float64)
+    pred = (proba >= 0.5).astype(np.int64) if proba.ndim == 1 else proba.argmax(axis=1)
+    rec = {
+        "check": "overfit",
+        "model": model,
+        "rows": int(rows),
+        "final_loss": float(f"{log_loss_of(proba, yb):.3e}"),
+        "accuracy": float((pred == yb.astype(np.int64)).mean()),
+    }
+    return write_check(project, rec)
+
+
+def shapes(project: Any, model: str, assertions: Sequence[tuple[str, bool]]) -> dict:
+    """Record shape assertions as (description, holds) pairs; the check passes when all hold."""
+    items = [(str(d), bool(ok)) for d, ok in assertions]
+    if not items:
+        raise ValueError("assertions is empty; give (description, holds) pairs")
+    failed = [d for d, ok in items if not ok]
+    rec = {
+        "check": "shapes",
+        "model": model,
+        "passed": not failed,
+        "assertions": len(items),
+        "failed": failed,
+    }
+    return write_check(project, rec)
+
+
+def expect_shape(name: str, array: Any, shape: tuple) -> tuple[str, bool]:
+    """One shape assertion: ``array.shape == shape``, described with both shapes."""
+    got = tuple(np.shape(array))
+    return f"{name} is {shape} (got {got})", got == tuple(shape)
+
+
+# ---- scikit-learn MLPClassifier ---------------------------------------------------------
+
+
+def check_mlp_classifier(
+    project: Any,
+    model: str,
+    estimator: Any,
+    X: Any,
+    y: Any,
+    *,
+    rows: int = 32,
+    overfit_iter: int = 2000,
+    rng: np.random.Generator | None = None,
+    reference: str = "uniform",
+    inits: int = 5,
+) -> list[dict]:
+    """All four rung-1 checks of an (unfitted) ``MLPClassifier``, through its public API only.
+
+    - initial loss: a clone with plain SGD at learning rate 1e-12 takes one ``partial_fit``
+      step on (X, y): it starts from the same weights (same ``random_state`` and layer
+      sizes), and a 1e-12 step leaves its predictions at the initial ones. One draw of
+      the initial weights varies a lot, so the value is the mean over ``inits``
+      initialisations (``random_state``, ``random_state + 1``, ...); each is recorded.
+    - gradient: cites scikit-learn (its backprop is tested upstream); no public gradient.
+    - overfit: a clone without L2 and without early stopping fits ``rows`` random rows.
+    - shapes: ``coefs_``/``intercepts_`` against the layer sizes, and ``predict_proba``.
+    """
+    import sklearn
+    from sklearn.base import clone
+    from sklearn.exceptions import ConvergenceWarning
+
+    Xa, ya = np.asarray(X, dtype=np.float64), np.asarray(y)
+    classes = np.unique(ya)
+    rng = rng if rng is not None else np.random.default_rng(0)
+    results = []
+
+    base_state = estimator.get_params().get("random_state")
+    if isinstance(base_state, int | np.integer):
+        states = [int(base_state) + i for i in range(inits)]
+    else:
+        states = [int(s) for s in rng.integers(0, 2**31 - 1, size=inits)]
+    losses = []
+    for state in states:
+        first = clone(estimator).set_params(
+            random_state=state,
+            solver="sgd",
+            learning_rate="constant",
+            learning_rate_init=1e-12,
+            momentum=0.0,
+            nesterovs_momentum=False,
+            batch_size=len(ya),
+            shuffle=False,
+            early_stopping=False,
+        )
+        first.partial_fit(Xa, ya, classes=classes)
+        losses.append(log_loss_of(first.predict_proba(Xa), np.searchsorted(classes, ya)))
+    result = initial_loss(
+        project,
+        model,
+        float(np.mean(losses)),
+        int(len(classes)),
+        y=ya,
+        reference=reference,
+        rows=len(ya),
+        extra={"inits": len(states), "random_states": states, "values": losses},
+    )
+    results.append(result)
+    results.append(
+        library_gradient(
+            project, model, f"scikit-learn {sklearn.__version__} {type(estimator).__name__}"
+        )
+    )
+
+    trained: list[Any] = []
+
+    def fit(Xb, yb):
+        m = clone(estimator).set_params(
+            alpha=0.0,
+            max_iter=overfit_iter,
+            tol=0.0,
+            n_iter_no_change=overfit_iter,
+            early_stopping=False,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            m.fit(Xb, yb)
+        trained.append(m)
+        return lambda Z: m.predict_proba(Z)
+
+    # labels as class indices, so overfit's accuracy compares argmax with them
+    results.append(
+        overfit(project, model, fit, Xa, np.searchsorted(classes, ya), rows=rows, rng=rng)
+    )
+
+    m = trained[0]
+    n_out = 1 if len(classes) == 2 else len(classes)
+    hidden = m.hidden_layer_sizes
+    hidden = [hidden] if isinstance(hidden, int) else list(hidden)
+    units = [Xa.shape[1], *hidden, n_out]
+    checks = [
+        ("n_layers_ is hidden layers + 2", m.n_layers_ == len(units)),
+        ("n_outputs_", m.n_outputs_ == n_out),
+        ("one weight matrix per layer", len(m.coefs_) == len(units) - 1),
+        ("one bias vector per layer", len(m.intercepts_) == len(units) - 1),
+    ]
+    for i, (a, b) in enumerate(zip(units[:-1], units[1:], strict=True)):
+        if i < len(m.coefs_):
+            checks.append(expect_shape(f"coefs_[{i}]", m.coefs_[i], (a, b)))
+        if i < len(m.intercepts_):
+            checks.append(expect_shape(f"intercepts_[{i}]", m.intercepts_[i], (b,)))
+    proba = m.predict_proba(Xa[:5])
+    checks += [
+        expect_shape("predict_proba(5 rows)", proba, (5, len(classes))),
+        ("probabilities sum to 1", bool(np.allclose(proba.sum(axis=1), 1.0))),
+        ("probabilities in [0, 1]", bool(np.all((proba >= 0) & (proba <= 1)))),
+        expect_shape("predict_proba(1 row)", m.predict_proba(Xa[:1]), (1, len(classes))),
+        ("all weights finite", all(np.all(np.isfinite(c)) for c in m.coefs_)),
+    ]
+    results.append(shapes(project, model, checks))
+    return results
+
+
+__all__ = [
+    "check_mlp_classifier",
+    "class_prior_loss",
+    "expect_shape",
+    "gradient_check",
+    "initial_loss",
+    "library_gradient",
+    "log_loss_of",
+    "overfit",
+    "shapes",
+    "write_check",
+]

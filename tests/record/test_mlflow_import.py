@@ -1,0 +1,273 @@
+"""`evreport import mlflow` against a real MLflow file store made in a temporary folder."""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tests.record.conftest import CREATED, TOML, fake_p, write_split
+
+mlflow = pytest.importorskip("mlflow")
+
+MODELS = {"mlp": 1.3, "lr": 1.0}
+SEEDS = (1, 2, 3, 4, 5)
+START_MS = 1_700_000_000_000  # 2023-11-14T22:13:20Z, after the split's CREATED
+
+
+def _preds(parts, model, seed, part):
+    y = parts[part]["y"].to_numpy()
+    p = fake_p(y, MODELS[model], seed * 7 + (part == "test"))
+    return pd.DataFrame({"row_id": parts[part]["row_id"].to_numpy(), "y": y, "p": p})
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """An MLflow file store with 2 models x 5 seeds (+ a killed and a running run elsewhere)."""
+    from mlflow.tracking import MlflowClient
+    from sklearn.metrics import log_loss
+
+    base = tmp_path_factory.mktemp("mlflow")
+    parts = write_split(base / "data")
+    uri = (base / "mlruns").as_uri()
+    old = os.environ.get("MLFLOW_ALLOW_FILE_STORE")
+    os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"
+    try:
+        c = MlflowClient(tracking_uri=uri)
+        eid = c.create_experiment("breast")
+        k = 0
+        for model in MODELS:
+            for seed in SEEDS:
+                k += 1
+                r = c.create_run(eid, start_time=START_MS + 60_000 * k, tags={"model": model})
+                rid = r.info.run_id
+                for key, v in (
+                    ("seed", seed),
+                    ("config", f"{model}-a"),
+                    ("features", "x"),
+                    ("split_id", "s1"),
+                ):
+                    c.log_param(rid, key, v)
+                out = base / "art" / rid / "predictions"
+                out.mkdir(parents=True)
+                for part, short, ext in (("validation", "val", "parquet"), ("test", "test", "csv")):
+                    df = _preds(parts, model, seed, part)
+                    c.log_metric(rid, f"{short}_log_loss", log_loss(df.y, df.p))
+                    f = out / f"{part}.{ext}"
+                    df.to_parquet(f) if ext == "parquet" else df.to_csv(f, index=False)
+                    c.log_artifact(rid, str(f), artifact_path="predictions")
+                c.log_metric(rid, "train_loss", 0.1)  # not a validation/test metric: ignored
+                c.set_terminated(rid, "FINISHED", end_time=START_MS + 60_000 * k + 2500)
+        other = c.create_experiment("other")
+        r = c.create_run(other, tags={"model": "mlp"})
+        c.log_param(r.info.run_id, "seed", 9)
+        c.log_metric(r.info.run_id, "validation_log_loss", 0.4)
+        c.set_terminated(r.info.run_id, "KILLED")
+        r = c.create_run(other, tags={"model": "mlp"})  # still running
+        c.log_param(r.info.run_id, "seed", 10)
+        nomodel = c.create_experiment("nomodel")
+        r = c.create_run(nomodel)
+        c.log_param(r.info.run_id, "seed", 1)
+        c.log_metric(r.info.run_id, "test_log_loss", 0.4)
+        c.set_terminated(r.info.run_id, "FINISHED")
+    finally:
+        if old is None:
+            os.environ.pop("MLFLOW_ALLOW_FILE_STORE", None)
+        else:
+            os.environ["MLFLOW_ALLOW_FILE_STORE"] = old
+    return uri, parts, base
+
+
+def _new_project(tmp_path, base, name):
+    import shutil
+
+    from reportgen.record import Recorder
+
+    root = tmp_path / name
+    (root / "split").mkdir(parents=True)
+    for f in (base / "data" / "split").iterdir():
+        shutil.copy(f, root / "split" / f.name)
+    (root / "evreport.toml").write_text(TOML.format(metric="log_loss"))
+    Recorder(root).freeze(CREATED)
+    return root
+
+
+def _cli(*args):
+    from reportgen.cli import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def _numbers(obj, path=""):
+    """Every number (and verdict string) in a report, by path; inputs and build data left out."""
+    out = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k in ("inputs", "build", "artefacts", "warnings"):
+                continue
+            out.update(_numbers(v, f"{path}.{k}"))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out.update(_numbers(v, f"{path}[{i}]"))
+    elif isinstance(obj, int | float) and not isinstance(obj, bool):
+        out[path] = obj
+    return out
+
+
+def _report(root):
+    from reportgen.checks import compute_report
+    from reportgen.project import load_project
+
+    return compute_report(load_project(root))
+
+
+def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):
+    from reportgen.record import Recorder
+
+    uri, parts, base = store
+    imported = _new_project(tmp_path, base, "imported")
+    t = time.perf_counter()
+    r = _cli("import", "mlflow", str(imported), "--tracking-uri", uri, "--experiment", "breast")
+    seconds = time.perf_counter() - t
+    assert r.exit_code == 0, r.output
+    assert "imported 10 run(s) (20 row(s), 20 predictions file(s))" in r.output
+    print(f"import of 10 runs: {seconds:.2f} s")
+
+    direct = _new_project(tmp_path, base, "direct")
+    rec = Recorder(direct)
+    k = 0
+    for model in MODELS:
+        for seed in SEEDS:
+            k += 1
+            for part in ("validation", "test"):
+                df = _preds(parts, model, seed, part)
+                rec.log(
+                    model=model,
+                    seed=seed,
+                    split=part,
+                    row_id=df.row_id,
+                    y=df.y,
+                    p=df.p,
+                    metric="log_loss",
+                    config=f"{model}-a",
+                    features="x",
+                    split_id="s1",
+                    started_at=pd.Timestamp(
+                        START_MS + 60_000 * k, unit="ms", tz="UTC"
+                    ).to_pydatetime(),
+                )
+    a, b = _report(imported), _report(direct)
+    na, nb = _numbers(a), _numbers(b)
+    assert na.keys() == nb.keys()
+    diff = {k: (na[k], nb[k]) for k in na if na[k] != pytest.approx(nb[k], rel=1e-9, abs=1e-12)}
+    assert diff == {}
+    assert a["decision"] == b["decision"]
+    assert a["claim"]["supported_rung"] == b["claim"]["supported_rung"]
+    check = next(c for c in a["checks"] if c["id"] == "logged-equals-recomputed")
+    assert check["passed"] is True and check["text"].startswith("20 of 20")
+
+    with open(imported / "runs.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows[0]["started_at"] == "2023-11-14T22:14:20Z" and rows[0]["fit_seconds"] == "2.5"
+    assert rows[0]["notes"].startswith("mlflow_run_id=") and rows[0]["config"] == "mlp-a"
+    assert {r["split"] for r in rows} == {"validation", "test"}
+    assert rows[0]["predictions"].endswith("-validation.parquet")
+    assert rows[1]["predictions"].endswith("-test.csv")
+
+    # re-import: nothing new, nothing rewritten
+    before = (imported / "runs.csv").read_bytes()
+    r = _cli("import", "mlflow", str(imported), "--tracking-uri", uri, "--experiment", "breast")
+    assert r.exit_code == 0, r.output
+    assert "imported 0 run(s)" in r.output and "10 already imported" in r.output
+    assert (imported / "runs.csv").read_bytes() == before
+
+
+def test_dry_run_writes_nothing(store, tmp_path):
+    uri, _, base = store
+    root = tmp_path / "empty"
+    r = _cli(
+        "import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "breast", "--dry-run"
+    )
+    assert r.exit_code == 0, r.output
+    assert r.output.count("would import ") == 11  # 10 runs and the summary
+    assert "would import 10 run(s) (20 row(s), 20 predictions file(s))" in r.output
+    assert "nothing written (--dry-run)" in r.output
+    assert not root.exists()
+
+
+def test_failed_and_unfinished_runs(store, tmp_path):
+    uri, _, base = store
+    root = _new_project(tmp_path, base, "other")
+    r = _cli("import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "other")
+    assert r.exit_code == 0, r.output
+    assert "skipped unfinished run" in r.output and "(RUNNING)" in r.output
+    with open(root / "runs.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(x["status"], x["value"], x["seed"], x["split"]) for x in rows] == [
+        ("failed", "", "9", "validation")
+    ]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--experiment", "nope"], "unknown experiment 'nope' at file:"),
+        (["--experiment", "nomodel"], "has no 'model' param or tag"),
+        (["--experiment", "breast", "--seed-key", "epoch"], "has no 'epoch' param or tag"),
+    ],
+)
+def test_one_line_errors(store, tmp_path, args, message):
+    uri, _, _ = store
+    r = _cli("import", "mlflow", str(tmp_path / "p"), "--tracking-uri", uri, *args)
+    assert r.exit_code == 1
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and lines[0].startswith("evreport: error: ")
+    assert not (tmp_path / "p").exists()
+
+
+def test_unreachable_store_fails_fast(tmp_path):
+    r = _cli(
+        "import",
+        "mlflow",
+        str(tmp_path / "p"),
+        "--tracking-uri",
+        (tmp_path / "missing").as_uri(),
+        "--experiment",
+        "x",
+    )
+    assert r.exit_code == 1 and "no MLflow store at" in r.output
+    t = time.perf_counter()
+    r = _cli(
+        "import",
+        "mlflow",
+        str(tmp_path / "p"),
+        "--tracking-uri",
+        "http://127.0.0.1:9",
+        "--experiment",
+        "x",
+    )
+    assert r.exit_code == 1 and "cannot read the tracking store http://127.0.0.1:9" in r.output
+    assert time.perf_counter() - t < 30
+
+
+def test_mlflow_missing_is_a_usage_error(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "mlflow", None)
+    monkeypatch.setitem(sys.modules, "mlflow.tracking", None)
+    r = _cli("import", "mlflow", str(tmp_path), "--tracking-uri", "file:x", "--experiment", "e")
+    assert r.exit_code == 2
+    assert "pip install 'evreport[mlflow]'" in r.output and "[mlflow-missing]" in r.output
+
+
+def test_help_does_not_import_mlflow():
+    import subprocess
+    import sys
+
+    code = "import sys; from reportgen.cli import main; print('mlflow' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
