@@ -556,3 +556,22 @@ def test_load_roster_matches_names_like_out(tmp_path):
     path.write_text("submission,student\nalice,s1\nALICE,s2\n", encoding="utf-8")
     with pytest.raises(UsageError, match="listed twice"):
         load_roster(path)
+
+
+def test_regrade_with_a_new_rubric_reuses_reports_but_not_grades(tmp_path):
+    from reportgen.batch import safe_name
+
+    assert safe_name("grades.csv") == "grades.csv_"  # a submission cannot take grades.csv
+    subs = tmp_path / "subs"
+    grading_project(subs / "alice", rung=3, claim="A beats B.")
+    out = tmp_path / "out"
+    first = GradingOptions(rubric=parse_rubric({"rungs": {"fair": 1}}))
+    run_batch([subs], out, formats=("json",), jobs=1, build=grading_build, grading=first)
+    assert grades(out)["alice"]["total"] == "1"
+    old_feedback = (out / "alice" / "feedback.md").read_text(encoding="utf-8")
+    second = GradingOptions(rubric=parse_rubric({"rungs": {"fair": 5}, "claim": {"honest": 2}}))
+    result = run_batch([subs], out, formats=("json",), jobs=1, build=grading_build, grading=second)
+    assert result.extra["reused"] == 1
+    assert grades(out)["alice"]["total"] == "7" and grades(out)["alice"]["max"] == "7"
+    new_feedback = (out / "alice" / "feedback.md").read_text(encoding="utf-8")
+    assert "**Points: 7 of 7**" in new_feedback and new_feedback != old_feedback
