@@ -13,7 +13,9 @@ BATCH_EPILOG = """
 Each SUBMISSION is a project folder (with evreport.toml), a .zip of one
 (at the zip root or in a single top folder), or a folder whose sub-folders
 and zips are the submissions. OUT gets NAME/ (the report, as `evreport build`
-writes it), summary.csv, summary.json and index.html. See docs/batch.md.
+writes it), summary.csv, summary.json and index.html; with --rubric also
+grades.csv and NAME/feedback.md. An unchanged submission's report is reused
+(--force rebuilds all). See docs/batch.md.
 
 \b
 Exit codes:

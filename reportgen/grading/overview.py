@@ -104,6 +104,11 @@ class Overview:
     graded: bool
     by_rung: list[RungRow] = field(default_factory=list)
 
+    @property
+    def duplicates_count(self) -> str:
+        n = len(self.duplicates)
+        return f"{n} group{'' if n == 1 else 's'}"
+
 
 def overview_context(rows: Sequence[dict], extra: Mapping) -> Overview:
     """The class overview from the summary rows and the grading keys of summary.json."""

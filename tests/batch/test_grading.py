@@ -434,7 +434,10 @@ def test_cli_rubric_init_and_unknown_check(tmp_path):
 # ----------------------------------------------------------------------------- class overview
 
 
-def test_index_overview_with_300_submissions_stays_small():
+def test_index_overview_with_300_submissions_stays_small(tmp_path):
+    import shutil
+    import subprocess
+
     from bs4 import BeautifulSoup
 
     from reportgen.batch import COLUMNS, BatchResult, index_context, render_index
@@ -500,6 +503,18 @@ def test_index_overview_with_300_submissions_stays_small():
     by_name = [tr.find("td").get_text(strip=True) for tr in soup.select("#by-name tbody tr")]
     assert by_name == sorted(by_name)
     assert "12 reports reused" in soup.get_text()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium:  # it also opens in a real browser (headless), when one is installed
+        page = tmp_path / "index.html"
+        page.write_text(html, encoding="utf-8")
+        r = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert r.returncode == 0 and "By supported rung" in r.stdout
+        assert len(BeautifulSoup(r.stdout, "html.parser").select("#by-rung tbody tr")) == 300
 
 
 def test_html_feedback_section_is_escaped_and_replaced_on_regrade():
