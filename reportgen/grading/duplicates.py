@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from itertools import combinations
 from pathlib import Path
 
+from reportgen.errors import clean_text
+
 #: run-log values shared to 6 significant digits on at least this many rows flag a pair
 MIN_SHARED_VALUES = 5
 #: a value logged by more submissions than this (or a tenth of the class) is not compared
@@ -178,7 +180,9 @@ def _describe(kinds: Mapping[str, list[str]]) -> list[str]:
     for kind, label in (("predictions", "predictions"), ("split", "split")):
         items = sorted(kinds.get(kind) or [])
         if items:
-            named = ", ".join(items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
+            named = ", ".join(clean_text(i, 200) for i in items[:3]) + (
+                f" and {len(items) - 3} more" if len(items) > 3 else ""
+            )
             out.append(f"{_plural(len(items), f'byte-identical {label} file')}: {named}")
     if kinds.get("runs"):
         out.append("an identical runs.csv (after sorting its rows)")

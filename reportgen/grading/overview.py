@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from reportgen.errors import clean_text
+
 RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
 VERDICTS = ("adopt", "keep-baseline", "roll-back", "inconclusive")
 #: most common missing things shown per rung
@@ -19,7 +21,7 @@ _NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
 
 def _pattern(text: str) -> str:
     """A missing-thing sentence with its numbers replaced by N, so alike ones count together."""
-    return _NUMBER.sub("N", " ".join(text.split()))[:300]
+    return clean_text(_NUMBER.sub("N", " ".join(text.split())), 300)
 
 
 def common_missing(fingerprints: Mapping[str, dict | None]) -> dict[str, list[dict]]:

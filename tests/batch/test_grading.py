@@ -590,3 +590,12 @@ def test_regrade_with_a_new_rubric_reuses_reports_but_not_grades(tmp_path):
     assert grades(out)["alice"]["total"] == "7" and grades(out)["alice"]["max"] == "7"
     new_feedback = (out / "alice" / "feedback.md").read_text(encoding="utf-8")
     assert "**Points: 7 of 7**" in new_feedback and new_feedback != old_feedback
+
+
+def test_student_text_in_duplicates_and_overview_has_no_control_characters():
+    from reportgen.grading.overview import common_missing
+
+    groups, _ = find_duplicates({n: fp({"p/\x1b[31mred.csv": "h"}) for n in ("a", "b")})
+    assert "\x1b" not in groups[0]["shares"][0] and "\\x1b" in groups[0]["shares"][0]
+    missing = common_missing({"a": {"missing": {"3": "gap\x07 of 0.5 on slice 'x\x00'"}}})
+    assert missing["3"] == [{"text": "gap\\x07 of N on slice 'x\\x00'", "count": 1}]
