@@ -599,3 +599,46 @@ def test_student_text_in_duplicates_and_overview_has_no_control_characters():
     assert "\x1b" not in groups[0]["shares"][0] and "\\x1b" in groups[0]["shares"][0]
     missing = common_missing({"a": {"missing": {"3": "gap\x07 of 0.5 on slice 'x\x00'"}}})
     assert missing["3"] == [{"text": "gap\\x07 of N on slice 'x\\x00'", "count": 1}]
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.skipif(
+    not (EXAMPLES / "tuned-no-replay" / "evreport.toml").is_file(), reason="examples not generated"
+)
+def test_real_builds_are_graded_from_their_report_json(tmp_path):
+    import shutil
+
+    subs = tmp_path / "subs"
+    shutil.copytree(EXAMPLES / "tuned-no-replay", subs / "dora")
+    shutil.copytree(EXAMPLES / "tuned-replay", subs / "ray")
+    doc = {
+        "rungs": {"bounded": {"shown": 2}},
+        "checks": {"general-set-held": 1, "interval-above-zero": 1},
+        "claim": {"honest": 2},
+    }
+    opts = GradingOptions(rubric=parse_rubric(doc))
+    out = tmp_path / "out"
+    result = run_batch([subs], out, formats=("html",), jobs=2, timeout=120, grading=opts)
+    assert result.exit_code == 0, [r["error"] for r in result.rows]
+    g = grades(out)
+    # tuned-replay shows rung 5 and its claim (without hurting anything else) is honest
+    assert [g["ray"][c] for c in ("rung5_bounded", "check_general-set-held", "honest_claim")] == [
+        "2",
+        "1",
+        "2",
+    ]
+    assert g["ray"]["total"] == "6"
+    # tuned-no-replay: the general set dropped, so rung 5 fails and the same words outrun rung 4
+    assert [g["dora"][c] for c in ("rung5_bounded", "check_general-set-held", "honest_claim")] == [
+        "0",
+        "0",
+        "0",
+    ]
+    assert g["dora"]["total"] == "1"
+    md = (out / "dora" / "feedback.md").read_text(encoding="utf-8")
+    assert "rung 5 (bounded)" in md and "general set dropped 0.277" in md
+    assert "without hurting" in md  # the words that made the claim outrun its evidence
+    html = (out / "dora" / "report.html").read_text(encoding="utf-8")
+    assert html.index("evreport-feedback") < html.index("</h1>")
