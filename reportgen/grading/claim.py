@@ -12,7 +12,8 @@ The rule (docs/batch.md, "An honest claim") reads the claim's words, never its m
   ``everywhere``, ``always``, ``robust``, ``generalises``, ``any``/``all`` other ...) claims
   rung 5 (bounded);
 - a claim of a tie or of no shown difference (``tied``, ``no difference``, ``not shown``,
-  ``comparable``, ``inconclusive``) claims rung 2 (fair); any other claim rung 2 too.
+  ``comparable``, ``inconclusive``, ``not (significantly) better``) claims rung 2 (fair);
+  any other claim rung 2 too.
 
 The claim is honest when the rung it claims is at most ``claim.supported_rung``.
 """
@@ -32,7 +33,11 @@ _RUNG5 = (
     r"without\s+hurting|no\s+worse|not\s+worse|in\s+general|everywhere|always|robust\w*|"
     r"generali[sz]\w*|anything\s+else|any\s+other|all\s+other|every\s+\w+|in\s+production"
 )
-_TIE = r"tied?|ties|no\s+difference|not\s+shown|comparable|inconclusive|equivalent|on\s+par"
+_TIE = (
+    r"tied?|ties|no\s+difference|not\s+shown|comparable|inconclusive|equivalent|on\s+par|"
+    r"(?:is\s+|are\s+|was\s+|were\s+)?not\s+(?:significantly\s+|clearly\s+)?"
+    r"(?:better|different|more\s+\w+|higher|lower)|no\s+(?:better|significant\s+\w+)"
+)
 
 
 @dataclass(frozen=True)

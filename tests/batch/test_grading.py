@@ -183,6 +183,9 @@ def test_template_parses():
         ("A is not shown to be better than B.", 2),
         ("A gives a useful gain.", 4),
         ("We trained two models.", 2),
+        ("The MLP is not significantly better than logistic regression.", 2),
+        ("A is no better than B.", 2),
+        ("A is not better than B, and both are robust everywhere.", 5),
     ],
 )
 def test_claimed_rung(text, rung):
