@@ -645,3 +645,32 @@ def test_real_builds_are_graded_from_their_report_json(tmp_path):
     assert "without hurting" in md  # the words that made the claim outrun its evidence
     html = (out / "dora" / "report.html").read_text(encoding="utf-8")
     assert html.index("evreport-feedback") < html.index("</h1>")
+
+
+def test_input_hash_sees_every_file_and_never_follows_or_blocks(tmp_path):
+    import os
+
+    from reportgen.grading import reuse
+
+    sub = grading_project(tmp_path / "alice")
+    h0 = reuse.input_hash(sub, "folder")
+    assert h0 == reuse.input_hash(sub, "folder")  # stable
+    (sub / "notes.txt").write_text("new file", encoding="utf-8")
+    h1 = reuse.input_hash(sub, "folder")
+    assert h1 != h0
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret", encoding="utf-8")
+    (sub / "link").symlink_to(outside)
+    h2 = reuse.input_hash(sub, "folder")
+    outside.write_text("changed", encoding="utf-8")
+    assert reuse.input_hash(sub, "folder") == h2  # the link's text is hashed, not its target
+    os.mkfifo(sub / "pipe")
+    assert reuse.input_hash(sub, "folder") not in (None, h2)  # a FIFO is never opened
+    # a record is trusted only in a folder the OUT marker names
+    out = tmp_path / "out"
+    (out / "alice").mkdir(parents=True)
+    reuse.write_record(out / "alice", "k", {"status": "ok", "name": "alice"})
+    assert reuse.reusable(out, "alice", ["alice"], "k") == {"status": "ok", "name": "alice"}
+    assert reuse.reusable(out, "alice", [], "k") is None
+    assert reuse.reusable(out, "alice", ["alice"], "other") is None
+    assert reuse.reusable(out, "alice", ["alice"], None) is None
