@@ -64,8 +64,10 @@ COLUMNS = (
     "report",
 )
 SUMMARY_SCHEMA = "evreport-batch/1"
+#: per-row keys of summary.json beyond COLUMNS (issue 14: reuse and rubric points)
+EXTRA_ROW_KEYS = ("reused", "total", "max")
 #: names in OUT that a submission may not take
-RESERVED = {"summary.csv", "summary.json", "index.html"}
+RESERVED = {"summary.csv", "summary.json", "index.html", "grades.csv"}  # grades.csv: issue 14
 _WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
     f"{p}{i}" for p in ("COM", "LPT") for i in range(10)
 }
@@ -116,6 +118,8 @@ class BatchResult:
     out: Path
     rows: list[dict]
     seconds: float = 0.0
+    #: top-level keys the grading steps add to summary.json (reused, duplicates)
+    extra: dict = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
@@ -419,6 +423,10 @@ def build_one(task: dict) -> dict:
             project, out=task["out_dir"], formats=tuple(task["formats"]), command=task["command"]
         )
         row.update(summary_fields(result.report))
+        # grading hook (issue 14): what copied-work detection and a deadline need
+        from reportgen.grading.duplicates import safe_fingerprint
+
+        row["fingerprint"] = safe_fingerprint(Path(project), result.report)
         row["warnings"] = len(result.warnings)
         row["report"] = _report_link(task)
         if result.render_problems:
@@ -828,12 +836,14 @@ def run_batch(
     progress: Callable[[int, int, dict], None] | None = None,
     build: Callable[[dict], dict] = build_one,
     memory_mb: int | None = None,
+    grading=None,
 ) -> BatchResult:
     """Grade every submission in ``paths`` into ``out`` and write the class summary.
 
     ``build`` is the per-project function (an importable top-level function; tests swap it).
     ``memory_mb`` caps each local worker's memory (default EVREPORT_WORKER_MEMORY_MB or
-    4096 MiB; 0 for no limit).
+    4096 MiB; 0 for no limit). ``grading`` (a reportgen.grading.GradingOptions) adds the
+    rubric, feedback, copied-work and reuse steps of issue 14.
     Raises UsageError for a bad command line; a bad submission only makes an error row.
     """
     start = time.perf_counter()
@@ -864,14 +874,27 @@ def run_batch(
     except OSError as e:
         _remove(tmp_root)
         raise _write_failed(out, e) from None
-    tasks = plan_tasks(subs, out, formats, timeout, _build_ref(build))
-    rows: list[dict] = []
+    # grading hook (issue 14): a rubric needs report.json; unchanged submissions are reused
+    from reportgen.grading import GradingOptions, finish, prepare, write
+
+    grading = GradingOptions() if grading is None else grading
+    formats = grading.formats(formats)
+    try:
+        reused = prepare(grading, out, subs, earlier, formats, _build_ref(build), tmp_root / STAGE)
+    except OSError as e:
+        _remove(tmp_root)
+        raise _write_failed(out, e) from None
+    skip = {r["name"] for r in reused}
+    tasks = plan_tasks(
+        [s for s in subs if s.name not in skip], out, formats, timeout, _build_ref(build)
+    )
+    rows: list[dict] = [clean_row(r) for r in reused]
 
     def on_row(row: dict) -> None:
         row = clean_row(row)
         rows.append(row)
         if progress is not None:
-            progress(len(rows), len(tasks), row)
+            progress(len(rows), len(tasks) + len(reused), row)
 
     try:
         if executor == "dask":
@@ -879,11 +902,13 @@ def run_batch(
         else:
             run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
         rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+        extra = finish(grading, rows, tmp_root / STAGE)  # grading hook (issue 14)
         names = [r["name"] for r in rows]
         write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
         new = swap_in(out, rows, earlier)
-        result = BatchResult(out, rows, round(time.perf_counter() - start, 3))
+        result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
         write_summary(result)
+        write(grading, out)  # grading hook (issue 14): grades.csv
         _retire(out, earlier, set(new))
         write_marker(out, [*new, *RESERVED], "done")
     except OSError as e:
@@ -982,7 +1007,11 @@ def summary_json(result: BatchResult) -> str:
         "tool": {"name": "evreport", "version": __version__},
         "columns": list(COLUMNS),
         "counts": counts(result.rows),
-        "submissions": [{c: r.get(c) for c in (*COLUMNS, "detail") if c in r} for r in result.rows],
+        "submissions": [
+            {c: r.get(c) for c in (*COLUMNS, *EXTRA_ROW_KEYS, "detail") if c in r}
+            for r in result.rows
+        ],
+        **result.extra,
     }
     return json.dumps(doc, indent=2, allow_nan=False, default=str) + "\n"
 
@@ -1022,6 +1051,8 @@ class IndexContext:
     reached: list[tuple[int, str, int]]  # (rung, name, how many reached it)
     rung_names: tuple[str, ...]
     rows: list[IndexRow] = field(default_factory=list)
+    #: the class overview of issue 14 (reportgen.grading.overview.Overview), or None
+    overview: object = None
 
 
 def _num(x, fmt: str = ".4g") -> str:
@@ -1076,7 +1107,15 @@ def index_context(result: BatchResult) -> IndexContext:
         reached=[(k, n, c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
         rung_names=RUNG_NAMES,
         rows=rows,
+        overview=_overview(result),
     )
+
+
+def _overview(result: BatchResult):
+    # grading hook (issue 14): the class at a glance, above the table
+    from reportgen.grading.overview import overview_context
+
+    return overview_context(result.rows, result.extra)
 
 
 def render_index(ctx: IndexContext) -> str:

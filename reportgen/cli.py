@@ -254,9 +254,10 @@ def build(
     sys.exit(code)
 
 
-from reportgen.cli_batch import batch  # noqa: E402  (imports only click at module level)
+from reportgen.cli_batch import batch, rubric  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
+main.add_command(rubric)  # issue 14
 
 from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
 

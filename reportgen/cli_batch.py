@@ -13,7 +13,9 @@ BATCH_EPILOG = """
 Each SUBMISSION is a project folder (with evreport.toml), a .zip of one
 (at the zip root or in a single top folder), or a folder whose sub-folders
 and zips are the submissions. OUT gets NAME/ (the report, as `evreport build`
-writes it), summary.csv, summary.json and index.html. See docs/batch.md.
+writes it), summary.csv, summary.json and index.html; with --rubric also
+grades.csv and NAME/feedback.md. An unchanged submission's report is reused
+(--force rebuilds all). See docs/batch.md.
 
 \b
 Exit codes:
@@ -77,7 +79,43 @@ def _formats(ctx, param, value: str) -> tuple[str, ...]:
     metavar="ADDRESS",
     help="Dask scheduler address (tcp://host:8786), with --executor dask.",
 )
-def batch(submissions, out, jobs, formats, timeout, quiet, executor, scheduler) -> None:
+# grading options (issue 14; reportgen/grading)
+@click.option(
+    "--rubric",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Grade with this rubric.toml: OUT/grades.csv and OUT/NAME/feedback.md "
+    "(`evreport rubric init FILE` writes a template).",
+)
+@click.option(
+    "--roster",
+    type=click.Path(path_type=str),
+    default=None,
+    help="CSV with 'submission' and 'student' columns: the student column of grades.csv.",
+)
+@click.option(
+    "--deadline",
+    default=None,
+    metavar="DATETIME",
+    help="ISO 8601 date-time; a run started after it costs the rubric's 'late' points.",
+)
+@click.option(
+    "--force", is_flag=True, help="Rebuild every report, even when its inputs are unchanged."
+)
+def batch(
+    submissions,
+    out,
+    jobs,
+    formats,
+    timeout,
+    quiet,
+    executor,
+    scheduler,
+    rubric,
+    roster,
+    deadline,
+    force,
+) -> None:
     """Build one report per submission and a class summary (summary.csv, summary.json, index.html).
 
     Submissions are untrusted: zips are extracted with caps and checks, and a broken or hung
@@ -90,6 +128,7 @@ def batch(submissions, out, jobs, formats, timeout, quiet, executor, scheduler) 
     progress = None if quiet else Progress(sys.stderr)
     try:
         check_environment()
+        grading = _grading_options(rubric, roster, deadline, force)
         result = run_batch(
             submissions,
             out,
@@ -99,15 +138,58 @@ def batch(submissions, out, jobs, formats, timeout, quiet, executor, scheduler) 
             executor=executor,
             scheduler=scheduler,
             progress=progress,
+            grading=grading,
         )
     except EvreportError as e:
         click.echo(f"evreport batch: error: {clean_text(e)} [{e.slug}]", err=True)
         sys.exit(e.exit_code)
     if not quiet:
         n, failed = len(result.rows), result.failed
+        reused = result.extra.get("reused", 0)
         click.echo(
-            f"{n - failed} of {n} built, {failed} failed, in {result.seconds:.1f} s; "
+            f"{n - failed} of {n} built, {failed} failed, in {result.seconds:.1f} s"
+            f"{f' ({reused} reused unchanged)' if reused else ''}; "
             f"see {display_name(result.out / 'index.html')}",
             err=True,
         )
     sys.exit(result.exit_code)
+
+
+def _grading_options(rubric, roster, deadline, force):
+    from reportgen.grading import GradingOptions, load_roster, parse_deadline
+    from reportgen.grading.rubric import load_rubric
+
+    return GradingOptions(
+        rubric=load_rubric(rubric) if rubric else None,
+        roster=load_roster(roster) if roster else None,
+        deadline=parse_deadline(deadline) if deadline else None,
+        force=force,
+    )
+
+
+@click.group()
+def rubric() -> None:
+    """Rubrics for `evreport batch --rubric`."""
+
+
+@rubric.command("init")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def rubric_init(file: str, force: bool) -> None:
+    """Write a commented rubric template to FILE (edit it, then pass it to --rubric)."""
+    from pathlib import Path
+
+    from reportgen.grading.rubric import TEMPLATE
+
+    path = Path(file)
+    if path.exists() and not force:
+        click.echo(
+            f"evreport rubric init: error: {file} exists; use --force to overwrite", err=True
+        )
+        sys.exit(2)
+    try:
+        path.write_text(TEMPLATE, encoding="utf-8")
+    except OSError as e:
+        click.echo(f"evreport rubric init: error: cannot write {file}: {e.strerror}", err=True)
+        sys.exit(1)
+    click.echo(f"wrote {file}; edit it, then: evreport batch ... --rubric {file}", err=True)

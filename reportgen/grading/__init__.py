@@ -1,0 +1,309 @@
+"""Grading a class on top of `evreport batch` (issue 14): rubric and grades.csv, feedback.md,
+copied work, re-grading only what changed, and the class overview.
+
+``run_batch`` calls three hooks, in this order (each marked ``# grading hook``):
+
+    prepare(...)  before the workers start: hash every submission, stage reusable reports
+    finish(...)   after the last row, before the swap: records, feedback.md, grades, duplicates
+    write(...)    beside summary.json: grades.csv
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from reportgen.errors import UsageError, clean_text, display_name
+from reportgen.grading.rubric import Rubric
+
+GRADES = "grades.csv"
+FEEDBACK = "feedback.md"
+MAX_REPORT_BYTES = 200_000_000
+
+
+@dataclass
+class GradingOptions:
+    """What the grading steps of a batch need from the command line."""
+
+    rubric: Rubric | None = None
+    roster: dict[str, str] | None = None  # submission name (casefolded) -> student id
+    deadline: datetime | None = None
+    force: bool = False
+    #: filled in while the batch runs
+    keys: dict[str, str | None] = field(default_factory=dict)
+    grades: list[dict] = field(default_factory=list)
+
+    def formats(self, formats: Sequence[str]) -> tuple[str, ...]:
+        """The report formats to build: a rubric needs report.json."""
+        formats = tuple(formats)
+        return formats if self.rubric is None or "json" in formats else (*formats, "json")
+
+
+# ----------------------------------------------------------------------------- options
+
+
+def load_roster(path: str | Path) -> dict[str, str]:
+    """Read roster.csv: a ``submission`` (or ``name``) column and a ``student`` column."""
+    from reportgen.batch import safe_name
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"--roster {clean_text(p, 200)} does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(
+            f"--roster {clean_text(p, 200)} cannot be read: {clean_text(e, 200)}"
+        ) from None
+    reader = csv.reader(io.StringIO(text))
+    header = [h.strip().lower() for h in next(reader, [])]
+    sub_col = next((header.index(c) for c in ("submission", "name") if c in header), None)
+    stu_col = next(
+        (header.index(c) for c in ("student", "student_id", "id", "email") if c in header), None
+    )
+    if sub_col is None or stu_col is None:
+        raise UsageError(
+            f"--roster {clean_text(p, 200)} needs a header with a 'submission' (or 'name') column "
+            f"and a 'student' column; it has {', '.join(header) or 'none'}"
+        )
+    roster: dict[str, str] = {}
+    for i, row in enumerate(reader, 2):
+        if not row or all(not c.strip() for c in row):
+            continue
+        if max(sub_col, stu_col) >= len(row):
+            raise UsageError(f"--roster {clean_text(p, 200)} line {i} has too few columns")
+        raw = row[sub_col].strip()
+        raw = raw[:-4] if raw.lower().endswith(".zip") else raw  # alice.zip is graded as alice
+        key = safe_name(raw).casefold()
+        if key in roster:
+            raise UsageError(
+                f"--roster {clean_text(p, 200)} line {i}: submission {clean_text(row[sub_col], 80)!r} "
+                "is listed twice"
+            )
+        roster[key] = row[stu_col].strip()
+    return roster
+
+
+def parse_deadline(text: str) -> datetime:
+    """An ISO 8601 date-time (naive is UTC); UsageError otherwise."""
+    from reportgen.project.manifest import parse_time
+
+    try:
+        return parse_time(text)
+    except (ValueError, TypeError):
+        raise UsageError(
+            f"--deadline {clean_text(text, 60)!r} is not an ISO 8601 date-time "
+            "such as 2026-03-10T23:59:00Z"
+        ) from None
+
+
+# ----------------------------------------------------------------------------- hooks
+
+
+def prepare(
+    opts: GradingOptions,
+    out: Path,
+    subs: Sequence,
+    earlier: Sequence[str],
+    formats: Sequence[str],
+    build_ref: str,
+    stage: Path,
+) -> list[dict]:
+    """Hash every submission; stage each reusable earlier report and return its row."""
+    from reportgen import __version__
+    from reportgen.grading import reuse
+
+    rows = []
+    for sub in subs:
+        key = reuse.key(reuse.input_hash(sub.source, sub.kind), __version__, formats, build_ref)
+        opts.keys[sub.name] = key
+        if opts.force:
+            continue
+        prev = reuse.reusable(out, sub.name, earlier, key)
+        if prev is None:
+            continue
+        try:
+            reuse.stage_copy(out / sub.name, stage / sub.name)
+        except OSError:
+            continue  # then it is simply rebuilt
+        row = {k: v for k, v in prev.items() if k not in ("total", "max")}
+        row.update(name=sub.name, source=display_name(sub.source), reused=True)
+        rows.append(row)
+    return rows
+
+
+def _read_report(folder: Path) -> dict | None:
+    path = folder / "report.json"
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
+            return None
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
+    """After every row is in: records, grades, feedback.md, duplicates.
+
+    Returns the keys added to summary.json. Rows keep their columns; ``fingerprint``
+    is taken out of them (it goes to the record beside the report only). A bug in a
+    grading step never loses the batch: that row's grade says so, the rest go on.
+    """
+    from reportgen.grading import reuse
+    from reportgen.grading.duplicates import find_duplicates
+    from reportgen.grading.overview import common_missing
+
+    fingerprints = {}
+    opts.grades = []
+    for row in rows:
+        fp = row.pop("fingerprint", None)
+        row.setdefault("reused", False)
+        folder = stage / row["name"]
+        staged = bool(row.get("report")) and folder.is_dir() and not folder.is_symlink()
+        if row["status"] == "ok":
+            fingerprints[row["name"]] = fp
+            if staged and not row["reused"]:
+                reuse.write_record(folder, opts.keys.get(row["name"]), {**row, "fingerprint": fp})
+        if opts.rubric is None:
+            continue
+        try:
+            _grade(opts, row, fp, folder if staged else None)
+        except Exception as e:  # our bug: visible in grades.csv, never a lost batch
+            grade = dict.fromkeys(opts.rubric.columns, 0.0)
+            grade.update(
+                name=row["name"],
+                status="error",
+                total=0.0,
+                error=f"internal error while grading ({type(e).__name__}): {clean_text(e, 200)}",
+            )
+            opts.grades.append(grade)
+    try:
+        groups, common = find_duplicates(fingerprints)
+        missing = common_missing(fingerprints)
+    except Exception:  # pragma: no cover - a bug here must not lose the reports
+        groups, common, missing = [], [], {}
+    return {
+        "missing_by_rung": missing,
+        "reused": sum(1 for r in rows if r.get("reused")),
+        "duplicates": groups,
+        "duplicates_common": common,
+    }
+
+
+def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None) -> None:
+    """One row's grade (into opts.grades and the row), feedback.md and the HTML section."""
+    from reportgen.grading import reuse
+    from reportgen.grading.feedback import feedback_data, render_markdown
+    from reportgen.grading.rubric import score, total
+
+    report = _read_report(folder) if folder is not None else None
+    if row["status"] == "ok" and report is not None:
+        scores = score(
+            opts.rubric,
+            report,
+            warnings=row.get("warnings") or 0,
+            latest_started_at=(fp or {}).get("latest_started_at"),
+            deadline=opts.deadline,
+        )
+        points = total(scores)
+        error = ""
+    else:
+        scores, points = None, 0.0
+        error = row.get("error") or "the report could not be read"
+    grade = {"name": row["name"], "status": row["status"], "total": points, "error": error}
+    for line in opts.rubric.lines:
+        grade[line.column] = 0.0
+    for s in scores or []:
+        grade[s.line.column] = s.points
+    opts.grades.append(grade)
+    row["total"], row["max"] = points, opts.rubric.max
+    if folder is not None:
+        fb = feedback_data(
+            row["name"],
+            report if row["status"] == "ok" else None,
+            scores,
+            points,
+            opts.rubric.max,
+            error=error,
+        )
+        reuse.replace_file(folder / FEEDBACK, render_markdown(fb).encode("utf-8"))
+        _add_html_section(folder / "report.html", fb)
+
+
+def _add_html_section(path: Path, fb) -> None:
+    """Put the feedback first in report.html's body (a new file renamed over the old one)."""
+    from reportgen.grading import reuse
+    from reportgen.grading.feedback import render_html_section, with_feedback_section
+
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
+            return
+        html = with_feedback_section(path.read_text(encoding="utf-8"), render_html_section(fb))
+    except (OSError, UnicodeDecodeError):
+        return
+    if html is not None:
+        reuse.replace_file(path, html.encode("utf-8"))
+
+
+def grades_csv(opts: GradingOptions) -> str:
+    """grades.csv: name, student, one column per rubric line, total, max, status, error."""
+    from reportgen.batch import safe_name
+
+    assert opts.rubric is not None
+    cols = ["name", "student", *opts.rubric.columns, "total", "max", "status", "error"]
+    roster = dict(opts.roster or {})
+    rows = []
+    for g in opts.grades:
+        student = roster.pop(g["name"].casefold(), "")
+        rows.append({**g, "student": student, "max": opts.rubric.max})
+    for key, student in sorted(roster.items()):  # on the roster, but nothing was submitted
+        row = {c: 0.0 for c in opts.rubric.columns}
+        row.update(
+            name=safe_name(key),
+            student=student,
+            total=0.0,
+            max=opts.rubric.max,
+            status="missing",
+            error="no submission with this name",
+        )
+        rows.append(row)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(cols)
+    for r in rows:
+        writer.writerow([csv_cell(_num(r.get(c))) for c in cols])
+    return buf.getvalue()
+
+
+def _num(value: object) -> object:
+    """A number for a gradebook: 2 not 2.0, at most 4 decimals, never -0."""
+    if isinstance(value, float):
+        value = round(value, 4) + 0.0
+        return int(value) if value.is_integer() else value
+    return value
+
+
+def csv_cell(value: object) -> object:
+    """A cell a spreadsheet shows as text: no formula (= + - @ first), no control characters."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return value
+    value = clean_text(value, 1000)
+    if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def write(opts: GradingOptions, out: Path) -> None:
+    """Write grades.csv (atomically) when a rubric was given."""
+    from reportgen.batch import _write_atomic
+
+    if opts.rubric is not None:
+        _write_atomic(out / GRADES, grades_csv(opts).encode("utf-8"))

@@ -1,0 +1,192 @@
+"""Copied work: what each submission's files look like, and the groups that share them.
+
+``fingerprint`` runs in the worker right after a build (it reads runs.csv once more,
+as confined as the build read it); ``find_duplicates`` compares the fingerprints of a
+whole class. A group is reported, never graded: the instructor decides.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import math
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from itertools import combinations
+from pathlib import Path
+
+from reportgen.errors import clean_text
+
+#: run-log values shared to 6 significant digits on at least this many rows flag a pair
+MIN_SHARED_VALUES = 5
+#: a value logged by more submissions than this (or a tenth of the class) is not compared
+MAX_VALUE_SHARERS = 10
+#: at most this many run-log rows are compared per submission
+MAX_VALUES = 100_000
+#: in a class of at least this many, a file every submission shares is course material
+COMMON_MIN_CLASS = 5
+
+
+def _value_key(text: str) -> str | None:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return None
+    return f"{v:.6g}" if math.isfinite(v) else None
+
+
+def fingerprint(project: Path, report: dict) -> dict:
+    """The parts of one submission that copied work would share (JSON-able).
+
+    ``predictions`` and ``split``: {path: sha256} from report.json ``inputs``;
+    ``runs_sorted``: sha256 of runs.csv with its data rows sorted; ``values``: the
+    run-log values to 6 significant digits; ``latest_started_at``: the latest
+    ``started_at`` as written (for a deadline); ``missing``: {rung: ladder missing text}
+    for the rungs not shown (for the class overview).
+    """
+    from reportgen.project.files import decode_text, read_confined
+
+    fp: dict = {
+        "predictions": {},
+        "split": {},
+        "runs_sorted": None,
+        "values": [],
+        "latest_started_at": None,
+        "missing": {
+            str(r["rung"]): r["missing"]
+            for r in report.get("ladder") or []
+            if isinstance(r, dict)
+            and isinstance(r.get("rung"), int)
+            and r.get("status") != "shown"
+            and isinstance(r.get("missing"), str)
+        },
+    }
+    pred_paths: set[str] = set()
+    try:
+        text = decode_text(read_confined(project, project / "runs.csv", "runs.csv"))
+    except Exception:  # the build read it; if it cannot be read again, nothing is compared
+        text = None
+    if text is not None:
+        lines = [ln.rstrip() for ln in text.replace("\r\n", "\n").split("\n")]
+        lines = [ln for ln in lines if ln]
+        if lines:
+            body = "\n".join([lines[0], *sorted(lines[1:])])
+            fp["runs_sorted"] = hashlib.sha256(body.encode("utf-8", "replace")).hexdigest()
+        latest = None
+        from reportgen.project.manifest import parse_time
+
+        for i, row in enumerate(csv.DictReader(io.StringIO(text))):
+            if i >= MAX_VALUES:
+                break
+            key = _value_key(row.get("value"))
+            if key is not None:
+                fp["values"].append(key)
+            pred = row.get("predictions")
+            if isinstance(pred, str) and pred.strip():
+                pred_paths.add(pred.strip().replace("\\", "/").removeprefix("./"))
+            started = row.get("started_at")
+            if isinstance(started, str) and started.strip():
+                try:
+                    t = parse_time(started)
+                except (ValueError, TypeError):
+                    continue
+                if latest is None or t > latest[0]:
+                    latest = (t, started.strip())
+        fp["latest_started_at"] = latest[1] if latest else None
+    for item in report.get("inputs") or []:
+        if not isinstance(item, dict):
+            continue
+        path, sha = item.get("path"), item.get("sha256")
+        if not isinstance(path, str) or not isinstance(sha, str):
+            continue
+        if path in pred_paths or "/predictions/" in f"/{path}":
+            fp["predictions"][path] = sha
+        elif path.startswith("split/"):
+            fp["split"][path] = sha
+    return fp
+
+
+def safe_fingerprint(project: Path, report: dict) -> dict | None:
+    """``fingerprint`` that never fails a build: None when anything goes wrong."""
+    try:
+        return fingerprint(project, report)
+    except Exception:
+        return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict], list[str]]:
+    """Groups of submissions that share files or run-log values, and the course material.
+
+    Returns ``(groups, common)``: each group is ``{"names": [...], "shares": [...]}``
+    (names sorted, one sentence per shared thing), sorted by names; ``common`` lists
+    the files that every submission of a class of at least COMMON_MIN_CLASS shares
+    (given out by the course, so not flagged).
+    """
+    fps = {n: fp for n, fp in fingerprints.items() if isinstance(fp, dict)}
+    by_key: dict[tuple[str, str], set[str]] = defaultdict(set)
+    paths: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    for name, fp in fps.items():
+        for kind in ("predictions", "split"):
+            for path, sha in (fp.get(kind) or {}).items():
+                by_key[(kind, sha)].add(name)
+                paths[(kind, sha)][name] = path
+        if fp.get("runs_sorted"):
+            by_key[("runs", fp["runs_sorted"])].add(name)
+    common: list[str] = []
+    shared: dict[frozenset, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for key, names in by_key.items():
+        if len(names) < 2:
+            continue
+        kind = key[0]
+        if kind != "runs":
+            path = paths[key][min(names)]
+            if len(fps) >= COMMON_MIN_CLASS and len(names) == len(fps):
+                common.append(f"{kind} file {path}")
+                continue
+            shared[frozenset(names)][kind].append(path)
+        else:
+            shared[frozenset(names)][kind].append("runs.csv")
+    # run-log values: pairs sharing at least MIN_SHARED_VALUES values (counted as multisets)
+    counts = {n: Counter(fp.get("values") or []) for n, fp in fps.items()}
+    index: dict[str, set[str]] = defaultdict(set)
+    for name, c in counts.items():
+        for v in c:
+            index[v].add(name)
+    pair_values: Counter = Counter()
+    for v, names in index.items():
+        if not 2 <= len(names) <= max(MAX_VALUE_SHARERS, len(fps) // 10):
+            continue  # a value much of the class logs (0.5, 1.0) says nothing about copying
+        for a, b in combinations(sorted(names), 2):
+            pair_values[(a, b)] += min(counts[a][v], counts[b][v])
+    for (a, b), n in pair_values.items():
+        if n >= MIN_SHARED_VALUES:
+            shared[frozenset((a, b))]["values"].append(str(n))
+    groups = []
+    for names, kinds in shared.items():
+        groups.append(
+            {"names": sorted(names, key=lambda s: (s.casefold(), s)), "shares": _describe(kinds)}
+        )
+    groups.sort(key=lambda g: ([n.casefold() for n in g["names"]], g["shares"]))
+    return groups, sorted(common)
+
+
+def _describe(kinds: Mapping[str, list[str]]) -> list[str]:
+    out = []
+    for kind, label in (("predictions", "predictions"), ("split", "split")):
+        items = sorted(kinds.get(kind) or [])
+        if items:
+            named = ", ".join(clean_text(i, 200) for i in items[:3]) + (
+                f" and {len(items) - 3} more" if len(items) > 3 else ""
+            )
+            out.append(f"{_plural(len(items), f'byte-identical {label} file')}: {named}")
+    if kinds.get("runs"):
+        out.append("an identical runs.csv (after sorting its rows)")
+    if kinds.get("values"):
+        n = int(kinds["values"][0])
+        out.append(f"{n} run-log values identical to 6 significant digits")
+    return out

@@ -1,0 +1,275 @@
+"""feedback.md: the points per rubric line, then what to fix first, in plain words.
+
+Every piece of report text in it comes from a student's project, so it is escaped for
+Markdown (``md_escape``) and stripped of control characters before it is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from reportgen.errors import clean_text
+from reportgen.grading.rubric import Score
+
+RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
+
+#: what a rung means, said to the student
+RUNG_MEANING = {
+    1: "your code and your logged numbers are right",
+    2: "both models were compared on equal terms",
+    3: "the gap between the models is bigger than chance would give",
+    4: "the gap is big enough to matter in practice",
+    5: "you know where the result holds and where it might not",
+}
+#: the artefact that would show each rung, said to the student
+RUNG_ARTEFACT = {
+    1: (
+        "Add the check files in artefacts/checks/ (initial_loss, gradient, overfit, shapes) "
+        "for your candidate model, and a predictions file for every run in runs.csv so that "
+        "evreport can recompute each logged value."
+    ),
+    2: (
+        "Freeze your split with `evreport freeze` before your first run (split/manifest.json), "
+        "and log both models in runs.csv on the same rows, features and split_id, each run "
+        "with its started_at time."
+    ),
+    3: (
+        "Log more seeds of each model in runs.csv, each with its validation and test "
+        "predictions files, and give the test rows a block column (for example the week) "
+        "so that the test gap gets an interval."
+    ),
+    4: (
+        "State the smallest gain worth having as min_useful_effect in evreport.toml [claim], "
+        "and name a cost model under [evidence] relevant, so that the report can say whether "
+        "the gap matters."
+    ),
+    5: (
+        "Add a slice column and list the slices that must not get worse under [evaluation] "
+        "not_worse_on (or, for a before-after project, a general question set), so that the "
+        "report can show where the result holds."
+    ),
+}
+#: jargon that may appear in the report's own text, each with a one-line meaning
+GLOSSARY = {
+    "seed": "the random starting point of one training run; retraining with another seed gives a slightly different model.",
+    "sd": "standard deviation: how far results typically spread around their average.",
+    "interval": "the range of gaps that your data are consistent with (95%: it would contain the true gap 95 times in 100).",
+    "block": "a group of test rows (for example one week) that is resampled as a whole, because rows in it are alike.",
+    "slice": "a named part of the test data (for example one route or one region).",
+    "validation": "the part of the data you tune on; the test part is opened only once, at the end.",
+    "useful effect": "the smallest gain you said is worth having (min_useful_effect).",
+    "bootstrap": "re-drawing the test blocks at random many times to see how much the gap moves.",
+    "rung": "one step of the evidence ladder: correct, fair, larger than noise, relevant, bounded.",
+}
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~&])")
+
+
+def md_escape(text: object, limit: int | None = 2000) -> str:
+    """Report text made inert in Markdown: one line, no control characters, punctuation escaped."""
+    s = clean_text("" if text is None else text, limit)
+    return _MD_SPECIAL.sub(r"\\\1", s)
+
+
+def _fmt(points: float) -> str:
+    return f"{points:g}"
+
+
+def _lowest_not_shown(ladder: dict) -> int | None:
+    for i in range(1, 6):
+        if (ladder.get(i) or {}).get("status") != "shown":
+            return i
+    return None
+
+
+@dataclass(frozen=True)
+class PointsLine:
+    label: str
+    points: str
+    why: str  # student text inside: escape when printing
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What feedback.md and the HTML section say; raw text, escaped by each renderer."""
+
+    name: str
+    graded: bool
+    total: str
+    max: str
+    lines: list[PointsLine]
+    error: str | None  # the build failed: why
+    rung: int | None  # the lowest rung not shown (None: all shown)
+    rung_name: str
+    meaning: str
+    status: str
+    missing: str | None
+    advice: str
+    files: list[str]
+    supported: str
+    rewritten: str | None
+    reconsider: list[str]
+    glossary: list[tuple[str, str]] = field(default_factory=list)
+
+
+def feedback_data(
+    name: str,
+    report: dict | None,
+    scores: Sequence[Score] | None = None,
+    total: float | None = None,
+    max_points: float | None = None,
+    error: str | None = None,
+) -> Feedback:
+    """The feedback for one submission (``report`` None for a failed build)."""
+    report = report or {}
+    ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
+    claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
+    built = bool(report)
+    rung = _lowest_not_shown(ladder) if built else None
+    row = ladder.get(rung) or {} if rung else {}
+    status = row.get("status") if isinstance(row.get("status"), str) else "not shown"
+    missing = row.get("missing") if isinstance(row.get("missing"), str) else None
+    supported = claim.get("supported_rung")
+    rewritten = claim.get("rewritten") if isinstance(claim.get("rewritten"), str) else None
+    items = [clean_text(i, 600) for i in claim.get("reconsider_items") or [] if isinstance(i, str)]
+    fb = Feedback(
+        name=clean_text(name, 200),
+        graded=scores is not None,
+        total=_fmt(total or 0),
+        max=_fmt(max_points or 0),
+        lines=[
+            PointsLine(s.line.label, _fmt(s.points), clean_text(s.why, 300)) for s in scores or []
+        ],
+        error=None if built else clean_text(error or "unknown", 1000),
+        rung=rung,
+        rung_name=RUNG_NAMES[rung - 1] if rung else "",
+        meaning=RUNG_MEANING.get(rung, ""),
+        status=clean_text(status, 20),
+        missing=clean_text(missing, 600) if missing and missing.strip() else None,
+        advice=RUNG_ARTEFACT.get(rung, ""),
+        files=[clean_text(a, 200) for a in row.get("artefacts") or [] if isinstance(a, str)][:5],
+        supported=str(supported) if isinstance(supported, int) else "?",
+        rewritten=clean_text(rewritten, 1500) if rewritten and rewritten.strip() else None,
+        reconsider=items[:10],
+    )
+    words = " ".join(
+        [fb.meaning, fb.missing or "", fb.advice, fb.rewritten or "", *fb.reconsider]
+        + [ln.why for ln in fb.lines]
+        + (["rung"] if built else [])
+    ).lower()
+    glossary = [(k, v) for k, v in GLOSSARY.items() if re.search(rf"\b{re.escape(k)}s?\b", words)]
+    return replace(fb, glossary=glossary)
+
+
+def feedback_markdown(
+    name: str,
+    report: dict | None,
+    scores: Sequence[Score] | None = None,
+    total: float | None = None,
+    max_points: float | None = None,
+    error: str | None = None,
+) -> str:
+    """The student's feedback page (Markdown); ``report`` None for a failed build."""
+    return render_markdown(feedback_data(name, report, scores, total, max_points, error))
+
+
+def _label(text: str) -> str:
+    # a rubric line's label is the operator's text; only a pattern's * and a | need escaping
+    return re.sub(r"([\\*_|`])", r"\\\1", text)
+
+
+def render_markdown(fb: Feedback) -> str:
+    e = md_escape
+    lines = [f"# Feedback for {e(fb.name, 200)}", ""]
+    if fb.graded:
+        lines += [f"**Points: {fb.total} of {fb.max}**", ""]
+        lines += ["| rubric line | points | why |", "|---|---:|---|"]
+        lines += [f"| {_label(ln.label)} | {ln.points} | {e(ln.why, 300)} |" for ln in fb.lines]
+        lines.append("")
+    lines += ["## What to fix first", ""]
+    if fb.error is not None:
+        lines += [
+            "Your project could not be built, so it gets no points yet. The reason was:",
+            "",
+            f"> {e(fb.error, 1000)}",
+            "",
+            "Fix this first, then run `evreport build` on your project yourself to check it.",
+            "",
+        ]
+        return "\n".join(lines)
+    if fb.rung is None:
+        lines.append(
+            "Your report shows every rung of the ladder. Nothing is missing; check the "
+            "reconsider-when items below to see what would change your conclusion."
+        )
+    else:
+        lines.append(
+            f"The lowest rung your report does not show is rung {fb.rung} ({fb.rung_name}): "
+            f"showing that {fb.meaning}. It is {e(fb.status)} now."
+        )
+        if fb.missing:
+            lines.append(f"What is missing: {e(fb.missing, 600)}.")
+        lines.append(fb.advice)
+        if fb.files:
+            lines.append(
+                "The report looked at these files for this rung: "
+                + ", ".join(f"`{f.replace('`', '')}`" for f in fb.files)
+                + "."
+            )
+    lines.append("")
+    if fb.rewritten:
+        lines += [
+            "## The claim your evidence supports",
+            "",
+            f"Your evidence supports rung {fb.supported}. A claim you can make now:",
+            "",
+            f"> {e(fb.rewritten, 1500)}",
+            "",
+        ]
+    if fb.reconsider:
+        lines += ["## You would reconsider the conclusion when", ""]
+        lines += [f"- {e(i, 600)}" for i in fb.reconsider]
+        lines.append("")
+    if fb.glossary:
+        lines += ["## Words used here", ""]
+        lines += [f"- **{k}**: {v}" for k, v in fb.glossary]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_html_section(fb: Feedback) -> str:
+    """The feedback as an HTML section (templates/batch/_feedback.html, autoescaped)."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    from reportgen.batch import TEMPLATES
+
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES / "batch"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("_feedback.html").render(fb=fb)
+
+
+SECTION_START = "<!-- evreport-feedback -->"
+SECTION_END = "<!-- /evreport-feedback -->"
+
+
+def with_feedback_section(html: str, section: str) -> str | None:
+    """report.html with the feedback section first in its body (replacing an earlier one).
+
+    None when the page has no single ``<body>`` to put it after. Student text in the page
+    is escaped by the build, so neither the tag nor the markers can come from it.
+    """
+    start, end = html.find(SECTION_START), html.find(SECTION_END)
+    if start != -1 and end > start:
+        start -= html[start - 1 : start] == "\n"  # the line break put before it
+        html = html[:start] + html[end + len(SECTION_END) :]
+    if html.count("<body>") != 1:
+        return None
+    block = f"{SECTION_START}\n{section}\n{SECTION_END}"
+    return html.replace("<body>", f"<body>\n{block}", 1)

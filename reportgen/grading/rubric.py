@@ -1,0 +1,341 @@
+"""The grading rubric: load and check rubric.toml, score one report, write the template.
+
+A rubric has four tables, each optional (docs/batch.md, "Rubric and grades"):
+``[rungs]`` points per rung status, ``[checks]`` points per passed check of
+report.json ``checks[]``, ``[claim]`` points for an honest claim, and ``[deductions]``
+per input warning and for runs started after ``--deadline``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import math
+import tomllib
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from reportgen.errors import UsageError, clean_text
+
+RUNG_KEYS = ("correct", "fair", "larger_than_noise", "relevant", "bounded")
+STATUSES = ("shown", "partly", "not shown")
+#: every check id evreport writes into report.json checks[] (docs/report-json.md)
+KNOWN_CHECKS = (
+    "rung1-initial_loss",
+    "rung1-gradient",
+    "rung1-overfit",
+    "rung1-shapes",
+    "logged-equals-recomputed",
+    "fair-manifest-verified",
+    "fair-frozen-before-runs",
+    "fair-rule-before-runs",
+    "fair-parts-disjoint",
+    "fair-predictions-cover-parts",
+    "fair-same-rows-validation",
+    "fair-same-rows-test",
+    "fair-same-features",
+    "fair-same-split-id",
+    "fair-same-metric",
+    "fair-tuning-budget",
+    "fair-test-opened-once-candidate",
+    "fair-test-opened-once-baseline",
+    "validation-gap-vs-seed-sd",
+    "test-interval-excludes-zero",
+    "useful-effect",
+    "interval-above-zero",
+    "broken-questions",
+    "general-set-held",
+)
+#: check ids with a project-specific part: a slice name, a harness check and model
+KNOWN_PATTERNS = ("not-worse-on-*", "rung1-*-*")
+TABLES = ("rungs", "checks", "claim", "deductions")
+DEDUCTION_KEYS = ("per_warning", "max_warnings", "late")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One rubric line: a grades.csv column, what earns it, and its most (or least) points."""
+
+    column: str
+    kind: str  # rung | check | claim | warnings | late
+    key: str  # rung number as text, check id or pattern, "honest", ...
+    points: dict  # rung: {status: points}; others: {"points": p} (deductions positive)
+    label: str
+
+    @property
+    def max(self) -> float:
+        if self.kind in ("warnings", "late"):
+            return 0.0
+        return max(self.points.values(), default=0.0)
+
+
+@dataclass(frozen=True)
+class Rubric:
+    lines: tuple[Line, ...]
+    source: str = "rubric.toml"
+
+    @property
+    def max(self) -> float:
+        return round(sum(line.max for line in self.lines), 4)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(line.column for line in self.lines)
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise UsageError(f"rubric {where} = {clean_text(repr(value), 60)} is not a number")
+    if value < 0:
+        raise UsageError(
+            f"rubric {where} = {value:g} is negative; give points as positive numbers "
+            "(deductions are subtracted)"
+        )
+    return float(value)
+
+
+def _unknown(what: str, name: str, valid: tuple[str, ...]) -> UsageError:
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.0)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return UsageError(f"rubric: unknown {what} {clean_text(name, 80)!r}{hint}")
+
+
+def known_check(name: str) -> bool:
+    """True for a check id evreport can write, or a ``*`` pattern matching one."""
+    if "*" in name:
+        return any(fnmatch.fnmatchcase(k, name) for k in KNOWN_CHECKS) or name in KNOWN_PATTERNS
+    if name in KNOWN_CHECKS:
+        return True
+    if name.startswith("not-worse-on-") and len(name) > len("not-worse-on-"):
+        return True
+    parts = name.split("-")
+    return len(parts) >= 3 and parts[0] == "rung1" and all(parts[1:])
+
+
+def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
+    """A Rubric from the parsed TOML; UsageError names the bad table, key or value."""
+    for table in doc:
+        if table not in TABLES:
+            raise _unknown("table", f"[{table}]", tuple(f"[{t}]" for t in TABLES))
+    lines: list[Line] = []
+    rungs = doc.get("rungs", {})
+    if not isinstance(rungs, dict):
+        raise UsageError("rubric [rungs] must be a table")
+    for key, value in rungs.items():
+        if key not in RUNG_KEYS:
+            raise _unknown("rung", key, RUNG_KEYS)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = {"shown": value}
+        if not isinstance(value, dict):
+            raise UsageError(f"rubric [rungs] {key} must be {{ shown = 3, partly = 1 }}")
+        pts = {}
+        for status, p in value.items():
+            status_ = status.replace("_", " ")
+            if status_ not in STATUSES:
+                raise _unknown(f"status of rung {key}", status, ("shown", "partly", "not_shown"))
+            pts[status_] = _number(p, f"[rungs] {key}.{status}")
+        i = RUNG_KEYS.index(key) + 1
+        lines.append(
+            Line(f"rung{i}_{key}", "rung", str(i), pts, f"rung {i} ({key.replace('_', ' ')})")
+        )
+    lines.sort(key=lambda line: int(line.key))
+    checks = doc.get("checks", {})
+    if not isinstance(checks, dict):
+        raise UsageError("rubric [checks] must be a table")
+    for name, p in checks.items():
+        if not known_check(name):
+            raise _unknown("check", name, KNOWN_CHECKS + KNOWN_PATTERNS)
+        lines.append(
+            Line(
+                f"check_{name}",
+                "check",
+                name,
+                {"points": _number(p, f"[checks] {name}")},
+                f"check {name}",
+            )
+        )
+    claim = doc.get("claim", {})
+    if not isinstance(claim, dict):
+        raise UsageError("rubric [claim] must be a table")
+    for key, p in claim.items():
+        if key != "honest":
+            raise _unknown("key in [claim]", key, ("honest",))
+        lines.append(
+            Line(
+                "honest_claim",
+                "claim",
+                "honest",
+                {"points": _number(p, "[claim] honest")},
+                "an honest claim",
+            )
+        )
+    ded = doc.get("deductions", {})
+    if not isinstance(ded, dict):
+        raise UsageError("rubric [deductions] must be a table")
+    for key in ded:
+        if key not in DEDUCTION_KEYS:
+            raise _unknown("key in [deductions]", key, DEDUCTION_KEYS)
+    if "per_warning" in ded:
+        per = _number(ded["per_warning"], "[deductions] per_warning")
+        cap = (
+            _number(ded["max_warnings"], "[deductions] max_warnings")
+            if "max_warnings" in ded
+            else math.inf
+        )
+        lines.append(
+            Line(
+                "warnings", "warnings", "per_warning", {"points": per, "cap": cap}, "input warnings"
+            )
+        )
+    elif "max_warnings" in ded:
+        raise UsageError("rubric [deductions] max_warnings needs per_warning")
+    if "late" in ded:
+        lines.append(
+            Line(
+                "late",
+                "late",
+                "late",
+                {"points": _number(ded["late"], "[deductions] late")},
+                "runs after the deadline",
+            )
+        )
+    if not lines:
+        raise UsageError(f"rubric {source} gives no points: add [rungs], [checks] or [claim] lines")
+    return Rubric(tuple(lines), source)
+
+
+def load_rubric(path: str | Path) -> Rubric:
+    """Read and check rubric.toml (the operator's file); UsageError on any problem."""
+    p = Path(path)
+    try:
+        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"--rubric {clean_text(p, 200)} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise UsageError(
+            f"--rubric {clean_text(p, 200)} cannot be read: {clean_text(e, 200)}"
+        ) from None
+    return parse_rubric(doc, p.name)
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True)
+class Score:
+    """One line's points for one submission, and why (for feedback.md)."""
+
+    line: Line
+    points: float
+    why: str
+
+
+def _check_passed(report: dict, pattern: str) -> tuple[bool, str]:
+    checks = [c for c in report.get("checks") or [] if isinstance(c, dict)]
+    found = [
+        c for c in checks if isinstance(c.get("id"), str) and fnmatch.fnmatchcase(c["id"], pattern)
+    ]
+    if not found:
+        return False, "this check is not in your report"
+    failed = [c for c in found if c.get("passed") is not True]
+    if not failed:
+        return True, "passed"
+    c = failed[0]
+    state = "not shown" if c.get("passed") is None else "failed"
+    text = c.get("text") if isinstance(c.get("text"), str) else ""
+    return False, f"{state}: {text}" if text else state
+
+
+def late_runs(latest: str | None, deadline: datetime | None) -> bool:
+    """True when the latest ``started_at`` in runs.csv is after the deadline."""
+    if deadline is None or not latest:
+        return False
+    from reportgen.project.manifest import parse_time
+
+    try:
+        return parse_time(latest) > deadline
+    except (ValueError, TypeError):
+        return False
+
+
+def score(
+    rubric: Rubric,
+    report: dict,
+    warnings: int = 0,
+    latest_started_at: str | None = None,
+    deadline: datetime | None = None,
+) -> list[Score]:
+    """Every rubric line's points for one built report (report.json as a dict)."""
+    from reportgen.grading.claim import claimed_rung, honest
+
+    ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
+    claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
+    project = report.get("project") if isinstance(report.get("project"), dict) else {}
+    out = []
+    for line in rubric.lines:
+        if line.kind == "rung":
+            status = (ladder.get(int(line.key)) or {}).get("status")
+            pts = line.points.get(status, 0.0) if isinstance(status, str) else 0.0
+            out.append(Score(line, pts, status if isinstance(status, str) else "not in the report"))
+        elif line.kind == "check":
+            ok, why = _check_passed(report, line.key)
+            out.append(Score(line, line.points["points"] if ok else 0.0, why))
+        elif line.kind == "claim":
+            text = (
+                project.get("claim")
+                if isinstance(project.get("claim"), str)
+                else claim.get("original")
+            )
+            supported = claim.get("supported_rung")
+            reach = claimed_rung(text)
+            ok = honest(text, supported)
+            words = f" ('{', '.join(reach.words)}')" if reach.words else ""
+            why = f"your claim{words} reaches rung {reach.rung}; the evidence supports rung {supported}"
+            out.append(Score(line, line.points["points"] if ok else 0.0, why))
+        elif line.kind == "warnings":
+            n = warnings if isinstance(warnings, int) and warnings > 0 else 0
+            pts = min(n * line.points["points"], line.points["cap"])
+            out.append(Score(line, 0.0 - pts + 0.0, f"{n} input warning{'s' if n != 1 else ''}"))
+        elif line.kind == "late":
+            late = late_runs(latest_started_at, deadline)
+            why = f"a run started at {latest_started_at}, after the deadline" if late else "on time"
+            out.append(Score(line, -line.points["points"] if late else 0.0, why))
+    return out
+
+
+def total(scores: list[Score]) -> float:
+    """The sum of the lines, never below 0."""
+    return round(max(0.0, sum(s.points for s in scores)), 4)
+
+
+TEMPLATE = """\
+# evreport rubric: points for each submission of `evreport batch --rubric rubric.toml`.
+# Every table is optional; remove the lines you do not grade. See docs/batch.md.
+# grades.csv gets one column per line (rung1_correct, check_<id>, honest_claim,
+# warnings, late), then total and max. Points are numbers >= 0; deductions are subtracted.
+
+[rungs]
+# Points per rung status in the report's ladder: shown, partly, not_shown.
+correct           = { shown = 2, partly = 1 }
+fair              = { shown = 2, partly = 1 }
+larger_than_noise = { shown = 3, partly = 1 }
+relevant          = { shown = 2, partly = 1 }
+bounded           = { shown = 1 }
+
+[checks]
+# Points when the named check of report.json checks[] passed (failed or missing: 0).
+# A * pattern earns its points when at least one check matches and all that match passed.
+logged-equals-recomputed        = 1
+fair-test-opened-once-candidate = 1
+# "not-worse-on-*"              = 1
+
+[claim]
+# Points when the claim as written does not outrun the rung the evidence supports.
+honest = 2
+
+[deductions]
+per_warning  = 0.5   # for each non-fatal input warning in the report
+max_warnings = 2     # at most this much off for warnings
+late         = 2     # a run in runs.csv started after --deadline
+"""
