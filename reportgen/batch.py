@@ -14,6 +14,7 @@ The same ``build_one`` runs on a Dask cluster with ``executor="dask"``.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import math
@@ -1118,17 +1119,26 @@ def _overview(result: BatchResult):
     return overview_context(result.rows, result.extra)
 
 
-def render_index(ctx: IndexContext) -> str:
+@functools.lru_cache(maxsize=1)
+def batch_environment():
+    """The batch pages' jinja environment: autoescape, undefined names are errors, control
+    characters in user text shown as escapes (as in the reports)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-    env = Environment(
+    from reportgen.render.html import _visible
+
+    return Environment(
         loader=FileSystemLoader(TEMPLATES / "batch"),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_visible,
     )
-    return env.get_template("index.html").render(ctx=ctx)
+
+
+def render_index(ctx: IndexContext) -> str:
+    return batch_environment().get_template("index.html").render(ctx=ctx)
 
 
 # --------------------------------------------------------------------------- progress

@@ -241,18 +241,9 @@ def render_markdown(fb: Feedback) -> str:
 
 def render_html_section(fb: Feedback) -> str:
     """The feedback as an HTML section (templates/batch/_feedback.html, autoescaped)."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+    from reportgen.batch import batch_environment
 
-    from reportgen.batch import TEMPLATES
-
-    env = Environment(
-        loader=FileSystemLoader(TEMPLATES / "batch"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    return env.get_template("_feedback.html").render(fb=fb)
+    return batch_environment().get_template("_feedback.html").render(fb=fb)
 
 
 SECTION_START = "<!-- evreport-feedback -->"
