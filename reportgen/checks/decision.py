@@ -23,6 +23,11 @@ def _not_better_reason(project: Project, seed: dict, iv: dict | None, rel: dict 
     excl = iv is not None and iv["low"] > 0
     if iv is None:
         return "not shown to be better: there is no evaluation interval"
+    if iv["high"] < 0:
+        return (
+            f"not shown to be better: the {_part(iv)} interval {interval(iv['low'], iv['high'])} lies "
+            "below zero"
+        )
     if excl and not rule_ok and seed.get("trivial"):
         return (
             f"the interval {interval(iv['low'], iv['high'])} excludes zero, but validation disagrees: "
