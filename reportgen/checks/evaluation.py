@@ -91,10 +91,7 @@ def build_eval(
     ref_pos = pd.Index(ref.row_id).get_indexer(row_ids)
     cfg = project.config
     block_col = cfg.block if cfg.block and ref.block is not None else None
-    labels = ref.block[ref_pos].astype(str) if block_col else row_ids.astype(str)
-    uniq = sorted(set(labels.tolist()), key=natural_key)
-    lookup = {b: i for i, b in enumerate(uniq)}
-    codes = np.fromiter((lookup[b] for b in labels), dtype=np.int64, count=len(labels))
+    uniq, codes = _coded(ref.block[ref_pos] if block_col else row_ids)
     slices = ref.slice[ref_pos].astype(str) if cfg.slice and ref.slice is not None else None
     values, seeds, dropped = {}, {}, {}
     for role, v in nets.items():
@@ -142,10 +139,7 @@ def _build_eval_keyed(project: Project, nets: dict, part_keys) -> EvalData | Non
     elif block_col:
         uniq, codes = _coded(ref.block[ref_pos])
     else:  # one block per row
-        labels = part_keys.text_of(row_ids).astype(str)
-        uniq = sorted(set(labels.tolist()), key=natural_key)
-        lookup = {b: i for i, b in enumerate(uniq)}
-        codes = np.fromiter((lookup[b] for b in labels), dtype=np.int64, count=len(labels))
+        uniq, codes = _coded(part_keys.text_of(row_ids))
     slices = ref.slice[ref_pos].astype(str) if cfg.slice and ref.slice is not None else None
     values, seeds, dropped = {}, {}, {}
     for role, v in nets.items():
@@ -159,7 +153,8 @@ def _build_eval_keyed(project: Project, nets: dict, part_keys) -> EvalData | Non
 
 
 def _coded(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """Distinct labels in natural order and (N,) int64 index of each row's label."""
+    """Distinct labels in natural order (ties, such as "01" and "1", in order of first appearance,
+    never hash order) and the (N,) int64 index of each row's label."""
     import pandas as pd
 
     first, distinct = pd.factorize(labels.astype(str))
@@ -174,7 +169,7 @@ def _coded_from(codes: np.ndarray, distinct: np.ndarray) -> tuple[list[str], np.
     """_coded of ``distinct[codes]`` without building the (N,) labels."""
     present = np.flatnonzero(np.bincount(codes, minlength=len(distinct)))
     text = distinct[present].astype(str)
-    uniq = sorted(set(text.tolist()), key=natural_key)
+    uniq = sorted(dict.fromkeys(text.tolist()), key=natural_key)  # ties keep code order
     where = {u: i for i, u in enumerate(uniq)}
     rank = np.full(len(distinct), -1, dtype=np.int64)
     rank[present] = [where[t] for t in text.tolist()]
