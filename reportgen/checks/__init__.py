@@ -163,7 +163,7 @@ def compute_report(project: Project, command: str | None = None) -> dict:
     ev = build_eval(project, cand, base)
     checks: list[dict] = []
     comparisons = lad.logged_vs_recomputed(project, [cand, base])
-    project.warnings.extend(lad.recompute_warnings(project, [cand, base]))
+    project.warnings.extend(lad.recompute_warnings(project, comparisons))
     facts = fairness_facts(project, cand, base)
     seed = seed_section(project, cand, base)
     block = block_section(project, ev, seed)

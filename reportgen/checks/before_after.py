@@ -260,7 +260,7 @@ def compute_before_after(project: Project, report: dict) -> dict:
     apred, avals = _correct(project, after_runs, "test")
     checks: list[dict] = []
     comparisons = lad.logged_vs_recomputed(project, [after_runs, before_runs])
-    project.warnings.extend(lad.recompute_warnings(project, [after_runs, before_runs]))
+    project.warnings.extend(lad.recompute_warnings(project, comparisons))
     facts = [f for f in fairness_facts(project, after_runs, before_runs) if f["id"] in BA_FACTS]
     general = general_section(project)
     section = None

@@ -504,15 +504,16 @@ def _decimals(p) -> int | None:
     return None
 
 
-def recompute_warnings(project: Project, models: list[ModelRuns] | None = None) -> list:
-    """One warning when logged run-log values disagree with the values recomputed from predictions:
-    how many, the largest difference and its row, and the likely cause."""
+def recompute_warnings(project: Project, comps: list[dict] | None = None) -> list:
+    """One warning when logged run-log values disagree with the values recomputed from predictions
+    (``comps``: logged_vs_recomputed, computed here when None): how many, the largest difference
+    and its row, and the likely cause."""
     from reportgen.checks.select import select_runs
     from reportgen.errors import Problem
 
-    if models is None:
+    if comps is None:
         models = [select_runs(project, "candidate"), select_runs(project, "baseline")]
-    comps = logged_vs_recomputed(project, models)
+        comps = logged_vs_recomputed(project, models)
     bad = [c for c in comps if not c["agree"]]
     if not bad:
         return []
