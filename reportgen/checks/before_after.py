@@ -150,7 +150,7 @@ def _paired_interval(project: Project, diff: np.ndarray, blocks, rng) -> dict:
             return out
         out["reason"] = "zero spread: every question (block) moved the same way, no interval"
         return out
-    which, lo, hi = nz._wider(out["bootstrap"], t, out["gap"])
+    which, lo, hi = nz.wider_interval(out["bootstrap"], t, out["gap"])
     out.update(primary=which, low=lo, high=hi)
     return out
 

@@ -447,7 +447,7 @@ def welch(
     return out
 
 
-def _wider(boot: dict, t: dict, point: float) -> tuple[str, float | None, float | None]:
+def wider_interval(boot: dict, t: dict, point: float) -> tuple[str, float | None, float | None]:
     """The primary interval: the wider of bootstrap and t among those that contain ``point``."""
     opts = []
     for name, iv in (("bootstrap", boot), ("t", t)):
@@ -531,7 +531,7 @@ def per_seed_intervals(
         boot = {"low": float(q[0, i]), "high": float(q[1, i])}
         t = ratio_t(D[i], n, confidence)  # S_c is small
         if primary == "wider":
-            which, lo, hi = _wider(boot, t, float(gaps[i]))
+            which, lo, hi = wider_interval(boot, t, float(gaps[i]))
         else:
             which, lo, hi = (
                 primary,
@@ -791,7 +791,7 @@ def block_noise(
             "no interval"
         )
     else:
-        which, lo, hi = _wider(boot, t, out["gap"])
+        which, lo, hi = wider_interval(boot, t, out["gap"])
         out["primary"] = which
         out["low"], out["high"] = lo, hi
         w_boot = boot["high"] - boot["low"]
