@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportgen.errors import EXIT_OK, EXIT_STRICT, Problem
-
-ALL_FORMATS = ("html", "pdf", "json", "md")
+from reportgen.names import FORMATS
 
 
 @dataclass
@@ -38,7 +37,7 @@ class BuildResult:
 def build_report(
     project_dir: str | Path,
     out: str | Path | None = None,
-    formats: tuple[str, ...] = ALL_FORMATS,
+    formats: tuple[str, ...] = FORMATS,
     command: str | None = None,
     paths=None,
     max_file_bytes: int | None = None,

@@ -42,8 +42,8 @@ from reportgen.errors import (
     clean_text,
     display_name,
 )
+from reportgen.names import RUNG_NAMES
 
-RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
 RUNG_COLUMNS = tuple(f"rung{i}_{n.replace(' ', '_')}" for i, n in enumerate(RUNG_NAMES, 1))
 COLUMNS = (
     "name",

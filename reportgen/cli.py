@@ -8,6 +8,7 @@ import click
 
 from reportgen import __version__
 from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE
+from reportgen.names import FORMATS
 
 EXIT_CODES = f"""
 \b
@@ -17,8 +18,6 @@ Exit codes:
   {EXIT_USAGE}  usage errors (bad options)
   {EXIT_STRICT}  --strict and the verdict is not "adopt" (the report is still written)
 """
-
-FORMATS = ("html", "pdf", "json", "md")
 
 
 def _parse_formats(value: str) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-FORMATS = ("html", "pdf", "json", "md")
+from reportgen.names import FORMATS
 
 BATCH_EPILOG = """
 \b

@@ -5,9 +5,9 @@ from __future__ import annotations
 from reportgen.checks.fairness import fair_status
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.text import blocks_phrase, interval, num
+from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
 
-RUNGS = ("correct", "fair", "larger than noise", "relevant", "bounded")
 RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
 REL_TOL = 1e-6
 
@@ -15,7 +15,7 @@ REL_TOL = 1e-6
 def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary: str) -> dict:
     return {
         "rung": n,
-        "name": RUNGS[n - 1],
+        "name": RUNG_NAMES[n - 1],
         "status": status,
         "artefacts": list(dict.fromkeys(artefacts)),
         "missing": None if status == "shown" else missing,

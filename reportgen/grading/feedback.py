@@ -12,8 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from reportgen.errors import clean_text
 from reportgen.grading.rubric import Score
-
-RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
+from reportgen.names import RUNG_NAMES
 
 #: what a rung means, said to the student
 RUNG_MEANING = {

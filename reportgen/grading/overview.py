@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reportgen.errors import clean_text
+from reportgen.names import RUNG_NAMES
 
-RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
 VERDICTS = ("adopt", "keep-baseline", "roll-back", "inconclusive")
 #: most common missing things shown per rung
 TOP_MISSING = 3

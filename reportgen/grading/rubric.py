@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 
 from reportgen.errors import UsageError, clean_text
+from reportgen.names import RUNG_KEYS
 
-RUNG_KEYS = ("correct", "fair", "larger_than_noise", "relevant", "bounded")
 STATUSES = ("shown", "partly", "not shown")
 #: every check id evreport writes into report.json checks[] (docs/report-json.md)
 KNOWN_CHECKS = (

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
+from reportgen.names import RUNG_KEYS
 
 BUILTIN_METRICS = ("log_loss", "brier", "accuracy", "error_rate", "cost")
 KINDS = ("model-vs-baseline", "before-after")
@@ -18,7 +19,6 @@ SD_FROM = ("candidate", "baseline", "larger")
 BLOCK_KINDS = ("period", "group")
 #: bootstrap resamples allowed in [rule] (the build's CPU time grows with resamples x blocks)
 MAX_RESAMPLES = 100_000
-RUNG_KEYS = ("correct", "fair", "larger_than_noise", "relevant", "bounded")
 
 _STR, _NUM, _INT, _BOOL, _LIST, _DATE = (
     "a string",

@@ -10,13 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 
-FORMATS = ("html", "pdf", "json", "md")
-FILE_NAMES = {
-    "html": "report.html",
-    "pdf": "report.pdf",
-    "json": "report.json",
-    "md": "decision-log.md",
-}
+from reportgen.names import FILE_NAMES, FORMATS
 
 
 def report_json(report: dict) -> bytes:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reportgen.names import RUNG_NAMES
 from reportgen.view.appendix import PathText, measured, path_text
 from reportgen.view.format import DASH, cost, count, gap_with_interval, timestamp
 from reportgen.view.parts import Status, metric_name, names, rung_status
 
-RUNG_NAMES = ["correct", "fair", "larger than noise", "relevant", "bounded"]
 #: artefacts listed per rung on page one; longer lists are completed in the appendix
 PAGE_ONE_ARTEFACTS = 3
 #: the numbers behind a rung in words a reviewer reads at a glance; other checks by their id
