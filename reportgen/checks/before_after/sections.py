@@ -15,7 +15,7 @@ from reportgen.stats import noise as nz
 
 
 def _correct(project: Project, mr: ModelRuns, part: str):
-    """(row_ids, correct, prediction) of the first analysed network of a model on a part."""
+    """(predictions, per-row metric) of the first analysed network of a model on a part, or (None, None)."""
     for s in mr.seeds:
         pred = s.test_pred if part == "test" else s.val_pred
         if pred is not None:
@@ -35,7 +35,7 @@ def _by_category(chosen, ids, category) -> dict | None:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def paired_interval(project: Project, diff: np.ndarray, blocks, rng) -> dict:
+def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.Generator) -> dict:
     """Row-weighted mean of ``diff`` with the wider of the ratio bootstrap and ratio t intervals
     over questions (or blocks when given): the estimand of methods.md section 3."""
     cfg = project.config
