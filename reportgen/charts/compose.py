@@ -93,6 +93,7 @@ def layer(*parts: dict, **props) -> dict:
 
 
 def sized(view: dict, width: int, height: int) -> dict:
+    """The view with its plotting width and height in px."""
     return {**view, "width": width, "height": height}
 
 
@@ -127,19 +128,23 @@ def nominal_colour(alt, field: str, pairs: list[tuple[str, str]], **kwargs):
 
 
 def model_colour(alt, report: dict):
+    """The candidate/baseline colour encoding on the field ``model`` (the labels of ``models``)."""
     pairs = [(label, colour) for _, label, colour in models(report)]
     return nominal_colour(alt, "model", pairs, title=None)
 
 
 def direction(report: dict) -> str:
+    """The words "higher is better" or "lower is better", for axis titles."""
     return "higher is better" if report["project"]["higher_is_better"] else "lower is better"
 
 
 def metric_name(report: dict) -> str:
+    """The project's metric as axis titles write it (underscores as spaces)."""
     return report["project"]["metric"].replace("_", " ")
 
 
 def gap_title(report: dict) -> str:
+    """The axis title of every gap: the metric, with the sign rule spelled out."""
     return f"gap in {metric_name(report)} (candidate better is positive)"
 
 
