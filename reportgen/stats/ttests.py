@@ -48,7 +48,7 @@ def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
         Per-block sums of the per-row gap (sign rule applied).
     counts : array-like of shape (B,), optional
         Rows per block (all ones when None: ``g`` are then per-block gaps and this is
-        ``paired_t``).
+        the one-sample t on them, ``scipy.stats.ttest_1samp(g, 0)``).
     confidence : float
 
     Returns
