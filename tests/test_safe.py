@@ -35,6 +35,22 @@ def test_replace_controls_and_clean_text_use_the_same_set():
     assert clean_text("x\ty\nz" + NASTY) == "x y z" + escape_controls(NASTY)
 
 
+def test_html_pages_escape_the_line_separators_too():
+    from reportgen.render.env import environment
+
+    out = environment("html").from_string("{{ x }}").render(x="a\u2028b<\t\n")
+    assert out == "a\\u2028b&lt;\t\n"
+
+
+def test_markdown_environment_does_not_html_escape_but_neutralises():
+    from reportgen.render.env import environment
+
+    out = environment("markdown").from_string("{{ x }}").render(x="[x](javascript:1) <b>&\x1b")
+    assert out == "\\[x\\](javascript:1) \\<b\\>&\\\\x1b"  # the escape's \\ escaped too
+    with pytest.raises(ValueError, match="unknown template flavour 'pdf'"):
+        environment("pdf")
+
+
 @pytest.mark.parametrize(
     "raw, kwargs, name",
     [
