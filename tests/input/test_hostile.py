@@ -456,7 +456,7 @@ def test_chart_label_rules():
 
 
 def test_markdown_in_user_text_is_escaped():
-    from reportgen.render.md import plain
+    from reportgen.render.env import plain
 
     out = plain("![x](http://host/p.png) and [x](javascript:alert(1)) <b>\x1b[31m")
     assert "![x]" not in out and "[x](" not in out and "<b>" not in out
