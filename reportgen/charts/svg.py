@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
+from reportgen.safe import replace_controls
+
 _ID_RE = re.compile(r'\bid="([^"]+)"')
 _FORBIDDEN = ("<script", "<foreignobject", "javascript:", 'href="http', "href='http")
 
 
 #: longest label a chart shows: vl-convert's layout time grows fast with label length
 MAX_LABEL = 200
-_LABEL_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _LABEL_ACTIVE = re.compile(r"(?i)(javascript|href)")
 
 
@@ -28,7 +29,7 @@ def chart_label(text: str) -> str:
     Words the SVG safety check looks for get a zero-width space, so a label cannot
     make a chart refuse to render.
     """
-    s = _LABEL_CONTROL.sub("\ufffd", text)
+    s = replace_controls(text, "\ufffd")
     if len(s) > MAX_LABEL:
         s = s[: MAX_LABEL - 1] + "…"
     return _LABEL_ACTIVE.sub("\\1\u200b", s)
