@@ -53,7 +53,9 @@ def classification(
             "ece": calibration.ece(rep.test_pred.p, rep.test_pred.y, cfg.bins),
             "brier": calibration.brier(rep.test_pred.p, rep.test_pred.y),
             "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
-            "bins": calibration.reliability_bins(rep.test_pred.p, rep.test_pred.y, cfg.bins),
+            "bins": calibration.reliability_bins(
+                rep.test_pred.p, rep.test_pred.y, cfg.bins, confidence=cfg.confidence
+            ),
         }
     th["theoretical_cutoff"] = threshold.theoretical_cutoff(fp, fn)
     th["costs"] = {
