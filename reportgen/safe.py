@@ -1,6 +1,7 @@
 """The safety helpers every part of evreport shares, one version of each (the strictest).
 
 - ``escape_controls`` / ``replace_controls``: control characters in untrusted text;
+- ``markdown_text``: untrusted text as one inert Markdown line (no link, image, HTML, code);
 - ``safe_file_name``: a name that can be a file name anywhere;
 - ``csv_cell``: a cell a spreadsheet shows as text, never runs as a formula;
 - ``atomic_write``: a file replaced whole or not at all, flushed to disk.
@@ -53,6 +54,22 @@ def escape_controls(text: str, keep_lines: bool = False) -> str:
 def replace_controls(text: str, replacement: str = " ") -> str:
     """Every control character replaced by ``replacement``."""
     return CONTROL.sub(replacement, text)
+
+
+#: characters that would let text become a link, an image, raw HTML or code in Markdown
+MARKDOWN_ACTIVE = re.compile(r"([\\`\[\]<>])")
+
+
+def markdown_text(text: object) -> str:
+    """Untrusted text as one Markdown line that can form no raw HTML, link, image or code.
+
+    Whitespace runs (newlines too) become one space, control characters are shown as
+    escapes, and square brackets, angle brackets, backticks and backslashes are escaped:
+    neither ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor ``<http://...>``
+    can form.
+    """
+    s = " ".join(escape_controls(str(text).replace("\t", " ").replace("\n", " ")).split())
+    return MARKDOWN_ACTIVE.sub(r"\\\1", s)
 
 
 def safe_file_name(

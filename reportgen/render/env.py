@@ -1,6 +1,7 @@
 """The one jinja2 environment factory, for every page evreport renders.
 
-Two flavours over the same templates/ folder, both with undefined names as errors:
+Two flavours over the same templates/ folder (the packaged one or the repository's, as
+reportgen.resources finds it), both with undefined names as errors:
 
 - ``html`` (report.html, the batch index, the feedback section): autoescape on, and every
   printed string has its control characters shown as escapes (``\\x1b``), as in messages;
@@ -12,21 +13,12 @@ Two flavours over the same templates/ folder, both with undefined names as error
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
-from pathlib import Path
 
-import reportgen
-from reportgen.errors import clean_text
-from reportgen.safe import escape_controls
+from reportgen.resources import resource_dir
+from reportgen.safe import escape_controls, markdown_text
 
-ROOT = Path(reportgen.__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
-STYLES = ROOT / "styles"
 FLAVOURS = ("html", "markdown")
-
-#: characters that would let user text become a link, an image, raw HTML or code
-_ACTIVE = re.compile(r"([\\`\[\]<>])")
 
 
 def visible(value):
@@ -40,14 +32,8 @@ def visible(value):
 
 
 def plain(text: object) -> str:
-    """User text as one markdown line: no raw HTML, links, images or structure-breaking newlines.
-
-    Square brackets, angle brackets, backticks and backslashes are escaped, so neither
-    ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor ``<http://...>`` can form;
-    control characters are shown as escapes.
-    """
-    s = " ".join(clean_text(text, None).split())
-    return _ACTIVE.sub(r"\\\1", s)
+    """Markdown finalize: user text as one inert markdown line (``safe.markdown_text``)."""
+    return markdown_text(text)
 
 
 @lru_cache(maxsize=len(FLAVOURS))
@@ -59,7 +45,7 @@ def environment(flavour: str = "html"):
         raise ValueError(f"unknown template flavour {flavour!r}; use one of {', '.join(FLAVOURS)}")
     html = flavour == "html"
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
         autoescape=html,
         undefined=jinja2.StrictUndefined,
         trim_blocks=html,
@@ -71,4 +57,5 @@ def environment(flavour: str = "html"):
 
 def stylesheet(*names: str) -> str:
     """Our own stylesheets from styles/, joined, to be inlined in a page (never user text)."""
-    return "\n".join((STYLES / name).read_text(encoding="utf-8") for name in names)
+    styles = resource_dir("styles")
+    return "\n".join((styles / name).read_text(encoding="utf-8") for name in names)
