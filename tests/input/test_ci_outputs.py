@@ -378,3 +378,16 @@ def test_strict_junit_summary_on_a_real_build(runner, example, tmp_path):
     }
     text = summary.read_text(encoding="utf-8")
     assert f"**Verdict: {report['decision']['verdict']}**" in text
+
+
+def test_every_summary_field_is_printed_by_the_template():
+    import dataclasses
+    import re
+
+    from reportgen.resources import resource_dir
+
+    text = (resource_dir("templates") / "ci-summary.md").read_text(encoding="utf-8")
+    for cls in (ci.Summary, ci.SummaryLine):
+        assert (cls.__doc__ or "").strip()
+        unused = [f.name for f in dataclasses.fields(cls) if not re.search(rf"\.{f.name}\b", text)]
+        assert unused == [], f"{cls.__name__} fields ci-summary.md does not print: {unused}"
