@@ -1,0 +1,160 @@
+"""MLflow as users run it: MLflow 3's default store (sqlite:///mlflow.db) and a real `mlflow server`.
+
+The breast-cancer example's runs are logged into each store by a subprocess (as a training
+script would), imported, and the project must build the same report.json figures as the
+example itself (to 1e-9). One server per module, on a free port of 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.record.mlflow_helpers import (
+    EXAMPLE,
+    EXPERIMENT,
+    MlflowServer,
+    cli,
+    log_example,
+    mlflow_defaults,
+    new_project,
+    numbers,
+)
+
+pytest.importorskip("mlflow", reason="the [mlflow] extra is not installed")
+pytest.importorskip("sqlalchemy", reason="MLflow's database store needs sqlalchemy")
+try:
+    import flask  # noqa: F401  (full MLflow: `mlflow server` needs its server parts)
+    import mlflow.server  # noqa: F401
+
+    HAVE_SERVER = True
+except ImportError:
+    HAVE_SERVER = False
+
+RUNS = 16  # run_ids in examples/breast-cancer/runs.csv
+
+
+def _build_json(project: Path, out: Path) -> dict:
+    r = cli("build", str(project), "--format", "json", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    return json.loads((out / "report.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory):
+    return _build_json(EXAMPLE, tmp_path_factory.mktemp("example-report"))
+
+
+def _same_figures(got: dict, want: dict) -> None:
+    a, b = numbers(got), numbers(want)
+    assert a.keys() == b.keys()
+    diff = {k: (a[k], b[k]) for k in a if a[k] != pytest.approx(b[k], rel=1e-9, abs=1e-12)}
+    assert diff == {}
+    assert got["decision"] == want["decision"]
+    assert got["claim"]["supported_rung"] == want["claim"]["supported_rung"]
+
+
+@pytest.fixture(scope="module")
+def default_store(tmp_path_factory):
+    """MLflow 3's default store: a script with no tracking URI writes ./mlflow.db and ./mlruns."""
+    from mlflow.tracking import MlflowClient
+
+    folder = tmp_path_factory.mktemp("mlflow3-default")
+    with mlflow_defaults(folder):
+        client = MlflowClient()
+        assert client._tracking_client.tracking_uri.startswith("sqlite:")
+        assert log_example(client) == RUNS
+    assert (folder / "mlflow.db").is_file() and (folder / "mlruns").is_dir()
+    return folder
+
+
+def test_mlflow3_default_store_imports_the_example(default_store, expected, tmp_path, monkeypatch):
+    project = new_project(tmp_path / "imported")
+    monkeypatch.chdir(default_store)  # the URI a user types in the folder of their script
+    t = time.perf_counter()
+    r = cli(
+        "import", "mlflow", str(project), "--tracking-uri", "sqlite:///mlflow.db",
+        "--experiment", EXPERIMENT,
+    )  # fmt: skip
+    seconds = time.perf_counter() - t
+    assert r.exit_code == 0, r.output
+    assert f"imported {RUNS} run(s) (78 row(s), 26 predictions file(s))" in r.output
+    assert "warning" not in r.output and "Traceback" not in r.output
+    print(f"import of {RUNS} runs from sqlite: {seconds:.2f} s")
+    _same_figures(_build_json(project, tmp_path / "out"), expected)
+
+
+def test_a_moved_default_store_still_finds_its_artifacts(default_store, expected, tmp_path):
+    """mlflow.db records absolute artifact paths; copied elsewhere (a student's hand-in) the
+    importer finds them at MLflow's layout inside the copy, never at the recorded path."""
+    import shutil
+
+    moved = tmp_path / "hand-in"
+    shutil.copytree(default_store, moved)
+    shutil.rmtree(default_store / "mlruns" / "1")  # the recorded paths are gone
+    try:
+        project = new_project(tmp_path / "imported")
+        uri = f"sqlite:///{(moved / 'mlflow.db').as_posix()}"
+        r = cli("import", "mlflow", str(project), "--tracking-uri", uri, "--experiment", EXPERIMENT)
+        assert r.exit_code == 0, r.output
+        assert f"imported {RUNS} run(s) (78 row(s), 26 predictions file(s))" in r.output
+        _same_figures(_build_json(project, tmp_path / "out"), expected)
+    finally:
+        shutil.copytree(moved / "mlruns" / "1", default_store / "mlruns" / "1")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def server_process(tmp_path_factory):
+    """Started with the module's first test, so it loads while the sqlite tests run."""
+    if not HAVE_SERVER:
+        yield None
+        return
+    srv = MlflowServer(tmp_path_factory.mktemp("mlflow-server"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def server(server_process):
+    from mlflow.tracking import MlflowClient
+
+    if server_process is None:
+        pytest.skip("`mlflow server` needs full MLflow (pip install mlflow), not mlflow-skinny")
+    t = time.perf_counter()
+    url = server_process.wait()
+    print(f"mlflow server up after a further {time.perf_counter() - t:.1f} s")
+    assert log_example(MlflowClient(url)) == RUNS
+    return url, server_process.folder
+
+
+def test_a_tracking_server_imports_the_example(server, expected, tmp_path):
+    url, folder = server
+    project = new_project(tmp_path / "imported")
+    t = time.perf_counter()
+    r = cli("import", "mlflow", str(project), "--tracking-uri", url, "--experiment", EXPERIMENT)
+    seconds = time.perf_counter() - t
+    assert r.exit_code == 0, r.output
+    assert f"imported {RUNS} run(s) (78 row(s), 26 predictions file(s))" in r.output
+    assert "warning" not in r.output
+    print(f"import of {RUNS} runs from a server: {seconds:.2f} s")
+    _same_figures(_build_json(project, tmp_path / "out"), expected)
+
+
+def test_server_filter_and_reimport(server, tmp_path):
+    url, _ = server
+    project = new_project(tmp_path / "p")
+    base = ("import", "mlflow", str(project), "--tracking-uri", url, "--experiment", EXPERIMENT)
+    r = cli(*base, "--filter", "params.model = 'logreg' and params.config = 'logreg-C10'")
+    assert r.exit_code == 0, r.output
+    assert "imported 5 run(s) (30 row(s), 10 predictions file(s))" in r.output
+    r = cli(*base)
+    assert r.exit_code == 0, r.output
+    assert "imported 11 run(s)" in r.output and "5 already imported" in r.output
+    r = cli(*base, "--filter", "params.model = ")
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("evreport: error: --filter 'params.model = '")
