@@ -137,12 +137,8 @@ def _all_runs(client, experiment_id: str, filter_string: str | None) -> list:
 
 
 def _filter_error(e: BaseException) -> bool:
-    """An MLflow error about the filter string (bad syntax or an unknown attribute)."""
-    code = getattr(e, "error_code", "")
-    text = str(e)
-    return code == "INVALID_PARAMETER_VALUE" and (
-        "filter" in text.lower() or "search" in text.lower() or "Invalid" in text
-    )
+    """An MLflow error about a parameter of the search (with a --filter: the filter)."""
+    return str(getattr(e, "error_code", "")) == "INVALID_PARAMETER_VALUE"
 
 
 def _label(run) -> str:
@@ -250,6 +246,7 @@ def import_mlflow(
     from reportgen.project.files import MAX_FILE_BYTES
 
     root = Path(project)
+    mlflow_store.require_mlflow()
     store = mlflow_store.parse(tracking_uri)
     mlflow_store.check_file_store(store)
     result = ImportResult(experiment, dry_run=dry_run, strict=strict, notes=list(store.notes))

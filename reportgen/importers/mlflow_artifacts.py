@@ -52,6 +52,13 @@ def _over(name: str, size: int, cap: int, when: str = "") -> Refused:
     )
 
 
+def _stopped(name: str, n: int, cap: int) -> Refused:
+    return Refused(
+        f"{name} is over the {cap:,}-byte limit (EVREPORT_MAX_FILE_BYTES); reading stopped "
+        f"after {n:,} bytes"
+    )
+
+
 def _inside(path: Path, root: Path) -> bool:
     real, base = Path(os.path.realpath(path)), Path(os.path.realpath(root))
     return real == base or base in real.parents
@@ -108,7 +115,7 @@ class LocalArtifacts:
                 raise Refused(f"{rel} changed while it was opened; not read")
             data = f.read(cap + 1)
         if len(data) > cap:
-            raise _over(rel, len(data), cap, "more than ")
+            raise _stopped(rel, len(data), cap)
         return data
 
 
@@ -168,7 +175,7 @@ class HttpArtifacts:
                 for chunk in resp.iter_content(CHUNK):
                     data += chunk
                     if len(data) > cap:
-                        raise _over(rel, len(data), cap, "more than ")
+                        raise _stopped(rel, len(data), cap)
             except Refused:
                 raise
             except Exception as e:

@@ -78,9 +78,13 @@ class Store:
 def sentence(e: BaseException | str, limit: int = 240) -> str:
     """The first sentence of an error (MLflow's run to paragraphs), never cut mid-word."""
     text = " ".join(str(e).split()) or type(e).__name__
-    m = re.search(r"(?<=[a-z0-9)'\"\]])\.(\s|$)", text)
-    if m and m.start() + 1 <= limit:
-        text = text[: m.start() + 1]
+    for m in re.finditer(r"(?<=[a-z0-9)'\"\]])\.(\s|$)", text):
+        head = text[: m.start() + 1]
+        if re.search(r"\b(e\.g|i\.e|etc|vs|cf)\.$", head) or head.count("(") > head.count(")"):
+            continue  # an abbreviation, or inside parentheses: not the end of the sentence
+        if len(head) <= limit:
+            text = head
+        break
     if len(text) > limit:
         text = text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
     return clean_text(text.rstrip("."))
@@ -138,8 +142,13 @@ def parse(uri: str) -> Store:
     return _file_store(uri, path)
 
 
+def _missing(modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` cannot be imported."""
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
 def _database(uri: str, dialect: str) -> Store:
-    missing = [m for m in ("sqlalchemy", "alembic") if importlib.util.find_spec(m) is None]
+    missing = _missing(("sqlalchemy", "alembic"))
     if missing:
         raise MlflowMissing(
             f"reading the database store {uri} needs {' and '.join(missing)} (MLflow's "
@@ -225,7 +234,8 @@ def reading(store: Store) -> Iterator[None]:
     old = {k: os.environ.get(k) for k in store.env}
     for k, v in store.env.items():
         os.environ.setdefault(k, v)
-    loggers = [logging.getLogger(n) for n in ("mlflow", "alembic")]
+    # MLflow's file store also warns through the root logger ("Malformed experiment ...")
+    loggers = [logging.getLogger(n) for n in ("mlflow", "alembic", "")]
     levels = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL)
@@ -243,12 +253,19 @@ def reading(store: Store) -> Iterator[None]:
                 os.environ[k] = v
 
 
-def open_client(store: Store):
-    """An MlflowClient for the store (call inside ``reading``)."""
+def require_mlflow() -> None:
+    """Raise MlflowMissing unless MLflow's client can be imported."""
     try:
-        from mlflow.tracking import MlflowClient
+        import mlflow.tracking  # noqa: F401
     except ImportError:
         raise MlflowMissing(f"MLflow is not installed; install the extra: {INSTALL}") from None
+
+
+def open_client(store: Store):
+    """An MlflowClient for the store (call inside ``reading``)."""
+    require_mlflow()
+    from mlflow.tracking import MlflowClient
+
     try:
         return MlflowClient(tracking_uri=store.mlflow_uri)
     except Exception as e:  # MLflow raises several types for bad URIs

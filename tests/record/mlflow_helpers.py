@@ -101,7 +101,8 @@ class MlflowServer:
                 "--host", "127.0.0.1", "--port", self.url.rsplit(":", 1)[1], "--workers", "1",
             ],
             cwd=self.folder,
-            env=clean_env(),
+            # permissive, as a hostile server would be: experiments may name any artifact host
+            env=clean_env(MLFLOW_ALLOWED_HOST_ADDRESSED_ARTIFACT_SCHEMES="http,https,mlflow-artifacts"),
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -175,3 +176,81 @@ def report(root: Path) -> dict:
     from reportgen.project import load_project
 
     return compute_report(load_project(root))
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that counts connections: a request that must not be made."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.sock.close()
+
+
+class LyingArtifactServer:
+    """An MLflow artifact proxy whose listing says every file has 10 bytes, then streams
+    ``send`` bytes for it (and counts what it managed to send before the client hung up)."""
+
+    def __init__(self, send: int) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        outer = self
+        self.sent = 0
+        self.requests: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_GET(self):
+                outer.requests.append(self.path)
+                if "?" in self.path:  # the listing
+                    body = b'{"files": [{"path": "validation.parquet", "is_dir": false, "file_size": 10}]}'
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                self.send_response(200)  # no Content-Length: read until the server closes
+                self.end_headers()
+                chunk = b"\0" * (1 << 16)
+                try:
+                    while outer.sent < send:
+                        self.wfile.write(chunk)
+                        outer.sent += len(chunk)
+                except OSError:
+                    pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(5)

@@ -158,3 +158,124 @@ def test_server_filter_and_reimport(server, tmp_path):
     assert r.exit_code == 2
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("evreport: error: --filter 'params.model = '")
+
+
+SECRET = "row_id,y,p\n1,1,0.123456789\n"  # outside any store: must never be copied in
+
+
+def _outside(tmp_path: Path) -> Path:
+    folder = tmp_path / "elsewhere"
+    (folder / "predictions").mkdir(parents=True)
+    (folder / "predictions" / "validation.parquet").write_text(SECRET)
+    return folder
+
+
+def _copied(project: Path) -> list[str]:
+    pred = project / "artefacts" / "predictions"
+    return [p.read_bytes().decode("latin-1") for p in pred.iterdir()] if pred.is_dir() else []
+
+
+def test_hostile_artifact_uris_in_a_sqlite_store(default_store, tmp_path):
+    """A student's mlflow.db can name any artifact location: a path elsewhere is not read,
+    a local URL gets no request; the other runs import."""
+    import shutil
+    import sqlite3
+
+    from tests.record.mlflow_helpers import Listener
+
+    copy = tmp_path / "hand-in"
+    shutil.copytree(default_store, copy)
+    outside, listener = _outside(tmp_path), Listener()
+    try:
+        con = sqlite3.connect(copy / "mlflow.db")
+        (a, ea), (b, eb) = con.execute(
+            "SELECT run_uuid, experiment_id FROM runs ORDER BY start_time LIMIT 2"
+        ).fetchall()
+        uris = {
+            a: outside.as_uri(),
+            b: f"http://127.0.0.1:{listener.port}/api/2.0/mlflow-artifacts/artifacts/x",
+        }
+        for rid, uri in uris.items():
+            con.execute("UPDATE runs SET artifact_uri = ? WHERE run_uuid = ?", (uri, rid))
+        con.commit()
+        con.close()
+        shutil.rmtree(copy / "mlruns" / str(ea) / a)  # nothing at MLflow's own layout either
+        shutil.rmtree(copy / "mlruns" / str(eb) / b)
+        project = new_project(tmp_path / "p")
+        uri = f"sqlite:///{(copy / 'mlflow.db').as_posix()}"
+        r = cli("import", "mlflow", str(project), "--tracking-uri", uri, "--experiment", EXPERIMENT)
+        assert r.exit_code == 0, r.output
+        for rid, art in uris.items():
+            assert f"warning: skipped run {rid} " in r.output
+            assert f"its artifacts are at {art}, outside the store {uri}; not read" in r.output
+        assert f"imported {RUNS - 2} run(s)" in r.output and "2 skipped" in r.output
+        assert listener.connections == 0
+        assert SECRET not in _copied(project)
+    finally:
+        listener.close()
+
+
+def test_hostile_artifact_locations_on_a_server(server, tmp_path):
+    """On a tracking server only its own artifact proxy is read: an experiment whose
+    artifact location is a local path or another local service is not."""
+    from mlflow.tracking import MlflowClient
+
+    from tests.record.mlflow_helpers import Listener
+
+    url, _ = server
+    outside, listener = _outside(tmp_path), Listener()
+    try:
+        c = MlflowClient(url)
+        locations = {
+            "hostile-file": outside.parent.as_uri(),
+            "hostile-http": f"http://127.0.0.1:{listener.port}/api/2.0/mlflow-artifacts/artifacts",
+            "hostile-proxy": f"mlflow-artifacts://127.0.0.1:{listener.port}/x",
+        }
+        for name, location in locations.items():
+            eid = c.create_experiment(name, artifact_location=location)
+            rid = c.create_run(eid, tags={"model": "mlp"}).info.run_id
+            c.log_param(rid, "seed", 1)
+            c.log_metric(rid, "validation_log_loss", 0.5)
+            c.set_terminated(rid, "FINISHED")
+            project = new_project(tmp_path / name)
+            r = cli("import", "mlflow", str(project), "--tracking-uri", url, "--experiment", name)
+            assert r.exit_code == 0, r.output
+            assert f"warning: skipped run {rid} " in r.output, r.output
+            assert f"outside the tracking server {url}; not read" in r.output
+        assert listener.connections == 0
+        assert SECRET not in _copied(tmp_path / "hostile-file")
+    finally:
+        listener.close()
+
+
+def test_an_artifact_over_the_cap_on_a_server_is_not_downloaded(server, tmp_path, monkeypatch):
+    from mlflow.tracking import MlflowClient
+
+    from reportgen.project import files
+
+    url, _ = server
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1000)
+    c = MlflowClient(url)
+    eid = c.create_experiment("big")
+    rid = c.create_run(eid, tags={"model": "mlp"}).info.run_id
+    c.log_param(rid, "seed", 1)
+    c.log_metric(rid, "validation_log_loss", 0.5)
+    (tmp_path / "validation.csv").write_text("row_id,y,p\n" + "1,1,0.5\n" * 500)
+    c.log_artifact(rid, str(tmp_path / "validation.csv"), artifact_path="predictions")
+    c.set_terminated(rid, "FINISHED")
+    r = cli(
+        "import",
+        "mlflow",
+        str(tmp_path / "p"),
+        "--tracking-uri",
+        url,
+        "--experiment",
+        "big",
+        "--strict",
+    )
+    assert r.exit_code == 1
+    assert (
+        f"evreport: error: run {rid} " in r.output
+        and "artifact predictions/validation.csv is 4,011 bytes, over the 1,000-byte limit"
+        in r.output
+    )
