@@ -81,7 +81,7 @@ class LocalArtifacts:
             for e in it:
                 if e.is_file(follow_symlinks=False):
                     out[e.name] = Listed(e.name, e.stat(follow_symlinks=False).st_size)
-                elif e.is_symlink():
+                elif not e.is_dir(follow_symlinks=False):  # a symlink, FIFO, device, socket:
                     out[e.name] = Listed(e.name, None)  # refused when read, with the reason
         return out
 
