@@ -279,3 +279,41 @@ def test_an_artifact_over_the_cap_on_a_server_is_not_downloaded(server, tmp_path
         and "artifact predictions/validation.csv is 4,011 bytes, over the 1,000-byte limit"
         in r.output
     )
+
+
+def test_build_logs_the_report_back_to_its_run(default_store, tmp_path):
+    """`build --mlflow-run ID --tracking-uri URI`: the written files become the run's
+    report/ artifacts and its verdict a tag; a wrong run id is one line, the report kept."""
+    import shutil
+
+    from mlflow.tracking import MlflowClient
+
+    copy = tmp_path / "store"
+    shutil.copytree(default_store, copy)
+    uri = f"sqlite:///{(copy / 'mlflow.db').as_posix()}"
+    c = MlflowClient(uri)
+    rid = c.search_runs([c.get_experiment_by_name(EXPERIMENT).experiment_id])[0].info.run_id
+    out = tmp_path / "out"
+    args = ("build", str(EXAMPLE), "--format", "json,md", "--out", str(out))
+    r = cli(*args, "--mlflow-run", rid, "--tracking-uri", uri)
+    assert r.exit_code == 0, r.output
+    assert f"logged 2 report file(s) to MLflow run {rid} (report/) at {uri}" in r.output
+    assert sorted(a.path for a in c.list_artifacts(rid, "report")) == [
+        "report/decision-log.md",
+        "report/report.json",
+    ]
+    tags = c.get_run(rid).data.tags
+    assert tags["evreport.verdict"] == "keep-baseline" and tags["evreport.supported_rung"] == "2"
+
+    r = cli(*args, "--mlflow-run", "0" * 32, "--tracking-uri", uri)
+    assert r.exit_code == 1
+    assert (
+        r.output.strip()
+        .splitlines()[-1]
+        .startswith(
+            f"evreport: error: the report was written but not logged to MLflow: no run {'0' * 32} at {uri}"
+        )
+    )
+    assert (out / "report.json").is_file()
+    r = cli(*args, "--tracking-uri", uri)
+    assert r.exit_code == 2 and "--mlflow-run is missing [mlflow-usage]" in r.output
