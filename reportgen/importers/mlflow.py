@@ -184,6 +184,8 @@ def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int
             listed = ir.artifacts.list(PRED_DIR)
         except Refused as e:
             raise Skip(str(e)) from None
+        except OSError as e:
+            raise Skip(f"cannot list its {PRED_DIR}/ artifacts: {e.strerror or e}") from None
         taken: set[str] = set()
         for name, part in PRED_NAMES.items():
             item = listed.get(name)
@@ -243,8 +245,10 @@ def import_mlflow(
     Runs that cannot become rows are listed in ``skipped``; with ``strict`` nothing is
     written when there is one. ``filter_string`` is MLflow's search syntax.
     """
-    from reportgen.project.files import MAX_FILE_BYTES
+    from reportgen.project.files import ENV_PROBLEM, MAX_FILE_BYTES
 
+    if ENV_PROBLEM:
+        raise MlflowUsage(ENV_PROBLEM)
     root = Path(project)
     mlflow_store.require_mlflow()
     store = mlflow_store.parse(tracking_uri)
@@ -337,7 +341,7 @@ def _fetch(result: ImportResult, tmp: Path, cap: int) -> dict[str, Path]:
                     f.flush()
                     os.fsync(f.fileno())
                 staged[f"{ir.mlflow_id}/{src}"] = path
-        except Refused as e:
+        except (Refused, OSError) as e:
             result.skipped.append(f"{ir.name}: {e}")
             continue
         keep.append(ir)

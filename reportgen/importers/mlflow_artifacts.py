@@ -263,6 +263,14 @@ def _origin(uri: str) -> tuple[str, str, int | None]:
 
 def for_run(store: Store, run, allow_remote: bool):
     """The artifacts of ``run`` as evreport may read them; Refused names the location and the flag."""
+    try:
+        return _for_run(store, run, allow_remote)
+    except (OSError, ValueError) as e:  # a NUL byte, an unresolvable path
+        shown = clean_text(run.info.artifact_uri or "", 200)
+        raise Refused(f"its artifact location {shown} cannot be resolved: {e}") from None
+
+
+def _for_run(store: Store, run, allow_remote: bool):
     uri = (run.info.artifact_uri or "").strip()
     shown = clean_text(uri, 200) or "(none)"
     local = _local_path(uri)

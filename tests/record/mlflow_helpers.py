@@ -101,8 +101,12 @@ class MlflowServer:
                 "--host", "127.0.0.1", "--port", self.url.rsplit(":", 1)[1], "--workers", "1",
             ],
             cwd=self.folder,
-            # permissive, as a hostile server would be: experiments may name any artifact host
-            env=clean_env(MLFLOW_ALLOWED_HOST_ADDRESSED_ARTIFACT_SCHEMES="http,https,mlflow-artifacts"),
+            env=clean_env(
+                # permissive, as a hostile server would be: experiments may name any artifact host
+                MLFLOW_ALLOWED_HOST_ADDRESSED_ARTIFACT_SCHEMES="http,https,mlflow-artifacts",
+                # no job runner (seven huey worker processes for GenAI jobs, not tracking)
+                MLFLOW_SERVER_ENABLE_JOB_EXECUTION="false",
+            ),
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
