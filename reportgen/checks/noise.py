@@ -9,7 +9,8 @@ from reportgen.checks.select import ModelRuns
 from reportgen.checks.text import blocks_phrase, interval, noun_plural, num, p_text, pct, plural
 from reportgen.errors import Problem
 from reportgen.project import Project
-from reportgen.stats import noise as nz
+from reportgen.stats.blocks import block_noise
+from reportgen.stats.seeds import paired_seeds, seed_rule
 
 
 def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
@@ -34,12 +35,15 @@ def _paired_part(cand: ModelRuns, base: ModelRuns) -> tuple[str, list]:
     return part, shared[part]
 
 
-def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
+def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[dict, list[Problem]]:
+    """noise.seed: the seed rule on the part both models have seeds for, and the paired analysis;
+    with a warning when seeds_paired leaves seed labels without a partner."""
     cfg = project.config
+    warnings = []
     part = seed_part(cand, base)
     cs, cv = cand.seed_values(part)
     bs, bv = base.seed_values(part)
-    out = nz.seed_rule(
+    out = seed_rule(
         cv,
         bv,
         higher_is_better=cfg.higher_is_better,
@@ -89,7 +93,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
             "baseline": sorted(set(bt) - set(common), key=str),
         }
         if unpaired["candidate"] or unpaired["baseline"]:
-            project.warnings.append(
+            warnings.append(
                 Problem(
                     f"seeds_paired: seeds pair by label; on {ppart} {len(common)} label(s) are shared "
                     f"and these have no partner: {_seed_list(unpaired, cand.name, base.name)}",
@@ -98,7 +102,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
                     severity="warning",
                 )
             )
-        res = nz.paired_seeds(
+        res = paired_seeds(
             np.array([ci[s] for s in common]),
             np.array([bi[s] for s in common]),
             higher_is_better=cfg.higher_is_better,
@@ -111,7 +115,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
             "unpaired": unpaired,
         }
     out["paired"] = paired
-    return out
+    return out, warnings
 
 
 def _seed_list(unpaired: dict, cand: str, base: str) -> str:
@@ -138,14 +142,14 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    return nz.block_noise(
+    return block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
         higher_is_better=cfg.higher_is_better,
         resamples=cfg.resamples,
         confidence=cfg.confidence,
-        random_seed=cfg.random_seed,
+        rng=np.random.default_rng(cfg.random_seed),
         seeds_paired=seeds_paired,
         counts=n,
         pairs=pairs,

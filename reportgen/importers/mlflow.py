@@ -18,6 +18,7 @@ from pathlib import Path
 
 from reportgen.errors import clean_text
 from reportgen.importers import mlflow_store
+from reportgen.safe import safe_file_name
 from reportgen.importers.mlflow_artifacts import Refused, for_run
 from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for callers)
     MlflowImportError,
@@ -114,12 +115,6 @@ def _imported_ids(runs_csv: Path) -> set[str]:
     return set(NOTE_RE.findall(runs_csv.read_text(encoding="utf-8-sig")))
 
 
-def _safe(text: str) -> str:
-    from reportgen.record import _safe_name
-
-    return _safe_name(text)
-
-
 def _all_runs(client, experiment_id: str, filter_string: str | None) -> list:
     runs, token = [], None
     while True:
@@ -166,7 +161,7 @@ def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int
     if seed is None:
         raise Skip(f"{seed_key} = {clean_text(seed_text, 80)!r} is not a whole number")
     try:
-        safe_model = _safe(model)
+        safe_model = safe_file_name(model, sep="-", empty=None)
     except ValueError:
         raise Skip(f"{model_key} = {clean_text(model, 80)!r} gives an empty file name") from None
     ir = ImportedRun(rid, f"{safe_model}-s{seed}-{rid[:8]}", model, seed, status, _label(run))
@@ -349,6 +344,16 @@ def _fetch(result: ImportResult, tmp: Path, cap: int) -> dict[str, Path]:
     return staged
 
 
+def _fsync_folder(folder: Path) -> None:
+    """Make the renames into ``folder`` durable before the rows naming the files are written."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
 def _same_bytes(a: Path, b: Path) -> bool:
     with contextlib.suppress(OSError):
         return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
@@ -377,4 +382,6 @@ def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
                 )
         for tmp, target, _ in moves:
             os.replace(tmp, target)
+        if moves:
+            _fsync_folder(moves[0][1].parent)
         rec._append(header, rows, [r for ir in fresh for r in ir.rows], drop=[])

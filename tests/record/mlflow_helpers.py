@@ -175,13 +175,6 @@ def numbers(obj, path: str = "") -> dict[str, float]:
     return out
 
 
-def report(root: Path) -> dict:
-    from reportgen.checks import compute_report
-    from reportgen.project import load_project
-
-    return compute_report(load_project(root))
-
-
 class Listener:
     """A TCP listener on 127.0.0.1 that counts connections: a request that must not be made."""
 
