@@ -18,7 +18,6 @@ from pathlib import Path
 
 from reportgen.errors import clean_text
 from reportgen.importers import mlflow_store
-from reportgen.safe import safe_file_name
 from reportgen.importers.mlflow_artifacts import Refused, for_run
 from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for callers)
     MlflowImportError,
@@ -26,6 +25,7 @@ from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for c
     MlflowUsage,
     sentence,
 )
+from reportgen.safe import safe_file_name
 
 METRIC_RE = re.compile(r"^(validation|valid|val|test)_(.+)$")
 PART = {"validation": "validation", "valid": "validation", "val": "validation", "test": "test"}
