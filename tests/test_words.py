@@ -278,3 +278,15 @@ def test_formatting_is_deterministic_and_never_writes_an_exponent(x):
         first = fmt(x)
         assert first == fmt(x)
         assert not re.search(r"\de[-+]?\d|-", first), (fmt.__name__, x, first)
+
+
+def test_words_is_a_leaf_every_layer_can_use():
+    """reportgen.words imports nothing else of reportgen, so checks, view, batch and grading
+    can all use it without a cycle."""
+    from tests.test_import_graph import import_graph
+
+    graph = import_graph()
+    mods = [m for m in graph if m == "reportgen.words" or m.startswith("reportgen.words.")]
+    assert len(mods) == 4
+    for m in mods:
+        assert {d for d in graph[m] if not d.startswith("reportgen.words")} == set(), m
