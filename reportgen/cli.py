@@ -230,6 +230,17 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     help="Largest input file read, in MiB (default 256, or EVREPORT_MAX_FILE_BYTES); "
     "raise it deliberately for large predictions files.",
 )
+@click.option(
+    "--mlflow-run",
+    default=None,
+    metavar="RUN_ID",
+    help="After writing, log the report files as artifacts (report/) of this MLflow run.",
+)
+@click.option(
+    "--tracking-uri",
+    default=None,
+    help="MLflow tracking URI of --mlflow-run (default: MLFLOW_TRACKING_URI).",
+)
 @_paths_options
 def build(
     project,
@@ -240,6 +251,8 @@ def build(
     junit_path,
     summary_path,
     max_file_mb,
+    mlflow_run,
+    tracking_uri,
     config_path,
     runs,
     manifest,
@@ -301,7 +314,13 @@ def build(
     for g in gate_list:
         if not g.passed:
             click.echo(f"evreport: {g.option}: {clean_text(g.reason)}", err=True)
-    sys.exit(result.exit_code(strict, require_rung))
+    code = result.exit_code(strict, require_rung)
+    # issue 19: the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
+    if mlflow_run or tracking_uri:
+        from reportgen.importers.mlflow_log import log_to_mlflow
+
+        code = log_to_mlflow(result, mlflow_run, tracking_uri, code)
+    sys.exit(code)
 
 
 def _write_ci_files(paths: dict, contents: dict) -> None:

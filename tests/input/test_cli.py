@@ -185,7 +185,13 @@ def test_validate_missing_folder_is_a_usage_error(runner, tmp_path):
 
 # --------------------------------------------------------------------------- help and version
 
-EXIT_LINES = ("0  built (or valid)", "1  input errors", "2  usage errors", "3  --strict")
+EXIT_LINES = (
+    "0  built (or valid)",
+    "1  input errors",
+    "2  usage errors",
+    "3  a CI gate failed: --strict",
+    "--require-rung N",
+)
 
 
 def test_main_help_lists_commands_and_exit_codes(runner):
