@@ -3,7 +3,7 @@ PY ?= .venv/bin/python
 VENV_STAMP := .venv/.installed
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test lint format golden pages bench clean
+.PHONY: help setup example examples-build test lint format fixtures golden pages bench clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -33,6 +33,9 @@ lint: $(VENV_STAMP) ## ruff lint and format check
 
 format: $(VENV_STAMP) ## ruff format in place
 	.venv/bin/ruff format reportgen tests bench examples
+
+fixtures: $(VENV_STAMP) ## rebuild tests/fixtures/ from the examples through the real pipeline
+	$(PY) tests/render/make_fixtures.py
 
 golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 	EVREPORT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q

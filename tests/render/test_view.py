@@ -30,29 +30,36 @@ def test_passed_word_has_three_outcomes():
     assert view.passed_word(None) == ("not checked", "neutral")
 
 
-def test_sample_view_has_every_section(sample):
-    v = view.build_view(sample, {})
-    assert [r.status.word for r in v.ladder] == ["shown", "shown", "partly", "not shown", "partly"]
+def test_model_vs_baseline_view_has_every_section(weekly_churn):
+    v = view.build_view(weekly_churn, {})
+    assert [r.status.word for r in v.ladder] == [
+        "shown",
+        "shown",
+        "not shown",
+        "not shown",
+        "shown",
+    ]
     assert v.decision.verdict == "Keep gbm"
     assert v.decision.recommend_role == "baseline"
     assert v.threshold is not None and len(v.threshold.models) == 2
     assert v.threshold.models[0].tn.replace(",", "").isdigit()
     assert v.calibration is not None and len(v.calibration.bins) == 10
     assert [s.reading for s in v.slices.rows] == [
-        "candidate better",
         "no clear difference",
-        "candidate worse",
+        "no clear difference",
+        "no clear difference",
+        "no worse: not shown",
     ]
     assert v.before_after is None
-    assert v.noise.lines == sample["noise"]["lines"]
+    assert v.noise.lines == weekly_churn["noise"]["lines"]
     # no chart SVG given: every figure is absent, not broken
     assert v.noise.seed_figure is None and v.threshold.figure is None
 
 
-def test_reconsider_label_not_repeated(sample):
-    v = view.build_view(sample, {})
+def test_reconsider_label_not_repeated(weekly_churn):
+    v = view.build_view(weekly_churn, {})
     assert not v.claim.reconsider_when.lower().startswith("reconsider when")
-    assert v.claim.reconsider_when.startswith("The validation gap exceeds 2 seed sd")
+    assert v.claim.reconsider_when.startswith("the validation gap exceeds 2 seed sd")
 
 
 def test_minimal_view_tolerates_null_sections(minimal):
@@ -63,14 +70,14 @@ def test_minimal_view_tolerates_null_sections(minimal):
     assert v.noise.block_reason.startswith("No per-row predictions")
     assert v.bounds.relevance == []
     assert v.header.author is None
-    assert v.decision.reasons == []
+    assert v.decision.in_units is None and v.decision.sign_flip is None
 
 
-def test_before_after_view(before_after):
-    v = view.build_view(before_after, {})
+def test_before_after_view(tuned_no_replay):
+    v = view.build_view(tuned_no_replay, {})
     ba = v.before_after
     assert ba is not None
-    assert [q.id for q in ba.broken] == before_after["before_after"]["broken_ids"]
+    assert [q.id for q in ba.broken] == tuned_no_replay["before_after"]["broken_ids"]
     assert ba.general_status.word == "did not hold"
     assert v.decision.verdict == "Roll back to before"
     assert v.threshold is None
