@@ -156,7 +156,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
     if proj is not None and not any(p.severity == "error" for p in problems):
-        from reportgen.checks.ladder import recompute_warnings
+        from reportgen.checks.recompute import recompute_warnings
 
         problems = problems + recompute_warnings(proj)
     errors = [p for p in problems if p.severity == "error"]

@@ -122,7 +122,7 @@ def _report(root):
     from reportgen.checks import compute_report
     from reportgen.project import load_project
 
-    return compute_report(load_project(root))
+    return compute_report(load_project(root))[0]
 
 
 def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):

@@ -72,7 +72,7 @@ def project_report(folder: Path, name: str, command: str) -> dict:
 
     with fixed_build_date():
         project = load_project(folder, ProjectPaths())
-        report = compute_report(project, command=command)
+        report, _ = compute_report(project, command=command)
     report["build"]["libraries"] = dict.fromkeys(report["build"]["libraries"], VERSION)
     text = json.dumps(report)
     for machine in {str(folder.resolve()), str(folder), str(ROOT)}:

@@ -46,9 +46,15 @@ def test_ladder_has_five_rungs_with_words(weekly_churn_files, weekly_churn):
     assert weekly_churn["ladder"][2]["artefacts"][0] in rows[2].get_text()
 
 
+def noise_lines(report: dict) -> list[str]:
+    """The report's two noise lines and, when it has a variance budget, the budget's line."""
+    budget = report["noise"].get("budget")
+    return report["noise"]["lines"] + ([budget["line"]] if budget else [])
+
+
 def test_both_noise_lines_word_for_word(weekly_churn_files, weekly_churn):
     lines = [norm(p.get_text()) for p in soup_of(weekly_churn_files).select("p.noise-line")]
-    assert lines == weekly_churn["noise"]["lines"]
+    assert lines == noise_lines(weekly_churn) and len(lines) == 3
 
 
 def test_charts_are_inline_svg_figures(weekly_churn_files):
@@ -160,7 +166,7 @@ def test_every_example_renders(name, rendered):
     report, files = load(name), rendered(name)
     soup = BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
     assert len(soup.select("table.ladder-table tbody tr")) == 5
-    assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == report["noise"]["lines"]
+    assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == noise_lines(report)
     assert len(soup.select("figure.chart svg")) >= 3
     assert soup.find("script") is None
     md = files["decision-log.md"].decode("utf-8")

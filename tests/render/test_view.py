@@ -117,8 +117,10 @@ def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
     rows = {r.name: r for r in view.build_view(weekly_churn, {}).ladder}
     assert rows["correct"].numbers == []
     assert rows["larger than noise"].numbers[0] == "validation gap in seed sd: 0.875, bar 2"
+    assert rows["larger than noise"].numbers[1] == "test interval's lower end: \u22120.00513, bar 0"
     assert rows["relevant"].numbers == [
-        "lower end against the useful effect: \u22120.00389, bar 0.005"
+        "not worse on shifted: \u22120.0511, bar \u22120.005",
+        "lower end against the useful effect: \u22120.00513, bar 0.005",
     ]
 
 
@@ -130,7 +132,7 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
     row = view.build_view(report, {}).ladder[2]
     assert row.artefacts_more == "2 of 30 shown; all in Evidence by rung"
     assert row.artefacts_note == "6 of 30 cited artefacts listed; all in report.json"
-    assert view.build_view(weekly_churn, {}).ladder[2].artefacts_note is None
+    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_note is None  # 2 cited
 
 
 def test_decision_in_its_units(weekly_churn):
@@ -146,12 +148,16 @@ def test_sign_flip_said_on_page_one(weekly_churn):
 
     report = copy.deepcopy(weekly_churn)
     assert view.build_view(report, {}).decision.sign_flip is None
+    # the view prints the checks' noise.sign_disagreement, never its own reading of the gaps
     report["noise"]["seed"]["validation_gap"] = -0.0045
-    flip = view.build_view(report, {}).decision.sign_flip
-    assert flip.startswith("Validation and test disagree: on validation gbm is better")
-    assert "on test mlp" in flip
-    # the report's own flag, when checks/ writes one, wins
-    report["noise"]["sign_flip"] = False
+    assert view.build_view(report, {}).decision.sign_flip is None
+    gap = report["noise"]["block"]["gap"]
+    report["noise"]["sign_disagreement"] = {"validation_gap": -0.0045, "test_gap": gap, "text": "x"}
+    assert view.build_view(report, {}).decision.sign_flip == (
+        "Validation and test disagree: on validation gbm is better (gap \u22120.00450), on test "
+        "mlp (gap +0.0032 (\u22120.0051 to +0.0116))."
+    )
+    report["noise"]["sign_disagreement"] = None
     assert view.build_view(report, {}).decision.sign_flip is None
 
 
