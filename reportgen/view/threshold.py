@@ -25,7 +25,6 @@ class ModelThreshold:
     fp: str
     fn: str
     tp: str
-    rows: str
     auc: str
     ap: str
 
@@ -69,7 +68,6 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
                 fp=count(cm[0][1]),
                 fn=count(cm[1][0]),
                 tp=count(cm[1][1]),
-                rows=count(m.get("rows")),
                 auc=prob(rk.get("roc_auc")),
                 ap=prob(rk.get("average_precision")),
             )
