@@ -24,7 +24,7 @@ example: $(VENV_STAMP) ## set up, then build the weekly-churn example report (HT
 examples-build: $(VENV_STAMP) ## build the report of every example project
 	@for d in examples/*/; do [ -f "$$d/evreport.toml" ] && .venv/bin/evreport build "$$d" || exit 1; done
 
-test: $(VENV_STAMP) ## set up, then run the whole test suite
+test: lint ## set up, run ruff (lint and format check), then the whole test suite
 	.venv/bin/python -m pytest
 
 lint: $(VENV_STAMP) ## ruff lint and format check
