@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from tests.compare import differences
 from tests.render import make_fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,27 +47,6 @@ def made() -> dict[str, dict]:
     return make_fixtures.fixture_reports()
 
 
-def _differences(a, b, where: str = "") -> list[str]:
-    """Where two report dicts differ; floats within 1e-9 (other BLAS, other last digits) agree."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        if list(a) != list(b):
-            return [f"{where}: keys {list(a)} != {list(b)}"]
-        return [d for k in a for d in _differences(a[k], b[k], f"{where}.{k}")]
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return [f"{where}: {len(a)} items != {len(b)}"]
-        return [
-            d
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for d in _differences(x, y, f"{where}[{i}]")
-        ]
-    if isinstance(a, float) and isinstance(b, float):
-        return (
-            [] if math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) else [f"{where}: {a!r} != {b!r}"]
-        )
-    return [] if a == b and type(a) is type(b) else [f"{where}: {a!r} != {b!r}"]
-
-
 def test_make_fixtures_writes_exactly_these_files(made):
     on_disk = sorted(p.name for p in make_fixtures.FIXTURES.glob("*.json"))
     assert sorted(made) == on_disk == sorted(make_fixtures_names()), RERUN
@@ -78,7 +57,8 @@ def test_fixture_is_what_make_fixtures_makes_today(made, name):
     path = make_fixtures.FIXTURES / name
     assert path.exists(), f"{name} is missing: {RERUN}"
     on_disk = json.loads(path.read_text(encoding="utf-8"))
-    diffs = _differences(on_disk, json.loads(make_fixtures.fixture_bytes(made[name])))
+    # floats within 1e-9: another BLAS may change a last digit, never a figure
+    diffs = differences(on_disk, json.loads(make_fixtures.fixture_bytes(made[name])), 1e-9)
     shown = "\n  ".join(diffs[:12]) + (
         f"\n  (and {len(diffs) - 12} more)" if len(diffs) > 12 else ""
     )
