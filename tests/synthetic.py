@@ -25,7 +25,7 @@ def write_checks(root: Path, model: str) -> None:
         )
 
 
-def questions(ids: list[str], correct, categories=None) -> pd.DataFrame:
+def question_frame(ids: list[str], correct, categories=None) -> pd.DataFrame:
     """A before-after predictions frame: row_id and correct, with category and text if given."""
     frame = pd.DataFrame({"row_id": ids, "correct": correct})
     if categories is not None:

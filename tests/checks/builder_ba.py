@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.synthetic import one_run_row
+from tests.synthetic import one_run_row, question_frame
 
 CATEGORIES = ("dates", "units", "names", "places")
 
@@ -57,7 +57,9 @@ def make_ba_project(
     for model, q, g in (("before", before, g_before), ("after", after, g_after)):
         for split, ids_, vals in (("test", ids, q), ("general", gids, g)):
             path = f"artefacts/predictions/{model}-{split}.csv"
-            questions(ids_, vals, cat if split == "test" else None).to_csv(root / path, index=False)
+            question_frame(ids_, vals, cat if split == "test" else None).to_csv(
+                root / path, index=False
+            )
             day = 3 if model == "before" else 4
             started = f"2026-01-0{day}T00:00:00Z"
             rows.append(one_run_row(model, split, f"{vals.mean():.12g}", started, path))

@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.synthetic import one_run_row, questions, write_checks
+from tests.synthetic import one_run_row, question_frame, write_checks
 
 CAND, BASE = "net", "base"
 BA_CAND, BA_BASE = "after", "before"
@@ -496,7 +496,9 @@ def _make_ba(path: Path, cell: dict) -> Gen:
             if cell["predictions"]:
                 ext = "parquet" if cell["fmt"] == "parquet" else "csv"
                 pred_path = f"artefacts/predictions/{model}-{split}.{ext}"
-                frame = questions(ids_, vals, cat if split == "test" and cell["category"] else None)
+                frame = question_frame(
+                    ids_, vals, cat if split == "test" and cell["category"] else None
+                )
                 if ext == "csv":
                     frame.to_csv(path / pred_path, index=False)
                 else:
