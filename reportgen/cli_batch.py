@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from reportgen.names import FORMATS
+from reportgen.cli_options import format_option
 
 BATCH_EPILOG = """
 \b
@@ -23,16 +23,6 @@ Exit codes:
   1  at least one submission failed (its row in summary.csv says why)
   2  usage errors (no submissions, OUT inside a submission, bad options)
 """
-
-
-def _formats(ctx, param, value: str) -> tuple[str, ...]:
-    items = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
-    bad = [v for v in items if v not in FORMATS]
-    if bad or not items:
-        raise click.BadParameter(
-            f"{', '.join(bad) or 'nothing'} is not a format; choose from {', '.join(FORMATS)}"
-        )
-    return items
 
 
 def _unless_given(flag: str, help: str, **kwargs):
@@ -55,14 +45,7 @@ def _unless_given(flag: str, help: str, **kwargs):
     default=None,
     help="Projects built at once (default: the number of CPUs).",
 )
-@click.option(
-    "--format",
-    "formats",
-    default=",".join(FORMATS),
-    show_default=True,
-    callback=_formats,
-    help="Comma-separated formats for each report.",
-)
+@format_option("Comma-separated formats for each report.")
 @click.option(
     "--timeout",
     type=float,
