@@ -19,6 +19,8 @@ FIXTURES = ROOT / "tests" / "fixtures"
 EXAMPLES = ["weekly-churn", "moons-tie", "tuned-no-replay", "tuned-replay"]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ALL_FORMATS = ("html", "pdf", "json", "md")
+#: the fixtures whose PDF a test reads (the others are rendered without one, which is slow)
+WITH_PDF = {*EXAMPLES, "weekly-churn", "tuned-no-replay", "minimal"}
 
 
 def load(name: str) -> dict:
@@ -37,7 +39,8 @@ def scrubbed(report: dict) -> dict:
 
 
 class Rendered:
-    """Each fixture's report rendered to every format once per session, on first use."""
+    """Each fixture's report rendered once per session, on first use: every format, the PDF
+    only for WITH_PDF."""
 
     def __init__(self) -> None:
         self._files: dict[str, dict[str, bytes]] = {}
@@ -46,7 +49,8 @@ class Rendered:
         if name not in self._files:
             from reportgen.render import render_outputs
 
-            files, problems = render_outputs(load(name), ALL_FORMATS)
+            formats = tuple(f for f in ALL_FORMATS if f != "pdf" or name in WITH_PDF)
+            files, problems = render_outputs(load(name), formats)
             assert problems == [], problems
             self._files[name] = files
         return self._files[name]
