@@ -109,7 +109,9 @@ def _read_table(reader: Reader, path: Path, name: str):
                 )
             )
         frame.attrs["format"] = "csv"
-        if '"' in text or "\n\n" in text.replace("\r\n", "\n") or text.startswith(("\n", "\r")):
+        if not _one_record_per_line(text, len(frame)) and (
+            '"' in text or "\n\n" in text.replace("\r\n", "\n") or text.startswith(("\n", "\r"))
+        ):
             lines = _record_lines(text)
             if len(lines) == len(frame):
                 frame.attrs["lines"] = lines
@@ -203,6 +205,18 @@ def _parquet_frame(data: bytes, name: str):
             frame[c] = col.where(col.notna(), None)
     frame.attrs["format"] = "parquet"
     return frame
+
+
+def _one_record_per_line(text: str, records: int) -> bool:
+    """True when the header and each record fill one line each (record i is on line i + 2).
+
+    Every blank line and every line break inside a quoted value adds a line, so a text
+    with exactly ``records + 1`` lines, all ending in ``\\n`` or ``\\r\\n``, has neither.
+    """
+    if text.count("\r") != text.count("\r\n"):  # a lone \\r also ends a line
+        return False
+    breaks = text.count("\n")
+    return breaks + (0 if text.endswith("\n") else 1) == records + 1
 
 
 def _record_lines(text: str):
