@@ -90,17 +90,29 @@ def canonical_ints(text) -> np.ndarray | None:
 class PartKeys:
     """The unique row ids of one split part, in string order, and where each sits in the split file."""
 
-    text: object  # Arrow string array: the split file's ids in file order
-    sorted_text: object  # Arrow string array: the same ids, sorted (code point order)
-    split_pos: np.ndarray  # (n,) row of the split file holding sorted id k
+    split_pos: np.ndarray  # (n,) row of the split file holding key k (the k-th id in string order)
     int_sorted: np.ndarray | None = None  # integer ids: the ids in numeric order ...
     int_key: np.ndarray | None = None  # ... and the key (string-order position) of each
     int_low: int = 0  # dense integer ids: key of id v at int_table[v - int_low], -1 if none
     int_table: np.ndarray | None = None
+    #: Arrow strings, the ids in key order; for integer ids made on first use (messages)
+    _sorted_text: object = field(default=None, repr=False)
     _labels: dict = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
-        return len(self.sorted_text)
+        return len(self.split_pos)
+
+    @property
+    def sorted_text(self):
+        """The part's ids as Arrow strings in key (code point) order."""
+        if self._sorted_text is None:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            by_key = np.empty(len(self), dtype=np.int64)
+            by_key[self.int_key] = self.int_sorted
+            self._sorted_text = pc.cast(pa.array(by_key), pa.string())
+        return self._sorted_text
 
     def keys_of(self, ids) -> np.ndarray | None:
         """(N,) int64 keys of a predictions file's ids; None when one is unusual, absent or repeated."""
@@ -136,7 +148,7 @@ class PartKeys:
                 return None
         if keys.size and np.bincount(keys, minlength=len(self)).max() > 1:
             return None
-        return keys.astype(np.int32) if len(self) < 2**31 else keys
+        return keys.astype(np.int32, copy=False) if len(self) < 2**31 else keys
 
     def _text_keys(self, text) -> np.ndarray | None:
         """Keys of text ids: one sort when the file holds exactly the part's ids, else a hash lookup."""
@@ -186,19 +198,22 @@ def part_keys(frame, column: str) -> PartKeys | None:
         ).as_py()
     ):
         return None
-    keys = PartKeys(text, sorted_text, order.to_numpy().astype(np.int64))
+    small = np.int32 if len(text) < 2**31 else np.int64  # keys, positions and lookups
     ints = _int_ids(frame[column])
     if ints is None:  # text (a CSV split file): integers when every id is canonical
         ints = canonical_ints(text)
-    if ints is not None:
-        by_value = np.argsort(ints, kind="stable")
-        key_of_row = np.empty(len(ints), dtype=np.int64)
-        key_of_row[keys.split_pos] = np.arange(len(ints))
-        keys.int_sorted, keys.int_key = ints[by_value], key_of_row[by_value]
-        if ints.size and int(ints.max()) - int(ints.min()) < 4 * ints.size + 1024:
-            keys.int_low = int(ints.min())
-            keys.int_table = np.full(int(ints.max()) - keys.int_low + 1, -1, dtype=np.int64)
-            keys.int_table[ints - keys.int_low] = key_of_row
+    if ints is None:
+        return PartKeys(order.to_numpy().astype(small), _sorted_text=sorted_text)
+    keys = PartKeys(order.to_numpy().astype(small))
+    del text, sorted_text  # the text of integer ids is made again only for messages
+    by_value = np.argsort(ints, kind="stable")
+    key_of_row = np.empty(len(ints), dtype=small)
+    key_of_row[keys.split_pos] = np.arange(len(ints))
+    keys.int_sorted, keys.int_key = ints[by_value], key_of_row[by_value]
+    if ints.size and int(ints.max()) - int(ints.min()) < 4 * ints.size + 1024:
+        keys.int_low = int(ints.min())
+        keys.int_table = np.full(int(ints.max()) - keys.int_low + 1, -1, dtype=small)
+        keys.int_table[ints - keys.int_low] = key_of_row
     return keys
 
 
