@@ -116,7 +116,6 @@ class PartKeys:
 
     def keys_of(self, ids) -> np.ndarray | None:
         """(N,) int64 keys of a predictions file's ids; None when one is unusual, absent or repeated."""
-        import pyarrow.compute as pc
 
         ints = text = None
         if self.int_sorted is not None:
