@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reportgen.batch import _WARM_MODULES, run_batch  # noqa: E402
+from reportgen.batch import WARM_MODULES, run_batch  # noqa: E402
 
 
 def make_copies(example: Path, folder: Path, n: int) -> Path:
@@ -45,7 +45,7 @@ def one_run(subs: Path, out: Path, jobs: int, formats: tuple[str, ...]):
 
 
 def import_cost() -> float:
-    code = f"import importlib\nfor m in {_WARM_MODULES!r}:\n    importlib.import_module(m)"
+    code = f"import importlib\nfor m in {WARM_MODULES!r}:\n    importlib.import_module(m)"
     times = []
     for _ in range(3):
         start = time.perf_counter()

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reportgen.stats.noise import block_bootstrap, two_level_bootstrap
+from reportgen.stats.bootstrap import block_bootstrap, two_level_bootstrap
 from reportgen.stats.threshold import PREDICT_NONE, choose_threshold, select_from_curve
 
 

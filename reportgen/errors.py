@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from reportgen.safe import escape_controls
 
 DOCS = "docs/format.md"
 
@@ -18,15 +19,6 @@ EXIT_STRICT = 3
 QUOTE_LIMIT = 80
 MESSAGE_LIMIT = 2000
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-
-
-def _escape(m: re.Match) -> str:
-    c = m.group(0)
-    if "\ud800" <= c <= "\udfff":  # an undecodable byte of a file name (surrogateescape)
-        return f"\\x{ord(c) - 0xDC00:02x}" if ord(c) >= 0xDC80 else "\ufffd"
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
-
 
 def clean_text(text: object, limit: int | None = MESSAGE_LIMIT) -> str:
     """Text safe to echo: control characters (C0, C1, line breaks) shown as escapes, capped.
@@ -34,7 +26,7 @@ def clean_text(text: object, limit: int | None = MESSAGE_LIMIT) -> str:
     Also turns the undecodable bytes of a non-UTF-8 file name (lone surrogates from
     ``surrogateescape``) into ``\\xNN`` so the text can always be written as UTF-8.
     """
-    s = _CONTROL.sub(_escape, str(text).replace("\t", " ").replace("\n", " "))
+    s = escape_controls(str(text).replace("\t", " ").replace("\n", " "))
     if limit is not None and len(s) > limit:
         s = s[: limit - 1] + "…"
     return s

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import shutil
@@ -10,9 +9,7 @@ import tempfile
 from pathlib import Path
 
 from reportgen.errors import InputError, display_name
-
-#: prefix of every temporary entry evreport makes next to what it writes
-TMP_PREFIX = ".evreport-"
+from reportgen.safe import TMP_PREFIX, atomic_write
 
 
 def write_error(path: Path, e: OSError) -> InputError:
@@ -56,21 +53,10 @@ def write_file_atomic(path: Path, data: bytes, root: Path | None = None) -> None
     refuse_symlinks(path, root)
     if path.is_dir():
         raise InputError(f"{display_name(path)} is a folder", path=display_name(path))
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)  # replaces a symlink created meanwhile, never its target
-        tmp = None
+        atomic_write(path, data)  # replaces a symlink created meanwhile, never its target
     except OSError as e:
         raise write_error(path, e) from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
 
 
 #: a temporary folder older than this is left over from a killed build (a build's own

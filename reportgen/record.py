@@ -15,7 +15,6 @@ import json
 import math
 import os
 import platform
-import tempfile
 import time
 import warnings
 from collections.abc import Iterator, Sequence
@@ -28,6 +27,7 @@ import numpy as np
 
 from reportgen.project.manifest import MANIFEST, canonical_part, parse_time
 from reportgen.project.runs import OPTIONAL, REQUIRED
+from reportgen.safe import atomic_write, safe_file_name
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
 
 COLUMNS = REQUIRED + OPTIONAL
@@ -105,20 +105,6 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _vector(x: Any, name: str, n: int | None) -> np.ndarray:
     a = np.asarray(x)
     if a.ndim == 2 and a.shape[1] == 1:
@@ -182,13 +168,6 @@ def _row_ids(row_id: Any) -> np.ndarray:
     return s
 
 
-def _safe_name(text: str) -> str:
-    keep = "".join(c if c.isalnum() or c in "-_." else "-" for c in text).strip(".-")
-    if not keep:
-        raise ValueError(f"run_id={text!r} gives an empty file name")
-    return keep
-
-
 class Recorder:
     """Log training runs into an evreport project folder: one call per run and split.
 
@@ -213,10 +192,10 @@ class Recorder:
         self.runs_path = self.root / runs
         with _locked(self.root):
             if not self.runs_path.exists():
-                _atomic_write(self.runs_path, (",".join(COLUMNS) + "\n").encode())
+                atomic_write(self.runs_path, (",".join(COLUMNS) + "\n").encode())
             toml = self.root / "evreport.toml"
             if not toml.exists():
-                _atomic_write(toml, TEMPLATE.encode())
+                atomic_write(toml, TEMPLATE.encode())
         self._env = env_string()
 
     # ---- reading the project ------------------------------------------------------------
@@ -389,7 +368,8 @@ class Recorder:
             pred_rel = ""
             if frame is not None:
                 ext = self.predictions_format
-                pred_rel = f"{PREDICTIONS_DIR}/{_safe_name(run_id)}-{part}.{ext}"
+                stem = safe_file_name(run_id, sep="-", empty=None)
+                pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
                 target = self.root / pred_rel
                 data = _parquet_bytes(frame) if ext == "parquet" else _csv_bytes(frame)
                 if target.exists() and not replace and target.read_bytes() != data:
@@ -397,7 +377,7 @@ class Recorder:
                         f"{pred_rel} already exists with other predictions; pass replace=True "
                         "to overwrite it"
                     )
-                _atomic_write(target, data)  # before the row that names it
+                atomic_write(target, data)  # before the row that names it
             logged: dict[str, float | None] = {}
             new = []
             for m in metrics:
@@ -530,7 +510,7 @@ class Recorder:
                 w.writerow([r.get(c, "") for c in header])
             for r in new:
                 w.writerow([_cell(r.get(c)) for c in header])
-            _atomic_write(self.runs_path, out.getvalue().encode("utf-8"))
+            atomic_write(self.runs_path, out.getvalue().encode("utf-8"))
             return
         out = io.StringIO(newline="")
         w = csv.writer(out, lineterminator="\n")

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from reportgen.project.checkfiles import evaluate
-from reportgen.record import _atomic_write, _safe_name
+from reportgen.safe import atomic_write, safe_file_name
 
 
 def _root(project: Any) -> Path:
@@ -35,8 +35,12 @@ def write_check(project: Any, record: dict, name: str | None = None) -> dict:
         raise ValueError('a check record needs string "check" and "model" fields')
     folder = _root(project) / "artefacts" / "checks"
     folder.mkdir(parents=True, exist_ok=True)
-    name = name or f"{_safe_name(record['check'])}-{_safe_name(record['model'])}.json"
-    _atomic_write(folder / name, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
+    name = (
+        name
+        or "-".join(safe_file_name(record[k], sep="-", empty=None) for k in ("check", "model"))
+        + ".json"
+    )
+    atomic_write(folder / name, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
     passed, text = evaluate(record["check"], record)
     return {**record, "passed": passed, "text": text, "path": f"artefacts/checks/{name}"}
 

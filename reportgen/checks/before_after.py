@@ -12,7 +12,8 @@ from reportgen.checks.text import interval, num, p_text, pct
 from reportgen.project import Project
 from reportgen.project.predictions import MISSING_LABEL
 from reportgen.stats import before_after as ba
-from reportgen.stats import noise as nz
+from reportgen.stats.bootstrap import block_bootstrap, wider_interval
+from reportgen.stats.ttests import ratio_t
 
 
 def _correct(project: Project, mr: ModelRuns, part: str):
@@ -132,10 +133,8 @@ def _paired_interval(project: Project, diff: np.ndarray, blocks, rng) -> dict:
             f"{g.size} {'block' if blocks is not None else 'question'}(s): an interval needs 2"
         )
         return out
-    boot = nz.block_bootstrap(
-        g, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng, counts=n
-    )
-    t = nz.ratio_t(g, n, cfg.confidence)
+    boot = block_bootstrap(g, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng, counts=n)
+    t = ratio_t(g, n, cfg.confidence)
     out["bootstrap"] = {"low": boot["low"], "high": boot["high"]}
     out["t"] = {k: t[k] for k in ("low", "high", "p", "se", "df")}
     if t["low"] is None:
@@ -150,7 +149,7 @@ def _paired_interval(project: Project, diff: np.ndarray, blocks, rng) -> dict:
             return out
         out["reason"] = "zero spread: every question (block) moved the same way, no interval"
         return out
-    which, lo, hi = nz.wider_interval(out["bootstrap"], t, out["gap"])
+    which, lo, hi = wider_interval(out["bootstrap"], t, out["gap"])
     out.update(primary=which, low=lo, high=hi)
     return out
 

@@ -146,7 +146,7 @@ def classification(
             "ece": calibration.ece(tp.p, tp.y, cfg.bins),
             "brier": calibration.brier(tp.p, tp.y),
             "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
-            "bins": calibration.reliability_bins(tp.p, tp.y, cfg.bins),
+            "bins": calibration.reliability_bins(tp.p, tp.y, cfg.bins, confidence=cfg.confidence),
         }
     th["theoretical_cutoff"] = threshold.theoretical_cutoff(fp, fn)
     th["costs"] = {

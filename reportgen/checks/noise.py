@@ -9,7 +9,8 @@ from reportgen.checks.select import ModelRuns
 from reportgen.checks.text import blocks_phrase, interval, noun_plural, num, p_text, pct, plural
 from reportgen.errors import Problem
 from reportgen.project import Project
-from reportgen.stats import noise as nz
+from reportgen.stats.blocks import block_noise
+from reportgen.stats.seeds import paired_seeds, seed_rule
 
 
 def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
@@ -39,7 +40,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
     part = seed_part(cand, base)
     cs, cv = cand.seed_values(part)
     bs, bv = base.seed_values(part)
-    out = nz.seed_rule(
+    out = seed_rule(
         cv,
         bv,
         higher_is_better=cfg.higher_is_better,
@@ -98,7 +99,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
                     severity="warning",
                 )
             )
-        res = nz.paired_seeds(
+        res = paired_seeds(
             np.array([ci[s] for s in common]),
             np.array([bi[s] for s in common]),
             higher_is_better=cfg.higher_is_better,
@@ -138,14 +139,14 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    return nz.block_noise(
+    return block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
         higher_is_better=cfg.higher_is_better,
         resamples=cfg.resamples,
         confidence=cfg.confidence,
-        random_seed=cfg.random_seed,
+        rng=np.random.default_rng(cfg.random_seed),
         seeds_paired=seeds_paired,
         counts=n,
         pairs=pairs,

@@ -1,11 +1,16 @@
 """Grading a class on top of `evreport batch` (issue 14): rubric and grades.csv, feedback.md,
-copied work, re-grading only what changed, and the class overview.
+copied work, re-grading only what changed, and the class overview's figures.
 
-``run_batch`` calls three hooks, in this order (each marked ``# grading hook``):
+``GradingOptions`` is the hooks object of ``reportgen.batch.run_batch`` (the protocol is
+``reportgen.batch.hooks.BatchHooks``); ``run_batch`` calls, in this order:
 
-    prepare(...)  before the workers start: hash every submission, stage reusable reports
-    finish(...)   after the last row, before the swap: records, feedback.md, grades, duplicates
-    write(...)    beside summary.json: grades.csv
+    formats(...)   which formats to build: a rubric needs report.json
+    prepare(...)   before the workers start: hash every submission, stage reusable reports
+    after_build    in each worker: the submission's fingerprint (grading.duplicates)
+    finish(...)    after the last row, before the swap: records, feedback.md, grades, duplicates
+    write(...)     beside summary.json: grades.csv
+
+This package imports reportgen.batch, never the other way round; cli_batch.py wires them.
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import ClassVar
 
+from reportgen.batch.intake import safe_name
 from reportgen.errors import UsageError, clean_text, display_name
 from reportgen.grading.rubric import Rubric
+from reportgen.safe import atomic_write, csv_cell
 
 GRADES = "grades.csv"
 FEEDBACK = "feedback.md"
@@ -37,11 +45,98 @@ class GradingOptions:
     #: filled in while the batch runs
     keys: dict[str, str | None] = field(default_factory=dict)
     grades: list[dict] = field(default_factory=list)
+    #: the batch hook each worker runs after a build: the copied-work fingerprint
+    after_build: ClassVar[str] = "reportgen.grading.duplicates:fingerprint_row"
 
     def formats(self, formats: Sequence[str]) -> tuple[str, ...]:
         """The report formats to build: a rubric needs report.json."""
         formats = tuple(formats)
         return formats if self.rubric is None or "json" in formats else (*formats, "json")
+
+    def prepare(
+        self,
+        out: Path,
+        subs: Sequence,
+        earlier: Sequence[str],
+        formats: Sequence[str],
+        build_ref: str,
+        stage: Path,
+    ) -> list[dict]:
+        """Hash every submission; stage each reusable earlier report and return its row."""
+        from reportgen import __version__
+        from reportgen.grading import reuse
+
+        rows = []
+        for sub in subs:
+            key = reuse.key(reuse.input_hash(sub.source, sub.kind), __version__, formats, build_ref)
+            self.keys[sub.name] = key
+            if self.force:
+                continue
+            prev = reuse.reusable(out, sub.name, earlier, key)
+            if prev is None:
+                continue
+            try:
+                reuse.stage_copy(out / sub.name, stage / sub.name)
+            except OSError:
+                continue  # then it is simply rebuilt
+            row = {k: v for k, v in prev.items() if k not in ("total", "max")}
+            row.update(name=sub.name, source=display_name(sub.source), reused=True)
+            rows.append(row)
+        return rows
+
+    def finish(self, rows: list[dict], stage: Path) -> dict:
+        """After every row is in: records, grades, feedback.md, duplicates.
+
+        Returns the keys added to summary.json. Rows keep their columns; ``fingerprint``
+        is taken out of them (it goes to the record beside the report only). A bug in a
+        grading step never loses the batch: that row's grade says so, the rest go on.
+        """
+        from reportgen.grading import reuse
+        from reportgen.grading.duplicates import find_duplicates
+        from reportgen.grading.overview import common_missing
+
+        fingerprints = {}
+        self.grades = []
+        for row in rows:
+            fp = row.pop("fingerprint", None)
+            row.setdefault("reused", False)
+            folder = stage / row["name"]
+            staged = bool(row.get("report")) and folder.is_dir() and not folder.is_symlink()
+            if row["status"] == "ok":
+                fingerprints[row["name"]] = fp
+                if staged and not row["reused"]:
+                    reuse.write_record(
+                        folder, self.keys.get(row["name"]), {**row, "fingerprint": fp}
+                    )
+            if self.rubric is None:
+                continue
+            try:
+                _grade(self, row, fp, folder if staged else None)
+            except Exception as e:  # our bug: visible in grades.csv, never a lost batch
+                grade = dict.fromkeys(self.rubric.columns, 0.0)
+                grade.update(
+                    name=row["name"],
+                    status="error",
+                    total=0.0,
+                    error=f"internal error while grading ({type(e).__name__}): {clean_text(e, 200)}",
+                )
+                self.grades.append(grade)
+        try:
+            groups, common = find_duplicates(fingerprints)
+            missing = common_missing(fingerprints)
+        except Exception:  # pragma: no cover - a bug here must not lose the reports
+            groups, common, missing = [], [], {}
+        return {
+            "missing_by_rung": missing,
+            "reused": sum(1 for r in rows if r.get("reused")),
+            "duplicates": groups,
+            "duplicates_common": common,
+        }
+
+    def write(self, out: Path) -> None:
+        """Write grades.csv (atomically) when a rubric was given."""
+        if self.rubric is not None:
+            atomic_write(out / GRADES, grades_csv(self).encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- options
@@ -49,8 +144,6 @@ class GradingOptions:
 
 def load_roster(path: str | Path) -> dict[str, str]:
     """Read roster.csv: a ``submission`` (or ``name``) column and a ``student`` column."""
-    from reportgen.batch import safe_name
-
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig")
@@ -102,39 +195,7 @@ def parse_deadline(text: str) -> datetime:
         ) from None
 
 
-# ----------------------------------------------------------------------------- hooks
-
-
-def prepare(
-    opts: GradingOptions,
-    out: Path,
-    subs: Sequence,
-    earlier: Sequence[str],
-    formats: Sequence[str],
-    build_ref: str,
-    stage: Path,
-) -> list[dict]:
-    """Hash every submission; stage each reusable earlier report and return its row."""
-    from reportgen import __version__
-    from reportgen.grading import reuse
-
-    rows = []
-    for sub in subs:
-        key = reuse.key(reuse.input_hash(sub.source, sub.kind), __version__, formats, build_ref)
-        opts.keys[sub.name] = key
-        if opts.force:
-            continue
-        prev = reuse.reusable(out, sub.name, earlier, key)
-        if prev is None:
-            continue
-        try:
-            reuse.stage_copy(out / sub.name, stage / sub.name)
-        except OSError:
-            continue  # then it is simply rebuilt
-        row = {k: v for k, v in prev.items() if k not in ("total", "max")}
-        row.update(name=sub.name, source=display_name(sub.source), reused=True)
-        rows.append(row)
-    return rows
+# ----------------------------------------------------------------------------- grades
 
 
 def _read_report(folder: Path) -> dict | None:
@@ -148,57 +209,8 @@ def _read_report(folder: Path) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
-def finish(opts: GradingOptions, rows: list[dict], stage: Path) -> dict:
-    """After every row is in: records, grades, feedback.md, duplicates.
-
-    Returns the keys added to summary.json. Rows keep their columns; ``fingerprint``
-    is taken out of them (it goes to the record beside the report only). A bug in a
-    grading step never loses the batch: that row's grade says so, the rest go on.
-    """
-    from reportgen.grading import reuse
-    from reportgen.grading.duplicates import find_duplicates
-    from reportgen.grading.overview import common_missing
-
-    fingerprints = {}
-    opts.grades = []
-    for row in rows:
-        fp = row.pop("fingerprint", None)
-        row.setdefault("reused", False)
-        folder = stage / row["name"]
-        staged = bool(row.get("report")) and folder.is_dir() and not folder.is_symlink()
-        if row["status"] == "ok":
-            fingerprints[row["name"]] = fp
-            if staged and not row["reused"]:
-                reuse.write_record(folder, opts.keys.get(row["name"]), {**row, "fingerprint": fp})
-        if opts.rubric is None:
-            continue
-        try:
-            _grade(opts, row, fp, folder if staged else None)
-        except Exception as e:  # our bug: visible in grades.csv, never a lost batch
-            grade = dict.fromkeys(opts.rubric.columns, 0.0)
-            grade.update(
-                name=row["name"],
-                status="error",
-                total=0.0,
-                error=f"internal error while grading ({type(e).__name__}): {clean_text(e, 200)}",
-            )
-            opts.grades.append(grade)
-    try:
-        groups, common = find_duplicates(fingerprints)
-        missing = common_missing(fingerprints)
-    except Exception:  # pragma: no cover - a bug here must not lose the reports
-        groups, common, missing = [], [], {}
-    return {
-        "missing_by_rung": missing,
-        "reused": sum(1 for r in rows if r.get("reused")),
-        "duplicates": groups,
-        "duplicates_common": common,
-    }
-
-
 def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None) -> None:
     """One row's grade (into opts.grades and the row), feedback.md and the HTML section."""
-    from reportgen.grading import reuse
     from reportgen.grading.feedback import feedback_data, render_markdown
     from reportgen.grading.rubric import score, total
 
@@ -232,13 +244,12 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
             opts.rubric.max,
             error=error,
         )
-        reuse.replace_file(folder / FEEDBACK, render_markdown(fb).encode("utf-8"))
+        atomic_write(folder / FEEDBACK, render_markdown(fb).encode("utf-8"))
         _add_html_section(folder / "report.html", fb)
 
 
 def _add_html_section(path: Path, fb) -> None:
     """Put the feedback first in report.html's body (a new file renamed over the old one)."""
-    from reportgen.grading import reuse
     from reportgen.grading.feedback import render_html_section, with_feedback_section
 
     try:
@@ -248,13 +259,11 @@ def _add_html_section(path: Path, fb) -> None:
     except (OSError, UnicodeDecodeError):
         return
     if html is not None:
-        reuse.replace_file(path, html.encode("utf-8"))
+        atomic_write(path, html.encode("utf-8"))
 
 
 def grades_csv(opts: GradingOptions) -> str:
     """grades.csv: name, student, one column per rubric line, total, max, status, error."""
-    from reportgen.batch import safe_name
-
     assert opts.rubric is not None
     cols = ["name", "student", *opts.rubric.columns, "total", "max", "status", "error"]
     roster = dict(opts.roster or {})
@@ -277,7 +286,7 @@ def grades_csv(opts: GradingOptions) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(cols)
     for r in rows:
-        writer.writerow([csv_cell(_num(r.get(c))) for c in cols])
+        writer.writerow([_cell(_num(r.get(c))) for c in cols])
     return buf.getvalue()
 
 
@@ -289,21 +298,6 @@ def _num(value: object) -> object:
     return value
 
 
-def csv_cell(value: object) -> object:
-    """A cell a spreadsheet shows as text: no formula (= + - @ first), no control characters."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        return value
-    value = clean_text(value, 1000)
-    if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def write(opts: GradingOptions, out: Path) -> None:
-    """Write grades.csv (atomically) when a rubric was given."""
-    from reportgen.batch import _write_atomic
-
-    if opts.rubric is not None:
-        _write_atomic(out / GRADES, grades_csv(opts).encode("utf-8"))
+def _cell(value: object) -> object:
+    """A cell a spreadsheet shows as text: no control characters, no formula (= + - @ first)."""
+    return csv_cell(clean_text(value, 1000) if isinstance(value, str) else value)

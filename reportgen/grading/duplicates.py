@@ -1,8 +1,8 @@
 """Copied work: what each submission's files look like, and the groups that share them.
 
-``fingerprint`` runs in the worker right after a build (it reads runs.csv once more,
-as confined as the build read it); ``find_duplicates`` compares the fingerprints of a
-whole class. A group is reported, never graded: the instructor decides.
+``fingerprint`` runs in the worker right after a build (``fingerprint_row`` is the batch's
+after-build hook; it reads runs.csv once more, as confined as the build read it);
+``find_duplicates`` compares the fingerprints of a whole class. A group is reported, never graded: the instructor decides.
 """
 
 from __future__ import annotations
@@ -113,6 +113,11 @@ def safe_fingerprint(project: Path, report: dict) -> dict | None:
         return fingerprint(project, report)
     except Exception:
         return None
+
+
+def fingerprint_row(project: Path, report: dict) -> dict:
+    """The batch's after-build hook (run in each worker): the row's ``fingerprint``."""
+    return {"fingerprint": safe_fingerprint(project, report)}
 
 
 def _plural(n: int, word: str) -> str:

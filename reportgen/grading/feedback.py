@@ -240,9 +240,9 @@ def render_markdown(fb: Feedback) -> str:
 
 def render_html_section(fb: Feedback) -> str:
     """The feedback as an HTML section (templates/batch/_feedback.html, autoescaped)."""
-    from reportgen.batch import batch_environment
+    from reportgen.render.env import environment
 
-    return batch_environment().get_template("_feedback.html").render(fb=fb)
+    return environment("html").get_template("batch/_feedback.html").render(fb=fb)
 
 
 SECTION_START = "<!-- evreport-feedback -->"

@@ -1,19 +1,15 @@
-"""The class at a glance, the top of index.html: distributions as hand-made inline SVG bars,
-the most common missing things per rung, failed builds, copied work, and the rows sorted
-by supported rung. Every number and bar width is computed here; the template only prints.
+"""What grading adds to the class overview of index.html: the most common missing things
+per rung (summary.json ``missing_by_rung``). reportgen.batch.overview draws the overview.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
 from reportgen.errors import clean_text
-from reportgen.names import RUNG_NAMES
 
-VERDICTS = ("adopt", "keep-baseline", "roll-back", "inconclusive")
 #: most common missing things shown per rung
 TOP_MISSING = 3
 _NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -38,126 +34,3 @@ def common_missing(fingerprints: Mapping[str, dict | None]) -> dict[str, list[di
         ]
         for rung, c in per.items()
     }
-
-
-@dataclass(frozen=True)
-class Bar:
-    label: str
-    count: int
-    y: int
-    width: float
-    count_x: float
-
-
-@dataclass(frozen=True)
-class BarChart:
-    """A horizontal bar chart drawn by templates/batch/_overview.html as inline SVG."""
-
-    title: str
-    width: int
-    height: int
-    label_width: int
-    bars: list[Bar]
-
-
-def bar_chart(title: str, items: Sequence[tuple[str, int]], plot_width: int = 260) -> BarChart:
-    label_width, row = 150, 22
-    most = max((n for _, n in items), default=0) or 1
-    bars = [
-        Bar(label, n, 4 + i * row, round(plot_width * n / most, 1), 0.0)
-        for i, (label, n) in enumerate(items)
-    ]
-    bars = [Bar(b.label, b.count, b.y, b.width, round(label_width + b.width + 6, 1)) for b in bars]
-    return BarChart(title, label_width + plot_width + 50, 8 + row * len(items), label_width, bars)
-
-
-@dataclass(frozen=True)
-class MissingLine:
-    rung: str
-    items: list[tuple[int, str]]  # (count, text)
-
-
-@dataclass(frozen=True)
-class Failure:
-    name: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class RungRow:
-    name: str
-    href: str | None
-    supported_rung: str
-    verdict: str
-    points: str
-
-
-@dataclass(frozen=True)
-class Overview:
-    """The context of templates/batch/_overview.html and _by_rung.html."""
-
-    rung_chart: BarChart
-    verdict_chart: BarChart
-    missing: list[MissingLine]
-    failures: list[Failure]
-    duplicates: list[tuple[str, str]]  # (names, what they share)
-    common: list[str]
-    reused: int
-    graded: bool
-    by_rung: list[RungRow] = field(default_factory=list)
-
-    @property
-    def duplicates_count(self) -> str:
-        n = len(self.duplicates)
-        return f"{n} group{'' if n == 1 else 's'}"
-
-
-def overview_context(rows: Sequence[dict], extra: Mapping) -> Overview:
-    """The class overview from the summary rows and the grading keys of summary.json."""
-    ok = [r for r in rows if r.get("status") == "ok"]
-    rungs = Counter(r.get("supported_rung") for r in ok)
-    rung_items = [
-        (f"{k} {'(none)' if k == 0 else RUNG_NAMES[k - 1]}", rungs.get(k, 0)) for k in range(6)
-    ]
-    verdicts = Counter(r.get("verdict") for r in ok)
-    verdict_items = [(v, verdicts.get(v, 0)) for v in VERDICTS]
-    verdict_items += [
-        (str(v), n) for v, n in sorted(verdicts.items(), key=str) if v not in VERDICTS and v
-    ]
-    failed = [r for r in rows if r.get("status") != "ok"]
-    missing = [
-        MissingLine(f"{rung} {RUNG_NAMES[int(rung) - 1]}", [(m["count"], m["text"]) for m in items])
-        for rung, items in sorted((extra.get("missing_by_rung") or {}).items())
-        if items
-    ]
-
-    def rung_key(r: dict):
-        s = r.get("supported_rung")
-        return (-(s if isinstance(s, int) else -1), r["name"].casefold(), r["name"])
-
-    graded = any("total" in r for r in rows)
-    by_rung = [
-        RungRow(
-            r["name"],
-            r.get("report"),
-            str(r["supported_rung"]) if isinstance(r.get("supported_rung"), int) else "–",
-            r.get("verdict") or ("error" if r.get("status") != "ok" else "–"),
-            f"{r['total']:g} of {r['max']:g}"
-            if isinstance(r.get("total"), int | float) and isinstance(r.get("max"), int | float)
-            else "–",
-        )
-        for r in sorted(rows, key=rung_key)
-    ]
-    return Overview(
-        rung_chart=bar_chart("Supported rung", rung_items),
-        verdict_chart=bar_chart("Verdict", verdict_items),
-        missing=missing,
-        failures=[Failure(r["name"], (r.get("error") or "")[:300]) for r in failed],
-        duplicates=[
-            (", ".join(g["names"]), "; ".join(g["shares"])) for g in extra.get("duplicates") or []
-        ],
-        common=list(extra.get("duplicates_common") or []),
-        reused=int(extra.get("reused") or 0),
-        graded=graded,
-        by_rung=by_rung,
-    )

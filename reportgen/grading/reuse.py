@@ -16,6 +16,8 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from reportgen.safe import atomic_write
+
 RECORD = ".evreport-inputs.json"
 RECORD_SCHEMA = "evreport-batch-inputs/1"
 #: a submission with more files or bytes than this is always rebuilt (never hashed)
@@ -93,18 +95,7 @@ def write_record(folder: Path, reuse_key: str | None, row: dict) -> None:
     if reuse_key is None or not folder.is_dir() or folder.is_symlink():
         return
     doc = {"schema": RECORD_SCHEMA, "key": reuse_key, "row": row}
-    replace_file(folder / RECORD, (json.dumps(doc, default=str) + "\n").encode("utf-8"))
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Write a new file and rename it over ``path``: never writes through a hard link."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
+    atomic_write(folder / RECORD, (json.dumps(doc, default=str) + "\n").encode("utf-8"))
 
 
 def read_record(folder: Path) -> dict | None:

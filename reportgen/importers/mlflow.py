@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from reportgen.errors import EXIT_USAGE, EvreportError
+from reportgen.safe import safe_file_name
 
 METRIC_RE = re.compile(r"^(validation|valid|val|test)_(.+)$")
 PART = {"validation": "validation", "valid": "validation", "val": "validation", "test": "test"}
@@ -139,12 +140,6 @@ def _imported_ids(runs_csv: Path) -> set[str]:
     return set(NOTE_RE.findall(runs_csv.read_text(encoding="utf-8-sig")))
 
 
-def _safe(text: str) -> str:
-    from reportgen.record import _safe_name
-
-    return _safe_name(text)
-
-
 def _client(uri: str):
     try:
         from mlflow.tracking import MlflowClient
@@ -244,7 +239,8 @@ def import_mlflow(
                     f"run {rid} ({name}): {seed_key} = {seed_text!r} is not a whole number"
                 )
                 continue
-            ir = ImportedRun(rid, f"{_safe(model)}-s{seed}-{rid[:8]}", model, seed, status)
+            stem = safe_file_name(model, sep="-", empty=None)
+            ir = ImportedRun(rid, f"{stem}-s{seed}-{rid[:8]}", model, seed, status)
             metrics = {}
             for k, v in run.data.metrics.items():
                 m = METRIC_RE.match(k)
@@ -314,7 +310,8 @@ def import_mlflow(
 def _write(root: Path, client, new: list[ImportedRun]) -> None:
     """Copy the predictions (atomically, before the rows naming them), then append the rows."""
     from reportgen.project.files import MAX_FILE_BYTES
-    from reportgen.record import Recorder, _atomic_write, _locked
+    from reportgen.record import Recorder, _locked
+    from reportgen.safe import atomic_write
 
     rec = Recorder(root)
     with tempfile.TemporaryDirectory(prefix="evreport-mlflow-") as tmp:
@@ -335,7 +332,7 @@ def _write(root: Path, client, new: list[ImportedRun]) -> None:
                 target = root / dest
                 if target.exists():
                     raise MlflowImportError(f"{dest} already exists; not overwritten")
-                _atomic_write(target, local.read_bytes())
+                atomic_write(target, local.read_bytes())
                 shutil.rmtree(tmp, ignore_errors=True)
                 os.makedirs(tmp, exist_ok=True)
         with _locked(root):

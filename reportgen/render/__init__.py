@@ -74,18 +74,18 @@ def drawn_charts(report: dict, chart_process: bool | None):
 
     In a helper process (see svg_process) the SVG is drawn while this process goes on.
     """
-    from reportgen import charts
+    from reportgen.charts.specs import build_charts, chart_specs
 
     if chart_process is None:
         chart_process = "vl_convert" not in sys.modules
     if not chart_process:
-        drawn = charts.build_charts(report)
+        drawn = build_charts(report)
         yield tuple(drawn), lambda: drawn
         return
     from reportgen.render.svg_process import SvgProcess
 
     with SvgProcess() as helper:  # its engine starts while altair loads here
-        specs = charts.chart_specs(report)
+        specs = chart_specs(report)
         if specs:
             helper.submit(specs)
         yield tuple(specs), helper.result if specs else dict

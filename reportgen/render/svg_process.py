@@ -4,7 +4,7 @@ vl-convert holds the GIL while it draws, and its JavaScript engine takes about 0
 in every new process. A fresh ``evreport build`` therefore starts the helper first, builds the
 specs with altair, hands them over, and loads WeasyPrint and lays out the PDF while the
 helper draws. The helper
-runs ``charts.chart_svg``, the same function as in-process conversion, so the SVG is the
+runs ``charts.svg.chart_svg``, the same function as in-process conversion, so the SVG is the
 same byte for byte.
 
 Protocol: the parent writes one JSON object {key: spec} to the helper's stdin and closes it;
@@ -115,7 +115,7 @@ def main() -> None:
     """The helper: warm the engine, read {key: spec}, write {key: scoped SVG}."""
     import vl_convert as vlc
 
-    from reportgen.charts import chart_svg
+    from reportgen.charts.svg import chart_svg
 
     vlc.vegalite_to_svg(_WARM_UP)
     specs = json.loads(sys.stdin.buffer.read())

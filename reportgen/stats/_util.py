@@ -1,4 +1,4 @@
-"""Small helpers shared by the stats modules: JSON-ready conversion and input checks."""
+"""Small helpers shared by the stats modules: JSON-ready conversion, input checks, quantiles."""
 
 from __future__ import annotations
 
@@ -9,6 +9,53 @@ import numpy as np
 
 EPS = float(np.finfo(np.float64).eps)
 REL_TOL = 8.0 * EPS
+SPREAD_RTOL = 1e-12
+"""Spread below this, relative to the largest |value|, is float rounding: no t interval."""
+
+
+def check_confidence(confidence: float) -> None:
+    """Raise ValueError unless ``0 < confidence < 1``."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence={confidence!r} is not valid. It should be in (0, 1)")
+
+
+def z_value(confidence: float) -> float:
+    """Two-sided normal quantile: 1.959964 at 0.95 (scipy.special.ndtri)."""
+    from scipy import special  # here: the view reads stats.calibration and needs no scipy
+
+    return float(special.ndtri(1.0 - (1.0 - confidence) / 2.0))
+
+
+def plain(x: Any) -> Any:
+    """numpy scalar -> Python scalar; other values unchanged."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def sample_sd(x: np.ndarray) -> float | None:
+    """Sample sd (ddof=1), None when fewer than 2 values."""
+    return float(np.std(x, ddof=1)) if x.size >= 2 else None
+
+
+def mean_or_none(x: np.ndarray) -> float | None:
+    """Mean, None for an empty array."""
+    return float(np.mean(x)) if x.size else None
+
+
+def no_spread(x: np.ndarray) -> bool:
+    """True when the sd is 0 up to float rounding: sd <= 1e-12 * max|x| (ddof=1, n >= 2)."""
+    return bool(np.std(x, ddof=1) <= SPREAD_RTOL * np.max(np.abs(x)))
+
+
+def block_counts(counts: Any, n_blocks: int) -> np.ndarray:
+    """Rows per block as float64 (all ones when None); every count must be > 0."""
+    if counts is None:
+        return np.ones(n_blocks)
+    n = as_1d(counts, "counts")
+    if n.size != n_blocks:
+        raise ValueError(f"counts has {n.size} blocks but the sums have {n_blocks}")
+    if np.any(n <= 0) or not np.all(np.isfinite(n)):
+        raise ValueError("counts must be positive and finite (an empty block has no rows)")
+    return n
 
 
 def to_float(x: Any) -> float | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import percentile_interval, row_counts, to_float
+from reportgen.stats._util import plain
 
 MISSING_CATEGORY = "(missing)"
 
@@ -40,13 +40,9 @@ def mcnemar_exact(fixed: int, broken: int) -> float:
     return float(st.binomtest(fixed, n, 0.5).pvalue)
 
 
-def _plain(x: Any) -> Any:
-    return x.item() if isinstance(x, np.generic) else x
-
-
 def _category_name(x: Any) -> str:
     """A category label as a JSON object key; None/NaN become MISSING_CATEGORY."""
-    x = _plain(x)
+    x = plain(x)
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return MISSING_CATEGORY
     return str(x)
@@ -80,7 +76,7 @@ def fixed_broken(
         name (None when no ``category`` is given); ``broken_rows`` [{"id",
         "category", "text"}] in input order (None for columns not given).
     """
-    id_list = [_plain(i) for i in np.asarray(ids, dtype=object).tolist()]
+    id_list = [plain(i) for i in np.asarray(ids, dtype=object).tolist()]
     before = np.asarray(before_correct, dtype=bool)
     after = np.asarray(after_correct, dtype=bool)
     n = len(id_list)
@@ -90,7 +86,7 @@ def fixed_broken(
             f"{n}, {before.shape} and {after.shape}"
         )
     cats = None if category is None else [_category_name(c) for c in list(category)]
-    texts = None if text is None else [_plain(t) for t in list(text)]
+    texts = None if text is None else [plain(t) for t in list(text)]
     for name, col in (("category", cats), ("text", texts)):
         if col is not None and len(col) != n:
             raise ValueError(f"{name} has {len(col)} values for {n} questions")
@@ -142,66 +138,3 @@ def category_sentence(broken_by_category: dict[str, int] | None, n_broken: int) 
     if n_broken == 1:
         return f"The 1 broken question is '{name}'."
     return f"{count} of {n_broken} broken questions are '{name}': tuning broke something specific."
-
-
-def paired_accuracy(
-    before_correct: Any,
-    after_correct: Any,
-    *,
-    blocks: Any = None,
-    resamples: int,
-    confidence: float,
-    rng: np.random.Generator,
-) -> dict[str, Any]:
-    """Accuracy before and after with a paired bootstrap interval on the difference.
-
-    Resamples questions, or whole blocks when ``blocks`` is given (the difference
-    is then the mean of per-block differences, weighted by block size through
-    resampled sums).
-
-    Parameters
-    ----------
-    before_correct, after_correct : array-like of bool, shape (N,)
-    blocks : array-like of shape (N,), optional
-        Block label per question.
-    resamples : int
-    confidence : float
-    rng : numpy.random.Generator
-
-    Returns
-    -------
-    dict
-        ``before``, ``after``, ``difference`` (after - before), ``low``, ``high``,
-        ``units`` (questions or blocks resampled); None values when N == 0 and
-        interval None with fewer than 2 units.
-    """
-    b = np.asarray(before_correct, dtype=np.float64)
-    a = np.asarray(after_correct, dtype=np.float64)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"before/after must be 1-D of one length, got {b.shape} and {a.shape}")
-    out: dict[str, Any] = {
-        "before": None,
-        "after": None,
-        "difference": None,
-        "low": None,
-        "high": None,
-        "units": 0,
-    }
-    if b.size == 0:
-        return out
-    out.update(before=float(b.mean()), after=float(a.mean()), difference=float((a - b).mean()))
-    if blocks is None:
-        diff_sum, size = a - b, np.ones_like(a)
-    else:
-        _, inv = np.unique(np.asarray(blocks), return_inverse=True)
-        inv = inv.ravel()
-        diff_sum = np.bincount(inv, weights=a - b)
-        size = np.bincount(inv).astype(np.float64)
-    k = diff_sum.size
-    out["units"] = int(k)
-    if k < 2:
-        return out
-    counts = row_counts(rng.integers(0, k, size=(int(resamples), k)), k)  # (R, k)
-    means = (counts @ diff_sum) / (counts @ size)
-    out["low"], out["high"] = (to_float(v) for v in percentile_interval(means, confidence))
-    return out

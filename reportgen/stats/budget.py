@@ -13,16 +13,11 @@ from typing import Any
 
 from scipy import special
 
-from reportgen.stats._util import to_float
+from reportgen.stats._util import to_float, z_value
 
 GRID_SEEDS = (1, 2, 4, 10)  # multiples of the current seed count
 GRID_BLOCKS = (1, 2, 4)  # multiples of the current block count
 MAX_PLAN = 10_000_000  # above this "needed" count the plan is reported as out of reach
-
-
-def z_value(confidence: float) -> float:
-    """Two-sided normal quantile: 1.96 at 0.95 (scipy.special.ndtri)."""
-    return float(special.ndtri(1.0 - (1.0 - confidence) / 2.0))
 
 
 def sd_interval(sd: float | None, n: int, confidence: float) -> dict[str, float | None]:
@@ -60,6 +55,53 @@ def _needed(var_this: float, other_term: float, target: float, z: float, now: in
     n = math.floor(var_this / room) + 1
     n = max(n, 2)
     return n if n <= MAX_PLAN else None
+
+
+def _plan(
+    target: float,
+    what: str,
+    *,
+    seed_var: float,
+    block_var: float,
+    seed_term: float,
+    block_term: float,
+    S: int,
+    B: int,
+    z: float,
+) -> tuple[int | None, int | None, dict | None, str | None]:
+    """Seeds alone, blocks alone and both scaled together that bring the half-width below
+    ``target``: ``(seeds_needed, blocks_needed, both_needed, reason)`` (see ``budget``)."""
+    total = seed_term + block_term
+    hw = z * math.sqrt(total)
+    if target <= 0:
+        return (
+            None,
+            None,
+            None,
+            f"the gap is not above {what}: more seeds or blocks cannot show it is",
+        )
+    s_n = _needed(seed_var, block_term, target, z, S)
+    b_n = _needed(block_var, seed_term, target, z, B)
+    k = (z * z * total) / (target * target)  # scale both counts by k (> 1 when short)
+    both = (
+        {"S": S, "B": B}
+        if hw < target
+        else {"S": max(2, math.ceil(k * S)), "B": max(2, math.ceil(k * B))}
+    )
+    if both["S"] > MAX_PLAN or both["B"] > MAX_PLAN:
+        both = None
+    reasons = []
+    if s_n is None:
+        reasons.append(
+            f"more seeds alone cannot settle this: the block term alone gives plus or minus "
+            f"{z * math.sqrt(block_term):.2g}"
+        )
+    if b_n is None:
+        reasons.append(
+            f"more blocks alone cannot settle this: the seed term alone gives plus or minus "
+            f"{z * math.sqrt(seed_term):.2g}"
+        )
+    return s_n, b_n, both, "; ".join(reasons) or None
 
 
 def budget(
@@ -141,43 +183,19 @@ def budget(
         ],
     }
 
-    def plan_for(
-        target: float, what: str
-    ) -> tuple[int | None, int | None, dict | None, str | None]:
-        if target <= 0:
-            return (
-                None,
-                None,
-                None,
-                f"the gap is not above {what}: more seeds or blocks cannot show it is",
-            )
-        s_n = _needed(seed_var, block_term, target, z, S)
-        b_n = _needed(block_var, seed_term, target, z, B)
-        k = (z * z * total) / (target * target)  # scale both counts by k (> 1 when short)
-        both = (
-            {"S": S, "B": B}
-            if hw < target
-            else {"S": max(2, math.ceil(k * S)), "B": max(2, math.ceil(k * B))}
-        )
-        if both["S"] > MAX_PLAN or both["B"] > MAX_PLAN:
-            both = None
-        reasons = []
-        if s_n is None:
-            reasons.append(
-                f"more seeds alone cannot settle this: the block term alone gives plus or minus "
-                f"{z * math.sqrt(block_term):.2g}"
-            )
-        if b_n is None:
-            reasons.append(
-                f"more blocks alone cannot settle this: the seed term alone gives plus or minus "
-                f"{z * math.sqrt(seed_term):.2g}"
-            )
-        return s_n, b_n, both, "; ".join(reasons) or None
-
-    s_n, b_n, both, reason = plan_for(gap, "zero")
+    now = dict(
+        seed_var=seed_var,
+        block_var=block_var,
+        seed_term=seed_term,
+        block_term=block_term,
+        S=S,
+        B=B,
+        z=z,
+    )
+    s_n, b_n, both, reason = _plan(gap, "zero", **now)
     plan.update(seeds_needed=s_n, blocks_needed=b_n, both_needed=both, reason=reason)
     if min_useful_effect is not None:
-        s_u, b_u, both_u, reason_u = plan_for(gap - min_useful_effect, "the useful effect")
+        s_u, b_u, both_u, reason_u = _plan(gap - min_useful_effect, "the useful effect", **now)
         plan.update(
             seeds_needed_useful=s_u,
             blocks_needed_useful=b_u,

@@ -7,6 +7,11 @@ from typing import Any
 import numpy as np
 
 from reportgen.stats._util import scores_labels
+from reportgen.stats.proportions import wilson
+
+#: bins with fewer rows than this are drawn hollow and not joined to the reliability curve:
+#: their observed fraction is too uncertain to read as a point on a line
+MIN_JOINED = 20
 
 
 def _bin_stats(p: Any, y: Any, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -23,10 +28,13 @@ def _bin_stats(p: Any, y: Any, bins: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return edges, counts, sums, pos
 
 
-def reliability_bins(p: Any, y: Any, bins: int = 10) -> list[dict[str, Any]]:
-    """Per-bin count, mean score and observed positive fraction.
+def reliability_bins(
+    p: Any, y: Any, bins: int = 10, *, confidence: float = 0.95
+) -> list[dict[str, Any]]:
+    """Per-bin count, mean score and observed positive fraction with its interval.
 
-    Bin ``b`` is ``[b/B, (b+1)/B)``; the last bin includes 1.
+    Bin ``b`` is ``[b/B, (b+1)/B)``; the last bin includes 1. The interval on the
+    observed fraction is Wilson's (``proportions.wilson``) on the bin's positives.
 
     Parameters
     ----------
@@ -36,17 +44,22 @@ def reliability_bins(p: Any, y: Any, bins: int = 10) -> list[dict[str, Any]]:
         Labels in {0, 1}.
     bins : int, default 10
         Number of equal-width bins ``B``.
+    confidence : float, default 0.95
+        Of the per-bin interval: the project's ``rule.confidence``.
 
     Returns
     -------
     list of dict, length B
-        ``{"low", "high", "count", "mean_p", "fraction_positive"}``; an empty bin
-        has count 0 and None averages (not drawn).
+        ``{"low", "high", "count", "mean_p", "fraction_positive", "fraction_low",
+        "fraction_high"}``: ``low`` and ``high`` are the bin's edges,
+        ``fraction_low`` and ``fraction_high`` the interval on ``fraction_positive``.
+        An empty bin has count 0 and None for the rest (not drawn).
     """
     edges, counts, sums, pos = _bin_stats(p, y, bins)
     out = []
     for b in range(int(bins)):  # one dict per bin for the report, not a numeric loop
         n = int(counts[b])
+        low, high = wilson(float(pos[b]), n, confidence) if n else (None, None)
         out.append(
             {
                 "low": float(edges[b]),
@@ -54,6 +67,8 @@ def reliability_bins(p: Any, y: Any, bins: int = 10) -> list[dict[str, Any]]:
                 "count": n,
                 "mean_p": float(sums[b] / n) if n else None,
                 "fraction_positive": float(pos[b] / n) if n else None,
+                "fraction_low": low,
+                "fraction_high": high,
             }
         )
     return out

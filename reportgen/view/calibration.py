@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.charts import MIN_JOINED
-from reportgen.view.format import count, metric, num, plural, prob
+from reportgen.stats.calibration import MIN_JOINED
+from reportgen.view.format import count, metric, num, pct, plural, prob
 from reportgen.view.parts import Figure, Row, chart_figure, names
 
 
@@ -62,12 +62,14 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
         )
     empty = sum(1 for x in cb + bb if not x.get("count"))
     ece = f"ECE {cand} {metric(c.get('ece'))}, {base} {metric(b.get('ece'))}"
+    # the per-bin interval is at the rule's confidence (0.95 in reports that predate it)
+    confidence = pct((report.get("build") or {}).get("confidence") or 0.95)
     figure = chart_figure(
         charts,
         "reliability",
         "Reliability diagram on test: observed positive fraction against mean predicted "
         "probability per bin; the dashed diagonal is perfect calibration. The larger the "
-        "point, the more rows in the bin; the vertical line is the bin's 95% interval, and "
+        f"point, the more rows in the bin; the vertical line is the bin's {confidence} interval, and "
         f"bins with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their observed "
         f"fraction is too uncertain to read. {ece}; Brier {cand} {metric(c.get('brier'))}, "
         f"{base} {metric(b.get('brier'))}. Look for departures from the diagonal where the "

@@ -89,3 +89,8 @@ def fake_build(task: dict) -> dict:
     """The real build_one, with the real build_report swapped for the fake."""
     reportgen.api.build_report = fake_build_report
     return build_one(task)
+
+
+def after_build_hook(project: Path, report: dict) -> dict:
+    """An after-build hook for the hooks test: what the worker saw, added to the row."""
+    return {"seen_by_hook": f"{project.name}:{report['decision']['verdict']}"}

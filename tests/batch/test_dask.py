@@ -56,10 +56,10 @@ def test_dask_batch_with_a_timeout(tmp_path, cluster, fake_ref):
 
 
 def test_unreachable_scheduler_is_a_usage_error(tmp_path, fake_ref, monkeypatch):
-    import reportgen.batch
+    import reportgen.batch.executors
     from reportgen.errors import UsageError
 
-    monkeypatch.setattr(reportgen.batch, "DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(reportgen.batch.executors, "DASK_CONNECT_TIMEOUT", "1s")
 
     make_project(tmp_path / "p")
     with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):

@@ -380,12 +380,17 @@ def test_rerun_reuses_unchanged_and_rebuilds_one_changed_byte(tmp_path):
         grading_project(subs / n)
     zip_tree(grading_project(tmp_path / "dan"), subs / "dan.zip")
     out = tmp_path / "out"
-    first = run_batch([subs], out, formats=("json",), jobs=2, build=grading_build)
+    # reuse is a grading step: run_batch without hooks is the plain batch
+    first = run_batch(
+        [subs], out, formats=("json",), jobs=2, build=grading_build, grading=GradingOptions()
+    )
     assert first.extra["reused"] == 0 and first.exit_code == 0
     stamp = {
         n: (out / n / "report.json").stat().st_mtime_ns for n in ("alice", "bob", "carol", "dan")
     }
-    second = run_batch([subs], out, formats=("json",), jobs=2, build=grading_build)
+    second = run_batch(
+        [subs], out, formats=("json",), jobs=2, build=grading_build, grading=GradingOptions()
+    )
     assert second.extra["reused"] == 4
     assert all(r["reused"] for r in second.rows)
     assert {n: (out / n / "report.json").stat().st_mtime_ns for n in stamp} == stamp
@@ -394,7 +399,9 @@ def test_rerun_reuses_unchanged_and_rebuilds_one_changed_byte(tmp_path):
     # one changed byte in bob's predictions: only bob is rebuilt
     p = subs / "bob" / "artefacts" / "predictions" / "p0.csv"
     p.write_bytes(p.read_bytes()[:-2] + b"9\n")
-    third = run_batch([subs], out, formats=("json",), jobs=2, build=grading_build)
+    third = run_batch(
+        [subs], out, formats=("json",), jobs=2, build=grading_build, grading=GradingOptions()
+    )
     assert {r["name"]: r["reused"] for r in third.rows} == {
         "alice": True,
         "bob": False,
@@ -403,7 +410,9 @@ def test_rerun_reuses_unchanged_and_rebuilds_one_changed_byte(tmp_path):
     }
     assert (out / "bob" / "report.json").stat().st_mtime_ns != stamp["bob"]
     # other formats or --force: everything is rebuilt
-    fourth = run_batch([subs], out, formats=("json", "html"), jobs=2, build=grading_build)
+    fourth = run_batch(
+        [subs], out, formats=("json", "html"), jobs=2, build=grading_build, grading=GradingOptions()
+    )
     assert fourth.extra["reused"] == 0
     fifth = run_batch(
         [subs],

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from reportgen import batch as batch_mod
 from reportgen.batch import MARKER, read_marker, run_batch
+from reportgen.batch import run as batch_mod
 from reportgen.errors import InputError, UsageError
 from reportgen.safezip import ExtractionFailed, UnsafeZipError, count_entries, safe_extract
 

@@ -432,7 +432,7 @@ def test_control_characters_in_names_do_not_kill_chart_drawing(tmp_path):
         "import json, sys\n"
         f"rep = json.load(open({str(fixture)!r}))\n"
         "rep['project']['candidate'] = 'm\\x0blp\\x07\\x1b\\x00 javascript:x' + 'y' * 300\n"
-        "from reportgen.charts import build_charts\n"
+        "from reportgen.charts.specs import build_charts\n"
         "svgs = build_charts(rep)\n"
         "print(len(svgs), max(len(s) for s in svgs.values()) > 0)\n"
     )
@@ -448,7 +448,7 @@ def test_control_characters_in_names_do_not_kill_chart_drawing(tmp_path):
 
 
 def test_chart_label_rules():
-    from reportgen.charts import MAX_LABEL, chart_label, sanitise_spec
+    from reportgen.charts.svg import MAX_LABEL, chart_label, sanitise_spec
 
     assert chart_label("a\x0bb\x00") == "a\ufffdb\ufffd"
     assert len(chart_label("y" * 20_000)) == MAX_LABEL
@@ -457,7 +457,7 @@ def test_chart_label_rules():
 
 
 def test_markdown_in_user_text_is_escaped():
-    from reportgen.render.md import plain
+    from reportgen.render.env import plain
 
     out = plain("![x](http://host/p.png) and [x](javascript:alert(1)) <b>\x1b[31m")
     assert "![x]" not in out and "[x](" not in out and "<b>" not in out

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from reportgen.stats.proportions import wilson
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 LIBRARIES = {
     "altair": "6.3.0",
@@ -127,6 +129,14 @@ def calibration(y, p, bins=10) -> dict:
                 "count": n,
                 "mean_p": r(p[m].mean(), 4) if n else None,
                 "fraction_positive": r(y[m].mean(), 4) if n else None,
+                # the interval the pipeline writes (stats.calibration.reliability_bins)
+                **dict(
+                    zip(
+                        ("fraction_low", "fraction_high"),
+                        (r(v, 4) for v in wilson(int(y[m].sum()), n, 0.95)) if n else (None, None),
+                        strict=True,
+                    )
+                ),
             }
         )
     ece = sum(

@@ -1,4 +1,4 @@
-"""Charts: escaped user text, scoped ids, thinned curves, no active content."""
+"""Charts: escaped user text, scoped ids, curves as the report gives them, no active content."""
 
 from __future__ import annotations
 
@@ -7,29 +7,28 @@ import re
 
 import pytest
 
-from reportgen import charts
+from reportgen.charts.specs import build_charts, chart_specs
+from reportgen.charts.svg import scope_ids
+from reportgen.stats.calibration import MIN_JOINED
 
-
-def test_thin_keeps_ends_and_limit():
-    idx = charts.thin(2001)
-    assert len(idx) <= 500 and idx[0] == 0 and idx[-1] == 2000
-    assert charts.thin(10) == list(range(10))
+#: checks thin every curve to this many points before it reaches the report
+MAX_POINTS = 500
 
 
 def test_scope_ids_rewrites_ids_and_references():
     svg = '<svg><clipPath id="clip1"/><g clip-path="url(#clip1)"/><use href="#clip1"/></svg>'
-    out = charts.scope_ids(svg, "ch-x")
+    out = scope_ids(svg, "ch-x")
     assert 'id="ch-x-1"' in out and "url(#ch-x-1)" in out and 'href="#ch-x-1"' in out
     assert "clip1" not in out
 
 
 def test_scope_ids_refuses_active_content():
     with pytest.raises(ValueError, match="script"):
-        charts.scope_ids("<svg><script>alert(1)</script></svg>", "p")
+        scope_ids("<svg><script>alert(1)</script></svg>", "p")
 
 
 def test_sample_has_all_model_vs_baseline_charts(sample):
-    specs = charts.chart_specs(sample)
+    specs = chart_specs(sample)
     assert set(specs) == {
         "seed_strip",
         "eval_intervals",
@@ -43,11 +42,11 @@ def test_sample_has_all_model_vs_baseline_charts(sample):
         assert spec["config"]["font"] == "DejaVu Sans"
         for rows in spec["datasets"].values():
             # two models at most 500 points each, plus the cost curve's run-on to threshold 1
-            assert len(rows) <= 2 * (charts.MAX_POINTS + 1)
+            assert len(rows) <= 2 * (MAX_POINTS + 1)
 
 
 def test_minimal_draws_nothing(minimal):
-    assert charts.chart_specs(minimal) == {}
+    assert chart_specs(minimal) == {}
 
 
 def test_empty_calibration_bins_not_drawn(sample):
@@ -55,7 +54,7 @@ def test_empty_calibration_bins_not_drawn(sample):
     report["calibration"]["candidate"]["bins"][9].update(
         count=0, mean_p=None, fraction_positive=None
     )
-    spec = charts.chart_specs(report)["reliability"]
+    spec = chart_specs(report)["reliability"]
     drawn = {
         (r["model"], r["mean_p"])
         for rows in spec["datasets"].values()
@@ -69,7 +68,7 @@ def test_user_strings_escaped_in_svg(sample):
     report = copy.deepcopy(sample)
     report["project"]["candidate"] = "<script>alert(1)</script>"
     report["slices"][0]["slice"] = '<img src=x onerror="alert(1)">'
-    svgs = charts.build_charts(report)
+    svgs = build_charts(report)
     joined = "".join(svgs.values())
     assert "<script" not in joined.lower()
     assert "<img" not in joined.lower()
@@ -77,14 +76,14 @@ def test_user_strings_escaped_in_svg(sample):
 
 
 def test_ids_unique_across_charts(sample):
-    svgs = charts.build_charts(sample)
+    svgs = build_charts(sample)
     ids = [i for svg in svgs.values() for i in re.findall(r'\bid="([^"]+)"', svg)]
     assert len(ids) == len(set(ids))
 
 
 def test_fixed_and_broken_per_category(tuned_no_replay):
     ba = tuned_no_replay["before_after"]
-    rows = charts.chart_specs(tuned_no_replay)["fixed_broken"]["datasets"]["data-1"]
+    rows = chart_specs(tuned_no_replay)["fixed_broken"]["datasets"]["data-1"]
     cats = set(ba["fixed_by_category"]) | set(ba["broken_by_category"])
     assert {(r["category"], r["what"]) for r in rows} == {
         (c, w) for c in cats for w in ("fixed", "broken")
@@ -98,7 +97,7 @@ def test_fixed_and_broken_per_category(tuned_no_replay):
 
 def test_fixed_in_one_bar_without_categories(before_after):
     assert before_after["before_after"].get("fixed_by_category") is None
-    rows = charts.chart_specs(before_after)["fixed_broken"]["datasets"]["data-1"]
+    rows = chart_specs(before_after)["fixed_broken"]["datasets"]["data-1"]
     fixed = [r for r in rows if r["what"] == "fixed"]
     assert fixed == [
         {
@@ -123,14 +122,14 @@ def _mark(view: dict) -> str:
 
 
 def test_reference_rules_drawn_over_the_bars(sample):
-    views = _layers(charts.chart_specs(sample)["bootstrap_histogram"])
+    views = _layers(chart_specs(sample)["bootstrap_histogram"])
     marks = [_mark(v) for v in views]
     assert marks.index("rule") > marks.index("rect")
 
 
 def test_zero_and_interval_ends_sit_inside_the_frame(before_after, sample):
     for report, key in ((before_after, "before_after_interval"), (sample, "eval_intervals")):
-        spec = charts.chart_specs(report)[key]
+        spec = chart_specs(report)[key]
         lo, hi = _layers(spec)[0]["encoding"]["x"]["scale"]["domain"]
         rows = next(iter(spec["datasets"].values()))
         ends = [0.0] + [r[k] for r in rows for k in ("low", "high")]
@@ -138,14 +137,14 @@ def test_zero_and_interval_ends_sit_inside_the_frame(before_after, sample):
 
 
 def test_seed_strip_rule_bar_off_the_frame(sample):
-    spec = charts.chart_specs(sample)["seed_strip"]
+    spec = chart_specs(sample)["seed_strip"]
     lo, hi = _layers(spec)[0]["encoding"]["x"]["scale"]["domain"]
     rule = [r for rows in spec["datasets"].values() for r in rows if "what" in r][0]["x"]
     assert lo < rule < hi and min(rule - lo, hi - rule) > 0.05 * (hi - lo)
 
 
 def test_per_network_rows_name_the_model(sample):
-    rows = next(iter(charts.chart_specs(sample)["eval_intervals"]["datasets"].values()))
+    rows = next(iter(chart_specs(sample)["eval_intervals"]["datasets"].values()))
     cand = sample["project"]["candidate"]
     assert all(
         r["row"].startswith(f"{cand} seed ") for r in rows if r["kind"] == "one trained network"
@@ -153,7 +152,7 @@ def test_per_network_rows_name_the_model(sample):
 
 
 def test_pr_curve_has_no_point_at_recall_zero_and_labels_the_positive_rate(sample):
-    spec = charts.chart_specs(sample)["ranking"]
+    spec = chart_specs(sample)["ranking"]
     rows = [r for rows in spec["datasets"].values() for r in rows]
     curves = [r for r in rows if "order" in r and "model" in r]
     assert curves and "text" in str(rows)
@@ -164,18 +163,63 @@ def test_reliability_small_bins_are_hollow_and_unjoined(sample):
     report = copy.deepcopy(sample)
     b = report["calibration"]["candidate"]["bins"][9]
     b.update(count=3, fraction_positive=2 / 3)
-    spec = charts.chart_specs(report)["reliability"]
+    spec = chart_specs(report)["reliability"]
     views = _layers(spec)
     lines = [spec["datasets"][v["data"]["name"]] for v in views if _mark(v) == "line"]
     joined = [r for rows in lines for r in rows if "count" in r]
-    assert joined and all(r["count"] >= charts.MIN_JOINED for r in joined)
+    assert joined and all(r["count"] >= MIN_JOINED for r in joined)
     hollow = [v for v in views if _mark(v) == "point" and v["mark"].get("filled") is False]
     assert hollow and any(r["count"] == 3 for r in spec["datasets"][hollow[0]["data"]["name"]])
-    low, high = charts.wilson(2, 3)  # 2 of 3: the interval spans most of [0, 1]
-    assert low < 0.25 and high > 0.9 and high - low > 0.6
 
 
 def test_forgetting_bars_say_their_counts(tuned_no_replay):
-    spec = charts.chart_specs(tuned_no_replay)["forgetting"]
+    spec = chart_specs(tuned_no_replay)["forgetting"]
     labels = [r["label"] for rows in spec["datasets"].values() for r in rows if "label" in r]
     assert labels and all(" of " in x and "right" in x for x in labels)
+
+
+def _whiskers(spec: dict) -> list[dict]:
+    """The rows of the reliability diagram's interval rules."""
+    views = _layers(spec)
+    rule = next(v for v in views if _mark(v) == "rule")
+    return spec["datasets"][rule["data"]["name"]]
+
+
+def test_reliability_draws_the_interval_the_report_gives(sample):
+    report = copy.deepcopy(sample)
+    b = report["calibration"]["candidate"]["bins"][3]
+    b.update(fraction_low=0.125, fraction_high=0.375)
+    rows = _whiskers(chart_specs(report)["reliability"])
+    cand = f"{report['project']['candidate']} (candidate)"
+    drawn = [r for r in rows if r["model"] == cand and r["mean_p"] == b["mean_p"]]
+    assert [(r["low"], r["high"]) for r in drawn] == [(0.125, 0.375)]
+    bins = [x for m in ("candidate", "baseline") for x in report["calibration"][m]["bins"]]
+    assert len(rows) == sum(1 for x in bins if x["count"])
+
+
+def test_reliability_bin_without_an_interval_has_no_whisker(sample):
+    report = copy.deepcopy(sample)
+    for b in report["calibration"]["baseline"]["bins"]:
+        b.pop("fraction_low")
+        b.pop("fraction_high")
+    spec = chart_specs(report)["reliability"]
+    base = f"{report['project']['baseline']} (baseline)"
+    assert _whiskers(spec) and all(r["model"] != base for r in _whiskers(spec))
+    points = [r for rows in spec["datasets"].values() for r in rows if r.get("model") == base]
+    assert points  # the bins are still drawn
+
+
+def test_forgetting_interval_is_wilson_at_the_report_confidence(tuned_no_replay):
+    from reportgen.stats.proportions import wilson
+
+    n = tuned_no_replay["data"]["parts"][tuned_no_replay["general"]["split"]]
+    for confidence in (0.95, 0.8):
+        report = copy.deepcopy(tuned_no_replay)
+        report["build"]["confidence"] = confidence
+        rows = next(
+            rows
+            for rows in chart_specs(report)["forgetting"]["datasets"].values()
+            if rows and "when" in rows[0]
+        )
+        for r in rows:
+            assert (r["low"], r["high"]) == wilson(r["value"] * n, n, confidence)

@@ -6,12 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from reportgen.stats.before_after import (
-    category_sentence,
-    fixed_broken,
-    mcnemar_exact,
-    paired_accuracy,
-)
+from reportgen.stats.before_after import category_sentence, fixed_broken, mcnemar_exact
+from reportgen.stats.bootstrap import block_bootstrap
 
 
 def _binom_two_sided(k, n):
@@ -78,24 +74,29 @@ def test_category_sentence():
     assert category_sentence({}, 0) is None and category_sentence(None, 3) is None
 
 
-def test_paired_accuracy_questions_and_blocks():
+def test_before_after_bootstrap_over_questions_and_blocks():
+    """The before/after interval's engine: the ratio bootstrap of after - before, by question
+    (each weighs 1) or by block (per-block sums over the rows per block)."""
     before = np.array([1, 0, 1, 1, 0, 0, 1, 0])
     after = np.array([1, 1, 1, 0, 1, 1, 1, 1])
-    r = paired_accuracy(before, after, resamples=400, confidence=0.9, rng=np.random.default_rng(0))
-    assert r["before"] == 0.5 and r["after"] == 0.875 and r["difference"] == 0.375
-    assert r["low"] <= r["difference"] <= r["high"] and r["units"] == 8
+    d = (after - before).astype(float)
+    r = block_bootstrap(d, resamples=400, confidence=0.9, rng=np.random.default_rng(0))
+    assert r["gap"] == 0.375 and r["low"] <= r["gap"] <= r["high"]
     g = np.random.default_rng(0)
     idx = g.integers(0, 8, size=(400, 8))
     ref = np.percentile((after - before)[idx].mean(axis=1), [5, 95])
     assert (r["low"], r["high"]) == pytest.approx(tuple(ref), rel=1e-12)
-    blocks = [1, 1, 2, 2, 3, 3, 4, 4]
-    rb = paired_accuracy(
-        before, after, blocks=blocks, resamples=400, confidence=0.9, rng=np.random.default_rng(0)
-    )
-    assert rb["units"] == 4 and rb["difference"] == 0.375
-    bidx = np.random.default_rng(0).integers(0, 4, size=(400, 4))
     block_diff = np.array([1.0, -1.0, 2.0, 1.0])  # per-block sums of after - before (2 rows each)
+    rb = block_bootstrap(
+        block_diff,
+        counts=[2, 2, 2, 2],
+        resamples=400,
+        confidence=0.9,
+        rng=np.random.default_rng(0),
+    )
+    assert rb["gap"] == 0.375
+    bidx = np.random.default_rng(0).integers(0, 4, size=(400, 4))
     ref_b = np.percentile(block_diff[bidx].sum(axis=1) / 8, [5, 95])
     assert (rb["low"], rb["high"]) == pytest.approx(tuple(ref_b), rel=1e-12)
-    empty = paired_accuracy([], [], resamples=10, confidence=0.9, rng=np.random.default_rng(0))
-    assert empty["before"] is None and empty["low"] is None
+    with pytest.raises(ValueError, match="at least one block"):
+        block_bootstrap([], resamples=10, confidence=0.9, rng=np.random.default_rng(0))

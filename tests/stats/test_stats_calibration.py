@@ -5,6 +5,7 @@ import pytest
 from sklearn.metrics import brier_score_loss
 
 from reportgen.stats.calibration import brier, ece, reliability_bins
+from reportgen.stats.proportions import wilson
 
 
 def naive_ece(p, y, bins):
@@ -33,6 +34,7 @@ def test_worked_example(example):
 def test_bins_example(example):
     p, y = example
     b = reliability_bins(p, y, bins=2)
+    z2 = 1.959963984540054**2  # z at 0.95, the default confidence
     assert b == [
         {
             "low": 0.0,
@@ -40,12 +42,24 @@ def test_bins_example(example):
             "count": 3,
             "mean_p": pytest.approx(0.3),
             "fraction_positive": pytest.approx(1 / 3),
+            "fraction_low": pytest.approx(wilson(1, 3, 0.95)[0], rel=1e-15),
+            "fraction_high": pytest.approx(wilson(1, 3, 0.95)[1], rel=1e-15),
         },
-        {"low": 0.5, "high": 1.0, "count": 1, "mean_p": 0.9, "fraction_positive": 1.0},
+        {
+            "low": 0.5,
+            "high": 1.0,
+            "count": 1,
+            "mean_p": 0.9,
+            "fraction_positive": 1.0,
+            # 1 of 1: Wilson's interval is [n / (n + z^2), 1]
+            "fraction_low": pytest.approx(1 / (1 + z2), rel=1e-12),
+            "fraction_high": 1.0,
+        },
     ]
     b10 = reliability_bins(p, y)
     assert [x["count"] for x in b10] == [0, 1, 0, 0, 2, 0, 0, 0, 0, 1]
     assert b10[0]["mean_p"] is None and b10[0]["fraction_positive"] is None
+    assert b10[0]["fraction_low"] is None and b10[0]["fraction_high"] is None
     assert b10[4]["fraction_positive"] == 0.5
 
 
@@ -71,3 +85,20 @@ def test_perfectly_calibrated_zero_and_empty_none():
     assert ece([], []) is None and brier([], []) is None
     with pytest.raises(ValueError, match="bins=0"):
         ece([0.5], [1], bins=0)
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.8])
+def test_bin_interval_is_wilson_at_the_confidence(confidence):
+    rng = np.random.default_rng(3)
+    p = rng.random(400)
+    y = rng.random(400) < p
+    for b in reliability_bins(p, y, bins=10, confidence=confidence):
+        k = int(round(b["fraction_positive"] * b["count"]))
+        assert (b["fraction_low"], b["fraction_high"]) == wilson(k, b["count"], confidence)
+        assert b["fraction_low"] <= b["fraction_positive"] <= b["fraction_high"]
+    narrow = reliability_bins(p, y, bins=10, confidence=0.8)
+    wide = reliability_bins(p, y, bins=10, confidence=0.95)
+    assert all(
+        w["fraction_low"] < n["fraction_low"] and n["fraction_high"] < w["fraction_high"]
+        for n, w in zip(narrow, wide, strict=True)
+    )

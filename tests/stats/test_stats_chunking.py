@@ -2,14 +2,14 @@
 
 import numpy as np
 
-import reportgen.stats.noise as nz
+import reportgen.stats.bootstrap as bs
 
 
 def test_block_bootstrap_chunked_equals_one_matrix(monkeypatch):
     d = np.random.default_rng(0).normal(size=52)
-    whole = nz.block_bootstrap(d, resamples=3000, confidence=0.95, rng=np.random.default_rng(1))
-    monkeypatch.setattr(nz, "MAX_CELLS", 100)  # chunks of one or two resamples
-    chunked = nz.block_bootstrap(d, resamples=3000, confidence=0.95, rng=np.random.default_rng(1))
+    whole = bs.block_bootstrap(d, resamples=3000, confidence=0.95, rng=np.random.default_rng(1))
+    monkeypatch.setattr(bs, "MAX_CELLS", 100)  # chunks of one or two resamples
+    chunked = bs.block_bootstrap(d, resamples=3000, confidence=0.95, rng=np.random.default_rng(1))
     # same draws; only the summation order of the matrix product may differ
     np.testing.assert_allclose(whole["means"], chunked["means"], rtol=1e-12)
     np.testing.assert_allclose(
@@ -27,9 +27,9 @@ def test_per_seed_chunked_equals_one_matrix(monkeypatch):
         confidence=0.9,
         primary="bootstrap",
     )
-    whole = nz.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
-    monkeypatch.setattr(nz, "MAX_CELLS", 50)
-    chunked = nz.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
+    whole = bs.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
+    monkeypatch.setattr(bs, "MAX_CELLS", 50)
+    chunked = bs.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
     # same draws; only the summation order of the matrix product differs
     assert [w["seed"] for w in whole] == [c["seed"] for c in chunked]
     for w, c in zip(whole, chunked, strict=True):
@@ -42,9 +42,9 @@ def test_two_level_chunked_equals_one_matrix(monkeypatch):
     rng = np.random.default_rng(9)
     C, B = rng.normal(size=(5, 60)), rng.normal(size=(4, 60))
     kw = dict(higher_is_better=True, paired=False, resamples=700, confidence=0.95)
-    whole = nz.two_level_bootstrap(C, B, rng=np.random.default_rng(2), **kw)
-    monkeypatch.setattr(nz, "MAX_CELLS", 120)  # two resamples per chunk
-    chunked = nz.two_level_bootstrap(C, B, rng=np.random.default_rng(2), **kw)
+    whole = bs.two_level_bootstrap(C, B, rng=np.random.default_rng(2), **kw)
+    monkeypatch.setattr(bs, "MAX_CELLS", 120)  # two resamples per chunk
+    chunked = bs.two_level_bootstrap(C, B, rng=np.random.default_rng(2), **kw)
     np.testing.assert_allclose(
         [whole["low"], whole["high"]], [chunked["low"], chunked["high"]], rtol=1e-12
     )
@@ -55,7 +55,7 @@ def test_two_level_memory_is_bounded_with_many_blocks():
     # every row a block: 50,000 blocks x 2000 resamples would be 0.8 GB as one count matrix
     rng = np.random.default_rng(4)
     C, B = rng.normal(size=(3, 50_000)), rng.normal(size=(3, 50_000))
-    out = nz.two_level_bootstrap(
+    out = bs.two_level_bootstrap(
         C,
         B,
         higher_is_better=False,

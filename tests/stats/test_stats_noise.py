@@ -7,16 +7,10 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from reportgen.stats.noise import (
-    block_bootstrap,
-    block_noise,
-    paired_seeds,
-    paired_t,
-    per_seed_intervals,
-    seed_rule,
-    two_level_bootstrap,
-    welch,
-)
+from reportgen.stats.blocks import block_noise
+from reportgen.stats.bootstrap import block_bootstrap, per_seed_intervals, two_level_bootstrap
+from reportgen.stats.seeds import paired_seeds, seed_rule
+from reportgen.stats.ttests import ratio_t, welch
 
 # ----------------------------------------------------------------- seed rule
 
@@ -150,10 +144,11 @@ def test_paired_seeds_zero_spread_is_none():
     assert r["sd"] == 0.0 and r["low"] is None and r["p"] is None and "zero spread" in r["reason"]
 
 
-def test_paired_t_against_scipy():
+def test_ratio_t_on_per_block_gaps_against_scipy():
+    # without counts every block weighs the same: the one-sample t on the block gaps
     rng = np.random.default_rng(0)
     d = rng.normal(0.01, 0.02, 30)
-    r = paired_t(d, 0.9)
+    r = ratio_t(d, None, 0.9)
     ref = st.ttest_1samp(d, 0.0)
     ci = ref.confidence_interval(0.9)
     assert (r["low"], r["high"], r["p"]) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
@@ -164,7 +159,7 @@ def test_paired_t_against_scipy():
     cand = base - d  # lower is better: gap = base - cand = d
     rel = st.ttest_rel(base, cand)
     assert r["p"] == pytest.approx(rel.pvalue, rel=1e-9)
-    assert paired_t([0.1], 0.95)["low"] is None
+    assert ratio_t([0.1], None, 0.95)["low"] is None
 
 
 def test_welch_against_scipy():
@@ -324,7 +319,14 @@ REPORT_KEYS = {
 
 def test_block_noise_contract(json_ready):
     C, Bm = _models(0)
-    r = block_noise(C, Bm, candidate_seeds=[1, 2, 3, 4, 5], higher_is_better=False, resamples=300)
+    r = block_noise(
+        C,
+        Bm,
+        candidate_seeds=[1, 2, 3, 4, 5],
+        higher_is_better=False,
+        resamples=300,
+        rng=np.random.default_rng(0),
+    )
     assert set(r) == REPORT_KEYS
     json_ready(r)
     json.dumps(r, allow_nan=False)
@@ -350,9 +352,9 @@ def test_block_noise_contract(json_ready):
 def test_block_noise_reproducible_and_seed_dependent():
     C, Bm = _models(1)
     kw = dict(candidate_seeds=range(5), higher_is_better=False, resamples=200)
-    a = block_noise(C, Bm, random_seed=3, **kw)
-    b = block_noise(C, Bm, random_seed=3, **kw)
-    c = block_noise(C, Bm, random_seed=4, **kw)
+    a = block_noise(C, Bm, rng=np.random.default_rng(3), **kw)
+    b = block_noise(C, Bm, rng=np.random.default_rng(3), **kw)
+    c = block_noise(C, Bm, rng=np.random.default_rng(4), **kw)
     assert a == b
     assert a["bootstrap"] != c["bootstrap"]
     assert a["two_level"] != c["two_level"]
@@ -363,14 +365,28 @@ def test_narrower_with_more_blocks():
     widths = []
     for blocks in (25, 400):
         C, Bm = _models(2, blocks=blocks)
-        r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=500)
+        r = block_noise(
+            C,
+            Bm,
+            candidate_seeds=range(5),
+            higher_is_better=False,
+            resamples=500,
+            rng=np.random.default_rng(0),
+        )
         widths.append(r["high"] - r["low"])
     assert widths[1] < widths[0] / 2  # ~ 1/sqrt(16) = 1/4 expected
 
 
 def test_two_level_wider_when_seed_spread_large():
     C, Bm = _models(3, seed_sd=0.03, block_sd=0.002)
-    r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=1000)
+    r = block_noise(
+        C,
+        Bm,
+        candidate_seeds=range(5),
+        higher_is_better=False,
+        resamples=1000,
+        rng=np.random.default_rng(0),
+    )
     block_w = r["bootstrap"]["high"] - r["bootstrap"]["low"]
     two_w = r["two_level"]["high"] - r["two_level"]["low"]
     assert two_w > 3 * block_w
@@ -381,7 +397,14 @@ def test_two_level_wider_when_seed_spread_large():
 @pytest.mark.parametrize("blocks", [5, 19, 30, 200])
 def test_primary_is_the_wider_and_contains_the_gap(blocks):
     C, Bm = _models(4, blocks=blocks)
-    r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=400)
+    r = block_noise(
+        C,
+        Bm,
+        candidate_seeds=range(5),
+        higher_is_better=False,
+        resamples=400,
+        rng=np.random.default_rng(0),
+    )
     w = {k: r[k]["high"] - r[k]["low"] for k in ("bootstrap", "t")}
     assert r["high"] - r["low"] == pytest.approx(max(w.values()), rel=1e-12)
     assert r["low"] <= r["gap"] <= r["high"]
@@ -398,29 +421,64 @@ def test_primary_is_the_wider_and_contains_the_gap(blocks):
 
 def test_sign_rule_excludes_zero_both_directions():
     C, Bm = _models(5, shift=0.03)  # candidate loss clearly lower
-    lo = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=300)
+    lo = block_noise(
+        C,
+        Bm,
+        candidate_seeds=range(5),
+        higher_is_better=False,
+        resamples=300,
+        rng=np.random.default_rng(0),
+    )
     assert lo["gap"] > 0 and lo["excludes_zero"] is True
-    hi = block_noise(1 - C, 1 - Bm, candidate_seeds=range(5), higher_is_better=True, resamples=300)
+    hi = block_noise(
+        1 - C,
+        1 - Bm,
+        candidate_seeds=range(5),
+        higher_is_better=True,
+        resamples=300,
+        rng=np.random.default_rng(0),
+    )
     assert hi["gap"] == pytest.approx(lo["gap"], rel=1e-9) and hi["excludes_zero"] is True
-    worse = block_noise(Bm, C, candidate_seeds=range(5), higher_is_better=False, resamples=300)
+    worse = block_noise(
+        Bm,
+        C,
+        candidate_seeds=range(5),
+        higher_is_better=False,
+        resamples=300,
+        rng=np.random.default_rng(0),
+    )
     assert worse["gap"] < 0 and worse["excludes_zero"] is False
 
 
 def test_degenerate_blocks(json_ready):
     C, Bm = _models(6, blocks=1)
-    r = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False)
+    r = block_noise(
+        C, Bm, candidate_seeds=range(5), higher_is_better=False, rng=np.random.default_rng(0)
+    )
     json_ready(r)
     assert r["low"] is None and r["high"] is None and "at least 2" in r["reason"]
     assert r["gap"] == pytest.approx(float(Bm.mean() - C.mean()), rel=1e-12)
     assert len(r["per_seed"]) == 5 and r["per_seed"][0]["low"] is None
-    nan = block_noise([[0.1, np.nan]], [[0.2, 0.3]], candidate_seeds=[0], higher_is_better=False)
+    nan = block_noise(
+        [[0.1, np.nan]],
+        [[0.2, 0.3]],
+        candidate_seeds=[0],
+        higher_is_better=False,
+        rng=np.random.default_rng(0),
+    )
     assert nan["low"] is None and "NaN" in nan["reason"]
 
 
 def test_seeds_paired_mismatch_reported():
     C, Bm = _models(7, s_c=5, s_b=3)
     r = block_noise(
-        C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=100, seeds_paired=True
+        C,
+        Bm,
+        candidate_seeds=range(5),
+        higher_is_better=False,
+        resamples=100,
+        seeds_paired=True,
+        rng=np.random.default_rng(0),
     )
     # pairing is by label: with no pairs given and unequal counts nothing pairs, so the seeds are
     # resampled independently and the reason says so
@@ -435,10 +493,18 @@ def test_seeds_paired_mismatch_reported():
         resamples=100,
         seeds_paired=True,
         pairs=[(0, 0), (2, 1), (4, 2)],
+        rng=np.random.default_rng(0),
     )
     assert pr["two_level"]["paired"] is True
     assert pr["two_level"]["seeds"] == {"candidate": 3, "baseline": 3}
-    few = block_noise(C, Bm, candidate_seeds=range(5), higher_is_better=False, resamples=100)
+    few = block_noise(
+        C,
+        Bm,
+        candidate_seeds=range(5),
+        higher_is_better=False,
+        resamples=100,
+        rng=np.random.default_rng(0),
+    )
     assert "coarse" in few["two_level"]["reason"] and few["two_level"]["low"] is not None
 
 
@@ -446,7 +512,12 @@ def test_block_noise_rng_order_and_parts():
     """One generator, fixed order: block bootstrap, per-seed bootstrap, two-level."""
     C, Bm = _models(9, s_c=4, s_b=3)
     r = block_noise(
-        C, Bm, candidate_seeds=range(4), higher_is_better=False, resamples=250, random_seed=12
+        C,
+        Bm,
+        candidate_seeds=range(4),
+        higher_is_better=False,
+        resamples=250,
+        rng=np.random.default_rng(12),
     )
     d = Bm.mean(0) - C.mean(0)
     rng = np.random.default_rng(12)

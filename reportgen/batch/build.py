@@ -1,0 +1,266 @@
+"""One submission: the task a worker gets, ``build_one`` that builds it, and its summary row."""
+
+from __future__ import annotations
+
+import importlib
+import math
+import shutil
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from reportgen.batch.intake import Submission
+from reportgen.batch.outdir import STAGE, TMP_NAME, UNZIP
+from reportgen.errors import EvreportError, InputError, clean_text, display_name
+from reportgen.names import RUNG_NAMES
+
+RUNG_COLUMNS = tuple(f"rung{i}_{n.replace(' ', '_')}" for i, n in enumerate(RUNG_NAMES, 1))
+COLUMNS = (
+    "name",
+    "source",
+    "status",
+    "error",
+    "verdict",
+    "recommend",
+    "supported_rung",
+    *RUNG_COLUMNS,
+    "gap_kind",
+    "gap",
+    "gap_low",
+    "gap_high",
+    "seed_gap_in_sd",
+    "seconds",
+    "warnings",
+    "notes",
+    "report",
+)
+#: longest error message kept in a summary row
+MAX_ERROR_CHARS = 1000
+#: imported by each worker before it says it is ready (the PDF library only when needed)
+WARM_MODULES = (
+    "reportgen.api",
+    "reportgen.project",
+    "reportgen.checks",
+    "reportgen.render",
+    "reportgen.charts",
+    "pandas",
+    "pyarrow",
+    "altair",
+    "vl_convert",
+)
+
+
+def build_ref(fn: Callable) -> str:
+    """The importable name of a top-level function, ``module:qualname``."""
+    return f"{fn.__module__}:{fn.__qualname__}"
+
+
+def resolve(ref: str) -> Callable:
+    """The function a ``build_ref`` names (imported in the process that calls it)."""
+    module, _, qualname = ref.partition(":")
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def plan_tasks(
+    subs: Sequence[Submission],
+    out: Path,
+    formats: Sequence[str],
+    timeout: float,
+    build: str,
+    after_build: str | None = None,
+) -> list[dict]:
+    """One JSON-able task per submission: everything a worker needs, as absolute paths.
+
+    ``build`` and ``after_build`` are function references (``build_ref``): the build, and
+    the hook that adds keys to the row after a successful build (None: none).
+    """
+    out = out.resolve()
+    return [
+        {
+            "name": s.name,
+            "source": display_name(s.source),
+            "path": str(s.source if s.kind == "link" else s.source.resolve()),
+            "kind": s.kind,
+            "out_dir": str(out / TMP_NAME / STAGE / s.name),
+            "tmp_dir": str(out / TMP_NAME / UNZIP / s.name),
+            "formats": list(formats),
+            "timeout": timeout,
+            "build": build,
+            "after_build": after_build,
+            "command": f"evreport batch {display_name(s.source)}",
+        }
+        for s in subs
+    ]
+
+
+def empty_row(task: dict) -> dict:
+    """A summary row with every column present and nothing known yet."""
+    row = dict.fromkeys(COLUMNS)
+    row.update(name=task["name"], source=task["source"], status="error", error=None)
+    row.update(warnings=0, notes="", seconds=None)
+    return row
+
+
+def error_row(task: dict, message: str, seconds: float | None = None) -> dict:
+    row = empty_row(task)
+    row.update(error=message, seconds=seconds)
+    return row
+
+
+def _project_folder(task: dict, notes: list[str]) -> Path:
+    """The project to build: the submitted folder, or the zip extracted into tmp_dir."""
+    if task["kind"] == "link":
+        raise InputError(
+            "the submission is a symlink; it is not followed (submit a folder or a zip)",
+            slug="symlink",
+        )
+    if task["kind"] == "zip":
+        from reportgen.safezip import safe_extract
+
+        tmp = Path(task["tmp_dir"])
+        shutil.rmtree(tmp, ignore_errors=True)
+        extracted = safe_extract(task["path"], tmp)
+        notes += extracted.skipped
+        if extracted.project is None:
+            raise InputError(
+                "no evreport.toml at the zip root or in a single top folder", slug="no-project"
+            )
+        return extracted.project
+    project = Path(task["path"])
+    toml = project / "evreport.toml"
+    if not (toml.is_file() or toml.is_symlink()):  # a link is read (and refused) later
+        raise InputError("no evreport.toml in this folder", slug="no-project")
+    return project
+
+
+def build_one(task: dict) -> dict:
+    """Build one submission's report into ``task["out_dir"]`` and return its summary row.
+
+    Never raises for a bad submission: the failure becomes the row's error message.
+    """
+    start = time.perf_counter()
+    row = empty_row(task)
+    notes: list[str] = []
+    try:
+        project = _project_folder(task, notes)
+        from reportgen.api import build_report
+
+        result = build_report(
+            project, out=task["out_dir"], formats=tuple(task["formats"]), command=task["command"]
+        )
+        row.update(summary_fields(result.report))
+        if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project
+            row.update(resolve(task["after_build"])(Path(project), result.report))
+        row["warnings"] = len(result.warnings)
+        row["report"] = _report_link(task)
+        if result.render_problems:
+            row["error"] = "; ".join(str(p) for p in result.render_problems)
+        else:
+            row["status"] = "ok"
+    except EvreportError as e:
+        row["error"] = error_message(e)
+    except MemoryError:
+        row["error"] = "ran out of memory (the worker's memory limit) while building this project"
+    except RecursionError:
+        row["error"] = "an input is nested too deeply to read"
+    except Exception as e:  # a crash on a student's project is our bug, but never stops the batch
+        row["error"] = f"internal error ({type(e).__name__}): {clean_text(e, 300)}"
+        row["detail"] = traceback.format_exc(limit=-8)
+    finally:
+        if task["kind"] == "zip":
+            shutil.rmtree(task["tmp_dir"], ignore_errors=True)
+    if row["error"]:
+        row["error"] = _relative(row["error"], task)
+    row["notes"] = "; ".join(notes)
+    row["seconds"] = round(time.perf_counter() - start, 3)
+    return row
+
+
+build_one.warm_modules = WARM_MODULES
+
+
+def _relative(text: str, task: dict) -> str:
+    """A message without the grader's absolute paths (OUT, the zip's extraction folder)."""
+    for path, short in (
+        (task["tmp_dir"], "<zip>"),
+        (task["out_dir"], task["name"]),
+        (task["path"], "<submission>"),
+    ):
+        text = text.replace(path, short)
+    return clean_text(text, MAX_ERROR_CHARS)
+
+
+def error_message(e: EvreportError, limit: int = 5) -> str:
+    """The error as one line: the first ``limit`` problems of an InputError, then a count."""
+    problems = getattr(e, "problems", None)
+    if not problems:
+        return clean_text(str(e) or type(e).__name__, MAX_ERROR_CHARS)
+    shown = [str(p) for p in problems[:limit]]
+    if len(problems) > limit:
+        shown.append(f"(and {len(problems) - limit} more)")
+    return "; ".join(shown)
+
+
+def _report_link(task: dict) -> str | None:
+    for name in ("report.html", "report.json", "report.pdf", "decision-log.md"):
+        if (Path(task["out_dir"]) / name).is_file():
+            return f"{task['name']}/{name}"
+    return None
+
+
+def _get(d, *keys):
+    for k in keys:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(k)
+    if isinstance(d, float) and not math.isfinite(d):
+        return None  # the contract says null; never let NaN reach the summary
+    return d
+
+
+def summary_fields(report: dict) -> dict:
+    """The summary columns taken from one report.json (see docs/report-json.md)."""
+    statuses = {r.get("rung"): r.get("status") for r in report.get("ladder") or []}
+    fields = {
+        "verdict": _get(report, "decision", "verdict"),
+        "recommend": _get(report, "decision", "recommend"),
+        "supported_rung": _get(report, "claim", "supported_rung"),
+        "seed_gap_in_sd": _get(report, "noise", "seed", "gap_in_sd"),
+    }
+    for i, col in enumerate(RUNG_COLUMNS, 1):
+        fields[col] = statuses.get(i)
+    before_after = report.get("before_after")
+    block = _get(report, "noise", "block")
+    if isinstance(before_after, dict):
+        fields.update(
+            gap_kind="before_after",
+            gap=_get(before_after, "difference"),
+            gap_low=_get(before_after, "low"),
+            gap_high=_get(before_after, "high"),
+        )
+    elif isinstance(block, dict):
+        fields.update(
+            gap_kind="block",
+            gap=_get(block, "gap"),
+            gap_low=_get(block, "low"),
+            gap_high=_get(block, "high"),
+        )
+    return fields
+
+
+def clean_row(row: dict) -> dict:
+    """A summary row whose text is always writable: no undecodable names, no control characters."""
+    out = {}
+    for k, v in row.items():
+        if isinstance(v, str):
+            v = display_name(v)
+            if k == "error":
+                v = clean_text(v, MAX_ERROR_CHARS)
+            elif k != "detail":
+                v = clean_text(v, None)
+        out[k] = v
+    return out

@@ -1,0 +1,117 @@
+"""index.html: the context dataclasses of templates/batch/index.html, and its rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reportgen.batch.build import RUNG_COLUMNS
+from reportgen.batch.overview import Overview, overview_context
+from reportgen.batch.summary import BatchResult, counts
+from reportgen.names import RUNG_NAMES
+from reportgen.safe import replace_controls
+
+STYLESHEETS = ("batch.css",)
+_RUNG_CSS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
+#: the columns of the by-name table an error message spans: verdict, recommends, supported
+#: rung, the rungs, the test gap and the seed gap
+ERROR_COLSPAN = 5 + len(RUNG_COLUMNS)
+
+
+@dataclass(frozen=True)
+class RungCell:
+    status: str  # shown | partly | not shown | "" (unknown)
+    css: str
+
+    @property
+    def text(self) -> str:
+        return self.status or "–"
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    name: str
+    href: str | None
+    status: str
+    error: str
+    verdict: str
+    recommend: str
+    supported_rung: str
+    rungs: list[RungCell]
+    gap: str
+    seed_gap_in_sd: str
+    seconds: str
+    notes: str
+    error_colspan: int = ERROR_COLSPAN
+
+
+@dataclass(frozen=True)
+class IndexContext:
+    title: str
+    version: str
+    total: int
+    ok: int
+    errors: int
+    reached: list[tuple[int, str, int]]  # (rung, name, how many reached it)
+    rung_names: tuple[str, ...]
+    rows: list[IndexRow] = field(default_factory=list)
+    #: the class overview, when the hooks added its keys to summary.json (else None)
+    overview: Overview | None = None
+
+    @property
+    def rung_headers(self) -> list[str]:
+        """The by-name table's rung column headings: "1 correct" ..."""
+        return [f"{i} {name}" for i, name in enumerate(self.rung_names, 1)]
+
+
+def _num(x, fmt: str = ".4g") -> str:
+    return format(x, fmt) if isinstance(x, int | float) and not isinstance(x, bool) else "–"
+
+
+def _gap_text(r: dict) -> str:
+    if r.get("gap") is None:
+        return "–"
+    return f"{_num(r['gap'], '+.4g')} [{_num(r.get('gap_low'))}, {_num(r.get('gap_high'))}]"
+
+
+def _index_row(r: dict) -> IndexRow:
+    rungs = [
+        RungCell(s, _RUNG_CSS.get(s, "unknown")) for s in (r.get(c) or "" for c in RUNG_COLUMNS)
+    ]
+    return IndexRow(
+        name=r["name"],
+        href=r.get("report"),
+        status=r["status"],
+        error=replace_controls(r.get("error") or ""),
+        verdict=r.get("verdict") or "–",
+        recommend=r.get("recommend") or "–",
+        supported_rung=_num(r.get("supported_rung"), "d"),
+        rungs=rungs,
+        gap=_gap_text(r),
+        seed_gap_in_sd=_num(r.get("seed_gap_in_sd"), ".2f"),
+        seconds=_num(r.get("seconds"), ".1f"),
+        notes=replace_controls(r.get("notes") or ""),
+    )
+
+
+def index_context(result: BatchResult) -> IndexContext:
+    from reportgen import __version__
+
+    c = counts(result.rows)
+    return IndexContext(
+        title="evreport batch: class overview",
+        version=__version__,
+        total=c["submissions"],
+        ok=c["ok"],
+        errors=c["errors"],
+        reached=[(k, n, c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
+        rung_names=RUNG_NAMES,
+        rows=[_index_row(r) for r in result.rows],
+        overview=overview_context(result.rows, result.extra) if result.extra else None,
+    )
+
+
+def render_index(ctx: IndexContext) -> str:
+    from reportgen.render.env import environment, stylesheet
+
+    template = environment("html").get_template("batch/index.html")
+    return template.render(ctx=ctx, css=stylesheet(*STYLESHEETS))

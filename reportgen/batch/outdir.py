@@ -1,0 +1,175 @@
+"""The batch's output folder OUT: the marker that proves what is ours, the staging folder,
+the swap of new reports into place, and the removal of reports that are gone.
+
+Only entries an earlier batch named in its marker are ever removed or replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+from reportgen.batch.intake import RESERVED, Submission, safe_name
+from reportgen.errors import InputError, UsageError, clean_text, display_name
+from reportgen.safe import TMP_PREFIX, atomic_write
+
+TMP_NAME = ".evreport-tmp"
+#: the marker an evreport batch leaves in OUT: its schema and every entry it created.
+#: Only entries named in it are ever removed or replaced by a later batch.
+MARKER = ".evreport-batch.json"
+MARKER_SCHEMA = "evreport-batch-out/1"
+#: inside TMP_NAME: the new reports ("new"), zip extraction ("zip"), replaced ones ("old")
+STAGE, UNZIP, TRASH = "new", "zip", "old"
+#: the random part of an ``atomic_write`` temporary file's name
+_TEMP_TAG = re.compile(r"[0-9a-f]{12}")
+
+
+def check_out(out: Path, submissions: Sequence[Submission], paths: Sequence[str | Path]) -> None:
+    """Refuse an OUT that overlaps the submissions, or that holds something other than a batch."""
+    out_r = out.resolve()
+    for p in [Path(x) for x in paths] + [s.source for s in submissions if s.kind != "link"]:
+        src = p.resolve()
+        if src.is_dir() and out_r.is_relative_to(src):
+            raise UsageError(
+                f"--out {display_name(out)} is inside the submission {display_name(p)}; "
+                "choose a folder outside it"
+            )
+        if src.is_relative_to(out_r):
+            raise UsageError(
+                f"the submission {display_name(p)} is inside --out {display_name(out)}; "
+                "choose another --out"
+            )
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {display_name(out)} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        read_marker(out)  # raises unless an earlier batch's marker proves what is ours
+
+
+def read_marker(out: Path) -> list[str]:
+    """The entries an earlier batch created in ``out`` (from its marker); [] for a new OUT.
+
+    A non-empty OUT without a valid marker is refused: only what a batch provably made
+    may be replaced. Entries that are not plain names are dropped, never followed.
+    """
+    path = out / MARKER
+    if not path.is_file() or path.is_symlink():
+        # a batch killed while writing its very first marker leaves only that temp file
+        if out.is_dir() and any(not _marker_temp(p) for p in out.iterdir()):
+            raise UsageError(
+                f"--out {display_name(out)} is not empty and holds no {MARKER} from an earlier "
+                "evreport batch; choose a new or empty folder"
+            )
+        return []
+    try:
+        doc = json.loads(path.read_bytes()[:10_000_000])
+        if doc.get("schema") != MARKER_SCHEMA or not isinstance(doc.get("entries"), list):
+            raise ValueError("not an evreport batch marker")
+    except (OSError, ValueError, AttributeError, RecursionError) as e:
+        raise UsageError(
+            f"--out {display_name(out)} holds an unreadable {MARKER} ({clean_text(e, 100)}); "
+            "choose another folder"
+        ) from None
+    return [n for n in doc["entries"] if _own_entry(n)]
+
+
+def _temp_of(p: Path, names: Collection[str]) -> bool:
+    """A temporary file ``atomic_write`` makes (or a killed batch left) for one of ``names``."""
+    prefix, suffix = TMP_PREFIX, ".tmp"
+    if not (p.name.startswith(prefix) and p.name.endswith(suffix)):
+        return False
+    target = p.name[len(prefix) : -len(suffix)]
+    ours = any(
+        target == n or (target.startswith(f"{n}.") and _TEMP_TAG.fullmatch(target[len(n) + 1 :]))
+        for n in names
+    )
+    return ours and p.is_file() and not p.is_symlink()
+
+
+def _marker_temp(p: Path) -> bool:
+    return _temp_of(p, (MARKER,))
+
+
+def clear_temp_files(out: Path) -> None:
+    """Remove the temporary files of our own files (marker, summary ...) a killed batch left."""
+    for p in out.iterdir():
+        if _temp_of(p, (MARKER, *RESERVED)):
+            p.unlink(missing_ok=True)
+
+
+def _own_entry(name: object) -> bool:
+    return isinstance(name, str) and (
+        name in RESERVED or name == TMP_NAME or (safe_name(name) == name and name != MARKER)
+    )
+
+
+def write_marker(out: Path, entries: Sequence[str], state: str) -> None:
+    """Record (atomically) which entries of ``out`` this batch may have created."""
+    doc = {"schema": MARKER_SCHEMA, "state": state, "entries": sorted(set(entries))}
+    atomic_write(out / MARKER, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
+
+
+def remove(path: Path) -> None:
+    """Remove a file, a symlink (never its target) or a folder of ours."""
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def swap_in(out: Path, rows: list[dict], earlier: Sequence[str]) -> list[str]:
+    """Move each new report from the staging folder into OUT, replacing only our own entries.
+
+    Each ``OUT/NAME`` is replaced by two renames (old out of the way, new in), so a report
+    folder is always a complete old or a complete new one. Reports of submissions that
+    failed or are gone this time are removed after the new summary is in place.
+    """
+    tmp = out / TMP_NAME
+    trash = tmp / TRASH
+    trash.mkdir(parents=True, exist_ok=True)
+    ours = set(earlier)
+    new = []
+    for row in rows:
+        name, staged = row["name"], tmp / STAGE / row["name"]
+        if not row.get("report") or not staged.is_dir():
+            continue
+        dst = out / name
+        if dst.exists() or dst.is_symlink():
+            if name not in ours:  # something of the user's: never replaced
+                row.update(
+                    status="error",
+                    report=None,
+                    error=f"{name} in OUT was not made by evreport batch; the report is not "
+                    "moved there",
+                )
+                continue
+            if dst.is_symlink():
+                dst.unlink()
+            else:
+                os.replace(dst, trash / name)
+        os.replace(staged, dst)
+        new.append(name)
+    return new
+
+
+def retire(out: Path, earlier: Sequence[str], keep: set[str]) -> None:
+    """Remove the entries an earlier batch made that this one did not replace."""
+    for name in earlier:
+        if name in keep or name in RESERVED or name == TMP_NAME:
+            continue
+        remove(out / name)
+
+
+def write_failed(out: Path, e: OSError) -> InputError:
+    """An OSError while writing OUT as the batch's one-line error."""
+    from reportgen.outputs import write_error
+
+    err = write_error(out, e)
+    return InputError(
+        f"cannot write the batch into --out {display_name(out)}: "
+        f"{err.problems[0].message.removeprefix('cannot write here: ')}",
+        slug="cannot-write",
+    )

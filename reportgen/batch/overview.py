@@ -1,0 +1,158 @@
+"""The class at a glance, the top of index.html: distributions as hand-made inline SVG bars,
+the most common missing things per rung, failed builds, copied work, and the rows sorted
+by supported rung. Every number, bar width and position is computed here; the templates
+(templates/batch/_overview.html, _by_rung.html) only print.
+
+It reads the summary rows and the keys the hooks added to summary.json (``missing_by_rung``,
+``reused``, ``duplicates``, ``duplicates_common``; rows' ``total`` and ``max``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from reportgen.names import RUNG_NAMES
+
+VERDICTS = ("adopt", "keep-baseline", "roll-back", "inconclusive")
+#: a bar's height and its label's baseline below the bar's top, in px
+BAR_HEIGHT, TEXT_DROP = 15, 12
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    count: int
+    y: int
+    width: float
+    count_x: float
+    text_y: int  # the baseline of the label and the count
+
+
+@dataclass(frozen=True)
+class BarChart:
+    """A horizontal bar chart drawn by templates/batch/_overview.html as inline SVG."""
+
+    title: str
+    width: int
+    height: int
+    label_width: int
+    bars: list[Bar]
+    bar_height: int = BAR_HEIGHT
+
+
+def bar_chart(title: str, items: Sequence[tuple[str, int]], plot_width: int = 260) -> BarChart:
+    label_width, row = 150, 22
+    most = max((n for _, n in items), default=0) or 1
+    bars = []
+    for i, (label, n) in enumerate(items):
+        y, width = 4 + i * row, round(plot_width * n / most, 1)
+        bars.append(Bar(label, n, y, width, round(label_width + width + 6, 1), y + TEXT_DROP))
+    return BarChart(title, label_width + plot_width + 50, 8 + row * len(items), label_width, bars)
+
+
+@dataclass(frozen=True)
+class MissingLine:
+    rung: str
+    items: list[tuple[int, str]]  # (count, text)
+
+
+@dataclass(frozen=True)
+class Failure:
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RungRow:
+    name: str
+    href: str | None
+    supported_rung: str
+    verdict: str
+    points: str
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The context of templates/batch/_overview.html and _by_rung.html."""
+
+    rung_chart: BarChart
+    verdict_chart: BarChart
+    missing: list[MissingLine]
+    failures: list[Failure]
+    duplicates: list[tuple[str, str]]  # (names, what they share)
+    common: list[str]
+    reused: int
+    graded: bool
+    by_rung: list[RungRow] = field(default_factory=list)
+
+    @property
+    def charts(self) -> tuple[BarChart, BarChart]:
+        return (self.rung_chart, self.verdict_chart)
+
+    @property
+    def failures_count(self) -> int:
+        return len(self.failures)
+
+    @property
+    def duplicates_count(self) -> str:
+        n = len(self.duplicates)
+        return f"{n} group{'' if n == 1 else 's'}"
+
+    @property
+    def common_text(self) -> str:
+        return "; ".join(self.common)
+
+
+def _rung_key(r: dict):
+    s = r.get("supported_rung")
+    return (-(s if isinstance(s, int) else -1), r["name"].casefold(), r["name"])
+
+
+def _by_rung(rows: Sequence[dict]) -> list[RungRow]:
+    return [
+        RungRow(
+            r["name"],
+            r.get("report"),
+            str(r["supported_rung"]) if isinstance(r.get("supported_rung"), int) else "–",
+            r.get("verdict") or ("error" if r.get("status") != "ok" else "–"),
+            f"{r['total']:g} of {r['max']:g}"
+            if isinstance(r.get("total"), int | float) and isinstance(r.get("max"), int | float)
+            else "–",
+        )
+        for r in sorted(rows, key=_rung_key)
+    ]
+
+
+def overview_context(rows: Sequence[dict], extra: Mapping) -> Overview:
+    """The class overview from the summary rows and the hooks' keys of summary.json."""
+    ok = [r for r in rows if r.get("status") == "ok"]
+    rungs = Counter(r.get("supported_rung") for r in ok)
+    rung_items = [
+        (f"{k} {'(none)' if k == 0 else RUNG_NAMES[k - 1]}", rungs.get(k, 0)) for k in range(6)
+    ]
+    verdicts = Counter(r.get("verdict") for r in ok)
+    verdict_items = [(v, verdicts.get(v, 0)) for v in VERDICTS]
+    verdict_items += [
+        (str(v), n) for v, n in sorted(verdicts.items(), key=str) if v not in VERDICTS and v
+    ]
+    failed = [r for r in rows if r.get("status") != "ok"]
+    missing = [
+        MissingLine(f"{rung} {RUNG_NAMES[int(rung) - 1]}", [(m["count"], m["text"]) for m in items])
+        for rung, items in sorted((extra.get("missing_by_rung") or {}).items())
+        if items
+    ]
+    return Overview(
+        rung_chart=bar_chart("Supported rung", rung_items),
+        verdict_chart=bar_chart("Verdict", verdict_items),
+        missing=missing,
+        failures=[Failure(r["name"], (r.get("error") or "")[:300]) for r in failed],
+        duplicates=[
+            (", ".join(g["names"]), "; ".join(g["shares"])) for g in extra.get("duplicates") or []
+        ],
+        common=list(extra.get("duplicates_common") or []),
+        reused=int(extra.get("reused") or 0),
+        graded=any("total" in r for r in rows),
+        by_rung=_by_rung(rows),
+    )

@@ -1,0 +1,145 @@
+"""``run_batch``: discover, stage, build every submission, then swap the reports into OUT
+and write the class summary, with the hooks (reportgen.batch.hooks) called on the way."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from reportgen.batch.build import build_one, build_ref, clean_row, plan_tasks
+from reportgen.batch.executors import default_jobs, run_dask, run_local
+from reportgen.batch.hooks import BatchHooks, NoHooks
+from reportgen.batch.index import index_context, render_index
+from reportgen.batch.intake import RESERVED, discover
+from reportgen.batch.outdir import (
+    STAGE,
+    TMP_NAME,
+    TRASH,
+    UNZIP,
+    check_out,
+    clear_temp_files,
+    read_marker,
+    remove,
+    retire,
+    swap_in,
+    write_failed,
+    write_marker,
+)
+from reportgen.batch.summary import BatchResult, summary_csv, summary_json
+from reportgen.batch.worker import worker_memory_mb
+from reportgen.errors import UsageError
+from reportgen.safe import atomic_write
+
+DEFAULT_TIMEOUT = 120.0
+
+
+def _check_options(jobs: int, timeout: float, executor: str, scheduler: str | None) -> None:
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs} is not valid; it must be at least 1")
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise UsageError(
+            f"--timeout {timeout:g} is not valid; it must be a finite number of seconds above 0"
+        )
+    if executor not in ("local", "dask"):
+        raise UsageError(f"--executor {executor} is not valid; use local or dask")
+    if (executor == "dask") != (scheduler is not None):
+        raise UsageError("--scheduler ADDRESS goes with --executor dask, and only with it")
+
+
+def _open_out(out: Path, earlier: Sequence[str]) -> Path:
+    """Create OUT and its empty staging folder, first saying in the marker what is ours."""
+    tmp_root = out / TMP_NAME
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        clear_temp_files(out)
+        # first of all: say what this batch may create, so a rerun after a crash may clear it
+        write_marker(out, [*earlier, TMP_NAME], "running")
+        remove(tmp_root)  # an interrupted earlier batch's leftovers (named in its marker)
+        for sub in (STAGE, UNZIP, TRASH):
+            (tmp_root / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        remove(tmp_root)
+        raise write_failed(out, e) from None
+    return tmp_root
+
+
+def write_summary(result: BatchResult) -> None:
+    """Write summary.csv, summary.json and index.html into the batch folder, each atomically."""
+    out = result.out
+    atomic_write(out / "summary.csv", summary_csv(result.rows).encode("utf-8"))
+    atomic_write(out / "summary.json", summary_json(result).encode("utf-8"))
+    atomic_write(out / "index.html", render_index(index_context(result)).encode("utf-8"))
+
+
+def run_batch(
+    paths: Sequence[str | Path],
+    out: str | Path,
+    *,
+    formats: Sequence[str] = ("html", "pdf", "json", "md"),
+    jobs: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    executor: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int, int, dict], None] | None = None,
+    build: Callable[[dict], dict] = build_one,
+    memory_mb: int | None = None,
+    grading: BatchHooks | None = None,
+) -> BatchResult:
+    """Build every submission in ``paths`` into ``out`` and write the class summary.
+
+    ``build`` is the per-project function (an importable top-level function; tests swap it).
+    ``memory_mb`` caps each local worker's memory (default EVREPORT_WORKER_MEMORY_MB or
+    4096 MiB; 0 for no limit). ``grading``: the hooks of a layer on top (a
+    reportgen.grading.GradingOptions adds the rubric, feedback, copied work and reuse);
+    None is the plain batch.
+    Raises UsageError for a bad command line; a bad submission only makes an error row.
+    """
+    start = time.perf_counter()
+    out = Path(out)
+    jobs = default_jobs() if jobs is None else jobs
+    _check_options(jobs, timeout, executor, scheduler)
+    memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
+    hooks: BatchHooks = NoHooks() if grading is None else grading
+    subs = discover(paths)
+    check_out(out, subs, paths)
+    earlier = read_marker(out) if out.is_dir() else []
+    tmp_root = _open_out(out, earlier)
+    formats = hooks.formats(formats)
+    try:
+        reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), tmp_root / STAGE)
+    except OSError as e:
+        remove(tmp_root)
+        raise write_failed(out, e) from None
+    skip = {r["name"] for r in reused}
+    todo = [s for s in subs if s.name not in skip]
+    tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
+    rows: list[dict] = [clean_row(r) for r in reused]
+
+    def on_row(row: dict) -> None:
+        row = clean_row(row)
+        rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(tasks) + len(reused), row)
+
+    try:
+        if executor == "dask":
+            run_dask(tasks, scheduler, on_row)
+        else:
+            run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
+        rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+        extra = hooks.finish(rows, tmp_root / STAGE)
+        names = [r["name"] for r in rows]
+        write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
+        new = swap_in(out, rows, earlier)
+        result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
+        write_summary(result)
+        hooks.write(out)
+        retire(out, earlier, set(new))
+        write_marker(out, [*new, *RESERVED], "done")
+    except OSError as e:
+        raise write_failed(out, e) from None
+    finally:
+        remove(tmp_root)
+    return result

@@ -1,0 +1,13 @@
+"""Report dict -> altair charts -> Vega-Lite dicts -> inline SVG strings. No statistics, no file IO.
+
+compose       colours, the shared Vega-Lite config, named datasets, layering, padded axes
+noise         seed strip, evaluation intervals, bootstrap histogram, variance budget
+classification  validation cost against threshold, ROC and precision-recall, reliability
+slices        per-slice gaps
+before_after  the before/after interval, fixed and broken questions, forgetting
+specs         the registry (chart key -> builder, in page order): specs and SVG of a report
+svg           label sanitising, spec -> SVG (vl-convert), id scoping; light, for the helper process
+
+Every number a chart draws is in the report; altair and vl_convert are imported inside the
+functions that draw, so importing this package stays cheap.
+"""

@@ -1,0 +1,263 @@
+"""Classification charts: validation cost against threshold, ROC and precision-recall, reliability."""
+
+from __future__ import annotations
+
+import math
+
+from reportgen.charts.compose import (
+    DASHED,
+    INK,
+    MUTED,
+    WIDTH,
+    Datasets,
+    layer,
+    model_colour,
+    models,
+    padded,
+    sized,
+    unit,
+    with_references,
+)
+from reportgen.stats.calibration import MIN_JOINED
+
+
+def _guide_line(alt, data: Datasets, y0: float, y1: float) -> dict:
+    """A thin dashed grey line from (0, y0) to (1, y1): chance diagonal or chance level."""
+    return unit(
+        alt.Chart(data.add([{"x": 0, "y": y0}, {"x": 1, "y": y1}]))
+        .mark_line(color=MUTED, strokeDash=[4, 3], strokeWidth=1)
+        .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"))
+    )
+
+
+def _curve_rows(report: dict, section: str, xkey: str, ykey: str, sub: str | None = None):
+    """Both models' curves as rows (model, x, y, order); checks thinned them before the report."""
+    rows = []
+    section_data = report.get(section) or {}
+    for role, label, _ in models(report):
+        part = (section_data.get(role) or {}).get(sub) if sub else section_data.get(role)
+        if not part or not part.get(xkey):
+            continue
+        for order, (x, y) in enumerate(zip(part[xkey], part[ykey], strict=False)):
+            if x is None or y is None:
+                continue
+            rows.append({"model": label, "x": x, "y": y, "order": order})
+    return rows
+
+
+def _unit_square_curves(alt, report: dict, data: Datasets, rows, x_title, y_title) -> dict:
+    """Both models' curves on [0, 1] x [0, 1] (ROC, precision-recall)."""
+    square = alt.Scale(domain=[0, 1])
+    return unit(
+        alt.Chart(data.add(rows))
+        .mark_line(strokeWidth=1.6)
+        .encode(
+            x=alt.X("x:Q", title=x_title, scale=square),
+            y=alt.Y("y:Q", title=y_title, scale=square),
+            color=model_colour(alt, report),
+            order=alt.Order("order:Q"),
+        )
+    )
+
+
+# ---------------------------------------------------------------- threshold and ranking
+
+
+def threshold_cost(report: dict, data: Datasets):
+    """Validation cost against threshold for both models, chosen thresholds and the theoretical cutoff."""
+    import altair as alt
+
+    th = report.get("threshold")
+    if not th:
+        return None
+    rows = _curve_rows(report, "threshold", "threshold", "cost", sub="curve")
+    if not rows:
+        return None
+    # above a model's highest score it predicts no positives: its cost stays where the
+    # curve ends, so the line runs on to threshold 1 instead of stopping mid-axis
+    for label in dict.fromkeys(r["model"] for r in rows):
+        last = max((r for r in rows if r["model"] == label), key=lambda r: r["order"])
+        if last["x"] < 1:
+            rows.append({**last, "x": 1.0, "order": last["order"] + 1})
+    unit_words = ((th.get("costs") or {}).get("unit")) or "cost units"
+    chosen = []
+    for role, label, _ in models(report):
+        m = th.get(role) or {}
+        if m.get("threshold") is not None and m.get("validation_cost") is not None:
+            chosen.append(
+                {"model": label, "x": min(m["threshold"], 1.0), "y": m["validation_cost"]}
+            )
+    colour = model_colour(alt, report)
+    line = (
+        alt.Chart(data.add(rows))
+        .mark_line(strokeWidth=1.6, interpolate="step-after")
+        .encode(
+            x=alt.X(
+                "x:Q",
+                title="threshold (predict positive when p ≥ threshold)",
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            y=alt.Y(
+                "y:Q",
+                title=["validation cost per case,", f"in {unit_words}"],
+                # zero in, and room above the highest point: no curve runs into the frame
+                scale=alt.Scale(domain=padded([r["y"] for r in rows], 0.06, True), nice=False),
+            ),
+            color=colour,
+            order=alt.Order("order:Q"),
+        )
+    )
+    layers = [unit(line)]
+    if chosen:
+        layers.append(
+            unit(
+                alt.Chart(data.add(chosen))
+                .mark_point(shape="diamond", size=120, filled=True, stroke="white", strokeWidth=1)
+                .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), color=colour)
+            )
+        )
+    refs = []
+    if th.get("theoretical_cutoff") is not None:
+        refs.append(
+            {
+                "x": th["theoretical_cutoff"],
+                "what": "theoretical cutoff c_FP / (c_FP + c_FN)",
+                "colour": INK,
+                "dash": DASHED,
+            }
+        )
+    return sized(with_references(alt, data, layers, refs), WIDTH, 190)
+
+
+def roc_curve(report: dict, data: Datasets):
+    """ROC curves of both models on test with the chance diagonal."""
+    import altair as alt
+
+    rows = _curve_rows(report, "ranking", "fpr", "tpr", sub="roc")
+    if not rows:
+        return None
+    diagonal = _guide_line(alt, data, 0, 1)
+    curves = _unit_square_curves(
+        alt, report, data, rows, "false positive rate", "true positive rate"
+    )
+    return layer(diagonal, curves, width=230, height=230)
+
+
+def pr_curve(report: dict, data: Datasets):
+    """Precision-recall curves of both models on test, with the positive rate as the chance level."""
+    import altair as alt
+
+    # precision at recall 0 is a convention (1 by definition), not a measurement: drawn, it is
+    # a vertical segment up the axis that no threshold produces
+    rows = [r for r in _curve_rows(report, "ranking", "recall", "precision", sub="pr") if r["x"]]
+    if not rows:
+        return None
+    layers = []
+    cand = (report.get("threshold") or {}).get("candidate") or {}
+    if cand.get("actual_positive") is not None and cand.get("rows"):
+        rate = cand["actual_positive"] / cand["rows"]
+        layers.append(_guide_line(alt, data, rate, rate))
+        layers.append(
+            unit(
+                # at the left, where precision is high and the curves are far above it
+                alt.Chart(data.add([{"x": 0, "y": rate, "text": f"positive rate {rate:.2f}"}]))
+                .mark_text(align="left", baseline="bottom", dx=3, dy=-3, fontSize=11, color=MUTED)
+                .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), text=alt.Text("text:N"))
+            )
+        )
+    layers.append(_unit_square_curves(alt, report, data, rows, "recall", "precision"))
+    return layer(*layers, width=230, height=230)
+
+
+def ranking_pair(report: dict, data: Datasets):
+    """ROC and precision-recall side by side, one shared legend."""
+    parts = [c for c in (roc_curve(report, data), pr_curve(report, data)) if c is not None]
+    if not parts:
+        return None
+    return {"hconcat": parts, "spacing": 40} if len(parts) == 2 else parts[0]
+
+
+# ---------------------------------------------------------------- calibration
+
+
+def reliability(report: dict, data: Datasets):
+    """Reliability diagram: a point per bin sized by its rows, with the bin's interval.
+
+    The interval is the one the report gives per bin (``fraction_low`` to ``fraction_high``,
+    Wilson at the report's confidence); a bin without one is drawn without its line.
+    Bins with fewer than MIN_JOINED rows are hollow and left out of the line: joined like
+    the others they would claim a precision their two or three rows do not have.
+    """
+    import altair as alt
+
+    cal = report.get("calibration")
+    if not cal:
+        return None
+    rows = []
+    for role, label, _ in models(report):
+        # the two models' points sit a little apart so their intervals do not overlap
+        nudge = -0.006 if role == "candidate" else 0.006
+        run = 0  # the line breaks at a small bin rather than bridging it
+        for b in (cal.get(role) or {}).get("bins") or []:
+            if not b.get("count") or b.get("mean_p") is None or b.get("fraction_positive") is None:
+                continue  # empty bins are not drawn
+            run += b["count"] < MIN_JOINED
+            rows.append(
+                {
+                    "model": label,
+                    "mean_p": b["mean_p"],
+                    "x": min(1.0, max(0.0, b["mean_p"] + nudge)),
+                    "observed": b["fraction_positive"],
+                    "low": b.get("fraction_low"),
+                    "high": b.get("fraction_high"),
+                    "count": b["count"],
+                    "bin": f"{b['low']:.2f}–{b['high']:.2f}",
+                    "joined": b["count"] >= MIN_JOINED,
+                    "run": f"{role}-{run}",
+                }
+            )
+    if not rows:
+        return None
+    colour = model_colour(alt, report)
+    scale = alt.Scale(domain=[0, 1])
+    x = alt.X("x:Q", title="mean predicted probability in the bin", scale=scale)
+    y = alt.Y("observed:Q", title="observed positive fraction", scale=scale)
+    step = 10 ** math.floor(math.log10(max(r["count"] for r in rows)))
+    most = step * math.ceil(max(r["count"] for r in rows) / step)  # 979 -> 1000
+    size = alt.Size(
+        "count:Q",
+        title="rows in the bin",
+        scale=alt.Scale(type="sqrt", range=[12, 260], domain=[0, most]),
+        legend=alt.Legend(
+            orient="right", direction="vertical", values=sorted({MIN_JOINED, most // 2, most})
+        ),
+    )
+    big = data.add([r for r in rows if r["joined"]])
+    small = [r for r in rows if not r["joined"]]
+    layers = [
+        _guide_line(alt, data, 0, 1),
+        unit(
+            alt.Chart(data.add([r for r in rows if r["low"] is not None]))
+            .mark_rule(strokeWidth=1, opacity=0.55)
+            .encode(x=x, y=alt.Y("low:Q", scale=scale), y2=alt.Y2("high:Q"), color=colour)
+        ),
+        unit(
+            alt.Chart(big)
+            .mark_line(strokeWidth=1.4)
+            .encode(x=x, y=y, color=colour, detail=alt.Detail("run:N"))
+        ),
+        unit(
+            alt.Chart(big)
+            .mark_point(filled=True, opacity=0.85)
+            .encode(x=x, y=y, color=colour, size=size)
+        ),
+    ]
+    if small:
+        layers.append(
+            unit(
+                alt.Chart(data.add(small))
+                .mark_point(filled=False, strokeWidth=1.4)
+                .encode(x=x, y=y, color=colour, size=size)
+            )
+        )
+    return layer(*layers, width=WIDTH - 160, height=300)

@@ -1,0 +1,241 @@
+"""What every chart shares: colours, the Vega-Lite config, named datasets, layering, axes.
+
+Every mark is an altair chart (mark and encoding, the chosen stack); it is turned into a
+Vega-Lite dict at once with ``to_dict(validate=False)``, and layers, concatenations and the
+shared config are plain dicts. Composing altair objects copies every subchart on each call and
+validating re-checks the whole schema; together they took most of the chart time. altair is
+imported inside the functions that need it: ``evreport --help`` must stay instant.
+"""
+
+from __future__ import annotations
+
+#: the font every chart uses; installed on the build machine (fc-list) and embedded by
+#: weasyprint, so SVG text looks the same in the browser and in the PDF
+FONT = "DejaVu Sans"
+#: candidate / baseline colours, used consistently in every chart and in the CSS legend
+CANDIDATE_COLOUR = "#1f5f99"
+BASELINE_COLOUR = "#c2702a"
+MUTED = "#8a8f98"
+INK = "#222222"
+BAD = "#b3261e"
+GOOD = "#2e7d32"
+#: plotting width in px: with the legend and axis it fits A4 portrait (about 170 mm)
+WIDTH = 500
+SOLID = [1, 0]
+DASHED = [5, 3]
+
+#: the look shared by every chart (Vega-Lite config). The view's continuous sizes are
+#: altair's default theme; every chart sets its own width and height.
+CONFIG = {
+    "view": {"continuousWidth": 300, "continuousHeight": 300, "stroke": "#cccccc"},
+    "axis": {
+        "domainColor": "#888888",
+        "gridColor": "#e6e6e6",
+        "labelColor": INK,
+        "labelFontSize": 11,
+        # tick labels keep a clear gap; vega drops every other label rather than crowd them
+        "labelOverlap": "greedy",
+        "labelSeparation": 8,
+        "tickColor": "#888888",
+        "titleColor": INK,
+        "titleFontSize": 11,
+        "titleFontWeight": "normal",
+    },
+    "axisQuantitative": {"tickCount": 6},
+    "background": "white",
+    "font": FONT,
+    "header": {"labelFontSize": 11, "titleFontSize": 11},
+    "legend": {
+        "direction": "vertical",
+        "labelFontSize": 11,
+        "labelLimit": 260,
+        "orient": "bottom",
+        "symbolStrokeWidth": 2,
+        "titleFontSize": 11,
+        "titleFontWeight": "normal",
+    },
+}
+
+
+class Datasets:
+    """Named inline datasets for one chart.
+
+    Rows go into the spec's top-level ``datasets`` instead of inline ``values``: altair
+    deep-copies inline values on every method call, which made large curves slow.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[dict]] = {}
+
+    def add(self, rows: list[dict]):
+        import altair as alt
+
+        name = f"data-{len(self.values) + 1}"
+        self.values[name] = rows
+        return alt.NamedData(name=name)
+
+
+# ---------------------------------------------------------------- Vega-Lite composition
+
+
+def unit(chart) -> dict:
+    """One altair chart (data, mark, encoding) as a Vega-Lite dict, without schema validation."""
+    return chart.to_dict(validate=False, context={"top_level": False})
+
+
+def layer(*parts: dict, **props) -> dict:
+    """Layer Vega-Lite views; data that every part shares moves up to the layer, as altair does."""
+    data = parts[0].get("data")
+    if data is not None and all(p.get("data") == data for p in parts):
+        parts = tuple({k: v for k, v in p.items() if k != "data"} for p in parts)
+        return {"layer": list(parts), "data": data, **props}
+    return {"layer": list(parts), **props}
+
+
+def sized(view: dict, width: int, height: int) -> dict:
+    """The view with its plotting width and height in px."""
+    return {**view, "width": width, "height": height}
+
+
+def top_level(view: dict, data: Datasets) -> dict:
+    """A complete spec: the shared config, the view, the schema and the named datasets."""
+    import altair as alt
+
+    return {"config": CONFIG, **view, "$schema": alt.SCHEMA_URL, "datasets": data.values}
+
+
+# ---------------------------------------------------------------- shared encodings
+
+
+def models(report: dict) -> list[tuple[str, str, str]]:
+    """(role, label, colour) for candidate and baseline; labels are the user's model names."""
+    project = report["project"]
+    return [
+        ("candidate", f"{project['candidate']} (candidate)", CANDIDATE_COLOUR),
+        ("baseline", f"{project['baseline']} (baseline)", BASELINE_COLOUR),
+    ]
+
+
+def nominal_colour(alt, field: str, pairs: list[tuple[str, str]], **kwargs):
+    """A nominal colour with a fixed domain -> colour mapping, legend in domain order."""
+    domain = [p[0] for p in pairs]
+    return alt.Color(
+        f"{field}:N",
+        scale=alt.Scale(domain=domain, range=[p[1] for p in pairs]),
+        sort=domain,
+        **kwargs,
+    )
+
+
+def model_colour(alt, report: dict):
+    """The candidate/baseline colour encoding on the field ``model`` (the labels of ``models``)."""
+    pairs = [(label, colour) for _, label, colour in models(report)]
+    return nominal_colour(alt, "model", pairs, title=None)
+
+
+def direction(report: dict) -> str:
+    """The words "higher is better" or "lower is better", for axis titles."""
+    return "higher is better" if report["project"]["higher_is_better"] else "lower is better"
+
+
+def metric_name(report: dict) -> str:
+    """The project's metric as axis titles write it (underscores as spaces)."""
+    return report["project"]["metric"].replace("_", " ")
+
+
+def gap_title(report: dict) -> str:
+    """The axis title of every gap: the metric, with the sign rule spelled out."""
+    return f"gap in {metric_name(report)} (candidate better is positive)"
+
+
+def reference(alt, data: Datasets, rows: list[dict], scale=None) -> dict:
+    """Labelled vertical reference rules (zero, bounds, cut-offs) with their own legend."""
+    legend = list({r["what"]: r for r in rows}.values())
+    domain = [r["what"] for r in legend]
+    return unit(
+        alt.Chart(data.add(rows))
+        .mark_rule(strokeWidth=1.5)
+        .encode(
+            x=alt.X("x:Q", scale=scale) if scale is not None else alt.X("x:Q"),
+            color=nominal_colour(
+                alt, "what", [(r["what"], r["colour"]) for r in legend], title=None
+            ),
+            strokeDash=alt.StrokeDash(
+                "what:N",
+                scale=alt.Scale(domain=domain, range=[r["dash"] for r in legend]),
+                sort=domain,
+            ),
+        )
+    )
+
+
+def with_references(
+    alt, data: Datasets, data_layers: list[dict], refs: list[dict], scale=None
+) -> dict:
+    """Data layers sharing one colour legend, plus reference rules with a legend of their own.
+
+    The rules are drawn last, on top of bars and bands: a zero line or an interval end
+    hidden behind a histogram bar is no reference at all.
+    """
+    layered = data_layers[0] if len(data_layers) == 1 else layer(*data_layers)
+    if not refs:
+        return layered
+    return layer(
+        layered,
+        reference(alt, data, refs, scale),
+        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+    )
+
+
+def padded(values, pad: float = 0.08, include_zero: bool = False) -> list[float] | None:
+    """An axis domain around `values` with `pad` of its width free on each side.
+
+    No reference line or interval end then sits on the frame, where it reads as the axis
+    or as clipped; with include_zero, zero is inside the frame, never on its edge.
+    """
+    xs = [float(v) for v in values if v is not None]
+    if include_zero:
+        xs.append(0.0)
+    if not xs:
+        return None
+    lo, hi = min(xs), max(xs)
+    width = hi - lo or abs(hi) or 1.0
+    return [lo - pad * width, hi + pad * width]
+
+
+def zero_and_useful(report: dict, zero: str) -> list[dict]:
+    """Reference rules at zero and, when the project sets one, at the smallest useful effect."""
+    refs = [{"x": 0, "what": zero, "colour": INK, "dash": SOLID}]
+    useful = (report.get("relevance") or {}).get("min_useful_effect")
+    if useful is not None:
+        refs.append({"x": useful, "what": "smallest useful effect", "colour": GOOD, "dash": DASHED})
+    return refs
+
+
+def dot_whisker(alt, data: Datasets, rows, label_field, x_title, refs, colours) -> dict:
+    """One row per interval: a rule from low to high and a dot at the gap, coloured by kind."""
+    order = [r[label_field] for r in rows]
+    y = alt.Y(f"{label_field}:N", title=None, sort=order, axis=alt.Axis(labelLimit=230))
+    colour = nominal_colour(alt, "kind", colours, title=None)
+    source = data.add(rows)
+    domain = padded(
+        [r[k] for r in rows for k in ("low", "high", "gap")] + [r["x"] for r in refs],
+        include_zero=True,
+    )
+    whisker = (
+        alt.Chart(source)
+        .mark_rule(strokeWidth=2.2)
+        .encode(
+            x=alt.X("low:Q", title=x_title, scale=alt.Scale(domain=domain, nice=False)),
+            x2=alt.X2("high:Q"),
+            y=y,
+            color=colour,
+        )
+    )
+    dot = (
+        alt.Chart(source)
+        .mark_point(filled=True, size=60)
+        .encode(x=alt.X("gap:Q"), y=y, color=colour)
+    )
+    chart = with_references(alt, data, [unit(whisker), unit(dot)], refs)
+    return sized(chart, WIDTH - 80, max(60, 26 * len(rows)))

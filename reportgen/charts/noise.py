@@ -1,0 +1,305 @@
+"""Noise charts: the seed strip, evaluation intervals, the bootstrap histogram, the variance budget."""
+
+from __future__ import annotations
+
+from reportgen.charts.compose import (
+    BAD,
+    BASELINE_COLOUR,
+    CANDIDATE_COLOUR,
+    DASHED,
+    INK,
+    MUTED,
+    SOLID,
+    WIDTH,
+    Datasets,
+    direction,
+    dot_whisker,
+    gap_title,
+    layer,
+    metric_name,
+    model_colour,
+    models,
+    nominal_colour,
+    padded,
+    sized,
+    unit,
+    with_references,
+    zero_and_useful,
+)
+from reportgen.stats.budget import half_width
+
+
+def seed_strip(report: dict, data: Datasets):
+    """Validation metric per seed and model, the means, and the band the rule asks the gap to clear."""
+    import altair as alt
+
+    seed = report["noise"].get("seed") or {}
+    values = seed.get("values") or {}
+    mean = seed.get("mean") or {}
+    rows = [
+        {"model": label, "seed": v["seed"], "value": v["value"]}
+        for role, label, _ in models(report)
+        for v in values.get(role) or []
+        if v.get("value") is not None
+    ]
+    if not rows:
+        return None
+    means = [
+        {"model": label, "value": mean[role]}
+        for role, label, _ in models(report)
+        if mean.get(role) is not None
+    ]
+    y = alt.Y("model:N", title=None, sort=[m[1] for m in models(report)])
+    layers = []
+    refs = []
+    edge = None
+    base_mean = mean.get("baseline")
+    if base_mean is not None and seed.get("sd_used") is not None and seed.get("multiple"):
+        hib = report["project"]["higher_is_better"]
+        reach = seed["multiple"] * seed["sd_used"]
+        edge = base_mean + reach if hib else base_mean - reach
+    # one scale for every layer, with room on both sides: the rule's bar never sits on
+    # the frame, where it reads as the axis
+    xscale = alt.Scale(domain=padded([r["value"] for r in rows] + [edge]), nice=False)
+    if edge is not None:
+        band = [{"x": min(base_mean, edge), "x2": max(base_mean, edge)}]
+        layers.append(
+            unit(
+                alt.Chart(data.add(band))
+                .mark_rect(color="#ece6d6")
+                .encode(x=alt.X("x:Q", scale=xscale), x2=alt.X2("x2:Q"))
+            )
+        )
+        sign = "+" if hib else "−"
+        refs.append(
+            {
+                "x": edge,
+                "what": f"the rule's bar: baseline mean {sign} {seed['multiple']:g} × seed sd",
+                "colour": INK,
+                "dash": DASHED,
+            }
+        )
+    layers.append(
+        unit(
+            alt.Chart(data.add(rows))
+            .mark_point(size=70, filled=False, strokeWidth=1.8)
+            .encode(
+                x=alt.X(
+                    "value:Q",
+                    title=f"validation {metric_name(report)} per seed ({direction(report)})",
+                    scale=xscale,
+                ),
+                y=y,
+                color=model_colour(alt, report),
+            )
+        )
+    )
+    if means:
+        layers.append(
+            unit(
+                alt.Chart(data.add(means))
+                .mark_tick(thickness=3, size=34)
+                .encode(x=alt.X("value:Q", scale=xscale), y=y, color=model_colour(alt, report))
+            )
+        )
+    return sized(with_references(alt, data, layers, refs, xscale), WIDTH, 110)
+
+
+def eval_intervals(report: dict, data: Datasets):
+    """One evaluation interval per trained network beside the seed-averaged and two-level ones."""
+    import altair as alt
+
+    block = report["noise"].get("block")
+    if not block or block.get("gap") is None:
+        return None
+    cand = report["project"]["candidate"]
+    rows = [
+        {
+            "row": f"{cand} seed {s['seed']}",
+            "gap": s["gap"],
+            "low": s["low"],
+            "high": s["high"],
+            "kind": "one trained network",
+        }
+        for s in block.get("per_seed") or []
+        if s.get("gap") is not None
+    ]
+    primary = block.get("primary") or "bootstrap"
+    rows.append(
+        {
+            "row": "seed-averaged (" + ("t" if primary == "t" else "bootstrap") + ")",
+            "gap": block["gap"],
+            "low": block["low"],
+            "high": block["high"],
+            "kind": "seed-averaged",
+        }
+    )
+    two = block.get("two_level")
+    if two and two.get("low") is not None:
+        rows.append(
+            {
+                "row": "two-level (seeds and blocks)",
+                "gap": two.get("gap", block["gap"]),
+                "low": two["low"],
+                "high": two["high"],
+                "kind": "both noise sources",
+            }
+        )
+    return dot_whisker(
+        alt,
+        data,
+        rows,
+        "row",
+        gap_title(report),
+        zero_and_useful(report, "zero: no difference"),
+        [
+            ("one trained network", MUTED),
+            ("seed-averaged", INK),
+            ("both noise sources", CANDIDATE_COLOUR),
+        ],
+    )
+
+
+def bootstrap_histogram(report: dict, data: Datasets):
+    """The bootstrap distribution of the mean block gap with its interval and zero marked."""
+    import altair as alt
+
+    block = report["noise"].get("block")
+    dist = (block or {}).get("distribution")
+    if not dist or not dist.get("counts"):
+        return None
+    edges, counts = dist["edges"], dist["counts"]
+    bars = [
+        {"lo": edges[i], "hi": edges[i + 1], "count": c}
+        for i, c in enumerate(counts)
+        if i + 1 < len(edges)
+    ]
+    conf = block.get("confidence") or 0.95
+    refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
+    if block.get("bootstrap") and block["bootstrap"].get("low") is not None:
+        lo, hi = block["bootstrap"]["low"], block["bootstrap"]["high"]
+    else:
+        lo, hi = block.get("low"), block.get("high")
+    if lo is not None:
+        label = f"{conf * 100:.0f}% interval"
+        refs += [
+            {"x": lo, "what": label, "colour": INK, "dash": DASHED},
+            {"x": hi, "what": label, "colour": INK, "dash": DASHED},
+        ]
+    refs.append(
+        {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID}
+    )
+    hist = (
+        alt.Chart(data.add(bars))
+        .mark_rect(color="#b9c7d6", stroke="white", strokeWidth=0.5)
+        .encode(
+            x=alt.X(
+                "lo:Q",
+                title=f"resampled mean gap in {metric_name(report)} (candidate better is positive)",
+                scale=alt.Scale(
+                    domain=padded(edges + [r["x"] for r in refs], 0.04, include_zero=True),
+                    nice=False,
+                ),
+            ),
+            x2=alt.X2("hi:Q"),
+            y=alt.Y("count:Q", title="resamples"),
+        )
+    )
+    return sized(with_references(alt, data, [unit(hist)], refs), WIDTH, 150)
+
+
+# ---------------------------------------------------------------- the variance budget
+
+
+def budget(report: dict, data: Datasets):
+    """The two variance terms as a stacked bar, and the predicted half-width as seeds or blocks
+    grow, with today's gap marked (a planning model, not a measurement)."""
+    import altair as alt
+
+    b = (report.get("noise") or {}).get("budget")
+    if not b or not b.get("total"):
+        return None
+    terms = [
+        {"what": "seed term (retraining)", "value": b["seed_term"], "order": 1},
+        {"what": "block term (evaluation sample)", "value": b["block_term"], "order": 2},
+    ]
+    bar = unit(
+        alt.Chart(data.add(terms))
+        .mark_bar(height=18)
+        .encode(
+            x=alt.X(
+                "value:Q",
+                stack="zero",
+                title="variance of the gap",
+                axis=alt.Axis(format=".1e", tickCount=4),
+            ),
+            color=nominal_colour(
+                alt,
+                "what",
+                [
+                    ("seed term (retraining)", CANDIDATE_COLOUR),
+                    ("block term (evaluation sample)", MUTED),
+                ],
+                title=None,
+            ),
+            order=alt.Order("order:Q"),
+        )
+    )
+    z = b["z"]
+    s_var, b_var = b["seed_sd"] ** 2, b["block_sd"] ** 2
+    S, B = b["S"], b["B"]
+    rows = []
+    for k in (1, 1.5, 2, 3, 4, 6, 8, 10):
+        rows.append(
+            {
+                "k": k,
+                "half": half_width(s_var, S * k, b_var, B, z),
+                "what": f"more seeds ({S} now), blocks fixed",
+            }
+        )
+        rows.append(
+            {
+                "k": k,
+                "half": half_width(s_var, S, b_var, B * k, z),
+                "what": f"more blocks ({B} now), seeds fixed",
+            }
+        )
+    gap = abs((b.get("planning") or {}).get("gap") or 0.0)
+    lines = unit(
+        alt.Chart(data.add(rows))
+        .mark_line(point=True, strokeWidth=1.6)
+        .encode(
+            x=alt.X(
+                "k:Q", title="times today's count", scale=alt.Scale(type="log", domain=[1, 10])
+            ),
+            y=alt.Y("half:Q", title="predicted half-width", scale=alt.Scale(zero=True)),
+            color=nominal_colour(
+                alt,
+                "what",
+                [
+                    (f"more seeds ({S} now), blocks fixed", CANDIDATE_COLOUR),
+                    (f"more blocks ({B} now), seeds fixed", BASELINE_COLOUR),
+                ],
+                title=None,
+            ),
+        )
+    )
+    ref = unit(
+        alt.Chart(
+            data.add([{"y": gap, "what": f"today's gap ({gap:.3g}): below it, zero is excluded"}])
+        )
+        .mark_rule(strokeWidth=1.5, strokeDash=DASHED, color=INK)
+        .encode(y="y:Q", tooltip=alt.Tooltip("what:N"))
+    )
+    label = unit(
+        alt.Chart(data.add([{"y": gap, "k": 10, "what": "today's gap"}]))
+        .mark_text(align="right", dy=-6, fontSize=11, color=INK)
+        .encode(x="k:Q", y="y:Q", text="what:N")
+    )
+    return {
+        "vconcat": [
+            sized(bar, 380, 16),
+            sized(layer(lines, ref, label), 380, 110),
+        ],
+        "resolve": {"scale": {"color": "independent"}},
+    }

@@ -1,0 +1,74 @@
+"""The one jinja2 environment factory, for every page evreport renders.
+
+Two flavours over the same templates/ folder, both with undefined names as errors:
+
+- ``html`` (report.html, the batch index, the feedback section): autoescape on, and every
+  printed string has its control characters shown as escapes (``\\x1b``), as in messages;
+- ``markdown`` (decision-log.md): autoescape off on purpose, since HTML entities would show
+  as ``&lt;`` in a Markdown reader; instead every printed value goes through ``plain``:
+  one line, control characters escaped, and ``[ ] < > ` \\`` escaped so that user text
+  can form no link, image, raw HTML or code.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import reportgen
+from reportgen.errors import clean_text
+from reportgen.safe import escape_controls
+
+ROOT = Path(reportgen.__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+STYLES = ROOT / "styles"
+FLAVOURS = ("html", "markdown")
+
+#: characters that would let user text become a link, an image, raw HTML or code
+_ACTIVE = re.compile(r"([\\`\[\]<>])")
+
+
+def visible(value):
+    """HTML finalize: control characters in plain strings become visible escapes (\\x1b), as
+    in every message; tab and newline stay; markup the templates built is left as it is."""
+    from markupsafe import Markup
+
+    if not isinstance(value, str) or isinstance(value, Markup):
+        return value
+    return escape_controls(value, keep_lines=True)
+
+
+def plain(text: object) -> str:
+    """User text as one markdown line: no raw HTML, links, images or structure-breaking newlines.
+
+    Square brackets, angle brackets, backticks and backslashes are escaped, so neither
+    ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor ``<http://...>`` can form;
+    control characters are shown as escapes.
+    """
+    s = " ".join(clean_text(text, None).split())
+    return _ACTIVE.sub(r"\\\1", s)
+
+
+@lru_cache(maxsize=len(FLAVOURS))
+def environment(flavour: str = "html"):
+    """The jinja2 environment of ``flavour`` ("html" or "markdown"); see the module docstring."""
+    import jinja2
+
+    if flavour not in FLAVOURS:
+        raise ValueError(f"unknown template flavour {flavour!r}; use one of {', '.join(FLAVOURS)}")
+    html = flavour == "html"
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=html,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=html,
+        lstrip_blocks=html,
+        keep_trailing_newline=True,
+        finalize=visible if html else plain,
+    )
+
+
+def stylesheet(*names: str) -> str:
+    """Our own stylesheets from styles/, joined, to be inlined in a page (never user text)."""
+    return "\n".join((STYLES / name).read_text(encoding="utf-8") for name in names)

@@ -1,0 +1,199 @@
+"""Retraining noise: the seed rule and paired seeds (methods.md section 2).
+
+Every gap is "candidate better" positive (section 0). Functions return plain
+floats/ints/dicts with None for what cannot be computed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reportgen.stats._util import (
+    as_1d,
+    check_confidence,
+    mean_or_none,
+    no_spread,
+    sample_sd,
+    to_float,
+)
+from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.ttests import t_test
+
+SD_FROM = ("candidate", "baseline", "larger")
+
+
+def seed_rule(
+    candidate_values: Any,
+    baseline_values: Any,
+    *,
+    higher_is_better: bool,
+    multiple: float = 2.0,
+    sd_from: str = "larger",
+) -> dict[str, Any]:
+    """The seed rule: does the validation gap exceed ``multiple`` seed sds? (section 2)
+
+    Parameters
+    ----------
+    candidate_values : array-like of shape (S_c,)
+        Validation metric per candidate seed.
+    baseline_values : array-like of shape (S_b,)
+        Validation metric per baseline seed.
+    higher_is_better : bool
+        Direction of the metric.
+    multiple : float, default 2.0
+        ``seed_sd_multiple``; the rule passes when ``gap_in_sd > multiple`` (strictly).
+    sd_from : {"larger", "candidate", "baseline"}, default "larger"
+        Which sd is used. With "larger", both sides need at least 2 seeds.
+
+    Returns
+    -------
+    dict
+        ``n`` {candidate, baseline}; ``sd`` {candidate, baseline} (ddof=1, None when
+        n < 2); ``mean`` {candidate, baseline}; ``sd_used``; ``validation_gap`` (gap
+        of the seed means, sign rule); ``gap_in_sd`` (None when the sd is unmeasured
+        or 0); ``multiple``; ``passes`` (False when unmeasured);
+        ``seeds_beating_baseline`` (candidate seeds strictly better than the baseline
+        mean; None without baseline seeds); ``reason`` (why ``gap_in_sd`` is None).
+    """
+    if sd_from not in SD_FROM:
+        raise ValueError(f"sd_from={sd_from!r} is not valid. It should be one of {list(SD_FROM)}")
+    c = as_1d(candidate_values, "candidate_values")
+    b = as_1d(baseline_values, "baseline_values")
+    sd_c, sd_b = sample_sd(c), sample_sd(b)
+    mean_c, mean_b = mean_or_none(c), mean_or_none(b)
+    vgap = (
+        signed_gap(mean_c, mean_b, higher_is_better)
+        if mean_c is not None and mean_b is not None
+        else None
+    )
+    beating = (
+        int(np.count_nonzero(signed_gap(c, mean_b, higher_is_better) > 0))
+        if mean_b is not None
+        else None
+    )
+
+    reason: str | None = None
+    if sd_from == "larger":
+        short = [name for name, s in (("candidate", sd_c), ("baseline", sd_b)) if s is None]
+        sd_used = None if short else max(sd_c, sd_b)  # type: ignore[type-var]
+        if short:
+            reason = (
+                f"retraining noise unmeasured: fewer than 2 seeds for the {' and '.join(short)}"
+            )
+    else:
+        sd_used = sd_c if sd_from == "candidate" else sd_b
+        if sd_used is None:
+            reason = f"retraining noise unmeasured: fewer than 2 seeds for the {sd_from}"
+
+    zero = {
+        name: s is not None and no_spread(x)
+        for name, s, x in (("candidate", sd_c, c), ("baseline", sd_b, b))
+    }
+    note: str | None = None
+    trivial = False
+    if reason is None and sd_from != "larger" and zero[sd_from]:
+        other = "baseline" if sd_from == "candidate" else "candidate"
+        other_sd = sd_b if other == "baseline" else sd_c
+        if other_sd is not None and not zero[other]:
+            sd_used = other_sd
+            note = (
+                f"the {sd_from} has zero seed spread (deterministic, e.g. logistic regression): "
+                f"the {other}'s sd is used"
+            )
+    elif reason is None and sd_from == "larger":
+        det = [k for k, z in zero.items() if z]
+        if len(det) == 1:
+            note = (
+                f"the {det[0]} has zero seed spread (deterministic, e.g. logistic regression, which "
+                f"is normal): the {'baseline' if det[0] == 'candidate' else 'candidate'}'s sd is used"
+            )
+    gap_in_sd: float | None = None
+    if reason is None and vgap is None:
+        reason = "no validation gap: a model has no seeds"
+    elif reason is None and (sd_used == 0.0 or (zero["candidate"] and zero["baseline"])):
+        trivial = True
+        reason = (
+            "both models have zero seed spread (deterministic training): the seed rule is "
+            "trivially met when the gap is positive, and the evaluation line carries the decision"
+        )
+    elif reason is None:
+        gap_in_sd = to_float(vgap / sd_used)  # type: ignore[operator]
+
+    return {
+        "n": {"candidate": int(c.size), "baseline": int(b.size)},
+        "sd": {"candidate": sd_c, "baseline": sd_b},
+        "mean": {"candidate": mean_c, "baseline": mean_b},
+        "sd_used": sd_used,
+        "validation_gap": vgap,
+        "gap_in_sd": gap_in_sd,
+        "multiple": float(multiple),
+        "passes": bool(
+            (gap_in_sd is not None and gap_in_sd > multiple)
+            or (trivial and vgap is not None and vgap > 0)
+        ),
+        "trivial": trivial,
+        "deterministic": [k for k, z in zero.items() if z],
+        "note": note,
+        "seeds_beating_baseline": beating,
+        "reason": reason,
+    }
+
+
+def paired_seeds(
+    candidate_values: Any,
+    baseline_values: Any,
+    *,
+    higher_is_better: bool,
+    confidence: float = 0.95,
+) -> dict[str, Any]:
+    """Per-seed differences ``d_i`` (seed i against seed i) with a Student t interval.
+
+    Uses ``scipy.stats.ttest_rel(candidate, baseline)`` for higher-is-better and
+    ``ttest_rel(baseline, candidate)`` otherwise, so the interval is on the gap.
+
+    Parameters
+    ----------
+    candidate_values, baseline_values : array-like of shape (n,)
+        Metric per seed, aligned by seed.
+    higher_is_better : bool
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    dict
+        ``n``, ``mean``, ``sd`` (ddof=1), ``low``, ``high``, ``p`` (two-sided),
+        ``reason``. All but ``n`` None when n < 2 (``mean`` is kept when n == 1);
+        interval and p None when the differences have zero spread (up to float
+        rounding, see ``SPREAD_RTOL``).
+    """
+    check_confidence(confidence)
+    c = as_1d(candidate_values, "candidate_values")
+    b = as_1d(baseline_values, "baseline_values")
+    if c.size != b.size:
+        raise ValueError(
+            f"paired seeds need one baseline seed per candidate seed, got {c.size} and {b.size}"
+        )
+    d = signed_gap(c, b, higher_is_better)
+    out: dict[str, Any] = {
+        "n": int(c.size),
+        "mean": mean_or_none(d),
+        "sd": sample_sd(d),
+        "low": None,
+        "high": None,
+        "p": None,
+        "reason": None,
+    }
+    if c.size < 2:
+        out["reason"] = f"{c.size} paired seed(s): a t interval needs at least 2"
+        return out
+    if no_spread(d):
+        out["reason"] = "the per-seed differences are all equal: zero spread, no t interval"
+        return out
+    # equals scipy.stats.ttest_rel(first, second) with first = the better-direction side
+    low, high, p = t_test(
+        float(np.mean(d)), float(np.std(d, ddof=1)) / np.sqrt(d.size), d.size - 1, confidence
+    )
+    out.update(low=low, high=high, p=p)
+    return out
