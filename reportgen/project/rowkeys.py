@@ -3,8 +3,7 @@
 The split file's ids are turned into text once (``str(v).strip()``, as the checks compare
 them), sorted once, and every predictions file of the part is mapped onto positions in
 that order: by a table lookup or a binary search when the ids are integers on both sides,
-else by comparing the file's sorted ids with the part's (a file holding exactly the part's
-ids) or a hash lookup (Arrow ``index_in``). A key is then a plain int64: joins,
+else by a hash lookup (Arrow ``index_in``). A key is then a plain int64: joins,
 intersections and coverage checks are array indexing and counting, and sorting keys sorts
 the ids as strings. When anything is unusual (nulls, empty or padded ids, duplicates, an
 id outside the split file, a column type other than integer or text) there are no keys and
@@ -116,6 +115,7 @@ class PartKeys:
 
     def keys_of(self, ids) -> np.ndarray | None:
         """(N,) int64 keys of a predictions file's ids; None when one is unusual, absent or repeated."""
+        import pyarrow.compute as pc
 
         ints = text = None
         if self.int_sorted is not None:
@@ -142,27 +142,13 @@ class PartKeys:
             text = id_text(ids) if text is None else text
             if text is None:
                 return None
-            keys = self._text_keys(text)
-            if keys is None:
+            found = pc.index_in(text, value_set=self.sorted_text)
+            if found.null_count:
                 return None
+            keys = found.to_numpy(zero_copy_only=False).astype(np.int64)
         if keys.size and np.bincount(keys, minlength=len(self)).max() > 1:
             return None
         return keys.astype(np.int32, copy=False) if len(self) < 2**31 else keys
-
-    def _text_keys(self, text) -> np.ndarray | None:
-        """Keys of text ids: one sort when the file holds exactly the part's ids, else a hash lookup."""
-        import pyarrow.compute as pc
-
-        if len(text) == len(self):
-            order = pc.sort_indices(text)
-            if pc.all(pc.equal(text.take(order), self.sorted_text)).as_py():
-                keys = np.empty(len(text), dtype=np.int64)  # row order[k] holds sorted id k
-                keys[order.to_numpy()] = np.arange(len(text))
-                return keys
-        found = pc.index_in(text, value_set=self.sorted_text)
-        if found.null_count:
-            return None
-        return found.to_numpy(zero_copy_only=False).astype(np.int64)
 
     def text_of(self, keys: np.ndarray) -> np.ndarray:
         """The ids of ``keys`` as Python strings (messages and the rare general path)."""

@@ -243,8 +243,15 @@ def _parquet_frame(data: bytes, name: str, max_text_bytes: int):
         n = _text_bytes(table.column(c))
         if n > max_text_bytes:
             raise bad(_text_limit_message(c, n, max_text_bytes), "too-large")
+    # text row ids (unique: a dictionary saves nothing) become Arrow strings, as in a CSV
+    # frame, not one Python object per row
+    ids = [i for i, f in enumerate(table.schema) if f.name == "row_id"]
+    plain_ids = len(ids) == 1 and _is_text(table.schema[ids[0]].type)
+    plain_ids = plain_ids and not _is_binary(table.schema[ids[0]].type)
     try:
-        frame = table.to_pandas()
+        if plain_ids:
+            table = table.set_column(ids[0], "row_id", table.column(ids[0]).cast(pa.large_string()))
+        frame = table.to_pandas(types_mapper=_as_str_dtype if plain_ids else None)
     except Exception as e:
         raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
     del table
@@ -254,6 +261,23 @@ def _parquet_frame(data: bytes, name: str, max_text_bytes: int):
             frame[c] = col.where(col.notna(), None)
     frame.attrs["format"] = "parquet"
     return frame
+
+
+def _is_binary(t) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    return pa.types.is_binary(t) or pa.types.is_large_binary(t)
+
+
+def _as_str_dtype(t):
+    """to_pandas types_mapper: large_string (only the text row ids) as pandas' str dtype."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
+    return pd.StringDtype("pyarrow", na_value=np.nan) if t == pa.large_string() else None
 
 
 def _is_text(t) -> bool:
