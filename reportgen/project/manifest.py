@@ -51,6 +51,13 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
     )
     if not files:
         raise InputError(f"no .csv or .parquet split files in {split_dir}/", path=split_dir)
+    if len(files) > MAX_MANIFEST_PARTS:  # a manifest that validate would refuse
+        raise InputError(
+            f"{split_dir}/ holds {len(files):,} split files, over the limit of "
+            f"{MAX_MANIFEST_PARTS:,} parts; none of them is read",
+            path=split_dir,
+            slug="too-large",
+        )
     if created is None:
         created = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     else:

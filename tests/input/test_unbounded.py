@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import set_runs_cell, with_slug
 
+from reportgen.errors import InputError
 from reportgen.project import inspect_project
 from reportgen.project import manifest as manifest_mod
 from reportgen.project import tables as tables_mod
@@ -51,6 +52,20 @@ def test_a_manifest_with_60000_parts_is_refused_before_any_is_read(mini, monkeyp
     assert p.path == "split/manifest.json" and p.line == 4
     assert p.message == '"files" lists 60,000 parts, over the limit of 1,000; none of them is read'
     assert seconds < QUICK
+
+
+def test_freeze_refuses_more_split_files_than_a_manifest_may_list(mini, monkeypatch):
+    monkeypatch.setattr(manifest_mod, "MAX_MANIFEST_PARTS", 3)
+    (mini / "split" / "extra.csv").write_text("row_id\nz1\n")
+    (mini / "split" / "more.csv").write_text("row_id\nz2\n")
+    with pytest.raises(InputError) as e:
+        freeze(mini, "2026-01-01T00:00:00Z")
+    [p] = e.value.problems
+    assert (p.path, p.slug) == ("split", "too-large")
+    assert (
+        p.message == "split/ holds 4 split files, over the limit of 3 parts; none of them is read"
+    )
+    assert not (mini / "split" / "manifest.json").exists()
 
 
 # --------------------------------------------------------------------------- CSV and Parquet
