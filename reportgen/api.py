@@ -14,7 +14,8 @@ from reportgen.names import FORMATS
 
 @dataclass
 class BuildResult:
-    """What a build produced: the report dict, where it went, and what went wrong on the way."""
+    """What a build produced: the report dict, where it went, and what went wrong on the way
+    (``warnings``: the load and check warnings report.json lists)."""
 
     report: dict
     out_dir: Path
@@ -58,9 +59,9 @@ def build_report(
     from reportgen.errors import display_name
 
     # a non-UTF-8 folder name must not stop report.json from being written
-    report = compute_report(
+    report, warnings = compute_report(
         project, command=display_name(command or f"evreport build {project_dir}")
     )
     files, problems = render_outputs(report, formats)
     written = atomic_write_dir(out_dir, files)
-    return BuildResult(report, out_dir, written, project.warnings, problems)
+    return BuildResult(report, out_dir, written, warnings, problems)

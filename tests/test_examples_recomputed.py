@@ -21,7 +21,7 @@ SCHEMA = json.loads((ROOT / "reportgen" / "report.schema.json").read_text())
 @pytest.fixture(scope="module", params=EXAMPLES, ids=[p.name for p in EXAMPLES])
 def example(request):
     root = request.param
-    report = json.loads(json.dumps(compute_report(load_project(root)), allow_nan=False))
+    report = json.loads(json.dumps(compute_report(load_project(root))[0], allow_nan=False))
     cfg = tomllib.loads((root / "evreport.toml").read_text())
     runs = pd.read_csv(root / "runs.csv", dtype={"config": str})
     return root, cfg, runs, report
@@ -157,7 +157,7 @@ def test_noise_lines_and_ladder(example):
 
 def test_deterministic(example):
     root, _, _, report = example
-    again = json.loads(json.dumps(compute_report(load_project(root)), allow_nan=False))
+    again = json.loads(json.dumps(compute_report(load_project(root))[0], allow_nan=False))
     assert again == report
 
 

@@ -19,11 +19,7 @@ ROOT = Path(reportgen.__file__).resolve().parent
 
 #: cycles that exist today and are being removed elsewhere; each entry is one strongly
 #: connected group of modules. Delete an entry once its cycle is gone (the test says so).
-EXPECTED_CYCLES: list[frozenset[str]] = [
-    # checks/before_after.py and checks/ladder.py import each other (issue 18: the shared
-    # rung machinery is being moved out by another change; remove this entry after it lands)
-    frozenset({"reportgen.checks.before_after", "reportgen.checks.ladder"}),
-]
+EXPECTED_CYCLES: list[frozenset[str]] = []
 
 
 def _module_name(path: Path) -> str:

@@ -44,109 +44,18 @@ def classification(
         rep = representative(mr)
         if rep is None:
             return None, None, None
-        per_seed = []
-        sorted_once = {}  # the representative's descending_counts: one sort per network
-        for s in mr.seeds:
-            if s.test_pred is None or s.test_pred.kind != "binary":
-                continue
-            vt = (
-                threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
-                if _binary_val(s)
-                else None
-            )
-            tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
-            counts = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
-            if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
-                sorted_once[s.seed] = counts
-            per_seed.append(
-                {
-                    "seed": s.seed,
-                    "threshold": s.threshold,
-                    "validation_cost": vt["cost"] if vt else None,
-                    "test_cost": tt["cost"],
-                    "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y, counts),
-                }
-            )
-        vp, tp = (rep.val_pred if _binary_val(rep) else None), rep.test_pred
-        counts = sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
-        v = threshold.at_threshold(vp.p, vp.y, rep.threshold, fp, fn) if vp is not None else None
-        t = threshold.at_threshold(tp.p, tp.y, rep.threshold, fp, fn)
-        curve = None
-        if vp is not None:
-            ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
-            keep = ts <= 1.0  # the "predict none" sentinel is marked separately
-            cx, cy = _curve(ts[keep], cs[keep])
-            curve = {"threshold": cx, "cost": cy}
-        threshold_reason = None
-        if vp is None:
-            threshold_reason = (
-                f"no validation predictions for {mr.name} seed {rep.seed}: the threshold is "
-                + (
-                    f"the fixed {cfg.threshold}"
-                    if isinstance(cfg.threshold, float)
-                    else "0.5 (the cost-minimising threshold is chosen on validation predictions)"
-                )
-            )
-        aucs = [p["roc_auc"] for p in per_seed if p["roc_auc"] is not None]
-        th[mr.role] = {
-            "seed": rep.seed,
-            "threshold": rep.threshold,
-            "threshold_reason": threshold_reason,
-            "predicts_none": bool(rep.threshold > 1.0),
-            "validation_cost": v["cost"] if v else None,
-            "test_cost": t["cost"],
-            "confusion": t["confusion"],
-            "precision": t["precision"],
-            "recall": t["recall"],
-            "predicted_positive": t["predicted_positive"],
-            "actual_positive": t["actual_positive"],
-            "rows": t["rows"],
-            "validation_confusion": v["confusion"] if v else None,
-            "validation_precision": v["precision"] if v else None,
-            "validation_recall": v["recall"] if v else None,
-            "mean_test_cost": float(np.mean([p["test_cost"] for p in per_seed])),
-            "per_seed": per_seed,
-            "curve": curve,
-        }
-        n_pos = int(np.count_nonzero(tp.y))
-        n_neg = int(tp.y.size - n_pos)
-        auc = ranking.roc_auc(tp.p, tp.y, counts)
-        ap = ranking.average_precision(tp.p, tp.y, counts)
-        roc = pr = None
-        if auc is not None:
-            fpr, tpr = ranking.roc_points(tp.p, tp.y, counts)
-            fx, fy = _curve(fpr, tpr)
-            roc = {"fpr": fx, "tpr": fy}
-        if ap is not None:
-            rec, prec = ranking.pr_points(tp.p, tp.y, counts)
-            rx, ry = _curve(rec, prec)
-            pr = {"recall": rx, "precision": ry}
-        one_class = (
-            f"the test part has one class only ({n_pos} positives, {n_neg} negatives)"
-            if not (n_pos and n_neg)
-            else None
-        )
-        rk[mr.role] = {
-            "seed": rep.seed,
-            "roc_auc": auc,
-            "roc_auc_reason": None if auc is not None else f"{one_class}: ROC AUC is undefined",
-            "average_precision": ap,
-            "average_precision_reason": None
-            if ap is not None
-            else "no positives in the test part: average precision is undefined",
-            "validation_roc_auc": ranking.roc_auc(vp.p, vp.y) if vp is not None else None,
-            "mean_roc_auc": float(np.mean(aucs)) if aucs else None,
-            "positives": n_pos,
-            "negatives": n_neg,
-            "roc": roc,
-            "pr": pr,
-        }
+        per_seed, counts = _per_seed(project, mr, rep)
+        vp = rep.val_pred if _binary_val(rep) else None
+        th[mr.role] = _threshold_entry(project, mr, rep, vp, per_seed)
+        rk[mr.role] = _ranking_entry(rep, vp, counts, per_seed)
         cal[mr.role] = {
             "seed": rep.seed,
-            "ece": calibration.ece(tp.p, tp.y, cfg.bins),
-            "brier": calibration.brier(tp.p, tp.y),
+            "ece": calibration.ece(rep.test_pred.p, rep.test_pred.y, cfg.bins),
+            "brier": calibration.brier(rep.test_pred.p, rep.test_pred.y),
             "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
-            "bins": calibration.reliability_bins(tp.p, tp.y, cfg.bins, confidence=cfg.confidence),
+            "bins": calibration.reliability_bins(
+                rep.test_pred.p, rep.test_pred.y, cfg.bins, confidence=cfg.confidence
+            ),
         }
     th["theoretical_cutoff"] = threshold.theoretical_cutoff(fp, fn)
     th["costs"] = {
@@ -159,3 +68,117 @@ def classification(
     th["rule"] = cfg.threshold
     cal["bins"] = cfg.bins
     return th, rk, cal
+
+
+def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object]:
+    """Each network's threshold, costs and ROC AUC, and the representative's sorted counts."""
+    fp, fn = project.config.false_positive, project.config.false_negative
+    per_seed = []
+    sorted_once = {}  # the representative's descending_counts: one sort per network
+    for s in mr.seeds:
+        if s.test_pred is None or s.test_pred.kind != "binary":
+            continue
+        vt = (
+            threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
+            if _binary_val(s)
+            else None
+        )
+        tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
+        counts = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
+        if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
+            sorted_once[s.seed] = counts
+        per_seed.append(
+            {
+                "seed": s.seed,
+                "threshold": s.threshold,
+                "validation_cost": vt["cost"] if vt else None,
+                "test_cost": tt["cost"],
+                "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y, counts),
+            }
+        )
+    tp = rep.test_pred
+    return per_seed, sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
+
+
+def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[dict]) -> dict:
+    """threshold.<role>: the representative's validation-chosen threshold, on validation and test."""
+    cfg = project.config
+    fp, fn = cfg.false_positive, cfg.false_negative
+    tp = rep.test_pred
+    v = threshold.at_threshold(vp.p, vp.y, rep.threshold, fp, fn) if vp is not None else None
+    t = threshold.at_threshold(tp.p, tp.y, rep.threshold, fp, fn)
+    curve = None
+    if vp is not None:
+        ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
+        keep = ts <= 1.0  # the "predict none" sentinel is marked separately
+        cx, cy = _curve(ts[keep], cs[keep])
+        curve = {"threshold": cx, "cost": cy}
+    threshold_reason = None
+    if vp is None:
+        threshold_reason = (
+            f"no validation predictions for {mr.name} seed {rep.seed}: the threshold is "
+            + (
+                f"the fixed {cfg.threshold}"
+                if isinstance(cfg.threshold, float)
+                else "0.5 (the cost-minimising threshold is chosen on validation predictions)"
+            )
+        )
+    return {
+        "seed": rep.seed,
+        "threshold": rep.threshold,
+        "threshold_reason": threshold_reason,
+        "predicts_none": bool(rep.threshold > 1.0),
+        "validation_cost": v["cost"] if v else None,
+        "test_cost": t["cost"],
+        "confusion": t["confusion"],
+        "precision": t["precision"],
+        "recall": t["recall"],
+        "predicted_positive": t["predicted_positive"],
+        "actual_positive": t["actual_positive"],
+        "rows": t["rows"],
+        "validation_confusion": v["confusion"] if v else None,
+        "validation_precision": v["precision"] if v else None,
+        "validation_recall": v["recall"] if v else None,
+        "mean_test_cost": float(np.mean([p["test_cost"] for p in per_seed])),
+        "per_seed": per_seed,
+        "curve": curve,
+    }
+
+
+def _ranking_entry(rep, vp, counts, per_seed: list[dict]) -> dict:
+    """ranking.<role>: the representative's ROC AUC and average precision with their curves."""
+    tp = rep.test_pred
+    aucs = [p["roc_auc"] for p in per_seed if p["roc_auc"] is not None]
+    n_pos = int(np.count_nonzero(tp.y))
+    n_neg = int(tp.y.size - n_pos)
+    auc = ranking.roc_auc(tp.p, tp.y, counts)
+    ap = ranking.average_precision(tp.p, tp.y, counts)
+    roc = pr = None
+    if auc is not None:
+        fpr, tpr = ranking.roc_points(tp.p, tp.y, counts)
+        fx, fy = _curve(fpr, tpr)
+        roc = {"fpr": fx, "tpr": fy}
+    if ap is not None:
+        rec, prec = ranking.pr_points(tp.p, tp.y, counts)
+        rx, ry = _curve(rec, prec)
+        pr = {"recall": rx, "precision": ry}
+    one_class = (
+        f"the test part has one class only ({n_pos} positives, {n_neg} negatives)"
+        if not (n_pos and n_neg)
+        else None
+    )
+    return {
+        "seed": rep.seed,
+        "roc_auc": auc,
+        "roc_auc_reason": None if auc is not None else f"{one_class}: ROC AUC is undefined",
+        "average_precision": ap,
+        "average_precision_reason": None
+        if ap is not None
+        else "no positives in the test part: average precision is undefined",
+        "validation_roc_auc": ranking.roc_auc(vp.p, vp.y) if vp is not None else None,
+        "mean_roc_auc": float(np.mean(aucs)) if aucs else None,
+        "positives": n_pos,
+        "negatives": n_neg,
+        "roc": roc,
+        "pr": pr,
+    }

@@ -6,129 +6,144 @@ import numpy as np
 
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.text import plural
+from reportgen.checks.types import Evidence
 from reportgen.project import Project
 
 
-def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> dict:
-    return {"id": id_, "passed": passed, "text": text, "artefacts": artefacts}
+def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> Evidence:
+    return Evidence(id_, passed, text, tuple(artefacts))
 
 
-def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[dict]:
+def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
     """Each rung-2 fact with its evidence (split/manifest.json, runs.csv:LINE), in a fixed order."""
-    cfg, m, rn = project.config, project.manifest, project.runs_name
-    facts: list[dict] = []
+    m, rn = project.manifest, project.runs_name
     mpath = m.path if m else project.paths.manifest
-    if m is None:
-        facts.append(
-            _fact(
-                "manifest-verified",
-                False,
-                "no frozen-split manifest: the split was never frozen "
-                "(run `evreport freeze` before training)",
-                [],
-            )
-        )
-    else:
-        bad = [f for f in m.files if not (f.hash_ok and f.rows_ok)]
-        text = (
-            f"all {len(m.files)} split files match the manifest (sha256 and row counts)"
-            if not bad
-            else "; ".join(
-                f"{f.path}: "
-                + (
-                    "sha256 differs (edited after freezing)"
-                    if not f.hash_ok
-                    else f"{f.actual_rows} rows, manifest says {f.rows}"
-                )
-                for f in bad
-            )
-        )
-        facts.append(
-            _fact(
-                "manifest-verified",
-                not bad and bool(m.files),
-                text,
-                [mpath] + [f.path for f in m.files],
-            )
-        )
     starts = [(r.started_at, r) for r in project.runs if r.started_at is not None]
     first = min(starts, key=lambda t: (t[0], t[1].line)) if starts else None
-    if m is None or m.created is None:
-        facts.append(
-            _fact(
-                "frozen-before-runs", None, "no manifest creation time to compare with the runs", []
-            )
-        )
-    elif first is None:
-        facts.append(
-            _fact(
-                "frozen-before-runs",
-                None,
-                "runs.csv has no started_at: cannot show the split was frozen before the first run",
-                [mpath],
-            )
-        )
-    else:
-        ok = m.created < first[0]
-        facts.append(
-            _fact(
-                "frozen-before-runs",
-                ok,
-                f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
-                f"({first[0].isoformat().replace('+00:00', 'Z')})",
-                [mpath, first[1].cite(rn)],
-            )
-        )
-    if cfg.written is not None:
-        wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
-        checks, arts, ok = [], [wl], True
-        if first is not None:
-            before = cfg.written <= first[0].date()
-            ok &= before
-            checks.append(
-                f"{'on or before' if before else 'AFTER'} the first run ({first[0].date()})"
-            )
-            arts.append(first[1].cite(rn))
-        if m is not None and m.created is not None:
-            after = m.created.date() <= cfg.written
-            ok &= after
-            checks.append(f"{'on or after' if after else 'BEFORE'} the freeze ({m.created.date()})")
-        facts.append(
-            _fact(
-                "rule-before-runs",
-                ok if checks else None,
-                f"decision rule written {cfg.written}, " + (" and ".join(checks) or "no run times"),
-                arts,
-            )
-        )
-    else:
-        facts.append(
-            _fact(
-                "rule-before-runs",
-                None,
-                "[rule] written is not set: the rule cannot be shown to predate the runs",
-                [],
-            )
-        )
+    facts = [
+        _manifest_verified(project, mpath),
+        _frozen_before_runs(project, mpath, first),
+        _rule_before_runs(project, first),
+    ]
     ids_by_part = _SplitIds(project)
     if m is not None:
-        clash = None
-        parts = list(ids_by_part.parts)
-        for a in range(len(parts)):
-            for b in range(a + 1, len(parts)):
-                if clash is None and ids_by_part.overlap(parts[a], parts[b]):
-                    hit = ids_by_part.index(parts[a]).intersection(ids_by_part.index(parts[b]))
-                    clash = (hit[0], parts[a], parts[b])
-        facts.append(
-            _fact(
-                "parts-disjoint",
-                clash is None,
-                "no row_id sits in two parts"
-                if clash is None
-                else f"row_id {clash[0]!r} is in both {clash[1]!r} and {clash[2]!r}",
-                [mpath],
-            )
+        facts.append(_parts_disjoint(ids_by_part, mpath))
+    facts.append(_predictions_cover_parts(project, ids_by_part))
+    facts += _same_rows(cand, base)
+    facts += _same_run_columns(rn, cand, base)
+    facts.append(_same_metric(project, cand, base))
+    facts.append(_tuning_budget(rn, cand, base))
+    facts += _test_opened_once(rn, cand, base)
+    return facts
+
+
+def _manifest_verified(project: Project, mpath: str) -> Evidence:
+    """Every split file matches the frozen manifest (sha256 and row count)."""
+    m = project.manifest
+    if m is None:
+        return _fact(
+            "manifest-verified",
+            False,
+            "no frozen-split manifest: the split was never frozen "
+            "(run `evreport freeze` before training)",
+            [],
         )
+    bad = [f for f in m.files if not (f.hash_ok and f.rows_ok)]
+    text = (
+        f"all {len(m.files)} split files match the manifest (sha256 and row counts)"
+        if not bad
+        else "; ".join(
+            f"{f.path}: "
+            + (
+                "sha256 differs (edited after freezing)"
+                if not f.hash_ok
+                else f"{f.actual_rows} rows, manifest says {f.rows}"
+            )
+            for f in bad
+        )
+    )
+    return _fact(
+        "manifest-verified",
+        not bad and bool(m.files),
+        text,
+        [mpath] + [f.path for f in m.files],
+    )
+
+
+def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
+    """The split was frozen before the first run started (``first``: (start, run row) or None)."""
+    m = project.manifest
+    if m is None or m.created is None:
+        return _fact(
+            "frozen-before-runs", None, "no manifest creation time to compare with the runs", []
+        )
+    if first is None:
+        return _fact(
+            "frozen-before-runs",
+            None,
+            "runs.csv has no started_at: cannot show the split was frozen before the first run",
+            [mpath],
+        )
+    ok = m.created < first[0]
+    return _fact(
+        "frozen-before-runs",
+        ok,
+        f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
+        f"({first[0].isoformat().replace('+00:00', 'Z')})",
+        [mpath, first[1].cite(project.runs_name)],
+    )
+
+
+def _rule_before_runs(project: Project, first) -> Evidence:
+    """The decision rule was written after the freeze and before the first run."""
+    cfg, m = project.config, project.manifest
+    if cfg.written is None:
+        return _fact(
+            "rule-before-runs",
+            None,
+            "[rule] written is not set: the rule cannot be shown to predate the runs",
+            [],
+        )
+    wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
+    checks, arts, ok = [], [wl], True
+    if first is not None:
+        before = cfg.written <= first[0].date()
+        ok &= before
+        checks.append(f"{'on or before' if before else 'AFTER'} the first run ({first[0].date()})")
+        arts.append(first[1].cite(project.runs_name))
+    if m is not None and m.created is not None:
+        after = m.created.date() <= cfg.written
+        ok &= after
+        checks.append(f"{'on or after' if after else 'BEFORE'} the freeze ({m.created.date()})")
+    return _fact(
+        "rule-before-runs",
+        ok if checks else None,
+        f"decision rule written {cfg.written}, " + (" and ".join(checks) or "no run times"),
+        arts,
+    )
+
+
+def _parts_disjoint(ids_by_part: _SplitIds, mpath: str) -> Evidence:
+    """No row_id sits in two parts of the split (the first clash named)."""
+    clash = None
+    parts = list(ids_by_part.parts)
+    for a in range(len(parts)):
+        for b in range(a + 1, len(parts)):
+            if clash is None and ids_by_part.overlap(parts[a], parts[b]):
+                hit = ids_by_part.index(parts[a]).intersection(ids_by_part.index(parts[b]))
+                clash = (hit[0], parts[a], parts[b])
+    return _fact(
+        "parts-disjoint",
+        clash is None,
+        "no row_id sits in two parts"
+        if clash is None
+        else f"row_id {clash[0]!r} is in both {clash[1]!r} and {clash[2]!r}",
+        [mpath],
+    )
+
+
+def _predictions_cover_parts(project: Project, ids_by_part: _SplitIds) -> Evidence:
+    """Each predictions file scores exactly the rows of its split part."""
     cover_bad, cover_n = [], 0
     for pred in project.predictions.values():
         if pred.part not in ids_by_part.parts:
@@ -146,54 +161,62 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
                 f"{pred.path}: {wanted - found} {pred.part} rows missing, "
                 f"{len(pred) - found} not in the part"
             )
-    facts.append(
-        _fact(
-            "predictions-cover-parts",
-            (not cover_bad) if cover_n else None,
-            (
-                f"each of {cover_n} predictions files covers exactly its part's rows"
-                if not cover_bad
-                else "; ".join(cover_bad[:3])
-            )
-            if cover_n
-            else "no predictions checked against split files",
-            sorted({p.path for p in project.predictions.values()}),
+    return _fact(
+        "predictions-cover-parts",
+        (not cover_bad) if cover_n else None,
+        (
+            f"each of {cover_n} predictions files covers exactly its part's rows"
+            if not cover_bad
+            else "; ".join(cover_bad[:3])
         )
+        if cover_n
+        else "no predictions checked against split files",
+        sorted({p.path for p in project.predictions.values()}),
     )
+
+
+def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
+    """Every network of both models scored on the same validation (test) rows."""
     import pandas as pd
 
+    facts = []
     for part in ("validation", "test"):
         preds = {
             mr.role: [s.val_pred if part == "validation" else s.test_pred for s in mr.seeds]
             for mr in (cand, base)
         }
         preds = {k: [p for p in v if p is not None] for k, v in preds.items()}
-        if preds["candidate"] and preds["baseline"]:
-            first = preds["candidate"][0]
-            every = [p for v in preds.values() for p in v]
-            if first.keys is not None and all(
-                p.keys is not None and p.part_keys is first.part_keys for p in every
-            ):
-                in_ref = np.zeros(len(first.part_keys), dtype=bool)
-                in_ref[first.keys] = True
-                n_ref = len(first)
-                same = all(len(p) == n_ref and in_ref[p.keys].all() for p in every)
-            else:
-                ref = pd.Index(first.row_id)
-                n_ref = len(ref)
-                same = all(
-                    len(p) == n_ref and (ref.get_indexer(p.row_id) >= 0).all() for p in every
-                )
-            facts.append(
-                _fact(
-                    f"same-rows-{part}",
-                    bool(same),
-                    f"both models scored on the same {n_ref} {part} rows"
-                    if same
-                    else f"{part} rows differ between the networks of {cand.name} and {base.name}",
-                    [],
-                )
+        if not (preds["candidate"] and preds["baseline"]):
+            continue
+        first = preds["candidate"][0]
+        every = [p for v in preds.values() for p in v]
+        if first.keys is not None and all(
+            p.keys is not None and p.part_keys is first.part_keys for p in every
+        ):
+            in_ref = np.zeros(len(first.part_keys), dtype=bool)
+            in_ref[first.keys] = True
+            n_ref = len(first)
+            same = all(len(p) == n_ref and in_ref[p.keys].all() for p in every)
+        else:
+            ref = pd.Index(first.row_id)
+            n_ref = len(ref)
+            same = all(len(p) == n_ref and (ref.get_indexer(p.row_id) >= 0).all() for p in every)
+        facts.append(
+            _fact(
+                f"same-rows-{part}",
+                bool(same),
+                f"both models scored on the same {n_ref} {part} rows"
+                if same
+                else f"{part} rows differ between the networks of {cand.name} and {base.name}",
+                [],
             )
+        )
+    return facts
+
+
+def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
+    """The run log's feature set and split id are the same for both models."""
+    facts = []
     for col, label in (("features", "feature set"), ("split_id", "split")):
         vals = {
             mr.role: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config}
@@ -209,46 +232,56 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
                     lines,
                 )
             )
-        else:
-            same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
-            facts.append(
-                _fact(
-                    f"same-{col.replace('_', '-')}",
-                    same,
-                    f"same {label} for both models: {next(iter(vals['candidate']))}"
-                    if same
-                    else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
-                    f"{base.name} {sorted(vals['baseline'])}",
-                    lines,
-                )
-            )
-    recomputed = all(any(s.test_pred or s.val_pred for s in mr.seeds) for mr in (cand, base))
-    facts.append(
-        _fact(
-            "same-metric",
-            True if recomputed else None,
-            f"{cfg.metric} recomputed by evreport for both models from their predictions"
-            if recomputed
-            else f"{cfg.metric} taken from the run log: not recomputed for both models",
-            [],
-        )
-    )
-    nc, nb = len(cand.val_configs), len(base.val_configs)
-    if nc and nb:
-        ratio = max(nc, nb) / min(nc, nb)
-        lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"]
+            continue
+        same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
         facts.append(
             _fact(
-                "tuning-budget",
-                ratio <= 2,
-                f"tuning budget: {plural(nc, 'config')} for {cand.name}, {nb} for {base.name} on "
-                "validation "
-                f"(ratio {ratio:.3g}{', unequal: above 2' if ratio > 2 else ''})",
+                f"same-{col.replace('_', '-')}",
+                same,
+                f"same {label} for both models: {next(iter(vals['candidate']))}"
+                if same
+                else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
+                f"{base.name} {sorted(vals['baseline'])}",
                 lines,
             )
         )
-    else:
-        facts.append(_fact("tuning-budget", None, "no validation rows to count configurations", []))
+    return facts
+
+
+def _same_metric(project: Project, cand: ModelRuns, base: ModelRuns) -> Evidence:
+    """The metric was recomputed by evreport for both models (not taken from the run log)."""
+    metric = project.config.metric
+    recomputed = all(any(s.test_pred or s.val_pred for s in mr.seeds) for mr in (cand, base))
+    return _fact(
+        "same-metric",
+        True if recomputed else None,
+        f"{metric} recomputed by evreport for both models from their predictions"
+        if recomputed
+        else f"{metric} taken from the run log: not recomputed for both models",
+        [],
+    )
+
+
+def _tuning_budget(rn: str, cand: ModelRuns, base: ModelRuns) -> Evidence:
+    """Both models tried a comparable number of configurations on validation (ratio at most 2)."""
+    nc, nb = len(cand.val_configs), len(base.val_configs)
+    if not (nc and nb):
+        return _fact("tuning-budget", None, "no validation rows to count configurations", [])
+    ratio = max(nc, nb) / min(nc, nb)
+    lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"]
+    return _fact(
+        "tuning-budget",
+        ratio <= 2,
+        f"tuning budget: {plural(nc, 'config')} for {cand.name}, {nb} for {base.name} on "
+        "validation "
+        f"(ratio {ratio:.3g}{', unequal: above 2' if ratio > 2 else ''})",
+        lines,
+    )
+
+
+def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
+    """Each model scored one configuration on test."""
+    facts = []
     for mr in (cand, base):
         n = len(mr.test_configs)
         lines = [r.cite(rn) for r in mr.rows if r.split == "test" and r.ok]
@@ -268,16 +301,16 @@ def fairness_facts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[d
     return facts
 
 
-def fair_status(facts: list[dict]) -> tuple[str, str | None]:
+def fair_status(facts: list[Evidence]) -> tuple[str, str | None]:
     """shown when every fact passes; not shown without a verified manifest; partly otherwise."""
-    by_id = {f["id"]: f for f in facts}
-    if not by_id.get("manifest-verified", {}).get("passed"):
-        return "not shown", by_id.get("manifest-verified", {}).get("text", "no verified manifest")
-    failing = [f for f in facts if f["passed"] is False]
-    unknown = [f for f in facts if f["passed"] is None]
+    manifest = next((f for f in facts if f.id == "manifest-verified"), None)
+    if manifest is None or not manifest.passed:
+        return "not shown", manifest.text if manifest else "no verified manifest"
+    failing = [f for f in facts if f.passed is False]
+    unknown = [f for f in facts if f.passed is None]
     if not failing and not unknown:
         return "shown", None
-    return "partly", (failing or unknown)[0]["text"]
+    return "partly", (failing or unknown)[0].text
 
 
 class _SplitIds:

@@ -35,8 +35,11 @@ def _paired_part(cand: ModelRuns, base: ModelRuns) -> tuple[str, list]:
     return part, shared[part]
 
 
-def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
+def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[dict, list[Problem]]:
+    """noise.seed: the seed rule on the part both models have seeds for, and the paired analysis;
+    with a warning when seeds_paired leaves seed labels without a partner."""
     cfg = project.config
+    warnings = []
     part = seed_part(cand, base)
     cs, cv = cand.seed_values(part)
     bs, bv = base.seed_values(part)
@@ -90,7 +93,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
             "baseline": sorted(set(bt) - set(common), key=str),
         }
         if unpaired["candidate"] or unpaired["baseline"]:
-            project.warnings.append(
+            warnings.append(
                 Problem(
                     f"seeds_paired: seeds pair by label; on {ppart} {len(common)} label(s) are shared "
                     f"and these have no partner: {_seed_list(unpaired, cand.name, base.name)}",
@@ -112,7 +115,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict:
             "unpaired": unpaired,
         }
     out["paired"] = paired
-    return out
+    return out, warnings
 
 
 def _seed_list(unpaired: dict, cand: str, base: str) -> str:

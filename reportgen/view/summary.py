@@ -188,37 +188,13 @@ def _in_units(report: dict) -> str | None:
 
 
 def _sign_flip(report: dict) -> str | None:
-    """Validation and test gaps with opposite signs (or the report's own flag)."""
+    """noise.sign_disagreement (validation and test gaps of opposite sign), in the view's numbers."""
     noise = report.get("noise") or {}
-    if "sign_disagreement" in noise:  # the checks' own flag: validation seeds against test blocks
-        dis = noise["sign_disagreement"]
-        if not dis:
-            return None
-        noise = {
-            **noise,
-            "sign_flip": {
-                "flipped": True,
-                "validation": dis["validation_gap"],
-                "test": dis["test_gap"],
-            },
-        }
-    flag = noise.get("sign_flip", report.get("sign_flip"))
-    val = (noise.get("seed") or {}).get("validation_gap")
-    block = noise.get("block") or noise.get("interval") or {}
-    test = block.get("gap")
-    if isinstance(flag, dict):
-        val, test = flag.get("validation", val), flag.get("test", test)
-        flag = flag.get("flipped", flag.get("flip"))
-    for c in report.get("checks") or []:
-        # or a check of that name: failed means validation and test disagree
-        if flag is None and "sign" in str(c.get("id")) and c.get("passed") is not None:
-            flag = not c["passed"]
-    if flag is None:
-        if val is None or test is None or val == 0 or test == 0:
-            return None
-        flag = (val > 0) != (test > 0)
-    if not flag or val is None or test is None:
+    dis = noise.get("sign_disagreement")
+    if not dis:
         return None
+    val, test = dis["validation_gap"], dis["test_gap"]
+    block = noise.get("block") or {}
     cand, base = names(report)
     better = {True: cand, False: base}
     return (

@@ -33,7 +33,7 @@ def table(tmp_path_factory):
             general_drop=GENERAL[gen],
             min_useful_effect=USEFUL[mue],
         )
-        out[(iv, gen, mue)] = compute_report(load_project(root))
+        out[(iv, gen, mue)] = compute_report(load_project(root))[0]
     return out
 
 
@@ -80,7 +80,7 @@ def test_fixed_broken_accuracies_and_mcnemar_by_hand(table):
 
 
 def test_category_sentence_when_broken_share_a_category(tmp_path):
-    r = compute_report(
+    r, _ = compute_report(
         load_project(make_ba_project(tmp_path / "p", broken=9, broken_category="dates"))
     )
     ba = r["before_after"]

@@ -64,7 +64,7 @@ def reports(tmp_path_factory):
     out = {}
     for name, kw, _ in CASES:
         root = make_project(tmp_path_factory.mktemp(name.replace(" ", "-")), **kw)
-        out[name] = compute_report(load_project(root))
+        out[name] = compute_report(load_project(root))[0]
     return out
 
 
@@ -153,7 +153,7 @@ def test_noise_lines_are_the_two_named_lines(reports):
 
 
 def test_zero_useful_effect_means_any_real_gain(tmp_path):
-    r = compute_report(load_project(make_project(tmp_path / "p", min_useful_effect=0.0)))
+    r, _ = compute_report(load_project(make_project(tmp_path / "p", min_useful_effect=0.0)))
     assert r["relevance"]["finding"] == "useful-gain-shown"
     assert r["relevance"]["low"] > 0
     assert r["decision"]["verdict"] == "adopt"

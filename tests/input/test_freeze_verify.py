@@ -46,7 +46,7 @@ def test_freeze_then_load_verifies_every_file(refrozen):
         (e["part"], e["path"], e["rows"]) for e in m["files"]
     ]
     assert all(f.hash_ok is True and f.rows_ok is True for f in files)
-    report = compute_report(project)
+    report, _ = compute_report(project)
     fact = report["fairness"][0]
     assert fact["id"] == "manifest-verified" and fact["passed"] is True
     assert report["ladder"][1]["name"] == "fair"
@@ -103,7 +103,7 @@ def test_edit_after_freezing_fails_the_fact_not_the_load(refrozen):
     by_part = {f.part: f for f in project.manifest.files}
     assert (by_part["train"].hash_ok, by_part["train"].rows_ok) == (False, True)
     assert (by_part["test"].hash_ok, by_part["validation"].hash_ok) == (True, True)
-    report = compute_report(project)
+    report, _ = compute_report(project)
     fact = report["fairness"][0]
     assert fact["id"] == "manifest-verified"
     assert fact["passed"] is False
@@ -119,7 +119,7 @@ def test_row_count_mismatch_fails_the_fact(refrozen):
     doc = json.loads(mpath.read_text())
     doc["files"][1]["rows"] = 199  # train really has 200
     mpath.write_text(json.dumps(doc))
-    report = compute_report(load_project(root))
+    report, _ = compute_report(load_project(root))
     fact = report["fairness"][0]
     assert fact["passed"] is False
     assert fact["text"] == "split/train.csv: 200 rows, manifest says 199"
@@ -134,7 +134,7 @@ def test_no_manifest_still_builds_the_report(example):
     [w] = project.warnings
     assert (w.slug, w.severity, w.path) == ("no-manifest", "warning", "split/manifest.json")
     assert set(project.split_frames) == {"test", "train", "validation"}  # read from split/
-    report = compute_report(project)
+    report, _ = compute_report(project)
     fact = report["fairness"][0]
     assert (fact["id"], fact["passed"]) == ("manifest-verified", False)
     rung2 = report["ladder"][1]

@@ -60,7 +60,7 @@ def non_json_paths(project: Path) -> list[str]:
     from reportgen.project import ProjectPaths, load_project
 
     try:
-        report = compute_report(load_project(project, ProjectPaths()))
+        report, _ = compute_report(load_project(project, ProjectPaths()))
     except Exception as e:  # noqa: BLE001 - a diagnosis must not raise
         return [f"compute_report raised {type(e).__name__}"]
     out: list[str] = []

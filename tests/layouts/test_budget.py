@@ -13,7 +13,7 @@ from tests.layouts.gen import make_project
 def test_toy_layout_budget_terms(tmp_path):
     # 5 validation seeds per model (run log only), one network per model on 52 weekly blocks
     gen = make_project(tmp_path / "p", layout="canonical", blocks="weekly52", seeds=5)
-    rep = compute_report(load_project(gen.path))
+    rep, _ = compute_report(load_project(gen.path))
     b = rep["noise"]["budget"]
     # seed term: the seed rule's sd (the larger, over the validation seeds) squared over 5
     sds = [
@@ -36,19 +36,19 @@ def test_toy_layout_budget_terms(tmp_path):
 
 def test_budget_null_cases(tmp_path):
     one = make_project(tmp_path / "a", layout="both", seeds=1)
-    r1 = compute_report(load_project(one.path))
+    r1, _ = compute_report(load_project(one.path))
     assert r1["noise"]["budget"] is None and "fewer than 2 seeds" in r1["noise"]["budget_reason"]
     runlog = make_project(tmp_path / "b", layout="both", predictions=False)
-    r2 = compute_report(load_project(runlog.path))
+    r2, _ = compute_report(load_project(runlog.path))
     assert r2["noise"]["budget"] is None and "block term" in r2["noise"]["budget_reason"]
     oneblock = make_project(tmp_path / "c", layout="both", blocks="one")
-    r3 = compute_report(load_project(oneblock.path))
+    r3, _ = compute_report(load_project(oneblock.path))
     assert r3["noise"]["budget"] is None and "fewer than 2 blocks" in r3["noise"]["budget_reason"]
 
 
 def test_plan_sentence_in_reconsider_when(tmp_path):
     gen = make_project(tmp_path / "p", layout="both", blocks="equal", effect="tie", seeds=3)
-    rep = compute_report(load_project(gen.path))
+    rep, _ = compute_report(load_project(gen.path))
     plan = rep["noise"]["budget"]["planning"]
     items = rep["claim"]["reconsider_items"]
     if rep["noise"]["interval"]["low"] > 0 or plan["gap"] <= 0:

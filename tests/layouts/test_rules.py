@@ -19,7 +19,7 @@ from tests.layouts.gen import make_project
 
 def _report(tmp_path, **cell):
     gen = make_project(tmp_path / "p", **cell)
-    return gen, compute_report(load_project(gen.path))
+    return gen, compute_report(load_project(gen.path))[0]
 
 
 def test_before_after_edited_frozen_set_cannot_be_adopted(tmp_path):
@@ -27,7 +27,7 @@ def test_before_after_edited_frozen_set_cannot_be_adopted(tmp_path):
     gen = make_project(
         tmp_path / "p", kind="ba", fixed=150, broken=5, general=True, general_broken=0
     )
-    good = compute_report(load_project(gen.path))
+    good, _ = compute_report(load_project(gen.path))
     if good["decision"]["verdict"] != "adopt":
         pytest.skip(f"cell does not adopt to begin with: {good['decision']['reasons']}")
     # the general set did not change at all: the exact bound 1 - 0.025^(1/300) rules out 0.02
@@ -35,7 +35,7 @@ def test_before_after_edited_frozen_set_cannot_be_adopted(tmp_path):
     assert good["general"]["high"] == pytest.approx(1 - 0.025 ** (1 / 300), rel=1e-12)
     test_csv = gen.path / "split" / "test.csv"  # edited after freezing: same rows, other bytes
     test_csv.write_text(test_csv.read_text().replace("\n", "\r\n"), encoding="utf-8")
-    edited = compute_report(load_project(gen.path))
+    edited, _ = compute_report(load_project(gen.path))
     assert edited["ladder"][1]["status"] != "shown"
     assert edited["decision"]["verdict"] == "roll-back"
     assert any("rung 2 (fair)" in r for r in edited["decision"]["reasons"])
@@ -53,7 +53,7 @@ def test_deterministic_baseline_uses_the_candidates_sd(tmp_path):
     runs.loc[base_val, "value"] = runs.loc[base_val, "value"].iloc[0]
     runs.loc[base_val, "predictions"] = np.nan  # the run-log value is then used
     runs.to_csv(gen.path / "runs.csv", index=False)
-    rep = compute_report(load_project(gen.path))
+    rep, _ = compute_report(load_project(gen.path))
     seed = rep["noise"]["seed"]
     assert seed["deterministic"] == ["baseline"]
     assert seed["sd_used"] == pytest.approx(seed["sd"]["candidate"], rel=1e-12)
@@ -69,7 +69,7 @@ def test_both_deterministic_rule_trivially_met(tmp_path):
         runs.loc[m, "value"] = runs.loc[m, "value"].iloc[0]
         runs.loc[m, "predictions"] = np.nan
     runs.to_csv(gen.path / "runs.csv", index=False)
-    rep = compute_report(load_project(gen.path))
+    rep, _ = compute_report(load_project(gen.path))
     seed = rep["noise"]["seed"]
     assert seed["trivial"] is True and seed["gap_in_sd"] is None
     assert seed["passes"] is (seed["validation_gap"] > 0)
@@ -109,7 +109,7 @@ def test_empty_block_labels_are_one_warning_with_the_count(tmp_path):
     project = load_project(gen.path)
     warns = [w for w in project.warnings if w.slug == "empty-label"]
     assert warns and all("7 of" in w.message and "'(missing)'" in w.message for w in warns)
-    rep = compute_report(project)
+    rep, _ = compute_report(project)
     assert rep["noise"]["block"]["gap"] is not None
 
 
@@ -187,7 +187,7 @@ def test_capitalised_split_names_are_read_with_a_warning(tmp_path):
     assert {w.message for w in warns} >= {
         "split 'Validation' read as 'validation' (part names are lower case)"
     }
-    assert compute_report(project)["noise"]["seed"]["n"] == {"candidate": 5, "baseline": 5}
+    assert compute_report(project)[0]["noise"]["seed"]["n"] == {"candidate": 5, "baseline": 5}
 
 
 def test_empty_block_column_on_the_general_set_means_questions(tmp_path):
@@ -205,5 +205,5 @@ def test_empty_block_column_on_the_general_set_means_questions(tmp_path):
     from reportgen.project.manifest import freeze
 
     freeze(gen.path, created="2026-01-01T00:00:00Z")
-    rep = compute_report(load_project(gen.path))
+    rep, _ = compute_report(load_project(gen.path))
     assert rep["general"]["high"] is not None  # resampled over questions, not one empty block

@@ -35,7 +35,7 @@ def _report(project: Path) -> dict:
     from reportgen.checks.jsonsafe import jsonable
     from reportgen.project import load_project
 
-    report = json.loads(json.dumps(jsonable(compute_report(load_project(project), "cmd"))))
+    report = json.loads(json.dumps(jsonable(compute_report(load_project(project), "cmd")[0])))
     for key in ("date", "libraries"):
         report["build"].pop(key)
     return report

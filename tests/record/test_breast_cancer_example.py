@@ -22,7 +22,7 @@ def test_validates_clean_and_reaches_rung_1():
 
     project, problems = inspect_project(EXAMPLE)
     assert project is not None and problems == []
-    report = compute_report(load_project(EXAMPLE))
+    report, _ = compute_report(load_project(EXAMPLE))
     rungs = {r["rung"]: r for r in report["ladder"]}
     assert rungs[1]["status"] == "shown", rungs[1]
     checks = {c["id"]: c for c in report["checks"]}

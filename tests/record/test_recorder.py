@@ -18,7 +18,7 @@ def _report(root):
     from reportgen.checks import compute_report
     from reportgen.project import load_project
 
-    return compute_report(load_project(root))
+    return compute_report(load_project(root))[0]
 
 
 def _check(report, cid):

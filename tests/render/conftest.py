@@ -93,7 +93,7 @@ def example_builds() -> dict[str, tuple[dict, dict[str, bytes]]]:
     out = {}
     for name in EXAMPLES:
         project = load_project(ROOT / "examples" / name, ProjectPaths())
-        report = compute_report(project, command=f"evreport build examples/{name}")
+        report, _ = compute_report(project, command=f"evreport build examples/{name}")
         files, problems = render_outputs(report, ("html", "pdf"))
         assert problems == [], problems
         out[name] = (report, files)

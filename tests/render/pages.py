@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for name in args.examples:
         project = load_project(ROOT / "examples" / name, ProjectPaths())
-        report = compute_report(project, command=f"evreport build examples/{name}")
+        report, _ = compute_report(project, command=f"evreport build examples/{name}")
         files, problems = render_outputs(report, ("pdf",))
         if problems:
             print(f"{name}: {problems}", file=sys.stderr)

@@ -139,12 +139,16 @@ def test_sign_flip_said_on_page_one(weekly_churn):
 
     report = copy.deepcopy(weekly_churn)
     assert view.build_view(report, {}).decision.sign_flip is None
+    # the view prints the checks' noise.sign_disagreement, never its own reading of the gaps
     report["noise"]["seed"]["validation_gap"] = -0.0045
-    flip = view.build_view(report, {}).decision.sign_flip
-    assert flip.startswith("Validation and test disagree: on validation gbm is better")
-    assert "on test mlp" in flip
-    # the report's own flag, when checks/ writes one, wins
-    report["noise"]["sign_flip"] = False
+    assert view.build_view(report, {}).decision.sign_flip is None
+    gap = report["noise"]["block"]["gap"]
+    report["noise"]["sign_disagreement"] = {"validation_gap": -0.0045, "test_gap": gap, "text": "x"}
+    assert view.build_view(report, {}).decision.sign_flip == (
+        "Validation and test disagree: on validation gbm is better (gap \u22120.00450), on test "
+        "mlp (gap +0.0039 (\u22120.0039 to +0.0120))."
+    )
+    report["noise"]["sign_disagreement"] = None
     assert view.build_view(report, {}).decision.sign_flip is None
 
 

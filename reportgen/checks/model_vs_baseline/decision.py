@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from reportgen.checks.text import interval, num, pct
+from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 
 
-def _part(iv: dict | None) -> str:
+def _part(iv: Interval | None) -> str:
     """Which part the evaluation interval is on: test (blocks), or the paired seeds' part."""
-    return (iv or {}).get("part") or "test"
+    return (iv.part if iv else None) or "test"
 
 
 def equivalent(rel: dict | None) -> bool:
@@ -16,27 +17,27 @@ def equivalent(rel: dict | None) -> bool:
     return bool(rel and rel.get("finding") == "equivalent")
 
 
-def _not_better_reason(project: Project, seed: dict, iv: dict | None, rel: dict | None) -> str:
+def _not_better_reason(project: Project, seed: dict, iv: Interval | None) -> str:
     """Why the candidate is not shown to be better, in words that claim no more than was shown."""
     cfg = project.config
     rule_ok = bool(seed.get("passes"))
-    excl = iv is not None and iv["low"] > 0
+    excl = iv is not None and iv.low > 0
     if iv is None:
         return "not shown to be better: there is no evaluation interval"
-    if iv["high"] < 0:
+    if iv.high < 0:
         return (
-            f"not shown to be better: the {_part(iv)} interval {interval(iv['low'], iv['high'])} lies "
+            f"not shown to be better: the {_part(iv)} interval {interval(iv.low, iv.high)} lies "
             "below zero"
         )
     if excl and not rule_ok and seed.get("trivial"):
         return (
-            f"the interval {interval(iv['low'], iv['high'])} excludes zero, but validation disagrees: "
+            f"the interval {interval(iv.low, iv.high)} excludes zero, but validation disagrees: "
             f"both models train deterministically and the {seed.get('part', 'validation')} gap "
             f"{num(seed.get('validation_gap'))} is not positive"
         )
     if excl and not rule_ok:
         return (
-            f"the interval {interval(iv['low'], iv['high'])} excludes zero, but the seed rule fails: "
+            f"the interval {interval(iv.low, iv.high)} excludes zero, but the seed rule fails: "
             + (
                 f"the gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than {num(cfg.seed_sd_multiple)}"
                 if seed.get("gap_in_sd") is not None
@@ -45,40 +46,38 @@ def _not_better_reason(project: Project, seed: dict, iv: dict | None, rel: dict 
         )
     if not excl:
         return (
-            f"not shown to be better: the {_part(iv)} interval {interval(iv['low'], iv['high'])} over "
-            f"{iv['what']} includes zero"
+            f"not shown to be better: the {_part(iv)} interval {interval(iv.low, iv.high)} over "
+            f"{iv.what} includes zero"
         )
     return "not shown to be better"
 
 
 def decide(
     project: Project,
-    ladder: list[dict],
-    iv: dict | None,
+    ladder: list[Rung],
+    iv: Interval | None,
     sup: int,
-    seed_measured: bool = True,
-    rel: dict | None = None,
-    seed: dict | None = None,
+    seed: dict,
+    rel: dict | None,
 ) -> dict:
     """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
     the word "tie" is used only when equivalence is shown."""
     cfg = project.config
-    st = {r["name"]: r["status"] for r in ladder}
+    st = {r.name: r.status for r in ladder}
     reasons = []
-    if iv is not None and iv["high"] < 0 and st["correct"] == "shown" and st["fair"] == "shown":
+    if iv is not None and iv.high < 0 and st["correct"] == "shown" and st["fair"] == "shown":
         reasons.append(
-            f"the baseline is better: the {_part(iv)} interval {interval(iv['low'], iv['high'])} lies "
+            f"the baseline is better: the {_part(iv)} interval {interval(iv.low, iv.high)} lies "
             "below zero"
         )
         return {"verdict": "keep-baseline", "recommend": cfg.baseline, "reasons": reasons}
     if sup >= 4:
         reasons.append("correct, fair, larger than noise and relevant are all shown")
         if st["bounded"] != "shown":
-            reasons.append("adopt within the measured bounds only: " + (ladder[4]["missing"] or ""))
+            reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
         return {"verdict": "adopt", "recommend": cfg.candidate, "reasons": reasons}
-    for r in ladder[:4]:
-        if r["status"] != "shown":
-            reasons.append(f"rung {r['rung']} ({r['name']}) is {r['status']}: {r['missing']}")
+    reasons += [r.reason for r in ladder[:4] if not r.shown]
+    seed_measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != "shown":
         verdict = "keep-baseline"
@@ -89,7 +88,7 @@ def decide(
             )
         else:
             reasons.append(
-                _not_better_reason(project, seed or {}, iv, rel)
+                _not_better_reason(project, seed, iv)
                 + f"; keep the simpler baseline ({cfg.baseline})"
             )
     elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
@@ -107,9 +106,9 @@ def decide(
 
 def rewrite_claim(
     project: Project,
-    ladder: list[dict],
+    ladder: list[Rung],
     sup: int,
-    iv: dict | None,
+    iv: Interval | None,
     seed: dict,
     rel: dict | None,
     slices: list[dict] | None,
@@ -121,27 +120,27 @@ def rewrite_claim(
     conf = pct(cfg.confidence)
     measured = (
         (
-            f"a {_part(iv)} {metric} gap of {num(iv['gap'])} ({conf} interval "
-            f"{interval(iv['low'], iv['high'])}, "
-            f"{iv['what']})"
+            f"a {_part(iv)} {metric} gap of {num(iv.gap)} ({conf} interval "
+            f"{interval(iv.low, iv.high)}, "
+            f"{iv.what})"
         )
         if iv
         else f"a validation {metric} gap of {num(seed.get('validation_gap'))}"
     )
     if sup == 0:
         return (
-            f"Nothing is established yet: {ladder[0]['missing']}; until then {measured} between {c} and {b} "
+            f"Nothing is established yet: {ladder[0].missing}; until then {measured} between {c} and {b} "
             "is a measurement, not evidence that either is better."
         )
     if sup == 1:
         return (
             f"{c}'s code passes its sanity checks, but the comparison with {b} is not shown to be fair "
-            f"({ladder[1]['missing']}), so {measured} does not say which model is better."
+            f"({ladder[1].missing}), so {measured} does not say which model is better."
         )
-    if iv is not None and iv["high"] < 0:
+    if iv is not None and iv.high < 0:
         return (
-            f"Under a fair comparison, {b} beats {c} by {num(-iv['gap'])} {_part(iv)} {metric} ({conf} interval "
-            f"{interval(-iv['high'], -iv['low'])}, {iv['what']})."
+            f"Under a fair comparison, {b} beats {c} by {num(-iv.gap)} {_part(iv)} {metric} ({conf} interval "
+            f"{interval(-iv.high, -iv.low)}, {iv.what})."
         )
     if sup == 2:
         sd = seed.get("gap_in_sd")
@@ -156,9 +155,9 @@ def rewrite_claim(
             )
         )
         test_txt = (
-            f"the {_part(iv)} gap of {num(iv['gap'])} has a {conf} interval of "
-            f"{interval(iv['low'], iv['high'])} over "
-            f"{iv['what']}"
+            f"the {_part(iv)} gap of {num(iv.gap)} has a {conf} interval of "
+            f"{interval(iv.low, iv.high)} over "
+            f"{iv.what}"
             if iv
             else "there is no test interval"
         )
@@ -167,7 +166,7 @@ def rewrite_claim(
                 f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
                 f"inside ±{num(cfg.min_useful_effect)}."
             )
-        if iv is not None and iv["low"] > 0 and not seed.get("passes"):
+        if iv is not None and iv.low > 0 and not seed.get("passes"):
             return (
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than retraining noise: {seed_txt}, and {test_txt}."
@@ -177,19 +176,17 @@ def rewrite_claim(
             f"and {test_txt}."
         )
     base = (
-        f"{c} beats {b} by {num(iv['gap'])} {_part(iv)} {metric} ({conf} interval "
-        f"{interval(iv['low'], iv['high'])}, "
-        f"{iv['what']}), more than retraining noise ({num(seed['gap_in_sd'], 2)} seed sd)"
+        f"{c} beats {b} by {num(iv.gap)} {_part(iv)} {metric} ({conf} interval "
+        f"{interval(iv.low, iv.high)}, "
+        f"{iv.what}), more than retraining noise ({num(seed['gap_in_sd'], 2)} seed sd)"
     )
     if sup == 3:
-        return (
-            base + f", but whether that is worth acting on is not shown ({ladder[3]['missing']})."
-        )
+        return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
     base += f", at least the useful effect of {num(cfg.min_useful_effect)}"
     if rel and rel.get("cost_per_period") is not None:
         base += f" (about {num(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
-        return base + f"; where it stops holding is not shown ({ladder[4]['missing']})."
+        return base + f"; where it stops holding is not shown ({ladder[4].missing})."
     where = []
     if slices:
         measured = [s for s in slices if s.get("low") is not None]
@@ -206,23 +203,22 @@ def rewrite_claim(
 
 def reconsider(
     project: Project,
-    ladder: list[dict],
+    ladder: list[Rung],
     seed: dict,
-    iv: dict | None,
-    rel: dict | None,
+    iv: Interval | None,
     slices: list[dict] | None,
     verdict: str,
-    plan: str | None = None,
+    plan: str | None,
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
     cfg = project.config
     items = []
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
     want_n = max(5, n_c, n_b)
-    if ladder[0]["status"] != "shown":
-        items.append(f"rung 1 is shown: {ladder[0]['missing']} (now {ladder[0]['status']})")
-    if ladder[1]["status"] != "shown":
-        items.append(f"the comparison is shown fair: {ladder[1]['missing']}")
+    if not ladder[0].shown:
+        items.append(f"rung 1 is shown: {ladder[0].missing} (now {ladder[0].status})")
+    if not ladder[1].shown:
+        items.append(f"the comparison is shown fair: {ladder[1].missing}")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
             f"retraining noise is measured: at least {want_n} seeds per model "
@@ -243,19 +239,19 @@ def reconsider(
         items.append(
             "per-row test predictions for both models give an evaluation interval (now none)"
         )
-    elif iv["low"] <= 0:
+    elif iv.low <= 0:
         if plan:
             items.append(plan)
         items.append(
-            f"the {_part(iv)} interval excludes zero (now {interval(iv['low'], iv['high'])} over "
-            f"{iv['what']})"
+            f"the {_part(iv)} interval excludes zero (now {interval(iv.low, iv.high)} over "
+            f"{iv.what})"
         )
     m = cfg.min_useful_effect
     if m is None:
         items.append("a min_useful_effect is fixed in evreport.toml before new runs (now none)")
-    elif iv is not None and iv["low"] < m:
+    elif iv is not None and iv.low < m:
         items.append(
-            f"the interval's lower end reaches the useful effect {num(m)} (now {num(iv['low'])})"
+            f"the interval's lower end reaches the useful effect {num(m)} (now {num(iv.low)})"
         )
     for s in slices or []:
         if s["required"] and not s.get("not_worse"):

@@ -1,0 +1,61 @@
+"""Before and after (kind = "before-after"): a model tuned on a frozen question set against its
+earlier version; fixed and broken questions, and forgetting on a general-abilities set."""
+
+from __future__ import annotations
+
+from reportgen.checks.before_after import decision as dec
+from reportgen.checks.before_after.rungs import (
+    BA_FACTS,
+    general_rung,
+    harness_rung,
+    noise_rung,
+    relevant_rung,
+)
+from reportgen.checks.before_after.sections import general_section, question_section
+from reportgen.checks.data import data_section
+from reportgen.checks.fairness import fairness_facts
+from reportgen.checks.ladder import climb, fair_rung, supported
+from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
+from reportgen.checks.relevance import relevance
+from reportgen.checks.report import claim
+from reportgen.checks.select import select_runs
+from reportgen.errors import Problem
+from reportgen.project import Project
+
+
+def compute(project: Project) -> tuple[dict, list[Problem]]:
+    """Every section of report.json for a before-after project, and the warnings found."""
+    before_runs, after_runs = select_runs(project, "baseline"), select_runs(project, "candidate")
+    comparisons = logged_vs_recomputed(project, [after_runs, before_runs])
+    facts = [f for f in fairness_facts(project, after_runs, before_runs) if f.id in BA_FACTS]
+    general = general_section(project)
+    section, iv = question_section(project, before_runs, after_runs)
+    ladder, checks = climb(
+        harness_rung(project, comparisons),
+        fair_rung(project, facts),
+        noise_rung(project, section, iv),
+        relevant_rung(project, section, iv),
+        general_rung(project, general),
+    )
+    sup = supported(ladder)
+    rewritten = dec.rewrite_claim(project, ladder, sup, section, general)
+    data = data_section(project, after_runs, before_runs, None)
+    if section:
+        data.update(blocks=section["blocks"], test_rows=section["questions"])
+    sections = {
+        "ladder": ladder,
+        "claim": claim(
+            project, rewritten, sup, dec.reconsider(project, ladder, iv, section, general)
+        ),
+        "decision": dec.decide(project, ladder, iv, section, general),
+        "checks": checks,
+        "fairness": facts,
+        "noise": dec.noise_section(project, iv, section),
+        "relevance": relevance(project, iv, None),
+        "data": data,
+        "not_tested": list(dec.NOT_TESTED),
+        "comparisons": comparisons,
+        "before_after": section,
+        "general": general,
+    }
+    return sections, recompute_warnings(project, comparisons)

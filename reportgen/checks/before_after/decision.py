@@ -1,0 +1,155 @@
+"""Adopt or roll back after tuning: the verdict, the claim rewritten, reconsider-when, the noise lines."""
+
+from __future__ import annotations
+
+from reportgen.checks.before_after.sections import general_failure
+from reportgen.checks.text import interval, num, p_text, pct
+from reportgen.checks.types import Interval, Rung
+from reportgen.project import Project
+
+#: what one tuning run on one frozen set never tests
+NOT_TESTED = (
+    "questions outside the frozen set's categories",
+    "retraining noise of the tuning itself (one tuning run)",
+)
+
+
+def _bar(project: Project) -> float:
+    """The gain the interval's lower end must exceed: the useful effect, else zero."""
+    m = project.config.min_useful_effect
+    return m if m is not None else 0.0
+
+
+def _bar_words(project: Project) -> str:
+    m = project.config.min_useful_effect
+    return f"the useful effect {num(m)}" if m is not None else "zero"
+
+
+def decide(
+    project: Project,
+    ladder: list[Rung],
+    iv: Interval | None,
+    section: dict | None,
+    general: dict | None,
+) -> dict:
+    """Adopt only when correct and fair are shown, the gain clears the bar and the general set held."""
+    cfg = project.config
+    failed = [r.reason for r in ladder[:2] if not r.shown]
+    if iv is None:
+        failed.append("no per-question predictions before and after to form an interval")
+    elif not iv.low > _bar(project):
+        failed.append(
+            f"the interval {interval(iv.low, iv.high)} is not above " + _bar_words(project)
+        )
+    if general is None:
+        failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
+    elif not general["held"]:
+        failed.append(general_failure(general))
+    if not failed:
+        verdict, rec = "adopt", cfg.candidate
+        reasons = [
+            f"the gain {num(iv.gap)} ({interval(iv.low, iv.high)}) is above "
+            + _bar_words(project)
+            + f" and the general set held (drop {num(general['drop'])}, upper bound "
+            f"{num(general['high'])} within {num(general['max_drop'])})"
+        ]
+    else:
+        verdict, rec, reasons = "roll-back", cfg.baseline, failed
+    if section and section["category_sentence"]:
+        reasons.append(section["category_sentence"])
+    return {"verdict": verdict, "recommend": rec, "reasons": reasons}
+
+
+def rewrite_claim(
+    project: Project, ladder: list[Rung], sup: int, section: dict | None, general: dict | None
+) -> str:
+    """One sentence with numbers, never above the supported rung."""
+    cfg = project.config
+    if section is None:
+        return "Nothing is established: there are no per-question results before and after."
+    acc = cfg.metric.replace("_", " ")
+    detail = (
+        f"({'+' if section['difference'] >= 0 else ''}{num(section['difference'])}, {pct(cfg.confidence)} "
+        f"interval {interval(section['low'], section['high'])}; {section['fixed']} fixed, "
+        f"{section['broken']} broken)"
+    )
+    moved = f"from {num(section['before'])} to {num(section['after'])} {detail}"
+    meas = f"frozen-set {acc} went {moved}"
+    if sup == 0:
+        return f"Nothing is established yet ({ladder[0].missing}); measured: {meas}."
+    if sup == 1:
+        return (
+            f"The frozen set is not shown to be untouched ({ladder[1].missing}); measured: {meas}."
+        )
+    if sup == 2:
+        return f"Tuning did not clearly change the model: {meas}."
+    if sup == 3:
+        return f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3].missing}."
+    if sup == 4:
+        return f"Tuning raised frozen-set {acc} {moved}, a useful margin, but {ladder[4].missing}."
+    return (
+        f"Tuning raised frozen-set {acc} {moved}, a useful margin, and the general set held: a drop of "
+        f"{num(general['drop'])} whose upper bound {num(general['high'])} is within the allowed "
+        f"{num(general['max_drop'])}."
+    )
+
+
+def reconsider(
+    project: Project,
+    ladder: list[Rung],
+    iv: Interval | None,
+    section: dict | None,
+    general: dict | None,
+) -> list[str]:
+    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
+    cfg = project.config
+    items = []
+    if iv is not None and not iv.low > _bar(project):
+        items.append(f"the interval's lower end exceeds {num(_bar(project))} (now {num(iv.low)})")
+    if general is not None and not general["held"]:
+        items.append(
+            f"the general set's drop is shown to be at most {num(general['max_drop'])}: its interval's "
+            f"upper end within it (now {num(general['drop'])}, interval "
+            f"{interval(general['low'], general['high'])}), e.g. by tuning with replay of general examples"
+        )
+    if general is None:
+        items.append(
+            f"a general-abilities set (split {cfg.general_split!r}) is scored before and after"
+        )
+    if section and section["broken"]:
+        top = next(iter(section["broken_by_category"] or {}), None)
+        items.append(
+            f"the {section['broken']} broken questions are fixed or explained"
+            + (f" (most are {top!r})" if section["category_sentence"] else "")
+        )
+    if not ladder[1].shown:
+        items.append(f"the frozen set is shown untouched: {ladder[1].missing}")
+    return items + cfg.reconsider_when
+
+
+def noise_section(project: Project, iv: Interval | None, section: dict | None) -> dict:
+    """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
+    cfg = project.config
+    head = "Block bootstrap (which blocks were sampled, one trained network):"
+    block_line = (
+        f"{head} accuracy difference "
+        f"{num(iv.gap)}, {pct(cfg.confidence)} interval {interval(iv.low, iv.high)} over "
+        f"{iv.what} ({cfg.resamples} resamples); McNemar exact {p_text(section['mcnemar_p'])}."
+        if iv
+        else f"{head} not computed."
+    )
+    return {
+        "seed": None,
+        "block": None,
+        "interval": iv,
+        "lines": [
+            "Seed spread (retraining): not applicable: one tuned model against its own earlier version; "
+            "retraining noise of the tuning run is not measured.",
+            block_line,
+        ],
+        "covers": [
+            "Retraining noise would need several tuning runs with different seeds.",
+            "The bootstrap covers which questions happened to be in the frozen set, for the model "
+            "as tuned.",
+        ],
+    }

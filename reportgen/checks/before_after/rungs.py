@@ -1,0 +1,193 @@
+"""Rungs 1, 3, 4 and 5 of one model against its own earlier version (rung 2: ladder.fair_rung)."""
+
+from __future__ import annotations
+
+from reportgen.checks.before_after.sections import general_failure
+from reportgen.checks.ladder import RungResult, logged_check, rung
+from reportgen.checks.text import interval, num, p_text, pct
+from reportgen.checks.types import Check, Interval
+from reportgen.project import Project
+
+#: rung-2 facts that apply to one model against its own earlier version on a frozen question set
+BA_FACTS = (
+    "manifest-verified",
+    "frozen-before-runs",
+    "rule-before-runs",
+    "parts-disjoint",
+    "predictions-cover-parts",
+    "same-rows-test",
+    "same-metric",
+)
+
+
+def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
+    """Rung 1: the evaluation harness's own checks and logged-versus-recomputed values."""
+    harness = list(project.checks)
+    checks = [
+        Check(f"rung1-{c.check}-{c.model}", 1, c.passed, None, None, (c.path,), c.text)
+        for c in harness
+    ]
+    logged, bad = logged_check(comparisons)
+    checks.append(logged)
+    arts = (
+        [c.path for c in harness]
+        + [c["cite"] for c in comparisons]
+        + project.evidence.get("correct", [])
+    )
+    failed = [c for c in harness if c.passed is False]
+    if failed:
+        return rung(
+            1,
+            "not shown",
+            arts,
+            f"{failed[0].check} check fails: {failed[0].text}",
+            "an evaluation-harness check fails",
+        ), checks
+    if harness and all(c.passed for c in harness) and comparisons and not bad:
+        return rung(
+            1,
+            "shown",
+            arts,
+            None,
+            f"{len(harness)} evaluation-harness checks pass and "
+            f"{len(comparisons)} logged values match their predictions",
+        ), checks
+    if not harness and not comparisons:
+        return rung(
+            1,
+            "not shown",
+            arts,
+            "no evaluation-harness checks (e.g. answer parsing verified on a "
+            "sample) in artefacts/checks/",
+            "the harness is unchecked",
+        ), checks
+    missing = (
+        f"logged value disagrees with its predictions at {bad[0]['cite']}"
+        if bad
+        else "no evaluation-harness check files in artefacts/checks/"
+        if not harness
+        else "no predictions to recompute the logged values from"
+    )
+    return rung(1, "partly", arts, missing, "the harness is partly checked"), checks
+
+
+def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> RungResult:
+    """Rung 3: the interval of the accuracy difference over the frozen set lies above zero."""
+    arts = section["artefacts"] if section else []
+    check = Check(
+        id="interval-above-zero",
+        rung=3,
+        passed=iv.above_zero if iv else None,
+        value=iv.low if iv else None,
+        bar=0.0,
+        artefacts=tuple(arts),
+        text=f"{pct(project.config.confidence)} interval of the accuracy difference "
+        f"{interval(iv.low, iv.high)}"
+        if iv
+        else "no per-question predictions before and after",
+    )
+    if iv is None:
+        return rung(
+            3, "not shown", [], "no per-question predictions before and after", "unmeasured"
+        ), [check]
+    if iv.above_zero:
+        return rung(
+            3,
+            "shown",
+            arts,
+            None,
+            f"the difference {num(iv.gap)} has interval {interval(iv.low, iv.high)}, "
+            f"above zero; McNemar {p_text(section['mcnemar_p'])}",
+        ), [check]
+    return rung(
+        3,
+        "not shown",
+        arts,
+        f"the interval {interval(iv.low, iv.high)} includes zero",
+        "within noise",
+    ), [check]
+
+
+def relevant_rung(project: Project, section: dict | None, iv: Interval | None) -> RungResult:
+    """Rung 4: the interval's lower end above the useful effect; the broken questions beside it."""
+    m = project.config.min_useful_effect
+    checks = []
+    if section:
+        checks.append(
+            Check(
+                id="broken-questions",
+                rung=4,
+                passed=None,
+                value=section["broken"],
+                bar=None,
+                artefacts=tuple(section["artefacts"]),
+                text=f"{section['fixed']} questions fixed, {section['broken']} broken"
+                + (f"; {section['category_sentence']}" if section["category_sentence"] else ""),
+            )
+        )
+    arts = list(project.evidence.get("relevant", []))
+    if iv is None:
+        return rung(4, "not shown", arts, "no interval", "unmeasured"), checks
+    if m is not None and iv.low > m:
+        return rung(
+            4,
+            "shown",
+            arts + section["artefacts"],
+            None,
+            f"the interval's lower end {num(iv.low)} is above the useful effect {num(m)}",
+        ), checks
+    if iv.above_zero:
+        return rung(
+            4,
+            "partly",
+            arts,
+            f"the lower end {num(iv.low)} does not reach the useful effect {num(m)}"
+            if m is not None
+            else "no min_useful_effect fixed",
+            "positive, usefulness not established",
+        ), checks
+    return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
+
+
+def general_rung(project: Project, general: dict | None) -> RungResult:
+    """Rung 5: the general-abilities set held (no forgetting beyond max_drop)."""
+    arts = list(project.evidence.get("bounded", []))
+    if general is None:
+        return rung(
+            5,
+            "not shown",
+            arts,
+            "no general-abilities set: forgetting was never tested",
+            "forgetting untested",
+        ), []
+    check = Check(
+        id="general-set-held",
+        rung=5,
+        passed=general["held"],
+        value=general["drop"],
+        bar=general["max_drop"],
+        artefacts=tuple(general["artefacts"]),
+        text=f"general set {num(general['before'])} -> {num(general['after'])}, drop "
+        f"{num(general['drop'])}, {pct(project.config.confidence)} interval "
+        f"{interval(general['low'], general['high'])} (allowed {num(general['max_drop'])}): "
+        + ("held" if general["held"] else general_failure(general)),
+    )
+    arts += general["artefacts"]
+    if not general["held"]:
+        return rung(
+            5,
+            "not shown",
+            arts,
+            general_failure(general),
+            "the general set did not hold"
+            if general.get("status") == "dropped"
+            else "holding the general set is not shown",
+        ), [check]
+    return rung(
+        5,
+        "shown",
+        arts,
+        None,
+        f"the general set held (drop {num(general['drop'])}, upper bound {num(general['high'])} "
+        f"<= {num(general['max_drop'])})",
+    ), [check]

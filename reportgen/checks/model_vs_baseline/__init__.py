@@ -1,0 +1,161 @@
+"""A model against its baseline (kind = "model-vs-baseline"): the sections, the ladder, the decision."""
+
+from __future__ import annotations
+
+from reportgen.checks.classify import classification
+from reportgen.checks.data import data_section
+from reportgen.checks.evaluation import EvalData, build_eval
+from reportgen.checks.fairness import fairness_facts
+from reportgen.checks.ladder import climb, fair_rung, supported
+from reportgen.checks.model_vs_baseline import decision as dec
+from reportgen.checks.model_vs_baseline.rungs import (
+    bounded_rung,
+    correct_rung,
+    noise_rung,
+    primary_interval,
+    relevant_rung,
+)
+from reportgen.checks.noise import (
+    block_section,
+    budget_section,
+    lines,
+    plan_sentence,
+    seed_section,
+    slices_section,
+)
+from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
+from reportgen.checks.relevance import relevance
+from reportgen.checks.report import claim
+from reportgen.checks.select import ModelRuns, select_runs
+from reportgen.checks.text import noun_plural, num
+from reportgen.errors import Problem
+from reportgen.project import Project
+
+
+def compute(project: Project) -> tuple[dict, list[Problem]]:
+    """Every section of report.json for a model against its baseline, and the warnings found."""
+    cfg = project.config
+    cand, base = select_runs(project, "candidate"), select_runs(project, "baseline")
+    ev = build_eval(project, cand, base)
+    comparisons = logged_vs_recomputed(project, [cand, base])
+    warnings = recompute_warnings(project, comparisons)
+    facts = fairness_facts(project, cand, base)
+    seed, seed_warnings = seed_section(project, cand, base)
+    warnings += seed_warnings
+    block = block_section(project, ev, seed)
+    th, rk, cal = classification(project, cand, base)
+    slices = slices_section(project, ev)
+    iv = primary_interval(seed, block)
+    rel = relevance(project, iv, th)
+    data = data_section(project, cand, base, ev)
+    untested = not_tested(project, ev, cand, base)
+    ladder, checks = climb(
+        correct_rung(project, cfg.candidate, comparisons),
+        fair_rung(project, facts),
+        noise_rung(project, seed, iv),
+        relevant_rung(project, rel, slices),
+        bounded_rung(project, slices, data, untested, measured_artefacts(project, cand, base)),
+    )
+    sup = supported(ladder)
+    decision = dec.decide(project, ladder, iv, sup, seed, rel)
+    flip = sign_disagreement(seed, block)
+    if flip:
+        decision["reasons"].append(flip["text"])
+    budget, budget_reason = budget_section(project, seed, block)
+    items = dec.reconsider(
+        project, ladder, seed, iv, slices, decision["verdict"], plan_sentence(project, budget)
+    )
+    noise_lines, covers = lines(project, seed, block, cand, base)
+    rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
+    sections = {
+        "ladder": ladder,
+        "claim": claim(project, rewritten, sup, items),
+        "decision": decision,
+        "checks": checks,
+        "fairness": facts,
+        "noise": {
+            "seed": seed,
+            "block": block,
+            "lines": noise_lines,
+            "covers": covers,
+            "interval": iv,
+            "sign_disagreement": flip,
+            "budget": budget,
+            "budget_reason": budget_reason,
+        },
+        "relevance": rel,
+        "threshold": th,
+        "ranking": rk,
+        "calibration": cal,
+        "slices": slices,
+        "data": data,
+        "not_tested": untested,
+        "comparisons": comparisons,
+    }
+    return sections, warnings
+
+
+def not_tested(
+    project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns
+) -> list[str]:
+    """What the evidence never tested, most important first (rung 5's missing when nothing was)."""
+    cfg = project.config
+    out = []
+    if ev is None:
+        out.append("no per-row test predictions: the evaluation sample's noise was never measured")
+    else:
+        if not cfg.block:
+            out.append(
+                "no block column: every row is treated as an independent block (time or group "
+                "dependence untested)"
+            )
+        elif cfg.block_kind == "period":
+            out.append(
+                f"{noun_plural(cfg.block)} after {ev.blocks[-1]} (drift beyond the test period)"
+            )
+        else:
+            out.append(
+                f"{noun_plural(cfg.block)} other than the {len(ev.blocks)} measured (a new "
+                f"{cfg.block} may behave differently)"
+            )
+        if ev.slices is None:
+            out.append("no slice column: performance on segments was never tested")
+    if len(cand.seeds) < 5 or len(base.seeds) < 5:
+        out.append(
+            f"fewer than 5 seeds per model ({len(cand.seeds)} and {len(base.seeds)}): retraining noise is "
+            "coarsely measured"
+        )
+    if not any(r.split not in ("train", "validation", "test") for r in project.runs):
+        out.append("no other evaluation set (e.g. a later period or another population)")
+    return out
+
+
+def measured_artefacts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[str]:
+    """The test split and test predictions the slices and the period were measured on."""
+    out = []
+    if project.manifest and project.manifest.part("test"):
+        out.append(project.manifest.part("test").path)
+    for mr in (cand, base):
+        out += [s.test_pred.path for s in mr.seeds if s.test_pred is not None][:1]
+    return out
+
+
+def sign_disagreement(seed: dict, block: dict | None) -> dict | None:
+    """The validation (seed-line) gap and the test (block-line) gap point in opposite directions."""
+    v = seed.get("validation_gap")
+    t = (block or {}).get("gap")
+    if seed.get("part") != "validation" or v is None or t is None or v * t >= 0:
+        return None
+    return {
+        "validation_gap": v,
+        "test_gap": t,
+        "text": (
+            f"validation and test disagree: the validation gap is {num(v)} and the test gap {num(t)} "
+            f"(opposite signs), so "
+            + (
+                "validation favours the candidate and test the baseline"
+                if v > 0
+                else "validation favours the baseline and test the candidate"
+            )
+        ),
+    }

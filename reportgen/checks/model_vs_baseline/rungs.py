@@ -1,0 +1,305 @@
+"""Rungs 1, 3, 4 and 5 of a model against its baseline, from this mode's evidence (rung 2: ladder.fair_rung)."""
+
+from __future__ import annotations
+
+from reportgen.checks.ladder import RungResult, logged_check, rung
+from reportgen.checks.text import blocks_phrase, interval, num
+from reportgen.checks.types import Check, Interval, Rung
+from reportgen.project import Project
+
+#: the candidate's rung-1 sanity checks (artefacts/checks/)
+RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
+
+
+def correct_rung(project: Project, model: str, comparisons: list[dict]) -> RungResult:
+    """Rung 1 from the candidate's check files and logged-versus-recomputed metric values."""
+    mine = {c.check: c for c in project.checks if c.model == model}
+    checks = []
+    for name in RUNG_CHECKS:
+        c = mine.get(name)
+        checks.append(
+            Check(
+                id=f"rung1-{name}",
+                rung=1,
+                passed=c.passed if c else None,
+                value=None,
+                bar=None,
+                artefacts=(c.path,) if c else (),
+                text=c.text if c else f"no {name} check file for {model} (not shown)",
+            )
+        )
+    logged, bad = logged_check(comparisons)
+    arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
+    arts += [c["cite"] for c in (bad or comparisons)]
+    return _correct_status(model, mine, comparisons, bad, arts), [*checks, logged]
+
+
+def _correct_status(
+    model: str, mine: dict, comparisons: list[dict], bad: list[dict], arts: list[str]
+) -> Rung:
+    failed = [c for c in mine.values() if c.passed is False]
+    present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]
+    absent = [n for n in RUNG_CHECKS if n not in mine or mine[n].passed is None]
+    if failed:
+        f = failed[0]
+        return rung(
+            1,
+            "not shown",
+            arts,
+            f"{f.check} check fails: {f.text}",
+            f"{len(failed)} sanity check(s) of {model} fail",
+        )
+    if not present and not comparisons:
+        return rung(
+            1,
+            "not shown",
+            arts,
+            f"no sanity-check files for {model} in artefacts/checks/ "
+            "(initial_loss, gradient, overfit, shapes) and no predictions to recompute metrics from",
+            "nothing shows the training and evaluation code is correct",
+        )
+    if not absent and comparisons and not bad:
+        return rung(
+            1,
+            "shown",
+            arts,
+            None,
+            f"all four sanity checks of {model} pass and {len(comparisons)} logged values match their "
+            "predictions",
+        )
+    if bad:
+        missing = (
+            f"{len(bad)} logged value(s) disagree with their predictions, e.g. {bad[0]['cite']} "
+            f"(logged {num(bad[0]['logged'], 6)}, recomputed {num(bad[0]['recomputed'], 6)})"
+        )
+    elif absent:
+        missing = f"no {', '.join(absent)} check for {model}"
+    else:
+        missing = "no predictions to recompute the logged metric values from"
+    return rung(1, "partly", arts, missing, f"{len(present)} of 4 sanity checks of {model} pass")
+
+
+def primary_interval(seed: dict, block: dict | None) -> Interval | None:
+    """The evaluation interval rung 3 and relevance rest on: the block interval, else the paired seed interval."""
+    if block is not None and block.get("low") is not None:
+        return Interval(
+            gap=block["gap"],
+            low=block["low"],
+            high=block["high"],
+            source="block",
+            part="test",
+            what=blocks_phrase(block["blocks"], block.get("block_column")),
+        )
+    p = seed.get("paired") or {}
+    if p.get("low") is not None:
+        return Interval(
+            gap=p["mean"],
+            low=p["low"],
+            high=p["high"],
+            source="paired-seeds",
+            part=p.get("part") or "validation",
+            what=f"{p['n']} seed pairs ({p.get('part') or 'validation'})",
+        )
+    return None
+
+
+def _seed_check(project: Project, seed: dict, seed_arts: list[str]) -> Check:
+    """The seed rule: the gap in seed sd against the bar (trivially met with zero spread)."""
+    bar = project.config.seed_sd_multiple
+    rule_ok = bool(seed.get("passes"))
+    part, gap = seed.get("part", "validation"), num(seed.get("validation_gap"))
+    if seed.get("trivial"):
+        text = f"{part} gap {gap}: both models have zero seed spread, so the rule is trivially " + (
+            "met" if rule_ok else "failed (the gap is not positive)"
+        )
+    elif seed.get("gap_in_sd") is not None:
+        text = (
+            f"{part} gap {gap} is {num(seed.get('gap_in_sd'), 2)} seed sd; the rule needs more than "
+            f"{num(bar)}"
+        )
+    else:
+        text = f"seed rule not measured: {seed.get('reason')}"
+    return Check(
+        id="validation-gap-vs-seed-sd",
+        rung=3,
+        passed=rule_ok if (seed.get("gap_in_sd") is not None or seed.get("trivial")) else None,
+        value=seed.get("gap_in_sd"),
+        bar=bar,
+        artefacts=tuple(seed_arts),
+        text=text,
+    )
+
+
+def _interval_check(iv: Interval | None) -> Check:
+    """The evaluation interval excludes zero in the candidate's favour."""
+    if iv is None:
+        text = "no evaluation interval (no per-row predictions and no paired seeds)"
+    else:
+        text = f"{iv.part or 'test'} interval {interval(iv.low, iv.high)} ({iv.what}) " + (
+            "excludes zero in the candidate's favour"
+            if iv.above_zero
+            else "does not exclude zero in the candidate's favour"
+        )
+    return Check(
+        id="test-interval-excludes-zero",
+        rung=3,
+        passed=iv.above_zero if iv else None,
+        value=iv.low if iv else None,
+        bar=0.0,
+        artefacts=(),
+        text=text,
+    )
+
+
+def noise_rung(project: Project, seed: dict, iv: Interval | None) -> RungResult:
+    """Rung 3: the gap clears the seed rule (retraining) and the evaluation interval excludes zero."""
+    cfg = project.config
+    seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]]
+    checks = [_seed_check(project, seed, seed_arts), _interval_check(iv)]
+    rule_ok = bool(seed.get("passes"))
+    excl = iv is not None and iv.above_zero
+    arts = (
+        seed_arts
+        + (["runs.csv"] if not seed_arts else [])
+        + project.evidence.get("larger_than_noise", [])
+    )
+    if rule_ok and excl:
+        return rung(
+            3,
+            "shown",
+            arts,
+            None,
+            "the gap clears the seed rule and the test interval excludes zero",
+        ), checks
+    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
+        missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds"
+    elif not rule_ok and seed.get("trivial"):
+        missing = (
+            f"both models are deterministic and the {seed.get('part', 'validation')} gap "
+            f"{num(seed.get('validation_gap'))} is not positive"
+        )
+    elif not rule_ok:
+        missing = (
+            f"the {seed.get('part', 'validation')} gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
+            f"{num(cfg.seed_sd_multiple)}"
+        )
+    elif iv is None:
+        missing = "no evaluation interval on test (no per-row predictions)"
+    else:
+        missing = (
+            f"the {iv.part or 'test'} interval {interval(iv.low, iv.high)} does not "
+            "exclude zero in the candidate's favour"
+        )
+    summary = (
+        "seed rule "
+        + ("passes" if rule_ok else "fails")
+        + "; test interval "
+        + ("excludes zero" if excl else "includes zero or is missing")
+    )
+    return rung(3, "partly" if (rule_ok or excl) else "not shown", arts, missing, summary), checks
+
+
+def _slice_check(s: dict) -> Check:
+    """A required slice: not worse than the baseline within the margin."""
+    return Check(
+        id=f"not-worse-on-{s['slice']}",
+        rung=4,
+        passed=bool(s.get("not_worse")),
+        value=s["low"],
+        bar=-s["margin"] if s.get("margin") is not None else None,
+        artefacts=(),
+        text=f"slice {s['slice']!r} ({s['rows']} rows): gap {num(s['gap'])}, interval "
+        f"{interval(s['low'], s['high'])}; "
+        + (
+            f"not worse shown: the worse end stays within the margin -{num(s['margin'])}"
+            if s.get("not_worse")
+            else f"not worse is not shown: {s.get('not_worse_reason')}"
+        ),
+    )
+
+
+def relevant_rung(project: Project, rel: dict | None, slices: list[dict] | None) -> RungResult:
+    """Rung 4: a gain worth acting on (the useful effect) and no required slice worse."""
+    cfg = project.config
+    arts = list(project.evidence.get("relevant", []))
+    if cfg.min_useful_effect is not None:
+        arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
+    req = [s for s in (slices or []) if s["required"]]
+    bad_slices = [s for s in req if not s.get("not_worse")]
+    checks = [_slice_check(s) for s in req]
+    if rel is None:
+        return rung(
+            4,
+            "not shown",
+            arts,
+            "no evaluation interval to judge the size of the gap",
+            "relevance unmeasured",
+        ), checks
+    checks.append(
+        Check(
+            id="useful-effect",
+            rung=4,
+            passed=rel["finding"] == "useful-gain-shown"
+            if cfg.min_useful_effect is not None
+            else None,
+            value=rel["low"],
+            bar=cfg.min_useful_effect,
+            artefacts=tuple(arts[:2]),
+            text=rel["text"],
+        )
+    )
+    if rel["finding"] == "useful-gain-shown" and not bad_slices:
+        return rung(4, "shown", arts, None, rel["text"]), checks
+    if rel["finding"] not in ("useful-gain-shown", "positive-not-useful"):
+        return rung(
+            4, "not shown", arts, rel["finding_text"], "no gain worth acting on is shown"
+        ), checks
+    if bad_slices:
+        s = bad_slices[0]
+        missing = (
+            f"the candidate is worse on slice {s['slice']!r} (gap {num(s['gap'])}, interval "
+            f"{interval(s['low'], s['high'])})"
+            if s["worse"]
+            else f"not being worse on slice {s['slice']!r} is not shown: {s.get('not_worse_reason')}"
+        )
+    elif cfg.min_useful_effect is None:
+        missing = "no min_useful_effect fixed in evreport.toml: what gap would be worth acting on?"
+    else:
+        missing = f"the interval's lower end {num(rel['low'])} does not reach the useful effect {num(cfg.min_useful_effect)}"
+    return rung(4, "partly", arts, missing, rel["text"]), checks
+
+
+def bounded_rung(
+    project: Project,
+    slices: list[dict] | None,
+    data: dict,
+    not_tested: list[str],
+    measured: list[str],
+) -> RungResult:
+    """Rung 5: where the result was measured (slices, the block period); ``measured``: the test
+    split and predictions they come from; the first of ``not_tested`` when nothing was measured."""
+    cfg = project.config
+    arts = list(project.evidence.get("bounded", [])) + list(measured)
+    parts = []
+    if slices:
+        parts.append(f"{len(slices)} slices with intervals")
+    if data.get("blocks") and cfg.block:
+        parts.append(
+            f"{data['blocks']} {cfg.block} blocks ({data.get('first_block')} to {data.get('last_block')})"
+        )
+    if slices and cfg.block and data.get("blocks"):
+        return rung(5, "shown", arts, None, "; ".join(parts)), []
+    if parts:
+        missing = (
+            "no slice column: where the result stops holding is untested"
+            if not slices
+            else "no block column: the period measured is not stated"
+        )
+        return rung(5, "partly", arts, missing, "; ".join(parts)), []
+    return rung(
+        5,
+        "not shown",
+        arts,
+        not_tested[0] if not_tested else "no slices or period measured",
+        "where the result stops holding is not shown",
+    ), []

@@ -1,0 +1,76 @@
+"""Relevance: is the gap worth acting on (the useful effect, equivalence, costs per period)."""
+
+from __future__ import annotations
+
+from reportgen.checks.text import interval, num
+from reportgen.checks.types import Interval
+from reportgen.project import Project
+
+
+def _finding(iv: Interval, m: float | None) -> str:
+    """Where the interval lies against zero and the useful effect ``m``."""
+    low, high = iv.low, iv.high
+    if m is None:
+        return "positive-not-useful" if low > 0 else ("worse" if high < 0 else "inconclusive")
+    # m = 0: any gain that clears zero is useful; equivalence needs m > 0
+    if low >= m and low > 0:
+        return "useful-gain-shown"
+    if low > 0:
+        return "positive-not-useful"
+    if m > 0 and -m < low and high < m:
+        return "equivalent"
+    if high < 0:
+        return "worse"
+    return "inconclusive"
+
+
+def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | None:
+    """report.json ``relevance``: the finding against min_useful_effect, per period and, with
+    thresholds ``th``, in costs."""
+    cfg = project.config
+    if iv is None:
+        return None
+    m = cfg.min_useful_effect
+    low, high, gap = iv.low, iv.high, iv.gap
+    finding = _finding(iv, m)
+    out = {
+        "min_useful_effect": m,
+        "finding": finding,
+        "gap": gap,
+        "low": low,
+        "high": high,
+        "per_period": gap * cfg.cases_per_period if cfg.cases_per_period else None,
+        "cases_per_period": cfg.cases_per_period,
+        "period": cfg.period,
+        "unit": cfg.unit,
+        "metric_unit": cfg.metric,
+        "cost_per_case": None,
+        "cost_per_period": None,
+    }
+    if th is not None:
+        c, b = th["candidate"]["mean_test_cost"], th["baseline"]["mean_test_cost"]
+        out["cost_per_case"] = {"candidate": c, "baseline": b, "difference": b - c}
+        if cfg.cases_per_period:
+            out["cost_per_period"] = (b - c) * cfg.cases_per_period
+    texts = {
+        "useful-gain-shown": f"the interval's lower end {num(low)} reaches the useful effect {num(m)}",
+        "positive-not-useful": (
+            f"the gain is positive (lower end {num(low)}) but below the useful effect {num(m)} in "
+            "part"
+            if m
+            else f"the gain is positive (lower end {num(low)}) but no "
+            "min_useful_effect was fixed, so usefulness is not established"
+        ),
+        "equivalent": f"the interval {interval(low, high)} lies inside ±{num(m)}: practically equivalent, a tie",
+        "worse": f"the interval {interval(low, high)} lies below zero: the candidate is worse",
+        "inconclusive": f"the interval {interval(low, high)} is too wide to decide",
+    }
+    out["finding_text"] = texts[finding]
+    out["text"] = texts[finding]
+    if out["cost_per_period"] is not None:
+        out["text"] += (
+            f"; at each model's validation-chosen threshold the candidate "
+            f"{'saves' if out['cost_per_period'] >= 0 else 'costs'} {num(abs(out['cost_per_period']))} "
+            f"{cfg.unit} per {cfg.period or 'period'}"
+        )
+    return out
