@@ -43,7 +43,7 @@ def _report(project: Path, general: bool = False, monkeypatch=None) -> dict:
     if general:
         assert all(p.keys is None for p in proj.predictions.values())
         monkeypatch.undo()
-    report = json.loads(json.dumps(jsonable(compute_report(proj, "cmd"))))
+    report = json.loads(json.dumps(jsonable(compute_report(proj, "cmd")[0])))
     for key in ("date", "libraries"):
         report["build"].pop(key)
     return report, proj
