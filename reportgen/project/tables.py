@@ -145,12 +145,21 @@ def _read_table(reader: Reader, path: Path, name: str):
     return frame
 
 
+#: one line of a text with its terminator (\r\n, \r or \n), or the last line without one
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|[\r\n])|[^\r\n]+")
+
+
 def _header_fields(text: str) -> int:
-    """Fields of a CSV text's first record (the header), read alone; 0 when it is malformed."""
+    """Fields of a CSV text's first record (the header), read alone; 0 when it is malformed.
+
+    Lines are handed to the csv module one at a time, so only the header is copied.
+    """
     import csv
 
+    start = re.compile(r"[\r\n]*").match(text).end()  # blank lines before the header
+    lines = (m.group(0) for m in _LINE.finditer(text, start))
     try:
-        return len(next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline="")), []))
+        return len(next(csv.reader(lines), []))
     except csv.Error:  # e.g. a quote never closed: the parser names it
         return 0
 

@@ -71,10 +71,11 @@ def test_freeze_refuses_more_split_files_than_a_manifest_may_list(mini, monkeypa
 # --------------------------------------------------------------------------- CSV and Parquet
 
 
-def test_a_csv_with_250000_columns_is_refused_before_parsing(mini):
+@pytest.mark.parametrize("end", ["\n", "\r"], ids=["lf", "cr"])
+def test_a_csv_with_250000_columns_is_refused_before_parsing(mini, end):
     path = mini / "artefacts" / "predictions" / "mlp-s1-test.csv"
     header = "row_id,y,p," + ",".join(f"c{i}" for i in range(250_000))
-    path.write_text(header + "\n" + "t1,0,0.5" + ",0" * 250_000 + "\n")
+    path.write_bytes((header + end + "t1,0,0.5" + ",0" * 250_000 + end).encode())
     assert path.stat().st_size > 2_000_000
     (_, problems), seconds = _timed(lambda: inspect_project(mini))
     [p] = with_slug(problems, "too-large")
