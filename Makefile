@@ -4,7 +4,7 @@ VENV_STAMP := .venv/.installed
 VENV_BASE := .venv/.installed-base
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test test-install lint format golden pages bench clean
+.PHONY: help setup example examples-build test test-install lint format fixtures golden pages bench clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -30,7 +30,7 @@ example: $(VENV_BASE) ## set up, then build the weekly-churn example report (HTM
 examples-build: $(VENV_BASE) ## build the report of every example project
 	@for d in examples/*/; do [ -f "$$d/evreport.toml" ] && .venv/bin/evreport build "$$d" || exit 1; done
 
-test: $(VENV_STAMP) ## set up, then run the whole test suite
+test: lint ## set up, run ruff (lint and format check), then the whole test suite
 	.venv/bin/python -m pytest
 	$(MAKE) --no-print-directory test-install
 
@@ -43,6 +43,9 @@ lint: $(VENV_STAMP) ## ruff lint and format check
 
 format: $(VENV_STAMP) ## ruff format in place
 	.venv/bin/ruff format reportgen tests bench examples
+
+fixtures: $(VENV_STAMP) ## rebuild tests/fixtures/ from the examples through the real pipeline
+	$(PY) tests/render/make_fixtures.py
 
 golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 	EVREPORT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q
