@@ -365,7 +365,10 @@ class Summary:
     more_problems: str
 
 
-def _summary_context(report: dict, gate_list: list[Gate], render_problems: list[str]) -> Summary:
+def summary_context(
+    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
+) -> Summary:
+    """The context of the summary of a built report."""
     project = report.get("project") or {}
     claim, decision = report.get("claim") or {}, report.get("decision") or {}
     ladder = [
@@ -405,23 +408,25 @@ def _summary_context(report: dict, gate_list: list[Gate], render_problems: list[
     )
 
 
-def summary_markdown(
-    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
-) -> str:
-    """The Markdown job summary of a built report (templates/ci-summary.md)."""
+def render_summary(ctx: Summary) -> str:
+    """templates/ci-summary.md with ``ctx`` (markdown environment: every value made inert)."""
     from reportgen.render.env import environment
 
-    ctx = _summary_context(report, list(gate_list), list(render_problems))
     return environment("markdown").get_template("ci-summary.md").render(s=ctx)
 
 
-def failed_build_summary(project_name: str, problems: list[Problem | str]) -> str:
-    """The Markdown job summary of a build that stopped on its input: the problems."""
-    from reportgen.render.env import environment
+def summary_markdown(
+    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
+) -> str:
+    """The Markdown job summary of a built report."""
+    return render_summary(summary_context(report, list(gate_list), list(render_problems)))
 
+
+def failed_summary_context(project_name: str, problems: list[Problem | str]) -> Summary:
+    """The context of the summary of a build that stopped on its input: the problems."""
     shown = [str(p) for p in problems[:MAX_PROBLEMS]]
     more = len(problems) - len(shown)
-    ctx = Summary(
+    return Summary(
         title=project_name,
         built=False,
         verdict="",
@@ -437,4 +442,8 @@ def failed_build_summary(project_name: str, problems: list[Problem | str]) -> st
         problems=shown,
         more_problems=f"and {more:,} more" if more > 0 else "",
     )
-    return environment("markdown").get_template("ci-summary.md").render(s=ctx)
+
+
+def failed_build_summary(project_name: str, problems: list[Problem | str]) -> str:
+    """The Markdown job summary of a build that stopped on its input."""
+    return render_summary(failed_summary_context(project_name, problems))
