@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from reportgen.batch.build import error_row, resolve
+from reportgen.batch.build import error_row, internal_error, resolve
 from reportgen.errors import UsageError, clean_text
 
 #: address-space limit of each local worker process, in MiB (EVREPORT_WORKER_MEMORY_MB)
@@ -93,7 +93,7 @@ def worker_main(build_ref: str, memory_mb: int = 0) -> None:
             row = builds[task["build"]](task)
             text = json.dumps(row, allow_nan=False, default=str)
         except BaseException as e:  # noqa: B036 - SystemExit from a library must not kill the worker
-            text = json.dumps(error_row(task, f"internal error ({type(e).__name__}): {e}"))
+            text = json.dumps(error_row(task, internal_error(e, task)))
         proto.write(text + "\n")
         proto.flush()
 
