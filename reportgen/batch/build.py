@@ -180,8 +180,12 @@ def build_one(task: dict) -> dict:
         project = _project_folder(task, notes)
         from reportgen.api import build_report
 
-        result = build_report(
-            project, out=task["out_dir"], formats=tuple(task["formats"]), command=task["command"]
+        result = build_report(  # plain files: the batch swaps the whole folder in at once
+            project,
+            out=task["out_dir"],
+            formats=tuple(task["formats"]),
+            command=task["command"],
+            versioned=False,
         )
         row.update(summary_fields(result.report))
         if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project

@@ -46,7 +46,7 @@ def fake_report(spec: dict) -> dict:
     }
 
 
-def fake_build_report(project_dir, out=None, formats=("html", "json"), command=None):
+def fake_build_report(project_dir, out=None, formats=("html", "json"), command=None, **options):
     """Behaves like reportgen.api.build_report on a synthetic project."""
     from reportgen.outputs import atomic_write_dir
 
@@ -81,7 +81,7 @@ def fake_build_report(project_dir, out=None, formats=("html", "json"), command=N
         files["report.json"] = json.dumps(report, indent=2).encode()
     if "html" in formats:
         files["report.html"] = b"<!doctype html><title>r</title><p>report</p>"
-    written = atomic_write_dir(Path(out), files)
+    written = atomic_write_dir(Path(out), files, versioned=options.get("versioned", True))
     return reportgen.api.BuildResult(report, Path(out), written, [], [])
 
 

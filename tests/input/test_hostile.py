@@ -182,7 +182,7 @@ def test_full_or_read_only_out_is_one_line_and_leaves_no_temp(tmp_path, monkeypa
     with pytest.raises(InputError) as e:
         atomic_write_dir(out, {"report.json": b"{}"})
     assert str(e.value).endswith(f"cannot write here: {why} [cannot-write]")
-    assert list(out.iterdir()) == []
+    assert [p.name for p in out.iterdir()] == [".evreport-lock"]  # no temporary entry
 
 
 def test_stale_temp_folders_of_a_killed_build_are_cleaned(tmp_path):
@@ -195,7 +195,13 @@ def test_stale_temp_folders_of_a_killed_build_are_cleaned(tmp_path):
     old = time.time() - 3600
     os.utime(stale, (old, old))
     atomic_write_dir(out, {"report.json": b"{}"})
-    assert sorted(p.name for p in out.iterdir()) == [".evreport-running", "report.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".evreport-builds",
+        ".evreport-current",
+        ".evreport-lock",
+        ".evreport-running",
+        "report.json",
+    ]
 
 
 # --------------------------------------------------------------------------- names
