@@ -22,9 +22,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
 
+from batch.fakes import fake_build  # noqa: E402
+
 import reportgen.batch.outdir as outdir  # noqa: E402
 import reportgen.batch.run as run  # noqa: E402
-from batch.fakes import fake_build  # noqa: E402
 
 run.run_batch.__kwdefaults__["build"] = fake_build
 

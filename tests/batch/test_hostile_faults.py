@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.batch import run_batch
 from reportgen.batch import outdir as outdir_mod
 from reportgen.batch.outdir import TMP_NAME, TRASH
 from reportgen.safe import LOCK_NAME, lock_folder
