@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -63,13 +64,19 @@ def write_file_atomic(path: Path, data: bytes, root: Path | None = None) -> None
 #: a temporary folder older than this is left over from a killed build (a build's own
 #: temporary folder lives for the seconds its files take to write)
 STALE_SECONDS = 600
+#: a build's temporary folder (``tempfile.mkdtemp(prefix=".evreport-")``) and symlink
+_TEMP_FOLDER = re.compile(r"\.evreport-[a-z0-9_]{8}")
+_TEMP_LINK = re.compile(r"\.evreport-.+\.[0-9a-f]{12}\.tmp")
 
 
 def clean_stale(out_dir: Path, older_than: float = STALE_SECONDS) -> list[str]:
-    """Remove temporary folders an interrupted earlier build left in ``out_dir``; their names.
+    """Remove temporary entries an interrupted earlier build left in ``out_dir``; their names.
 
-    Only folders named ``.evreport-*`` and older than ``older_than`` seconds, so a build
-    running at the same moment into the same folder keeps its own.
+    Folders named as a build's temporary folder (``.evreport-`` and 8 characters, never
+    a batch's ``.evreport-tmp`` or the build store) older than ``older_than`` seconds, so
+    an older evreport writing at the same moment keeps its own; and the temporary
+    symlinks of a versioned build (``.evreport-NAME.HEX.tmp``), at once: the caller
+    holds the folder's lock, so no build of ours is making one.
     """
     import time
 
@@ -84,18 +91,12 @@ def clean_stale(out_dir: Path, older_than: float = STALE_SECONDS) -> list[str]:
             st = p.lstat()
         except OSError:
             continue
-        if (  # a symlink a killed build made on its way to renaming it into place
-            p.name.startswith(TMP_PREFIX)
-            and p.name.endswith(".tmp")
-            and p.is_symlink()
-            and now - st.st_mtime > older_than
-        ):
+        if _TEMP_LINK.fullmatch(p.name) and p.is_symlink():  # made on its way into place
             p.unlink(missing_ok=True)
             removed.append(p.name)
             continue
         if (
-            p.name.startswith(TMP_PREFIX)
-            and p.name not in (STORE, CURRENT)
+            _TEMP_FOLDER.fullmatch(p.name)
             and not p.is_symlink()
             and p.is_dir()
             and now - st.st_mtime > older_than
@@ -128,8 +129,8 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes], versioned: bool = T
     ``versioned=False`` (a batch's fresh staging folder, swapped whole), the files are
     written into a temporary folder and renamed into place one by one.
 
-    ``out_dir`` is locked while writing (``safe.lock_folder``; another build's write is
-    waited for up to 10 s). A read-only or full output folder is an InputError, and no
+    With ``versioned``, ``out_dir`` is locked while writing (``safe.lock_folder``; another
+    process writing it is waited for up to 10 s). A read-only or full output folder is an InputError, and no
     temporary file is left.
     """
     out_dir = Path(out_dir)
@@ -149,7 +150,9 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes], versioned: bool = T
         raise InputError(f"{b} is a symlink or folder; refusing to replace it", path=b)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        with lock_folder(out_dir, wait=LOCK_WAIT):
+        # a batch's staging folder is its own: the batch holds OUT's lock
+        lock = lock_folder(out_dir, wait=LOCK_WAIT) if versioned else contextlib.nullcontext()
+        with lock:
             clean_stale(out_dir)
             if versioned and _switch(out_dir, files):
                 return [out_dir / n for n in files]
@@ -209,10 +212,21 @@ def _write_all(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:
+    """``dst`` as a hard link of the file ``src`` is (or leads to), else a copy of it."""
+    real = os.path.realpath(src)  # os.link does not follow a link on every platform
     try:
-        os.link(src, dst, follow_symlinks=True)
+        os.link(real, dst)
     except OSError:
-        shutil.copy2(src, dst)
+        shutil.copy2(real, dst)
+
+
+def _new_folder(store: Path) -> Path:
+    """A new, uniquely named build folder with the usual permissions (0777 less the umask)."""
+    while True:
+        folder = store / os.urandom(6).hex()
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder)
+            return folder
 
 
 def _symlink(target: str, at: Path) -> None:
@@ -251,7 +265,7 @@ def _switch(out_dir: Path, files: dict[str, bytes]) -> bool:
     if not _symlinks_work(out_dir):
         return False
     store.mkdir(exist_ok=True)
-    new = Path(tempfile.mkdtemp(prefix="", dir=store))
+    new = _new_folder(store)
     switched = False
     try:
         _write_all(new, files)
@@ -293,7 +307,7 @@ def _adopt_plain(out_dir: Path, files: dict[str, bytes]) -> None:
     if current.is_symlink() and current.is_dir():
         folder = current.resolve()
     else:
-        folder = Path(tempfile.mkdtemp(prefix="", dir=out_dir / STORE))
+        folder = _new_folder(out_dir / STORE)
         for entry in sorted(out_dir.iterdir()):  # the names already linked, if any
             if _ours(entry) and entry.exists():
                 _link_or_copy(entry, folder / entry.name)

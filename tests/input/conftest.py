@@ -204,11 +204,15 @@ OWN_ENTRIES = (".evreport-builds", ".evreport-current", ".evreport-lock")
 
 
 def report_view(out: Path) -> dict[str, str]:
-    """What a reader of --out sees: each top-level file (through its link) with its sha256."""
+    """What a reader of --out sees: each top-level file (through its link) with its sha256.
+
+    Hidden entries are evreport's own (the store, the lock, a killed write's temporary
+    entries, which the next build removes) and are left out.
+    """
     return {
         p.name: hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(out.iterdir())
-        if p.name not in OWN_ENTRIES and p.is_file()
+        if not p.name.startswith(".") and p.is_file()
     }
 
 
