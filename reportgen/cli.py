@@ -207,9 +207,30 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     help="Largest input file read, in MiB (default 256, or EVREPORT_MAX_FILE_BYTES); "
     "raise it deliberately for large predictions files.",
 )
+@click.option(
+    "--mlflow-run",
+    default=None,
+    metavar="RUN_ID",
+    help="After writing, log the report files as artifacts (report/) of this MLflow run.",
+)
+@click.option(
+    "--tracking-uri",
+    default=None,
+    help="MLflow tracking URI of --mlflow-run (default: MLFLOW_TRACKING_URI).",
+)
 @_paths_options
 def build(
-    project, out, formats, strict, max_file_mb, config_path, runs, manifest, artefacts
+    project,
+    out,
+    formats,
+    strict,
+    max_file_mb,
+    mlflow_run,
+    tracking_uri,
+    config_path,
+    runs,
+    manifest,
+    artefacts,
 ) -> None:
     """Check the evidence and write the report (report.html, report.pdf, report.json, decision-log.md).
 
@@ -250,6 +271,11 @@ def build(
     code = result.exit_code(strict)
     if code == EXIT_STRICT:
         click.echo(f"evreport: --strict: verdict is {result.verdict!r}, not 'adopt'", err=True)
+    # issue 19: the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
+    if mlflow_run or tracking_uri:
+        from reportgen.importers.mlflow_log import log_to_mlflow
+
+        code = log_to_mlflow(result, mlflow_run, tracking_uri, code)
     sys.exit(code)
 
 

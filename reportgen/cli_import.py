@@ -9,10 +9,12 @@ import click
 IMPORT_EPILOG = """
 \b
 Exit codes:
-  0  imported (or nothing new to import)
-  1  the store cannot be imported: unknown experiment, unreachable store, a run
-     without model or seed (nothing is written)
-  2  usage errors (bad options, MLflow not installed)
+  0  imported (or nothing new to import); runs that cannot become rows are
+     skipped with one warning each
+  1  the store cannot be imported: unknown experiment, missing or unreachable
+     store, or (--strict) a run that cannot become rows; nothing is written
+  2  usage errors (bad options or --filter, unsupported URI, MLflow or its
+     database support not installed)
 """
 
 
@@ -24,21 +26,54 @@ def import_group() -> None:
 @import_group.command("mlflow", epilog=IMPORT_EPILOG)
 @click.argument("project", type=click.Path(file_okay=False, path_type=str))
 @click.option(
-    "--tracking-uri", required=True, help="MLflow tracking URI (file:./mlruns, http://...)."
+    "--tracking-uri",
+    required=True,
+    help="MLflow tracking URI: sqlite:///mlflow.db (MLflow 3's default), "
+    "http://HOST:PORT (a server), file:./mlruns (a file store).",
 )
 @click.option("--experiment", required=True, help="Experiment name.")
+@click.option(
+    "--filter",
+    "filter_string",
+    default=None,
+    metavar="EXPR",
+    help="Only runs matching this MLflow search expression, e.g. "
+    "\"params.model = 'mlp' and tags.stage = 'final'\".",
+)
 @click.option(
     "--model-key", default="model", show_default=True, help="Param or tag naming the model."
 )
 @click.option(
     "--seed-key", default="seed", show_default=True, help="Param or tag holding the seed."
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="A run that cannot become rows is an error (exit 1, nothing written), not a warning.",
+)
+@click.option(
+    "--allow-remote-artifacts",
+    is_flag=True,
+    help="Also read artifacts stored outside the store's folder or tracking server "
+    "(other paths, hosts, buckets). Off by default: a store is untrusted input.",
+)
 @click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
-def mlflow_command(project, tracking_uri, experiment, model_key, seed_key, dry_run) -> None:
+def mlflow_command(
+    project,
+    tracking_uri,
+    experiment,
+    filter_string,
+    model_key,
+    seed_key,
+    strict,
+    allow_remote_artifacts,
+    dry_run,
+) -> None:
     """One MLflow run = one trained network: its validation_<metric> and test_<metric> metrics
     become runs.csv rows, its predictions/validation|test.(parquet|csv) artifacts are copied
     to artefacts/predictions/. Re-running adds new runs only. See docs/recording.md.
     """
+    from reportgen.errors import clean_text
     from reportgen.importers.mlflow import MlflowImportError, import_mlflow
 
     try:
@@ -48,20 +83,37 @@ def mlflow_command(project, tracking_uri, experiment, model_key, seed_key, dry_r
             experiment,
             model_key=model_key,
             seed_key=seed_key,
+            filter_string=filter_string,
             dry_run=dry_run,
+            strict=strict,
+            allow_remote_artifacts=allow_remote_artifacts,
         )
     except MlflowImportError as e:
-        click.echo(f"evreport: error: {e} [{e.slug}]", err=True)
+        click.echo(f"evreport: error: {clean_text(e)} [{e.slug}]", err=True)
         sys.exit(e.exit_code)
+    for note in res.notes:
+        click.echo(f"note: {clean_text(note)}", err=True)
+    if strict and res.skipped:
+        for s in res.skipped:
+            click.echo(f"evreport: error: {clean_text(s)} [mlflow-run]", err=True)
+        click.echo(
+            f"evreport: error: {len(res.skipped)} run(s) cannot become rows; nothing written "
+            "(--strict) [mlflow-import]",
+            err=True,
+        )
+        sys.exit(1)
     verb = "would import" if dry_run else "imported"
     for ir in res.new:
         click.echo(f"{verb} {ir.describe()}")
+    for s in res.skipped:
+        click.echo(f"warning: skipped {clean_text(s)}", err=True)
     for u in res.unfinished:
         click.echo(f"skipped unfinished run {u}; import again when it ends", err=True)
     rows = sum(len(ir.rows) for ir in res.new)
     files = sum(len(ir.files) for ir in res.new)
+    skipped = f"; {len(res.skipped)} skipped (see the warnings)" if res.skipped else ""
     click.echo(
         f"{project}: {verb} {len(res.new)} run(s) ({rows} row(s), {files} predictions file(s)) "
-        f"from experiment {experiment!r}; {res.already} already imported"
+        f"from experiment {experiment!r}; {res.already} already imported{skipped}"
         + ("; nothing written (--dry-run)" if dry_run else "")
     )

@@ -1,7 +1,9 @@
 """`evreport import mlflow`: one MLflow run (one trained network) -> runs.csv rows and predictions.
 
-MLflow is imported lazily (the `[mlflow]` extra); the store is read with MLflow's own client.
+MLflow is imported lazily (the `[mlflow]` extra); the store is read with MLflow's own client,
+the artifacts with evreport's confined, size-capped readers (mlflow_artifacts.py).
 Re-importing adds only runs whose MLflow run id is not yet in runs.csv (kept in `notes`).
+A run that cannot become rows is skipped with one warning (an error with ``strict``).
 """
 
 from __future__ import annotations
@@ -9,39 +11,34 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlparse
 
-from reportgen.errors import EXIT_USAGE, EvreportError
+from reportgen.errors import clean_text
+from reportgen.importers import mlflow_store
+from reportgen.importers.mlflow_artifacts import Refused, for_run
+from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for callers)
+    MlflowImportError,
+    MlflowMissing,
+    MlflowUsage,
+    sentence,
+)
 from reportgen.safe import safe_file_name
 
 METRIC_RE = re.compile(r"^(validation|valid|val|test)_(.+)$")
 PART = {"validation": "validation", "valid": "validation", "val": "validation", "test": "test"}
+PRED_DIR = "predictions"
+#: artifact name -> split part, in order of preference within a part
 PRED_NAMES = {
-    f"predictions/{stem}.{ext}": PART[stem]
+    f"{stem}.{ext}": PART[stem]
     for stem in ("validation", "val", "test")
     for ext in ("parquet", "csv")
 }
 NOTE_RE = re.compile(r"mlflow_run_id=([0-9a-fA-F-]+)")
+RUN_ID_RE = re.compile(r"[0-9a-fA-F-]{8,64}")
 STATUS = {"FINISHED": "ok", "FAILED": "failed", "KILLED": "failed"}
-
-
-class MlflowImportError(EvreportError):
-    """The MLflow store cannot be imported (unknown experiment, unreachable, bad run)."""
-
-    slug = "mlflow-import"
-
-
-class MlflowMissing(MlflowImportError):
-    """MLflow is not installed: a usage problem (install the extra), not bad input."""
-
-    slug = "mlflow-missing"
-    exit_code = EXIT_USAGE
 
 
 @dataclass
@@ -51,8 +48,11 @@ class ImportedRun:
     model: str
     seed: int
     status: str
+    name: str = ""
     rows: list[dict] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # artifact path -> project path
+    sizes: dict[str, int | None] = field(default_factory=dict)  # artifact path -> listed size
+    artifacts: object = None  # where its artifacts are read (mlflow_artifacts reader)
 
     def describe(self) -> str:
         rows = ", ".join(f"{r['split']} {r['metric']}" for r in self.rows)
@@ -69,41 +69,16 @@ class ImportResult:
     new: list[ImportedRun] = field(default_factory=list)
     already: int = 0
     unfinished: list[str] = field(default_factory=list)
+    #: one message per run that cannot become rows: which run, what is missing or refused
+    skipped: list[str] = field(default_factory=list)
+    #: what the user should know about how the store was read (e.g. MLFLOW_ALLOW_FILE_STORE)
+    notes: list[str] = field(default_factory=list)
     dry_run: bool = False
+    strict: bool = False
 
 
-@contextlib.contextmanager
-def _mlflow_env(uri: str) -> Iterator[None]:
-    """Fail fast on an unreachable server; allow reading a file store (MLflow 3 asks for an opt-in)."""
-    wanted = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "0", "MLFLOW_HTTP_REQUEST_TIMEOUT": "10"}
-    if _file_path(uri) is not None:
-        wanted["MLFLOW_ALLOW_FILE_STORE"] = "true"
-    old = {k: os.environ.get(k) for k in wanted}
-    for k, v in wanted.items():
-        os.environ.setdefault(k, v)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-def _file_path(uri: str) -> Path | None:
-    """The folder of a file store URI (``file:...`` or a plain path), else None."""
-    parsed = urlparse(uri)
-    if parsed.scheme == "file":
-        return Path(parsed.path)
-    if parsed.scheme == "" or (len(parsed.scheme) == 1 and os.name == "nt"):
-        return Path(uri)
-    return None
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return (text[0] if text else type(e).__name__)[:300]
+class Skip(Exception):
+    """This run cannot become rows; the message says why."""
 
 
 def _value(run, key: str) -> str | None:
@@ -140,27 +115,12 @@ def _imported_ids(runs_csv: Path) -> set[str]:
     return set(NOTE_RE.findall(runs_csv.read_text(encoding="utf-8-sig")))
 
 
-def _client(uri: str):
-    try:
-        from mlflow.tracking import MlflowClient
-    except ImportError:
-        raise MlflowMissing(
-            "MLflow is not installed; install the extra: pip install 'evreport[mlflow]'"
-        ) from None
-    path = _file_path(uri)
-    if path is not None and not path.is_dir():
-        raise MlflowImportError(f"no MLflow store at {uri}: {path} is not a folder")
-    try:
-        return MlflowClient(tracking_uri=uri)
-    except Exception as e:  # MLflow raises several types for bad URIs
-        raise MlflowImportError(f"cannot open the tracking store {uri}: {_first_line(e)}") from None
-
-
-def _all_runs(client, experiment_id: str) -> list:
+def _all_runs(client, experiment_id: str, filter_string: str | None) -> list:
     runs, token = [], None
     while True:
         page = client.search_runs(
             [experiment_id],
+            filter_string=filter_string or "",
             max_results=1000,
             order_by=["attributes.start_time ASC"],
             page_token=token,
@@ -171,6 +131,98 @@ def _all_runs(client, experiment_id: str) -> list:
             return runs
 
 
+def _filter_error(e: BaseException) -> bool:
+    """An MLflow error about a parameter of the search (with a --filter: the filter)."""
+    return str(getattr(e, "error_code", "")) == "INVALID_PARAMETER_VALUE"
+
+
+def _label(run) -> str:
+    name = run.info.run_name
+    rid = clean_text(run.info.run_id, 80)
+    return f"run {rid} ({clean_text(name, 80)})" if name and name != rid else f"run {rid}"
+
+
+def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int) -> ImportedRun:
+    """The rows (and predictions to copy) of one finished or failed run; Skip says why not."""
+    model_key, seed_key = keys
+    rid = run.info.run_id
+    if not RUN_ID_RE.fullmatch(rid):
+        raise Skip("its run id is not an MLflow run id (hexadecimal)")
+    status = STATUS[run.info.status]
+    model, seed_text = _value(run, model_key), _value(run, seed_key)
+    if model is None or seed_text is None:
+        missing = " and ".join(
+            repr(k) for k, v in ((model_key, model), (seed_key, seed_text)) if v is None
+        )
+        raise Skip(
+            f"no {missing} param or tag; log it, or name the key with --model-key/--seed-key"
+        )
+    seed = _seed(seed_text)
+    if seed is None:
+        raise Skip(f"{seed_key} = {clean_text(seed_text, 80)!r} is not a whole number")
+    try:
+        safe_model = safe_file_name(model, sep="-", empty=None)
+    except ValueError:
+        raise Skip(f"{model_key} = {clean_text(model, 80)!r} gives an empty file name") from None
+    ir = ImportedRun(rid, f"{safe_model}-s{seed}-{rid[:8]}", model, seed, status, _label(run))
+    metrics = {}
+    for k, v in run.data.metrics.items():
+        m = METRIC_RE.match(k)
+        if m:
+            metrics[(PART[m.group(1)], m.group(2))] = v
+    cols = sorted(metrics or (pairs if status == "failed" else []), key=_order)
+    if not cols:
+        raise Skip("no validation_<metric> or test_<metric> metric")
+    if status == "ok":
+        try:
+            ir.artifacts = for_run(store, run, allow_remote)
+            listed = ir.artifacts.list(PRED_DIR)
+        except Refused as e:
+            raise Skip(str(e)) from None
+        except OSError as e:
+            raise Skip(f"cannot list its {PRED_DIR}/ artifacts: {e.strerror or e}") from None
+        taken: set[str] = set()
+        for name, part in PRED_NAMES.items():
+            item = listed.get(name)
+            if item is None or part in taken:
+                continue
+            if item.size is not None and item.size > cap:
+                raise Skip(
+                    f"artifact {PRED_DIR}/{name} is {item.size:,} bytes, over the {cap:,}-byte "
+                    "limit (EVREPORT_MAX_FILE_BYTES)"
+                )
+            taken.add(part)
+            ext = name.rsplit(".", 1)[1]
+            ir.files[f"{PRED_DIR}/{name}"] = f"artefacts/predictions/{ir.run_id}-{part}.{ext}"
+            ir.sizes[f"{PRED_DIR}/{name}"] = item.size
+    by_part = {PRED_NAMES[src.split("/", 1)[1]]: dest for src, dest in ir.files.items()}
+    fit = None
+    if run.info.end_time and run.info.start_time:
+        fit = round((run.info.end_time - run.info.start_time) / 1000.0, 3)
+    for part, metric in cols:
+        value = metrics.get((part, metric)) if status == "ok" else None
+        ir.rows.append(
+            {
+                "run_id": ir.run_id,
+                "model": model,
+                "seed": seed,
+                "split": part,
+                "metric": metric,
+                "value": None if value is None else float(value),
+                "status": status,
+                "started_at": _iso_ms(run.info.start_time),
+                "config": _value(run, "config"),
+                "features": _value(run, "features"),
+                "split_id": _value(run, "split_id"),
+                "predictions": by_part.get(part, ""),
+                "fit_seconds": fit,
+                "env": _value(run, "env"),
+                "notes": f"mlflow_run_id={rid}",
+            }
+        )
+    return ir
+
+
 def import_mlflow(
     project: str | Path,
     tracking_uri: str,
@@ -178,31 +230,49 @@ def import_mlflow(
     *,
     model_key: str = "model",
     seed_key: str = "seed",
+    filter_string: str | None = None,
     dry_run: bool = False,
+    strict: bool = False,
+    allow_remote_artifacts: bool = False,
 ) -> ImportResult:
-    """Import the experiment's finished and failed runs that runs.csv does not have yet."""
-    from reportgen.project.files import MAX_FILE_BYTES
+    """Import the experiment's finished and failed runs that runs.csv does not have yet.
 
+    Runs that cannot become rows are listed in ``skipped``; with ``strict`` nothing is
+    written when there is one. ``filter_string`` is MLflow's search syntax.
+    """
+    from reportgen.project.files import ENV_PROBLEM, MAX_FILE_BYTES
+
+    if ENV_PROBLEM:
+        raise MlflowUsage(ENV_PROBLEM)
     root = Path(project)
-    with _mlflow_env(tracking_uri):
-        client = _client(tracking_uri)
+    mlflow_store.require_mlflow()
+    store = mlflow_store.parse(tracking_uri)
+    mlflow_store.check_file_store(store)
+    result = ImportResult(experiment, dry_run=dry_run, strict=strict, notes=list(store.notes))
+    with mlflow_store.reading(store):
+        client = mlflow_store.open_client(store)
         try:
             exp = client.get_experiment_by_name(experiment)
             if exp is None:
                 names = sorted(e.name for e in client.search_experiments())
+                shown = ", ".join(repr(clean_text(n, 80)) for n in names[:20])
+                more = f" and {len(names) - 20} more" if len(names) > 20 else ""
+                hint = "" if names else mlflow_store.artifacts_only_hint(store)
                 raise MlflowImportError(
-                    f"unknown experiment {experiment!r} at {tracking_uri}; experiments there: "
-                    f"{', '.join(map(repr, names)) or 'none'}"
+                    f"unknown experiment {clean_text(experiment, 80)!r} at {store.uri}; "
+                    f"experiments there: {shown + more or 'none'}{hint}"
                 )
-            runs = _all_runs(client, exp.experiment_id)
+            runs = _all_runs(client, exp.experiment_id, filter_string)
         except MlflowImportError:
             raise
         except Exception as e:
-            raise MlflowImportError(
-                f"cannot read the tracking store {tracking_uri}: {_first_line(e)}"
-            ) from None
+            if filter_string and _filter_error(e):
+                raise MlflowUsage(
+                    f"--filter {clean_text(filter_string, 120)!r} is not valid MLflow search "
+                    f"syntax: {sentence(e)}"
+                ) from None
+            raise mlflow_store.store_error(store, e) from None
 
-        result = ImportResult(experiment, dry_run=dry_run)
         done = _imported_ids(root / "runs.csv")
         pairs = sorted(
             {
@@ -212,131 +282,106 @@ def import_mlflow(
                 if (m := METRIC_RE.match(k))
             }
         )
-        problems: list[str] = []
         for run in runs:
             rid = run.info.run_id
             if rid in done:
                 result.already += 1
                 continue
-            status = STATUS.get(run.info.status)
-            if status is None:
+            if run.info.status not in STATUS:
                 result.unfinished.append(f"{rid} ({run.info.status})")
                 continue
-            model, seed_text = _value(run, model_key), _value(run, seed_key)
-            name = run.info.run_name or rid
-            if model is None or seed_text is None:
-                missing = " and ".join(
-                    repr(k) for k, v in ((model_key, model), (seed_key, seed_text)) if v is None
+            try:
+                ir = _plan(
+                    run,
+                    (model_key, seed_key),
+                    pairs,
+                    store,
+                    allow_remote_artifacts,
+                    MAX_FILE_BYTES,
                 )
-                problems.append(
-                    f"run {rid} ({name}) has no {missing} param or tag; log it, or name the key "
-                    "with --model-key/--seed-key"
-                )
+            except Skip as e:
+                result.skipped.append(f"{_label(run)}: {e}")
                 continue
-            seed = _seed(seed_text)
-            if seed is None:
-                problems.append(
-                    f"run {rid} ({name}): {seed_key} = {seed_text!r} is not a whole number"
-                )
-                continue
-            stem = safe_file_name(model, sep="-", empty=None)
-            ir = ImportedRun(rid, f"{stem}-s{seed}-{rid[:8]}", model, seed, status)
-            metrics = {}
-            for k, v in run.data.metrics.items():
-                m = METRIC_RE.match(k)
-                if m:
-                    metrics[(PART[m.group(1)], m.group(2))] = v
-            keys = sorted(metrics or (pairs if status == "failed" else []), key=_order)
-            if not keys:
-                problems.append(
-                    f"run {rid} ({name}) has no validation_<metric> or test_<metric> metric"
-                )
-                continue
-            if status == "ok":
-                try:
-                    arts = {a.path: a for a in client.list_artifacts(rid, "predictions")}
-                except Exception as e:
-                    raise MlflowImportError(
-                        f"cannot list the artifacts of run {rid}: {_first_line(e)}"
-                    ) from None
-                for path, part in PRED_NAMES.items():
-                    a = arts.get(path)
-                    if a is None or a.is_dir or part in {PRED_NAMES[f] for f in ir.files}:
-                        continue
-                    if a.file_size is not None and a.file_size > MAX_FILE_BYTES:
-                        problems.append(
-                            f"run {rid}: artifact {path} is {a.file_size:,} bytes, over the "
-                            f"{MAX_FILE_BYTES:,}-byte limit (EVREPORT_MAX_FILE_BYTES)"
-                        )
-                        continue
-                    ext = path.rsplit(".", 1)[1]
-                    ir.files[path] = f"artefacts/predictions/{ir.run_id}-{part}.{ext}"
-            by_part = {PRED_NAMES[src]: dest for src, dest in ir.files.items()}
-            fit = None
-            if run.info.end_time and run.info.start_time:
-                fit = round((run.info.end_time - run.info.start_time) / 1000.0, 3)
-            for part, metric in keys:
-                value = metrics.get((part, metric)) if status == "ok" else None
-                ir.rows.append(
-                    {
-                        "run_id": ir.run_id,
-                        "model": model,
-                        "seed": seed,
-                        "split": part,
-                        "metric": metric,
-                        "value": None if value is None else float(value),
-                        "status": status,
-                        "started_at": _iso_ms(run.info.start_time),
-                        "config": _value(run, "config"),
-                        "features": _value(run, "features"),
-                        "split_id": _value(run, "split_id"),
-                        "predictions": by_part.get(part, ""),
-                        "fit_seconds": fit,
-                        "env": _value(run, "env"),
-                        "notes": f"mlflow_run_id={rid}",
-                    }
-                )
             result.new.append(ir)
-        if problems:
-            raise MlflowImportError(
-                problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
-            )
-        if dry_run or not result.new:
+        if dry_run or (strict and result.skipped) or not result.new:
             return result
-        _write(root, client, result.new)
+        created = not root.exists()
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=".evreport-mlflow-", dir=root) as tmp:
+            staged = _fetch(result, Path(tmp), MAX_FILE_BYTES)
+            if result.new and not (strict and result.skipped):
+                _write(root, result.new, staged)
+                return result
+        if created:
+            with contextlib.suppress(OSError):
+                root.rmdir()
     return result
 
 
-def _write(root: Path, client, new: list[ImportedRun]) -> None:
-    """Copy the predictions (atomically, before the rows naming them), then append the rows."""
-    from reportgen.project.files import MAX_FILE_BYTES
+def _fetch(result: ImportResult, tmp: Path, cap: int) -> dict[str, Path]:
+    """Read every predictions artifact into the staging folder ``tmp`` (inside the project).
+
+    A run whose artifact cannot be read moves from ``new`` to ``skipped``. Returns
+    "<mlflow id>/<artifact path>" -> staged file.
+    """
+    staged: dict[str, Path] = {}
+    keep = []
+    for i, ir in enumerate(result.new):
+        try:
+            for k, src in enumerate(ir.files):
+                data = ir.artifacts.read(src, cap)
+                path = tmp / f"{i}-{k}"
+                with open(path, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                staged[f"{ir.mlflow_id}/{src}"] = path
+        except (Refused, OSError) as e:
+            result.skipped.append(f"{ir.name}: {e}")
+            continue
+        keep.append(ir)
+    result.new = keep
+    return staged
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the renames into ``folder`` durable before the rows naming the files are written."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    with contextlib.suppress(OSError):
+        return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+    return False
+
+
+def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
+    """Move the predictions into place (before the rows naming them), then append the rows."""
     from reportgen.record import Recorder, _locked
-    from reportgen.safe import atomic_write
 
     rec = Recorder(root)
-    with tempfile.TemporaryDirectory(prefix="evreport-mlflow-") as tmp:
-        for ir in new:
-            for src, dest in ir.files.items():
-                try:
-                    local = Path(client.download_artifacts(ir.mlflow_id, src, tmp))
-                except Exception as e:
-                    raise MlflowImportError(
-                        f"cannot download {src} of run {ir.mlflow_id}: {_first_line(e)}"
-                    ) from None
-                if local.is_symlink() or not local.is_file():
-                    raise MlflowImportError(f"{src} of run {ir.mlflow_id} is not a regular file")
-                if local.stat().st_size > MAX_FILE_BYTES:
-                    raise MlflowImportError(
-                        f"{src} of run {ir.mlflow_id} is over the {MAX_FILE_BYTES:,}-byte limit"
-                    )
-                target = root / dest
-                if target.exists():
-                    raise MlflowImportError(f"{dest} already exists; not overwritten")
-                atomic_write(target, local.read_bytes())
-                shutil.rmtree(tmp, ignore_errors=True)
-                os.makedirs(tmp, exist_ok=True)
-        with _locked(root):
-            header, rows = rec._read_rows()
-            already = set(NOTE_RE.findall(" ".join(r.get("notes", "") for r in rows)))
-            fresh = [r for ir in new if ir.mlflow_id not in already for r in ir.rows]
-            rec._append(header, rows, fresh, drop=[])
+    with _locked(root):
+        header, rows = rec._read_rows()
+        already = set(NOTE_RE.findall(" ".join(r.get("notes", "") for r in rows)))
+        fresh = [ir for ir in new if ir.mlflow_id not in already]
+        moves = [
+            (staged[f"{ir.mlflow_id}/{src}"], root / dest, dest)
+            for ir in fresh
+            for src, dest in ir.files.items()
+        ]
+        for tmp, target, dest in moves:
+            if target.exists() and not _same_bytes(target, tmp):
+                raise MlflowImportError(
+                    f"{dest} already exists with other content; not overwritten (remove it "
+                    "if an earlier import was interrupted)"
+                )
+        for tmp, target, _ in moves:
+            os.replace(tmp, target)
+        if moves:
+            _fsync_folder(moves[0][1].parent)
+        rec._append(header, rows, [r for ir in fresh for r in ir.rows], drop=[])
