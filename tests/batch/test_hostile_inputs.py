@@ -154,12 +154,29 @@ def _nest(folder: Path, depth: int) -> None:
         os.close(here)
 
 
-def test_1200_nested_folders_cost_one_row_and_the_class_is_built(tmp_path, fake_ref):
-    subs = tmp_path / "subs"
-    make_project(subs / "alice")
-    deep = make_project(subs / "bob")
+def _unnest(folder: Path) -> None:
+    """Flatten what ``_nest`` made, one level at a time (shutil.rmtree would recurse)."""
+    top = folder / "d"
+    while (top / "d").is_dir():
+        os.rename(top / "d", folder / "inner")
+        os.rmdir(top)
+        os.rename(folder / "inner", top)
+    top.rmdir()
+
+
+@pytest.fixture
+def deep_folder(tmp_path):
+    """``tmp_path/subs/bob/artefacts`` 1,200 folders deep, flattened again afterwards."""
+    deep = make_project(tmp_path / "subs" / "bob")
     (deep / "artefacts").mkdir()
     _nest(deep / "artefacts", 1200)
+    yield deep
+    _unnest(deep / "artefacts")
+
+
+def test_1200_nested_folders_cost_one_row_and_the_class_is_built(tmp_path, fake_ref, deep_folder):
+    subs = tmp_path / "subs"
+    make_project(subs / "alice")
     wide = make_project(subs / "carol")
     (wide / "artefacts").mkdir()
     for i in range(10_001):
