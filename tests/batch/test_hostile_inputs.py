@@ -177,12 +177,8 @@ def deep_folder(tmp_path):
 def test_1200_nested_folders_cost_one_row_and_the_class_is_built(tmp_path, fake_ref, deep_folder):
     subs = tmp_path / "subs"
     make_project(subs / "alice")
-    wide = make_project(subs / "carol")
-    (wide / "artefacts").mkdir()
-    for i in range(10_001):
-        (wide / "artefacts" / f"{i}").touch()
     out = tmp_path / "out"
-    result = run_batch(
+    result = run_batch(  # with the grading hooks: the re-grading fingerprint walks it too
         [subs], out, formats=("json",), jobs=1, build=fake_ref, grading=GradingOptions()
     )
     rows = {r["name"]: r for r in result.rows}
@@ -194,11 +190,43 @@ def test_1200_nested_folders_cost_one_row_and_the_class_is_built(tmp_path, fake_
     assert rows["bob"]["error"].endswith(
         "...) (the limit for a zip too); it is not read [too-large]"
     )
+    assert (out / "summary.csv").is_file() and not (out / ".evreport-tmp").exists()
+
+
+def test_a_folder_of_more_than_10000_entries_costs_one_row(tmp_path, fake_ref):
+    subs = tmp_path / "subs"
+    make_project(subs / "alice")
+    wide = make_project(subs / "carol")
+    (wide / "artefacts").mkdir()
+    for i in range(10_001):
+        (wide / "artefacts" / f"{i}").touch()
+    result = run_batch([subs], tmp_path / "out", formats=("json",), jobs=1, build=fake_ref)
+    rows = {r["name"]: r for r in result.rows}
+    assert rows["alice"]["status"] == "ok"
     assert rows["carol"]["error"] == (
         "<project>: error: the submission folder has more than 10,000 files and folders (the "
         "limit for a zip too); it is not read [too-large]"
     )
-    assert (out / "summary.csv").is_file() and not (out / ".evreport-tmp").exists()
+
+
+def test_walk_tree_is_sorted_does_not_follow_links_and_stops_at_its_caps(tmp_path):
+    from reportgen.safe import TreeTooLarge, walk_tree
+
+    (tmp_path / "b" / "c").mkdir(parents=True)
+    (tmp_path / "a.txt").write_text("x")
+    (tmp_path / "b" / "c" / "d.txt").write_text("y")
+    os.symlink(tmp_path, tmp_path / "b" / "loop")
+    assert [rel for rel, _ in walk_tree(tmp_path)] == [
+        "a.txt",
+        "b",
+        "b/c",
+        "b/loop",  # a folder's entries, then its sub-folders' (the link is not entered)
+        "b/c/d.txt",
+    ]
+    with pytest.raises(TreeTooLarge, match="more than 4 files and folders"):
+        list(walk_tree(tmp_path, max_entries=4))
+    with pytest.raises(TreeTooLarge, match=r"folders nested more than 2 deep \(b/c\)"):
+        list(walk_tree(tmp_path, max_depth=2))
 
 
 # --------------------------------------------------------------------------- 9: numbers
