@@ -120,26 +120,39 @@ def run_batch(
         earlier = read_marker(out) if out.is_dir() else []
         tmp_root = _open_out(out, earlier)
         try:
-            return _build_and_swap(
-                out,
-                subs,
-                earlier,
-                tmp_root,
-                hooks,
-                formats,
-                timeout,
-                build,
-                executor,
-                scheduler,
-                jobs,
-                memory_mb,
-                progress,
-                start,
-            )
+            formats = hooks.formats(formats)
+            stage = tmp_root / STAGE
+            reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), stage)
+            skip = {r["name"] for r in reused}
+            todo = [s for s in subs if s.name not in skip]
+            tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
+            rows: list[dict] = [clean_row(r) for r in reused]
+
+            def on_row(row: dict) -> None:
+                row = clean_row(row)
+                rows.append(row)
+                if progress is not None:
+                    progress(len(rows), len(tasks) + len(reused), row)
+
+            if executor == "dask":
+                run_dask(tasks, scheduler, on_row)
+            else:
+                run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
+            rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+            extra = hooks.finish(rows, stage)
+            names = [r["name"] for r in rows]
+            write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
+            new, kept = swap_in(out, rows, earlier)
+            result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
+            write_summary(result)
+            hooks.write(out)
+            retire(out, earlier, {*new, *kept})
+            write_marker(out, [*new, *kept, *RESERVED], "done")
         except OSError as e:
             raise write_failed(out, e) from None
         finally:
             _close_out(out, tmp_root)
+    return result
 
 
 @contextlib.contextmanager
@@ -158,50 +171,3 @@ def _locked(out: Path):
     with contextlib.ExitStack() as stack:
         stack.push(lock)
         yield
-
-
-def _build_and_swap(
-    out,
-    subs,
-    earlier,
-    tmp_root,
-    hooks,
-    formats,
-    timeout,
-    build,
-    executor,
-    scheduler,
-    jobs,
-    memory_mb,
-    progress,
-    start,
-) -> BatchResult:
-    """The batch proper, with OUT locked and staged: reuse, build, grade, swap, summarise."""
-    formats = hooks.formats(formats)
-    reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), tmp_root / STAGE)
-    skip = {r["name"] for r in reused}
-    todo = [s for s in subs if s.name not in skip]
-    tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
-    rows: list[dict] = [clean_row(r) for r in reused]
-
-    def on_row(row: dict) -> None:
-        row = clean_row(row)
-        rows.append(row)
-        if progress is not None:
-            progress(len(rows), len(tasks) + len(reused), row)
-
-    if executor == "dask":
-        run_dask(tasks, scheduler, on_row)
-    else:
-        run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
-    rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
-    extra = hooks.finish(rows, tmp_root / STAGE)
-    names = [r["name"] for r in rows]
-    write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
-    new, kept = swap_in(out, rows, earlier)
-    result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
-    write_summary(result)
-    hooks.write(out)
-    retire(out, earlier, {*new, *kept})
-    write_marker(out, [*new, *kept, *RESERVED], "done")
-    return result
