@@ -130,8 +130,8 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes], versioned: bool = T
     written into a temporary folder and renamed into place one by one.
 
     With ``versioned``, ``out_dir`` is locked while writing (``safe.lock_folder``; another
-    process writing it is waited for up to 10 s). A read-only or full output folder is an InputError, and no
-    temporary file is left.
+    process writing it is waited for up to 10 s). A read-only or full output folder is an
+    InputError, and no temporary file is left.
     """
     out_dir = Path(out_dir)
     shown = display_name(out_dir)
@@ -177,6 +177,23 @@ def _ours(link: Path) -> bool:
         return link.is_symlink() and os.readlink(link) == f"{CURRENT}/{link.name}"
     except OSError:
         return False
+
+
+_CURRENT_TARGET = re.compile(re.escape(STORE) + r"/[0-9a-f]{12}")
+
+
+def _current_ours(current: Path) -> bool:
+    """``.evreport-current`` is a link a build made: to one of the store's own folders."""
+    try:
+        return current.is_symlink() and bool(_CURRENT_TARGET.fullmatch(os.readlink(current)))
+    except OSError:
+        return False
+
+
+def _in_store(entry: Path, store: Path) -> bool:
+    """A top-level link that leads to a regular file inside the store (never elsewhere)."""
+    real = Path(os.path.realpath(entry))
+    return real.is_file() and real.is_relative_to(os.path.realpath(store))
 
 
 def _in_the_way(target: Path) -> bool:
@@ -257,7 +274,11 @@ def _symlinks_work(out_dir: Path) -> bool:
 def _switch(out_dir: Path, files: dict[str, bytes]) -> bool:
     """The versioned write (see ``atomic_write_dir``); False, with nothing changed, without symlinks."""
     store, current = out_dir / STORE, out_dir / CURRENT
-    if store.is_symlink() or (current.exists() and not current.is_symlink()):
+    if (
+        store.is_symlink()
+        or (store.exists() and not store.is_dir())
+        or ((current.exists() or current.is_symlink()) and not _current_ours(current))
+    ):
         where = display_name(out_dir)
         raise InputError(
             f"{STORE} or {CURRENT} in {where} is not evreport's; refusing to write", path=where
@@ -271,7 +292,7 @@ def _switch(out_dir: Path, files: dict[str, bytes]) -> bool:
         _write_all(new, files)
         # earlier versioned files this build does not make stay as they were
         for entry in sorted(out_dir.iterdir()):
-            if _ours(entry) and entry.name not in files and entry.exists():
+            if _ours(entry) and entry.name not in files and _in_store(entry, store):
                 _link_or_copy(entry, new / entry.name)
         _fsync_dir(new)
         _adopt_plain(out_dir, files)
@@ -309,7 +330,7 @@ def _adopt_plain(out_dir: Path, files: dict[str, bytes]) -> None:
     else:
         folder = _new_folder(out_dir / STORE)
         for entry in sorted(out_dir.iterdir()):  # the names already linked, if any
-            if _ours(entry) and entry.exists():
+            if _ours(entry) and _in_store(entry, out_dir / STORE):
                 _link_or_copy(entry, folder / entry.name)
         _symlink(f"{STORE}/{folder.name}", current)
     for n in plain:

@@ -116,17 +116,20 @@ def test_a_versioned_out_is_plain_to_read_copy_move_and_zip(tmp_path):
             assert zf.read("report.html") == b"<p>v2"
 
 
-def test_a_build_refuses_a_store_that_is_not_its_own(tmp_path):
+@pytest.mark.parametrize("entry", [STORE, CURRENT])
+def test_a_build_never_writes_through_a_store_or_current_link_not_its_own(tmp_path, entry):
     from reportgen.errors import InputError
 
     out = tmp_path / "out"
     out.mkdir()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    os.symlink(elsewhere, out / STORE)
+    os.symlink(elsewhere, out / entry)
+    (out / "report.json").write_bytes(b"plain")  # would be adopted into the current set
     with pytest.raises(InputError, match="is not evreport's; refusing to write"):
         atomic_write_dir(out, {"report.json": b"{}"})
     assert list(elsewhere.iterdir()) == []
+    assert (out / "report.json").read_bytes() == b"plain"
 
 
 def test_without_symlinks_the_files_are_renamed_one_by_one(tmp_path, monkeypatch):
