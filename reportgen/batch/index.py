@@ -9,6 +9,7 @@ from reportgen.batch.overview import Overview, overview_context
 from reportgen.batch.summary import BatchResult, counts
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import replace_controls
+from reportgen.words import cells
 
 STYLESHEETS = ("batch.css",)
 _RUNG_CSS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
@@ -24,7 +25,7 @@ class RungCell:
 
     @property
     def text(self) -> str:
-        return self.status or "–"
+        return self.status or cells.DASH
 
 
 @dataclass(frozen=True)
@@ -63,14 +64,14 @@ class IndexContext:
         return [f"{i} {name}" for i, name in enumerate(self.rung_names, 1)]
 
 
-def _num(x, fmt: str = ".4g") -> str:
-    return format(x, fmt) if isinstance(x, int | float) and not isinstance(x, bool) else "–"
+def _number(x: object) -> float | None:
+    """A summary value that is a number (summary.json comes from other processes), else None."""
+    return x if isinstance(x, int | float) and not isinstance(x, bool) else None
 
 
-def _gap_text(r: dict) -> str:
-    if r.get("gap") is None:
-        return "–"
-    return f"{_num(r['gap'], '+.4g')} [{_num(r.get('gap_low'))}, {_num(r.get('gap_high'))}]"
+def _rung(x: object) -> str:
+    """The supported rung, a whole number 0 to 5; a dash for anything else."""
+    return str(x) if isinstance(x, int) and not isinstance(x, bool) else cells.DASH
 
 
 def _index_row(r: dict) -> IndexRow:
@@ -82,13 +83,15 @@ def _index_row(r: dict) -> IndexRow:
         href=r.get("report"),
         status=r["status"],
         error=replace_controls(r.get("error") or ""),
-        verdict=r.get("verdict") or "–",
-        recommend=r.get("recommend") or "–",
-        supported_rung=_num(r.get("supported_rung"), "d"),
+        verdict=r.get("verdict") or cells.DASH,
+        recommend=r.get("recommend") or cells.DASH,
+        supported_rung=_rung(r.get("supported_rung")),
         rungs=rungs,
-        gap=_gap_text(r),
-        seed_gap_in_sd=_num(r.get("seed_gap_in_sd"), ".2f"),
-        seconds=_num(r.get("seconds"), ".1f"),
+        gap=cells.gap_with_interval(
+            _number(r.get("gap")), _number(r.get("gap_low")), _number(r.get("gap_high"))
+        ),
+        seed_gap_in_sd=cells.ratio(_number(r.get("seed_gap_in_sd")), signed=True),
+        seconds=cells.seconds(_number(r.get("seconds"))),
         notes=replace_controls(r.get("notes") or ""),
     )
 

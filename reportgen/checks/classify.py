@@ -7,6 +7,7 @@ import numpy as np
 from reportgen.checks.select import ModelRuns
 from reportgen.project import Project
 from reportgen.stats import calibration, ranking, threshold
+from reportgen.words import count_noun, prob
 
 
 def representative(mr: ModelRuns):
@@ -118,7 +119,7 @@ def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[di
         threshold_reason = (
             f"no validation predictions for {mr.name} seed {rep.seed}: the threshold is "
             + (
-                f"the fixed {cfg.threshold}"
+                f"the fixed {prob(cfg.threshold)}"
                 if isinstance(cfg.threshold, float)
                 else "0.5 (the cost-minimising threshold is chosen on validation predictions)"
             )
@@ -163,7 +164,8 @@ def _ranking_entry(rep, vp, counts, per_seed: list[dict]) -> dict:
         rx, ry = _curve(rec, prec)
         pr = {"recall": rx, "precision": ry}
     one_class = (
-        f"the test part has one class only ({n_pos} positives, {n_neg} negatives)"
+        f"the test part has one class only ({count_noun(n_pos, 'positive')}, "
+        f"{count_noun(n_neg, 'negative')})"
         if not (n_pos and n_neg)
         else None
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.select import ModelRuns
-from reportgen.checks.text import plural
 from reportgen.checks.types import Evidence
 from reportgen.project import Project
+from reportgen.words import count, count_noun, ratio
 
 
 def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> Evidence:
@@ -50,14 +50,14 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
         )
     bad = [f for f in m.files if not (f.hash_ok and f.rows_ok)]
     text = (
-        f"all {len(m.files)} split files match the manifest (sha256 and row counts)"
+        f"all {count_noun(len(m.files), 'split file')} match the manifest (sha256 and row counts)"
         if not bad
         else "; ".join(
             f"{f.path}: "
             + (
                 "sha256 differs (edited after freezing)"
                 if not f.hash_ok
-                else f"{f.actual_rows} rows, manifest says {f.rows}"
+                else f"{count_noun(f.actual_rows, 'row')}, manifest says {count(f.rows)}"
             )
             for f in bad
         )
@@ -158,14 +158,14 @@ def _predictions_cover_parts(project: Project, ids_by_part: _SplitIds) -> Eviden
             found = int((want.get_indexer(pred.row_id) >= 0).sum())  # row_ids are unique in both
         if found != wanted or found != len(pred):
             cover_bad.append(
-                f"{pred.path}: {wanted - found} {pred.part} rows missing, "
-                f"{len(pred) - found} not in the part"
+                f"{pred.path}: {count_noun(wanted - found, 'row', adjective=pred.part)} missing, "
+                f"{count(len(pred) - found)} not in the part"
             )
     return _fact(
         "predictions-cover-parts",
         (not cover_bad) if cover_n else None,
         (
-            f"each of {cover_n} predictions files covers exactly its part's rows"
+            f"each of {count_noun(cover_n, 'predictions file')} covers exactly its part's rows"
             if not cover_bad
             else "; ".join(cover_bad[:3])
         )
@@ -205,7 +205,7 @@ def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
             _fact(
                 f"same-rows-{part}",
                 bool(same),
-                f"both models scored on the same {n_ref} {part} rows"
+                f"both models scored on the same {count_noun(n_ref, 'row', adjective=part)}"
                 if same
                 else f"{part} rows differ between the networks of {cand.name} and {base.name}",
                 [],
@@ -267,14 +267,13 @@ def _tuning_budget(rn: str, cand: ModelRuns, base: ModelRuns) -> Evidence:
     nc, nb = len(cand.val_configs), len(base.val_configs)
     if not (nc and nb):
         return _fact("tuning-budget", None, "no validation rows to count configurations", [])
-    ratio = max(nc, nb) / min(nc, nb)
+    r = max(nc, nb) / min(nc, nb)
     lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"]
     return _fact(
         "tuning-budget",
-        ratio <= 2,
-        f"tuning budget: {plural(nc, 'config')} for {cand.name}, {nb} for {base.name} on "
-        "validation "
-        f"(ratio {ratio:.3g}{', unequal: above 2' if ratio > 2 else ''})",
+        r <= 2,
+        f"tuning budget: {count_noun(nc, 'config')} for {cand.name}, {count(nb)} for {base.name} "
+        f"on validation (ratio {ratio(r)}{', unequal: above 2' if r > 2 else ''})",
         lines,
     )
 
@@ -291,8 +290,8 @@ def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
                 (n == 1) if n else None,
                 f"test opened once for {mr.name} (one config scored)"
                 if n == 1
-                else f"test opened {n} times for {mr.name} ({n} configs scored on test): the test number is "
-                f"validation-level"
+                else f"test opened {count(n)} times for {mr.name} ({count_noun(n, 'config')} scored "
+                "on test): the test number is validation-level"
                 if n
                 else f"{mr.name} has no test rows",
                 lines,

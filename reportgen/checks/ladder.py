@@ -8,10 +8,11 @@ these; a rung function returns its rung and its checks, and never appends to a l
 from __future__ import annotations
 
 from reportgen.checks.fairness import fair_status
-from reportgen.checks.text import num
+from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
 from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
+from reportgen.words import count, full, power_of_ten
 
 #: what a rung function returns: the rung and its checks, in report.json order
 RungResult = tuple[Rung, list[Check]]
@@ -49,12 +50,13 @@ def logged_check(comparisons: list[dict]) -> tuple[Check, list[dict]]:
     bad = [c for c in comparisons if not c["agree"]]
     text = (
         (
-            f"{len(comparisons) - len(bad)} of {len(comparisons)} logged values agree with the "
-            f"values recomputed from predictions (within 1e-6 relative)"
+            f"{count(len(comparisons) - len(bad))} of {count(len(comparisons))} logged "
+            f"{'value agrees' if len(comparisons) == 1 else 'values agree'} with the values "
+            f"recomputed from predictions (within {power_of_ten(REL_TOL, 1)} relative)"
         )
         + (
-            f"; e.g. {bad[0]['cite']}: logged {num(bad[0]['logged'], 6)}, recomputed "
-            f"{num(bad[0]['recomputed'], 6)}"
+            f"; e.g. {bad[0]['cite']}: logged {full(bad[0]['logged'])}, recomputed "
+            f"{full(bad[0]['recomputed'])}"
             if bad
             else ""
         )
@@ -81,4 +83,5 @@ def fair_rung(project: Project, facts: list[Evidence]) -> RungResult:
         FactCheck(f"fair-{f.id}", 2, f.passed, None, None, f.artefacts, f.text) for f in facts
     ]
     n_ok = sum(1 for f in facts if f.passed)
-    return rung(2, status, arts, missing, f"{n_ok} of {len(facts)} fairness facts shown"), checks
+    shown = f"{count(n_ok)} of {count(len(facts))} fairness facts shown"
+    return rung(2, status, arts, missing, shown), checks

@@ -5,12 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
+from reportgen.checks.noise_lines import budget_line
 from reportgen.checks.select import ModelRuns
-from reportgen.checks.text import blocks_phrase, interval, noun_plural, num, p_text, pct, plural
 from reportgen.errors import Problem
 from reportgen.project import Project
 from reportgen.stats.blocks import block_noise
 from reportgen.stats.seeds import paired_seeds, seed_rule
+from reportgen.words import (
+    count,
+    count_noun,
+    gap_decimals,
+    given,
+    with_sign,
+)
 
 
 def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
@@ -95,8 +102,9 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
         if unpaired["candidate"] or unpaired["baseline"]:
             warnings.append(
                 Problem(
-                    f"seeds_paired: seeds pair by label; on {ppart} {len(common)} label(s) are shared "
-                    f"and these have no partner: {_seed_list(unpaired, cand.name, base.name)}",
+                    f"seeds_paired: seeds pair by label; on {ppart} "
+                    f"{count_noun(len(common), 'label')} {'is' if len(common) == 1 else 'are'} "
+                    f"shared and these have no partner: {_seed_list(unpaired, cand.name, base.name)}",
                     project.runs_name,
                     slug="unpaired-seeds",
                     severity="warning",
@@ -183,111 +191,6 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
     return out
 
 
-def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
-    cfg = project.config
-    unit = cfg.metric.replace("_", " ")
-    part = seed.get("part", "validation")
-    level = "" if part == "validation" else " measured on test seeds (a test-level number):"
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
-    head = f"Seed spread (retraining):{level}"
-    if seed.get("trivial"):
-        s1 = (
-            f"{head} the {part} gap is {num(seed.get('validation_gap'))} {unit}; both models have zero "
-            f"seed spread over {n_c} and {n_b} seeds (deterministic training), so the seed rule is "
-            f"trivially {'met' if seed['passes'] else 'failed (the gap is not positive)'} and the "
-            "evaluation line carries the decision."
-        )
-    elif seed.get("gap_in_sd") is None:
-        s1 = (
-            f"{head} not measured: {seed.get('reason') or 'fewer than 2 seeds'} "
-            f"({plural(n_c, cand.name + ' seed')}, {plural(n_b, base.name + ' seed')}); the {part} gap is "
-            f"{num(seed.get('validation_gap'))} {unit}."
-        )
-    else:
-        who = {"candidate": cand.name, "baseline": base.name}
-        src = seed.get("sd_from") or "candidate"
-        s1 = (
-            f"{head} the {part} gap is {num(seed['validation_gap'])} {unit}, "
-            f"{num(seed['gap_in_sd'], 2)} seed sd (sd {num(seed['sd_used'])} over {seed['n'][src]} {who[src]} "
-            f"seeds{', the larger' if cfg.seed_sd_from == 'larger' and not seed.get('note') else ''}); "
-            f"the rule needs more than {num(cfg.seed_sd_multiple)}, so it "
-            f"{'passes' if seed['passes'] else 'fails'}; "
-            f"{seed['seeds_beating_baseline']} of {n_c} {cand.name} seeds beat the {base.name} mean."
-        )
-    if seed.get("note"):
-        s1 += f" Note: {seed['note']}."
-    if n_c != n_b:
-        s1 += (
-            f" The means compare {plural(n_c, cand.name + ' seed')} with "
-            f"{plural(n_b, base.name + ' seed')}."
-        )
-    if seed.get("left_out"):
-        s1 += f" {plural(len(seed['left_out']), 'run row')} left out (listed in the appendix)."
-    p = seed["paired"]
-    if p.get("low") is not None:
-        s1 += (
-            f" Paired by seed label ({p['part']}): mean difference {num(p['mean'])}, "
-            f"{pct(cfg.confidence)} t interval {interval(p['low'], p['high'])} over "
-            f"{plural(p['n'], 'seed pair')}."
-        )
-    elif cfg.seeds_paired and p.get("reason"):
-        s1 += f" Paired by seed label: no interval ({p['reason']})."
-    return s1
-
-
-def lines(
-    project: Project, seed: dict, block: dict | None, cand: ModelRuns, base: ModelRuns
-) -> tuple[list, list]:
-    """The two noise sentences and what each covers."""
-    cfg = project.config
-    unit = cfg.metric.replace("_", " ")
-    s1 = _seed_line(project, seed, cand, base)
-    head = "Block bootstrap (which blocks were sampled, one trained network):"
-    if block is None:
-        s2 = (
-            f"{head} not computed: there are no per-row test predictions for both models, so "
-            "evaluation noise is unmeasured"
-            + (
-                " and rung 3 rests on the paired seed interval."
-                if seed["paired"].get("low") is not None
-                else "."
-            )
-        )
-    elif block.get("low") is None:
-        s2 = (
-            f"{head} the test gap is {num(block.get('gap'))} {unit} over "
-            f"{blocks_phrase(block['blocks'], cfg.block)}, but there is no interval: "
-            f"{block.get('reason') or 'fewer than 2 blocks'}."
-        )
-    else:
-        what = blocks_phrase(block["blocks"], cfg.block)
-        t, bs = block["t"], block["bootstrap"]
-        nets = block.get("networks") or {}
-        seeds_txt = (
-            f"seed-averaged over {nets.get('candidate')} and {nets.get('baseline')} networks"
-            if nets and (nets.get("candidate", 1) > 1 or nets.get("baseline", 1) > 1)
-            else "one network per model"
-        )
-        s2 = (
-            f"{head} the test gap is {num(block['gap'])} {unit} (row-weighted over {block['rows']} rows, "
-            f"{seeds_txt}), {pct(cfg.confidence)} interval {interval(block['low'], block['high'])} over "
-            f"{what}, the wider of the bootstrap ({interval(bs['low'], bs['high'])}, "
-            f"{block['resamples']} resamples) and the paired t ({interval(t['low'], t['high'])}, "
-            f"{p_text(t['p'])})."
-        )
-        if block.get("gap_in_seed_sd") is not None:
-            s2 += f" The test gap is {num(block['gap_in_seed_sd'], 2)} seed sd."
-    blocks_word = noun_plural(cfg.block) if cfg.block else "rows"
-    covers = [
-        "Seed spread covers retraining: how much the result moves when the same model is trained "
-        "again with another seed. It says nothing about which evaluation rows happened to be sampled.",
-        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in the "
-        "test set, for the networks as trained (seed-averaged). It says nothing about retraining; the "
-        "per-network intervals and the two-level interval show that.",
-    ]
-    return [s1, s2], covers
-
-
 def not_worse_margin(project: Project) -> float | None:
     """How much worse a required slice may be and still count as not worse."""
     cfg = project.config
@@ -324,7 +227,10 @@ def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin)
     elif low >= -margin:
         reason = None
     else:
-        reason = f"the interval's worse end {num(low)} is beyond the margin -{num(margin)}"
+        reason = (
+            f"the interval's worse end {with_sign(low, gap_decimals(res['gap'], low, high))} is "
+            f"beyond the margin {given(-margin)}"
+        )
     return {
         "slice": name,
         "rows": rows,
@@ -383,56 +289,9 @@ def budget_section(
     out["line"] = budget_line(project, out, block)
     if out["test_networks"] is not None and out["test_networks"] < S:
         out["line"] += (
-            f" Today's test gap rests on {out['test_networks']} network(s) per model, not {S}: the "
-            f"seed term describes a gap averaged over {S} seeds per model and understates the "
+            f" Today's test gap rests on {count_noun(out['test_networks'], 'network')} per model, "
+            f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
+            "per model and understates the "
             "retraining noise of today's gap."
         )
     return out, None
-
-
-def budget_line(project: Project, b: dict, block: dict) -> str:
-    """The third, model-based line: both sources in one interval, beside the two measured ones."""
-    cfg = project.config
-    unit = cfg.metric.replace("_", " ")
-    what = blocks_phrase(b["B"], cfg.block)
-    lo, hi = b["combined"]["low"], b["combined"]["high"]
-    s = (
-        f"Both sources (model-based): gap {num(block['gap'])} {unit} plus or minus "
-        f"{num(b['half_width'], 2)}, {interval(lo, hi)}: seed term {num(b['seed_term'], 2)} "
-        f"({num(b['seed_sd'])}^2 / {b['S']} seeds"
-        + (", validation sd" if b["seed_part"] == "validation" else ", test sd")
-        + f") and block term {num(b['block_term'], 2)} (over {what}); the seed share is "
-        + (f"{b['seed_share'] * 100:.0f}%" if b["seed_share"] is not None else "n/a")
-        + "."
-    )
-    hw2 = b.get("two_level_half_width")
-    if hw2:
-        ratio = b["half_width"] / hw2
-        if abs(ratio - 1) > 0.25:
-            s += (
-                f" The two-level bootstrap's half-width is {num(hw2, 2)}: the model-based one is "
-                f"{pct(abs(ratio - 1))} {'wider' if ratio > 1 else 'narrower'}, so trust the measured one."
-            )
-    return s
-
-
-def plan_sentence(project: Project, budget: dict | None) -> str | None:
-    """The reconsider-when sentence from the planner, or None when it has nothing to add."""
-    if not budget:
-        return None
-    cfg = project.config
-    p = budget["planning"]
-    S, B = budget["S"], budget["B"]
-    gap = p["gap"]
-    word = noun_plural(cfg.block) if cfg.block else "test rows"
-    now = f"now {S} seeds, {B} {word}"
-    if gap <= 0:
-        return None
-    both = p.get("both_needed")
-    if both and (both["S"], both["B"]) != (S, B):
-        s = (
-            f"with {both['S']} seeds and {both['B']} {word} the interval would exclude zero if the gap "
-            f"stays at {num(gap)} ({now}; a planning estimate from the variance budget)"
-        )
-        return s
-    return None

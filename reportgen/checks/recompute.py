@@ -7,6 +7,7 @@ import numpy as np
 from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.errors import Problem
 from reportgen.project import Project
+from reportgen.words import count, count_noun, full, power_of_ten, sig
 
 #: how far a logged value may be from the recomputed one, relative to the larger
 REL_TOL = 1e-6
@@ -88,11 +89,12 @@ def recompute_warnings(project: Project, comps: list[dict] | None = None) -> lis
     line = int(worst["cite"].rsplit(":", 1)[1]) if ":" in worst["cite"] else None
     return [
         Problem(
-            f"{len(bad)} of {len(comps)} logged {project.config.metric} values differ from the values "
-            f"recomputed from their predictions (beyond 1e-6 relative); the largest difference is "
-            f"{abs(worst['logged'] - worst['recomputed']):.3g} here (logged {worst['logged']:.6g}, "
-            f"recomputed {worst['recomputed']:.6g}); likely cause: {cause}. Rung 1 cannot be shown "
-            "until they agree",
+            f"{count(len(bad))} of {count_noun(len(comps), 'logged ' + project.config.metric + ' value')} "
+            f"{'differs' if len(bad) == 1 else 'differ'} from the values "
+            f"recomputed from their predictions (beyond {power_of_ten(REL_TOL, 1)} relative); the "
+            f"largest difference is {sig(abs(worst['logged'] - worst['recomputed']), 3)} here "
+            f"(logged {full(worst['logged'])}, recomputed {full(worst['recomputed'])}); "
+            f"likely cause: {cause}. Rung 1 cannot be shown until they agree",
             project.runs_name,
             line,
             slug="logged-differs",

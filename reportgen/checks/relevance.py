@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reportgen.checks.text import interval, num
 from reportgen.checks.types import Interval
 from reportgen.project import Project
+from reportgen.words import cost, given
 
 
 def _finding(iv: Interval, m: float | None) -> str:
@@ -22,6 +22,25 @@ def _finding(iv: Interval, m: float | None) -> str:
     if high < 0:
         return "worse"
     return "inconclusive"
+
+
+def _finding_text(iv: Interval, m: float | None, finding: str) -> str:
+    """The finding in words, with the interval's decimals and the useful effect as written."""
+    low = iv.signed(iv.low)
+    if finding == "useful-gain-shown":
+        return f"the interval's lower end {low} reaches the useful effect {given(m)}"
+    if finding == "positive-not-useful":
+        return (
+            f"the gain is positive (lower end {low}) but below the useful effect {given(m)} in part"
+            if m
+            else f"the gain is positive (lower end {low}) but no min_useful_effect was fixed, so "
+            "usefulness is not established"
+        )
+    if finding == "equivalent":
+        return f"the interval {iv.ends} lies inside ±{given(m)}: practically equivalent, a tie"
+    if finding == "worse":
+        return f"the interval {iv.ends} lies below zero: the candidate is worse"
+    return f"the interval {iv.ends} is too wide to decide"
 
 
 def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | None:
@@ -52,25 +71,12 @@ def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | 
         out["cost_per_case"] = {"candidate": c, "baseline": b, "difference": b - c}
         if cfg.cases_per_period:
             out["cost_per_period"] = (b - c) * cfg.cases_per_period
-    texts = {
-        "useful-gain-shown": f"the interval's lower end {num(low)} reaches the useful effect {num(m)}",
-        "positive-not-useful": (
-            f"the gain is positive (lower end {num(low)}) but below the useful effect {num(m)} in "
-            "part"
-            if m
-            else f"the gain is positive (lower end {num(low)}) but no "
-            "min_useful_effect was fixed, so usefulness is not established"
-        ),
-        "equivalent": f"the interval {interval(low, high)} lies inside ±{num(m)}: practically equivalent, a tie",
-        "worse": f"the interval {interval(low, high)} lies below zero: the candidate is worse",
-        "inconclusive": f"the interval {interval(low, high)} is too wide to decide",
-    }
-    out["finding_text"] = texts[finding]
-    out["text"] = texts[finding]
+    out["finding_text"] = _finding_text(iv, m, finding)
+    out["text"] = out["finding_text"]
     if out["cost_per_period"] is not None:
         out["text"] += (
             f"; at each model's validation-chosen threshold the candidate "
-            f"{'saves' if out['cost_per_period'] >= 0 else 'costs'} {num(abs(out['cost_per_period']))} "
+            f"{'saves' if out['cost_per_period'] >= 0 else 'costs'} {cost(abs(out['cost_per_period']))} "
             f"{cfg.unit} per {cfg.period or 'period'}"
         )
     return out

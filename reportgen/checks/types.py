@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
+from reportgen.words import gap_decimals, interval, with_sign
+
 
 class Shape:
     """A frozen dataclass that report.json carries as one object (checks.jsonsafe converts it)."""
@@ -30,6 +32,20 @@ class Interval(Shape):
     part: str | None
     #: what it is over, in words: "30 weeks", "5 seed pairs (validation)", "40 questions"
     what: str
+
+    @property
+    def digits(self) -> int:
+        """The decimals its gap and both ends print with: one count for the three."""
+        return gap_decimals(self.gap, self.low, self.high)
+
+    @property
+    def ends(self) -> str:
+        """Both ends as printed: "−0.0039 to +0.0120"."""
+        return interval(self.low, self.high, digits=self.digits)
+
+    def signed(self, x: float) -> str:
+        """``x`` (its gap, an end) signed, with this interval's decimals: +0.0039."""
+        return with_sign(x, self.digits)
 
     @property
     def above_zero(self) -> bool:

@@ -28,6 +28,7 @@ from reportgen.batch.intake import safe_name
 from reportgen.errors import UsageError, clean_text, display_name
 from reportgen.grading.rubric import Rubric
 from reportgen.safe import atomic_write, csv_cell
+from reportgen.words import points_value
 
 GRADES = "grades.csv"
 FEEDBACK = "feedback.md"
@@ -376,16 +377,14 @@ def grades_csv(opts: GradingOptions) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(cols)
     for r in rows:
-        writer.writerow([_cell(_num(r.get(c))) for c in cols])
+        writer.writerow([_cell(_gradebook(r.get(c))) for c in cols])
     return buf.getvalue()
 
 
-def _num(value: object) -> object:
-    """A number for a gradebook: 2 not 2.0, at most 4 decimals, never -0."""
-    if isinstance(value, float):
-        value = round(value, 4) + 0.0
-        return int(value) if value.is_integer() else value
-    return value
+def _gradebook(value: object) -> object:
+    """A grade sheet cell: points as words.points_value has them (2 not 2.0, at most 4
+    decimals, never -0, a plain minus a spreadsheet reads as a number); other values as they are."""
+    return points_value(value) if isinstance(value, float) else value
 
 
 def _cell(value: object) -> object:

@@ -14,6 +14,7 @@ from reportgen.errors import clean_text
 from reportgen.grading.rubric import Score
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import inert_markdown
+from reportgen.words import points
 
 #: what a rung means, said to the student
 RUNG_MEANING = {
@@ -71,10 +72,6 @@ def md_escape(text: object, limit: int | None = 2000) -> str:
     if limit is not None and len(s) > limit:
         s = s[: limit - 1] + "…"
     return inert_markdown(s, strict=True)
-
-
-def _fmt(points: float) -> str:
-    return f"{points:g}"
 
 
 def _lowest_not_shown(ladder: dict) -> int | None:
@@ -137,10 +134,10 @@ def feedback_data(
     fb = Feedback(
         name=clean_text(name, 200),
         graded=scores is not None,
-        total=_fmt(total or 0),
-        max=_fmt(max_points or 0),
+        total=points(total or 0),
+        max=points(max_points or 0),
         lines=[
-            PointsLine(s.line.label, _fmt(s.points), clean_text(s.why, 300)) for s in scores or []
+            PointsLine(s.line.label, points(s.points), clean_text(s.why, 300)) for s in scores or []
         ],
         error=None if built else clean_text(error or "unknown", 1000),
         rung=rung,

@@ -12,7 +12,9 @@ from reportgen.errors import clean_text
 
 #: most common missing things shown per rung
 TOP_MISSING = 3
-_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+#: a number as reportgen.words prints it (typographic minus, separators, 4.4 × 10⁻⁵), or as
+#: Python does in older reports (-0.0039, 4.4e-05)
+_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+| × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
 
 
 def _pattern(text: str) -> str:

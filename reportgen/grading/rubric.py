@@ -18,6 +18,7 @@ from pathlib import Path
 
 from reportgen.errors import UsageError, clean_text
 from reportgen.names import RUNG_KEYS
+from reportgen.words import count_noun
 
 STATUSES = ("shown", "partly", "not shown")
 #: every check id evreport writes into report.json checks[] (docs/report-json.md)
@@ -291,12 +292,17 @@ def score(
             reach = claimed_rung(text)
             ok = honest(text, supported)
             words = f" ('{', '.join(reach.words)}')" if reach.words else ""
-            why = f"your claim{words} reaches rung {reach.rung}; the evidence supports rung {supported}"
+            evidence = (
+                f"the evidence supports rung {supported}"
+                if isinstance(supported, int) and not isinstance(supported, bool)
+                else "the report names no supported rung"
+            )
+            why = f"your claim{words} reaches rung {reach.rung}; {evidence}"
             out.append(Score(line, line.points["points"] if ok else 0.0, why))
         elif line.kind == "warnings":
             n = warnings if isinstance(warnings, int) and warnings > 0 else 0
             pts = min(n * line.points["points"], line.points["cap"])
-            out.append(Score(line, 0.0 - pts + 0.0, f"{n} input warning{'s' if n != 1 else ''}"))
+            out.append(Score(line, 0.0 - pts + 0.0, count_noun(n, "input warning")))
         elif line.kind == "late":
             late = late_runs(latest_started_at, deadline)
             why = f"a run started at {latest_started_at}, after the deadline" if late else "on time"

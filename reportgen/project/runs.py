@@ -11,7 +11,7 @@ from datetime import datetime
 
 from reportgen.errors import Problem, quote
 from reportgen.project.manifest import canonical_part, parse_time
-from reportgen.project.tables import csv_header_problem
+from reportgen.project.tables import MAX_TABLE_COLUMNS, csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 #: part names read case-insensitively ("Validation" is validation, with a warning)
@@ -76,6 +76,16 @@ def parse_runs(
         return []
     except csv.Error as e:
         problems.append(Problem(f"malformed CSV: {e}", name, 1, slug="bad-csv"))
+        return []
+    if len(header) > MAX_TABLE_COLUMNS:  # before any per-column work (names, suggestions)
+        problems.append(
+            Problem(
+                f"the header has {len(header):,} columns, over the limit of {MAX_TABLE_COLUMNS:,}",
+                name,
+                1,
+                slug="too-large",
+            )
+        )
         return []
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}

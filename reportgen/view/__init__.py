@@ -1,10 +1,10 @@
 """The report context: one dataclass per template section, every number formatted once, here.
 
-Templates only print these strings and nothing here builds HTML. Chart SVG is not part of
+Templates only print these strings and nothing here builds HTML. Every number goes through
+reportgen.words.cells (the report's one number policy; a missing value is a dash). Chart SVG is not part of
 the view: a Figure names its chart by key and the page gets the markup beside the view (see
 render/html.py).
 
-    format.py        numbers and words: fixed decimals, typographic minus, dashes
     parts.py         Figure, Row, Status and helpers the sections share
     summary.py       page one: title, claim, decision, ladder
     noise.py         seed noise and evaluation-sample noise
@@ -32,18 +32,6 @@ from reportgen.view.appendix import (
 )
 from reportgen.view.before_after import BeforeAfterView, before_after_view
 from reportgen.view.calibration import CalibrationView, calibration_view
-from reportgen.view.format import (
-    DASH,
-    MINUS,
-    count,
-    interval,
-    num,
-    passed_word,
-    pct,
-    pvalue,
-    signed,
-    yes_no,
-)
 from reportgen.view.noise import NoiseView, noise_view
 from reportgen.view.parts import Figure, Row, Status
 from reportgen.view.slices import BoundsView, SlicesView, bounds_view, slices_view
@@ -59,23 +47,7 @@ from reportgen.view.summary import (
 )
 from reportgen.view.threshold import ThresholdView, threshold_view
 
-__all__ = [
-    "DASH",
-    "MINUS",
-    "Figure",
-    "ReportView",
-    "Row",
-    "Status",
-    "build_view",
-    "count",
-    "interval",
-    "num",
-    "passed_word",
-    "pct",
-    "pvalue",
-    "signed",
-    "yes_no",
-]
+__all__ = ["Figure", "ReportView", "Row", "Status", "build_view"]
 
 
 @dataclass(frozen=True)
@@ -112,7 +84,7 @@ def build_view(report: dict, charts: Collection[str]) -> ReportView:
         slices=slices_view(report, charts),
         bounds=bounds_view(report),
         fairness=facts(report.get("fairness") or []),
-        checks=facts(report.get("checks") or [], with_values=True),
+        checks=facts(report.get("checks") or [], report),
         provenance=provenance_view(report),
         before_after=before_after_view(report, charts),
         warnings=warnings_view(report),

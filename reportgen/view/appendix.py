@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH, count, given, num, pct, quantity, timestamp, timestamps_in
 from reportgen.view.parts import Row, Status, fact_status, outcome
+from reportgen.words import gap_decimals
+from reportgen.words.cells import (
+    DASH,
+    confidence,
+    count,
+    fixed,
+    full,
+    given,
+    quantity,
+    ratio,
+    timestamp,
+    timestamps_in,
+    with_sign,
+)
 
 
 @dataclass(frozen=True)
@@ -29,7 +43,7 @@ class Fact:
     text: str
     status: Status
     artefacts: list[PathText]
-    #: the measured value against its bar ("0.875, bar 2"); empty when the check has none
+    #: the measured value against its bar ("+0.88, bar 2"); empty when the check has none
     measured: str = ""
     #: "6 of 40 listed; all in report.json" when the list is cut for the page, else empty
     artefacts_more: str = ""
@@ -68,13 +82,39 @@ def path_text(path: str) -> PathText:
     return PathText(str(path), [p + "/" for p in parts[:-1]] + parts[-1:])
 
 
-def measured(value: float | int | None, bar: float | int | None) -> str:
+def measured(
+    value: float | int | None,
+    bar: float | int | None,
+    fmt: Callable[[float | int | None], str] = quantity,
+) -> str:
     """A check's value against its bar, as one short phrase; empty when neither is set."""
     if value is None and bar is None:
         return ""
     if bar is None:
-        return quantity(value)
-    return f"{quantity(value)}, bar {given(bar)}"
+        return fmt(value)
+    return f"{fmt(value)}, bar {given(bar)}"
+
+
+def _with_decimals(d: int) -> Callable[[float | int | None], str]:
+    return lambda v: with_sign(v, d)
+
+
+def value_format(report: dict, check_id: str) -> Callable[[float | int | None], str]:
+    """How a check's value prints: as the same number prints elsewhere in the report (the gap
+    in seed sd as a ratio, an interval's end with its interval's decimals); else `quantity`."""
+    if check_id == "validation-gap-vs-seed-sd":
+        return lambda v: ratio(v, signed=True)
+    if check_id in ("test-interval-excludes-zero", "interval-above-zero", "useful-effect"):
+        iv = (report.get("noise") or {}).get("interval") or {}
+        return _with_decimals(gap_decimals(iv.get("gap"), iv.get("low"), iv.get("high")))
+    if check_id == "general-set-held":
+        g = report.get("general") or {}
+        d = gap_decimals(g.get("drop"), g.get("low"), g.get("high"))
+        return lambda v: fixed(v, d)
+    for s in report.get("slices") or []:
+        if check_id == f"not-worse-on-{s.get('slice')}":
+            return _with_decimals(gap_decimals(s.get("gap"), s.get("low"), s.get("high")))
+    return quantity
 
 
 @dataclass(frozen=True)
@@ -106,7 +146,8 @@ def listed_note(total: int, limit: int) -> str:
     return f"{limit} of {total} listed; all in report.json" if total > limit else ""
 
 
-def facts(items: list[dict], with_values: bool = False) -> list[Fact]:
+def facts(items: list[dict], report: dict | None = None) -> list[Fact]:
+    """Facts or checks for a table; with ``report``, each with its value against its bar."""
     out = []
     for f in items or []:
         out.append(
@@ -115,7 +156,11 @@ def facts(items: list[dict], with_values: bool = False) -> list[Fact]:
                 text=timestamps_in(str(f.get("text") or DASH)),
                 status=fact_status(f.get("passed")),
                 artefacts=[path_text(a) for a in (f.get("artefacts") or [])[:LISTED_PER_FACT]],
-                measured=measured(f.get("value"), f.get("bar")) if with_values else "",
+                measured=measured(
+                    f.get("value"), f.get("bar"), value_format(report, str(f.get("id", "")))
+                )
+                if report is not None
+                else "",
                 artefacts_more=listed_note(len(f.get("artefacts") or []), LISTED_PER_FACT),
             )
         )
@@ -142,7 +187,7 @@ def provenance_view(report: dict) -> ProvenanceView:
         Row("build date", timestamp(build.get("date"))),
         Row("random seed", DASH if seed is None else str(seed)),
         Row("bootstrap resamples", count(build.get("resamples", block.get("resamples")))),
-        Row("confidence", pct(build.get("confidence", block.get("confidence")))),
+        Row("confidence", confidence(build.get("confidence", block.get("confidence")))),
     ]
     return ProvenanceView(inputs, libraries, settings, str(build.get("command") or DASH))
 
@@ -175,15 +220,10 @@ def comparisons_view(report: dict) -> list[ComparisonRow]:
                 model=str(c.get("model")),
                 seed=str(c.get("seed")),
                 split=str(c.get("split")),
-                logged=_full(c.get("logged")),
-                recomputed=_full(c.get("recomputed")),
+                logged=full(c.get("logged")),
+                recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
                 cite=str(c.get("cite") or DASH),
             )
         )
     return rows
-
-
-def _full(x: float | None) -> str:
-    """A logged or recomputed value to 6 decimals: enough to see a disagreement."""
-    return num(x, 6)

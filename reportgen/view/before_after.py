@@ -5,17 +5,18 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import (
+from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome
+from reportgen.words import gap_decimals
+from reportgen.words.cells import (
     DASH,
     count,
-    gap_decimals,
+    fixed,
     given,
     interval,
     prob,
     pvalue,
-    signed,
+    with_sign,
 )
-from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
     summary = [
         Row(f"{metric} before", prob(ba.get("before"))),
         Row(f"{metric} after", prob(ba.get("after"))),
-        Row("difference (after − before)", signed(ba.get("difference"), d)),
-        Row("interval", interval(ba.get("low"), ba.get("high"), d)),
+        Row("difference (after − before)", with_sign(ba.get("difference"), d)),
+        Row("interval", interval(ba.get("low"), ba.get("high"), digits=d)),
         Row("questions", count(ba.get("questions"))),
         Row("fixed (wrong before, right after)", count(ba.get("fixed"))),
         Row("broken (right before, wrong after)", count(ba.get("broken"))),
@@ -67,11 +68,15 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
     general_rows: list[Row] = []
     general_status = None
     if general:
+        # the drop and its interval share one decimal count, as the check's sentence has them
+        dg = gap_decimals(general.get("drop"), general.get("low"), general.get("high"))
         general_rows = [
             Row("general set before", prob(general.get("before"))),
             Row("general set after", prob(general.get("after"))),
-            Row("drop", prob(general.get("drop"))),
-            Row("interval of the drop", interval(general.get("low"), general.get("high"), d)),
+            Row("drop", fixed(general.get("drop"), dg)),
+            Row(
+                "interval of the drop", interval(general.get("low"), general.get("high"), digits=dg)
+            ),
             Row("largest drop allowed", given(general.get("max_drop"))),
         ]
         n_general = ((report.get("data") or {}).get("parts") or {}).get(
@@ -94,8 +99,8 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         "before_after_interval",
         "The change in the frozen set's score with its interval. Look at whether the interval "
         "clears zero (and the smallest useful effect, when one is set).",
-        f"Interval chart: difference {signed(ba.get('difference'), d)}, interval "
-        f"{interval(ba.get('low'), ba.get('high'), d)}.",
+        f"Interval chart: difference {with_sign(ba.get('difference'), d)}, interval "
+        f"{interval(ba.get('low'), ba.get('high'), digits=d)}.",
     )
     cat_fig = chart_figure(
         charts,
@@ -136,4 +141,4 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
 
 def _by_category(counts: dict) -> str:
     """{category: n} as "a 3, b 1", categories by name; a dash when empty."""
-    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or DASH
+    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or DASH

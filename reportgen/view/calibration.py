@@ -6,8 +6,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.stats.calibration import MIN_JOINED
-from reportgen.view.format import count, metric, num, pct, plural, prob
 from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.words import count_noun
+from reportgen.words.cells import confidence, count, fixed, metric, prob
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
         edge = x or y
         bins.append(
             BinRow(
-                bin=f"{num(edge.get('low'), 2)}–{num(edge.get('high'), 2)}",
+                bin=f"{fixed(edge.get('low'), 2)}–{fixed(edge.get('high'), 2)}",
                 candidate_count=count(x.get("count")),
                 candidate_mean_p=prob(x.get("mean_p")),
                 candidate_observed=prob(x.get("fraction_positive")),
@@ -63,17 +64,17 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
     empty = sum(1 for x in cb + bb if not x.get("count"))
     ece = f"ECE {cand} {metric(c.get('ece'))}, {base} {metric(b.get('ece'))}"
     # the per-bin interval is at the rule's confidence (0.95 in reports that predate it)
-    confidence = pct((report.get("build") or {}).get("confidence") or 0.95)
+    level = confidence((report.get("build") or {}).get("confidence") or 0.95)
     figure = chart_figure(
         charts,
         "reliability",
         "Reliability diagram on test: observed positive fraction against mean predicted "
         "probability per bin; the dashed diagonal is perfect calibration. The larger the "
-        f"point, the more rows in the bin; the vertical line is the bin's {confidence} interval, and "
+        f"point, the more rows in the bin; the vertical line is the bin's {level} interval, and "
         f"bins with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their observed "
         f"fraction is too uncertain to read. {ece}; Brier {cand} {metric(c.get('brier'))}, "
         f"{base} {metric(b.get('brier'))}. Look for departures from the diagonal where the "
-        "points are large." + (f" {plural(empty, 'empty bin')} not drawn." if empty else ""),
+        "points are large." + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else ""),
         f"Reliability diagram for {cand} and {base} with bin counts; {ece}.",
     )
     return CalibrationView(figure, summary, bins)

@@ -5,22 +5,26 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import (
+from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
+from reportgen.words import decimals, gap_decimals
+from reportgen.words.cells import (
     DASH,
+    confidence,
     count,
-    decimals,
-    gap_decimals,
+    fixed,
+    gap,
+    given,
     interval,
     metric,
-    num,
     passed_word,
     pct,
     pvalue,
-    sig,
-    signed,
+    ratio,
+    spread,
+    variance,
+    with_sign,
     yes_no,
 )
-from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
 
 
 @dataclass(frozen=True)
@@ -83,11 +87,6 @@ def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     )
 
 
-def _variance(v: float | None) -> str:
-    """A variance term: small by nature, so two significant figures in exponent form (5.4e-06)."""
-    return DASH if v is None else f"{v:.2g}"
-
-
 def _budget(report: dict, charts: Collection[str]) -> dict:
     """The variance budget: both terms, the plan, the seed sd's interval, and its chart."""
     noise = report["noise"]
@@ -102,16 +101,19 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
     plan = b.get("planning") or {}
     sdi = b.get("seed_sd_interval") or {}
     both = plan.get("both_needed")
+    # the test gap's decimals (its primary interval's), as the noise lines print the budget
+    block = noise.get("block") or {}
+    d = gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
     rows = [
-        Row("seed term (sd² / S)", f"{_variance(b['seed_term'])} ({count(b['S'])} seeds)"),
-        Row("block term (sd² / B)", f"{_variance(b['block_term'])} ({count(b['B'])} blocks)"),
+        Row("seed term (sd² / S)", f"{variance(b['seed_term'])} ({count(b['S'])} seeds)"),
+        Row("block term (sd² / B)", f"{variance(b['block_term'])} ({count(b['B'])} blocks)"),
         Row("seed share", pct(b.get("seed_share"))),
-        Row("combined half-width (model-based)", num(b.get("half_width"), 2)),
+        Row("combined half-width (model-based)", fixed(b.get("half_width"), d)),
         Row(
             "seed sd, 95% interval (chi-square)"
             if abs(float(report["build"].get("confidence") or 0.95) - 0.95) < 1e-9
             else "seed sd interval (chi-square)",
-            f"{num(b.get('seed_sd'))}: {interval(sdi.get('low'), sdi.get('high'))}",
+            f"{spread(b.get('seed_sd'))}: {_sd_interval(b.get('seed_sd'), sdi)}",
         ),
         Row(
             "seeds needed, blocks fixed",
@@ -132,11 +134,11 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
         "What it would take: the two variance terms of the gap, and the predicted half-width of "
         "the interval as seeds or blocks grow. Below the dashed line (today's gap) the interval "
         "would exclude zero, if the gap stays put. A planning model, not a measurement.",
-        f"Stacked bar: seed term {_variance(b['seed_term'])}, block term "
-        f"{_variance(b['block_term'])}. "
-        f"Line chart: predicted half-width from {num(b.get('half_width'), 2)} today against "
+        f"Stacked bar: seed term {variance(b['seed_term'])}, block term "
+        f"{variance(b['block_term'])}. "
+        f"Line chart: predicted half-width from {fixed(b.get('half_width'), d)} today against "
         f"multiples of {count(b['S'])} seeds and of {count(b['B'])} blocks; today's gap "
-        f"{num(abs(plan.get('gap') or 0.0))}.",
+        f"{fixed(abs(plan.get('gap') or 0.0), d)}.",
     )
     return {
         "budget_line": str(b.get("line") or ""),
@@ -144,6 +146,15 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
         "budget_figure": figure,
         "budget_reason": plan.get("reason"),
     }
+
+
+def _sd_interval(sd: float | None, sdi: dict) -> str:
+    """The seed sd's interval: both ends with one decimal count (3 figures of the wider end)."""
+    low, high = sdi.get("low"), sdi.get("high")
+    if low is None or high is None:
+        return DASH
+    d = decimals(sd, low, high)
+    return f"{fixed(low, d)} to {fixed(high, d)}"
 
 
 def _seed_noise(report: dict, charts: Collection[str]) -> dict:
@@ -164,7 +175,7 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
                 model=f"{name} ({role})",
                 n=count((seed.get("n") or {}).get(role)),
                 mean=metric((seed.get("mean") or {}).get(role)),
-                sd=sig((seed.get("sd") or {}).get(role), 3),
+                sd=spread((seed.get("sd") or {}).get(role)),
                 values=", ".join(metric(v) for v in vals) or DASH,
             )
         )
@@ -174,17 +185,14 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
     n_cand = (seed.get("n") or {}).get("candidate")
     beating = seed.get("seeds_beating_baseline")
     seed_facts = [
-        Row(
-            "validation gap (candidate better is positive)",
-            signed(seed.get("validation_gap"), decimals(seed.get("validation_gap"))),
-        ),
-        Row("seed sd used by the rule", sig(seed.get("sd_used"), 3)),
-        Row("gap in seed sd", num(seed.get("gap_in_sd"), 2)),
-        Row("rule: gap must exceed", f"{_multiple(seed.get('multiple'))} seed sd"),
+        Row("validation gap (candidate better is positive)", gap(seed.get("validation_gap"))),
+        Row("seed sd used by the rule", spread(seed.get("sd_used"))),
+        Row("gap in seed sd", ratio(seed.get("gap_in_sd"), signed=True)),
+        Row("rule: gap must exceed", f"{given(seed.get('multiple'))} seed sd"),
         Row("rule result", rule_word),
         Row(
             f"{cand} seeds beating the {base} mean",
-            DASH if beating is None else f"{beating} of {count(n_cand)}",
+            DASH if beating is None else f"{count(beating)} of {count(n_cand)}",
         ),
     ]
     if not measured:
@@ -200,9 +208,9 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
             "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
             f"Strip plot of validation {metric_words} per seed. {cand} mean "
             f"{metric(means.get('candidate'))}, {base} mean {metric(means.get('baseline'))}; "
-            f"seed sd used {sig(seed.get('sd_used'), 3)}; the gap is "
-            f"{num(seed.get('gap_in_sd'), 2)} seed sd, the rule needs more than "
-            f"{_multiple(seed.get('multiple'))}: {rule_word}.",
+            f"seed sd used {spread(seed.get('sd_used'))}; the gap is "
+            f"{ratio(seed.get('gap_in_sd'), signed=True)} seed sd, the rule needs more than "
+            f"{given(seed.get('multiple'))}: {rule_word}.",
         )
 
     paired = seed.get("paired") or {}
@@ -212,9 +220,9 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
         paired_facts = [
             Row("paired seeds", count(paired.get("n"))),
             Row("part", str(paired.get("part") or DASH)),
-            Row("mean per-seed difference", signed(paired.get("mean"), d)),
-            Row("sd of differences", sig(paired.get("sd"), 3)),
-            Row("t interval", interval(paired.get("low"), paired.get("high"), d)),
+            Row("mean per-seed difference", with_sign(paired.get("mean"), d)),
+            Row("sd of differences", spread(paired.get("sd"))),
+            Row("t interval", interval(paired.get("low"), paired.get("high"), digits=d)),
             Row("p", pvalue(paired.get("p"))),
         ]
     return {
@@ -238,7 +246,7 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     interval_fig = hist_fig = None
     block_reason = None
     if block:
-        conf = pct(block.get("confidence"))
+        conf = confidence(block.get("confidence"))
         boot = block.get("bootstrap") or {}
         t = block.get("t") or {}
         welch = block.get("welch") or {}
@@ -290,8 +298,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "seeds (blue). Look at how far retraining moves the centre, and whether the "
             "intervals stay clear of zero.",
             f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
-            f"{signed(block.get('gap'), d)}, {conf} interval "
-            f"{interval(block.get('low'), block.get('high'), d)}; "
+            f"{with_sign(block.get('gap'), d)}, {conf} interval "
+            f"{interval(block.get('low'), block.get('high'), digits=d)}; "
             f"{clear} of {len(per_seed)} single-network intervals lie above zero.",
         )
         dist = block.get("distribution") or {}
@@ -303,7 +311,7 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "zero.",
             f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
             f"({len(dist.get('counts') or [])} bins); interval "
-            f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')), d)}"
+            f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')), digits=d)}"
             f", zero {'outside' if block.get('excludes_zero') else 'inside'} it.",
         )
     elif (noise.get("interval") or {}).get("low") is not None:
@@ -334,13 +342,8 @@ def _interval_row(
     """One interval for the test gap; p and standard error for the t-based (tested) ones."""
     return IntervalRow(
         label,
-        signed(gap, digits),
-        interval(part.get("low"), part.get("high"), digits),
+        with_sign(gap, digits),
+        interval(part.get("low"), part.get("high"), digits=digits),
         pvalue(part.get("p")) if tested else DASH,
-        num(part.get("se"), digits) if tested else DASH,
+        fixed(part.get("se"), digits) if tested else DASH,
     )
-
-
-def _multiple(x: float | None) -> str:
-    """The rule's multiple of the seed sd as written in the config: 2, 1.5."""
-    return DASH if x is None else f"{x:g}"

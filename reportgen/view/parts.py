@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import passed_word
+from reportgen.words.cells import passed_word
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}

@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import (
+from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.words import gap_decimals
+from reportgen.words.cells import (
     DASH,
     cost,
     count,
-    decimals,
     gap_with_interval,
     given,
     interval,
-    signed,
     timestamp,
+    with_sign,
     yes_no,
 )
-from reportgen.view.parts import Figure, Row, chart_figure, names
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,9 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     if slices is None:
         return None
     rows = []
-    # one decimal count for the column, so the gaps line up and compare
-    d = decimals(*(x for s in slices for x in (s.get("gap"), s.get("low"), s.get("high"))))
     for s in slices:
+        # each slice's gap and interval share one decimal count, as its sentences print them
+        d = gap_decimals(s.get("gap"), s.get("low"), s.get("high"))
         if s.get("worse"):
             reading, css = "candidate worse", "not-shown"
         elif s.get("required") and s.get("not_worse"):
@@ -77,8 +77,8 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
                 slice=str(s["slice"]),
                 rows=count(s.get("rows")),
                 blocks=count(s.get("blocks")),
-                gap=signed(s.get("gap"), d),
-                interval=interval(s.get("low"), s.get("high"), d),
+                gap=with_sign(s.get("gap"), d),
+                interval=interval(s.get("low"), s.get("high"), digits=d),
                 reading=reading,
                 css=css,
                 required=yes_no(s.get("required")),
@@ -118,7 +118,7 @@ def bounds_view(report: dict) -> BoundsView:
     for role, name in (("candidate", cand), ("baseline", base)):
         s = seeds.get(role) or []
         rows.append(
-            Row(f"{name} seeds", f"{len(s)} ({', '.join(str(x) for x in s)})" if s else DASH)
+            Row(f"{name} seeds", f"{count(len(s))} ({', '.join(str(x) for x in s)})" if s else DASH)
         )
         if configs.get(role):
             rows.append(Row(f"{name} configuration scored on test", str(configs[role])))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportgen.names import RUNG_NAMES
-from reportgen.view.appendix import PathText, measured, path_text
-from reportgen.view.format import DASH, cost, count, gap_with_interval, timestamp
+from reportgen.view.appendix import PathText, measured, path_text, value_format
 from reportgen.view.parts import Status, metric_name, names, rung_status
+from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
 
 #: artefacts listed per rung on page one; longer lists are completed in the appendix
 PAGE_ONE_ARTEFACTS = 3
@@ -199,7 +199,7 @@ def _sign_flip(report: dict) -> str | None:
     better = {True: cand, False: base}
     return (
         f"Validation and test disagree: on validation {better[val > 0]} is better "
-        f"(gap {gap_with_interval(val, None, None)}), on test {better[test > 0]} "
+        f"(gap {gap(val)}), on test {better[test > 0]} "
         f"(gap {gap_with_interval(test, block.get('low'), block.get('high'))})."
     )
 
@@ -212,9 +212,9 @@ def ladder_view(report: dict) -> list[LadderRow]:
     failed: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
         if c.get("passed") is False and c.get("rung") is not None:
-            what = measured(c.get("value"), c.get("bar"))
+            cid = str(c.get("id") or "check")
+            what = measured(c.get("value"), c.get("bar"), value_format(report, cid))
             if what:
-                cid = str(c.get("id") or "check")
                 label = CHECK_WORDS.get(cid, cid.replace("-", " "))
                 failed.setdefault(int(c["rung"]), []).append(f"{label}: {what}")
     rows = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.format import DASH, cost, count, prob
 from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.words.cells import DASH, cost, count, prob
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         models.append(
             ModelThreshold(
                 model=f"{name} ({role})",
-                seed=count(m.get("seed")),
+                seed=DASH if m.get("seed") is None else str(m["seed"]),
                 threshold=_threshold_text(m.get("threshold")),
                 validation_cost=cost(m.get("validation_cost")),
                 test_cost=cost(m.get("test_cost")),

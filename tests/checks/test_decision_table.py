@@ -116,7 +116,9 @@ def test_tie_recommends_baseline_and_reconsider_has_values(reports):
     assert r["decision"]["recommend"] == "base"
     rec = r["claim"]["reconsider_when"]
     sd = r["noise"]["seed"]["gap_in_sd"]
-    assert f"(now {sd:.2g} sd" in rec or f"(now {sd:.2f}".rstrip("0") in rec, rec
+    assert f"{sd:.2f}" == "0.21"
+    # the gap in seed sd as a signed ratio, 2 decimals, as the noise table prints it
+    assert "(now +0.21 sd over 5 and 5)" in rec, rec
     assert "seed sd" in rec
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.test_import_graph import import_graph
 
-SHARED = ("ladder", "report", "types", "recompute", "relevance", "jsonsafe", "text", "fairness")
+SHARED = ("ladder", "report", "types", "recompute", "relevance", "jsonsafe", "fairness")
 MODES = ("reportgen.checks.before_after", "reportgen.checks.model_vs_baseline")
 
 

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.checks import compute_report
-from reportgen.checks.text import blocks_phrase, noun_plural
 from reportgen.cli import main
 from reportgen.project import load_project
+from reportgen.words import blocks_phrase, plural_noun
 from tests.layouts.gen import make_project
 
 
@@ -134,11 +134,12 @@ def test_block_columns_not_needed_on_validation(tmp_path):
         ("city", "cities"),
         ("day", "days"),
         ("bus", "buses"),
+        ("visit_month", "visit months"),
     ],
 )
 def test_block_names_pluralise(word, plural):
-    assert noun_plural(word) == plural
-    assert blocks_phrase(1, word) == f"1 {word}"
+    assert plural_noun(word) == plural
+    assert blocks_phrase(1, word) == f"1 {word.replace('_', ' ')}"
     assert blocks_phrase(3, word) == f"3 {plural}"
 
 

@@ -12,7 +12,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from reportgen.view.appendix import measured
-from reportgen.view.format import count, plural, quantity
+from reportgen.words import count_noun
+from reportgen.words.cells import count, quantity
+from tests.forbidden import forbidden_forms
 
 from .conftest import EXAMPLES
 
@@ -88,9 +90,9 @@ def test_counts_are_integers_and_nouns_agree():
     assert quantity(25.0) == "25"
     assert measured(25, None) == "25"
     assert measured(0, 0) == "0, bar 0"
-    assert plural(1, "empty bin") == "1 empty bin"
-    assert plural(3, "batch") == "3 batches"
-    assert plural(2.0, "row") == "2 rows"
+    assert count_noun(1, "empty bin") == "1 empty bin"
+    assert count_noun(3, "batch") == "3 batches"
+    assert count_noun(2.0, "row") == "2 rows"
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -107,3 +109,10 @@ def test_view_text_has_no_draft_marks(example_builds, name):
 def test_checks_text_has_no_draft_marks(example_builds, name):
     report, _ = example_builds[name]
     assert [d for s in report_strings(report) for d in defects(s)] == []
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_strings_follow_the_number_policy(example_builds, name):
+    """Every string of the example's report.json: the forms reportgen.words forbids."""
+    report, _ = example_builds[name]
+    assert forbidden_forms(report) == []

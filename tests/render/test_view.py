@@ -1,33 +1,8 @@
-"""The view: numbers formatted once, optional sections tolerated."""
+"""The view: numbers formatted once (the formatters: tests/test_words.py), optional sections tolerated."""
 
 from __future__ import annotations
 
 from reportgen import view
-
-
-def test_num_fixed_decimals_and_typographic_minus():
-    assert view.num(0.0085) == "0.0085"
-    assert view.num(-0.006) == "\u22120.0060"
-    assert view.num(-0.00001) == "0.0000"  # no sign on a rounded zero
-    assert view.num(None) == "—"
-    assert view.num(2600, 0) == "2,600"
-
-
-def test_signed_interval_pvalue_count():
-    assert view.signed(0.0029) == "+0.0029"
-    assert view.signed(-0.0104) == "\u22120.0104"
-    assert view.interval(0.0029, 0.0139) == "+0.0029 to +0.0139"
-    assert view.interval(None, 0.1) == "—"
-    assert view.pvalue(0.0004) == "<\u00a00.001"
-    assert view.pvalue(0.0294) == "0.029"
-    assert view.count(10000) == "10,000"
-    assert view.pct(0.95) == "95%"
-
-
-def test_passed_word_has_three_outcomes():
-    assert view.passed_word(True) == ("pass", "shown")
-    assert view.passed_word(False) == ("fail", "not-shown")
-    assert view.passed_word(None) == ("not checked", "neutral")
 
 
 def test_sample_view_has_every_section(sample):
@@ -76,42 +51,12 @@ def test_before_after_view(before_after):
     assert v.threshold is None
 
 
-def test_format_policy_by_quantity():
-    from reportgen.view import format as f
-
-    assert f.metric(0.447447) == "0.4474"
-    assert f.metric(12.3456) == "12.35"
-    assert f.cost(85.7946) == "85.8" and f.cost(0.456962) == "0.457"
-    assert f.prob(0.26912) == "0.269"
-    # a gap and its interval share one decimal count, from the widest of the three
-    assert (
-        f.gap_with_interval(-0.00698, -0.0154, 0.0020) == "\u22120.0070 (\u22120.0154 to +0.0020)"
-    )
-    assert f.gap_with_interval(0.398, 0.344, 0.45) == "+0.398 (+0.344 to +0.450)"
-    assert f.given(0.005) == "0.005" and f.given(2.0) == "2" and f.given(-1.5) == "\u22121.5"
-    assert f.signed(0.00001) == "0.0000"  # a rounded zero has no sign
-    assert f.count(200.0) == "200" and f.count(10000.0) == "10,000" and f.count(None) == "—"
-
-
-def test_timestamps_all_in_utc_with_z():
-    from reportgen.view.format import timestamp, timestamps_in
-
-    assert timestamp("2026-03-03T09:00:00+00:00") == "2026-03-03T09:00:00Z"
-    assert timestamp("2026-03-03T10:00:00+01:00") == "2026-03-03T09:00:00Z"
-    assert timestamp("2026-03-02T09:00:00Z") == "2026-03-02T09:00:00Z"
-    assert timestamp("2026-12-01") == "2026-12-01"
-    assert (
-        timestamps_in("frozen 2026-03-02T09:00:00Z, before (2026-03-03T09:00:00+00:00)")
-        == "frozen 2026-03-02T09:00:00Z, before (2026-03-03T09:00:00Z)"
-    )
-
-
 def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
     rows = {r.name: r for r in view.build_view(weekly_churn, {}).ladder}
     assert rows["correct"].numbers == []
-    assert rows["larger than noise"].numbers[0] == "validation gap in seed sd: 0.875, bar 2"
+    assert rows["larger than noise"].numbers[0] == "validation gap in seed sd: +0.88, bar 2"
     assert rows["relevant"].numbers == [
-        "lower end against the useful effect: \u22120.00389, bar 0.005"
+        "lower end against the useful effect: \u22120.0039, bar 0.005"  # the interval's decimals
     ]
 
 

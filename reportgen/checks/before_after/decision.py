@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from reportgen.checks.before_after.sections import general_failure
-from reportgen.checks.text import interval, num, p_text, pct
+from reportgen.checks.before_after.sections import drop_numbers, general_failure
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
+from reportgen.words import (
+    confidence,
+    count,
+    count_noun,
+    gap_decimals,
+    given,
+    interval,
+    p_text,
+    prob,
+    with_sign,
+)
 
 #: what one tuning run on one frozen set never tests
 NOT_TESTED = (
@@ -22,7 +32,7 @@ def _bar(project: Project) -> float:
 
 def _bar_words(project: Project) -> str:
     m = project.config.min_useful_effect
-    return f"the useful effect {num(m)}" if m is not None else "zero"
+    return f"the useful effect {given(m)}" if m is not None else "zero"
 
 
 def decide(
@@ -38,20 +48,19 @@ def decide(
     if iv is None:
         failed.append("no per-question predictions before and after to form an interval")
     elif not iv.low > _bar(project):
-        failed.append(
-            f"the interval {interval(iv.low, iv.high)} is not above " + _bar_words(project)
-        )
+        failed.append(f"the interval {iv.ends} is not above " + _bar_words(project))
     if general is None:
         failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
     elif not general["held"]:
         failed.append(general_failure(general))
     if not failed:
         verdict, rec = "adopt", cfg.candidate
+        g = drop_numbers(general)
         reasons = [
-            f"the gain {num(iv.gap)} ({interval(iv.low, iv.high)}) is above "
+            f"the gain {iv.signed(iv.gap)} ({iv.ends}) is above "
             + _bar_words(project)
-            + f" and the general set held (drop {num(general['drop'])}, upper bound "
-            f"{num(general['high'])} within {num(general['max_drop'])})"
+            + f" and the general set held (drop {g['drop']}, upper bound {g['high']} within "
+            f"{g['allowed']})"
         ]
     else:
         verdict, rec, reasons = "roll-back", cfg.baseline, failed
@@ -68,12 +77,15 @@ def rewrite_claim(
     if section is None:
         return "Nothing is established: there are no per-question results before and after."
     acc = cfg.metric.replace("_", " ")
-    detail = (
-        f"({'+' if section['difference'] >= 0 else ''}{num(section['difference'])}, {pct(cfg.confidence)} "
-        f"interval {interval(section['low'], section['high'])}; {section['fixed']} fixed, "
-        f"{section['broken']} broken)"
+    d = gap_decimals(section["difference"], section["low"], section["high"])
+    change = (
+        f"{with_sign(section['difference'], d)}, {confidence(cfg.confidence)} interval "
+        f"{interval(section['low'], section['high'], digits=d)}"
+        if section["low"] is not None
+        else f"{with_sign(section['difference'], d)}, no interval"
     )
-    moved = f"from {num(section['before'])} to {num(section['after'])} {detail}"
+    detail = f"({change}; {count(section['fixed'])} fixed, {count(section['broken'])} broken)"
+    moved = f"from {prob(section['before'])} to {prob(section['after'])} {detail}"
     meas = f"frozen-set {acc} went {moved}"
     if sup == 0:
         return f"Nothing is established yet ({ladder[0].missing}); measured: {meas}."
@@ -87,10 +99,10 @@ def rewrite_claim(
         return f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3].missing}."
     if sup == 4:
         return f"Tuning raised frozen-set {acc} {moved}, a useful margin, but {ladder[4].missing}."
+    g = drop_numbers(general)
     return (
-        f"Tuning raised frozen-set {acc} {moved}, a useful margin, and the general set held: a drop of "
-        f"{num(general['drop'])} whose upper bound {num(general['high'])} is within the allowed "
-        f"{num(general['max_drop'])}."
+        f"Tuning raised frozen-set {acc} {moved}, a useful margin, and the general set held: a drop "
+        f"of {g['drop']} whose upper bound {g['high']} is within the allowed {g['allowed']}."
     )
 
 
@@ -105,12 +117,19 @@ def reconsider(
     cfg = project.config
     items = []
     if iv is not None and not iv.low > _bar(project):
-        items.append(f"the interval's lower end exceeds {num(_bar(project))} (now {num(iv.low)})")
-    if general is not None and not general["held"]:
         items.append(
-            f"the general set's drop is shown to be at most {num(general['max_drop'])}: its interval's "
-            f"upper end within it (now {num(general['drop'])}, interval "
-            f"{interval(general['low'], general['high'])}), e.g. by tuning with replay of general examples"
+            f"the interval's lower end exceeds {given(_bar(project))} (now {iv.signed(iv.low)})"
+        )
+    if general is not None and not general["held"]:
+        g = drop_numbers(general)
+        now = (
+            f"now {g['drop']}, interval {g['interval']}"
+            if g["interval"]
+            else f"now {g['drop']}, no interval"
+        )
+        items.append(
+            f"the general set's drop is shown to be at most {g['allowed']}: its interval's "
+            f"upper end within it ({now}), e.g. by tuning with replay of general examples"
         )
     if general is None:
         items.append(
@@ -119,7 +138,8 @@ def reconsider(
     if section and section["broken"]:
         top = next(iter(section["broken_by_category"] or {}), None)
         items.append(
-            f"the {section['broken']} broken questions are fixed or explained"
+            f"the {count_noun(section['broken'], 'broken question')} "
+            + ("is fixed or explained" if section["broken"] == 1 else "are fixed or explained")
             + (f" (most are {top!r})" if section["category_sentence"] else "")
         )
     if not ladder[1].shown:
@@ -133,8 +153,9 @@ def noise_section(project: Project, iv: Interval | None, section: dict | None) -
     head = "Block bootstrap (which blocks were sampled, one trained network):"
     block_line = (
         f"{head} accuracy difference "
-        f"{num(iv.gap)}, {pct(cfg.confidence)} interval {interval(iv.low, iv.high)} over "
-        f"{iv.what} ({cfg.resamples} resamples); McNemar exact {p_text(section['mcnemar_p'])}."
+        f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "
+        f"{iv.what} ({count_noun(cfg.resamples, 'resample')}); McNemar exact "
+        f"{p_text(section['mcnemar_p'])}."
         if iv
         else f"{head} not computed."
     )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from reportgen.checks.before_after.sections import general_failure
+from reportgen.checks.before_after.sections import drop_numbers, general_failure
 from reportgen.checks.ladder import RungResult, logged_check, rung
-from reportgen.checks.text import interval, num, p_text, pct
 from reportgen.checks.types import Check, Interval
 from reportgen.project import Project
+from reportgen.words import confidence, count_noun, given, p_text
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
 BA_FACTS = (
@@ -49,8 +49,10 @@ def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
             "shown",
             arts,
             None,
-            f"{len(harness)} evaluation-harness checks pass and "
-            f"{len(comparisons)} logged values match their predictions",
+            f"{count_noun(len(harness), 'evaluation-harness check')} "
+            + ("passes" if len(harness) == 1 else "pass")
+            + f" and {count_noun(len(comparisons), 'logged value')} "
+            + ("matches its predictions" if len(comparisons) == 1 else "match their predictions"),
         ), checks
     if not harness and not comparisons:
         return rung(
@@ -81,8 +83,8 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
         value=iv.low if iv else None,
         bar=0.0,
         artefacts=tuple(arts),
-        text=f"{pct(project.config.confidence)} interval of the accuracy difference "
-        f"{interval(iv.low, iv.high)}"
+        text=f"{confidence(project.config.confidence)} interval of the accuracy difference "
+        f"{iv.ends}"
         if iv
         else "no per-question predictions before and after",
     )
@@ -96,14 +98,14 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
             "shown",
             arts,
             None,
-            f"the difference {num(iv.gap)} has interval {interval(iv.low, iv.high)}, "
+            f"the difference {iv.signed(iv.gap)} has interval {iv.ends}, "
             f"above zero; McNemar {p_text(section['mcnemar_p'])}",
         ), [check]
     return rung(
         3,
         "not shown",
         arts,
-        f"the interval {interval(iv.low, iv.high)} includes zero",
+        f"the interval {iv.ends} includes zero",
         "within noise",
     ), [check]
 
@@ -121,7 +123,8 @@ def relevant_rung(project: Project, section: dict | None, iv: Interval | None) -
                 value=section["broken"],
                 bar=None,
                 artefacts=tuple(section["artefacts"]),
-                text=f"{section['fixed']} questions fixed, {section['broken']} broken"
+                text=f"{count_noun(section['fixed'], 'question')} fixed, "
+                f"{count_noun(section['broken'], 'question')} broken"
                 + (f"; {section['category_sentence']}" if section["category_sentence"] else ""),
             )
         )
@@ -134,19 +137,33 @@ def relevant_rung(project: Project, section: dict | None, iv: Interval | None) -
             "shown",
             arts + section["artefacts"],
             None,
-            f"the interval's lower end {num(iv.low)} is above the useful effect {num(m)}",
+            f"the interval's lower end {iv.signed(iv.low)} is above the useful effect {given(m)}",
         ), checks
     if iv.above_zero:
         return rung(
             4,
             "partly",
             arts,
-            f"the lower end {num(iv.low)} does not reach the useful effect {num(m)}"
+            f"the lower end {iv.signed(iv.low)} does not reach the useful effect {given(m)}"
             if m is not None
             else "no min_useful_effect fixed",
             "positive, usefulness not established",
         ), checks
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
+
+
+def _general_text(project: Project, general: dict) -> str:
+    """The general-set check in words: before and after, the drop, its interval, the allowance."""
+    g = drop_numbers(general)
+    iv = (
+        f"{confidence(project.config.confidence)} interval {g['interval']}"
+        if g["interval"]
+        else "no interval"
+    )
+    return (
+        f"general set {g['before']} -> {g['after']}, drop {g['drop']}, {iv} (allowed "
+        f"{g['allowed']}): " + ("held" if general["held"] else general_failure(general))
+    )
 
 
 def general_rung(project: Project, general: dict | None) -> RungResult:
@@ -167,10 +184,7 @@ def general_rung(project: Project, general: dict | None) -> RungResult:
         value=general["drop"],
         bar=general["max_drop"],
         artefacts=tuple(general["artefacts"]),
-        text=f"general set {num(general['before'])} -> {num(general['after'])}, drop "
-        f"{num(general['drop'])}, {pct(project.config.confidence)} interval "
-        f"{interval(general['low'], general['high'])} (allowed {num(general['max_drop'])}): "
-        + ("held" if general["held"] else general_failure(general)),
+        text=_general_text(project, general),
     )
     arts += general["artefacts"]
     if not general["held"]:
@@ -188,6 +202,7 @@ def general_rung(project: Project, general: dict | None) -> RungResult:
         "shown",
         arts,
         None,
-        f"the general set held (drop {num(general['drop'])}, upper bound {num(general['high'])} "
-        f"<= {num(general['max_drop'])})",
+        "the general set held (drop {drop}, upper bound {high} <= {allowed})".format(
+            **drop_numbers(general)
+        ),
     ), [check]

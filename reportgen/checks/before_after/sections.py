@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 
 from reportgen.checks.select import ModelRuns, row_metric
-from reportgen.checks.text import num
 from reportgen.checks.types import Interval
 from reportgen.project import Project
 from reportgen.project.predictions import MISSING_LABEL
 from reportgen.stats import before_after as ba
 from reportgen.stats.bootstrap import block_bootstrap, wider_interval
 from reportgen.stats.ttests import ratio_t
+from reportgen.words import blocks_phrase, count_noun, fixed, gap_decimals, given, interval, prob
 
 
 def _correct(project: Project, mr: ModelRuns, part: str):
@@ -59,7 +59,8 @@ def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.G
     }
     if g.size < 2:
         out["reason"] = (
-            f"{g.size} {'block' if blocks is not None else 'question'}(s): an interval needs 2"
+            f"{count_noun(g.size, 'block' if blocks is not None else 'question')}: "
+            "an interval needs 2"
         )
         return out
     boot = block_bootstrap(g, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng, counts=n)
@@ -73,7 +74,8 @@ def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.G
             u = float(1.0 - ((1.0 - cfg.confidence) / 2.0) ** (1.0 / diff.size))
             out.update(primary="exact", low=-u, high=u)
             out["reason"] = (
-                f"no question changed: exact binomial bound for 0 changed of {diff.size} questions"
+                "no question changed: exact binomial bound for 0 changed of "
+                f"{count_noun(diff.size, 'question')}"
             )
             return out
         out["reason"] = "zero spread: every question (block) moved the same way, no interval"
@@ -145,7 +147,9 @@ def question_section(
         high=piv["high"],
         source="questions",
         part=None,
-        what=f"{piv['units']} {'blocks' if blocks is not None else 'questions'}",
+        what=blocks_phrase(piv["units"], cfg.block)
+        if blocks is not None
+        else count_noun(piv["units"], "question"),
     )
     return section, iv
 
@@ -222,27 +226,43 @@ def general_section(project: Project) -> dict | None:
         out.update(status="dropped", reason="the whole interval of the drop is above max_drop")
     elif out["high"] is not None:
         out["reason"] = (
-            f"the drop's upper bound {num(out['high'])} exceeds the allowed {num(cfg.max_drop)}: "
-            "holding is not shown"
+            f"the drop's upper bound {drop_numbers(out)['high']} exceeds the allowed "
+            f"{given(cfg.max_drop)}: holding is not shown"
         )
     return out
 
 
+def drop_numbers(general: dict) -> dict[str, str]:
+    """The general set's numbers as printed: scores before and after (rates, 3 decimals), the
+    drop and its bounds with one decimal count, the interval (both ends signed), the allowance."""
+    d = gap_decimals(general["drop"], general.get("low"), general.get("high"))
+    has = general.get("low") is not None and general.get("high") is not None
+    return {
+        "before": prob(general["before"]),
+        "after": prob(general["after"]),
+        "drop": fixed(general["drop"], d),
+        "high": fixed(general["high"], d) if general.get("high") is not None else "",
+        "interval": interval(general["low"], general["high"], digits=d) if has else "",
+        "allowed": given(general["max_drop"]),
+    }
+
+
 def general_failure(general: dict) -> str:
     """Why the general set does not count as held, naming the numbers."""
+    g = drop_numbers(general)
     if general.get("status") == "dropped" or (
         general.get("high") is None and general["drop"] > general["max_drop"]
     ):
         return (
-            f"the general set dropped {num(general['drop'])} ({num(general['before'])} -> "
-            f"{num(general['after'])}), more than the allowed {num(general['max_drop'])}"
+            f"the general set dropped {g['drop']} ({g['before']} -> {g['after']}), more than the "
+            f"allowed {g['allowed']}"
         )
     if general.get("high") is None:
         return (
-            f"holding the general set is not shown: {general.get('reason')} (drop {num(general['drop'])}, "
-            f"allowed {num(general['max_drop'])})"
+            f"holding the general set is not shown: {general.get('reason')} (drop {g['drop']}, "
+            f"allowed {g['allowed']})"
         )
     return (
-        f"holding the general set is not shown: the drop {num(general['drop'])} has an upper bound of "
-        f"{num(general['high'])}, above the allowed {num(general['max_drop'])}"
+        f"holding the general set is not shown: the drop {g['drop']} has an upper bound of "
+        f"{g['high']}, above the allowed {g['allowed']}"
     )

@@ -15,21 +15,15 @@ from reportgen.checks.model_vs_baseline.rungs import (
     primary_interval,
     relevant_rung,
 )
-from reportgen.checks.noise import (
-    block_section,
-    budget_section,
-    lines,
-    plan_sentence,
-    seed_section,
-    slices_section,
-)
+from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
+from reportgen.checks.noise_lines import lines, plan_sentence, test_decimals
 from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
-from reportgen.checks.text import noun_plural, num
 from reportgen.errors import Problem
 from reportgen.project import Project
+from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
 
 
 def compute(project: Project) -> tuple[dict, list[Problem]]:
@@ -63,7 +57,13 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         decision["reasons"].append(flip["text"])
     budget, budget_reason = budget_section(project, seed, block)
     items = dec.reconsider(
-        project, ladder, seed, iv, slices, decision["verdict"], plan_sentence(project, budget)
+        project,
+        ladder,
+        seed,
+        iv,
+        slices,
+        decision["verdict"],
+        plan_sentence(project, budget, block),
     )
     noise_lines, covers = lines(project, seed, block, cand, base)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
@@ -111,19 +111,19 @@ def not_tested(
             )
         elif cfg.block_kind == "period":
             out.append(
-                f"{noun_plural(cfg.block)} after {ev.blocks[-1]} (drift beyond the test period)"
+                f"{plural_noun(cfg.block)} after {ev.blocks[-1]} (drift beyond the test period)"
             )
         else:
             out.append(
-                f"{noun_plural(cfg.block)} other than the {len(ev.blocks)} measured (a new "
-                f"{cfg.block} may behave differently)"
+                f"{plural_noun(cfg.block)} other than the {count(len(ev.blocks))} measured (a new "
+                f"{singular_noun(cfg.block)} may behave differently)"
             )
         if ev.slices is None:
             out.append("no slice column: performance on segments was never tested")
     if len(cand.seeds) < 5 or len(base.seeds) < 5:
         out.append(
-            f"fewer than 5 seeds per model ({len(cand.seeds)} and {len(base.seeds)}): retraining noise is "
-            "coarsely measured"
+            f"fewer than 5 seeds per model ({count(len(cand.seeds))} and {count(len(base.seeds))}): "
+            "retraining noise is coarsely measured"
         )
     if not any(r.split not in ("train", "validation", "test") for r in project.runs):
         out.append("no other evaluation set (e.g. a later period or another population)")
@@ -150,7 +150,8 @@ def sign_disagreement(seed: dict, block: dict | None) -> dict | None:
         "validation_gap": v,
         "test_gap": t,
         "text": (
-            f"validation and test disagree: the validation gap is {num(v)} and the test gap {num(t)} "
+            f"validation and test disagree: the validation gap is {gap(v)} and the test gap "
+            f"{with_sign(t, test_decimals(block))} "
             f"(opposite signs), so "
             + (
                 "validation favours the candidate and test the baseline"

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from reportgen.checks.text import interval, num, pct
+from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
+from reportgen.words import (
+    confidence,
+    cost,
+    count,
+    count_noun,
+    gap,
+    given,
+    interval,
+    noun,
+    plural_noun,
+    ratio,
+)
 
 
 def _part(iv: Interval | None) -> str:
@@ -25,28 +37,23 @@ def _not_better_reason(project: Project, seed: dict, iv: Interval | None) -> str
     if iv is None:
         return "not shown to be better: there is no evaluation interval"
     if iv.high < 0:
-        return (
-            f"not shown to be better: the {_part(iv)} interval {interval(iv.low, iv.high)} lies "
-            "below zero"
-        )
+        return f"not shown to be better: the {_part(iv)} interval {iv.ends} lies below zero"
     if excl and not rule_ok and seed.get("trivial"):
         return (
-            f"the interval {interval(iv.low, iv.high)} excludes zero, but validation disagrees: "
+            f"the interval {iv.ends} excludes zero, but validation disagrees: "
             f"both models train deterministically and the {seed.get('part', 'validation')} gap "
-            f"{num(seed.get('validation_gap'))} is not positive"
+            f"{gap(seed['validation_gap'])} is not positive"
         )
     if excl and not rule_ok:
-        return (
-            f"the interval {interval(iv.low, iv.high)} excludes zero, but the seed rule fails: "
-            + (
-                f"the gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than {num(cfg.seed_sd_multiple)}"
-                if seed.get("gap_in_sd") is not None
-                else (seed.get("reason") or "retraining noise is unmeasured")
-            )
+        return f"the interval {iv.ends} excludes zero, but the seed rule fails: " + (
+            f"the gap is {ratio(seed['gap_in_sd'], signed=True)} seed sd, not more than "
+            f"{given(cfg.seed_sd_multiple)}"
+            if seed.get("gap_in_sd") is not None
+            else (seed.get("reason") or "retraining noise is unmeasured")
         )
     if not excl:
         return (
-            f"not shown to be better: the {_part(iv)} interval {interval(iv.low, iv.high)} over "
+            f"not shown to be better: the {_part(iv)} interval {iv.ends} over "
             f"{iv.what} includes zero"
         )
     return "not shown to be better"
@@ -67,8 +74,7 @@ def decide(
     reasons = []
     if iv is not None and iv.high < 0 and st["correct"] == "shown" and st["fair"] == "shown":
         reasons.append(
-            f"the baseline is better: the {_part(iv)} interval {interval(iv.low, iv.high)} lies "
-            "below zero"
+            f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero"
         )
         return {"verdict": "keep-baseline", "recommend": cfg.baseline, "reasons": reasons}
     if sup >= 4:
@@ -83,7 +89,7 @@ def decide(
         verdict = "keep-baseline"
         if equivalent(rel):
             reasons.append(
-                f"a tie is a finding: the interval lies inside ±{num(cfg.min_useful_effect)}, so keep "
+                f"a tie is a finding: the interval lies inside ±{given(cfg.min_useful_effect)}, so keep "
                 f"the simpler baseline ({cfg.baseline})"
             )
         else:
@@ -117,15 +123,13 @@ def rewrite_claim(
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
     c, b, metric = cfg.candidate, cfg.baseline, cfg.metric.replace("_", " ")
-    conf = pct(cfg.confidence)
+    conf = confidence(cfg.confidence)
     measured = (
-        (
-            f"a {_part(iv)} {metric} gap of {num(iv.gap)} ({conf} interval "
-            f"{interval(iv.low, iv.high)}, "
-            f"{iv.what})"
-        )
+        f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
         if iv
-        else f"a validation {metric} gap of {num(seed.get('validation_gap'))}"
+        else f"a validation {metric} gap of {gap(seed['validation_gap'])}"
+        if seed.get("validation_gap") is not None
+        else f"no {metric} gap (no evaluation interval and no validation gap)"
     )
     if sup == 0:
         return (
@@ -139,14 +143,15 @@ def rewrite_claim(
         )
     if iv is not None and iv.high < 0:
         return (
-            f"Under a fair comparison, {b} beats {c} by {num(-iv.gap)} {_part(iv)} {metric} ({conf} interval "
-            f"{interval(-iv.high, -iv.low)}, {iv.what})."
+            f"Under a fair comparison, {b} beats {c} by {iv.signed(-iv.gap)} {_part(iv)} {metric} "
+            f"({conf} interval {interval(-iv.high, -iv.low, digits=iv.digits)}, {iv.what})."
         )
     if sup == 2:
         sd = seed.get("gap_in_sd")
         part = seed.get("part", "validation")
         seed_txt = (
-            f"the {part} gap is {num(sd, 2)} seed sd against a bar of {num(cfg.seed_sd_multiple)}"
+            f"the {part} gap is {ratio(sd, signed=True)} seed sd against a bar of "
+            f"{given(cfg.seed_sd_multiple)}"
             if sd is not None
             else (
                 "both models train deterministically (zero seed spread)"
@@ -155,8 +160,8 @@ def rewrite_claim(
             )
         )
         test_txt = (
-            f"the {_part(iv)} gap of {num(iv.gap)} has a {conf} interval of "
-            f"{interval(iv.low, iv.high)} over "
+            f"the {_part(iv)} gap of {iv.signed(iv.gap)} has a {conf} interval of "
+            f"{iv.ends} over "
             f"{iv.what}"
             if iv
             else "there is no test interval"
@@ -164,7 +169,7 @@ def rewrite_claim(
         if equivalent(rel):
             return (
                 f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
-                f"inside ±{num(cfg.min_useful_effect)}."
+                f"inside ±{given(cfg.min_useful_effect)}."
             )
         if iv is not None and iv.low > 0 and not seed.get("passes"):
             return (
@@ -175,16 +180,20 @@ def rewrite_claim(
             f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
             f"and {test_txt}."
         )
+    noise = (
+        f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
+        if seed.get("gap_in_sd") is not None
+        else "both models train deterministically: zero seed spread"
+    )
     base = (
-        f"{c} beats {b} by {num(iv.gap)} {_part(iv)} {metric} ({conf} interval "
-        f"{interval(iv.low, iv.high)}, "
-        f"{iv.what}), more than retraining noise ({num(seed['gap_in_sd'], 2)} seed sd)"
+        f"{c} beats {b} by {iv.signed(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
+        f"{iv.what}), more than retraining noise ({noise})"
     )
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
-    base += f", at least the useful effect of {num(cfg.min_useful_effect)}"
+    base += f", at least the useful effect of {given(cfg.min_useful_effect)}"
     if rel and rel.get("cost_per_period") is not None:
-        base += f" (about {num(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
+        base += f" (about {cost(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
         return base + f"; where it stops holding is not shown ({ladder[4].missing})."
     where = []
@@ -193,11 +202,11 @@ def rewrite_claim(
         unmeasured = len(slices) - len(measured)
         if measured:
             where.append(
-                f"on each of the {len(measured)} slices with an interval"
-                + (f" ({unmeasured} too small to measure)" if unmeasured else "")
+                f"on each of the {count_noun(len(measured), 'slice')} with an interval"
+                + (f" ({count(unmeasured)} too small to measure)" if unmeasured else "")
             )
     if data.get("blocks") and cfg.block:
-        where.append(f"over {cfg.block}s {data['first_block']} to {data['last_block']}")
+        where.append(f"over {plural_noun(cfg.block)} {data['first_block']} to {data['last_block']}")
     return base + (", " + " and ".join(where) if where else "") + "."
 
 
@@ -221,19 +230,19 @@ def reconsider(
         items.append(f"the comparison is shown fair: {ladder[1].missing}")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
-            f"retraining noise is measured: at least {want_n} seeds per model "
-            f"(now {n_c} {cfg.candidate}, {n_b} {cfg.baseline})"
+            f"retraining noise is measured: at least {count(want_n)} seeds per model "
+            f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
     elif seed.get("trivial") and not seed.get("passes"):
         items.append(
             f"the {seed.get('part', 'validation')} gap becomes positive (now "
-            f"{num(seed.get('validation_gap'))}; both models train deterministically)"
+            f"{gap(seed['validation_gap'])}; both models train deterministically)"
         )
     elif not seed.get("passes"):
         items.append(
-            f"the {seed.get('part', 'validation')} gap exceeds {num(cfg.seed_sd_multiple)} seed sd over "
-            f"{want_n} or more seeds "
-            f"(now {num(seed['gap_in_sd'], 2)} sd over {n_c} and {n_b})"
+            f"the {seed.get('part', 'validation')} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
+            f"over {count(want_n)} or more seeds "
+            f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
     if iv is None:
         items.append(
@@ -242,39 +251,32 @@ def reconsider(
     elif iv.low <= 0:
         if plan:
             items.append(plan)
-        items.append(
-            f"the {_part(iv)} interval excludes zero (now {interval(iv.low, iv.high)} over "
-            f"{iv.what})"
-        )
+        items.append(f"the {_part(iv)} interval excludes zero (now {iv.ends} over {iv.what})")
     m = cfg.min_useful_effect
     if m is None:
         items.append("a min_useful_effect is fixed in evreport.toml before new runs (now none)")
     elif iv is not None and iv.low < m:
         items.append(
-            f"the interval's lower end reaches the useful effect {num(m)} (now {num(iv.low)})"
+            f"the interval's lower end reaches the useful effect {given(m)} (now {iv.signed(iv.low)})"
         )
     for s in slices or []:
         if s["required"] and not s.get("not_worse"):
-            bar = (
-                f"-{num(s['margin'])}"
-                if s.get("margin") is not None
-                else "a fixed not_worse_margin"
-            )
+            bar = given(-s["margin"]) if s.get("margin") is not None else "a fixed not_worse_margin"
             if s.get("low") is None:
                 items.append(
                     f"slice {s['slice']!r} has enough test rows and blocks for an interval (now "
-                    f"{s['rows']} {'row' if s['rows'] == 1 else 'rows'} in {s.get('blocks') or 0} "
-                    f"{'block' if s.get('blocks') == 1 else 'blocks'}, no interval), and its worse end "
-                    f"stays above {bar}"
+                    f"{count_noun(s['rows'], 'row')} in {count_noun(s.get('blocks') or 0, 'block')}, "
+                    f"no interval), and its worse end stays above {bar}"
                 )
             else:
+                g, ends, low = slice_numbers(s)
                 items.append(
                     f"{cfg.candidate} is shown no worse on slice {s['slice']!r}: the interval's worse "
-                    f"end stays above {bar} (now {num(s['low'])}: gap {num(s['gap'])}, interval "
-                    f"{interval(s['low'], s['high'])}, {s['rows']} rows)"
+                    f"end stays above {bar} (now {low}: gap {g}, interval {ends}, "
+                    f"{count_noun(s['rows'], 'row')})"
                 )
     if verdict == "adopt" and m is not None:
         unit = cfg.block if (cfg.block and cfg.block_kind == "period") else "period"
-        items.append(f"the live {unit} gap falls below the useful effect {num(m)}")
+        items.append(f"the live {noun(unit)} gap falls below the useful effect {given(m)}")
     items += cfg.reconsider_when
     return items

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 from reportgen.checks.ladder import RungResult, logged_check, rung
-from reportgen.checks.text import blocks_phrase, interval, num
 from reportgen.checks.types import Check, Interval, Rung
 from reportgen.project import Project
+from reportgen.words import (
+    blocks_phrase,
+    count,
+    count_noun,
+    full,
+    gap,
+    gap_decimals,
+    given,
+    interval,
+    ratio,
+    with_sign,
+)
 
 #: the candidate's rung-1 sanity checks (artefacts/checks/)
 RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
@@ -47,7 +58,8 @@ def _correct_status(
             "not shown",
             arts,
             f"{f.check} check fails: {f.text}",
-            f"{len(failed)} sanity check(s) of {model} fail",
+            f"{count_noun(len(failed), 'sanity check')} of {model} "
+            + ("fails" if len(failed) == 1 else "fail"),
         )
     if not present and not comparisons:
         return rung(
@@ -64,19 +76,32 @@ def _correct_status(
             "shown",
             arts,
             None,
-            f"all four sanity checks of {model} pass and {len(comparisons)} logged values match their "
-            "predictions",
+            f"all four sanity checks of {model} pass and {count_noun(len(comparisons), 'logged value')} "
+            + ("matches its prediction" if len(comparisons) == 1 else "match their predictions"),
         )
     if bad:
         missing = (
-            f"{len(bad)} logged value(s) disagree with their predictions, e.g. {bad[0]['cite']} "
-            f"(logged {num(bad[0]['logged'], 6)}, recomputed {num(bad[0]['recomputed'], 6)})"
+            f"{count_noun(len(bad), 'logged value')} "
+            + (
+                "disagrees with its predictions"
+                if len(bad) == 1
+                else "disagree with their predictions"
+            )
+            + f", e.g. {bad[0]['cite']} (logged {full(bad[0]['logged'])}, recomputed "
+            f"{full(bad[0]['recomputed'])})"
         )
     elif absent:
         missing = f"no {', '.join(absent)} check for {model}"
     else:
         missing = "no predictions to recompute the logged metric values from"
-    return rung(1, "partly", arts, missing, f"{len(present)} of 4 sanity checks of {model} pass")
+    return rung(
+        1,
+        "partly",
+        arts,
+        missing,
+        f"{count(len(present))} of 4 sanity checks of {model} "
+        + ("passes" if len(present) == 1 else "pass"),
+    )
 
 
 def primary_interval(seed: dict, block: dict | None) -> Interval | None:
@@ -98,7 +123,7 @@ def primary_interval(seed: dict, block: dict | None) -> Interval | None:
             high=p["high"],
             source="paired-seeds",
             part=p.get("part") or "validation",
-            what=f"{p['n']} seed pairs ({p.get('part') or 'validation'})",
+            what=f"{count_noun(p['n'], 'seed pair')} ({p.get('part') or 'validation'})",
         )
     return None
 
@@ -107,15 +132,16 @@ def _seed_check(project: Project, seed: dict, seed_arts: list[str]) -> Check:
     """The seed rule: the gap in seed sd against the bar (trivially met with zero spread)."""
     bar = project.config.seed_sd_multiple
     rule_ok = bool(seed.get("passes"))
-    part, gap = seed.get("part", "validation"), num(seed.get("validation_gap"))
+    part = seed.get("part", "validation")
     if seed.get("trivial"):
-        text = f"{part} gap {gap}: both models have zero seed spread, so the rule is trivially " + (
-            "met" if rule_ok else "failed (the gap is not positive)"
+        text = (
+            f"{part} gap {gap(seed['validation_gap'])}: both models have zero seed spread, so the "
+            "rule is trivially " + ("met" if rule_ok else "failed (the gap is not positive)")
         )
     elif seed.get("gap_in_sd") is not None:
         text = (
-            f"{part} gap {gap} is {num(seed.get('gap_in_sd'), 2)} seed sd; the rule needs more than "
-            f"{num(bar)}"
+            f"{part} gap {gap(seed['validation_gap'])} is {ratio(seed['gap_in_sd'], signed=True)} "
+            f"seed sd; the rule needs more than {given(bar)}"
         )
     else:
         text = f"seed rule not measured: {seed.get('reason')}"
@@ -135,7 +161,7 @@ def _interval_check(iv: Interval | None) -> Check:
     if iv is None:
         text = "no evaluation interval (no per-row predictions and no paired seeds)"
     else:
-        text = f"{iv.part or 'test'} interval {interval(iv.low, iv.high)} ({iv.what}) " + (
+        text = f"{iv.part or 'test'} interval {iv.ends} ({iv.what}) " + (
             "excludes zero in the candidate's favour"
             if iv.above_zero
             else "does not exclude zero in the candidate's favour"
@@ -176,18 +202,18 @@ def noise_rung(project: Project, seed: dict, iv: Interval | None) -> RungResult:
     elif not rule_ok and seed.get("trivial"):
         missing = (
             f"both models are deterministic and the {seed.get('part', 'validation')} gap "
-            f"{num(seed.get('validation_gap'))} is not positive"
+            f"{gap(seed['validation_gap'])} is not positive"
         )
     elif not rule_ok:
         missing = (
-            f"the {seed.get('part', 'validation')} gap is {num(seed['gap_in_sd'], 2)} seed sd, not more than "
-            f"{num(cfg.seed_sd_multiple)}"
+            f"the {seed.get('part', 'validation')} gap is {ratio(seed['gap_in_sd'], signed=True)} "
+            f"seed sd, not more than {given(cfg.seed_sd_multiple)}"
         )
     elif iv is None:
         missing = "no evaluation interval on test (no per-row predictions)"
     else:
         missing = (
-            f"the {iv.part or 'test'} interval {interval(iv.low, iv.high)} does not "
+            f"the {iv.part or 'test'} interval {iv.ends} does not "
             "exclude zero in the candidate's favour"
         )
     summary = (
@@ -199,8 +225,22 @@ def noise_rung(project: Project, seed: dict, iv: Interval | None) -> RungResult:
     return rung(3, "partly" if (rule_ok or excl) else "not shown", arts, missing, summary), checks
 
 
+def slice_numbers(s: dict) -> tuple[str, str, str]:
+    """A slice's gap, interval and lower end as printed, with one decimal count for the three."""
+    d = gap_decimals(s["gap"], s["low"], s["high"])
+    return with_sign(s["gap"], d), interval(s["low"], s["high"], digits=d), with_sign(s["low"], d)
+
+
 def _slice_check(s: dict) -> Check:
     """A required slice: not worse than the baseline within the margin."""
+    where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'row')})"
+    if s.get("low") is not None:
+        g, ends, _ = slice_numbers(s)
+        where += f": gap {g}, interval {ends}"
+    elif s.get("gap") is not None:
+        where += f": gap {gap(s['gap'])}, no interval"
+    else:
+        where += ": no gap measured"
     return Check(
         id=f"not-worse-on-{s['slice']}",
         rung=4,
@@ -208,10 +248,10 @@ def _slice_check(s: dict) -> Check:
         value=s["low"],
         bar=-s["margin"] if s.get("margin") is not None else None,
         artefacts=(),
-        text=f"slice {s['slice']!r} ({s['rows']} rows): gap {num(s['gap'])}, interval "
-        f"{interval(s['low'], s['high'])}; "
+        text=where
+        + "; "
         + (
-            f"not worse shown: the worse end stays within the margin -{num(s['margin'])}"
+            f"not worse shown: the worse end stays within the margin {given(-s['margin'])}"
             if s.get("not_worse")
             else f"not worse is not shown: {s.get('not_worse_reason')}"
         ),
@@ -257,15 +297,19 @@ def relevant_rung(project: Project, rel: dict | None, slices: list[dict] | None)
     if bad_slices:
         s = bad_slices[0]
         missing = (
-            f"the candidate is worse on slice {s['slice']!r} (gap {num(s['gap'])}, interval "
-            f"{interval(s['low'], s['high'])})"
+            f"the candidate is worse on slice {s['slice']!r} (gap {slice_numbers(s)[0]}, interval "
+            f"{slice_numbers(s)[1]})"
             if s["worse"]
             else f"not being worse on slice {s['slice']!r} is not shown: {s.get('not_worse_reason')}"
         )
     elif cfg.min_useful_effect is None:
         missing = "no min_useful_effect fixed in evreport.toml: what gap would be worth acting on?"
     else:
-        missing = f"the interval's lower end {num(rel['low'])} does not reach the useful effect {num(cfg.min_useful_effect)}"
+        missing = (
+            f"the interval's lower end "
+            f"{with_sign(rel['low'], gap_decimals(rel['gap'], rel['low'], rel['high']))} does not "
+            f"reach the useful effect {given(cfg.min_useful_effect)}"
+        )
     return rung(4, "partly", arts, missing, rel["text"]), checks
 
 
@@ -282,10 +326,11 @@ def bounded_rung(
     arts = list(project.evidence.get("bounded", [])) + list(measured)
     parts = []
     if slices:
-        parts.append(f"{len(slices)} slices with intervals")
+        parts.append(f"{count_noun(len(slices), 'slice')} with intervals")
     if data.get("blocks") and cfg.block:
         parts.append(
-            f"{data['blocks']} {cfg.block} blocks ({data.get('first_block')} to {data.get('last_block')})"
+            f"{count_noun(data['blocks'], cfg.block)} ({data.get('first_block')} to "
+            f"{data.get('last_block')})"
         )
     if slices and cfg.block and data.get("blocks"):
         return rung(5, "shown", arts, None, "; ".join(parts)), []

@@ -1,0 +1,222 @@
+"""The noise lines of report.json: the seed line, the block line and the model-based budget
+line, in the words and digits of reportgen.words (the test gap keeps its primary interval's
+decimals wherever it is printed)."""
+
+from __future__ import annotations
+
+from reportgen.checks.select import ModelRuns
+from reportgen.project import Project
+from reportgen.words import (
+    blocks_phrase,
+    confidence,
+    count,
+    count_noun,
+    fixed,
+    gap,
+    gap_decimals,
+    given,
+    interval,
+    p_text,
+    pct,
+    plural_noun,
+    ratio,
+    spread,
+    variance,
+    with_sign,
+)
+
+
+def _gap_words(seed: dict, unit: str) -> str:
+    """ "the validation gap is +0.0032 log loss", or why there is none."""
+    part = seed.get("part", "validation")
+    if seed.get("validation_gap") is None:
+        return f"there is no {part} gap (a model has no {part} values)"
+    return f"the {part} gap is {gap(seed['validation_gap'])} {unit}"
+
+
+def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
+    cfg = project.config
+    unit = cfg.metric.replace("_", " ")
+    part = seed.get("part", "validation")
+    level = "" if part == "validation" else " measured on test seeds (a test-level number):"
+    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
+    head = f"Seed spread (retraining):{level}"
+    if seed.get("trivial"):
+        s1 = (
+            f"{head} {_gap_words(seed, unit)}; both models have zero "
+            f"seed spread over {count(n_c)} and {count(n_b)} seeds (deterministic training), so "
+            f"the seed rule is trivially "
+            f"{'met' if seed['passes'] else 'failed (the gap is not positive)'} and the "
+            "evaluation line carries the decision."
+        )
+    elif seed.get("gap_in_sd") is None:
+        s1 = (
+            f"{head} not measured: {seed.get('reason') or 'fewer than 2 seeds'} "
+            f"({count_noun(n_c, 'seed', adjective=cand.name)}, "
+            f"{count_noun(n_b, 'seed', adjective=base.name)}); {_gap_words(seed, unit)}."
+        )
+    else:
+        who = {"candidate": cand.name, "baseline": base.name}
+        src = seed.get("sd_from") or "candidate"
+        s1 = (
+            f"{head} {_gap_words(seed, unit)}, "
+            f"{ratio(seed['gap_in_sd'], signed=True)} seed sd (sd {spread(seed['sd_used'])} over "
+            f"{count_noun(seed['n'][src], 'seed', adjective=who[src])}"
+            f"{', the larger' if cfg.seed_sd_from == 'larger' and not seed.get('note') else ''}); "
+            f"the rule needs more than {given(cfg.seed_sd_multiple)}, so it "
+            f"{'passes' if seed['passes'] else 'fails'}; "
+            f"{count(seed['seeds_beating_baseline'])} of {count_noun(n_c, 'seed', adjective=cand.name)} "
+            f"beat the {base.name} mean."
+        )
+    if seed.get("note"):
+        s1 += f" Note: {seed['note']}."
+    if n_c != n_b:
+        s1 += (
+            f" The means compare {count_noun(n_c, 'seed', adjective=cand.name)} with "
+            f"{count_noun(n_b, 'seed', adjective=base.name)}."
+        )
+    if seed.get("left_out"):
+        s1 += f" {count_noun(len(seed['left_out']), 'run row')} left out (listed in the appendix)."
+    p = seed["paired"]
+    if p.get("low") is not None:
+        d = gap_decimals(p["mean"], p["low"], p["high"])
+        s1 += (
+            f" Paired by seed label ({p['part']}): mean difference {with_sign(p['mean'], d)}, "
+            f"{confidence(cfg.confidence)} t interval {interval(p['low'], p['high'], digits=d)} "
+            f"over {count_noun(p['n'], 'seed pair')}."
+        )
+    elif cfg.seeds_paired and p.get("reason"):
+        s1 += f" Paired by seed label: no interval ({p['reason']})."
+    return s1
+
+
+def lines(
+    project: Project, seed: dict, block: dict | None, cand: ModelRuns, base: ModelRuns
+) -> tuple[list, list]:
+    """The two noise sentences and what each covers."""
+    cfg = project.config
+    unit = cfg.metric.replace("_", " ")
+    s1 = _seed_line(project, seed, cand, base)
+    head = "Block bootstrap (which blocks were sampled, one trained network):"
+    if block is None:
+        s2 = (
+            f"{head} not computed: there are no per-row test predictions for both models, so "
+            "evaluation noise is unmeasured"
+            + (
+                " and rung 3 rests on the paired seed interval."
+                if seed["paired"].get("low") is not None
+                else "."
+            )
+        )
+    elif block.get("low") is None:
+        test_gap = (
+            f"the test gap is {gap(block['gap'])} {unit}"
+            if block.get("gap") is not None
+            else "there is no test gap"
+        )
+        s2 = (
+            f"{head} {test_gap} over "
+            f"{blocks_phrase(block['blocks'], cfg.block)}, but there is no interval: "
+            f"{block.get('reason') or 'fewer than 2 blocks'}."
+        )
+    else:
+        s2 = f"{head} {_block_sentence(project, block, unit)}"
+    blocks_word = plural_noun(cfg.block) if cfg.block else "rows"
+    covers = [
+        "Seed spread covers retraining: how much the result moves when the same model is trained "
+        "again with another seed. It says nothing about which evaluation rows happened to be sampled.",
+        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in the "
+        "test set, for the networks as trained (seed-averaged). It says nothing about retraining; the "
+        "per-network intervals and the two-level interval show that.",
+    ]
+    return [s1, s2], covers
+
+
+def test_decimals(block: dict) -> int:
+    """The decimals of the test gap wherever it is printed (the block line, the budget, the
+    plan, the sign disagreement): its primary interval's, as the table of intervals has them."""
+    return gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
+
+
+def _block_sentence(project: Project, block: dict, unit: str) -> str:
+    """The block line with its intervals: every interval in it has the primary one's decimals,
+    as the table of intervals beside it does."""
+    cfg = project.config
+    what = blocks_phrase(block["blocks"], cfg.block)
+    t, bs = block["t"], block["bootstrap"]
+    d = test_decimals(block)
+    nets = block.get("networks") or {}
+    seeds_txt = (
+        f"seed-averaged over {count(nets.get('candidate'))} and {count(nets.get('baseline'))} "
+        "networks"
+        if nets and (nets.get("candidate", 1) > 1 or nets.get("baseline", 1) > 1)
+        else "one network per model"
+    )
+    t_txt = interval(t["low"], t["high"], digits=d)
+    if t.get("p") is not None:
+        t_txt += f", {p_text(t['p'])}"
+    s2 = (
+        f"the test gap is {with_sign(block['gap'], d)} {unit} (row-weighted over "
+        f"{count_noun(block['rows'], 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
+        f"{interval(block['low'], block['high'], digits=d)} over {what}, the wider of the "
+        f"bootstrap ({interval(bs['low'], bs['high'], digits=d)}, "
+        f"{count_noun(block['resamples'], 'resample')}) and the paired t ({t_txt})."
+    )
+    if block.get("gap_in_seed_sd") is not None:
+        s2 += f" The test gap is {ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
+    return s2
+
+
+def budget_line(project: Project, b: dict, block: dict) -> str:
+    """The third, model-based line: both sources in one interval, beside the two measured ones."""
+    cfg = project.config
+    unit = cfg.metric.replace("_", " ")
+    what = blocks_phrase(b["B"], cfg.block)
+    lo, hi = b["combined"]["low"], b["combined"]["high"]
+    d = test_decimals(block)
+    share = (
+        f"the seed share is {pct(b['seed_share'])}"
+        if b["seed_share"] is not None
+        else "the seed share is undefined (both terms are zero)"
+    )
+    s = (
+        f"Both sources (model-based): gap {with_sign(block['gap'], d)} {unit} plus or minus "
+        f"{fixed(b['half_width'], d)}, {interval(lo, hi, digits=d)}: "
+        f"seed term {variance(b['seed_term'])} ({spread(b['seed_sd'])}² / {count_noun(b['S'], 'seed')}"
+        + (", validation sd" if b["seed_part"] == "validation" else ", test sd")
+        + f") and block term {variance(b['block_term'])} (over {what}); {share}."
+    )
+    hw2 = b.get("two_level_half_width")
+    if hw2:
+        ratio_ = b["half_width"] / hw2
+        if abs(ratio_ - 1) > 0.25:
+            s += (
+                " The two-level bootstrap's half-width is "
+                f"{fixed(hw2, d)}: the "
+                f"model-based one is {pct(abs(ratio_ - 1))} "
+                f"{'wider' if ratio_ > 1 else 'narrower'}, so trust the measured one."
+            )
+    return s
+
+
+def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> str | None:
+    """The reconsider-when sentence from the planner, or None when it has nothing to add."""
+    if not budget:
+        return None
+    cfg = project.config
+    p = budget["planning"]
+    S, B = budget["S"], budget["B"]
+    g = p["gap"]
+    word = cfg.block or "test row"
+    now = f"now {count_noun(S, 'seed')}, {count_noun(B, word)}"
+    if g <= 0:
+        return None
+    both = p.get("both_needed")
+    if both and (both["S"], both["B"]) != (S, B):
+        s = (
+            f"with {count_noun(both['S'], 'seed')} and {count_noun(both['B'], word)} the interval "
+            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))} "
+            f"({now}; a planning estimate from the variance budget)"
+        )
+        return s
+    return None

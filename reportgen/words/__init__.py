@@ -1,0 +1,109 @@
+"""Every number and noun a reader sees, one policy for report.json's sentences, the view's
+tables, the batch index, feedback and the grade sheet.
+
+    numbers.py   the formatters, by quantity; a missing value raises (sentences say what is missing)
+    nouns.py     a count with its noun: user column names read as words, English plurals
+    cells.py     the same formatters for table cells: a missing value is a dash
+
+The policy, by quantity (the same digits for the same number, in a sentence and in a table):
+
+    metric value (score, loss)     4 significant figures                  0.4474, 528.1
+    logged against recomputed      7 significant figures (rung 1)         0.4474471
+    gap with its interval          one decimal count for the three: 3     +0.0039 (−0.0039 to +0.0120)
+                                   significant figures of the widest
+    half-width of an interval      the interval's decimals                0.0092
+    standard deviation             3 significant figures                  0.00517
+    cost                           3 significant figures                  0.457, 85.8
+    probability, threshold, rate   3 decimals                             0.315
+    ratio (gap in seed sd)         2 decimals, signed as a gap            +0.88
+    p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
+    variance term                  2 significant figures; below 0.001     0.0012, 5.4 × 10⁻⁶
+                                   as a power of ten
+    count                          integer, thousands separated           2,844
+    percentage                     whole percent                          95%
+    configured value               as written                             0.005, 2
+    rubric points                  as scored, at most 4 decimals          2, 1.5, −2
+
+A typographic minus (U+2212) everywhere a number is printed, no sign on a rounded zero, both
+ends of an interval signed. Fixed notation for everyday magnitudes; a value below 10⁻⁴ or
+from 10¹⁵ on is a power of ten (1.2 × 10⁻⁵). A gap never is: its decimals stop at 6, so a gap
+below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding).
+"""
+
+from __future__ import annotations
+
+from reportgen.words.nouns import (
+    blocks_phrase,
+    count_noun,
+    noun,
+    plural_noun,
+    singular_noun,
+)
+from reportgen.words.numbers import (
+    MINUS,
+    MissingNumber,
+    confidence,
+    cost,
+    count,
+    decimals,
+    fixed,
+    full,
+    gap,
+    gap_decimals,
+    gap_with_interval,
+    given,
+    half_width,
+    interval,
+    metric,
+    p_text,
+    pct,
+    points,
+    points_value,
+    power_of_ten,
+    prob,
+    pvalue,
+    quantity,
+    ratio,
+    seconds,
+    sig,
+    spread,
+    variance,
+    with_sign,
+)
+
+__all__ = [
+    "MINUS",
+    "MissingNumber",
+    "blocks_phrase",
+    "confidence",
+    "cost",
+    "count",
+    "count_noun",
+    "decimals",
+    "fixed",
+    "full",
+    "gap",
+    "gap_decimals",
+    "gap_with_interval",
+    "given",
+    "half_width",
+    "interval",
+    "metric",
+    "noun",
+    "p_text",
+    "pct",
+    "plural_noun",
+    "points",
+    "points_value",
+    "power_of_ten",
+    "prob",
+    "pvalue",
+    "quantity",
+    "ratio",
+    "seconds",
+    "sig",
+    "spread",
+    "singular_noun",
+    "variance",
+    "with_sign",
+]

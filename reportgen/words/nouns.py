@@ -1,0 +1,83 @@
+"""Nouns after counts: user column names read as words, English plurals, "single-row blocks"."""
+
+from __future__ import annotations
+
+import re
+
+from reportgen.words.numbers import count, value
+
+#: plurals no suffix rule gets right (a block or slice column may be named after any of them)
+IRREGULAR = {
+    "person": "people",
+    "child": "children",
+    "man": "men",
+    "woman": "women",
+    "datum": "data",
+    "criterion": "criteria",
+    "analysis": "analyses",
+    "series": "series",
+    "species": "species",
+}
+#: endings of a singular word that takes "es" (class, bus, axis, box, quiz, batch, dish)
+_ES = re.compile(r"(ss|us|is|x|z|ch|sh)$", re.IGNORECASE)
+#: a word that is already an English plural: weeks, days, areas (not class, bus, axis)
+_PLURAL = re.compile(r"[^sui]s$", re.IGNORECASE)
+
+
+def noun(name: str) -> str:
+    """A user's column name read as words: "visit_month" -> "visit month"."""
+    return " ".join(str(name).replace("_", " ").split())
+
+
+def plural_noun(word: str) -> str:
+    """The English plural of a noun or a user's column name: week -> weeks, batch -> batches,
+    city -> cities, visit_month -> visit months; a name that is already plural stays."""
+    w = noun(word)
+    head, _, last = w.rpartition(" ")
+    low = last.lower()
+    if not last:
+        return w
+    if low in IRREGULAR:
+        many = IRREGULAR[low]
+        many = many.upper() if last.isupper() and len(last) > 1 else last[0] + many[1:]
+    elif low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        many = last[:-1] + "ies"
+    elif _ES.search(low):
+        many = last + "es"
+    elif _PLURAL.search(low) and len(low) > 2:
+        many = last
+    else:
+        many = last + "s"
+    return f"{head} {many}" if head else many
+
+
+def singular_noun(word: str) -> str:
+    """A user's column name for one of them: visit_month -> visit month, weeks -> week."""
+    w = noun(word)
+    head, _, last = w.rpartition(" ")
+    low = last.lower()
+    one = {v: k for k, v in IRREGULAR.items()}.get(low)
+    if one is not None:
+        last = last[0] + one[1:]
+    elif low.endswith("ies") and len(low) > 3:
+        last = last[:-3] + "y"
+    elif re.search(r"(ss|x|z|ch|sh)es$", low):
+        last = last[:-2]
+    elif _PLURAL.search(low) and len(low) > 2:
+        last = last[:-1]
+    return f"{head} {last}" if head else last
+
+
+def count_noun(n: float | int | None, word: str, *, adjective: str = "") -> str:
+    """A count with its noun agreeing: "1 week", "30 visit months", "2 batches", "2,844 rows";
+    ``adjective`` goes between, as written: count_noun(400, "block", adjective="single-row")."""
+    one = value(n, "count") == 1
+    said = singular_noun(word) if one else plural_noun(word)
+    return " ".join(x for x in (count(n), adjective.strip(), said) if x)
+
+
+def blocks_phrase(n: float | int | None, block: str | None) -> str:
+    """How many evaluation blocks, in words: "30 weeks", or "400 single-row blocks"."""
+    if block:
+        return count_noun(n, block)
+    return count_noun(n, "block", adjective="single-row")

@@ -1,0 +1,61 @@
+"""Every cell's report.json speaks the one number policy (reportgen.words): no ASCII minus
+before a number, no exponent, no "batchs", no underscore-joined noun after a count, no
+placeholder for a missing number, every count of 1,000 or more with its separator."""
+
+from __future__ import annotations
+
+import pytest
+
+from reportgen.checks import compute_report
+from reportgen.project import ProjectPaths, load_project
+from tests.forbidden import forbidden_forms
+from tests.layouts.cells import all_cells
+from tests.layouts.conftest import cell_params
+from tests.layouts.gen import make_project
+
+
+@pytest.mark.parametrize("cell", cell_params(all_cells()))
+def test_cell_strings_follow_the_number_policy(cell, built_cells):
+    b = built_cells(cell)
+    if b.report is None:
+        pytest.skip("did not build: see test_cell_builds_and_validates")
+    assert forbidden_forms(b.report) == []
+
+
+def test_the_scanner_finds_every_forbidden_form():
+    old = {
+        "noise": {
+            "lines": [
+                "the test gap is -0.0039 (row-weighted over 2844 rows), seed term 2.5e-05 "
+                "over 2 batchs and 30 visit_months; p n/a, sd None, gap nan"
+            ]
+        },
+        # the user's own words and identifiers are not ours to reformat
+        "project": {"claim": "mlp beats gbm by -0.01 over 2844 rows"},
+        "inputs": [{"path": "split/test-2024.csv", "sha256": "1e5a"}],
+    }
+    assert sorted({form for form, _, _ in forbidden_forms(old)}) == sorted(
+        [
+            "batchs",
+            "count without a separator",
+            "exponent notation",
+            "hyphen-minus before a number",
+            "n/a",
+            "nan",
+            "None",
+            "underscore noun after a count",
+        ]
+    )
+    new = "the test gap is \u22120.0039 over 2,844 rows in 2 batches and 30 visit months, week-220"
+    assert forbidden_forms({"noise": {"lines": [new]}}) == []
+
+
+def test_a_user_column_name_reads_as_words(tmp_path):
+    gen = make_project(tmp_path / "p", block_col="visit_month", block_kind="group")
+    report, _ = compute_report(load_project(gen.path, ProjectPaths()))
+    text = " ".join(
+        report["noise"]["lines"] + report["not_tested"] + [report["noise"]["interval"]["what"]]
+    )
+    assert "visit months" in text, text
+    assert "visit_month" not in text
+    assert forbidden_forms(report) == []
