@@ -18,7 +18,7 @@ import pytest
 
 from reportgen.project import inspect_project, load
 from reportgen.project.rowkeys import canonical_ints
-from tests.perf.test_scale_equivalence import _differences
+from tests.compare import differences
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_PRED = "artefacts/predictions/cand-s1-test.parquet"
@@ -52,7 +52,7 @@ def _report(project: Path, general: bool = False, monkeypatch=None) -> dict:
 def _same_as_general(project: Path, monkeypatch) -> object:
     fast, proj = _report(project)
     general, _ = _report(project, general=True, monkeypatch=monkeypatch)
-    diffs = _differences(fast, general)
+    diffs = differences(fast, general)
     assert not diffs, "\n".join(diffs[:20])
     return proj
 
