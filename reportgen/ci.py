@@ -8,7 +8,7 @@
   escapes), control characters shown as escapes so the file is always well-formed XML;
 - ``summary_markdown``: verdict, ladder, the rewritten claim, the reasons and the checks
   that did not pass, from templates/ci-summary.md (every printed value is made inert by
-  ``safe.markdown_text``), for a GitHub job summary or a merge-request comment;
+  ``safe.inert_markdown``), for a GitHub job summary or a merge-request comment;
 - ``check_ci_path`` / ``write_ci_file``: where these files may go (never into the project's
   evidence) and their atomic write.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from reportgen.errors import Problem, UsageError, display_name
 from reportgen.names import FILE_NAMES, RUNG_NAMES
-from reportgen.safe import escape_controls
+from reportgen.safe import TMP_PREFIX, escape_controls
 
 #: the report's own folder inside a project (build's default --out)
 REPORT_DIR = "report"
@@ -125,8 +125,17 @@ def check_ci_path(option: str, raw: str, project_dir: str | Path, out_dir: str |
             "whose files are the report's evidence; write it under the report folder "
             f"({display_name(Path(project_dir) / REPORT_DIR)}/ or --out) or outside the project"
         )
-    if real.parent == out and real.name in FILE_NAMES.values():
-        raise UsageError(f"{option} {shown} would replace the report's own {real.name}")
+    # the report's own names and its build store (.evreport-builds/, .evreport-current),
+    # by the path as written and where it leads
+    for where in (Path(os.path.abspath(path)), real):
+        for folder in {out, Path(os.path.abspath(out_dir))}:
+            if not where.is_relative_to(folder):
+                continue
+            rel = where.relative_to(folder)
+            if len(rel.parts) == 1 and rel.name in FILE_NAMES.values():
+                raise UsageError(f"{option} {shown} would replace the report's own {rel.name}")
+            if any(p.startswith(TMP_PREFIX) for p in rel.parts):
+                raise UsageError(f"{option} {shown} is inside evreport's own build folders")
     if path.is_symlink():
         raise UsageError(f"{option} {shown} is a symlink; refusing to write through it")
     if path.is_dir():

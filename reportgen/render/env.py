@@ -5,7 +5,7 @@ reportgen.resources finds it), both with undefined names as errors:
 
 - ``html`` (report.html, the batch index, the feedback section): autoescape on, and every
   printed string has its control characters shown as escapes (``\\x1b``), as in messages;
-- ``markdown`` (decision-log.md): autoescape off on purpose, since HTML entities would show
+- ``markdown`` (decision-log.md, the CI job summary): autoescape off on purpose, since HTML entities would show
   as ``&lt;`` in a Markdown reader; instead every printed value goes through ``plain``:
   one line, control characters escaped, and ``[ ] < > ` \\`` escaped so that user text
   can form no link, image, raw HTML or code.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from reportgen.resources import resource_dir
-from reportgen.safe import escape_controls, markdown_text
+from reportgen.safe import escape_controls, inert_markdown
 
 FLAVOURS = ("html", "markdown")
 
@@ -32,8 +32,15 @@ def visible(value):
 
 
 def plain(text: object) -> str:
-    """Markdown finalize: user text as one inert markdown line (``safe.markdown_text``)."""
-    return markdown_text(text)
+    """User text as one markdown line: no raw HTML, links, images or structure-breaking newlines.
+
+    ``safe.inert_markdown``: square brackets, angle brackets, backticks and backslashes are
+    escaped, so neither ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor
+    ``<http://...>`` can form; a bare ``http://`` or ``www.`` is broken visibly
+    (``http[:]//``) so GitHub does not link it; control and invisible characters are
+    shown as escapes.
+    """
+    return inert_markdown(str(text))
 
 
 @lru_cache(maxsize=len(FLAVOURS))

@@ -1,7 +1,7 @@
 """build --junit / --summary / --require-rung: files a CI system parses, exit codes, where they may go.
 
-The JUnit file is read back with junitparser (a real JUnit reader) and the summary with
-markdown-it-py (a CommonMark parser). Exit codes are checked for every combination of the
+The JUnit file is read back with junitparser (a real JUnit reader) and the summary rendered
+by cmark-gfm (GitHub's own CommonMark renderer, as a job summary is shown). Exit codes are checked for every combination of the
 gates on reports of known verdict and rung (the build itself stubbed: the CLI's own logic),
 and end to end on a real example.
 """
@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from junitparser import Error, Failure, JUnitXml, Skipped, SystemOut
-from markdown_it import MarkdownIt
 
 from reportgen import ci
 from reportgen.api import BuildResult
 from reportgen.cli import main
 from reportgen.names import RUNG_NAMES
-from reportgen.safe import escape_controls, markdown_text
+from reportgen.safe import escape_controls
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -217,7 +216,7 @@ def test_junit_is_well_formed_whatever_the_user_text(runner, fake_build, tmp_pat
     assert '  - mlp\\x1b[31m <b>&"\\x00' in r.stdout
     text = summary.read_text(encoding="utf-8")
     assert "\x1b" not in text and "<b>" not in text
-    html = MarkdownIt("commonmark").render(text)
+    html = _html(text)
     assert "<b>" not in html and "&lt;b&gt;" in html
 
 
@@ -243,8 +242,17 @@ def test_a_failed_build_still_writes_both_files(runner, tmp_path):
 # ---- the Markdown summary ------------------------------------------------------------------
 
 
-def _tokens(text: str):
-    return MarkdownIt("commonmark").parse(text)
+def _html(text: str) -> str:
+    """The summary as GitHub shows it (cmark-gfm with GitHub's extensions: autolinks, tables)."""
+    import cmarkgfm
+
+    return cmarkgfm.github_flavored_markdown_to_html(text)
+
+
+def _soup(text: str):
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(_html(text), "html.parser")
 
 
 def test_summary_renders_verdict_ladder_claim_and_reasons(runner, fake_build, tmp_path):
@@ -253,47 +261,48 @@ def test_summary_renders_verdict_ladder_claim_and_reasons(runner, fake_build, tm
     path = tmp_path / "summary.md"
     r = runner.invoke(main, ["build", str(project), "--require-rung", "3", "--summary", str(path)])
     assert r.exit_code == 3, r.output
-    text = path.read_text(encoding="utf-8")
-    tokens = _tokens(text)
-    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    soup = _soup(path.read_text(encoding="utf-8"))
     checks = report["checks"]
     not_passed = [c for c in checks if c["passed"] is not True]
-    assert headings == [
-        markdown_text(f"evreport: {report['project']['title']}"),
+    assert [h.get_text() for h in soup.find_all(["h2", "h3"])] == [
+        f"evreport: {report['project']['title']}",
         "Gates",
         "Ladder",
         "Why",
         f"Checks: {len(checks) - len(not_passed)} of {len(checks)} passed",
     ]
-    items = [t.content for t in tokens if t.type == "inline" and t.map]
-    rung3 = report["ladder"][2]
-    assert markdown_text(f"❌ 3. larger than noise: not shown: {rung3['missing']}") in items
-    rung1 = report["ladder"][0]
-    assert markdown_text(f"✅ 1. correct: shown: {rung1['summary']}") in items
-    for reason in report["decision"]["reasons"]:
-        assert markdown_text(reason) in items
-    for c in not_passed:
-        assert markdown_text(f"❌ {c['id']}: {c['text']}") in items
-    rewritten = markdown_text(report["claim"]["rewritten"])
-    assert f"**What the evidence supports:** {rewritten}" in items
-    assert any(i.startswith("❌ --require-rung 3: supported rung is 2 of 5") for i in items)
-    html = MarkdownIt("commonmark").render(text)
-    assert "<strong>Verdict: keep-baseline</strong> (recommend gbm)" in html
-    # one gate, five rungs, the reasons, the checks that did not pass
-    assert html.count("<li>") == 1 + 5 + len(report["decision"]["reasons"]) + len(not_passed)
+    items = [li.get_text() for li in soup.find_all("li")]
+    rung1, rung3 = report["ladder"][0], report["ladder"][2]
+    assert items[0].startswith("❌ --require-rung 3: supported rung is 2 of 5, at least 3")
+    assert items[1:6] == [
+        f"✅ 1. correct: shown: {rung1['summary']}",
+        f"✅ 2. fair: shown: {report['ladder'][1]['summary']}",
+        f"❌ 3. larger than noise: not shown: {rung3['missing']}",
+        f"❌ 4. relevant: not shown: {report['ladder'][3]['missing']}",
+        f"✅ 5. bounded: shown: {report['ladder'][4]['summary']}",
+    ]
+    reasons = report["decision"]["reasons"]
+    assert items[6 : 6 + len(reasons)] == reasons
+    assert items[6 + len(reasons) :] == [f"❌ {c['id']}: {c['text']}" for c in not_passed]
+    paragraphs = [p.get_text() for p in soup.find_all("p")]
+    assert f"What the evidence supports: {report['claim']['rewritten']}" in paragraphs
+    assert f"Claim as written: {report['claim']['original']}" in paragraphs
+    assert soup.find("strong").get_text() == "Verdict: keep-baseline"
+    assert paragraphs[0] == "Verdict: keep-baseline (recommend gbm), supported rung 2 of 5 (fair)"
 
 
 def test_summary_user_text_forms_no_link_image_or_html(runner, fake_build, tmp_path):
     report = _fixture("weekly-churn")
     report["claim"]["original"] = "![x](http://evil/p.png) [click](javascript:alert(1)) <img src=x>"
-    report["project"]["title"] = "`code` <script>alert(1)</script>"
+    report["project"]["title"] = "`code` <script>alert(1)</script> www.evil.org"
     project = fake_build(report)
     path = tmp_path / "summary.md"
     assert runner.invoke(main, ["build", str(project), "--summary", str(path)]).exit_code == 0
-    html = MarkdownIt("commonmark").render(path.read_text(encoding="utf-8"))
-    assert "<img" not in html and "<a " not in html and "<script" not in html
-    assert "<code>" not in html
-    assert "![x](http://evil/p.png)" in html and "&lt;script&gt;" in html
+    soup = _soup(path.read_text(encoding="utf-8"))
+    for tag in ("a", "img", "script", "code"):
+        assert soup.find(tag) is None, tag
+    assert soup.find("h2").get_text() == "evreport: `code` <script>alert(1)</script> www[.]evil.org"
+    assert "![x](http[:]//evil/p.png) [click](javascript:alert(1)) <img src=x>" in soup.get_text()
 
 
 def test_summary_of_a_before_after_report():
@@ -324,6 +333,7 @@ def test_summary_of_a_before_after_report():
         ("report/junit.xml", 0),
         ("report/ci/junit.xml", 0),
         ("report/report.json", 2),
+        ("report/.evreport-current/junit.xml", 2),
         ("report", 2),
     ],
 )
