@@ -5,6 +5,7 @@ argv -> cli -> load (Project) -> checks (report dict) -> render (bytes per file)
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,17 +63,19 @@ def build_report(
     from reportgen.checks import compute_report
     from reportgen.outputs import atomic_write_dir
     from reportgen.project import ProjectPaths, load_project
-    from reportgen.render import render_outputs
+    from reportgen.render import Helpers, render_outputs
 
     project_dir = Path(project_dir)
     out_dir = output_dir(project_dir, out)
-    project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
-    from reportgen.errors import display_name
+    # a fresh process: charts and PDF helpers warm up while the project is loaded
+    with Helpers.for_fresh_process(formats) or nullcontext() as helpers:
+        project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
+        from reportgen.errors import display_name
 
-    # a non-UTF-8 folder name must not stop report.json from being written
-    report, warnings = compute_report(
-        project, command=display_name(command or f"evreport build {project_dir}")
-    )
-    files, problems = render_outputs(report, formats)
+        # a non-UTF-8 folder name must not stop report.json from being written
+        report, warnings = compute_report(
+            project, command=display_name(command or f"evreport build {project_dir}")
+        )
+        files, problems = render_outputs(report, formats, helpers=helpers)
     written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)
