@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reportgen.errors import Problem, quote
+from reportgen.project.tables import column_of, line_of
+
 
 def id_text(values):
     """Row ids as an Arrow string array equal to ``str(v).strip()`` per row, or None if unsure.
@@ -174,3 +177,67 @@ def as_labels(series) -> np.ndarray:
     """``series.astype(str).to_numpy(dtype=object)``, converting each distinct value once."""
     codes, text = coded_labels(series)
     return text[codes]
+
+
+def repeated_ids(values, limit: int = 3) -> tuple[list[tuple[str, int, int]], int]:
+    """Ids that occur more than once (compared as ``str(v).strip()``, empty ids left out).
+
+    Returns up to ``limit`` (id, row of its first occurrence, row of the repeat), repeats in file
+    order, and the number of repeated rows. Hash-encoded in Arrow (pandas for unusual ids): no
+    Python loop over rows.
+    """
+    import pyarrow.compute as pc
+
+    text = id_text(values)
+    if text is not None:
+        codes = pc.dictionary_encode(text).indices.to_numpy(zero_copy_only=False)
+        keep = np.arange(len(codes))
+    else:
+        import pandas as pd
+
+        series = pd.Series(values).reset_index(drop=True)
+        stripped = series.where(series.notna(), "").astype(str).str.strip()
+        keep = np.flatnonzero(stripped.to_numpy(dtype=object) != "")
+        codes, _ = pd.factorize(stripped.iloc[keep], use_na_sentinel=False)
+    if codes.size == 0 or np.bincount(codes).max() <= 1:
+        return [], 0
+    # codes number the ids in order of first appearance: a row is a first occurrence exactly
+    # when its code exceeds every code before it
+    running = np.maximum.accumulate(codes)
+    first = np.r_[True, running[1:] > running[:-1]]
+    first_row = keep[np.flatnonzero(first)]  # first_row[k]: the first row holding code k
+    repeats = np.flatnonzero(~first)
+    out = []
+    for i in repeats[:limit]:
+        row = int(keep[i])
+        ident = str(text[row].as_py()) if text is not None else str(series.iloc[row]).strip()
+        out.append((ident, int(first_row[codes[i]]), row))
+    return out, int(repeats.size)
+
+
+def duplicate_id_problems(frame, column: str, name: str) -> list[Problem]:
+    """A split file's repeated ids as errors naming both places (file:line:column), at most three."""
+    if frame is None or column not in frame.columns:
+        return []
+    found, n = repeated_ids(frame[column])
+    col = column_of(frame, column)
+    out = [
+        Problem(
+            f"duplicate {column} {quote(ident)}: also at {name}:{line_of(frame, first)}:{col}; "
+            "each row of a split file needs its own id",
+            name,
+            line_of(frame, row),
+            col,
+            slug="duplicate-row-id",
+        )
+        for ident, first, row in found
+    ]
+    if n > len(found):
+        out.append(
+            Problem(
+                f"{n - len(found)} more repeated ids in column {quote(column)}",
+                name,
+                slug="duplicate-row-id",
+            )
+        )
+    return out
