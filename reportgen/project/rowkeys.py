@@ -183,36 +183,43 @@ def repeated_ids(values, limit: int = 3) -> tuple[list[tuple[str, int, int]], in
     """Ids that occur more than once (compared as ``str(v).strip()``, empty ids left out).
 
     Returns up to ``limit`` (id, row of its first occurrence, row of the repeat), repeats in file
-    order, and the number of repeated rows. Hash-encoded in Arrow (pandas for unusual ids): no
-    Python loop over rows.
+    order, and the number of repeated rows. One stable Arrow sort, as for the keys: no Python loop
+    over rows (unusual ids are stripped by pandas first).
     """
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     text = id_text(values)
-    if text is not None:
-        codes = pc.dictionary_encode(text).indices.to_numpy(zero_copy_only=False)
-        keep = np.arange(len(codes))
-    else:
+    rows = None  # frame row of each id in ``text`` (None: every row, in order)
+    if text is None:
         import pandas as pd
 
         series = pd.Series(values).reset_index(drop=True)
-        stripped = series.where(series.notna(), "").astype(str).str.strip()
-        keep = np.flatnonzero(stripped.to_numpy(dtype=object) != "")
-        codes, _ = pd.factorize(stripped.iloc[keep], use_na_sentinel=False)
-    if codes.size == 0 or np.bincount(codes).max() <= 1:
+        stripped = series.where(series.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
+        rows = np.flatnonzero(stripped != "")
+        text = pa.array(stripped[rows], type=pa.string())
+    if len(text) < 2:
         return [], 0
-    # codes number the ids in order of first appearance: a row is a first occurrence exactly
-    # when its code exceeds every code before it
-    running = np.maximum.accumulate(codes)
-    first = np.r_[True, running[1:] > running[:-1]]
-    first_row = keep[np.flatnonzero(first)]  # first_row[k]: the first row holding code k
-    repeats = np.flatnonzero(~first)
-    out = []
-    for i in repeats[:limit]:
-        row = int(keep[i])
-        ident = str(text[row].as_py()) if text is not None else str(series.iloc[row]).strip()
-        out.append((ident, int(first_row[codes[i]]), row))
-    return out, int(repeats.size)
+    order = pc.sort_indices(text)  # stable: equal ids keep their file order
+    ordered = text.take(order)
+    same = pc.equal(ordered.slice(1), ordered.slice(0, len(ordered) - 1))
+    same = same.to_numpy(zero_copy_only=False)
+    if not same.any():
+        return [], 0
+    order = order.to_numpy()
+    starts_run = np.r_[True, ~same]  # sorted position k begins a run of equal ids
+    run_start = np.flatnonzero(starts_run)[np.cumsum(starts_run) - 1]
+    repeat = order[~starts_run]
+    first = order[run_start[~starts_run]]
+    by_row = np.argsort(repeat, kind="stable")
+    repeat, first = repeat[by_row], first[by_row]
+    if rows is not None:
+        repeat, first = rows[repeat], rows[first]
+    found = [
+        (str(ordered[int(k)].as_py()), int(f), int(r))
+        for k, f, r in zip(np.flatnonzero(~starts_run)[by_row][:limit], first, repeat, strict=False)
+    ]
+    return found, int(repeat.size)
 
 
 def duplicate_id_problems(frame, column: str, name: str) -> list[Problem]:

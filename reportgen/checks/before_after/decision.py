@@ -26,15 +26,28 @@ NOT_TESTED = (
     "retraining noise of the tuning itself (one tuning run)",
 )
 
-#: the rung-2 fact that holds the comparison back, as the claim names it
+#: the rung-2 fact that holds the comparison back, as the claim names it: (when it fails, when it
+#: could not be checked)
 FACT_LEADS = {
-    "frozen-before-runs": "the split is not shown to have been frozen before tuning",
-    "rule-before-runs": "the decision rule is not shown to predate the runs",
-    "parts-disjoint": "a question sits in two parts of the split",
-    "predictions-cover-parts": "coverage fails",
-    "same-rows-test": "the two versions answered different frozen questions",
-    "same-metric": "accuracy is not recomputed for both versions",
+    "frozen-before-runs": (
+        "the split was frozen after the first run",
+        "the split is not shown to have been frozen before tuning",
+    ),
+    "rule-before-runs": (
+        "the decision rule does not predate the runs",
+        "the decision rule is not shown to predate the runs",
+    ),
+    "parts-disjoint": ("a question sits in two parts of the split",) * 2,
+    "predictions-cover-parts": ("coverage fails", "coverage is not checked"),
+    "same-rows-test": ("the two versions answered different frozen questions",) * 2,
+    "same-metric": ("accuracy is not recomputed for both versions",) * 2,
 }
+
+
+def _lead(fact: Evidence) -> str:
+    """The failing (or unchecked) fact in words."""
+    leads = FACT_LEADS.get(fact.id, (f"{fact.id} fails", f"{fact.id} is not checked"))
+    return leads[0] if fact.passed is False else leads[1]
 
 
 def _bar(project: Project) -> float:
@@ -105,7 +118,7 @@ def _unfair(ladder: list[Rung], facts: list[Evidence]) -> str:
     missing = ladder[1].missing
     if fact is None or fact.id == "manifest-verified":
         return f"The frozen set is not shown to be untouched ({missing})"
-    return f"The comparison is not shown to be fair: {FACT_LEADS.get(fact.id, fact.id)} ({missing})"
+    return f"The comparison is not shown to be fair: {_lead(fact)} ({missing})"
 
 
 def rewrite_claim(
@@ -219,8 +232,7 @@ def reconsider(
         if fact is None or fact.id == "manifest-verified":
             items.append(f"the frozen set is shown untouched: {ladder[1].missing}")
         else:
-            lead = FACT_LEADS.get(fact.id, fact.id)
-            items.append(f"the comparison is shown fair (now {lead}: {ladder[1].missing})")
+            items.append(f"the comparison is shown fair (now {_lead(fact)}: {ladder[1].missing})")
     return items + cfg.reconsider_when
 
 
