@@ -82,6 +82,8 @@ def _lowest_not_shown(ladder: dict) -> int | None:
 
 @dataclass(frozen=True)
 class PointsLine:
+    """One rubric line of the feedback: its label, the points given, and why."""
+
     label: str
     points: str
     why: str  # student text inside: escape when printing

@@ -412,13 +412,14 @@ def test_manifest_naming_one_file_for_many_parts_reads_it_once(mini):
     freeze(mini, "2026-01-01T00:00:00Z")
     doc = json.loads((mini / "split" / "manifest.json").read_text())
     entry = doc["files"][0]
-    doc["files"] = [dict(entry, part=f"p{i}") for i in range(3000)] + doc["files"]
+    doc["files"] = [dict(entry, part=f"p{i}") for i in range(990)] + doc["files"]
     (mini / "split" / "manifest.json").write_text(json.dumps(doc))
     start = time.perf_counter()
     project = load_project(mini)
     assert time.perf_counter() - start < 10
     frames = {id(f.frame) for f in project.manifest.files}
-    assert len(frames) == 2  # test.csv (3001 parts) and validation.csv, each read once
+    assert len(frames) == 2  # test.csv (991 parts) and validation.csv, each read once
+    assert len({id(k) for k in project.part_keys.values()}) == 2  # and keyed once
 
 
 # --------------------------------------------------------------------------- charts

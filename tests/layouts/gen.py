@@ -56,7 +56,6 @@ Cell keys (defaults in ``DEFAULTS``):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +63,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.synthetic import write_checks
 
 CAND, BASE = "net", "base"
 BA_CAND, BA_BASE = "after", "before"
@@ -410,7 +410,7 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
                 )
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
-        _write_checks(path, CAND)
+        write_checks(path, CAND)
     _write_toml(path, cell, hib)
     return gen
 
@@ -423,18 +423,6 @@ def _edit_after_freeze(path: Path) -> None:
     """Change split/test.csv's bytes, not its rows: the manifest's sha256 no longer matches."""
     test = path / "split" / "test.csv"
     test.write_bytes(test.read_bytes().replace(b"\n", b"\r\n"))
-
-
-def _write_checks(path: Path, model: str) -> None:
-    for name, body in (
-        ("initial_loss", {"value": 0.70, "classes": 2}),
-        ("gradient", {"max_relative_error": 1e-7}),
-        ("overfit", {"rows": 32, "final_loss": 0.01, "accuracy": 1.0}),
-        ("shapes", {"passed": True, "assertions": 12}),
-    ):
-        (path / "artefacts" / "checks" / f"{name}.json").write_text(
-            json.dumps({"check": name, "model": model, **body})
-        )
 
 
 def _write_toml(path: Path, cell: dict, hib: bool) -> None:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from reportgen.project.manifest import freeze
 from tests.layouts.gen import BA_BASE, BA_CAND, Gen, _edit_after_freeze, block_sizes
+from tests.synthetic import one_run_row, question_frame
 
 CATEGORIES = ("dates", "units", "names", "places")
 
@@ -134,10 +135,9 @@ def make_ba(path: Path, cell: dict) -> Gen:
             if cell["predictions"]:
                 ext = "parquet" if cell["fmt"] == "parquet" else "csv"
                 pred_path = f"artefacts/predictions/{model}-{split}.{ext}"
-                frame = pd.DataFrame({"row_id": ids_, "correct": vals})
-                if split == "test" and cell["category"]:
-                    frame["category"] = cat[keep]
-                    frame["text"] = [f"{i}: question text" for i in ids_]
+                frame = question_frame(
+                    ids_, vals, cat[keep] if split == "test" and cell["category"] else None
+                )
                 if ext == "csv":
                     frame.to_csv(path / pred_path, index=False)
                 else:
@@ -145,19 +145,8 @@ def make_ba(path: Path, cell: dict) -> Gen:
                 gen.with_predictions.add((model, 0, split))
             gen.per_row[(model, 0, split)] = vals.astype(float)
             gen.logged[(model, 0, split)] = float(np.mean(vals))
-            rows.append(
-                {
-                    "run_id": model,
-                    "model": model,
-                    "seed": 0,
-                    "split": split,
-                    "metric": "accuracy",
-                    "value": repr(float(np.mean(vals))),
-                    "status": "ok",
-                    "started_at": f"2026-01-0{day}T00:00:00Z",
-                    "predictions": pred_path,
-                }
-            )
+            value, started = repr(float(np.mean(vals))), f"2026-01-0{day}T00:00:00Z"
+            rows.append(one_run_row(model, split, value, started, pred_path))
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
         (path / "artefacts" / "checks" / "shapes.json").write_text(
