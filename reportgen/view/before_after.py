@@ -30,7 +30,7 @@ class BrokenRow:
 
 
 @dataclass(frozen=True)
-class SliceRow:
+class SliceScoreRow:
     """One slice's accuracy before and after, its fixed and broken questions, and its reading."""
 
     slice: str
@@ -56,7 +56,7 @@ class BeforeAfterView:
     broken: list[BrokenRow]
     general: list[Row]
     general_status: Status | None
-    slices: list[SliceRow]
+    slices: list[SliceScoreRow]
 
 
 def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView | None:
@@ -181,7 +181,7 @@ def _answered_rows(cov: dict | None) -> list[Row]:
     ]
 
 
-def _slice_row(s: dict) -> SliceRow:
+def _slice_row(s: dict) -> SliceScoreRow:
     """A slice in before-after words: worse or better after tuning, no worse within the margin."""
     if s.get("worse"):
         reading, css = "worse after tuning", "not-shown"
@@ -195,7 +195,7 @@ def _slice_row(s: dict) -> SliceRow:
         reading, css = "not measured", "neutral"
     else:
         reading, css = "no clear change", "neutral"
-    return SliceRow(
+    return SliceScoreRow(
         slice=str(s["slice"]),
         questions=count(s.get("rows")),
         before=prob(s.get("before")),
