@@ -185,3 +185,26 @@ def test_unanswered_questions_name_coverage_and_the_count(tmp_path):
         "after version left 10 of the 300 frozen questions unanswered"
     ) in r["decision"]["reasons"]
     assert r["decision"]["verdict"] == "roll-back"
+
+
+def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
+    """Before answered q0000-q0199, after q0200-q0399: nothing to pair, nothing established."""
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: 1 for q in Q400[:200]},
+        after={q: 1 for q in Q400[200:]},
+        general_before=GENERAL,
+        general_after=GENERAL,
+    )
+    r = report(root)
+    assert r["before_after"]["questions"] == 0 and r["before_after"]["before"] is None
+    assert r["claim"]["rewritten"] == (
+        "Nothing is established: the two versions answered no frozen question in common (the "
+        "before version left 200 and the after version 200 of the 400 frozen questions "
+        "unanswered)."
+    )
+    assert r["decision"]["verdict"] == "roll-back"
+    assert (
+        "no interval on the difference (0 questions: an interval needs 2)"
+        in (r["decision"]["reasons"])
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
-from reportgen.checks.before_after.rungs import harm_words
+from reportgen.checks.before_after.rungs import harm_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.project import Project
@@ -81,12 +81,16 @@ def decide(
     cov = section.get("coverage") if section else None
     if cov is not None and not cov["complete"]:
         failed.append(
-            f"the frozen-set accuracies are on the {count(cov['both'])} of "
-            f"{count_noun(cov['questions'], 'question')} both versions answered: "
+            (
+                f"the frozen-set accuracies are on the {count(cov['both'])} of "
+                f"{count_noun(cov['questions'], 'question')} both versions answered: "
+                if cov["both"]
+                else "the two versions answered no frozen question in common: "
+            )
             + coverage_words(cov, "frozen")
         )
     if iv is None:
-        failed.append("no per-question predictions before and after to form an interval")
+        failed.append(no_interval_words(section))
     elif iv.below_zero:
         failed.append(harm_words(iv, section))
     elif not iv.low > _bar(project):
@@ -134,6 +138,12 @@ def rewrite_claim(
     cfg = project.config
     if section is None:
         return "Nothing is established: there are no per-question results before and after."
+    if not section["questions"]:
+        return (
+            "Nothing is established: the two versions answered no frozen question in common ("
+            + coverage_words(section["coverage"], "frozen")
+            + ")."
+        )
     acc = cfg.metric.replace("_", " ")
     d = gap_decimals(section["difference"], section["low"], section["high"])
     change = (

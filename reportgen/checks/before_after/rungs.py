@@ -79,6 +79,13 @@ def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
     return rung(1, "partly", arts, missing, "the harness is partly checked"), checks
 
 
+def no_interval_words(section: dict | None) -> str:
+    """Why the frozen-set difference has no interval: no predictions, or too little to resample."""
+    if section is None:
+        return "no per-question predictions before and after"
+    return f"no interval on the difference ({section['interval_reason']})"
+
+
 def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> RungResult:
     """Rung 3: the interval of the accuracy difference over the frozen set lies above zero."""
     arts = section["artefacts"] if section else []
@@ -92,12 +99,10 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
         text=f"{confidence(project.config.confidence)} interval of the accuracy difference "
         f"{iv.ends}"
         if iv
-        else "no per-question predictions before and after",
+        else no_interval_words(section),
     )
     if iv is None:
-        return rung(
-            3, "not shown", [], "no per-question predictions before and after", "unmeasured"
-        ), [check]
+        return rung(3, "not shown", [], no_interval_words(section), "unmeasured"), [check]
     if iv.above_zero:
         return rung(
             3,
