@@ -90,7 +90,11 @@ def decide(
             + coverage_words(cov, "frozen")
         )
     if iv is None:
-        failed.append(no_interval_words(section))
+        failed.append(
+            no_interval_words(section)
+            if section
+            else "no per-question predictions before and after to form an interval"
+        )
     elif iv.below_zero:
         failed.append(harm_words(iv, section))
     elif not iv.low > _bar(project):
