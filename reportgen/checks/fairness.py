@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import numpy as np
 
 from reportgen.checks.select import ModelRuns
@@ -71,7 +73,12 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
 
 
 def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
-    """The split was frozen before the first run started (``first``: (start, run row) or None)."""
+    """The split was frozen before the first run started (``first``: (start, run row) or None).
+
+    Each time stands for the interval its precision leaves open (``10:00:00Z`` is some
+    instant of that second): the order is shown only when the intervals do not overlap, so
+    times cut to the same second never pass, and never fail, as if they were ordered.
+    """
     m = project.manifest
     if m is None or m.created is None:
         return _fact(
@@ -84,14 +91,46 @@ def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
             "runs.csv has no started_at: cannot show the split was frozen before the first run",
             [mpath],
         )
-    ok = m.created < first[0]
+    start, row = first
+    start_text = start.isoformat().replace("+00:00", "Z")
+    arts = [mpath, row.cite(project.runs_name)]
+    res_run = row.started_resolution or timedelta(0)
+    if m.created + m.created_resolution <= start:
+        ok = True
+    elif start + res_run <= m.created:
+        ok = False
+    else:
+        coarse = max(m.created_resolution, res_run)
+        return _fact(
+            "frozen-before-runs",
+            None,
+            f"split frozen {m.created_text} and the first run started {start_text}: written to "
+            f"{_duration(coarse)}, these times do not show which came first (evreport freeze "
+            "and Recorder write microseconds)",
+            arts,
+        )
     return _fact(
         "frozen-before-runs",
         ok,
         f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
-        f"({first[0].isoformat().replace('+00:00', 'Z')})",
-        [mpath, first[1].cite(project.runs_name)],
+        f"({start_text})",
+        arts,
     )
+
+
+def _duration(d: timedelta) -> str:
+    """A time resolution in words: "the second", "the millisecond", "0.01 s"."""
+    named = {
+        timedelta(days=1): "the day",
+        timedelta(hours=1): "the hour",
+        timedelta(minutes=1): "the minute",
+        timedelta(seconds=1): "the second",
+        timedelta(milliseconds=1): "the millisecond",
+        timedelta(microseconds=1): "the microsecond",
+    }
+    if d in named:
+        return named[d]
+    return f"{d.total_seconds():g} s"
 
 
 def _rule_before_runs(project: Project, first) -> Evidence:
