@@ -16,6 +16,7 @@ from reportgen.words.cells import (
     prob,
     pvalue,
     with_sign,
+    yes_no,
 )
 
 
@@ -29,8 +30,23 @@ class BrokenRow:
 
 
 @dataclass(frozen=True)
+class SliceScoreRow:
+    """One slice's accuracy before and after, its fixed and broken questions, and its reading."""
+
+    slice: str
+    questions: str
+    before: str
+    after: str
+    fixed: str
+    broken: str
+    reading: str
+    css: str
+    required: str
+
+
+@dataclass(frozen=True)
 class BeforeAfterView:
-    """partials/_before_after.html: summary, interval, fixed/broken questions, forgetting."""
+    """partials/_before_after.html: summary, interval, slices, fixed/broken questions, forgetting."""
 
     summary: list[Row]
     interval_figure: Figure | None
@@ -40,6 +56,7 @@ class BeforeAfterView:
     broken: list[BrokenRow]
     general: list[Row]
     general_status: Status | None
+    slices: list[SliceScoreRow]
 
 
 def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView | None:
@@ -54,7 +71,7 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         Row(f"{metric} after", prob(ba.get("after"))),
         Row("difference (after − before)", with_sign(ba.get("difference"), d)),
         Row("interval", interval(ba.get("low"), ba.get("high"), digits=d)),
-        Row("questions", count(ba.get("questions"))),
+        _questions_row(ba.get("coverage"), ba.get("questions")),
         Row("fixed (wrong before, right after)", count(ba.get("fixed"))),
         Row("broken (right before, wrong after)", count(ba.get("broken"))),
         Row("McNemar exact p", pvalue(ba.get("mcnemar_p"))),
@@ -73,6 +90,7 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         general_rows = [
             Row("general set before", prob(general.get("before"))),
             Row("general set after", prob(general.get("after"))),
+            *_answered_rows(general.get("coverage")),
             Row("drop", fixed(general.get("drop"), dg)),
             Row(
                 "interval of the drop", interval(general.get("low"), general.get("high"), digits=dg)
@@ -136,6 +154,57 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         broken=broken,
         general=general_rows,
         general_status=general_status,
+        slices=[_slice_row(x) for x in report.get("slices") or []],
+    )
+
+
+def _questions_row(cov: dict | None, questions) -> Row:
+    """How many questions the accuracies are on: "290 of 300" when a version left some out."""
+    if not cov or cov.get("complete"):
+        return Row("questions", count(questions))
+    return Row(
+        "questions both versions answered", f"{count(cov['both'])} of {count(cov['questions'])}"
+    )
+
+
+def _answered_rows(cov: dict | None) -> list[Row]:
+    """Each version's general questions when they differ: its score is on these ("500 of 750")."""
+    if not cov or cov.get("complete"):
+        return []
+    return [
+        Row(
+            f"general questions answered {role}",
+            f"{count(cov[role]['answered'])} of {count(cov['questions'])}"
+            + (f", and {count(cov[role]['outside'])} outside" if cov[role]["outside"] else ""),
+        )
+        for role in ("before", "after")
+    ]
+
+
+def _slice_row(s: dict) -> SliceScoreRow:
+    """A slice in before-after words: worse or better after tuning, no worse within the margin."""
+    if s.get("worse"):
+        reading, css = "worse after tuning", "not-shown"
+    elif s.get("required") and s.get("not_worse"):
+        reading, css = "no worse, within the margin", "shown"
+    elif s.get("required"):
+        reading, css = "no worse: not shown", "not-shown"
+    elif s.get("low") is not None and s["low"] > 0:
+        reading, css = "better after tuning", "shown"
+    elif s.get("low") is None:
+        reading, css = "not measured", "neutral"
+    else:
+        reading, css = "no clear change", "neutral"
+    return SliceScoreRow(
+        slice=str(s["slice"]),
+        questions=count(s.get("rows")),
+        before=prob(s.get("before")),
+        after=prob(s.get("after")),
+        fixed=count(s.get("fixed")),
+        broken=count(s.get("broken")),
+        reading=reading,
+        css=css,
+        required=yes_no(s.get("required")),
     )
 
 

@@ -522,6 +522,10 @@ def test_g_adopt_needs_every_piece_of_evidence(cell, built_cells):
         m = (r.get("relevance") or {}).get("min_useful_effect") or 0.0
         assert ba["low"] is not None and ba["low"] > 0 and ba["low"] >= m, ba
         assert (r.get("general") or {}).get("held") is True
+        assert ba["coverage"]["complete"] is True, ba["coverage"]  # issue 20: same questions
+        for s in r.get("slices") or []:  # issue 20: required slices apply in before/after too
+            if s.get("required"):
+                assert s.get("not_worse") is True, s
     else:
         iv = r["noise"]["interval"]
         m = _band(r, {"min_useful_effect": 0.005, **cell}) or 0.0
