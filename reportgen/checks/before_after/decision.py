@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen.checks.before_after.sections import drop_numbers, general_failure
+from reportgen.checks.noise_lines import BLOCK_HEAD
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
@@ -150,7 +151,7 @@ def reconsider(
 def noise_section(project: Project, iv: Interval | None, section: dict | None) -> dict:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
-    head = "Block bootstrap (which blocks were sampled, one trained network):"
+    head = BLOCK_HEAD
     block_line = (
         f"{head} accuracy difference "
         f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "
