@@ -11,15 +11,16 @@ largest change up and down.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.stats.metrics import per_row_metric
-from reportgen.words import given, metric, sig
+from reportgen.words import MINUS, count_noun, full, given, metric, sig
 
 #: the most decimals a rounded scores file is recognised by
 MAX_SCORE_DECIMALS = 6
@@ -39,9 +40,40 @@ class Diagnosis:
         return {"kind": self.kind, "bound": self.bound, "text": self.text}
 
 
-def written_decimals(x: float) -> int:
-    """The decimals of a logged value as written (its shortest form, as ``words.given`` prints it)."""
-    exp = Decimal(repr(float(x))).normalize().as_tuple().exponent
+#: a plain decimal as a run log may hold it (no exponent)
+_PLAIN = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
+
+
+#: a logged value with more significant digits than this prints as ``words.full`` does
+FULL_FIGURES = 7
+
+
+def written(value: float, text: str | None = None) -> str:
+    """A logged value as written in the run log, its own digits, never padded ("0.290" stays
+    0.290, not 0.2900000), with a typographic minus; one written with more than 7 significant
+    digits is rounded to 7 like the recomputed value beside it; one written with an exponent,
+    or not at hand, is its shortest decimal up to 7 significant digits."""
+    if text and _PLAIN.fullmatch(text) and float(text) == value:
+        if len(Decimal(text).as_tuple().digits) > FULL_FIGURES:
+            return full(value)
+        t = text.lstrip("+")
+        return MINUS + t[1:] if t.startswith("-") else t
+    shortest = given(value)
+    return (
+        full(value)
+        if sum(ch.isdigit() for ch in shortest.lstrip("0.−,")) > FULL_FIGURES
+        else shortest
+    )
+
+
+def written_decimals(x: float, text: str | None = None) -> int:
+    """The decimals of a logged value as written: of ``text`` when given ("0.290": 3, "4.1e-3":
+    4), else of its shortest form."""
+    try:
+        d = Decimal(text) if text else Decimal(repr(float(x))).normalize()
+    except InvalidOperation:
+        d = Decimal(repr(float(x))).normalize()
+    exp = d.as_tuple().exponent
     return max(0, -int(exp)) if isinstance(exp, int) else 0
 
 
@@ -112,20 +144,27 @@ def _other_metrics(project: Project, pred: Predictions, threshold: float) -> dic
 
 
 def diagnose(
-    project: Project, logged: float, recomputed: float, pred: Predictions, threshold: float
+    project: Project,
+    logged: float,
+    recomputed: float,
+    pred: Predictions,
+    threshold: float,
+    text: str | None = None,
 ) -> Diagnosis:
-    """The likely cause of ``logged`` differing from ``recomputed`` (from ``pred``)."""
+    """The likely cause of ``logged`` (written ``text`` in the run log) differing from
+    ``recomputed`` (from ``pred``)."""
     cfg = project.config
     name = cfg.metric.replace("_", " ")
+    shown = written(logged, text)
     diff = logged - recomputed
     tol = 1e-6 * max(abs(logged), abs(recomputed), 1e-12)
-    k_log = written_decimals(logged)
+    k_log = written_decimals(logged, text)
     h_log = 0.5 * 10.0**-k_log
     if abs(diff) <= h_log + tol:
         return Diagnosis(
             "logged-rounded",
             h_log,
-            f"the logged value {given(logged)} was rounded to {k_log} decimals, which moves it by "
+            f"the logged value {shown} was rounded to {count_noun(k_log, 'decimal')}, which moves it by "
             f"at most {given(h_log)}: log the full-precision value (e.g. repr of the float)",
         )
     scores = score_rounding_bounds(project, pred, threshold)
@@ -136,14 +175,15 @@ def diagnose(
             return Diagnosis(
                 "scores-rounded",
                 bound + h_log,
-                f"the scores in {pred.path} were rounded to {k_p} decimals, which can move the "
+                f"the scores in {pred.path} were rounded to {count_noun(k_p, 'decimal')}, which can move the "
                 f"{name} by up to {sig(bound)} here (difference {sig(abs(diff))}): write "
                 "predictions at full precision",
             )
     bound = h_log + (max(scores[1], scores[2]) if scores else 0.0)
-    limit = (
-        f"rounding explains at most {sig(bound)} here (the logged value to {k_log} decimals"
-        + (f", the scores to {scores[0]} decimals" if scores else "")
+    beyond = (
+        f"the difference {sig(abs(diff))} is beyond what rounding explains here (at most "
+        f"{sig(bound)}: the logged value to {count_noun(k_log, 'decimal')}"
+        + (f", the scores to {count_noun(scores[0], 'decimal')}" if scores else "")
         + ")"
     )
     match_tol = h_log + tol
@@ -152,8 +192,7 @@ def diagnose(
         return Diagnosis(
             "complement",
             bound,
-            f"the difference {sig(abs(diff))} is beyond rounding ({limit}); the logged value "
-            f"{given(logged)} is 1 − the recomputed {name} ({metric(1.0 - recomputed)}): it looks "
+            f"{beyond}; the logged value {shown} is 1 − the recomputed {name} ({metric(1.0 - recomputed)}): it looks "
             f"like the {other} logged as {name}",
         )
     for other, v in _other_metrics(project, pred, threshold).items():
@@ -161,14 +200,12 @@ def diagnose(
             return Diagnosis(
                 "other-metric",
                 bound,
-                f"the difference {sig(abs(diff))} is beyond rounding ({limit}); the logged value "
-                f"{given(logged)} matches the {other.replace('_', ' ')} of the same predictions "
+                f"{beyond}; the logged value {shown} matches the {other.replace('_', ' ')} of the same predictions "
                 f"({metric(v)}): it looks like a different metric logged as {name}",
             )
     return Diagnosis(
         "beyond-rounding",
         bound,
-        f"the difference {sig(abs(diff))} is beyond rounding ({limit}): the logged value looks "
-        "like a different metric definition (e.g. another log base, clipping, threshold or "
+        f"{beyond}: the logged value looks like a different metric definition (e.g. another log base, clipping, threshold or "
         "averaging) or a different set of rows than the predictions file holds",
     )

@@ -14,7 +14,7 @@ from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
 from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
-from reportgen.words import count, full, given, power_of_ten
+from reportgen.words import count, full, power_of_ten
 
 #: what a rung function returns: the rung and its checks, in report.json order
 RungResult = tuple[Rung, list[Check]]
@@ -67,7 +67,7 @@ def logged_check(comparisons: list[dict]) -> tuple[Check, list[dict]]:
             f"recomputed from predictions (within {power_of_ten(REL_TOL, 1)} relative)"
         )
         + (
-            f"; e.g. {bad[0]['cite']}: logged {given(bad[0]['logged'])}, recomputed "
+            f"; e.g. {bad[0]['cite']}: logged {bad[0]['logged_text']}, recomputed "
             f"{full(bad[0]['recomputed'])}"
             if bad
             else ""

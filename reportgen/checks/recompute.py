@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from reportgen.checks.diagnose import diagnose
+from reportgen.checks.diagnose import diagnose, written
 from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.errors import Problem
 from reportgen.project import Project
-from reportgen.words import count, count_noun, full, given, power_of_ten, sig
+from reportgen.words import count, count_noun, full, power_of_ten, sig
 
 #: how far a logged value may be from the recomputed one, relative to the larger
 REL_TOL = 1e-6
@@ -32,6 +32,8 @@ def logged_vs_recomputed(project: Project, models: list[ModelRuns]) -> list[dict
                     "seed": s.seed,
                     "split": row.split,
                     "logged": row.value,
+                    # as written in the run log, its own digits (what sentences print)
+                    "logged_text": written(row.value, row.value_text),
                     "recomputed": value,
                     "agree": agree,
                     "cite": row.cite(rn),
@@ -40,7 +42,7 @@ def logged_vs_recomputed(project: Project, models: list[ModelRuns]) -> list[dict
                 if not agree:
                     threshold = 0.5 if s.threshold is None else s.threshold
                     comp["diagnosis"] = diagnose(
-                        project, row.value, value, pred, threshold
+                        project, row.value, value, pred, threshold, row.value_text
                     ).as_dict()
                 out.append(comp)
     return out
@@ -68,7 +70,7 @@ def recompute_warnings(project: Project, comps: list[dict] | None = None) -> lis
             f"{'differs' if len(bad) == 1 else 'differ'} from the values "
             f"recomputed from their predictions (beyond {power_of_ten(REL_TOL, 1)} relative); the "
             f"largest difference is {sig(abs(worst['logged'] - worst['recomputed']), 3)} here "
-            f"(logged {given(worst['logged'])}, recomputed {full(worst['recomputed'])}); "
+            f"(logged {worst['logged_text']}, recomputed {full(worst['recomputed'])}); "
             f"likely cause: {cause}. Rung 1 cannot be shown until they agree",
             project.runs_name,
             line,

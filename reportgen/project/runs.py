@@ -48,6 +48,8 @@ class RunRow:
     fit_seconds: float | None = None
     env: str | None = None
     notes: str | None = None
+    #: the value as written in the run log (its own digits: "0.290" has 3 decimals)
+    value_text: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -263,6 +265,7 @@ def parse_runs(
                 fit,
                 get("env"),
                 get("notes"),
+                v if value is not None else None,
             )
         )
     if not rows and len(problems) == start_problems:

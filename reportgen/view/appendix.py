@@ -221,7 +221,7 @@ def comparisons_view(report: dict) -> list[ComparisonRow]:
                 model=str(c.get("model")),
                 seed=str(c.get("seed")),
                 split=str(c.get("split")),
-                logged=given(c.get("logged")),
+                logged=str(c.get("logged_text") or full(c.get("logged"))),
                 recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
                 cite=str(c.get("cite") or DASH),

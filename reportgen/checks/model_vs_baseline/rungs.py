@@ -88,7 +88,7 @@ def _correct_status(
                 if len(bad) == 1
                 else "disagree with their predictions"
             )
-            + f", e.g. {bad[0]['cite']} (logged {given(bad[0]['logged'])}, recomputed "
+            + f", e.g. {bad[0]['cite']} (logged {bad[0]['logged_text']}, recomputed "
             f"{full(bad[0]['recomputed'])})"
         )
     elif absent:
