@@ -48,7 +48,9 @@ def clipping_section(
     keep = ~(per_model["candidate"] | per_model["baseline"])
     gap = block["gap"]
     gap_without = (
-        float(
+        gap
+        if keep.all()
+        else float(
             signed_gap(
                 ev.values["candidate"][:, keep].mean(axis=0).mean(),
                 ev.values["baseline"][:, keep].mean(axis=0).mean(),

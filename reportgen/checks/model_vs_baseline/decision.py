@@ -98,8 +98,6 @@ def decide(
                 _not_better_reason(project, seed, iv)
                 + f"; keep the simpler baseline ({cfg.baseline})"
             )
-            if rel and rel.get("finding") == "no-useful-gain":
-                reasons.append(rel["finding_text"])
     elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
         verdict = "inconclusive"
         reasons.append(
