@@ -44,7 +44,9 @@ def test_the_rubric_may_score_each_rung_s_own_status(churn):
 
 def test_not_credited_earns_the_not_shown_points():
     doc = {"rungs": {"relevant": {"shown": 2, "partly": 1, "not_shown": 0.5}}}
-    ladder = [{"rung": i, "status": s} for i, s in enumerate(["shown", "partly"] + ["shown"] * 3, 1)]
+    ladder = [
+        {"rung": i, "status": s} for i, s in enumerate(["shown", "partly"] + ["shown"] * 3, 1)
+    ]
     (s,) = score(parse_rubric(doc), {"ladder": ladder})
     assert (s.points, s.why) == (0.5, "shown, not credited: rung 2 below it is partly")
 
