@@ -62,7 +62,11 @@ def recompute_warnings(project: Project, comps: list[dict] | None = None) -> lis
     cause = worst["diagnosis"]["text"]
     same = sum(1 for c in bad if c["diagnosis"]["kind"] == worst["diagnosis"]["kind"])
     if len(bad) > 1:
-        cause += f" (the same cause for {count(same)} of the {count(len(bad))})"
+        cause += (
+            f" (the same for all {count(len(bad))})"
+            if same == len(bad)
+            else f" (the same for {count(same)} of the {count(len(bad))})"
+        )
     line = int(worst["cite"].rsplit(":", 1)[1]) if ":" in worst["cite"] else None
     return [
         Problem(
