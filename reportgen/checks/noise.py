@@ -227,9 +227,9 @@ def two_level_note(project: Project, two: dict, ev: EvalData) -> str | None:
         names = {"candidate": cfg.candidate, "baseline": cfg.baseline}
         one = [names[k] for k in ("candidate", "baseline") if seeds[k] == 1]
         notes.append(
-            f"{count(seeds['candidate'])} and {count(seeds['baseline'])} seeds: with "
-            f"{count(COARSE_SEEDS)} or fewer seeds on a side the seed level stays coarse"
-            + (f" ({one[0]} has one network, so its side has no seed level)" if one else "")
+            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds['candidate'])} "
+            f"and {count(seeds['baseline'])}) the seed level stays coarse"
+            + (f"; {one[0]} has one network, so its side has no seed level" if one else "")
         )
     return "; ".join(notes) or None
 

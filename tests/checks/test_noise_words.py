@@ -79,7 +79,7 @@ def test_one_network_per_model_has_no_seed_level_at_all(tmp_path):
 def test_five_seeds_is_coarse_six_is_not(tmp_path):
     five = _report(tmp_path / "5", seeds=5)
     assert _two(five) == (
-        "5 and 5 seeds: with 5 or fewer seeds on a side the seed level stays coarse"
+        "with 5 or fewer seeds on a side (here 5 and 5) the seed level stays coarse"
     )
     assert f"Two-level bootstrap: {_two(five)}." in _html(five)
     six = _report(tmp_path / "6", seeds=6)
@@ -91,7 +91,7 @@ def test_seeds_paired_without_shared_labels_says_so(tmp_path):
     report = _report(tmp_path, paired=True, labels="disjoint")
     assert _two(report) == (
         "seeds_paired, but 0 seed labels are shared by both models: the seeds are resampled "
-        "independently; 5 and 5 seeds: with 5 or fewer seeds on a side the seed level stays coarse"
+        "independently; with 5 or fewer seeds on a side (here 5 and 5) the seed level stays coarse"
     )
 
 
