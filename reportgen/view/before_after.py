@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome
+from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome, said
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -111,7 +111,6 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
             )
         else:
             general_status = outcome(general.get("held"), "held", "did not hold", "not checked")
-    by_cat = ba.get("broken_by_category") or {}
     interval_fig = chart_figure(
         charts,
         "before_after_interval",
@@ -128,7 +127,10 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         f"Bar chart: {count(ba.get('fixed'))} fixed, {count(ba.get('broken'))} broken; "
         + "".join(
             f"{what} by category: {_by_category(counts)}; "
-            for what, counts in (("fixed", ba.get("fixed_by_category")), ("broken", by_cat))
+            for what, counts in (
+                ("fixed", ba.get("fixed_by_category")),
+                ("broken", ba.get("broken_by_category")),
+            )
             if counts is not None
         ).removesuffix("; ")
         + ".",
@@ -141,9 +143,10 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
             "The general (forgetting) set before and after, each with its value, the rows it "
             "rests on and (for a proportion) its 95% interval; the dashed red line is the "
             "lowest score the allowed drop permits. Look at whether the after bar reaches it.",
-            f"Bar chart: general set {prob(general.get('before'))} before, "
-            f"{prob(general.get('after'))} after; allowed drop {given(general.get('max_drop'))}; "
-            f"{general_status.word if general_status else DASH}.",
+            f"Bar chart: general set {said(prob(general.get('before')), 'not scored')} before, "
+            f"{said(prob(general.get('after')), 'not scored')} after; allowed drop "
+            f"{said(given(general.get('max_drop')), 'not set')}; "
+            f"{general_status.word if general_status else 'not checked'}.",
         )
     return BeforeAfterView(
         summary=summary,
@@ -209,5 +212,5 @@ def _slice_row(s: dict) -> SliceScoreRow:
 
 
 def _by_category(counts: dict) -> str:
-    """{category: n} as "a 3, b 1", categories by name; a dash when empty."""
-    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or DASH
+    """{category: n} as "a 3, b 1", categories by name; "none" when empty (a sentence)."""
+    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or "none"
