@@ -134,7 +134,9 @@ def _duration(d: timedelta) -> str:
 
 
 def _rule_before_runs(project: Project, first) -> Evidence:
-    """The decision rule was written after the freeze and before the first run."""
+    """The decision rule was written on or before the first run's day (methods.md section 1,
+    revised turn 3): its order with the freeze does not matter, and a rule written before the
+    split was frozen is pre-registered even earlier (said, never held against it)."""
     cfg, m = project.config, project.manifest
     if cfg.written is None:
         return _fact(
@@ -144,22 +146,25 @@ def _rule_before_runs(project: Project, first) -> Evidence:
             [],
         )
     wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
-    checks, arts, ok = [], [wl], True
-    if first is not None:
-        before = cfg.written <= first[0].date()
-        ok &= before
-        checks.append(f"{'on or before' if before else 'AFTER'} the first run ({first[0].date()})")
-        arts.append(first[1].cite(project.runs_name))
-    if m is not None and m.created is not None:
-        after = m.created.date() <= cfg.written
-        ok &= after
-        checks.append(f"{'on or after' if after else 'BEFORE'} the freeze ({m.created.date()})")
-    return _fact(
-        "rule-before-runs",
-        ok if checks else None,
-        f"decision rule written {cfg.written}, " + (" and ".join(checks) or "no run times"),
-        arts,
+    if first is None:
+        return _fact(
+            "rule-before-runs",
+            None,
+            f"decision rule written {cfg.written}, but runs.csv has no started_at: the rule "
+            "cannot be shown to predate the first run",
+            [wl],
+        )
+    ok = cfg.written <= first[0].date()
+    text = (
+        f"decision rule written {cfg.written}, "
+        f"{'on or before' if ok else 'AFTER'} the first run ({first[0].date()})"
     )
+    if m is not None and m.created is not None and cfg.written < m.created.date():
+        text += (
+            f"; it also predates the freeze ({m.created.date()}): fixed even earlier, which is "
+            "stronger, not a fairness failure"
+        )
+    return _fact("rule-before-runs", ok, text, [wl, first[1].cite(project.runs_name)])
 
 
 def _parts_disjoint(ids_by_part: _SplitIds, mpath: str) -> Evidence:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from reportgen.errors import InputError, Problem, clean_text, display_name, quote
 from reportgen.project.files import Reader, Refused, confine_dir
+from reportgen.project.rowkeys import duplicate_id_problems
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
 MANIFEST = "split/manifest.json"
@@ -122,6 +123,7 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
             problems.append(e.problem)
             continue
         name = reader.display(p)
+        problems += duplicate_id_problems(frame, "row_id", name)
         entries.append(
             {
                 "part": canonical_part(p.stem),

@@ -50,6 +50,8 @@ class RunRow:
     notes: str | None = None
     #: how finely started_at is written (a second for ``10:00:00Z``); None without started_at
     started_resolution: timedelta | None = None
+    #: the value as written in the run log (its own digits: "0.290" has 3 decimals)
+    value_text: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -264,6 +266,7 @@ def parse_runs(
                 get("env"),
                 get("notes"),
                 time_resolution(get("started_at")) if started is not None else None,
+                v if value is not None else None,
             )
         )
     if not rows and len(problems) == start_problems:
