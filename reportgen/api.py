@@ -76,6 +76,7 @@ def build_report(
         report, warnings = compute_report(
             project, command=display_name(command or f"evreport build {project_dir}")
         )
-        files, problems = render_outputs(report, formats, helpers=helpers)
+        parallel = {} if helpers is None else {"helpers": helpers}
+        files, problems = render_outputs(report, formats, **parallel)
     written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)

@@ -128,10 +128,15 @@ class PdfProcess:
 
     def close(self) -> None:
         """Stop the worker if it is still running (after an error on this side)."""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
-            self._proc.wait()
         self._frames.put(None)
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+                self._proc.wait()
+            for thread in self._threads:
+                thread.join(timeout=5)
+            for pipe in (self._proc.stdout, self._proc.stderr):
+                pipe.close()
 
     def __enter__(self) -> PdfProcess:
         return self.start()
