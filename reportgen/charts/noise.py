@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 from reportgen.charts.compose import (
     BAD,
     BASELINE_COLOUR,
     CANDIDATE_COLOUR,
     DASHED,
+    DOTTED,
     INK,
     MUTED,
     SOLID,
@@ -18,6 +21,7 @@ from reportgen.charts.compose import (
     layer,
     metric_name,
     model_colour,
+    model_name,
     models,
     nominal_colour,
     padded,
@@ -27,6 +31,13 @@ from reportgen.charts.compose import (
     zero_and_useful,
 )
 from reportgen.stats.budget import half_width
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _superscript(n: int) -> str:
+    """An exponent as superscript digits with a superscript minus: -5 -> ⁻⁵."""
+    return str(n).translate(_SUPERSCRIPT)
 
 
 def seed_strip(report: dict, data: Datasets):
@@ -112,7 +123,7 @@ def eval_intervals(report: dict, data: Datasets):
     block = report["noise"].get("block")
     if not block or block.get("gap") is None:
         return None
-    cand = report["project"]["candidate"]
+    cand = model_name(report, "candidate")
     rows = [
         {
             "row": f"{cand} seed {s['seed']}",
@@ -176,15 +187,24 @@ def bootstrap_histogram(report: dict, data: Datasets):
     ]
     conf = block.get("confidence") or 0.95
     refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
-    if block.get("bootstrap") and block["bootstrap"].get("low") is not None:
-        lo, hi = block["bootstrap"]["low"], block["bootstrap"]["high"]
-    else:
-        lo, hi = block.get("low"), block.get("high")
-    if lo is not None:
-        label = f"{conf * 100:.0f}% interval"
+    # the interval the text quotes is the primary one (noise.block low/high); when that is the
+    # paired t, the bootstrap's own percentile interval is drawn too, and each is labelled
+    primary = block.get("primary") or "bootstrap"
+    level = f"{round(conf * 100, 6):g}%"
+    if block.get("low") is not None and block.get("high") is not None:
+        label = f"{level} interval quoted (" + (
+            "bootstrap)" if primary == "bootstrap" else "paired t)"
+        )
         refs += [
-            {"x": lo, "what": label, "colour": INK, "dash": DASHED},
-            {"x": hi, "what": label, "colour": INK, "dash": DASHED},
+            {"x": block["low"], "what": label, "colour": INK, "dash": DASHED},
+            {"x": block["high"], "what": label, "colour": INK, "dash": DASHED},
+        ]
+    boot = block.get("bootstrap") or {}
+    if primary != "bootstrap" and boot.get("low") is not None and boot.get("high") is not None:
+        label = f"{level} bootstrap percentile interval"
+        refs += [
+            {"x": boot["low"], "what": label, "colour": MUTED, "dash": DOTTED},
+            {"x": boot["high"], "what": label, "colour": MUTED, "dash": DOTTED},
         ]
     refs.append(
         {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID}
@@ -219,10 +239,14 @@ def budget(report: dict, data: Datasets):
     b = (report.get("noise") or {}).get("budget")
     if not b or not b.get("total"):
         return None
+    # ticks in plain decimals: the variances in units of a power of ten, said in the title
+    exponent = math.floor(math.log10(b["total"])) if b["total"] > 0 else 0
+    scale = 10.0**-exponent if exponent < -2 else 1.0
     terms = [
-        {"what": "seed term (retraining)", "value": b["seed_term"], "order": 1},
-        {"what": "block term (evaluation sample)", "value": b["block_term"], "order": 2},
+        {"what": "seed term (retraining)", "value": b["seed_term"] * scale, "order": 1},
+        {"what": "block term (evaluation sample)", "value": b["block_term"] * scale, "order": 2},
     ]
+    title = "variance of the gap" + (f" (× 10{_superscript(exponent)})" if scale != 1.0 else "")
     bar = unit(
         alt.Chart(data.add(terms))
         .mark_bar(height=18)
@@ -230,8 +254,8 @@ def budget(report: dict, data: Datasets):
             x=alt.X(
                 "value:Q",
                 stack="zero",
-                title="variance of the gap",
-                axis=alt.Axis(format=".1e", tickCount=4),
+                title=title,
+                axis=alt.Axis(format="~g", tickCount=4),
             ),
             color=nominal_colour(
                 alt,

@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 from reportgen.render import render_outputs
 from reportgen.render.html import render_html
 from reportgen.view import build_view
+from reportgen.view.parts import in_words
 
 from .conftest import GOLDEN, load, scrubbed
 from .make_fixtures import EXAMPLES as FIXTURE_EXAMPLES
@@ -43,13 +44,17 @@ def test_ladder_has_five_rungs_with_words(weekly_churn_files, weekly_churn):
         "status-not-shown",
         "status-shown",
     ]
-    assert weekly_churn["ladder"][2]["artefacts"][0] in rows[2].get_text()
+    # grouped by folder: "artefacts/predictions/ r03-mlp-s1-validation.csv, ..."
+    first = weekly_churn["ladder"][2]["artefacts"][0]
+    folder, name = first.rsplit("/", 1)
+    assert folder + "/" in rows[2].get_text() and name in rows[2].get_text()
 
 
 def noise_lines(report: dict) -> list[str]:
     """The report's two noise lines and, when it has a variance budget, the budget's line."""
     budget = report["noise"].get("budget")
-    return report["noise"]["lines"] + ([budget["line"]] if budget else [])
+    lines = report["noise"]["lines"] + ([budget["line"]] if budget else [])
+    return [in_words(x, report) for x in lines]  # model ids as their display names
 
 
 def test_both_noise_lines_word_for_word(weekly_churn_files, weekly_churn):
@@ -97,10 +102,10 @@ def test_page_one_content(weekly_churn_files, weekly_churn):
     text = norm(page_one.get_text())
     assert weekly_churn["project"]["title"] in text
     assert "A. Student" in text and "built 2025-12-01" in text and "evreport 0.1.0" in text
-    assert weekly_churn["claim"]["rewritten"] in text
-    assert "Keep gbm" in text and "recommended model: gbm" in text
+    assert in_words(weekly_churn["claim"]["rewritten"], weekly_churn) in text
+    assert "Keep gradient boosting" in text and "recommended model: gradient boosting" in text
     for reason in weekly_churn["decision"]["reasons"]:
-        assert reason in text
+        assert in_words(reason, weekly_churn) in text
 
 
 def test_size_under_one_megabyte(rendered):
@@ -170,7 +175,7 @@ def test_every_example_renders(name, rendered):
     assert len(soup.select("figure.chart svg")) >= 3
     assert soup.find("script") is None
     md = files["decision-log.md"].decode("utf-8")
-    assert report["claim"]["reconsider_when"][:40] in md
+    assert in_words(report["claim"]["reconsider_items"][0], report)[:40] in md
 
 
 def test_control_characters_in_user_text_are_shown_as_escapes():
