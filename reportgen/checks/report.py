@@ -89,6 +89,7 @@ def header(project: Project, command: str | None) -> dict:
             "claim": cfg.claim_text,
             "block_column": cfg.block,
             "slice_column": cfg.slice,
+            "repeats": cfg.repeats,
             # [models]: the candidate's and baseline's names as the page prints them
             "display_names": {
                 m: cfg.display_names[m]

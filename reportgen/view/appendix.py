@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
-from reportgen.view.parts import Row, Status, fact_status, in_words, outcome
+from reportgen.view.parts import Row, Status, fact_status, in_words, outcome, said
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -99,9 +99,10 @@ def measured(
     """A check's value against its bar, as one short phrase; empty when neither is set."""
     if value is None and bar is None:
         return ""
+    shown = said(fmt(value), "not measured")
     if bar is None:
-        return fmt(value)
-    return f"{fmt(value)}, bar {given(bar)}"
+        return shown
+    return f"{shown}, bar {given(bar)}"
 
 
 def _with_decimals(d: int) -> Callable[[float | int | None], str]:
@@ -263,7 +264,7 @@ def comparisons_view(report: dict, links: str | None = None) -> list[ComparisonR
                 model=str(c.get("model")),
                 seed=str(c.get("seed")),
                 split=str(c.get("split")),
-                logged=full(c.get("logged")),
+                logged=str(c.get("logged_text") or full(c.get("logged"))),
                 recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
                 cite=path_text(str(c.get("cite") or DASH), links),

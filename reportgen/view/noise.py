@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names
+from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names, said
 from reportgen.words import count_noun, decimals, gap_decimals, plural_noun
 from reportgen.words.cells import (
     DASH,
@@ -57,7 +57,11 @@ class NoiseView:
 
     lines: list[str]
     covers: list[str]
+    #: the heading of the seed part: "1. Retraining", or "1. Repeated runs: sampling noise"
+    seed_heading: str
     seed_figure: Figure | None
+    #: what the page says in place of the seed chart when there is none
+    seed_missing: str
     seed_rows: list[SeedRow]
     seed_facts: list[Row]
     seed_reason: str | None
@@ -67,6 +71,10 @@ class NoiseView:
     interval_rows: list[IntervalRow]
     block_facts: list[Row]
     block_reason: str | None
+    #: noise.block.two_level.reason, word for word: what its seed level is worth
+    two_level_note: str | None
+    #: noise.clipping.text: rows clipped to p = 0 or 1 that move the test gap
+    clipping_note: str | None
     paired_facts: list[Row]
     #: the third, model-based line: what it would take (issue 12); None without a budget
     budget_line: str | None
@@ -80,9 +88,18 @@ def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     noise = report["noise"]
     lines = [in_words(str(x), report) for x in noise.get("lines") or []]
     covers = [in_words(str(x), report) for x in noise.get("covers") or []]
+    samples = report["project"].get("repeats") == "samples"
     return NoiseView(
         lines=lines,
         covers=covers + [DASH] * (len(lines) - len(covers)),
+        seed_heading="1. Repeated runs: sampling noise" if samples else "1. Retraining",
+        seed_missing="No seed values to plot: "
+        + str(
+            (noise.get("seed") or {}).get("reason")
+            or ("sampling noise of repeated runs" if samples else "retraining noise")
+            + " is unmeasured"
+        )
+        + ".",
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
         **_budget(report, charts),
@@ -213,10 +230,15 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
             "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
             "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
             f"Strip plot of validation {metric_words} per seed. {cand} mean "
-            f"{metric(means.get('candidate'))}, {base} mean {metric(means.get('baseline'))}; "
-            f"seed sd used {spread(seed.get('sd_used'))}; the gap is "
-            f"{ratio(seed.get('gap_in_sd'), signed=True)} seed sd, the rule needs more than "
-            f"{given(seed.get('multiple'))}: {rule_word}.",
+            f"{said(metric(means.get('candidate')), 'not measured')}, {base} mean "
+            f"{said(metric(means.get('baseline')), 'not measured')}; "
+            + (
+                f"seed sd used {spread(seed.get('sd_used'))}; the gap is "
+                f"{ratio(seed.get('gap_in_sd'), signed=True)} seed sd, the rule needs more than "
+                f"{given(seed.get('multiple'))}: {rule_word}."
+                if seed.get("gap_in_sd") is not None and seed.get("multiple") is not None
+                else f"the seed rule is not measured ({seed.get('reason') or 'no seed sd'})."
+            ),
         )
 
     paired = seed.get("paired") or {}
@@ -247,6 +269,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     block = noise.get("block")
     cand, base = names(report)
     metric = metric_name(report)
+    samples = report["project"].get("repeats") == "samples"
+    moves = "repeating the runs" if samples else "retraining"
     interval_rows: list[IntervalRow] = []
     block_facts: list[Row] = []
     interval_fig = hist_fig = None
@@ -277,7 +301,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
                 "than the paired t is what pairing buys"
             ),
             "two-level bootstrap (seeds and blocks)": (
-                f"resamples trained networks, then {blocks}: retraining and the sample at once"
+                f"resamples {'the runs' if samples else 'trained networks'}, then {blocks}: "
+                f"{moves} and the sample at once"
             ),
         }
         interval_rows = [
@@ -288,7 +313,9 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         interval_rows += [
             _interval_row(
                 f"{cand} network seed {s['seed']} against the {base} seed mean",
-                "one trained network: the sample's noise only",
+                "one run: the sample's noise only"
+                if samples
+                else "one trained network: the sample's noise only",
                 s.get("gap"),
                 s,
                 d,
@@ -314,12 +341,12 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "eval_intervals",
             "One evaluation interval per trained candidate network (grey) beside the "
             "seed-averaged interval (black) and the two-level interval that also resamples "
-            "seeds (blue). Look at how far retraining moves the centre, and whether the "
+            f"seeds (blue). Look at how far {moves} moves the centre, and whether the "
             "intervals stay clear of zero.",
             f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
-            f"{with_sign(block.get('gap'), d)}, {conf} interval "
-            f"{interval(block.get('low'), block.get('high'), digits=d)}; "
-            f"{clear} of {len(per_seed)} single-network intervals lie above zero.",
+            f"{said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
+            f"{said(interval(block.get('low'), block.get('high'), digits=d), 'not computed')}; "
+            f"{count(clear)} of {count(len(per_seed))} single-network intervals lie above zero.",
         )
         dist = block.get("distribution") or {}
         primary_words = (
@@ -337,10 +364,18 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             + ". The red line is zero. Look at how much of the distribution lies on the wrong "
             "side of zero.",
             f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
-            f"({count(len(dist.get('counts') or []))} bins); the quoted interval "
-            f"{interval(block.get('low'), block.get('high'), digits=d)}"
-            + (f", the bootstrap's {interval(boot['low'], boot['high'], digits=d)}" if both else "")
-            + f"; zero {'outside' if block.get('excludes_zero') else 'inside'} it.",
+            f"({count(len(dist.get('counts') or []))} bins); "
+            + (
+                f"the quoted interval {interval(block['low'], block['high'], digits=d)}"
+                + (
+                    f", the bootstrap's {interval(boot['low'], boot['high'], digits=d)}"
+                    if both
+                    else ""
+                )
+                + f"; zero {'outside' if block.get('excludes_zero') else 'inside'} it."
+                if block.get("low") is not None and block.get("high") is not None
+                else "no interval."
+            ),
         )
     elif (noise.get("interval") or {}).get("low") is not None:
         other = noise["interval"]
@@ -369,6 +404,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         "interval_rows": interval_rows,
         "block_facts": block_facts,
         "block_reason": block_reason,
+        "two_level_note": ((block or {}).get("two_level") or {}).get("reason"),
+        "clipping_note": (noise.get("clipping") or {}).get("text"),
     }
 
 

@@ -43,7 +43,7 @@ class LadderRow:
     #: the first few artefacts, grouped by folder, for page one; its ``more`` ("and 24 more")
     #: counts the rest, which the appendix lists (linked by `anchor`)
     artefacts_shown: ArtefactList
-    #: the anchor of the rung's evidence in the appendix (the link of `artefacts_more`)
+    #: the anchor of the rung's evidence in the appendix (where `artefacts_shown.more` links to)
     anchor: str
     missing: str
     #: the numbers behind a rung that is not shown: each failed check's value and bar
@@ -261,6 +261,16 @@ def _page_one_artefacts(listed: list[str], total: int, links: str | None) -> Art
     return ArtefactList(first.groups, f"and {count(left)} more" if left > 0 else "")
 
 
+def _not_credited(r: dict, lowest: dict | None) -> str | None:
+    """Why a shown rung earns no credit: the lowest unshown rung below it."""
+    if r.get("status") != "shown" or r.get("credited") is not False or lowest is None:
+        return None
+    return (
+        f"not credited: rung {count(lowest['rung'])} ({lowest['name']}) below it is {lowest['status']}, "
+        "and a rung counts only when every rung below it is shown"
+    )
+
+
 def ladder_view(report: dict, links: str | None = None) -> list[LadderRow]:
     failed: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
@@ -270,6 +280,7 @@ def ladder_view(report: dict, links: str | None = None) -> list[LadderRow]:
             if what:
                 label = CHECK_WORDS.get(cid, cid.replace("-", " "))
                 failed.setdefault(int(c["rung"]), []).append(f"{label}: {what}")
+    lowest = next((r for r in report["ladder"] if r.get("status") != "shown"), None)
     rows = []
     for r in report["ladder"]:
         # a later report may carry the full list beside the capped one
@@ -279,11 +290,11 @@ def ladder_view(report: dict, links: str | None = None) -> list[LadderRow]:
             LadderRow(
                 rung=int(r["rung"]),
                 name=str(r["name"]),
-                status=rung_status(r["status"]),
+                status=rung_status(r["status"], r.get("credited")),
                 artefacts=[path_text(a, links) for a in listed],
                 artefacts_shown=_page_one_artefacts(listed, total, links),
                 anchor=f"evidence-rung-{int(r['rung'])}",
-                missing=in_words(str(r.get("missing") or DASH), report),
+                missing=in_words(_not_credited(r, lowest) or str(r.get("missing") or DASH), report),
                 numbers=failed.get(int(r["rung"]), []) if r.get("status") != "shown" else [],
                 summary=in_words(str(r["summary"]), report) if r.get("summary") else None,
             )
