@@ -126,6 +126,15 @@ class Config:
     def builtin_metric(self) -> bool:
         return self.metric in BUILTIN_METRICS
 
+    @property
+    def metric_words(self) -> str:
+        """The metric as sentences name its values, with [claim] unit: "log loss",
+        "squared error (mmHg²)", "absolute error (mmHg)"."""
+        name = self.metric.replace("_", " ")
+        if not self.claim_unit:
+            return name
+        return f"{name} ({self.claim_unit}{'²' if self.metric == 'squared_error' else ''})"
+
 
 #: problems reported for one evreport.toml before the rest are only counted
 MAX_PROBLEMS = 100
@@ -490,6 +499,6 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
     unit = claim.get("unit")
     if unit is not None:
         if not unit.strip():
-            err("claim.unit is empty; leave it out or name the unit (e.g. \"mmHg\")", "claim", "unit")
+            err('claim.unit is empty; leave it out or name the unit (e.g. "mmHg")', "claim", "unit")
         else:
             cfg.claim_unit = clean_text(unit.strip(), 40)
