@@ -36,8 +36,14 @@ def _untrained(est, X, y, state, classes=None):
     from sklearn.base import clone
 
     m = clone(est).set_params(
-        random_state=state, solver="sgd", learning_rate="constant", learning_rate_init=1e-12,
-        momentum=0.0, nesterovs_momentum=False, batch_size=len(y), shuffle=False,
+        random_state=state,
+        solver="sgd",
+        learning_rate="constant",
+        learning_rate_init=1e-12,
+        momentum=0.0,
+        nesterovs_momentum=False,
+        batch_size=len(y),
+        shuffle=False,
         early_stopping=False,
     )
     m.partial_fit(X, y, classes=classes) if classes is not None else m.partial_fit(X, y)
@@ -108,8 +114,10 @@ def main() -> None:
     n = args.seeds - args.seeds % 5
     singles, means, bugs = [], [], []
     for kind, sets in datasets().items():
-        acts = ["relu"] if args.quick else (
-            ["relu", "tanh", "logistic"] if kind == "classifier" else ["relu", "tanh"]
+        acts = (
+            ["relu"]
+            if args.quick
+            else (["relu", "tanh", "logistic"] if kind == "classifier" else ["relu", "tanh"])
         )
         for (name, (X, y)), hid, act in itertools.product(sets.items(), widths, acts):
             if kind == "classifier":

@@ -51,7 +51,12 @@ def confusion(report: dict, data: Datasets):
                     }
                 )
         source = data.add(rows)
-        x = alt.X("predicted:N", sort=classes, title=f"{label}: predicted class")
+        x = alt.X(
+            "predicted:N",
+            sort=classes,
+            title=f"{label}: predicted class",
+            axis=alt.Axis(labelAngle=0),
+        )
         y = alt.Y("actual:N", sort=classes, title="actual class")
         heat = unit(
             alt.Chart(source)
@@ -61,16 +66,17 @@ def confusion(report: dict, data: Datasets):
                 y=y,
                 color=alt.Color(
                     "share:Q",
-                    title="share of the actual class",
-                    scale=alt.Scale(domain=[0, 1], scheme="blues"),
+                    scale=alt.Scale(domain=[0, 1], range=["#ffffff", "#08519c"]),
+                    legend=None,
                 ),
             )
         )
         parts = [heat]
         if k <= LABELLED_CLASSES:
+            written = data.add([r for r in rows if r["count"]])  # a zero stays blank
             parts.append(
                 unit(
-                    alt.Chart(source)
+                    alt.Chart(written)
                     .mark_text(fontSize=9 if k > 6 else 10)
                     .encode(
                         x=x,

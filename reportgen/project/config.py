@@ -129,11 +129,11 @@ class Config:
     @property
     def metric_words(self) -> str:
         """The metric as sentences name its values, with [claim] unit: "log loss",
-        "squared error (mmHg²)", "absolute error (mmHg)"."""
+        "squared error in mmHg²", "absolute error in mmHg"."""
         name = self.metric.replace("_", " ")
         if not self.claim_unit:
             return name
-        return f"{name} ({self.claim_unit}{'²' if self.metric == 'squared_error' else ''})"
+        return f"{name} in {self.claim_unit}{'²' if self.metric == 'squared_error' else ''}"
 
 
 #: problems reported for one evreport.toml before the rest are only counted

@@ -18,6 +18,7 @@ from reportgen.stats.bootstrap import (
 )
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.stats.ttests import ratio_t, welch
+from reportgen.words import sig
 
 HISTOGRAM_BINS = 40
 
@@ -107,6 +108,13 @@ def _two_level(
     }
 
 
+def _width(x: float) -> str:
+    """An interval's width in the sentence: 3 significant figures; in reportgen.words' form
+    where Python's would be exponent notation (a regression target's 1.42e+03 is 1,420)."""
+    text = f"{x:.3g}"
+    return sig(x, 3) if "e" in text else text
+
+
 def _primary(boot: dict, t: dict, gap: float, n_blocks: int) -> dict[str, Any]:
     """``primary``, ``low``, ``high``, ``primary_reason`` and ``reason`` of ``noise.block``."""
     if t["low"] is None:
@@ -126,7 +134,7 @@ def _primary(boot: dict, t: dict, gap: float, n_blocks: int) -> dict[str, Any]:
         "low": lo,
         "high": hi,
         "primary_reason": (
-            f"the wider of the two: bootstrap width {w_boot:.3g}, t width {w_t:.3g}"
+            f"the wider of the two: bootstrap width {_width(w_boot)}, t width {_width(w_t)}"
             + (
                 f" ({n_blocks} blocks: the percentile bootstrap undercovers)"
                 if n_blocks < 30

@@ -71,7 +71,7 @@ def _confusion(m: dict, label: str, classes: list[str]) -> ConfusionView:
     rows = []
     for i, (row, shares) in enumerate(zip(m["confusion"], m["confusion_normalised"], strict=True)):
         cells = [
-            ConfusionCell(count(v), prob(shares[j]) if shares else "", i == j)
+            ConfusionCell(count(v), prob(shares[j]) if shares and v else "", i == j)
             for j, v in enumerate(row)
         ]
         rows.append(ConfusionRow(classes[i], cells, count(sum(row))))
@@ -124,8 +124,8 @@ def multiclass_view(report: dict, charts: Collection[str]) -> MulticlassView | N
             charts,
             "confusion",
             "Confusion matrices on test, each cell shaded by its share of the actual class's "
-            "rows (the diagonal is each class's recall). Look for dark cells off the diagonal: "
-            "the classes a model confuses.",
+            "rows, from white (none) to dark blue (all); the diagonal is each class's recall. "
+            "Look for shaded cells off the diagonal: the classes a model confuses.",
             f"Heat maps of the confusion matrices of {cand} and {base} over "
             f"{count_noun(len(classes), 'class')}.",
         ),

@@ -39,6 +39,7 @@ from __future__ import annotations
 from reportgen.words.nouns import (
     blocks_phrase,
     count_noun,
+    metric_label,
     noun,
     plural_noun,
     singular_noun,
@@ -95,6 +96,7 @@ __all__ = [
     "half_width",
     "interval",
     "metric",
+    "metric_label",
     "noun",
     "p_text",
     "pct",

@@ -11,7 +11,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 #: every example project, built from its folder by tests/render/test_layout.py and test_text.py
-EXAMPLES = ["weekly-churn", "moons-tie", "tuned-no-replay", "tuned-replay"]
+EXAMPLES = [
+    "weekly-churn",
+    "moons-tie",
+    "tuned-no-replay",
+    "tuned-replay",
+    "diabetes-regression",
+    "digits-multiclass",
+]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
