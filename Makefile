@@ -3,7 +3,7 @@ PY ?= .venv/bin/python
 VENV_STAMP := .venv/.installed
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test lint format golden pages bench clean
+.PHONY: help setup example examples-build test lint format fixtures golden pages bench clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -24,7 +24,7 @@ example: $(VENV_STAMP) ## set up, then build the weekly-churn example report (HT
 examples-build: $(VENV_STAMP) ## build the report of every example project
 	@for d in examples/*/; do [ -f "$$d/evreport.toml" ] && .venv/bin/evreport build "$$d" || exit 1; done
 
-test: $(VENV_STAMP) ## set up, then run the whole test suite
+test: lint ## set up, run ruff (lint and format check), then the whole test suite
 	.venv/bin/python -m pytest
 
 lint: $(VENV_STAMP) ## ruff lint and format check
@@ -33,6 +33,9 @@ lint: $(VENV_STAMP) ## ruff lint and format check
 
 format: $(VENV_STAMP) ## ruff format in place
 	.venv/bin/ruff format reportgen tests bench examples
+
+fixtures: $(VENV_STAMP) ## rebuild tests/fixtures/ from the examples through the real pipeline
+	$(PY) tests/render/make_fixtures.py
 
 golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 	EVREPORT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q

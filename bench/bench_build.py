@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "report-sample.json"
+FIXTURE = ROOT / "tests" / "fixtures" / "report-weekly-churn.json"
 EXAMPLES = ["weekly-churn", "tuned-no-replay"]
 
 

@@ -3,7 +3,9 @@
 ``make_scale_project(path, n_val, n_test, seeds=10)`` writes evreport.toml, runs.csv,
 split/{train,validation,test}.parquet (row_id, week, route) with their manifest, and one
 predictions file (row_id, y, p) per network and part, each in its own shuffled row order.
-``ids="int"`` writes int64 row ids, ``ids="str"`` strings such as ``"te0000042"``.
+``ids="int"`` writes int64 row ids, ``ids="str"`` strings such as ``"te0000042"``;
+``split_fmt="csv"`` writes the split files as CSV (as pandas ``to_csv`` does: no quotes),
+where integer ids are text such as ``200000042``.
 Used by bench/bench_scale.py and by tests/perf (a small copy).
 """
 
@@ -25,6 +27,14 @@ def _ids(prefix: str, offset: int, n: int, kind: str):
     return pa.array([f"{prefix}{i:07d}" for i in range(n)], type=pa.string())
 
 
+def _write_csv(table, path: Path, quoted: bool = False) -> None:
+    """CSV with strings quoted (pyarrow's default) or, as pandas writes it, unquoted."""
+    import pyarrow.csv as pcsv
+
+    options = pcsv.WriteOptions(quoting_style="needed" if quoted else "none")
+    pcsv.write_csv(table, path, write_options=options)
+
+
 def make_scale_project(
     path: Path,
     n_val: int,
@@ -33,6 +43,7 @@ def make_scale_project(
     ids: str = "int",
     fmt: str = "parquet",
     rng_seed: int = 13,
+    split_fmt: str = "parquet",
 ) -> Path:
     """Write the project into ``path`` (created) and return it."""
     from reportgen.project.manifest import freeze
@@ -59,7 +70,10 @@ def make_scale_project(
                 "route": pa.array(route),
             }
         )
-        pq.write_table(table, path / "split" / f"{part}.parquet")
+        if split_fmt == "parquet":
+            pq.write_table(table, path / "split" / f"{part}.parquet")
+        else:
+            _write_csv(table, path / "split" / f"{part}.csv")
         parts[part] = (table.column("row_id"), signal, y)
     freeze(path, created="2026-01-01T00:00:00Z")
 
@@ -80,9 +94,7 @@ def make_scale_project(
                 if fmt == "parquet":
                     pq.write_table(table, path / rel)
                 else:
-                    import pyarrow.csv as pcsv
-
-                    pcsv.write_csv(table, path / rel)
+                    _write_csv(table, path / rel, quoted=True)
                 value = float(np.mean(per_row_metric("log_loss", y=y, p=p)))
                 rows.append(
                     f"{model}-s{seed},{model},{seed},{part},log_loss,{value!r},ok,{model}-a,{rel}"

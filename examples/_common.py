@@ -1,21 +1,33 @@
-"""Helpers shared by the example generators: deterministic writing and freezing."""
+"""Helpers shared by the example generators: deterministic writing and freezing.
+
+Import it before numpy (``import _common`` sorts first among the third-party imports): it
+pins the linear-algebra libraries to one thread, so every regeneration sums in the same
+order, and puts the repository on ``sys.path`` for ``reportgen``.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import platform
-import shutil
-import subprocess
-import sys
-from datetime import datetime, timedelta
-from pathlib import Path
+import os
 
-import numpy as np
-import pandas as pd
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from datetime import datetime, timedelta  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent
 REPO = EXAMPLES.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
 P_DECIMALS = 6
 P_MIN = 10.0**-P_DECIMALS
 
@@ -150,3 +162,25 @@ def fallback_freeze(project: Path, created: str) -> None:
         {"created": created, "row_id": "row_id", "files": entries},
         project / "split" / "manifest.json",
     )
+
+
+def toml_table(name: str, items: dict[str, str]) -> str:
+    """A TOML table with its ``=`` signs aligned; each value already written as TOML."""
+    width = max(map(len, items))
+    return f"[{name}]\n" + "".join(f"{key:<{width}} = {value}\n" for key, value in items.items())
+
+
+def claim_table(text: str, candidate: str, baseline: str, metric: str, useful: float) -> str:
+    """The [claim] table of a model-against-baseline example."""
+    words = {"text": text, "kind": "model-vs-baseline", "candidate": candidate}
+    words |= {"baseline": baseline, "metric": metric}
+    return toml_table(
+        "claim", {k: json.dumps(v) for k, v in words.items()} | {"min_useful_effect": str(useful)}
+    )
+
+
+def rule_table(written: str, seeds_paired: bool) -> str:
+    """The [rule] table of a model-against-baseline example: the seed rule at 2 sd."""
+    rule = {"written": written, "seed_sd_multiple": "2.0", "seed_sd_from": '"larger"'}
+    rule |= {"confidence": "0.95", "resamples": "2000", "random_seed": "0"}
+    return toml_table("rule", rule | {"seeds_paired": "true" if seeds_paired else "false"})

@@ -13,24 +13,16 @@ test rows) and the "before" model.
 
 from __future__ import annotations
 
-import os
+import copy
+import re
+import warnings
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
-
-import copy  # noqa: E402
-import re  # noqa: E402
-import sys  # noqa: E402
-import warnings  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.neural_network import MLPClassifier  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import EXAMPLES, env_string, fmt_value, freeze, fresh_dir, write_csv, write_json  # noqa: E402
+import _common  # noqa: F401  (first: one BLAS thread before numpy loads)
+import numpy as np
+import pandas as pd
+from _common import EXAMPLES, env_string, fmt_value, freeze, fresh_dir, write_csv, write_json
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.neural_network import MLPClassifier
 
 DATA_SEED = 5
 LETTERS = np.array(list("ABCD"))

@@ -11,35 +11,28 @@ the accuracy it logs uses the threshold the report recomputes). The honest answe
 
 from __future__ import annotations
 
-import os
+from datetime import datetime
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
-
-import sys  # noqa: E402
-from datetime import datetime  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from sklearn.datasets import make_moons  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import PolynomialFeatures, StandardScaler  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import _nnet  # noqa: E402
-from _common import (  # noqa: E402
+import _common  # noqa: F401  (first: one BLAS thread before numpy, the repo on sys.path)
+import _nnet
+import numpy as np
+import pandas as pd
+from _common import (
     EXAMPLES,
+    claim_table,
     clock,
     fresh_dir,
+    rule_table,
     select_threshold,
     write_csv,
     write_json,
 )
+from sklearn.datasets import make_moons
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-from reportgen.record import Recorder  # noqa: E402
+from reportgen.record import Recorder
 
 OUT = EXAMPLES / "moons-tie"
 DATA_SEED = 7
@@ -179,26 +172,12 @@ def write_checks(X, y, mu, sd) -> None:
     )
 
 
+CLAIM = "The tanh MLP is more accurate than logistic regression on two moons."
 TOML = f"""title  = "Two moons: a tanh MLP against logistic regression"
 author = "A. Student (synthetic example)"
 
-[claim]
-text              = "The tanh MLP is more accurate than logistic regression on two moons."
-kind              = "model-vs-baseline"
-candidate         = "tanh-mlp"
-baseline          = "logreg"
-metric            = "accuracy"
-min_useful_effect = 0.02
-
-[rule]
-written          = {RULE_WRITTEN}
-seed_sd_multiple = 2.0
-seed_sd_from     = "larger"
-confidence       = 0.95
-resamples        = 2000
-random_seed      = 0
-seeds_paired     = true
-
+{claim_table(CLAIM, "tanh-mlp", "logreg", "accuracy", 0.02)}
+{rule_table(RULE_WRITTEN, seeds_paired=True)}
 [evaluation]
 threshold = "validation-cost"
 bins      = 10

@@ -7,8 +7,8 @@ import sys
 import click
 
 from reportgen import __version__
+from reportgen.cli_options import format_option
 from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE
-from reportgen.names import FORMATS
 
 EXIT_CODES = f"""
 \b
@@ -18,17 +18,6 @@ Exit codes:
   {EXIT_USAGE}  usage errors (bad options)
   {EXIT_STRICT}  --strict and the verdict is not "adopt" (the report is still written)
 """
-
-
-def _parse_formats(value: str) -> tuple[str, ...]:
-    items = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
-    bad = [v for v in items if v not in FORMATS]
-    if bad or not items:
-        raise click.BadParameter(
-            f"{', '.join(bad) or 'nothing'} is not a format; choose from {', '.join(FORMATS)}",
-            param_hint="--format",
-        )
-    return items
 
 
 def _paths_options(f):
@@ -151,7 +140,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
     Exit 1 on errors, 0 when clean; warnings are printed but not fatal.
     """
-    from reportgen.errors import display_name
+    from reportgen.errors import clean_text, display_name
     from reportgen.project import inspect_project
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
@@ -170,12 +159,12 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     if errors or proj is None:
         click.echo(
             f"evreport: {len(errors)} error(s), {len(problems) - len(errors)} warning(s) in "
-            f"{display_name(project)}",
+            f"{clean_text(display_name(project), 300)}",
             err=True,
         )
         sys.exit(EXIT_INPUT)
     click.echo(
-        f"{display_name(project)}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
+        f"{clean_text(display_name(project), 300)}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
         f"{len(proj.checks)} check files, {len(problems)} warning(s))"
     )
 
@@ -188,13 +177,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     default=None,
     help="Output folder (default: PROJECT/report). Only this folder is written.",
 )
-@click.option(
-    "--format",
-    "formats",
-    default=",".join(FORMATS),
-    show_default=True,
-    help="Comma-separated: html, pdf, json, md.",
-)
+@format_option("Comma-separated: html, pdf, json, md.")
 @click.option(
     "--strict",
     is_flag=True,
@@ -239,7 +222,6 @@ def build(
     from reportgen.api import build_report
     from reportgen.errors import EvreportError, display_name
 
-    fmts = _parse_formats(formats)
     cmd = display_name(
         "evreport build " + " ".join(sys.argv[2:])
         if len(sys.argv) > 2
@@ -249,7 +231,7 @@ def build(
         result = build_report(
             project,
             out,
-            fmts,
+            formats,
             command=cmd,
             paths=_paths(config_path, runs, manifest, artefacts),
             max_file_bytes=max_file_mb * 1024 * 1024 if max_file_mb else None,

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from reportgen.names import FORMATS
+from reportgen.cli_options import format_option
 
 BATCH_EPILOG = """
 \b
@@ -25,14 +25,9 @@ Exit codes:
 """
 
 
-def _formats(ctx, param, value: str) -> tuple[str, ...]:
-    items = tuple(dict.fromkeys(v.strip().lower() for v in value.split(",") if v.strip()))
-    bad = [v for v in items if v not in FORMATS]
-    if bad or not items:
-        raise click.BadParameter(
-            f"{', '.join(bad) or 'nothing'} is not a format; choose from {', '.join(FORMATS)}"
-        )
-    return items
+def _unless_given(flag: str, help: str, **kwargs):
+    """A click option whose value is None unless it is given."""
+    return click.option(flag, default=None, help=help, **kwargs)
 
 
 @click.command(epilog=BATCH_EPILOG)
@@ -50,14 +45,7 @@ def _formats(ctx, param, value: str) -> tuple[str, ...]:
     default=None,
     help="Projects built at once (default: the number of CPUs).",
 )
-@click.option(
-    "--format",
-    "formats",
-    default=",".join(FORMATS),
-    show_default=True,
-    callback=_formats,
-    help="Comma-separated formats for each report.",
-)
+@format_option("Comma-separated formats for each report.")
 @click.option(
     "--timeout",
     type=float,
@@ -73,49 +61,32 @@ def _formats(ctx, param, value: str) -> tuple[str, ...]:
     show_default=True,
     help="local: worker processes on this machine; dask: an existing Dask cluster.",
 )
-@click.option(
+@_unless_given(
     "--scheduler",
-    default=None,
+    "Dask scheduler address (tcp://host:8786), with --executor dask.",
     metavar="ADDRESS",
-    help="Dask scheduler address (tcp://host:8786), with --executor dask.",
 )
 # grading options (issue 14; reportgen/grading)
-@click.option(
+@_unless_given(
     "--rubric",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Grade with this rubric.toml: OUT/grades.csv and OUT/NAME/feedback.md "
+    "Grade with this rubric.toml: OUT/grades.csv and OUT/NAME/feedback.md "
     "(`evreport rubric init FILE` writes a template).",
-)
-@click.option(
-    "--roster",
     type=click.Path(path_type=str),
-    default=None,
-    help="CSV with 'submission' and 'student' columns: the student column of grades.csv.",
 )
-@click.option(
+@_unless_given(
+    "--roster",
+    "CSV with 'submission' and 'student' columns: the student column of grades.csv.",
+    type=click.Path(path_type=str),
+)
+@_unless_given(
     "--deadline",
-    default=None,
+    "ISO 8601 date-time; a run started after it costs the rubric's 'late' points.",
     metavar="DATETIME",
-    help="ISO 8601 date-time; a run started after it costs the rubric's 'late' points.",
 )
 @click.option(
     "--force", is_flag=True, help="Rebuild every report, even when its inputs are unchanged."
 )
-def batch(
-    submissions,
-    out,
-    jobs,
-    formats,
-    timeout,
-    quiet,
-    executor,
-    scheduler,
-    rubric,
-    roster,
-    deadline,
-    force,
-) -> None:
+def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_options) -> None:
     """Build one report per submission and a class summary (summary.csv, summary.json, index.html).
 
     Submissions are untrusted: zips are extracted with caps and checks, and a broken or hung
@@ -126,23 +97,26 @@ def batch(
     from reportgen.project.files import check_environment
 
     progress = None if quiet else Progress(sys.stderr)
+    stopped = _stop_on_sigterm()
     try:
         check_environment()
         grading = _grading_options(rubric, roster, deadline, force)
-        result = run_batch(
-            submissions,
-            out,
-            formats=formats,
-            jobs=jobs,
-            timeout=timeout,
-            executor=executor,
-            scheduler=scheduler,
-            progress=progress,
-            grading=grading,
-        )
+        # build_options: --jobs, --format, --timeout, --executor, --scheduler, as run_batch names them
+        result = run_batch(submissions, out, **build_options, progress=progress, grading=grading)
     except EvreportError as e:
         click.echo(f"evreport batch: error: {clean_text(e)} [{e.slug}]", err=True)
         sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        signum = stopped[0] if stopped else 2
+        click.echo(
+            f"evreport batch: stopped by {'SIGTERM' if signum == 15 else 'Ctrl-C'}; every "
+            f"worker is stopped and each report in {display_name(out)} is a complete earlier "
+            "or new one; run the batch again to finish",
+            err=True,
+        )
+        sys.exit(128 + signum)
+    for line in (result.extra or {}).get("roster_problems", []):
+        click.echo(f"evreport batch: warning: {clean_text(line)}", err=True)
     if not quiet:
         n, failed = len(result.rows), result.failed
         reused = result.extra.get("reused", 0)
@@ -153,6 +127,26 @@ def batch(
             err=True,
         )
     sys.exit(result.exit_code)
+
+
+def _stop_on_sigterm() -> list[int]:
+    """Handle SIGTERM like Ctrl-C (a KeyboardInterrupt: workers stopped, OUT left whole).
+
+    Returns a list that gets the signal's number when one arrives.
+    """
+    import signal
+
+    got: list[int] = []
+
+    def handler(signum, frame):
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):  # not the main thread (an embedding application)
+        pass
+    return got
 
 
 def _grading_options(rubric, roster, deadline, force):

@@ -18,6 +18,11 @@ Exit codes:
 """
 
 
+def _flag(flag: str, help: str):
+    """An on/off click option, off unless given."""
+    return click.option(flag, is_flag=True, help=help)
+
+
 @click.group("import")
 def import_group() -> None:
     """Import runs logged by other tools (MLflow) into a project's runs.csv and predictions."""
@@ -46,29 +51,17 @@ def import_group() -> None:
 @click.option(
     "--seed-key", default="seed", show_default=True, help="Param or tag holding the seed."
 )
-@click.option(
+@_flag(
     "--strict",
-    is_flag=True,
-    help="A run that cannot become rows is an error (exit 1, nothing written), not a warning.",
+    "A run that cannot become rows is an error (exit 1, nothing written), not a warning.",
 )
-@click.option(
+@_flag(
     "--allow-remote-artifacts",
-    is_flag=True,
-    help="Also read artifacts stored outside the store's folder or tracking server "
+    "Also read artifacts stored outside the store's folder or tracking server "
     "(other paths, hosts, buckets). Off by default: a store is untrusted input.",
 )
-@click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
-def mlflow_command(
-    project,
-    tracking_uri,
-    experiment,
-    filter_string,
-    model_key,
-    seed_key,
-    strict,
-    allow_remote_artifacts,
-    dry_run,
-) -> None:
+@_flag("--dry-run", "Print what would be written; write nothing.")
+def mlflow_command(project, tracking_uri, experiment, strict, dry_run, **reading) -> None:
     """One MLflow run = one trained network: its validation_<metric> and test_<metric> metrics
     become runs.csv rows, its predictions/validation|test.(parquet|csv) artifacts are copied
     to artefacts/predictions/. Re-running adds new runs only. See docs/recording.md.
@@ -77,16 +70,10 @@ def mlflow_command(
     from reportgen.importers.mlflow import MlflowImportError, import_mlflow
 
     try:
+        # reading: --filter, --model-key, --seed-key, --allow-remote-artifacts, as import_mlflow
+        # names them
         res = import_mlflow(
-            project,
-            tracking_uri,
-            experiment,
-            model_key=model_key,
-            seed_key=seed_key,
-            filter_string=filter_string,
-            dry_run=dry_run,
-            strict=strict,
-            allow_remote_artifacts=allow_remote_artifacts,
+            project, tracking_uri, experiment, **reading, dry_run=dry_run, strict=strict
         )
     except MlflowImportError as e:
         click.echo(f"evreport: error: {clean_text(e)} [{e.slug}]", err=True)

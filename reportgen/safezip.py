@@ -172,8 +172,9 @@ _EOCD64 = b"PK\x06\x06"
 def count_entries(zip_path: Path, max_files: int) -> int:
     """The entry count from the zip's end-of-central-directory record, checked against the cap.
 
-    Read from the last 64 KiB of the file (and the ZIP64 record it points to), so a zip
-    declaring a million entries is refused before any of them is parsed.
+    Read from the last 64 KiB of the file and the ZIP64 end record wherever a reader may
+    look for it, so a zip declaring a million entries in either record is refused before
+    any of them is parsed.
     """
     try:
         with open(zip_path, "rb") as f:
@@ -187,16 +188,25 @@ def count_entries(zip_path: Path, max_files: int) -> int:
                 raise UnsafeZipError(f"{_name(zip_path)} is not a readable zip: no end record")
             disk_entries, total, cd_size = struct.unpack("<HHI", tail[at + 8 : at + 16])
             count = max(disk_entries, total)
-            loc = at - 20
-            if (count == 0xFFFF or cd_size == 0xFFFFFFFF) and loc >= 0:
-                if tail[loc : loc + 4] == _EOCD64_LOCATOR:
-                    (offset,) = struct.unpack("<Q", tail[loc + 8 : loc + 16])
-                    if offset < size:
-                        f.seek(offset)
-                        rec = f.read(56)
-                        if rec[:4] == _EOCD64 and len(rec) >= 56:
-                            d64, t64, cd64 = struct.unpack("<QQQ", rec[24:48])
-                            count, cd_size = max(d64, t64), cd64
+            loc = size - tail_len + at - 20  # where a ZIP64 locator sits, in the file
+            locator = b""
+            if loc >= 0:
+                f.seek(loc)
+                locator = f.read(20)
+            if locator[:4] == _EOCD64_LOCATOR:
+                # a ZIP64 record overrides the classic one whatever the latter says (zipfile
+                # uses it even when the classic counts look small): Python's zipfile reads
+                # it just before the locator, other tools where the locator points; the
+                # larger count and size of all of them are checked
+                (offset,) = struct.unpack("<Q", locator[8:16])
+                for pos in sorted({loc - 56, offset}):
+                    if not 0 <= pos <= size - 56:
+                        continue
+                    f.seek(pos)
+                    rec = f.read(56)
+                    if rec[:4] == _EOCD64:
+                        d64, t64, cd64 = struct.unpack("<QQQ", rec[24:48])
+                        count, cd_size = max(count, d64, t64), max(cd_size, cd64)
     except OSError as e:
         raise UnsafeZipError(f"{_name(zip_path)} cannot be read: {e.strerror}") from None
     if count > max_files:

@@ -20,16 +20,21 @@ ERROR_COLSPAN = 5 + len(RUNG_COLUMNS)
 
 @dataclass(frozen=True)
 class RungCell:
+    """One rung's status in the by-name table, with its CSS class."""
+
     status: str  # shown | partly | not shown | "" (unknown)
     css: str
 
     @property
     def text(self) -> str:
+        """The status as printed: a dash when unknown."""
         return self.status or cells.DASH
 
 
 @dataclass(frozen=True)
 class IndexRow:
+    """One submission in the by-name table of index.html: its result or its error."""
+
     name: str
     href: str | None
     status: str
@@ -47,6 +52,8 @@ class IndexRow:
 
 @dataclass(frozen=True)
 class IndexContext:
+    """templates/batch/index.html: the counts, the rung totals, the rows, the overview."""
+
     title: str
     version: str
     total: int

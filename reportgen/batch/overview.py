@@ -22,6 +22,8 @@ BAR_HEIGHT, TEXT_DROP = 15, 12
 
 @dataclass(frozen=True)
 class Bar:
+    """One bar of a BarChart: its label, its count and where they are drawn (px)."""
+
     label: str
     count: int
     y: int
@@ -54,18 +56,24 @@ def bar_chart(title: str, items: Sequence[tuple[str, int]], plot_width: int = 26
 
 @dataclass(frozen=True)
 class MissingLine:
+    """One rung's most common missing things: (how many submissions, the text)."""
+
     rung: str
     items: list[tuple[int, str]]  # (count, text)
 
 
 @dataclass(frozen=True)
 class Failure:
+    """A submission whose build failed, and why."""
+
     name: str
     reason: str
 
 
 @dataclass(frozen=True)
 class RungRow:
+    """One submission in the by-supported-rung table (templates/batch/_by_rung.html)."""
+
     name: str
     href: str | None
     supported_rung: str
@@ -89,19 +97,23 @@ class Overview:
 
     @property
     def charts(self) -> tuple[BarChart, BarChart]:
+        """The two bar charts in the order drawn: supported rung, then verdict."""
         return (self.rung_chart, self.verdict_chart)
 
     @property
     def failures_count(self) -> int:
+        """How many builds failed."""
         return len(self.failures)
 
     @property
     def duplicates_count(self) -> str:
+        """How many groups of possibly copied work, in words ("1 group", "3 groups")."""
         n = len(self.duplicates)
         return f"{n} group{'' if n == 1 else 's'}"
 
     @property
     def common_text(self) -> str:
+        """The course material every submission shares, as one line."""
         return "; ".join(self.common)
 
 

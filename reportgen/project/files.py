@@ -96,9 +96,22 @@ def confine(root: Path, rel: str) -> Path:
         raise Refused(
             f"path {quote(rel)} cannot be resolved: {str(e).rsplit(': ', 1)[-1]}"
         ) from None
-    if target != root_real and root_real not in target.parents:
+    if not _inside(target, root_real):
         raise Refused(f"path {quote(rel)} leads outside the project folder (through a symlink)")
     return target
+
+
+def _inside(real: Path, root_real: Path) -> bool:
+    """``real`` is the resolved project folder itself or lies below it."""
+    return real == root_real or root_real in real.parents
+
+
+def _confined(root: Path, path: Path, outside: str) -> Path:
+    """The real path of ``path``; Refused with the message ``outside`` when it leads out of ``root``."""
+    real = _resolve(path)
+    if not _inside(real, _resolve(root)):
+        raise Refused(outside)
+    return real
 
 
 def confine_file(root: Path, path: Path, name: str | None = None) -> Path:
@@ -109,12 +122,8 @@ def confine_file(root: Path, path: Path, name: str | None = None) -> Path:
     loop, and a regular file (not a folder, FIFO or device).
     """
     name = name or display_name(path)
-    root_real = _resolve(root)
-    real = _resolve(path)
-    if real != root_real and root_real not in real.parents:
-        raise Refused(
-            f"{name} leads outside the project folder (through a symlink); it is not read"
-        )
+    outside = f"{name} leads outside the project folder (through a symlink); it is not read"
+    real = _confined(root, path, outside)
     try:
         st = os.stat(real)
     except FileNotFoundError:
@@ -129,12 +138,8 @@ def confine_file(root: Path, path: Path, name: str | None = None) -> Path:
 def confine_dir(root: Path, path: Path, name: str | None = None) -> Path | None:
     """The real path of folder ``path`` inside ``root``; None when absent; Refused when it leads out."""
     name = name or display_name(path)
-    real = _resolve(path)
-    root_real = _resolve(root)
-    if real != root_real and root_real not in real.parents:
-        raise Refused(
-            f"folder {name}/ leads outside the project folder (through a symlink); nothing in it is read"
-        )
+    outside = f"folder {name}/ leads outside the project folder (through a symlink); nothing in it is read"
+    real = _confined(root, path, outside)
     return real if real.is_dir() else None
 
 

@@ -208,7 +208,12 @@ def inspect_project(
                             getattr(e, "problem", None) or Problem(str(e), reader.display(p))
                         )
 
-    keys_of_part = {part: part_keys(f, row_id_col) for part, f in split_frames.items()}
+    keys_of_frame: dict[int, object] = {}  # a split file named by many parts is keyed once
+    keys_of_part = {}
+    for part, f in split_frames.items():
+        if id(f) not in keys_of_frame:
+            keys_of_frame[id(f)] = part_keys(f, row_id_col)
+        keys_of_part[part] = keys_of_frame[id(f)]
     predictions: dict[str, Predictions] = {}
     if config is not None:
         part_of: dict[str, tuple[str, int]] = {}

@@ -13,6 +13,9 @@ from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
 MANIFEST = "split/manifest.json"
+#: most parts a manifest may list, checked before any entry is read (a few parts are usual:
+#: train, validation, test)
+MAX_MANIFEST_PARTS = 1_000
 PART_ALIASES = {"val": "validation", "valid": "validation"}
 
 
@@ -48,6 +51,13 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
     )
     if not files:
         raise InputError(f"no .csv or .parquet split files in {split_dir}/", path=split_dir)
+    if len(files) > MAX_MANIFEST_PARTS:  # a manifest that validate would refuse
+        raise InputError(
+            f"{split_dir}/ holds {len(files):,} split files, over the limit of "
+            f"{MAX_MANIFEST_PARTS:,} parts; none of them is read",
+            path=split_dir,
+            slug="too-large",
+        )
     if created is None:
         created = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     else:
@@ -153,6 +163,7 @@ def _entry_lines(text: str) -> list[int]:
     if not m:
         return []
     pos, lines = m.end(), []
+    counted, line = 0, 1  # newlines are counted once, from the previous entry on
     while True:
         while pos < len(text) and text[pos] in " \t\r\n,":
             pos += 1
@@ -163,7 +174,9 @@ def _entry_lines(text: str) -> list[int]:
         )  # cite the entry at its first key (its "part" in a manifest written by freeze)
         while key < len(text) and text[key] in " \t\r\n":
             key += 1
-        lines.append(text.count("\n", 0, key) + 1)
+        line += text.count("\n", counted, key)
+        counted = key
+        lines.append(line)
         try:
             _, pos = dec.raw_decode(text, pos)
         except json.JSONDecodeError:
@@ -232,8 +245,20 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
             )
         )
         row_id = "row_id"
+    if len(doc["files"]) > MAX_MANIFEST_PARTS:
+        problems.append(
+            Problem(
+                f'"files" lists {len(doc["files"]):,} parts, over the limit of '
+                f"{MAX_MANIFEST_PARTS:,}; none of them is read",
+                name,
+                _line_of_key(text, '"files"'),
+                slug="too-large",
+            )
+        )
+        return None
     manifest = Manifest(name, created, created_text, row_id)
     entry_lines = _entry_lines(text)
+    targets: dict[str, Path] = {}  # a split file named by many parts is confined once
     seen_parts: set[str] = set()
     for i, entry in enumerate(doc["files"]):
         line = entry_lines[i] if i < len(entry_lines) else 1
@@ -266,9 +291,12 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         seen_parts.add(part)
         sf = SplitFile(part, str(entry["path"]), str(entry["sha256"]).lower(), entry["rows"], line)
         manifest.files.append(sf)
-        target = reader.project_path(sf.path, source=name, line=line, problems=problems)
+        target = targets.get(sf.path) or reader.project_path(
+            sf.path, source=name, line=line, problems=problems
+        )
         if target is None:
             continue
+        targets[sf.path] = target
         try:
             frame = read_table(reader, target)
         except TableError as e:

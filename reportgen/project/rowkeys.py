@@ -2,11 +2,18 @@
 
 The split file's ids are turned into text once (``str(v).strip()``, as the checks compare
 them), sorted once, and every predictions file of the part is mapped onto positions in
-that order with a hash lookup (Arrow ``index_in``). A key is then a plain int64: joins,
+that order: by a table lookup or a binary search when the ids are integers on both sides,
+else by a hash lookup (Arrow ``index_in``). A key is then a plain int64: joins,
 intersections and coverage checks are array indexing and counting, and sorting keys sorts
 the ids as strings. When anything is unusual (nulls, empty or padded ids, duplicates, an
 id outside the split file, a column type other than integer or text) there are no keys and
 the callers take the general path, which names the offending row.
+
+Text ids count as integers only when every id of the column is a canonical decimal integer
+(``canonical_ints``): digits, no sign, no leading zero, no space. For those ``str(int(s))
+== s``, so two ids are equal as integers exactly when they are equal as text, and the
+integer path matches the same rows as the text path. "007" and "7" stay different ids: a
+column holding "007" is not canonical and takes the text path, where they differ.
 """
 
 from __future__ import annotations
@@ -54,27 +61,70 @@ def id_text(values):
     return arr
 
 
+#: a canonical decimal integer: no sign, no leading zero, no space, at most 19 digits
+CANONICAL_INT = r"^(?:0|[1-9][0-9]{0,18})$"
+
+
+def canonical_ints(text) -> np.ndarray | None:
+    """int64 values of Arrow string ids when every one is a canonical decimal integer, else None.
+
+    Canonical means ``str(int(s)) == s`` with no sign (see the module docstring), within
+    int64; an empty column, a null or any other id gives None (the text path).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if text is None or len(text) == 0 or text.null_count:
+        return None
+    if not pc.all(pc.match_substring_regex(text, CANONICAL_INT)).as_py():
+        return None
+    try:
+        ints = pc.cast(text, pa.int64())
+    except pa.ArrowInvalid:  # 19 digits beyond 9,223,372,036,854,775,807
+        return None
+    return ints.to_numpy(zero_copy_only=False)
+
+
 @dataclass
 class PartKeys:
     """The unique row ids of one split part, in string order, and where each sits in the split file."""
 
-    text: object  # Arrow string array: the split file's ids in file order
-    sorted_text: object  # Arrow string array: the same ids, sorted (code point order)
-    split_pos: np.ndarray  # (n,) row of the split file holding sorted id k
+    split_pos: np.ndarray  # (n,) row of the split file holding key k (the k-th id in string order)
     int_sorted: np.ndarray | None = None  # integer ids: the ids in numeric order ...
     int_key: np.ndarray | None = None  # ... and the key (string-order position) of each
     int_low: int = 0  # dense integer ids: key of id v at int_table[v - int_low], -1 if none
     int_table: np.ndarray | None = None
+    #: Arrow strings, the ids in key order; for integer ids made on first use (messages)
+    _sorted_text: object = field(default=None, repr=False)
     _labels: dict = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
-        return len(self.sorted_text)
+        return len(self.split_pos)
+
+    @property
+    def sorted_text(self):
+        """The part's ids as Arrow strings in key (code point) order."""
+        if self._sorted_text is None:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            by_key = np.empty(len(self), dtype=np.int64)
+            by_key[self.int_key] = self.int_sorted
+            self._sorted_text = pc.cast(pa.array(by_key), pa.string())
+        return self._sorted_text
 
     def keys_of(self, ids) -> np.ndarray | None:
         """(N,) int64 keys of a predictions file's ids; None when one is unusual, absent or repeated."""
         import pyarrow.compute as pc
 
-        ints = _int_ids(ids) if self.int_sorted is not None else None
+        ints = text = None
+        if self.int_sorted is not None:
+            ints = _int_ids(ids)
+            if ints is None:  # text: integers only when every id is canonical
+                text = id_text(ids)
+                if text is None:
+                    return None
+                ints = canonical_ints(text)
         if ints is not None and self.int_table is not None:  # a table lookup
             v = ints - self.int_low
             if v.size and (v.min() < 0 or v.max() >= self.int_table.size):
@@ -89,7 +139,7 @@ class PartKeys:
                 return None
             keys = self.int_key[pos]
         else:
-            text = id_text(ids)
+            text = id_text(ids) if text is None else text
             if text is None:
                 return None
             found = pc.index_in(text, value_set=self.sorted_text)
@@ -98,7 +148,7 @@ class PartKeys:
             keys = found.to_numpy(zero_copy_only=False).astype(np.int64)
         if keys.size and np.bincount(keys, minlength=len(self)).max() > 1:
             return None
-        return keys.astype(np.int32) if len(self) < 2**31 else keys
+        return keys.astype(np.int32, copy=False) if len(self) < 2**31 else keys
 
     def text_of(self, keys: np.ndarray) -> np.ndarray:
         """The ids of ``keys`` as Python strings (messages and the rare general path)."""
@@ -133,17 +183,22 @@ def part_keys(frame, column: str) -> PartKeys | None:
         ).as_py()
     ):
         return None
-    keys = PartKeys(text, sorted_text, order.to_numpy().astype(np.int64))
+    small = np.int32 if len(text) < 2**31 else np.int64  # keys, positions and lookups
     ints = _int_ids(frame[column])
-    if ints is not None:
-        by_value = np.argsort(ints, kind="stable")
-        key_of_row = np.empty(len(ints), dtype=np.int64)
-        key_of_row[keys.split_pos] = np.arange(len(ints))
-        keys.int_sorted, keys.int_key = ints[by_value], key_of_row[by_value]
-        if ints.size and int(ints.max()) - int(ints.min()) < 4 * ints.size + 1024:
-            keys.int_low = int(ints.min())
-            keys.int_table = np.full(int(ints.max()) - keys.int_low + 1, -1, dtype=np.int64)
-            keys.int_table[ints - keys.int_low] = key_of_row
+    if ints is None:  # text (a CSV split file): integers when every id is canonical
+        ints = canonical_ints(text)
+    if ints is None:
+        return PartKeys(order.to_numpy().astype(small), _sorted_text=sorted_text)
+    keys = PartKeys(order.to_numpy().astype(small))
+    del text, sorted_text  # the text of integer ids is made again only for messages
+    by_value = np.argsort(ints, kind="stable")
+    key_of_row = np.empty(len(ints), dtype=small)
+    key_of_row[keys.split_pos] = np.arange(len(ints))
+    keys.int_sorted, keys.int_key = ints[by_value], key_of_row[by_value]
+    if ints.size and int(ints.max()) - int(ints.min()) < 4 * ints.size + 1024:
+        keys.int_low = int(ints.min())
+        keys.int_table = np.full(int(ints.max()) - keys.int_low + 1, -1, dtype=small)
+        keys.int_table[ints - keys.int_low] = key_of_row
     return keys
 
 

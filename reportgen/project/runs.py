@@ -11,7 +11,7 @@ from datetime import datetime
 
 from reportgen.errors import Problem, quote
 from reportgen.project.manifest import canonical_part, parse_time
-from reportgen.project.tables import csv_header_problem
+from reportgen.project.tables import MAX_TABLE_COLUMNS, csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 #: part names read case-insensitively ("Validation" is validation, with a warning)
@@ -77,6 +77,16 @@ def parse_runs(
     except csv.Error as e:
         problems.append(Problem(f"malformed CSV: {e}", name, 1, slug="bad-csv"))
         return []
+    if len(header) > MAX_TABLE_COLUMNS:  # before any per-column work (names, suggestions)
+        problems.append(
+            Problem(
+                f"the header has {len(header):,} columns, over the limit of {MAX_TABLE_COLUMNS:,}",
+                name,
+                1,
+                slug="too-large",
+            )
+        )
+        return []
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}
     if len(col) != len(header) and header[-1] == "":
@@ -84,15 +94,8 @@ def parse_runs(
         return []
     if len(col) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
-        problems.append(
-            Problem(
-                f"duplicate column {quote(dup)} in the header",
-                name,
-                1,
-                header.index(dup) + 1,
-                slug="duplicate-column",
-            )
-        )
+        msg = f"duplicate column {quote(dup)} in the header"
+        problems.append(Problem(msg, name, 1, header.index(dup) + 1, slug="duplicate-column"))
         return []
     missing = [c for c in REQUIRED if c not in col]
     hint = csv_header_problem(header, text, name)
@@ -114,15 +117,10 @@ def parse_runs(
         if h not in REQUIRED and h not in OPTIONAL:
             close = difflib.get_close_matches(h, REQUIRED + OPTIONAL, n=1, cutoff=0.75)
             if close:
+                msg = f"unknown column {quote(h)} (did you mean {quote(close[0])}?); it is ignored"
+                at = header.index(h) + 1
                 warnings.append(
-                    Problem(
-                        f"unknown column {quote(h)} (did you mean {quote(close[0])}?); it is ignored",
-                        name,
-                        1,
-                        header.index(h) + 1,
-                        slug="unknown-column",
-                        severity="warning",
-                    )
+                    Problem(msg, name, 1, at, slug="unknown-column", severity="warning")
                 )
     rows: list[RunRow] = []
     seen: dict[tuple[str, str, str], int] = {}

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from reportgen.errors import Problem, clean_text, quote
+from reportgen.project import files
 from reportgen.project.files import Reader, Refused, confine_file, decode_text
 
 TABLE_SUFFIXES = (".csv", ".parquet", ".pq")
@@ -23,6 +24,12 @@ class TableError(Exception):
 MAX_TABLE_ROWS = 10_000_000
 MAX_TABLE_VALUES = 100_000_000  # leaf values over all columns
 MAX_TABLE_DECODED_BYTES = 2 * 1024**3  # uncompressed page bytes over all columns
+#: columns of one CSV or Parquet file, counted from the header or the schema before parsing
+MAX_TABLE_COLUMNS = 10_000
+# The text of one Parquet string column, decoded, may not exceed the per-file byte cap
+# (MAX_FILE_BYTES or --max-file-mb): no more text than the largest CSV file read. Checked
+# from the column's page sizes in the metadata before decoding, then exactly from its
+# dictionary (each value's length times its uses) before any value is expanded.
 
 
 def read_table(reader: Reader, path: Path, keep: bool = True):
@@ -57,7 +64,7 @@ def _read_table(reader: Reader, path: Path, name: str):
         raise TableError(Problem(str(e), name, slug="unreadable")) from None
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
-        frame = _parquet_frame(data, name)
+        frame = _parquet_frame(data, name, reader.max_file_bytes or files.MAX_FILE_BYTES)
     elif suffix == ".csv":
         try:
             text = decode_text(data)
@@ -67,6 +74,17 @@ def _read_table(reader: Reader, path: Path, name: str):
         if not text.strip():
             raise TableError(
                 Problem("the file is empty (a header line is expected)", name, 1, slug="empty")
+            )
+        columns = _header_fields(text)
+        if columns > MAX_TABLE_COLUMNS:
+            raise TableError(
+                Problem(
+                    f"the header has {columns:,} columns, over the limit of "
+                    f"{MAX_TABLE_COLUMNS:,}; the file is not parsed",
+                    name,
+                    1,
+                    slug="too-large",
+                )
             )
         try:
             frame = pd.read_csv(
@@ -109,7 +127,9 @@ def _read_table(reader: Reader, path: Path, name: str):
                 )
             )
         frame.attrs["format"] = "csv"
-        if '"' in text or "\n\n" in text.replace("\r\n", "\n") or text.startswith(("\n", "\r")):
+        if not _one_record_per_line(text, len(frame)) and (
+            '"' in text or "\n\n" in text.replace("\r\n", "\n") or text.startswith(("\n", "\r"))
+        ):
             lines = _record_lines(text)
             if len(lines) == len(frame):
                 frame.attrs["lines"] = lines
@@ -123,6 +143,25 @@ def _read_table(reader: Reader, path: Path, name: str):
         )
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame
+
+
+#: one line of a text with its terminator (\r\n, \r or \n), or the last line without one
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|[\r\n])|[^\r\n]+")
+
+
+def _header_fields(text: str) -> int:
+    """Fields of a CSV text's first record (the header), read alone; 0 when it is malformed.
+
+    Lines are handed to the csv module one at a time, so only the header is copied.
+    """
+    import csv
+
+    start = re.compile(r"[\r\n]*").match(text).end()  # blank lines before the header
+    lines = (m.group(0) for m in _LINE.finditer(text, start))
+    try:
+        return len(next(csv.reader(lines), []))
+    except csv.Error:  # e.g. a quote never closed: the parser names it
+        return 0
 
 
 def csv_header_problem(header: list[str], text: str, name: str) -> Problem | None:
@@ -149,8 +188,11 @@ def csv_header_problem(header: list[str], text: str, name: str) -> Problem | Non
     return None
 
 
-def _parquet_frame(data: bytes, name: str):
-    """A Parquet file as a frame, refused before decoding when its metadata describes too much."""
+def _parquet_frame(data: bytes, name: str, max_text_bytes: int):
+    """A Parquet file as a frame, refused before decoding when its metadata describes too much.
+
+    ``max_text_bytes`` caps the decoded text of each string column (see MAX_TABLE_COLUMNS).
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -160,14 +202,29 @@ def _parquet_frame(data: bytes, name: str):
     try:
         pf = pq.ParquetFile(io.BytesIO(data))
         md = pf.metadata
+        if md.num_columns > MAX_TABLE_COLUMNS:
+            raise bad(
+                f"the Parquet file has {md.num_columns:,} columns, over the limit of "
+                f"{MAX_TABLE_COLUMNS:,}",
+                "too-large",
+            )
+        schema = pf.schema_arrow
+        strings = [f.name for f in schema if _is_text(f.type)]
+        leaf = {md.schema.column(j).path: j for j in range(md.num_columns)}
+        text_leaves = {leaf[c]: c for c in strings if c in leaf}
         rows = md.num_rows
         values = decoded = 0
+        pages = dict.fromkeys(text_leaves, 0)  # per string column: page bytes less 4 a value
         for i in range(md.num_row_groups):
             rg = md.row_group(i)
             decoded += rg.total_byte_size
             for j in range(rg.num_columns):
-                values += rg.column(j).num_values
-        schema = pf.schema_arrow
+                c = rg.column(j)
+                values += c.num_values
+                if j in pages:
+                    pages[j] += c.total_uncompressed_size - 4 * c.num_values
+    except TableError:
+        raise
     except Exception as e:  # pyarrow raises several types for corrupt files
         raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
     limits = (
@@ -180,29 +237,110 @@ def _parquet_frame(data: bytes, name: str):
             raise bad(
                 f"the Parquet file describes {n:,} {what}, over the limit of {cap:,}", "too-large"
             )
+    for j, n in pages.items():  # a plain-encoded value costs 4 length bytes in its page
+        if n > max_text_bytes:
+            raise bad(_text_limit_message(text_leaves[j], n, max_text_bytes), "too-large")
     nested = [f.name for f in schema if pa.types.is_nested(f.type)]
     if nested:
         raise bad(f"column {quote(nested[0])} is nested (a list or struct); use flat columns")
-    strings = [
-        f.name
-        for f in schema
-        if pa.types.is_string(f.type)
-        or pa.types.is_large_string(f.type)
-        or pa.types.is_binary(f.type)
-        or pa.types.is_large_binary(f.type)
-    ]
     try:
         # strings stay dictionary-encoded while decoding: a repeated long value costs once
         table = pq.read_table(io.BytesIO(data), read_dictionary=strings or None)
-        frame = table.to_pandas()
     except Exception as e:
         raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+    for c in strings:  # before any value is expanded (pandas, str, strip)
+        n = _text_bytes(table.column(c))
+        if n > max_text_bytes:
+            raise bad(_text_limit_message(c, n, max_text_bytes), "too-large")
+    # text row ids (unique: a dictionary saves nothing) become Arrow strings, as in a CSV
+    # frame, not one Python object per row
+    ids = [i for i, f in enumerate(table.schema) if f.name == "row_id"]
+    plain_ids = len(ids) == 1 and _is_text(table.schema[ids[0]].type)
+    plain_ids = plain_ids and not _is_binary(table.schema[ids[0]].type)
+    try:
+        if plain_ids:
+            table = table.set_column(ids[0], "row_id", table.column(ids[0]).cast(pa.large_string()))
+        frame = table.to_pandas(types_mapper=_as_str_dtype if plain_ids else None)
+    except Exception as e:
+        raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+    del table
     for c in strings:
         if c in frame.columns and str(frame[c].dtype) == "category":
             col = frame[c].astype(object)
             frame[c] = col.where(col.notna(), None)
     frame.attrs["format"] = "parquet"
     return frame
+
+
+def _is_binary(t) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    return pa.types.is_binary(t) or pa.types.is_large_binary(t)
+
+
+def _as_str_dtype(t):
+    """to_pandas types_mapper: large_string (only the text row ids) as pandas' str dtype."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
+    return pd.StringDtype("pyarrow", na_value=np.nan) if t == pa.large_string() else None
+
+
+def _is_text(t) -> bool:
+    """A string or binary Arrow type, or a dictionary of them (as pandas categories are stored)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    return (
+        pa.types.is_string(t)
+        or pa.types.is_large_string(t)
+        or pa.types.is_binary(t)
+        or pa.types.is_large_binary(t)
+    )
+
+
+def _text_limit_message(column: str, n: int, cap: int) -> str:
+    return (
+        f"column {quote(column)} decodes to {n:,} bytes of text, over the limit of {cap:,} "
+        "(the per-file limit; set EVREPORT_MAX_FILE_BYTES to raise it)"
+    )
+
+
+def _text_bytes(column) -> int:
+    """Bytes of a string column once every value is expanded, counted without expanding."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    total = 0
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            lengths = pc.fill_null(pc.binary_length(chunk.dictionary), 0)
+            lengths = lengths.to_numpy(zero_copy_only=False).astype(np.int64)
+            uses = np.bincount(
+                pc.drop_null(chunk.indices).to_numpy(zero_copy_only=False),
+                minlength=len(lengths),
+            )
+            total += int(uses @ lengths)
+        else:
+            total += int(pc.sum(pc.binary_length(chunk)).as_py() or 0)
+    return total
+
+
+def _one_record_per_line(text: str, records: int) -> bool:
+    """True when the header and each record fill one line each (record i is on line i + 2).
+
+    Every blank line and every line break inside a quoted value adds a line, so a text
+    with exactly ``records + 1`` lines, all ending in ``\\n`` or ``\\r\\n``, has neither.
+    """
+    if text.count("\r") != text.count("\r\n"):  # a lone \\r also ends a line
+        return False
+    breaks = text.count("\n")
+    return breaks + (0 if text.endswith("\n") else 1) == records + 1
 
 
 def _record_lines(text: str):

@@ -47,10 +47,8 @@ def roc_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray,
 
     Parameters
     ----------
-    p : array-like of shape (N,)
-        Scores.
-    y : array-like of shape (N,)
-        Labels in {0, 1}.
+    p, y : array-like of shape (N,)
+        Scores, and labels in {0, 1}.
     counts : tuple, optional
         :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
 
@@ -76,15 +74,13 @@ def roc_auc(p: Any, y: Any, counts: tuple | None = None) -> float | None:
 
     Parameters
     ----------
-    p : array-like of shape (N,)
-    y : array-like of shape (N,)
-    counts : tuple, optional
-        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
+    p, y, counts
+        As for :func:`roc_points`.
 
     Returns
     -------
     float or None
-        None when either class is absent.
+        The area in [0, 1]; None when either class is absent.
     """
     tp, fp, n_pos, n_neg = counts or descending_counts(p, y)
     if n_pos == 0 or n_neg == 0:
@@ -101,10 +97,8 @@ def pr_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray, 
 
     Parameters
     ----------
-    p : array-like of shape (N,)
-    y : array-like of shape (N,)
-    counts : tuple, optional
-        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
+    p, y, counts
+        As for :func:`roc_points`: scores, labels, and optionally their sorted counts.
 
     Returns
     -------
@@ -123,15 +117,13 @@ def average_precision(p: Any, y: Any, counts: tuple | None = None) -> float | No
 
     Parameters
     ----------
-    p : array-like of shape (N,)
-    y : array-like of shape (N,)
-    counts : tuple, optional
-        :func:`descending_counts` of ``p`` and ``y``, to reuse one sort.
+    p, y, counts
+        Scores, labels in {0, 1} and, to reuse one sort, their :func:`descending_counts`.
 
     Returns
     -------
     float or None
-        None when there are no positives.
+        In [0, 1]; None without positives (recall is undefined).
     """
     tp, fp, n_pos, _ = counts or descending_counts(p, y)
     if n_pos == 0:

@@ -33,6 +33,11 @@ class CalibrationView:
     bins: list[BinRow]
 
 
+def _bin_cells(b: dict) -> tuple[str, str, str]:
+    """One model's count, mean p and observed fraction in a bin (BinRow's order)."""
+    return count(b.get("count")), prob(b.get("mean_p")), prob(b.get("fraction_positive"))
+
+
 def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView | None:
     cal = report.get("calibration")
     if not cal:
@@ -50,17 +55,8 @@ def calibration_view(report: dict, charts: Collection[str]) -> CalibrationView |
         x = cb[i] if i < len(cb) else {}
         y = bb[i] if i < len(bb) else {}
         edge = x or y
-        bins.append(
-            BinRow(
-                bin=f"{fixed(edge.get('low'), 2)}–{fixed(edge.get('high'), 2)}",
-                candidate_count=count(x.get("count")),
-                candidate_mean_p=prob(x.get("mean_p")),
-                candidate_observed=prob(x.get("fraction_positive")),
-                baseline_count=count(y.get("count")),
-                baseline_mean_p=prob(y.get("mean_p")),
-                baseline_observed=prob(y.get("fraction_positive")),
-            )
-        )
+        span = f"{fixed(edge.get('low'), 2)}–{fixed(edge.get('high'), 2)}"
+        bins.append(BinRow(span, *_bin_cells(x), *_bin_cells(y)))
     empty = sum(1 for x in cb + bb if not x.get("count"))
     ece = f"ECE {cand} {metric(c.get('ece'))}, {base} {metric(b.get('ece'))}"
     # the per-bin interval is at the rule's confidence (0.95 in reports that predate it)

@@ -25,7 +25,6 @@ class ModelThreshold:
     fp: str
     fn: str
     tp: str
-    rows: str
     auc: str
     ap: str
 
@@ -42,6 +41,16 @@ class ThresholdView:
     rule: str
 
 
+#: ModelThreshold fields printed as report.json's threshold.<role> key of the same name
+_FORMATTED = {
+    "validation_cost": cost,
+    "test_cost": cost,
+    "mean_test_cost": cost,
+    "precision": prob,
+    "recall": prob,
+}
+
+
 def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | None:
     th = report.get("threshold")
     if not th:
@@ -55,21 +64,17 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         m = th.get(role) or {}
         rk = ranking.get(role) or {}
         cm = m.get("confusion") or [[None, None], [None, None]]
+        (tn, fp), (fn, tp) = cm
         models.append(
             ModelThreshold(
                 model=f"{name} ({role})",
                 seed=DASH if m.get("seed") is None else str(m["seed"]),
                 threshold=_threshold_text(m.get("threshold")),
-                validation_cost=cost(m.get("validation_cost")),
-                test_cost=cost(m.get("test_cost")),
-                mean_test_cost=cost(m.get("mean_test_cost")),
-                precision=prob(m.get("precision")),
-                recall=prob(m.get("recall")),
-                tn=count(cm[0][0]),
-                fp=count(cm[0][1]),
-                fn=count(cm[1][0]),
-                tp=count(cm[1][1]),
-                rows=count(m.get("rows")),
+                **{key: form(m.get(key)) for key, form in _FORMATTED.items()},
+                tn=count(tn),
+                fp=count(fp),
+                fn=count(fn),
+                tp=count(tp),
                 auc=prob(rk.get("roc_auc")),
                 ap=prob(rk.get("average_precision")),
             )

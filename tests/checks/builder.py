@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.synthetic import write_checks
 
 
 def _p(signal, strength, noise, rng):
@@ -96,15 +96,7 @@ def make_project(
                     )
     pd.DataFrame(rows).to_csv(root / "runs.csv", index=False)
     if checks:
-        for name, body in (
-            ("initial_loss", {"value": 0.70, "classes": 2}),
-            ("gradient", {"max_relative_error": 1e-7}),
-            ("overfit", {"rows": 32, "final_loss": 0.01, "accuracy": 1.0}),
-            ("shapes", {"passed": True, "assertions": 12}),
-        ):
-            (root / "artefacts" / "checks" / f"{name}.json").write_text(
-                json.dumps({"check": name, "model": "net", **body})
-            )
+        write_checks(root, "net")
     nwo = ", ".join(f'"{s}"' for s in not_worse_on)
     mue = f"min_useful_effect = {min_useful_effect}\n" if min_useful_effect is not None else ""
     (root / "evreport.toml").write_text(f"""title = "Synthetic"

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.synthetic import one_run_row, question_frame
 
 CATEGORIES = ("dates", "units", "names", "places")
 
@@ -56,26 +57,12 @@ def make_ba_project(
     for model, q, g in (("before", before, g_before), ("after", after, g_after)):
         for split, ids_, vals in (("test", ids, q), ("general", gids, g)):
             path = f"artefacts/predictions/{model}-{split}.csv"
-            frame = pd.DataFrame({"row_id": ids_, "correct": vals})
-            if split == "test":
-                frame["category"] = cat
-                frame["text"] = [f"{i}: question text" for i in ids_]
-            frame.to_csv(root / path, index=False)
-            rows.append(
-                {
-                    "run_id": model,
-                    "model": model,
-                    "seed": 0,
-                    "split": split,
-                    "metric": "accuracy",
-                    "value": f"{vals.mean():.12g}",
-                    "status": "ok",
-                    "started_at": "2026-01-03T00:00:00Z"
-                    if model == "before"
-                    else "2026-01-04T00:00:00Z",
-                    "predictions": path,
-                }
+            question_frame(ids_, vals, cat if split == "test" else None).to_csv(
+                root / path, index=False
             )
+            day = 3 if model == "before" else 4
+            started = f"2026-01-0{day}T00:00:00Z"
+            rows.append(one_run_row(model, split, f"{vals.mean():.12g}", started, path))
     pd.DataFrame(rows).to_csv(root / "runs.csv", index=False)
     if checks:
         (root / "artefacts" / "checks" / "shapes.json").write_text(

@@ -182,20 +182,32 @@ def test_full_or_read_only_out_is_one_line_and_leaves_no_temp(tmp_path, monkeypa
     with pytest.raises(InputError) as e:
         atomic_write_dir(out, {"report.json": b"{}"})
     assert str(e.value).endswith(f"cannot write here: {why} [cannot-write]")
-    assert list(out.iterdir()) == []
+    assert [p.name for p in out.iterdir()] == [".evreport-lock"]  # no temporary entry
 
 
 def test_stale_temp_folders_of_a_killed_build_are_cleaned(tmp_path):
     out = tmp_path / "out"
-    stale = out / ".evreport-abc123"
+    stale = out / ".evreport-abc123xy"
     stale.mkdir(parents=True)
     (stale / "report.html").write_text("half")
-    fresh = out / ".evreport-running"
+    fresh = out / ".evreport-runs_now"  # an older evreport's build at this moment
     fresh.mkdir()
+    batch = out / ".evreport-tmp"  # a killed batch's staging folder is never a build's
+    batch.mkdir()
+    link = out / ".evreport-report.html.0123456789ab.tmp"  # a killed build's link, on its way
+    link.symlink_to(".evreport-current/report.html")
     old = time.time() - 3600
     os.utime(stale, (old, old))
+    os.utime(batch, (old, old))
     atomic_write_dir(out, {"report.json": b"{}"})
-    assert sorted(p.name for p in out.iterdir()) == [".evreport-running", "report.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".evreport-builds",
+        ".evreport-current",
+        ".evreport-lock",
+        ".evreport-runs_now",
+        ".evreport-tmp",
+        "report.json",
+    ]
 
 
 # --------------------------------------------------------------------------- names
@@ -412,13 +424,14 @@ def test_manifest_naming_one_file_for_many_parts_reads_it_once(mini):
     freeze(mini, "2026-01-01T00:00:00Z")
     doc = json.loads((mini / "split" / "manifest.json").read_text())
     entry = doc["files"][0]
-    doc["files"] = [dict(entry, part=f"p{i}") for i in range(3000)] + doc["files"]
+    doc["files"] = [dict(entry, part=f"p{i}") for i in range(990)] + doc["files"]
     (mini / "split" / "manifest.json").write_text(json.dumps(doc))
     start = time.perf_counter()
     project = load_project(mini)
     assert time.perf_counter() - start < 10
     frames = {id(f.frame) for f in project.manifest.files}
-    assert len(frames) == 2  # test.csv (3001 parts) and validation.csv, each read once
+    assert len(frames) == 2  # test.csv (991 parts) and validation.csv, each read once
+    assert len({id(k) for k in project.part_keys.values()}) == 2  # and keyed once
 
 
 # --------------------------------------------------------------------------- charts

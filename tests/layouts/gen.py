@@ -56,6 +56,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.synthetic import one_run_row, question_frame, write_checks
 
 CAND, BASE = "net", "base"
 BA_CAND, BA_BASE = "after", "before"
@@ -395,7 +396,7 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
                 )
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
-        _write_checks(path, CAND)
+        write_checks(path, CAND)
     _write_toml(path, cell, hib)
     return gen
 
@@ -408,18 +409,6 @@ def _edit_after_freeze(path: Path) -> None:
     """Change split/test.csv's bytes, not its rows: the manifest's sha256 no longer matches."""
     test = path / "split" / "test.csv"
     test.write_bytes(test.read_bytes().replace(b"\n", b"\r\n"))
-
-
-def _write_checks(path: Path, model: str) -> None:
-    for name, body in (
-        ("initial_loss", {"value": 0.70, "classes": 2}),
-        ("gradient", {"max_relative_error": 1e-7}),
-        ("overfit", {"rows": 32, "final_loss": 0.01, "accuracy": 1.0}),
-        ("shapes", {"passed": True, "assertions": 12}),
-    ):
-        (path / "artefacts" / "checks" / f"{name}.json").write_text(
-            json.dumps({"check": name, "model": model, **body})
-        )
 
 
 def _write_toml(path: Path, cell: dict, hib: bool) -> None:
@@ -511,10 +500,9 @@ def _make_ba(path: Path, cell: dict) -> Gen:
             if cell["predictions"]:
                 ext = "parquet" if cell["fmt"] == "parquet" else "csv"
                 pred_path = f"artefacts/predictions/{model}-{split}.{ext}"
-                frame = pd.DataFrame({"row_id": ids_, "correct": vals})
-                if split == "test" and cell["category"]:
-                    frame["category"] = cat
-                    frame["text"] = [f"{i}: question text" for i in ids_]
+                frame = question_frame(
+                    ids_, vals, cat if split == "test" and cell["category"] else None
+                )
                 if ext == "csv":
                     frame.to_csv(path / pred_path, index=False)
                 else:
@@ -522,19 +510,8 @@ def _make_ba(path: Path, cell: dict) -> Gen:
                 gen.with_predictions.add((model, 0, split))
             gen.per_row[(model, 0, split)] = vals.astype(float)
             gen.logged[(model, 0, split)] = float(np.mean(vals))
-            rows.append(
-                {
-                    "run_id": model,
-                    "model": model,
-                    "seed": 0,
-                    "split": split,
-                    "metric": "accuracy",
-                    "value": repr(float(np.mean(vals))),
-                    "status": "ok",
-                    "started_at": f"2026-01-0{day}T00:00:00Z",
-                    "predictions": pred_path,
-                }
-            )
+            value, started = repr(float(np.mean(vals))), f"2026-01-0{day}T00:00:00Z"
+            rows.append(one_run_row(model, split, value, started, pred_path))
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
         (path / "artefacts" / "checks" / "shapes.json").write_text(

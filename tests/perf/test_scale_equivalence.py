@@ -10,11 +10,12 @@ CSV). Regenerate only when the generator or the report's content changes on purp
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.compare import differences
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -41,31 +42,12 @@ def _report(project: Path) -> dict:
     return report
 
 
-def _differences(a, b, where: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        if list(a) != list(b):
-            return [f"{where}: keys {list(a)} != {list(b)}"]
-        return [d for k in a for d in _differences(a[k], b[k], f"{where}.{k}")]
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return [f"{where}: length {len(a)} != {len(b)}"]
-        return [
-            d
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for d in _differences(x, y, f"{where}[{i}]")
-        ]
-    if isinstance(a, float) and isinstance(b, float):
-        close = math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12) or (a != a and b != b)
-        return [] if close else [f"{where}: {a!r} != {b!r}"]
-    return [] if a == b and type(a) is type(b) else [f"{where}: {a!r} != {b!r}"]
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_large_project_path_gives_the_original_report(tmp_path, case):
     ids, fmt = CASES[case]
     report = _report(_scale_project(tmp_path / case, ids, fmt))
     expected = json.loads((FIXTURES / f"scale-{case}.json").read_text(encoding="utf-8"))
-    diffs = _differences(report, expected)
+    diffs = differences(report, expected)
     assert not diffs, "\n".join(diffs[:20])
 
 

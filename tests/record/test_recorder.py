@@ -139,6 +139,18 @@ def test_failed_run_and_correct_and_values(project):
     assert list(back.columns) == ["row_id", "correct", "category"]
 
 
+#: a valid log call of three validation rows, which the tests below spoil one argument of
+THREE_ROWS = dict(
+    model="mlp",
+    seed=1,
+    split="validation",
+    row_id=[1, 2, 3],
+    y=[0, 1, 1],
+    p=[0.2, 0.7, 0.9],
+    metric="log_loss",
+)
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [
@@ -158,16 +170,7 @@ def test_failed_run_and_correct_and_values(project):
 )
 def test_bad_input_raises_valueerror_naming_the_argument(project, kwargs, message):
     root, rec, _ = project
-    args = dict(
-        model="mlp",
-        seed=1,
-        split="validation",
-        row_id=[1, 2, 3],
-        y=[0, 1, 1],
-        p=[0.2, 0.7, 0.9],
-        metric="log_loss",
-    )
-    args.update(kwargs)
+    args = {**THREE_ROWS, **kwargs}
     with pytest.raises(ValueError, match=message):
         rec.log(**args)
     assert len(_rows(root)) == 0
@@ -176,15 +179,7 @@ def test_bad_input_raises_valueerror_naming_the_argument(project, kwargs, messag
 
 def test_refuses_reuse_unless_replace(project):
     root, rec, _ = project
-    args = dict(
-        model="mlp",
-        seed=1,
-        split="validation",
-        row_id=[1, 2, 3],
-        y=[0, 1, 1],
-        p=[0.2, 0.7, 0.9],
-        metric="log_loss",
-    )
+    args = dict(THREE_ROWS)
     rec.log(**args)
     with pytest.raises(ValueError, match="already has a validation row for metric 'log_loss'"):
         rec.log(**args)

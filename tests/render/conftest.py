@@ -1,4 +1,9 @@
-"""Shared fixtures for the render tests: the hand-made reports and their rendered files."""
+"""Shared fixtures for the render tests: the pipeline-made reports and their rendered files.
+
+Every report here is a file of tests/fixtures/, written by ``make fixtures``
+(tests/render/make_fixtures.py) from the example projects, and checked to be what the
+pipeline makes today by tests/test_fixtures.py.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-#: every example project, built from its folder by tests/render/test_layout.py and test_text.py
+FIXTURES = ROOT / "tests" / "fixtures"
+#: the examples whose PDF layout tests/render/test_layout.py and test_text.py measure
 EXAMPLES = [
     "weekly-churn",
     "moons-tie",
@@ -20,10 +25,14 @@ EXAMPLES = [
     "digits-multiclass",
 ]
 GOLDEN = Path(__file__).resolve().parent / "golden"
+ALL_FORMATS = ("html", "pdf", "json", "md")
+#: the fixtures whose PDF a test reads (the others are rendered without one, which is slow)
+WITH_PDF = {*EXAMPLES, "weekly-churn", "tuned-no-replay", "minimal"}
 
 
 def load(name: str) -> dict:
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    """tests/fixtures/report-NAME.json."""
+    return json.loads((FIXTURES / f"report-{name}.json").read_text(encoding="utf-8"))
 
 
 def scrubbed(report: dict) -> dict:
@@ -36,72 +45,63 @@ def scrubbed(report: dict) -> dict:
     return r
 
 
-@pytest.fixture(scope="session")
-def sample() -> dict:
-    return load("report-sample.json")
+class Rendered:
+    """Each fixture's report rendered once per session, on first use: every format, the PDF
+    only for WITH_PDF."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, dict[str, bytes]] = {}
+
+    def __call__(self, name: str) -> dict[str, bytes]:
+        if name not in self._files:
+            from reportgen.render import render_outputs
+
+            formats = tuple(f for f in ALL_FORMATS if f != "pdf" or name in WITH_PDF)
+            files, problems = render_outputs(load(name), formats)
+            assert problems == [], problems
+            self._files[name] = files
+        return self._files[name]
 
 
 @pytest.fixture(scope="session")
-def before_after() -> dict:
-    return load("report-before-after.json")
-
-
-@pytest.fixture(scope="session")
-def minimal() -> dict:
-    return load("report-minimal.json")
-
-
-@pytest.fixture(scope="session")
-def sample_files(sample) -> dict[str, bytes]:
-    from reportgen.render import render_outputs
-
-    files, problems = render_outputs(sample, ("html", "pdf", "json", "md"))
-    assert problems == []
-    return files
-
-
-@pytest.fixture(scope="session")
-def before_after_files(before_after) -> dict[str, bytes]:
-    from reportgen.render import render_outputs
-
-    files, problems = render_outputs(before_after, ("html", "pdf", "md"))
-    assert problems == []
-    return files
-
-
-@pytest.fixture(scope="session")
-def minimal_files(minimal) -> dict[str, bytes]:
-    from reportgen.render import render_outputs
-
-    files, problems = render_outputs(minimal, ("html", "pdf", "md"))
-    assert problems == []
-    return files
+def rendered() -> Rendered:
+    return Rendered()
 
 
 @pytest.fixture(scope="session")
 def weekly_churn() -> dict:
-    """report.json of the real examples/weekly-churn build, frozen as a fixture."""
-    return load("report-weekly-churn.json")
+    """Model against baseline with every section: threshold, ranking, calibration, slices."""
+    return load("weekly-churn")
 
 
 @pytest.fixture(scope="session")
 def tuned_no_replay() -> dict:
-    """report.json of the real examples/tuned-no-replay build (before-after), frozen."""
-    return load("report-tuned-no-replay.json")
+    """Before-after whose general set did not hold (roll back), categories as slices."""
+    return load("tuned-no-replay")
 
 
 @pytest.fixture(scope="session")
-def example_builds() -> dict[str, tuple[dict, dict[str, bytes]]]:
-    """Each example's report dict and its HTML and PDF, built from its folder once per session."""
-    from reportgen.checks import compute_report
-    from reportgen.project import ProjectPaths, load_project
-    from reportgen.render import render_outputs
+def minimal() -> dict:
+    """A run log only: one run per model, no predictions, no manifest; every section empty."""
+    return load("minimal")
 
-    out = {}
-    for name in EXAMPLES:
-        project = load_project(ROOT / "examples" / name, ProjectPaths())
-        report, _ = compute_report(project, command=f"evreport build examples/{name}")
-        files, problems = render_outputs(report, ("html", "pdf"))
-        assert problems == [], problems
-        out[name] = (report, files)
-    return out
+
+@pytest.fixture(scope="session")
+def weekly_churn_files(rendered) -> dict[str, bytes]:
+    return rendered("weekly-churn")
+
+
+@pytest.fixture(scope="session")
+def tuned_no_replay_files(rendered) -> dict[str, bytes]:
+    return rendered("tuned-no-replay")
+
+
+@pytest.fixture(scope="session")
+def minimal_files(rendered) -> dict[str, bytes]:
+    return rendered("minimal")
+
+
+@pytest.fixture(scope="session")
+def example_builds(rendered) -> dict[str, tuple[dict, dict[str, bytes]]]:
+    """Each of EXAMPLES: its report dict and its rendered files (HTML, PDF, JSON, Markdown)."""
+    return {name: (load(name), rendered(name)) for name in EXAMPLES}

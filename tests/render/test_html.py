@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 
@@ -9,8 +10,13 @@ import pytest
 from bs4 import BeautifulSoup
 
 from reportgen.render import render_outputs
+from reportgen.render.html import render_html
+from reportgen.view import build_view
 
-from .conftest import GOLDEN, scrubbed
+from .conftest import GOLDEN, load, scrubbed
+from .make_fixtures import EXAMPLES as FIXTURE_EXAMPLES
+
+HOSTILE_CLAIM = "The MLP beats gradient boosting <script>alert(1)</script> & is ready."
 
 EXTERNAL = re.compile(r"(https?:|file:|^//)", re.I)
 
@@ -23,36 +29,36 @@ def norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_ladder_has_five_rungs_with_words(sample_files, sample):
-    soup = soup_of(sample_files)
+def test_ladder_has_five_rungs_with_words(weekly_churn_files, weekly_churn):
+    soup = soup_of(weekly_churn_files)
     rows = soup.select("table.ladder-table tbody tr")
     assert len(rows) == 5
     words = [norm(r.select_one(".status").get_text()) for r in rows]
-    assert words == [
-        "✓ shown",
-        "✓ shown",
-        "◐ partly",
-        "✗ not shown",
-        "◐ partly",
-    ]
+    assert words == ["✓ shown", "✓ shown", "✗ not shown", "✗ not shown", "✓ shown"]
     classes = [r.select_one(".status")["class"][1] for r in rows]
     assert classes == [
         "status-shown",
         "status-shown",
-        "status-partly",
         "status-not-shown",
-        "status-partly",
+        "status-not-shown",
+        "status-shown",
     ]
-    assert "runs.csv:14" in rows[2].get_text()
+    assert weekly_churn["ladder"][2]["artefacts"][0] in rows[2].get_text()
 
 
-def test_both_noise_lines_word_for_word(sample_files, sample):
-    lines = [norm(p.get_text()) for p in soup_of(sample_files).select("p.noise-line")]
-    assert lines == sample["noise"]["lines"]
+def noise_lines(report: dict) -> list[str]:
+    """The report's two noise lines and, when it has a variance budget, the budget's line."""
+    budget = report["noise"].get("budget")
+    return report["noise"]["lines"] + ([budget["line"]] if budget else [])
 
 
-def test_charts_are_inline_svg_figures(sample_files):
-    soup = soup_of(sample_files)
+def test_both_noise_lines_word_for_word(weekly_churn_files, weekly_churn):
+    lines = [norm(p.get_text()) for p in soup_of(weekly_churn_files).select("p.noise-line")]
+    assert lines == noise_lines(weekly_churn) and len(lines) == 3
+
+
+def test_charts_are_inline_svg_figures(weekly_churn_files):
+    soup = soup_of(weekly_churn_files)
     figures = soup.select("figure.chart")
     assert len(figures) >= 4
     for f in figures:
@@ -61,8 +67,8 @@ def test_charts_are_inline_svg_figures(sample_files):
         assert f.find("figcaption").get_text().strip()
 
 
-def test_no_external_urls_and_no_script(sample_files):
-    html = sample_files["report.html"].decode("utf-8")
+def test_no_external_urls_and_no_script(weekly_churn_files):
+    html = weekly_churn_files["report.html"].decode("utf-8")
     soup = BeautifulSoup(html, "html.parser")
     assert soup.find("script") is None
     for tag in soup.find_all(True):
@@ -74,35 +80,37 @@ def test_no_external_urls_and_no_script(sample_files):
         assert not EXTERNAL.search(url.strip("'\"")), url
 
 
-def test_script_claim_is_escaped_text(sample_files, sample):
-    html = sample_files["report.html"].decode("utf-8")
+def test_script_claim_is_escaped_text(weekly_churn):
+    report = copy.deepcopy(weekly_churn)
+    report["project"]["claim"] = report["claim"]["original"] = HOSTILE_CLAIM
+    html = render_html(build_view(report, ()))
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<script>" not in html
     soup = BeautifulSoup(html, "html.parser")
     quote = norm(soup.select_one(".claim-original blockquote").get_text())
-    assert quote == sample["claim"]["original"]
+    assert quote == HOSTILE_CLAIM
 
 
-def test_page_one_content(sample_files, sample):
-    soup = soup_of(sample_files)
+def test_page_one_content(weekly_churn_files, weekly_churn):
+    soup = soup_of(weekly_churn_files)
     page_one = soup.select_one("section.page-one")
     text = norm(page_one.get_text())
-    assert sample["project"]["title"] in text
-    assert "A. Student" in text and "built 2026-11-30" in text and "evreport 0.1.0" in text
-    assert sample["claim"]["rewritten"] in text
+    assert weekly_churn["project"]["title"] in text
+    assert "A. Student" in text and "built 2025-12-01" in text and "evreport 0.1.0" in text
+    assert weekly_churn["claim"]["rewritten"] in text
     assert "Keep gbm" in text and "recommended model: gbm" in text
-    for reason in sample["decision"]["reasons"]:
+    for reason in weekly_churn["decision"]["reasons"]:
         assert reason in text
 
 
-def test_size_under_one_megabyte(sample_files, before_after_files):
-    assert len(sample_files["report.html"]) < 1_000_000
-    assert len(before_after_files["report.html"]) < 1_000_000
+def test_size_under_one_megabyte(rendered):
+    for name in ("weekly-churn", "tuned-no-replay", "moons-tie"):
+        assert len(rendered(name)["report.html"]) < 1_000_000, name
 
 
-def test_deterministic(sample):
-    a, _ = render_outputs(sample, ("html",))
-    b, _ = render_outputs(sample, ("html",))
+def test_deterministic(weekly_churn):
+    a, _ = render_outputs(weekly_churn, ("html",))
+    b, _ = render_outputs(weekly_churn, ("html",))
     assert a["report.html"] == b["report.html"]
 
 
@@ -111,18 +119,15 @@ def test_minimal_explains_empty_sections(minimal_files):
     absent = [norm(p.get_text()) for p in soup.select("p.absent")]
     assert any("no per-row predictions" in a for a in absent)
     assert any("no slice column" in a for a in absent)
-    assert soup.find("svg") is None
+    assert [f["id"] for f in soup.select("figure.chart")] == ["fig-seed_strip"]
 
 
-def test_before_after_section(before_after_files, before_after):
-    soup = soup_of(before_after_files)
+def test_before_after_section(tuned_no_replay_files, tuned_no_replay):
+    soup = soup_of(tuned_no_replay_files)
     section = soup.select_one("section.before-after")
     assert section is not None
     ids = [td.get_text() for td in section.select("table.broken tbody tr td:first-child")]
-    assert ids == before_after["before_after"]["broken_ids"]
-    # the question text with markup-like characters is shown as text
-    assert '"<b>Middlemarch</b>"' in section.get_text()
-    assert section.find("b") is None
+    assert ids == tuned_no_replay["before_after"]["broken_ids"]
     assert {f["id"] for f in section.select("figure")} == {
         "fig-before_after_interval",
         "fig-fixed_broken",
@@ -131,31 +136,37 @@ def test_before_after_section(before_after_files, before_after):
     assert soup.select_one("section.threshold") is None
 
 
-@pytest.mark.parametrize("name", ["sample", "before_after", "weekly_churn"])
+def test_question_text_with_markup_is_shown_as_text(tuned_no_replay):
+    report = copy.deepcopy(tuned_no_replay)
+    report["before_after"]["broken_rows"][0]["text"] = 'Who wrote "<b>Middlemarch</b>"?'
+    soup = BeautifulSoup(render_html(build_view(report, ())), "html.parser")
+    section = soup.select_one("section.before-after")
+    assert '"<b>Middlemarch</b>"' in section.get_text()
+    assert section.find("b") is None
+
+
+@pytest.mark.parametrize("name", ["weekly_churn", "tuned_no_replay", "minimal"])
 def test_golden_html(name, request):
-    """Compare with tests/render/golden/; EVREPORT_UPDATE_GOLDEN=1 rewrites the copy."""
+    """Compare with tests/render/golden/; EVREPORT_UPDATE_GOLDEN=1 (make golden) rewrites it."""
     report = scrubbed(request.getfixturevalue(name))
     files, _ = render_outputs(report, ("html",))
     html = files["report.html"].decode("utf-8")
     path = GOLDEN / f"report-{name.replace('_', '-')}.html"
     if os.environ.get("EVREPORT_UPDATE_GOLDEN"):
         path.write_text(html, encoding="utf-8")
-    assert path.exists(), f"{path} missing: run EVREPORT_UPDATE_GOLDEN=1 pytest tests/render"
+    assert path.exists(), f"{path} missing: run make golden"
     assert html == path.read_text(encoding="utf-8"), (
-        f"HTML differs from {path}; if the change is intended, "
-        "run EVREPORT_UPDATE_GOLDEN=1 pytest tests/render and review the diff"
+        f"HTML differs from {path}; if the change is intended, run make golden and review the diff"
     )
 
 
-@pytest.mark.parametrize("name", ["weekly_churn", "tuned_no_replay"])
-def test_real_examples_render(name, request):
-    """Reports from the real pipeline (frozen fixtures): every section renders, nothing leaks."""
-    report = request.getfixturevalue(name)
-    files, problems = render_outputs(report, ("html", "md"))
-    assert problems == []
+@pytest.mark.parametrize("name", FIXTURE_EXAMPLES)
+def test_every_example_renders(name, rendered):
+    """Every example's fixture: every section renders, nothing leaks."""
+    report, files = load(name), rendered(name)
     soup = BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
     assert len(soup.select("table.ladder-table tbody tr")) == 5
-    assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == report["noise"]["lines"]
+    assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == noise_lines(report)
     assert len(soup.select("figure.chart svg")) >= 3
     assert soup.find("script") is None
     md = files["decision-log.md"].decode("utf-8")

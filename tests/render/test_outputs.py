@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 
@@ -10,10 +11,10 @@ import pytest
 from reportgen.render import render_outputs
 
 
-def test_json_only_is_the_contract_bytes(sample):
-    files, problems = render_outputs(sample, ("json",))
+def test_json_only_is_the_contract_bytes(weekly_churn):
+    files, problems = render_outputs(weekly_churn, ("json",))
     assert problems == [] and list(files) == ["report.json"]
-    expected = json.dumps(sample, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    expected = json.dumps(weekly_churn, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     assert files["report.json"] == expected.encode("utf-8")
 
 
@@ -37,23 +38,28 @@ def test_missing_weasyprint_returns_other_files(minimal, monkeypatch):
     assert "apt-get install libpango-1.0-0 libpangoft2-1.0-0" in problems[0]
 
 
-def test_markdown_has_decision_and_reconsider(sample_files, sample):
-    md = sample_files["decision-log.md"].decode("utf-8")
+def test_markdown_has_decision_and_reconsider(weekly_churn_files, weekly_churn):
+    md = weekly_churn_files["decision-log.md"].decode("utf-8")
     assert "**Decision:** Keep gbm" in md
     assert "**Recommended model:** gbm (baseline)" in md
-    assert "The validation gap exceeds 2 seed sd over 5 or more seeds" in md
+    assert "the validation gap exceeds 2 seed sd over 6 or more seeds" in md
     assert "### Reconsider when" in md
-    for rung in sample["ladder"]:
+    for rung in weekly_churn["ladder"]:
         assert f"**{rung['name']}**: {rung['status']}." in md
     assert "`artefacts/checks/gradient.json`" in md
-    # user text cannot open raw HTML in a markdown viewer
+
+
+def test_markdown_user_text_opens_no_raw_html(weekly_churn):
+    report = copy.deepcopy(weekly_churn)
+    report["project"]["claim"] = report["claim"]["original"] = "mlp <script>alert(1)</script>"
+    md = render_outputs(report, ("md",))[0]["decision-log.md"].decode("utf-8")
     assert "<script>" not in md and "\\<script\\>" in md
 
 
-def test_markdown_before_after(before_after_files):
-    md = before_after_files["decision-log.md"].decode("utf-8")
+def test_markdown_before_after(tuned_no_replay_files):
+    md = tuned_no_replay_files["decision-log.md"].decode("utf-8")
     assert "**Decision:** Roll back to before" in md
-    assert "general set holds within 0.02" in md
+    assert "more than the allowed 0.02" in md
 
 
 def test_lazy_imports():
@@ -67,9 +73,9 @@ def test_lazy_imports():
     assert out.stdout.strip() == "False"
 
 
-def test_charts_drawn_in_a_helper_process_are_the_same(sample):
-    helper, _ = render_outputs(sample, ("html",), chart_process=True)
-    here, _ = render_outputs(sample, ("html",), chart_process=False)
+def test_charts_drawn_in_a_helper_process_are_the_same(weekly_churn):
+    helper, _ = render_outputs(weekly_churn, ("html",), chart_process=True)
+    here, _ = render_outputs(weekly_churn, ("html",), chart_process=False)
     assert helper["report.html"] == here["report.html"]
 
 

@@ -13,24 +13,24 @@ def pdf_text(data: bytes) -> tuple[int, str]:
     return len(reader.pages), " ".join(text.split())
 
 
-def test_sample_pdf_pages_and_text(sample_files, sample):
-    assert sample_files["report.pdf"].startswith(b"%PDF-")
-    pages, text = pdf_text(sample_files["report.pdf"])
+def test_pdf_pages_and_text(weekly_churn_files, weekly_churn):
+    assert weekly_churn_files["report.pdf"].startswith(b"%PDF-")
+    pages, text = pdf_text(weekly_churn_files["report.pdf"])
     assert pages >= 2
-    assert sample["claim"]["rewritten"] in text
-    for line in sample["noise"]["lines"]:
+    assert weekly_churn["claim"]["rewritten"] in text
+    for line in weekly_churn["noise"]["lines"]:
         assert line in text
     assert "page 1 of" in text
 
 
-def test_running_header_names_the_project(sample_files, sample):
-    reader = PdfReader(io.BytesIO(sample_files["report.pdf"]))
+def test_running_header_names_the_project(weekly_churn_files, weekly_churn):
+    reader = PdfReader(io.BytesIO(weekly_churn_files["report.pdf"]))
     second = " ".join((reader.pages[1].extract_text() or "").split())
-    assert sample["project"]["title"] in second
+    assert weekly_churn["project"]["title"] in second
 
 
-def test_minimal_and_before_after_pdfs(minimal_files, before_after_files):
-    for files in (minimal_files, before_after_files):
+def test_minimal_and_before_after_pdfs(minimal_files, tuned_no_replay_files):
+    for files in (minimal_files, tuned_no_replay_files):
         pages, text = pdf_text(files["report.pdf"])
         assert pages >= 2
         assert "The claim ladder" in text

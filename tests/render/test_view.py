@@ -5,29 +5,36 @@ from __future__ import annotations
 from reportgen import view
 
 
-def test_sample_view_has_every_section(sample):
-    v = view.build_view(sample, {})
-    assert [r.status.word for r in v.ladder] == ["shown", "shown", "partly", "not shown", "partly"]
+def test_model_vs_baseline_view_has_every_section(weekly_churn):
+    v = view.build_view(weekly_churn, {})
+    assert [r.status.word for r in v.ladder] == [
+        "shown",
+        "shown",
+        "not shown",
+        "not shown",
+        "shown",
+    ]
     assert v.decision.verdict == "Keep gbm"
     assert v.decision.recommend_role == "baseline"
     assert v.threshold is not None and len(v.threshold.models) == 2
     assert v.threshold.models[0].tn.replace(",", "").isdigit()
     assert v.calibration is not None and len(v.calibration.bins) == 10
     assert [s.reading for s in v.slices.rows] == [
-        "candidate better",
         "no clear difference",
-        "candidate worse",
+        "no clear difference",
+        "no clear difference",
+        "no worse: not shown",
     ]
     assert v.before_after is None
-    assert v.noise.lines == sample["noise"]["lines"]
+    assert v.noise.lines == weekly_churn["noise"]["lines"]
     # no chart SVG given: every figure is absent, not broken
     assert v.noise.seed_figure is None and v.threshold.figure is None
 
 
-def test_reconsider_label_not_repeated(sample):
-    v = view.build_view(sample, {})
+def test_reconsider_label_not_repeated(weekly_churn):
+    v = view.build_view(weekly_churn, {})
     assert not v.claim.reconsider_when.lower().startswith("reconsider when")
-    assert v.claim.reconsider_when.startswith("The validation gap exceeds 2 seed sd")
+    assert v.claim.reconsider_when.startswith("the validation gap exceeds 2 seed sd")
 
 
 def test_minimal_view_tolerates_null_sections(minimal):
@@ -38,14 +45,14 @@ def test_minimal_view_tolerates_null_sections(minimal):
     assert v.noise.block_reason.startswith("No per-row predictions")
     assert v.bounds.relevance == []
     assert v.header.author is None
-    assert v.decision.reasons == []
+    assert v.decision.in_units is None and v.decision.sign_flip is None
 
 
-def test_before_after_view(before_after):
-    v = view.build_view(before_after, {})
+def test_before_after_view(tuned_no_replay):
+    v = view.build_view(tuned_no_replay, {})
     ba = v.before_after
     assert ba is not None
-    assert [q.id for q in ba.broken] == before_after["before_after"]["broken_ids"]
+    assert [q.id for q in ba.broken] == tuned_no_replay["before_after"]["broken_ids"]
     assert ba.general_status.word == "did not hold"
     assert v.decision.verdict == "Roll back to before"
     assert v.threshold is None
@@ -54,9 +61,13 @@ def test_before_after_view(before_after):
 def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
     rows = {r.name: r for r in view.build_view(weekly_churn, {}).ladder}
     assert rows["correct"].numbers == []
-    assert rows["larger than noise"].numbers[0] == "validation gap in seed sd: +0.88, bar 2"
+    assert rows["larger than noise"].numbers == [
+        "validation gap in seed sd: +0.88, bar 2",
+        "test interval's lower end: \u22120.0051, bar 0",  # the interval's decimals
+    ]
     assert rows["relevant"].numbers == [
-        "lower end against the useful effect: \u22120.0039, bar 0.005"  # the interval's decimals
+        "not worse on shifted: \u22120.0511, bar \u22120.005",
+        "lower end against the useful effect: \u22120.0051, bar 0.005",
     ]
 
 
@@ -68,7 +79,7 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
     row = view.build_view(report, {}).ladder[2]
     assert row.artefacts_more == "2 of 30 shown; all in Evidence by rung"
     assert row.artefacts_note == "6 of 30 cited artefacts listed; all in report.json"
-    assert view.build_view(weekly_churn, {}).ladder[2].artefacts_note is None
+    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_note is None  # 2 cited
 
 
 def test_decision_in_its_units(weekly_churn):
@@ -91,7 +102,7 @@ def test_sign_flip_said_on_page_one(weekly_churn):
     report["noise"]["sign_disagreement"] = {"validation_gap": -0.0045, "test_gap": gap, "text": "x"}
     assert view.build_view(report, {}).decision.sign_flip == (
         "Validation and test disagree: on validation gbm is better (gap \u22120.00450), on test "
-        "mlp (gap +0.0039 (\u22120.0039 to +0.0120))."
+        "mlp (gap +0.0032 (\u22120.0051 to +0.0116))."
     )
     report["noise"]["sign_disagreement"] = None
     assert view.build_view(report, {}).decision.sign_flip is None
