@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from reportgen.words import metric
+from reportgen.words import count, metric
 
 #: the largest per-logit variance a default initialisation gives (averaged over its draws)
 LOGIT_VARIANCE = 2.0
@@ -43,13 +43,13 @@ def _draws(f: dict) -> str:
     if isinstance(n, int) and not isinstance(n, bool) and n >= STEADY_INITS:
         return ""
     said = (
-        f"the mean of {n} initialisations"
+        f"the mean of {count(n)} initialisations"
         if isinstance(n, int) and not isinstance(n, bool) and n > 1
         else "one initialisation"
     )
     return (
         f" (from {said}: the loss of a single draw of a narrow network varies a lot; average "
-        f"over {STEADY_INITS}, as reportgen.sanity does)"
+        f"over {count(STEADY_INITS)}, as reportgen.sanity does)"
     )
 
 
@@ -95,12 +95,12 @@ def evaluate_initial_loss(f: dict, number, max_classes: int) -> tuple[bool | Non
         return initial_loss_verdict(v, var, what, low, high, f, regression=True)
     k = f.get("classes")
     if not (number(v) and isinstance(k, int) and not isinstance(k, bool) and 2 <= k <= max_classes):
-        return None, f"needs a numeric value and classes between 2 and {max_classes:,}"
+        return None, f"needs a numeric value and classes between 2 and {count(max_classes)}"
     prior = f.get("prior_loss")  # optional: the loss of predicting the class prior
     if number(prior) and prior > 0:
         ref, what = float(prior), "the class-prior entropy"
     else:
-        ref, what = math.log(k), f"ln {k}"
+        ref, what = math.log(k), f"ln {count(k)}"
     low, high = classification_bounds(ref, k)
     return initial_loss_verdict(float(v), ref, what, low, high, f)
 
@@ -123,8 +123,8 @@ def evaluate_overfit(f: dict, number, rows_text: str | None) -> tuple[bool | Non
         return None, "needs final_loss and/or accuracy"
     ok = (number(acc) and acc == 1.0) or (number(loss) and loss <= OVERFIT_LOSS)
     bits = [
-        f"accuracy {acc:.4g}" if number(acc) else None,
-        f"final loss {loss:.3g}" if number(loss) else None,
+        f"accuracy {metric(acc)}" if number(acc) else None,
+        f"final loss {metric(loss)}" if number(loss) else None,
     ]
     return ok, head + ", ".join(b for b in bits if b) + (
         " (memorised)" if ok else " (did not memorise)"

@@ -18,7 +18,6 @@ from reportgen.stats.bootstrap import (
 )
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.stats.ttests import ratio_t, welch
-from reportgen.words import sig
 
 HISTOGRAM_BINS = 40
 
@@ -36,7 +35,7 @@ def _section(
         "confidence": float(confidence),
         "resamples": int(resamples),
         "primary": None,
-        "primary_reason": None,
+        "primary_reason": None,  # the sentence: checks/noise.py writes it
         "bootstrap": {"low": None, "high": None},
         "t": {"low": None, "high": None, "p": None, "se": None, "df": None},
         "welch": {"se": None, "p": None, "low": None, "high": None, "df": None},
@@ -108,15 +107,9 @@ def _two_level(
     }
 
 
-def _width(x: float) -> str:
-    """An interval's width in the sentence: 3 significant figures; in reportgen.words' form
-    where Python's would be exponent notation (a regression target's 1.42e+03 is 1,420)."""
-    text = f"{x:.3g}"
-    return sig(x, 3) if "e" in text else text
-
-
-def _primary(boot: dict, t: dict, gap: float, n_blocks: int) -> dict[str, Any]:
-    """``primary``, ``low``, ``high``, ``primary_reason`` and ``reason`` of ``noise.block``."""
+def _primary(boot: dict, t: dict, gap: float) -> dict[str, Any]:
+    """``primary``, ``low``, ``high`` and ``reason`` of ``noise.block`` (checks/noise.py says
+    why the primary is the one it is: ``primary_reason``)."""
     if t["low"] is None:
         # zero spread of the linearised block gaps: no interval is shown (never a pass)
         return {
@@ -127,21 +120,7 @@ def _primary(boot: dict, t: dict, gap: float, n_blocks: int) -> dict[str, Any]:
             ),
         }
     which, lo, hi = wider_interval(boot, t, gap)
-    w_boot = boot["high"] - boot["low"]
-    w_t = t["high"] - t["low"]
-    return {
-        "primary": which,
-        "low": lo,
-        "high": hi,
-        "primary_reason": (
-            f"the wider of the two: bootstrap width {_width(w_boot)}, t width {_width(w_t)}"
-            + (
-                f" ({n_blocks} blocks: the percentile bootstrap undercovers)"
-                if n_blocks < 30
-                else ""
-            )
-        ),
-    }
+    return {"primary": which, "low": lo, "high": hi}
 
 
 def block_noise(
@@ -195,7 +174,7 @@ def block_noise(
     dict
         ``blocks``, ``rows``, ``gap``, ``low``, ``high`` (the primary interval),
         ``confidence``, ``resamples``, ``primary`` ("bootstrap" or "t", the wider),
-        ``primary_reason``, ``bootstrap`` {low, high}, ``t`` {low, high, p, se, df},
+        ``primary_reason`` (None: the sentence is the caller's), ``bootstrap`` {low, high}, ``t`` {low, high, p, se, df},
         ``welch`` {se, p, low, high, df}, ``per_seed`` [{seed, gap, low, high,
         primary}], ``two_level`` {low, high, paired, seeds {candidate, baseline},
         reason}, ``excludes_zero`` (primary low > 0), ``distribution`` {edges (41,),
@@ -260,7 +239,7 @@ def block_noise(
         confidence=confidence,
         rng=rng,
     )
-    out.update(_primary(boot, t, out["gap"], n_blocks))
+    out.update(_primary(boot, t, out["gap"]))
     out["excludes_zero"] = bool(out["low"] is not None and out["low"] > 0)
     counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
     out["distribution"] = {"edges": [float(e) for e in edges], "counts": counts_h.tolist()}
