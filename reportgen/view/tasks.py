@@ -42,6 +42,15 @@ def absent_view(report: dict) -> AbsentView:
     return AbsentView(THRESHOLD_ABSENT[key], CALIBRATION_ABSENT[key])
 
 
+def _networks(nets: dict) -> str:
+    """Whose mean a description's value is: each model's networks (the tables beside it show
+    one representative network)."""
+    c, b = nets.get("candidate"), nets.get("baseline")
+    if c and c == b:
+        return f"each the mean over the model's {count_noun(c, 'network')}"
+    return "each the mean over the model's networks"
+
+
 def description_rows(report: dict) -> list[Row]:
     """One row per description: each model's value and the gap with its block-bootstrap interval."""
     cand, base = names(report)
@@ -50,7 +59,10 @@ def description_rows(report: dict) -> list[Row]:
         if d.get("candidate") is None or d.get("baseline") is None:
             rows.append(Row(str(d["label"]), f"not computed: {d.get('reason') or 'undefined'}"))
             continue
-        text = f"{cand} {prob(d['candidate'])}, {base} {prob(d['baseline'])}"
+        text = (
+            f"{cand} {prob(d['candidate'])}, {base} {prob(d['baseline'])} "
+            f"({_networks(d.get('networks') or {})})"
+        )
         if d.get("low") is not None:
             digits = gap_decimals(d["gap"], d["low"], d["high"])
             text += (
