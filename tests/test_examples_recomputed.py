@@ -172,7 +172,9 @@ def test_noise_lines_and_ladder(example):
     _, _, _, report = example
     a, b = report["noise"]["lines"]
     assert a.startswith("Seed spread (retraining): ")
-    assert b.startswith("Block bootstrap (which blocks were sampled, one trained network): ")
+    assert b.startswith(
+        "Block bootstrap (which blocks were sampled, for the networks as trained): "
+    )
     assert [r["name"] for r in report["ladder"]] == [
         "correct",
         "fair",

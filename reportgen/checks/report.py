@@ -95,6 +95,7 @@ def header(project: Project, command: str | None) -> dict:
             "task": project.task,
             "task_source": project.task_source,
             "unit": cfg.claim_unit,
+            "repeats": cfg.repeats,
         },
         "inputs": [{"path": p, "sha256": h, "bytes": n} for p, (h, n) in project.inputs.items()],
     }

@@ -103,10 +103,12 @@ def _order(key: tuple[str, str]) -> tuple:
 
 
 def _iso_ms(ms: int | None) -> str | None:
+    """MLflow's start time (integer milliseconds) as ISO 8601 UTC, keeping the milliseconds:
+    the frozen-before-runs check orders two times only as far as their precision allows."""
     if ms is None:
         return None
-    t = datetime.fromtimestamp(ms / 1000.0, tz=UTC).replace(microsecond=0)
-    return t.isoformat().replace("+00:00", "Z")
+    t = datetime.fromtimestamp(int(ms) // 1000, tz=UTC).replace(microsecond=int(ms) % 1000 * 1000)
+    return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _imported_ids(runs_csv: Path) -> set[str]:

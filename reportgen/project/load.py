@@ -17,7 +17,7 @@ from reportgen.project.predictions import (
     join_columns,
     parse_predictions,
 )
-from reportgen.project.rowkeys import part_keys
+from reportgen.project.rowkeys import duplicate_id_problems, part_keys
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
@@ -191,18 +191,21 @@ def inspect_project(
         )
 
     split_frames: dict[str, object] = {}
+    split_names: dict[str, str] = {}
     row_id_col = manifest.row_id if manifest else "row_id"
     if manifest:
         for sf in manifest.files:
             if sf.frame is not None:
-                split_frames[sf.part] = sf.frame
+                split_frames[sf.part], split_names[sf.part] = sf.frame, sf.path
     else:
         folder = _folder(reader, root / "split", problems)
         if folder is not None:
             for p in sorted(folder.iterdir()):
                 if p.suffix.lower() in TABLE_SUFFIXES and _is_file(p):
+                    part = canonical_part(p.stem)
                     try:
-                        split_frames.setdefault(canonical_part(p.stem), read_table(reader, p))
+                        split_frames.setdefault(part, read_table(reader, p))
+                        split_names.setdefault(part, reader.display(p))
                     except (Refused, TableError) as e:
                         problems.append(
                             getattr(e, "problem", None) or Problem(str(e), reader.display(p))
@@ -213,6 +216,8 @@ def inspect_project(
     for part, f in split_frames.items():
         if id(f) not in keys_of_frame:
             keys_of_frame[id(f)] = part_keys(f, row_id_col)
+            if keys_of_frame[id(f)] is None:  # keys exist only for unique ids: else look again
+                problems += duplicate_id_problems(f, row_id_col, split_names[part])
         keys_of_part[part] = keys_of_frame[id(f)]
     predictions: dict[str, Predictions] = {}
     if config is not None:

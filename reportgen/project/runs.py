@@ -7,10 +7,10 @@ import difflib
 import io
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from reportgen.errors import Problem, quote
-from reportgen.project.manifest import canonical_part, parse_time
+from reportgen.project.manifest import canonical_part, parse_time, time_resolution
 from reportgen.project.tables import MAX_TABLE_COLUMNS, csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
@@ -48,6 +48,10 @@ class RunRow:
     fit_seconds: float | None = None
     env: str | None = None
     notes: str | None = None
+    #: how finely started_at is written (a second for ``10:00:00Z``); None without started_at
+    started_resolution: timedelta | None = None
+    #: the value as written in the run log (its own digits: "0.290" has 3 decimals)
+    value_text: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -261,6 +265,8 @@ def parse_runs(
                 fit,
                 get("env"),
                 get("notes"),
+                time_resolution(get("started_at")) if started is not None else None,
+                v if value is not None else None,
             )
         )
     if not rows and len(problems) == start_problems:
