@@ -30,8 +30,8 @@ example: $(VENV_BASE) ## set up, then build the weekly-churn example report (HTM
 examples-build: $(VENV_BASE) ## build the report of every example project
 	@for d in examples/*/; do [ -f "$$d/evreport.toml" ] && .venv/bin/evreport build "$$d" || exit 1; done
 
-test: lint ## set up, run ruff (lint and format check), then the whole test suite
-	.venv/bin/python -m pytest
+test: lint ## set up, run ruff (lint and format check), then the whole test suite (two workers)
+	.venv/bin/python -m pytest -n 2 --dist loadfile
 	$(MAKE) --no-print-directory test-install
 
 test-install: $(VENV_STAMP) ## build the wheel and sdist, pip-install each into a fresh venv, build and grade examples there

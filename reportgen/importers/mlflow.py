@@ -25,7 +25,7 @@ from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for c
     MlflowUsage,
     sentence,
 )
-from reportgen.safe import safe_file_name
+from reportgen.safe import fsync_folder, safe_file_name
 
 METRIC_RE = re.compile(r"^(validation|valid|val|test)_(.+)$")
 PART = {"validation": "validation", "valid": "validation", "val": "validation", "test": "test"}
@@ -346,16 +346,6 @@ def _fetch(result: ImportResult, tmp: Path, cap: int) -> dict[str, Path]:
     return staged
 
 
-def _fsync_folder(folder: Path) -> None:
-    """Make the renames into ``folder`` durable before the rows naming the files are written."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _same_bytes(a: Path, b: Path) -> bool:
     with contextlib.suppress(OSError):
         return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
@@ -385,5 +375,5 @@ def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
         for tmp, target, _ in moves:
             os.replace(tmp, target)
         if moves:
-            _fsync_folder(moves[0][1].parent)
+            fsync_folder(moves[0][1].parent)
         rec._append(header, rows, [r for ir in fresh for r in ir.rows], drop=[])
