@@ -123,7 +123,7 @@ def rewrite_claim(
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
-    c, b, metric = cfg.candidate, cfg.baseline, cfg.metric.replace("_", " ")
+    c, b, metric = cfg.candidate, cfg.baseline, cfg.metric_words
     conf = confidence(cfg.confidence)
     measured = (
         f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
