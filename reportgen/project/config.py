@@ -150,8 +150,11 @@ class Config:
     @property
     def metric_words(self) -> str:
         """The metric as sentences name its values, with [claim] unit: "log loss",
-        "squared error in mmHg²", "absolute error in mmHg"."""
+        "mean squared error in mmHg²", "mean absolute error in mmHg". A per-row error is
+        reported as its mean over rows, so the regression metrics say "mean"."""
         name = self.metric.replace("_", " ")
+        if self.metric in ("squared_error", "absolute_error"):
+            name = "mean " + name
         if not self.claim_unit:
             return name
         return f"{name} in {self.claim_unit}{'²' if self.metric == 'squared_error' else ''}"

@@ -154,5 +154,5 @@ def test_binary_sections_are_absent_with_their_reason(cell, built_cells):
 def test_unit_is_named_in_the_noise_sentences(built_cells):
     b = built_ok(built_cells, C.REG_UNIT)
     lines = b.report["noise"]["lines"]
-    assert all("squared error in mmHg²" in ln for ln in lines[1:2])
-    assert "squared error in mmHg²" in b.report["claim"]["rewritten"]
+    assert all("mean squared error in mmHg²" in ln for ln in lines[1:2])
+    assert "mean squared error in mmHg²" in b.report["claim"]["rewritten"]
