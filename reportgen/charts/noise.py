@@ -231,6 +231,14 @@ def bootstrap_histogram(report: dict, data: Datasets):
 # ---------------------------------------------------------------- the variance budget
 
 
+def variance_format(total: float) -> str:
+    """The d3 format of the variance axis: thousands separated from 1 up (a regression target's
+    squared units: 50,000, not 5.0e+4), plain decimals below; ``budget`` scales a loss's
+    variances by a power of ten that the axis title names (0.5, 1.5 with "x 10⁻⁵", never
+    5.0e-6)."""
+    return ",~r" if total >= 1 else "~g"
+
+
 def budget(report: dict, data: Datasets):
     """The two variance terms as a stacked bar, and the predicted half-width as seeds or blocks
     grow, with today's gap marked (a planning model, not a measurement)."""
@@ -255,7 +263,9 @@ def budget(report: dict, data: Datasets):
                 "value:Q",
                 stack="zero",
                 title=title,
-                axis=alt.Axis(format="~g", tickCount=4),
+                axis=alt.Axis(
+                    format="~g" if scale != 1.0 else variance_format(b["total"]), tickCount=4
+                ),
             ),
             color=nominal_colour(
                 alt,

@@ -36,6 +36,9 @@ SECTIONS = (
     "threshold",
     "ranking",
     "calibration",
+    "multiclass",
+    "regression",
+    "descriptions",
     "slices",
     "data",
     "not_tested",
@@ -89,6 +92,9 @@ def header(project: Project, command: str | None) -> dict:
             "claim": cfg.claim_text,
             "block_column": cfg.block,
             "slice_column": cfg.slice,
+            "task": project.task,
+            "task_source": project.task_source,
+            "unit": cfg.claim_unit,
             "repeats": cfg.repeats,
             # [models]: the candidate's and baseline's names as the page prints them
             "display_names": {

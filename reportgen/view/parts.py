@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
@@ -121,5 +122,8 @@ def in_words(text: str, report: dict) -> str:
 
 
 def metric_name(report: dict) -> str:
-    """The metric as words: log_loss -> log loss."""
-    return str(report["project"]["metric"]).replace("_", " ")
+    """The metric as words, with [claim] unit: log_loss -> log loss, "squared error, mmHg²"."""
+    p = report["project"]
+    if not p.get("unit"):
+        return str(p["metric"]).replace("_", " ")
+    return metric_label(str(p["metric"]), p["unit"])

@@ -12,6 +12,8 @@ from reportgen.charts.specs import build_charts, chart_specs
 from reportgen.charts.svg import scope_ids
 from reportgen.stats.calibration import MIN_JOINED
 
+from .conftest import load
+
 #: checks thin every curve to this many points before it reaches the report
 MAX_POINTS = 500
 
@@ -260,3 +262,13 @@ def test_roc_and_pr_draw_each_models_seed_band(weekly_churn):
     assert [r["high"] for r in cand] == band["high"]
     pr_rows = spec["datasets"][areas[1]["data"]["name"]]
     assert all(r["x"] > 0 for r in pr_rows)  # recall 0 is a convention, not drawn
+
+
+def test_variance_axis_has_no_exponents_for_squared_units(weekly_churn):
+    """A regression target's variance terms (points²) tick as 50,000, a loss's as 5.0e-5."""
+    report = load("diabetes-regression")
+    axis = chart_specs(report)["budget"]["vconcat"][0]["encoding"]["x"]["axis"]
+    assert axis["format"] == ",~r" and report["noise"]["budget"]["total"] > 1
+    small = chart_specs(weekly_churn)["budget"]["vconcat"][0]["encoding"]["x"]
+    # a loss's variances are scaled by a power of ten, named in the title: no 5.0e-6 ticks
+    assert small["axis"]["format"] == "~g" and small["title"] == "variance of the gap (× 10⁻⁵)"
