@@ -62,6 +62,22 @@ def parse_runs(
 ) -> list[RunRow]:
     """Parse the run log. Bad cells become Problems naming line and column; good rows are returned."""
     reader = csv.reader(io.StringIO(text, newline=""))
+    header = _read_header(reader, text, name, problems, warnings)
+    if header is None:
+        return []
+    col = {h: i for i, h in enumerate(header)}
+    start_problems = len(problems)
+    rows = _read_rows(reader, header, col, name, problems, warnings)
+    if not rows and len(problems) == start_problems:
+        problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
+    _check_runs_consistent(rows, col, name, problems)
+    return rows
+
+
+def _read_header(
+    reader, text: str, name: str, problems: list[Problem], warnings: list[Problem]
+) -> list[str] | None:
+    """The header's stripped names, or None after recording why the log cannot be read."""
     try:
         header = next(reader)
     except StopIteration:
@@ -73,10 +89,10 @@ def parse_runs(
                 slug="empty",
             )
         )
-        return []
+        return None
     except csv.Error as e:
         problems.append(Problem(f"malformed CSV: {e}", name, 1, slug="bad-csv"))
-        return []
+        return None
     if len(header) > MAX_TABLE_COLUMNS:  # before any per-column work (names, suggestions)
         problems.append(
             Problem(
@@ -86,22 +102,22 @@ def parse_runs(
                 slug="too-large",
             )
         )
-        return []
+        return None
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}
     if len(col) != len(header) and header[-1] == "":
         problems.append(csv_header_problem(header, text, name) or Problem("empty column", name, 1))
-        return []
+        return None
     if len(col) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
         msg = f"duplicate column {quote(dup)} in the header"
         problems.append(Problem(msg, name, 1, header.index(dup) + 1, slug="duplicate-column"))
-        return []
+        return None
     missing = [c for c in REQUIRED if c not in col]
     hint = csv_header_problem(header, text, name)
     if hint is not None and (missing or hint.slug == "empty-column"):
         problems.append(hint)
-        return []
+        return None
     if missing:
         problems.append(
             Problem(
@@ -112,7 +128,13 @@ def parse_runs(
                 slug="missing-column",
             )
         )
-        return []
+        return None
+    _warn_unknown_columns(header, name, warnings)
+    return header
+
+
+def _warn_unknown_columns(header: list[str], name: str, warnings: list[Problem]) -> None:
+    """A column close to a known name is probably a typo: say so (it is ignored)."""
     for h in header:
         if h not in REQUIRED and h not in OPTIONAL:
             close = difflib.get_close_matches(h, REQUIRED + OPTIONAL, n=1, cutoff=0.75)
@@ -122,11 +144,21 @@ def parse_runs(
                 warnings.append(
                     Problem(msg, name, 1, at, slug="unknown-column", severity="warning")
                 )
+
+
+def _read_rows(
+    reader,
+    header: list[str],
+    col: dict[str, int],
+    name: str,
+    problems: list[Problem],
+    warnings: list[Problem],
+) -> list[RunRow]:
+    """Every data row that parses; one row per run, split and metric."""
     rows: list[RunRow] = []
     seen: dict[tuple[str, str, str], int] = {}
     recased: set[tuple[str, str]] = set()
     prev_end = reader.line_num
-    start_problems = len(problems)
     while True:
         try:
             cells = next(reader)
@@ -149,87 +181,11 @@ def parse_runs(
                 )
             )
             continue
-        before = len(problems)
-
-        def get(c: str, cells: list[str] = cells) -> str | None:
-            i = col.get(c)
-            if i is None:
-                return None
-            v = cells[i].strip()
-            return v or None
-
-        def bad(c: str, msg: str, slug: str = "bad-value", line: int = line) -> None:
-            problems.append(Problem(msg, name, line, col[c] + 1, slug=slug))
-
-        for c in ("run_id", "model", "split", "metric"):
-            if get(c) is None:
-                bad(c, f"{c} is empty", "empty-cell")
-        seed = None
-        s = get("seed")
-        if s is None:
-            bad("seed", "seed is empty", "empty-cell")
-        else:
-            try:
-                seed = int(s)
-            except ValueError:
-                bad("seed", f"seed = {quote(s)} is not a whole number")
-        status = (get("status") or "ok").lower()
-        if status not in STATUSES:
-            bad("status", f"status = {quote(get('status'))} must be one of {', '.join(STATUSES)}")
-        value = None
-        v = get("value")
-        if v is None:
-            if status == "ok":
-                bad(
-                    "value",
-                    "value is empty in a run whose status is ok (mark failed runs status=failed)",
-                    "empty-cell",
-                )
-        else:
-            try:
-                value = float(v)
-                if not math.isfinite(value):
-                    raise ValueError
-            except ValueError:
-                bad("value", f"value = {quote(v)} is not a finite number")
-        started = None
-        if get("started_at") is not None:
-            try:
-                started = parse_time(get("started_at"))
-            except ValueError:
-                bad(
-                    "started_at",
-                    f"started_at = {quote(get('started_at'))} is not an ISO 8601 date-time "
-                    "(e.g. 2026-09-02T10:00:00Z)",
-                    "bad-time",
-                )
-        fit = None
-        if get("fit_seconds") is not None:
-            try:
-                fit = float(get("fit_seconds"))
-            except ValueError:
-                bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
-        if len(problems) > before:
+        row = _parse_row(cells, line, col, name, problems, recased, warnings)
+        if row is None:
             continue
-        raw_split = get("split")
-        split = canonical_part(raw_split)
-        if split.lower() in KNOWN_PARTS and split not in KNOWN_PARTS:
-            # "Validation", "TEST": the known part names are lower case; read as meant, say so once
-            fixed = canonical_part(split.lower())
-            if (raw_split, fixed) not in recased:
-                recased.add((raw_split, fixed))
-                warnings.append(
-                    Problem(
-                        f"split {quote(raw_split)} read as {quote(fixed)} (part names are lower case)",
-                        name,
-                        line,
-                        col["split"] + 1,
-                        slug="split-case",
-                        severity="warning",
-                    )
-                )
-            split = fixed
-        key = (get("run_id"), split, get("metric"))
+        split = row.split
+        key = (row.run_id, split, row.metric)
         if key in seen:
             problems.append(
                 Problem(
@@ -243,29 +199,135 @@ def parse_runs(
             )
             continue
         seen[key] = line
-        rows.append(
-            RunRow(
-                line,
-                get("run_id"),
-                get("model"),
-                seed,
-                split,
-                get("metric"),
-                value,
-                status,
-                started,
-                get("config"),
-                get("features"),
-                get("split_id"),
-                get("predictions"),
-                fit,
-                get("env"),
-                get("notes"),
+        rows.append(row)
+    return rows
+
+
+def _parse_row(
+    cells: list[str],
+    line: int,
+    col: dict[str, int],
+    name: str,
+    problems: list[Problem],
+    recased: set[tuple[str, str]],
+    warnings: list[Problem],
+) -> RunRow | None:
+    """One data row as a RunRow, or None after recording its bad cells."""
+    before = len(problems)
+
+    def get(c: str) -> str | None:
+        i = col.get(c)
+        if i is None:
+            return None
+        v = cells[i].strip()
+        return v or None
+
+    def bad(c: str, msg: str, slug: str = "bad-value") -> None:
+        problems.append(Problem(msg, name, line, col[c] + 1, slug=slug))
+
+    for c in ("run_id", "model", "split", "metric"):
+        if get(c) is None:
+            bad(c, f"{c} is empty", "empty-cell")
+    seed = None
+    s = get("seed")
+    if s is None:
+        bad("seed", "seed is empty", "empty-cell")
+    else:
+        try:
+            seed = int(s)
+        except ValueError:
+            bad("seed", f"seed = {quote(s)} is not a whole number")
+    status = (get("status") or "ok").lower()
+    if status not in STATUSES:
+        bad("status", f"status = {quote(get('status'))} must be one of {', '.join(STATUSES)}")
+    value = None
+    v = get("value")
+    if v is None:
+        if status == "ok":
+            bad(
+                "value",
+                "value is empty in a run whose status is ok (mark failed runs status=failed)",
+                "empty-cell",
             )
-        )
-    if not rows and len(problems) == start_problems:
-        problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
-    # a run's model and seed must not change between its rows
+    else:
+        try:
+            value = float(v)
+            if not math.isfinite(value):
+                raise ValueError
+        except ValueError:
+            bad("value", f"value = {quote(v)} is not a finite number")
+    started = None
+    if get("started_at") is not None:
+        try:
+            started = parse_time(get("started_at"))
+        except ValueError:
+            bad(
+                "started_at",
+                f"started_at = {quote(get('started_at'))} is not an ISO 8601 date-time "
+                "(e.g. 2026-09-02T10:00:00Z)",
+                "bad-time",
+            )
+    fit = None
+    if get("fit_seconds") is not None:
+        try:
+            fit = float(get("fit_seconds"))
+        except ValueError:
+            bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
+    if len(problems) > before:
+        return None
+    return RunRow(
+        line,
+        get("run_id"),
+        get("model"),
+        seed,
+        _canonical_split(get("split"), line, col, name, recased, warnings),
+        get("metric"),
+        value,
+        status,
+        started,
+        get("config"),
+        get("features"),
+        get("split_id"),
+        get("predictions"),
+        fit,
+        get("env"),
+        get("notes"),
+    )
+
+
+def _canonical_split(
+    raw_split: str,
+    line: int,
+    col: dict[str, int],
+    name: str,
+    recased: set[tuple[str, str]],
+    warnings: list[Problem],
+) -> str:
+    """The part name as analysed: aliases resolved, known names read case-insensitively."""
+    split = canonical_part(raw_split)
+    if split.lower() in KNOWN_PARTS and split not in KNOWN_PARTS:
+        # "Validation", "TEST": the known part names are lower case; read as meant, say so once
+        fixed = canonical_part(split.lower())
+        if (raw_split, fixed) not in recased:
+            recased.add((raw_split, fixed))
+            warnings.append(
+                Problem(
+                    f"split {quote(raw_split)} read as {quote(fixed)} (part names are lower case)",
+                    name,
+                    line,
+                    col["split"] + 1,
+                    slug="split-case",
+                    severity="warning",
+                )
+            )
+        split = fixed
+    return split
+
+
+def _check_runs_consistent(
+    rows: list[RunRow], col: dict[str, int], name: str, problems: list[Problem]
+) -> None:
+    """A run's model and seed must not change between its rows."""
     first: dict[str, RunRow] = {}
     for r in rows:
         f = first.setdefault(r.run_id, r)
@@ -280,4 +342,3 @@ def parse_runs(
                     slug="inconsistent-run",
                 )
             )
-    return rows
