@@ -17,6 +17,8 @@ BUILTIN_METRICS = ("log_loss", "brier", "accuracy", "error_rate", "cost")
 KINDS = ("model-vs-baseline", "before-after")
 SD_FROM = ("candidate", "baseline", "larger")
 BLOCK_KINDS = ("period", "group")
+#: evaluation designs: one split (train, validation, test) or cross-validation (methods.md section 9)
+DESIGNS = ("split", "cv")
 #: bootstrap resamples allowed in [rule] (the build's CPU time grows with resamples x blocks)
 MAX_RESAMPLES = 100_000
 
@@ -58,6 +60,7 @@ SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
         "block_kind": ('"period" or "group"', False),
         "threshold": ('"validation-cost" or a number in [0, 1]', False),
         "bins": (_INT, False),
+        "design": ('"split" or "cv"', False),
     },
     "costs": {
         "false_positive": (_NUM, False),
@@ -97,6 +100,7 @@ class Config:
     block_kind: str = "period"
     threshold: str | float = "validation-cost"
     bins: int = 10
+    design: str = "split"  # "cv": k-fold cross-validation, split/folds.csv (methods.md section 9)
     false_positive: float = 1.0
     false_negative: float = 1.0
     unit: str = "cost units"
@@ -452,6 +456,25 @@ def _read_evaluation(cfg: Config, ev: dict, err: _Sink) -> None:
     cfg.bins = ev.get("bins", cfg.bins)
     if not 1 <= cfg.bins <= 1000:
         err(f"evaluation.bins = {quote(cfg.bins)} must be between 1 and 1000", "evaluation", "bins")
+    _read_design(cfg, ev, err)
+
+
+def _read_design(cfg: Config, ev: dict, err: _Sink) -> None:
+    """[evaluation] design: "split" (train, validation, test) or "cv" (cross-validation)."""
+    cfg.design = ev.get("design", cfg.design)
+    if cfg.design not in DESIGNS:
+        err(
+            f"evaluation.design = {quote(cfg.design)} is not one of {', '.join(DESIGNS)}",
+            "evaluation",
+            "design",
+        )
+    elif cfg.design == "cv" and cfg.kind != "model-vs-baseline":
+        err(
+            'evaluation.design = "cv" applies to model-vs-baseline projects (a before-after '
+            "project scores one frozen question set)",
+            "evaluation",
+            "design",
+        )
 
 
 def _read_costs(cfg: Config, costs: dict, err: _Sink) -> None:

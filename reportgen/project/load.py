@@ -10,6 +10,7 @@ from reportgen.errors import InputError, Problem, display_name, quote
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
 from reportgen.project.files import Reader, Refused, confine_dir
+from reportgen.project.folds import FOLDS_PART, Folds, check_fold_runs, parse_folds, runs_columns
 from reportgen.project.manifest import Manifest, canonical_part, load_manifest
 from reportgen.project.predictions import (
     Predictions,
@@ -46,6 +47,7 @@ class Project:
     inputs: dict[str, tuple[str, int]]
     warnings: list[Problem] = field(default_factory=list)
     part_keys: dict = field(default_factory=dict)  # part -> PartKeys | None (rowkeys.py)
+    folds: Folds | None = None  # split/folds.csv of a cross-validation project
 
     @property
     def runs_name(self) -> str:
@@ -149,14 +151,21 @@ def inspect_project(
 
     text, cname = ld.read_text(paths.config)
     config = parse_config(text, cname, problems) if text is not None else None
-    text, rname = ld.read_text(paths.runs)
-    runs = parse_runs(text, rname, problems, warnings) if text is not None else []
+    runs_text, rname = ld.read_text(paths.runs)
+    runs = parse_runs(runs_text, rname, problems, warnings) if runs_text is not None else []
     if config is not None and runs:
         _check_claim_names(config, runs, cname, rname, problems)
 
     manifest = _manifest(ld, paths)
-    split_frames = _split_frames(ld, manifest)
+    split_frames, split_names = _split_frames(ld, manifest)
     row_id_col = manifest.row_id if manifest else "row_id"
+    folds = None
+    if config is not None:
+        folds = _folds(ld, config, split_frames, split_names, row_id_col)
+    if config is not None and config.design == "cv" and runs:
+        names = (rname, cname)
+        cols = runs_columns(runs_text)
+        check_fold_runs(config, runs, folds, names, cols, problems, warnings)
     keys_of_part = _keys_of_part(split_frames, row_id_col)
     predictions: dict[str, Predictions] = {}
     if config is not None:
@@ -184,6 +193,7 @@ def inspect_project(
         dict(sorted(reader.inputs.items())),
         warnings,
         keys_of_part,
+        folds,
     )
     return project, warnings
 
@@ -241,25 +251,50 @@ def _manifest(ld: _Load, paths: ProjectPaths) -> Manifest | None:
     return None
 
 
-def _split_frames(ld: _Load, manifest: Manifest | None) -> dict[str, object]:
-    """part -> split-file frame: those the manifest names, else every table under split/."""
+def _split_frames(ld: _Load, manifest: Manifest | None) -> tuple[dict, dict[str, str]]:
+    """part -> split-file frame, and part -> the file's name: those the manifest names, else
+    every table under split/."""
     split_frames: dict[str, object] = {}
+    split_names: dict[str, str] = {}
     if manifest:
         for sf in manifest.files:
             if sf.frame is not None:
-                split_frames[sf.part] = sf.frame
-        return split_frames
+                split_frames[sf.part], split_names[sf.part] = sf.frame, sf.path
+        return split_frames, split_names
     folder = _folder(ld.reader, ld.root / "split", ld.problems)
     if folder is not None:
         for p in sorted(folder.iterdir()):
             if p.suffix.lower() in TABLE_SUFFIXES and _is_file(p):
+                part = canonical_part(p.stem)
                 try:
-                    split_frames.setdefault(canonical_part(p.stem), read_table(ld.reader, p))
+                    split_frames.setdefault(part, read_table(ld.reader, p))
+                    split_names.setdefault(part, ld.reader.display(p))
                 except (Refused, TableError) as e:
                     ld.problems.append(
                         getattr(e, "problem", None) or Problem(str(e), ld.reader.display(p))
                     )
-    return split_frames
+    return split_frames, split_names
+
+
+def _folds(
+    ld: _Load, config: Config, frames: dict, names: dict[str, str], row_id: str
+) -> Folds | None:
+    """split/folds.csv of a cv project, checked; in a split-design project only a warning."""
+    frame = frames.get(FOLDS_PART)
+    if frame is None:
+        return None
+    if config.design != "cv":
+        ld.warnings.append(
+            Problem(
+                f'{names[FOLDS_PART]} is there but [evaluation] design is not "cv": the folds '
+                "are not analysed",
+                names[FOLDS_PART],
+                slug="folds-unused",
+                severity="warning",
+            )
+        )
+        return None
+    return parse_folds(frame, names[FOLDS_PART], row_id, ld.problems)
 
 
 def _keys_of_part(split_frames: dict[str, object], row_id_col: str) -> dict:

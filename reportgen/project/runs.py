@@ -27,6 +27,9 @@ OPTIONAL = (
     "env",
     "notes",
 )
+#: cross-validation columns (methods.md section 9): which repeat and fold a ``split = "fold"``
+#: row scored, and how many rows trained it when fewer than the other folds hold
+CV_COLUMNS = ("repeat", "fold", "train_rows")
 STATUSES = ("ok", "failed")
 
 
@@ -48,6 +51,9 @@ class RunRow:
     fit_seconds: float | None = None
     env: str | None = None
     notes: str | None = None
+    repeat: int | None = None
+    fold: int | None = None
+    train_rows: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -135,9 +141,10 @@ def _read_header(
 
 def _warn_unknown_columns(header: list[str], name: str, warnings: list[Problem]) -> None:
     """A column close to a known name is probably a typo: say so (it is ignored)."""
+    known = REQUIRED + OPTIONAL + CV_COLUMNS
     for h in header:
-        if h not in REQUIRED and h not in OPTIONAL:
-            close = difflib.get_close_matches(h, REQUIRED + OPTIONAL, n=1, cutoff=0.75)
+        if h not in known:
+            close = difflib.get_close_matches(h, known, n=1, cutoff=0.75)
             if close:
                 msg = f"unknown column {quote(h)} (did you mean {quote(close[0])}?); it is ignored"
                 at = header.index(h) + 1
@@ -156,7 +163,7 @@ def _read_rows(
 ) -> list[RunRow]:
     """Every data row that parses; one row per run, split and metric."""
     rows: list[RunRow] = []
-    seen: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple, int] = {}
     recased: set[tuple[str, str]] = set()
     prev_end = reader.line_num
     while True:
@@ -185,12 +192,13 @@ def _read_rows(
         if row is None:
             continue
         split = row.split
-        key = (row.run_id, split, row.metric)
+        key = (row.run_id, split, row.metric, row.repeat, row.fold)
         if key in seen:
+            where = "" if row.fold is None else f" in repeat {row.repeat or 1} fold {row.fold}"
             problems.append(
                 Problem(
                     f"run {quote(key[0])} has a second row for split {quote(split)} and metric "
-                    f"{quote(key[2])} (first at line {seen[key]})",
+                    f"{quote(key[2])}{where} (first at line {seen[key]})",
                     name,
                     line,
                     col["run_id"] + 1,
@@ -273,6 +281,7 @@ def _parse_row(
             fit = float(get("fit_seconds"))
         except ValueError:
             bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
+    cv = {c: _positive_int(get(c), c, bad) for c in CV_COLUMNS}
     if len(problems) > before:
         return None
     return RunRow(
@@ -292,7 +301,21 @@ def _parse_row(
         fit,
         get("env"),
         get("notes"),
+        cv["repeat"],
+        cv["fold"],
+        cv["train_rows"],
     )
+
+
+def _positive_int(text: str | None, column: str, bad) -> int | None:
+    """A cross-validation cell (repeat, fold, train_rows): empty, or a whole number from 1."""
+    if text is None:
+        return None
+    n = int(text) if len(text) <= 18 and text.isascii() and text.isdigit() else 0
+    if n < 1:
+        bad(column, f"{column} = {quote(text)} is not a whole number from 1")
+        return None
+    return n
 
 
 def _canonical_split(

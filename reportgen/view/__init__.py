@@ -8,6 +8,7 @@ render/html.py).
     parts.py         Figure, Row, Status and helpers the sections share
     summary.py       page one: title, claim, decision, ladder
     noise.py         seed noise and evaluation-sample noise
+    cv.py            the same for a cross-validated comparison (retraining, resampling)
     threshold.py     threshold, cost and ranking
     calibration.py   reliability bins
     slices.py        slices, relevance and what was (never) measured
@@ -32,6 +33,7 @@ from reportgen.view.appendix import (
 )
 from reportgen.view.before_after import BeforeAfterView, before_after_view
 from reportgen.view.calibration import CalibrationView, calibration_view
+from reportgen.view.cv import CvView, cv_view
 from reportgen.view.noise import NoiseView, noise_view
 from reportgen.view.parts import Figure, Row, Status
 from reportgen.view.slices import BoundsView, SlicesView, bounds_view, slices_view
@@ -59,6 +61,8 @@ class ReportView:
     decision: DecisionView
     ladder: list[LadderRow]
     noise: NoiseView
+    #: the noise section of a cross-validated comparison (design = "cv"), else None
+    cv: CvView | None
     threshold: ThresholdView | None
     calibration: CalibrationView | None
     slices: SlicesView | None
@@ -79,6 +83,7 @@ def build_view(report: dict, charts: Collection[str]) -> ReportView:
         decision=decision_view(report),
         ladder=ladder_view(report),
         noise=noise_view(report, charts),
+        cv=cv_view(report, charts),
         threshold=threshold_view(report, charts),
         calibration=calibration_view(report, charts),
         slices=slices_view(report, charts),
