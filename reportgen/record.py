@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from reportgen.project.manifest import MANIFEST, canonical_part, parse_time
-from reportgen.project.runs import OPTIONAL, REQUIRED
+from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
+from reportgen.record_folds import FOLD_SPLIT, fold_fields, same_fold, write_folds
 from reportgen.safe import atomic_write, safe_file_name
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
 
@@ -239,6 +240,8 @@ class Recorder:
         cfg = self._config()
         if isinstance(cfg.threshold, float):
             return cfg.threshold
+        if part == FOLD_SPLIT:  # no validation rows inside a fold (checks.cv.select)
+            return 0.5
         if part == "validation":
             vy, vp = y, p
         else:
@@ -292,6 +295,9 @@ class Recorder:
         notes: str | None = None,
         env: str | None = None,
         replace: bool = False,
+        repeat: int | None = None,
+        fold: int | None = None,
+        train_rows: int | None = None,
     ) -> dict[str, float | None]:
         """Append one runs.csv row per metric and write this run's predictions on ``split``.
 
@@ -299,6 +305,8 @@ class Recorder:
         optional ``category``/``text``), or ``values`` (a per-row metric column; a dict
         ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
         Returns ``{metric: logged value}``. Bad input raises ValueError naming the argument.
+        Cross-validation: ``split="fold"`` with ``repeat`` (default 1) and ``fold`` (from 1),
+        and ``train_rows`` when the model trained on fewer rows than the other folds hold.
         """
         metrics = [metric] if isinstance(metric, str) else list(metric)
         if not metrics or not all(isinstance(m, str) and m.strip() for m in metrics):
@@ -318,6 +326,7 @@ class Recorder:
         if not isinstance(split, str) or not split.strip():
             raise ValueError(f"split={split!r} must be a split name such as 'validation'")
         part = canonical_part(split.strip())
+        cv = fold_fields(part, repeat, fold, train_rows)
         parts = self._manifest_parts()
         if parts is None:
             warnings.warn(
@@ -325,7 +334,7 @@ class Recorder:
                 "the runs, or rung 2 cannot be shown",
                 stacklevel=2,
             )
-        elif part not in parts:
+        elif (part if part != FOLD_SPLIT else "folds") not in parts:
             raise ValueError(
                 f"split={split!r} is not a part of the frozen split. It should be one of "
                 f"{sorted(parts)}"
@@ -334,7 +343,8 @@ class Recorder:
             fit_seconds = float(fit_seconds)
             if not math.isfinite(fit_seconds) or fit_seconds < 0:
                 raise ValueError(f"fit_seconds={fit_seconds!r} must be a finite number >= 0")
-        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}") if x)
+        fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
+        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
         frame, per_row = None, {}
         if status == "ok":
             frame, per_row = self._frame(
@@ -354,7 +364,11 @@ class Recorder:
                         f"run_id={run_id!r} is already used by model {r.get('model')!r} seed "
                         f"{r.get('seed')}; a run_id names one trained network"
                     )
-            on_part = [r for r in same_run if canonical_part(r.get("split", "")) == part]
+            on_part = [
+                r
+                for r in same_run
+                if canonical_part(r.get("split", "")) == part and same_fold(r, cv)
+            ]
             clash = [r for r in on_part if r.get("metric") in metrics]
             if clash and not replace:
                 raise ValueError(
@@ -369,6 +383,8 @@ class Recorder:
             if frame is not None:
                 ext = self.predictions_format
                 stem = safe_file_name(run_id, sep="-", empty=None)
+                if fold_id is not None and not stem.endswith(fold_id):
+                    stem += f"-{fold_id}"  # one run id for many folds: a file per fold
                 pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
                 target = self.root / pred_rel
                 data = _parquet_bytes(frame) if ext == "parquet" else _csv_bytes(frame)
@@ -405,11 +421,19 @@ class Recorder:
                         "fit_seconds": fit_seconds,
                         "env": self._env if env is None else env,
                         "notes": notes,
+                        **cv,
                     }
                 )
             # replace=True replaces every row of this run on this split (they share the file)
             self._append(header, rows, new, drop=on_part if replace else [])
         return logged
+
+    def write_folds(
+        self, splitter: Any, X: Any, y: Any = None, groups: Any = None, row_id: Any = None
+    ):
+        """Write split/folds.csv from a scikit-learn k-fold splitter and return its folds
+        (``Fold(repeat, fold, train, test)``, index arrays into ``X``); freeze afterwards."""
+        return write_folds(self.root, splitter, X, y, groups, row_id)
 
     def freeze(self, created: str | None = None) -> dict:
         """Write split/manifest.json from the files under split/ (as `evreport freeze`)."""
@@ -492,16 +516,12 @@ class Recorder:
 
     def _append(self, header, rows, new, drop) -> None:
         needed = [
-            c for c in COLUMNS if c not in header and any(r[c] not in (None, "") for r in new)
+            c
+            for c in COLUMNS + CV_COLUMNS
+            if c not in header and any(r.get(c) not in (None, "") for r in new)
         ]
         if drop or needed:  # rewrite: replaced rows go, new columns are added at the end
-            keys = {(r["run_id"], canonical_part(r["split"]), r["metric"]) for r in drop}
-            keep = [
-                r
-                for r in rows
-                if (r.get("run_id"), canonical_part(r.get("split", "")), r.get("metric"))
-                not in keys
-            ]
+            keep = [r for r in rows if not any(r is d for d in drop)]
             header = header + needed
             out = io.StringIO(newline="")
             w = csv.writer(out, lineterminator="\n")

@@ -310,6 +310,9 @@ def cv_noise(
             f"{d.size} fold gap(s): the corrected resampled t needs at least {MIN_FOLD_GAPS}"
         )
         return out
+    if not np.all(np.isfinite(d)):
+        out.update(gap=None, sd=None, reason="a fold gap is not a finite number")
+        return out
     if ratio is None:
         out["reason"] = _refusal(d, as_1d(n_test, "n_test"), as_1d(n_train, "n_train"))
         if out["reason"] is not None:

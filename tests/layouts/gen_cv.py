@@ -85,7 +85,7 @@ class CvGen:
     def ratio(self) -> float:
         """Mean over folds of n_test / n_train (train_rows when logged)."""
         out = []
-        for key, ids in sorted(self.folds.items()):
+        for _key, ids in sorted(self.folds.items()):
             n_train = self.cell["train_rows"] or (self.rows - len(ids))
             out.append(len(ids) / n_train)
         return float(np.mean(out))

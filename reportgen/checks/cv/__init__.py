@@ -80,7 +80,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         items = [
             _no_interval_item(cv) if i.startswith("per-row test predictions") else i for i in items
         ]
-    lines = [seed_line(project, seed, fc, fb), cv_line(project, cv)]
+    lines = [seed_line(project, seed, fc, fb, cv), cv_line(project, cv)]
     covers = list(COVERS)
     if block is not None:
         test_lines, test_covers = split_lines(project, seed, block, cand, base)

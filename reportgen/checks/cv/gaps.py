@@ -60,29 +60,30 @@ class FoldTable:
         return None if not kinds else kinds.pop() if len(kinds) == 1 else "mixed"
 
 
-def _aligned(project: Project, nets: list[FoldNet], ids):
+def _positions(pred, ids: list[str]) -> np.ndarray:
+    """Row of each id in one predictions file (every id is there): plain dicts, folds are small."""
+    where = {rid: i for i, rid in enumerate(pred.row_id.tolist())}
+    return np.fromiter((where[i] for i in ids), dtype=np.int64, count=len(ids))
+
+
+def _aligned(project: Project, nets: list[FoldNet], ids: list[str]) -> np.ndarray:
     """(S, n) per-row metric of the networks on the rows ``ids`` (every network has them)."""
-    import pandas as pd
-
-    mats = []
-    for n in nets:
-        pos = pd.Index(n.pred.row_id).get_indexer(ids)
-        mats.append(row_metric(project, n.pred, n.threshold)[pos])
-    return np.vstack(mats).astype(float)
+    return np.vstack(
+        [row_metric(project, n.pred, n.threshold)[_positions(n.pred, ids)] for n in nets]
+    ).astype(float)
 
 
-def _from_predictions(project: Project, key: FoldKey, nets: dict[str, list[FoldNet]]):
+def _from_predictions(project: Project, nets: dict[str, list[FoldNet]]):
     """(gap, rows, same_rows) of one fold from every network's predictions."""
-    import pandas as pd
-
     every = [n for v in nets.values() for n in v]
-    common = pd.Index(every[0].pred.row_id)
+    first = every[0].pred.row_id.tolist()
+    common = set(first)
     for n in every[1:]:
-        common = common.intersection(pd.Index(n.pred.row_id), sort=False)
+        common &= set(n.pred.row_id.tolist())
     same = all(len(n.pred) == len(common) for n in every)
-    if len(common) == 0:
+    if not common:
         return None, 0, same
-    ids = common.to_numpy(dtype=object)
+    ids = [i for i in first if i in common]  # the first file's order
     c = _aligned(project, nets["candidate"], ids)
     b = _aligned(project, nets["baseline"], ids)
     return fold_gap(c, b, higher_is_better=project.config.higher_is_better), len(ids), same
@@ -92,21 +93,19 @@ def _coverage(
     project: Project, key: FoldKey, nets: list[FoldNet]
 ) -> tuple[bool | None, str | None]:
     """Each predictions file of the fold holds exactly the fold's rows (split/folds.csv)."""
-    import pandas as pd
-
     folds = project.folds
     if folds is None or key not in folds.members:
         return None, None
-    want = pd.Index(folds.members[key])
+    want = set(folds.members[key].tolist())
     for n in nets:
         if n.pred is None:
             continue
-        got = pd.Index(n.pred.row_id)
-        found = int((want.get_indexer(got) >= 0).sum())
-        if found != len(want) or found != len(got):
+        got = set(n.pred.row_id.tolist())
+        found = len(want & got)
+        if found != len(want) or found != len(n.pred):
             return False, (
                 f"{n.pred.path}: {len(want) - found} of the {len(want)} rows of repeat {key[0]} "
-                f"fold {key[1]} missing, {len(got) - found} rows not in that fold"
+                f"fold {key[1]} missing, {len(n.pred) - found} rows not in that fold"
             )
     return True, None
 
@@ -129,7 +128,7 @@ def fold_table(project: Project, cand: FoldRuns, base: FoldRuns) -> FoldTable:
         values = {role: [n.value for n in v] for role, v in nets.items()}
         covers, problem = _coverage(project, key, every)
         if all(n.pred is not None for n in every):
-            gap, rows, same = _from_predictions(project, key, nets)
+            gap, rows, same = _from_predictions(project, nets)
             source = "predictions"
         else:
             means = {role: float(np.mean(v)) for role, v in values.items()}

@@ -35,15 +35,16 @@ def cv_head(cv: dict) -> str:
     )
 
 
-def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns) -> str:
-    """The seed line within folds: the rule on the mean fold gap, with the within-fold seed sd."""
+def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: dict) -> str:
+    """The seed line within folds: the rule on the mean fold gap, with the within-fold seed sd
+    (the gap with the resampling line's decimals)."""
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
     folds = count_noun(seed.get("folds") or 0, "fold")
     g = seed.get("validation_gap")
     gap_words = (
-        f"the cross-validation gap is {gap(g)} {unit}"
+        f"the cross-validation gap is {with_sign(g, cv_digits(cv))} {unit}"
         if g is not None
         else "there is no cross-validation gap"
     )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from reportgen.checks.cv.gaps import FoldTable
+from reportgen.checks.cv.lines import cv_digits
 from reportgen.checks.cv.select import FoldRuns
 from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.types import Check, Evidence, Interval
 from reportgen.project import Project
-from reportgen.words import count, count_noun, gap, given, ratio
+from reportgen.words import count, count_noun, given, ratio, with_sign
 
 #: split-design facts that hold in a cv design as they are
 KEPT_FACTS = (
@@ -245,15 +246,17 @@ def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -
     excl = iv is not None and iv.above_zero
     arts = [project.folds.path] if project.folds is not None else [project.runs_name]
     arts += project.evidence.get("larger_than_noise", [])
+    g = seed.get("validation_gap")
+    gap_text = "no gap" if g is None else with_sign(g, cv_digits(cv))
     if seed.get("trivial"):
         seed_text = (
-            f"cross-validation gap {gap(seed['validation_gap'])}: both models have zero seed "
+            f"cross-validation gap {gap_text}: both models have zero seed "
             "spread within folds, so the rule is trivially "
             + ("met" if rule_ok else "failed (the gap is not positive)")
         )
     elif seed.get("gap_in_sd") is not None:
         seed_text = (
-            f"cross-validation gap {gap(seed['validation_gap'])} is "
+            f"cross-validation gap {gap_text} is "
             f"{ratio(seed['gap_in_sd'], signed=True)} seed sd (within folds); the rule needs "
             f"more than {given(cfg.seed_sd_multiple)}"
         )
