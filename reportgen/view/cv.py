@@ -104,12 +104,17 @@ def _seed_rows(report: dict, seed: dict) -> list[SeedRow]:
 
 def _seed_facts(report: dict, seed: dict) -> list[Row]:
     cand, base = names(report)
+    cv = report["noise"]["cv"]
+    corrected = cv.get("corrected") or {}
     beating = seed.get("seeds_beating_baseline")
     n_seeds = len((seed.get("values") or {}).get("candidate") or [])
     return [
         Row(
             "cross-validation gap (candidate better is positive)",
-            with_sign(seed.get("validation_gap"), gap_decimals(seed.get("validation_gap"))),
+            with_sign(
+                seed.get("validation_gap"),
+                gap_decimals(cv.get("gap"), corrected.get("low"), corrected.get("high")),
+            ),
         ),
         Row("within-fold seed sd used by the rule", spread(seed.get("sd_used"))),
         Row("gap in seed sd", ratio(seed.get("gap_in_sd"), signed=True)),

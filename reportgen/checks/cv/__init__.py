@@ -64,6 +64,11 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     rel = relevance(project, iv, th)
     data = data_section(project, cand, base, ev)
     data["cv"] = _data(project, fc, fb, table)
+    if project.folds is not None and "folds" in data["parts"]:
+        data["parts"]["folds"] = project.folds.rows  # rows cross-validated, not file lines
+    for mr, fr in ((cand, fc), (base, fb)):
+        data["seeds"][mr.role] = sorted(set(data["seeds"][mr.role]) | set(fr.seeds()), key=str)
+        data["configs"][mr.role] = data["configs"][mr.role] or fr.config
     untested = not_tested(project, ev, fc, fb)
     ladder, checks = climb(
         correct_rung(project, cfg.candidate, comparisons),
