@@ -42,11 +42,14 @@ def build_report(
     command: str | None = None,
     paths=None,
     max_file_bytes: int | None = None,
+    versioned: bool = True,
 ) -> BuildResult:
     """Load, check, render and atomically write the report for one project folder.
 
     Raises InputError (nothing written) when the project cannot be read. ``max_file_bytes``
-    caps each input file (default 256 MiB).
+    caps each input file (default 256 MiB). ``versioned``: the files switch at once
+    through ``.evreport-current`` (``outputs.atomic_write_dir``); False writes plain files,
+    for a fresh folder that is swapped in whole (a batch's).
     """
     from reportgen.checks import compute_report
     from reportgen.outputs import atomic_write_dir
@@ -63,5 +66,5 @@ def build_report(
         project, command=display_name(command or f"evreport build {project_dir}")
     )
     files, problems = render_outputs(report, formats)
-    written = atomic_write_dir(out_dir, files)
+    written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)

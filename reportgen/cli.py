@@ -140,7 +140,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
     Exit 1 on errors, 0 when clean; warnings are printed but not fatal.
     """
-    from reportgen.errors import display_name
+    from reportgen.errors import clean_text, display_name
     from reportgen.project import inspect_project
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
@@ -159,12 +159,12 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     if errors or proj is None:
         click.echo(
             f"evreport: {len(errors)} error(s), {len(problems) - len(errors)} warning(s) in "
-            f"{display_name(project)}",
+            f"{clean_text(display_name(project), 300)}",
             err=True,
         )
         sys.exit(EXIT_INPUT)
     click.echo(
-        f"{display_name(project)}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
+        f"{clean_text(display_name(project), 300)}: valid ({len(proj.runs)} run-log rows, {len(proj.predictions)} predictions files, "
         f"{len(proj.checks)} check files, {len(problems)} warning(s))"
     )
 

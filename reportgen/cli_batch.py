@@ -97,6 +97,7 @@ def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_opti
     from reportgen.project.files import check_environment
 
     progress = None if quiet else Progress(sys.stderr)
+    stopped = _stop_on_sigterm()
     try:
         check_environment()
         grading = _grading_options(rubric, roster, deadline, force)
@@ -105,6 +106,17 @@ def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_opti
     except EvreportError as e:
         click.echo(f"evreport batch: error: {clean_text(e)} [{e.slug}]", err=True)
         sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        signum = stopped[0] if stopped else 2
+        click.echo(
+            f"evreport batch: stopped by {'SIGTERM' if signum == 15 else 'Ctrl-C'}; every "
+            f"worker is stopped and each report in {display_name(out)} is a complete earlier "
+            "or new one; run the batch again to finish",
+            err=True,
+        )
+        sys.exit(128 + signum)
+    for line in (result.extra or {}).get("roster_problems", []):
+        click.echo(f"evreport batch: warning: {clean_text(line)}", err=True)
     if not quiet:
         n, failed = len(result.rows), result.failed
         reused = result.extra.get("reused", 0)
@@ -115,6 +127,26 @@ def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_opti
             err=True,
         )
     sys.exit(result.exit_code)
+
+
+def _stop_on_sigterm() -> list[int]:
+    """Handle SIGTERM like Ctrl-C (a KeyboardInterrupt: workers stopped, OUT left whole).
+
+    Returns a list that gets the signal's number when one arrives.
+    """
+    import signal
+
+    got: list[int] = []
+
+    def handler(signum, frame):
+        got.append(signum)
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):  # not the main thread (an embedding application)
+        pass
+    return got
 
 
 def _grading_options(rubric, roster, deadline, force):

@@ -119,6 +119,12 @@ class UsageError(EvreportError):
     exit_code = EXIT_USAGE
 
 
+class BusyError(UsageError):
+    """The output folder is being written by another evreport process right now."""
+
+    slug = "out-in-use"
+
+
 class RenderError(EvreportError):
     """An output format could not be produced (e.g. missing system libraries for PDF)."""
 

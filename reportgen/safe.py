@@ -1,9 +1,15 @@
 """The safety helpers every part of evreport shares, one version of each (the strictest).
 
-- ``escape_controls`` / ``replace_controls``: control characters in untrusted text;
+- ``escape_controls`` / ``replace_controls``: control characters in untrusted text, and
+  the invisible ones that reorder or hide text (bidi overrides, zero-width characters);
+- ``inert_markdown``: untrusted text as one Markdown line that forms no link (not even a
+  bare URL under GitHub's renderer), image, HTML or structure;
 - ``safe_file_name``: a name that can be a file name anywhere;
 - ``csv_cell``: a cell a spreadsheet shows as text, never runs as a formula;
-- ``atomic_write``: a file replaced whole or not at all, flushed to disk.
+- ``atomic_write``: a file replaced whole or not at all, flushed to disk;
+- ``exchange``: two folders swapped in one step (Linux), for a swap no kill can split;
+- ``walk_tree``: the entries of an untrusted folder, links not followed, depth and count capped;
+- ``lock_folder``: an advisory lock on a folder evreport writes, so two runs never interleave.
 
 Only the standard library is imported here, so every module may use it.
 """
@@ -14,15 +20,24 @@ import contextlib
 import os
 import re
 import secrets
+import stat
+import sys
 import unicodedata
 from collections.abc import Collection
 from pathlib import Path
 
-#: C0 controls, DEL, C1 controls, the line and paragraph separators, lone surrogates
-#: (the undecodable bytes of a file name read with ``surrogateescape``)
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+#: characters that change what a reader sees without being seen: the bidi marks, embeddings,
+#: overrides and isolates (U+061C, U+200E/F, U+202A-202E, U+2066-2069, which can reorder a
+#: line), and the zero-width ones (U+180E, U+200B-200D, U+2060-2064, U+FEFF), which can hide
+#: a difference between two names
+INVISIBLE = "\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+#: C0 controls, DEL, C1 controls, the line and paragraph separators, the invisible ones
+#: above, lone surrogates (the undecodable bytes of a file name read with ``surrogateescape``)
+CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{INVISIBLE}\ud800-\udfff]")
 #: the same, but tab and newline: they are text in a page
-_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_CONTROL_BUT_LINES = re.compile(
+    f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{INVISIBLE}\ud800-\udfff]"
+)
 
 #: what a spreadsheet reads as the start of a formula
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -53,6 +68,46 @@ def escape_controls(text: str, keep_lines: bool = False) -> str:
 def replace_controls(text: str, replacement: str = " ") -> str:
     """Every control character replaced by ``replacement``."""
     return CONTROL.sub(replacement, text)
+
+
+#: what GitHub's renderer (cmark-gfm's autolink extension) turns into a link by itself:
+#: ``scheme://`` (http, https, ftp and anything alike), ``www.`` at the start of a word,
+#: ``mailto:`` / ``xmpp:`` and an e-mail address (``@`` between a name and a domain)
+_BARE_LINK = re.compile(
+    r"(?P<sep>://)|(?<![\w.-])(?P<www>www)\.(?=\w)|(?P<scheme>\b(?:mailto|xmpp)):"
+    r"|(?<=[\w.+-])(?P<at>@)(?=[\w-]+\.)",
+    re.IGNORECASE,
+)
+#: Markdown punctuation escaped in every mode: links, images, HTML, code
+_MD_ACTIVE = "\\`[]<>"
+#: and in ``strict`` mode also emphasis, headings, tables, entities
+_MD_STRICT = _MD_ACTIVE + "*_{}()#+!|~&"
+
+
+def _defang(m: re.Match) -> str:
+    if m.group("sep"):
+        return "[:]//"
+    if m.group("www"):
+        return m.group("www") + "[.]"
+    if m.group("scheme"):
+        return m.group("scheme") + "[:]"
+    return "[@]"
+
+
+def inert_markdown(text: str, strict: bool = False) -> str:
+    r"""Untrusted text as one Markdown line that renders as itself and forms nothing.
+
+    Line breaks become spaces, control and invisible characters visible escapes
+    (``\u202e``), and what GitHub would link by itself is broken visibly:
+    ``http://x`` shows as ``http[:]//x``, ``www.x`` as ``www[.]x``, ``a@b.org`` as
+    ``a[@]b.org``. Then backslash, backtick and ``[ ] < >`` are backslash-escaped (``strict``: also
+    ``* _ { } ( ) # + ! | ~ &``), so no link, image, raw HTML, code (nor, strict,
+    emphasis or heading) can form.
+    """
+    s = " ".join(escape_controls(text.replace("\t", " ").replace("\n", " ")).split())
+    s = _BARE_LINK.sub(_defang, s)
+    active = _MD_STRICT if strict else _MD_ACTIVE
+    return "".join("\\" + c if c in active else c for c in s)
 
 
 def safe_file_name(
@@ -128,3 +183,146 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _fsync_folder(path.parent)
+
+
+# ----------------------------------------------------------------------------- folders
+
+#: renameat2's flag that swaps two existing paths (Linux 3.15+, most local file systems)
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _renameat2():
+    """libc's renameat2, or None where there is none (not Linux, old glibc)."""
+    import ctypes
+
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two existing entries of one file system in one step; False where unsupported.
+
+    Linux ``renameat2(RENAME_EXCHANGE)``: at every moment both names exist, each holding
+    one of the two. Where the platform or file system cannot (another OS, an old kernel,
+    some network file systems) nothing is changed and False is returned, so the caller
+    falls back to two renames. Any other failure raises OSError.
+    """
+    import ctypes
+    import errno
+
+    fn = _renameat2() if sys.platform.startswith("linux") else None
+    if fn is None:
+        return False
+    if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(a), None, str(b))
+
+
+class TreeTooLarge(ValueError):
+    """An untrusted folder deeper or with more entries than ``walk_tree`` allows."""
+
+
+#: how deep and how large an untrusted folder may be (the same entry cap as a zip)
+MAX_TREE_DEPTH = 64
+MAX_TREE_ENTRIES = 10_000
+
+
+def walk_tree(
+    root: str | bytes | Path,
+    max_depth: int = MAX_TREE_DEPTH,
+    max_entries: int = MAX_TREE_ENTRIES,
+):
+    """Yield ``(relative path, lstat)`` of every entry under ``root``, sorted, links not followed.
+
+    Iterative (no recursion, so a folder nested 100,000 deep cannot crash it); raises
+    TreeTooLarge past ``max_depth`` folders or ``max_entries`` entries, before reading
+    further. Paths are bytes when ``root`` is bytes, else str.
+    """
+    is_bytes = isinstance(root, bytes)
+    root = os.fsencode(root)
+    sep = os.fsencode(os.sep)
+    stack: list[tuple[bytes, int]] = [(b"", 0)]
+    seen = 0
+    while stack:
+        rel_dir, depth = stack.pop()
+        try:
+            names = sorted(os.listdir(os.path.join(root, rel_dir) if rel_dir else root))
+        except OSError:
+            continue
+        subdirs = []
+        for name in names:
+            seen += 1
+            if seen > max_entries:
+                raise TreeTooLarge(f"more than {max_entries:,} files and folders")
+            rel = rel_dir + sep + name if rel_dir else name
+            try:
+                st = os.lstat(os.path.join(root, rel))
+            except OSError:
+                continue
+            yield (rel if is_bytes else os.fsdecode(rel)), st
+            if stat.S_ISDIR(st.st_mode):
+                if depth + 1 >= max_depth:
+                    shown = os.fsdecode(rel)
+                    raise TreeTooLarge(
+                        f"folders nested more than {max_depth} deep "
+                        f"({shown[:60]}{'...' if len(shown) > 60 else ''})"
+                    )
+                subdirs.append(rel)
+        stack.extend((d, depth + 1) for d in reversed(subdirs))
+
+
+class FolderBusy(OSError):
+    """Another evreport process holds the lock of a folder it writes."""
+
+
+#: the lock file evreport keeps in every folder it writes (--out of build and batch)
+LOCK_NAME = ".evreport-lock"
+
+
+@contextlib.contextmanager
+def lock_folder(folder: Path, wait: float = 0.0):
+    """Hold an exclusive advisory lock (``flock``) on ``folder/.evreport-lock`` while inside.
+
+    Waits up to ``wait`` seconds for another holder, then raises FolderBusy naming its
+    process id. The lock goes with the process: a killed holder never leaves it taken.
+    The file itself stays (removing a lock file races with the next taker). Where the
+    platform has no ``fcntl`` (Windows) nothing is locked.
+    """
+    import time
+
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    path = Path(folder) / LOCK_NAME
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                    raise FolderBusy(
+                        f"in use by another evreport process"
+                        f"{f' (pid {holder})' if holder.isdigit() else ''}"
+                    ) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

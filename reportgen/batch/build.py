@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
+import os
+import re
 import shutil
+import stat
+import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -14,6 +19,7 @@ from reportgen.batch.intake import Submission
 from reportgen.batch.outdir import STAGE, TMP_NAME, UNZIP
 from reportgen.errors import EvreportError, InputError, clean_text, display_name
 from reportgen.names import RUNG_NAMES
+from reportgen.safe import TreeTooLarge, walk_tree
 
 RUNG_COLUMNS = tuple(f"rung{i}_{n.replace(' ', '_')}" for i, n in enumerate(RUNG_NAMES, 1))
 COLUMNS = (
@@ -134,7 +140,32 @@ def _project_folder(task: dict, notes: list[str]) -> Path:
     toml = project / "evreport.toml"
     if not (toml.is_file() or toml.is_symlink()):  # a link is read (and refused) later
         raise InputError("no evreport.toml in this folder", slug="no-project")
+    check_folder(project)
     return project
+
+
+def check_folder(project: Path) -> None:
+    """Refuse a submitted folder that is too deep or large, or that holds a hard link.
+
+    The same caps as a zip's (``safe.walk_tree``: 10,000 entries, 64 folders deep). A
+    regular file with more than one link may be the same file as one outside the
+    submission (``ln /elsewhere/notes.csv runs.csv``), so the whole submission is refused
+    before anything is read; a copy of the file is fine.
+    """
+    try:
+        for rel, st in walk_tree(project):
+            if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+                raise InputError(
+                    f"a hard link ({st.st_nlink} names for one file): it may be a file from "
+                    "outside the submission, so this submission is not read (submit a copy)",
+                    path=display_name(rel),
+                    slug="hard-link",
+                )
+    except TreeTooLarge as e:
+        raise InputError(
+            f"the submission folder has {e} (the limit for a zip too); it is not read",
+            slug="too-large",
+        ) from None
 
 
 def build_one(task: dict) -> dict:
@@ -149,8 +180,12 @@ def build_one(task: dict) -> dict:
         project = _project_folder(task, notes)
         from reportgen.api import build_report
 
-        result = build_report(
-            project, out=task["out_dir"], formats=tuple(task["formats"]), command=task["command"]
+        result = build_report(  # plain files: the batch swaps the whole folder in at once
+            project,
+            out=task["out_dir"],
+            formats=tuple(task["formats"]),
+            command=task["command"],
+            versioned=False,
         )
         row.update(summary_fields(result.report))
         if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project
@@ -168,8 +203,8 @@ def build_one(task: dict) -> dict:
     except RecursionError:
         row["error"] = "an input is nested too deeply to read"
     except Exception as e:  # a crash on a student's project is our bug, but never stops the batch
-        row["error"] = f"internal error ({type(e).__name__}): {clean_text(e, 300)}"
-        row["detail"] = traceback.format_exc(limit=-8)
+        row["error"] = internal_error(e, task)
+        row["detail"] = scrub_paths(traceback.format_exc(limit=-8), task)
     finally:
         if task["kind"] == "zip":
             shutil.rmtree(task["tmp_dir"], ignore_errors=True)
@@ -192,6 +227,51 @@ def _relative(text: str, task: dict) -> str:
     ):
         text = text.replace(path, short)
     return clean_text(text, MAX_ERROR_CHARS)
+
+
+def internal_error(e: BaseException, task: dict) -> str:
+    """The one line for a crash (our bug): its type and message, without machine paths."""
+    return scrub_paths(f"internal error ({type(e).__name__}): {clean_text(e, 300)}", task)
+
+
+#: what is left of an absolute path once the known folders are replaced: its folders
+_ABS_DIRS = re.compile(r"(?<![\w.~<>-])/(?:[^\s'\"/:<>]+/)+")
+
+
+def _known_folders(task: dict) -> list[tuple[str, str]]:
+    """The grading machine's folders a message may hold, each with what it is shown as."""
+    import sysconfig
+
+    import reportgen
+
+    pairs = [
+        (task["tmp_dir"], "<zip>"),
+        (task["out_dir"], task["name"]),
+        (task["path"], "<submission>"),
+        (str(Path(reportgen.__file__).resolve().parent), "<evreport>"),
+        (str(Path(reportgen.__file__).parent), "<evreport>"),
+    ]
+    for key in ("purelib", "platlib", "stdlib", "platstdlib"):
+        with contextlib.suppress(KeyError, OSError):
+            pairs.append((sysconfig.get_paths()[key], "<python>"))
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
+        pairs.append((prefix, "<python>"))
+    with contextlib.suppress(RuntimeError, KeyError, OSError):
+        pairs.append((str(Path.home()), "~"))
+    # longest first, so a folder inside another is replaced as itself
+    return sorted({(a, b) for a, b in pairs if a and a != os.sep}, key=lambda ab: -len(ab[0]))
+
+
+def scrub_paths(text: str, task: dict) -> str:
+    """``text`` (a crash's message or traceback) without the grading machine's absolute paths.
+
+    The submission, its zip folder and its report folder become ``<submission>``, ``<zip>``
+    and NAME; evreport's and Python's own folders ``<evreport>`` and ``<python>``; the
+    home folder ``~``; the folders of any other absolute path ``.../`` (its file name stays).
+    """
+    for path, short in _known_folders(task):
+        text = text.replace(path, short)
+    return _ABS_DIRS.sub(".../", text)
 
 
 def error_message(e: EvreportError, limit: int = 5) -> str:

@@ -21,6 +21,9 @@ class Submission:
     name: str
     source: Path  # as given on the command line (shown in the summary)
     kind: str  # "folder", "zip" or "link" (a symlink inside a folder of submissions)
+    #: the folder's or zip's own name as text (``alice`` for ``alice.zip``), before
+    #: ``safe_name``: what a roster is matched against exactly
+    original: str = ""
 
 
 def discover(paths: Sequence[str | Path]) -> list[Submission]:
@@ -54,13 +57,14 @@ def discover(paths: Sequence[str | Path]) -> list[Submission]:
         if key not in seen:  # the same submission named twice is graded once
             seen.add(key)
             unique.append((p, kind))
-    names = unique_names(
-        [
-            safe_name(_readable(p.stem if kind == "zip" or _is_zip_link(p, kind) else p.name))
-            for p, kind in unique
-        ]
-    )
-    subs = [Submission(n, p, kind) for n, (p, kind) in zip(names, unique, strict=True)]
+    originals = [
+        _readable(p.stem if kind == "zip" or _is_zip_link(p, kind) else p.name)
+        for p, kind in unique
+    ]
+    names = unique_names([safe_name(o) for o in originals])
+    subs = [
+        Submission(n, p, kind, o) for n, (p, kind), o in zip(names, unique, originals, strict=True)
+    ]
     return sorted(subs, key=lambda s: (s.name.casefold(), s.name))
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reportgen.batch.intake import RESERVED, Submission, safe_name
 from reportgen.errors import InputError, UsageError, clean_text, display_name
-from reportgen.safe import TMP_PREFIX, atomic_write
+from reportgen.safe import LOCK_NAME, TMP_PREFIX, atomic_write, exchange
 
 TMP_NAME = ".evreport-tmp"
 #: the marker an evreport batch leaves in OUT: its schema and every entry it created.
@@ -45,7 +45,7 @@ def check_out(out: Path, submissions: Sequence[Submission], paths: Sequence[str 
             )
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {display_name(out)} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()):
+    if out.is_dir() and any(p.name != LOCK_NAME for p in out.iterdir()):
         read_marker(out)  # raises unless an earlier batch's marker proves what is ours
 
 
@@ -58,7 +58,9 @@ def read_marker(out: Path) -> list[str]:
     path = out / MARKER
     if not path.is_file() or path.is_symlink():
         # a batch killed while writing its very first marker leaves only that temp file
-        if out.is_dir() and any(not _marker_temp(p) for p in out.iterdir()):
+        if out.is_dir() and any(
+            not (_marker_temp(p) or p.name == LOCK_NAME) for p in out.iterdir()
+        ):
             raise UsageError(
                 f"--out {display_name(out)} is not empty and holds no {MARKER} from an earlier "
                 "evreport batch; choose a new or empty folder"
@@ -120,23 +122,68 @@ def remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def swap_in(out: Path, rows: list[dict], earlier: Sequence[str]) -> list[str]:
+def replace_folder(dst: Path, new: Path, trash: Path) -> None:
+    """Put folder ``new`` at ``dst`` and the old ``dst`` at ``trash``; ``dst`` always exists.
+
+    One ``renameat2(RENAME_EXCHANGE)`` where the system has it. Elsewhere two renames
+    (old out, new in); a kill between them leaves the old one in ``trash``, where
+    ``recover`` puts it back, and a failure of the second rename puts it back at once.
+    """
+    if exchange(new, dst):
+        os.replace(new, trash)  # the old one, out of the staging folder
+        return
+    os.replace(dst, trash)
+    try:
+        os.replace(new, dst)
+    except BaseException:
+        os.replace(trash, dst)
+        raise
+
+
+def recover(out: Path) -> list[str]:
+    """Put back every old report a killed swap left in the trash while OUT/NAME is missing.
+
+    Called before anything of the staging folder is removed, so the only copy of a
+    report is never deleted. A trash entry whose OUT/NAME exists was replaced by a
+    complete new one; it is left for the caller to remove. Returns the names restored.
+    """
+    trash = out / TMP_NAME / TRASH
+    restored = []
+    try:
+        entries = sorted(trash.iterdir()) if trash.is_dir() and not trash.is_symlink() else []
+    except OSError:
+        return restored
+    for old in entries:
+        dst = out / old.name
+        if not _own_entry(old.name) or old.name in RESERVED or dst.exists() or dst.is_symlink():
+            continue
+        os.replace(old, dst)
+        restored.append(old.name)
+    return restored
+
+
+def swap_in(out: Path, rows: list[dict], earlier: Sequence[str]) -> tuple[list[str], list[str]]:
     """Move each new report from the staging folder into OUT, replacing only our own entries.
 
-    Each ``OUT/NAME`` is replaced by two renames (old out of the way, new in), so a report
-    folder is always a complete old or a complete new one. Reports of submissions that
-    failed or are gone this time are removed after the new summary is in place.
+    Each ``OUT/NAME`` is replaced by ``replace_folder``, so a report folder is always a
+    complete old or a complete new one and never missing. Returns ``(new, kept)``: the
+    names swapped in, and the names whose build failed this time but whose earlier
+    report stays (a failed rebuild never removes the old result; the row says so).
     """
     tmp = out / TMP_NAME
     trash = tmp / TRASH
     trash.mkdir(parents=True, exist_ok=True)
     ours = set(earlier)
-    new = []
+    new, kept = [], []
     for row in rows:
         name, staged = row["name"], tmp / STAGE / row["name"]
-        if not row.get("report") or not staged.is_dir():
-            continue
         dst = out / name
+        if not row.get("report") or not staged.is_dir():
+            if name in ours and dst.is_dir() and not dst.is_symlink():
+                kept.append(name)
+                note = f"the earlier report in {name}/ is kept (this build failed)"
+                row["notes"] = "; ".join(n for n in (row.get("notes"), note) if n)
+            continue
         if dst.exists() or dst.is_symlink():
             if name not in ours:  # something of the user's: never replaced
                 row.update(
@@ -146,17 +193,18 @@ def swap_in(out: Path, rows: list[dict], earlier: Sequence[str]) -> list[str]:
                     "moved there",
                 )
                 continue
-            if dst.is_symlink():
-                dst.unlink()
+            if dst.is_symlink() or not dst.is_dir():
+                os.replace(staged, dst)  # a link or file of ours: replaced in one rename
             else:
-                os.replace(dst, trash / name)
-        os.replace(staged, dst)
+                replace_folder(dst, staged, trash / name)
+        else:
+            os.replace(staged, dst)
         new.append(name)
-    return new
+    return new, kept
 
 
 def retire(out: Path, earlier: Sequence[str], keep: set[str]) -> None:
-    """Remove the entries an earlier batch made that this one did not replace."""
+    """Remove the entries an earlier batch made that this one neither replaced nor kept."""
     for name in earlier:
         if name in keep or name in RESERVED or name == TMP_NAME:
             continue

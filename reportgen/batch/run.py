@@ -3,6 +3,7 @@ and write the class summary, with the hooks (reportgen.batch.hooks) called on th
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from reportgen.batch.outdir import (
     check_out,
     clear_temp_files,
     read_marker,
+    recover,
     remove,
     retire,
     swap_in,
@@ -29,8 +31,8 @@ from reportgen.batch.outdir import (
 )
 from reportgen.batch.summary import BatchResult, summary_csv, summary_json
 from reportgen.batch.worker import worker_memory_mb
-from reportgen.errors import UsageError
-from reportgen.safe import atomic_write
+from reportgen.errors import BusyError, UsageError, display_name
+from reportgen.safe import FolderBusy, atomic_write, lock_folder
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -56,13 +58,23 @@ def _open_out(out: Path, earlier: Sequence[str]) -> Path:
         clear_temp_files(out)
         # first of all: say what this batch may create, so a rerun after a crash may clear it
         write_marker(out, [*earlier, TMP_NAME], "running")
+        recover(out)  # a report a killed swap left in the trash goes back first
         remove(tmp_root)  # an interrupted earlier batch's leftovers (named in its marker)
         for sub in (STAGE, UNZIP, TRASH):
             (tmp_root / sub).mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        remove(tmp_root)
+        _close_out(out, tmp_root)
         raise write_failed(out, e) from None
     return tmp_root
+
+
+def _close_out(out: Path, tmp_root: Path) -> None:
+    """Remove the staging folder, after putting back any report only its trash still holds."""
+    try:
+        recover(out)
+    except OSError:
+        return  # keep the staging folder (and the old reports in it) for the next run
+    remove(tmp_root)
 
 
 def write_summary(result: BatchResult) -> None:
@@ -104,42 +116,58 @@ def run_batch(
     hooks: BatchHooks = NoHooks() if grading is None else grading
     subs = discover(paths)
     check_out(out, subs, paths)
-    earlier = read_marker(out) if out.is_dir() else []
-    tmp_root = _open_out(out, earlier)
-    formats = hooks.formats(formats)
-    try:
-        reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), tmp_root / STAGE)
-    except OSError as e:
-        remove(tmp_root)
-        raise write_failed(out, e) from None
-    skip = {r["name"] for r in reused}
-    todo = [s for s in subs if s.name not in skip]
-    tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
-    rows: list[dict] = [clean_row(r) for r in reused]
+    with _locked(out):
+        earlier = read_marker(out) if out.is_dir() else []
+        tmp_root = _open_out(out, earlier)
+        try:
+            formats = hooks.formats(formats)
+            stage = tmp_root / STAGE
+            reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), stage)
+            skip = {r["name"] for r in reused}
+            todo = [s for s in subs if s.name not in skip]
+            tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
+            rows: list[dict] = [clean_row(r) for r in reused]
 
-    def on_row(row: dict) -> None:
-        row = clean_row(row)
-        rows.append(row)
-        if progress is not None:
-            progress(len(rows), len(tasks) + len(reused), row)
+            def on_row(row: dict) -> None:
+                row = clean_row(row)
+                rows.append(row)
+                if progress is not None:
+                    progress(len(rows), len(tasks) + len(reused), row)
 
-    try:
-        if executor == "dask":
-            run_dask(tasks, scheduler, on_row)
-        else:
-            run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
-        rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
-        extra = hooks.finish(rows, tmp_root / STAGE)
-        names = [r["name"] for r in rows]
-        write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
-        new = swap_in(out, rows, earlier)
-        result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
-        write_summary(result)
-        hooks.write(out)
-        retire(out, earlier, set(new))
-        write_marker(out, [*new, *RESERVED], "done")
-    except OSError as e:
-        raise write_failed(out, e) from None
-    finally:
-        remove(tmp_root)
+            if executor == "dask":
+                run_dask(tasks, scheduler, on_row)
+            else:
+                run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
+            rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+            extra = hooks.finish(rows, stage)
+            names = [r["name"] for r in rows]
+            write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
+            new, kept = swap_in(out, rows, earlier)
+            result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
+            write_summary(result)
+            hooks.write(out)
+            retire(out, earlier, {*new, *kept})
+            write_marker(out, [*new, *kept, *RESERVED], "done")
+        except OSError as e:
+            raise write_failed(out, e) from None
+        finally:
+            _close_out(out, tmp_root)
     return result
+
+
+@contextlib.contextmanager
+def _locked(out: Path):
+    """OUT, created, with its lock held: a second batch (or build) into it stops with one line."""
+    lock = lock_folder(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        lock.__enter__()
+    except FolderBusy as e:
+        raise BusyError(
+            f"--out {display_name(out)} is {e}; wait for it to finish or choose another folder"
+        ) from None
+    except OSError as e:
+        raise write_failed(out, e) from None
+    with contextlib.ExitStack() as stack:
+        stack.push(lock)
+        yield

@@ -5,10 +5,17 @@ Protocol: the parent writes one JSON task per line to the worker's stdin; the wo
 answers ``{"ready": true}`` once warm, then one JSON summary row per task on its own copy
 of fd 1 (stdout itself is pointed at stderr, so a library's stray print cannot corrupt
 it). When a project overruns its timeout the parent kills the worker and starts another.
+
+A worker never outlives its parent: it runs in a process group of its own (killed as a
+whole, so a helper process it started goes too), and it holds the read end of a pipe
+whose only write end the parent keeps (the lifeline). When the parent dies in any way,
+``kill -9`` included, the kernel closes that end; the worker's watcher thread reads
+end-of-file and kills the worker's group at once, in the middle of a build or not.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -19,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from reportgen.batch.build import error_row, resolve
+from reportgen.batch.build import error_row, internal_error, resolve
 from reportgen.errors import UsageError, clean_text
 
 #: address-space limit of each local worker process, in MiB (EVREPORT_WORKER_MEMORY_MB)
@@ -64,10 +71,38 @@ def worker_memory_mb() -> int:
         ) from None
 
 
-def worker_main(build_ref: str, memory_mb: int = 0) -> None:
-    """Entry point of a worker process: JSON task lines on stdin, JSON row lines on fd 1."""
+def _watch_lifeline(fd: int) -> None:
+    """In the worker: block on the lifeline pipe; end-of-file means the parent is gone."""
+    while True:
+        try:
+            if not os.read(fd, 1):
+                break
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+    _die()
+
+
+def _die() -> None:
+    """Kill this worker's process group (the worker and anything it started), now."""
+    import signal
+
+    try:
+        os.killpg(os.getpgid(0), signal.SIGKILL)
+    finally:
+        os._exit(1)
+
+
+def worker_main(build_ref: str, memory_mb: int = 0, lifeline: int = -1) -> None:
+    """Entry point of a worker process: JSON task lines on stdin, JSON row lines on fd 1.
+
+    ``lifeline``: the read end of the pipe the parent holds open (-1: none).
+    """
     import importlib
 
+    if lifeline >= 0:
+        threading.Thread(target=_watch_lifeline, args=(lifeline,), daemon=True).start()
     limit_memory(memory_mb)
 
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -93,7 +128,7 @@ def worker_main(build_ref: str, memory_mb: int = 0) -> None:
             row = builds[task["build"]](task)
             text = json.dumps(row, allow_nan=False, default=str)
         except BaseException as e:  # noqa: B036 - SystemExit from a library must not kill the worker
-            text = json.dumps(error_row(task, f"internal error ({type(e).__name__}): {e}"))
+            text = json.dumps(error_row(task, internal_error(e, task)))
         proto.write(text + "\n")
         proto.flush()
 
@@ -107,31 +142,42 @@ class Worker:
         self.memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
+        self.lifeline: int | None = None  # the write end of the worker's lifeline pipe
 
     def _start(self) -> None:
         code = (
             "import sys, json; sys.path[:0] = json.loads(sys.argv[1]); "
             "from reportgen.batch.worker import worker_main; "
-            "worker_main(sys.argv[2], int(sys.argv[3]))"
+            "worker_main(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))"
         )
         path = [p for p in sys.path if p]
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-I",
-                "-c",
-                code,
-                json.dumps(path),
-                self.build_ref,
-                str(self.memory_mb),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            cwd=self.cwd,
-            text=True,
-            encoding="utf-8",
-        )
+        self._cut_lifeline()  # a dead predecessor's
+        posix = os.name == "posix"
+        read_end, self.lifeline = os.pipe() if posix else (-1, None)
+        try:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-I",
+                    "-c",
+                    code,
+                    json.dumps(path),
+                    self.build_ref,
+                    str(self.memory_mb),
+                    str(read_end),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                cwd=self.cwd,
+                text=True,
+                encoding="utf-8",
+                pass_fds=(read_end,) if posix else (),
+                start_new_session=posix,  # its own group: killed whole, deaf to our Ctrl-C
+            )
+        finally:
+            if posix:
+                os.close(read_end)  # only the worker holds it now
         self.lines = queue.Queue()
         threading.Thread(target=_pump, args=(self.proc.stdout, self.lines), daemon=True).start()
         hello = self._receive(STARTUP_TIMEOUT)
@@ -167,6 +213,7 @@ class Worker:
         if line is None:
             code = proc.wait()
             self.proc = None
+            self._cut_lifeline()
             _discard_partial(task)
             return error_row(
                 task,
@@ -176,13 +223,22 @@ class Worker:
         return json.loads(line)
 
     def kill(self) -> None:
+        """Kill the worker and its process group now; wait for it."""
         proc, self.proc = self.proc, None
         if proc is not None:
-            proc.kill()
+            _kill_group(proc)
             proc.wait()
+        self._cut_lifeline()
+
+    def _cut_lifeline(self) -> None:
+        fd, self.lifeline = self.lifeline, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def close(self) -> None:
         if self.proc is None:
+            self._cut_lifeline()
             return
         try:
             self.proc.stdin.close()
@@ -190,6 +246,20 @@ class Worker:
         except (OSError, subprocess.TimeoutExpired):
             pass
         self.kill()
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the worker's process group (it leads its own), or the worker alone."""
+    import signal
+
+    try:
+        if os.name == "posix" and os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, signal.SIGKILL)
+            return
+    except OSError:
+        pass  # already gone
+    with contextlib.suppress(OSError):
+        proc.kill()
 
 
 def _pump(stream, lines: queue.Queue) -> None:

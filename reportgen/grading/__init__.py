@@ -40,12 +40,17 @@ class GradingOptions:
     """What the grading steps of a batch need from the command line."""
 
     rubric: Rubric | None = None
-    roster: dict[str, str] | None = None  # submission name (casefolded) -> student id
+    #: the roster's submission names, as written (``.zip`` dropped), -> student id
+    roster: dict[str, str] | None = None
     deadline: datetime | None = None
     force: bool = False
     #: filled in while the batch runs
     keys: dict[str, str | None] = field(default_factory=dict)
     grades: list[dict] = field(default_factory=list)
+    #: each submission's name in OUT -> its own name before safe_name (``Submission.original``)
+    originals: dict[str, str] = field(default_factory=dict)
+    #: the roster matched to the submissions (``match_roster``), after ``finish``
+    matched: RosterMatch | None = None
     #: the batch hook each worker runs after a build: the copied-work fingerprint
     after_build: ClassVar[str] = "reportgen.grading.duplicates:fingerprint_row"
 
@@ -69,6 +74,7 @@ class GradingOptions:
 
         rows = []
         for sub in subs:
+            self.originals[sub.name] = sub.original or sub.name
             key = reuse.key(reuse.input_hash(sub.source, sub.kind), __version__, formats, build_ref)
             self.keys[sub.name] = key
             if self.force:
@@ -127,12 +133,17 @@ class GradingOptions:
             missing = common_missing(fingerprints)
         except Exception:  # pragma: no cover - a bug here must not lose the reports
             groups, common, missing = [], [], {}
-        return {
+        extra = {
             "missing_by_rung": missing,
             "reused": sum(1 for r in rows if r.get("reused")),
             "duplicates": groups,
             "duplicates_common": common,
         }
+        if self.roster is not None:
+            names = {r["name"]: self.originals.get(r["name"], r["name"]) for r in rows}
+            self.matched = match_roster(self.roster, names)
+            extra["roster_problems"] = [a.error for a in self.matched.ambiguous]
+        return extra
 
     def write(self, out: Path) -> None:
         """Write grades.csv (atomically) when a rubric was given."""
@@ -173,14 +184,89 @@ def load_roster(path: str | Path) -> dict[str, str]:
             raise UsageError(f"--roster {clean_text(p, 200)} line {i} has too few columns")
         raw = row[sub_col].strip()
         raw = raw[:-4] if raw.lower().endswith(".zip") else raw  # alice.zip is graded as alice
-        key = safe_name(raw).casefold()
-        if key in roster:
+        if raw in roster:
             raise UsageError(
                 f"--roster {clean_text(p, 200)} line {i}: submission {clean_text(row[sub_col], 80)!r} "
                 "is listed twice"
             )
-        roster[key] = row[stu_col].strip()
+        roster[raw] = row[stu_col].strip()
     return roster
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """A roster line no submission is given to: none matches (missing) or several (ambiguous)."""
+
+    submission: str  # as the roster writes it
+    student: str
+    error: str
+
+
+@dataclass
+class RosterMatch:
+    """Which student each submission's grade goes to, and the roster lines left over."""
+
+    students: dict[str, str]  # name in OUT -> student id
+    missing: list[Unmatched]
+    ambiguous: list[Unmatched]
+
+
+def _loose(name: str) -> str:
+    return safe_name(name).casefold()
+
+
+def match_roster(roster: dict[str, str], originals: dict[str, str]) -> RosterMatch:
+    """Match roster lines to submissions: exact first, then only an unambiguous loose match.
+
+    ``originals``: each submission's name in OUT -> its own name (``Submission.original``).
+    A roster line matches a submission whose own name is exactly the line's (``bob`` is
+    the folder ``bob``, never ``_bob`` or ``Bob``). Failing that, the names are compared
+    the way OUT names are made, ignoring case (``Zoë Smith`` matches ``Zoe_Smith``), among
+    the submissions no line matched exactly; that counts only when exactly one submission
+    matches and no other line wants it. Anything else is reported, never guessed.
+    """
+    by_own: dict[str, list[str]] = {}
+    for name, own in originals.items():
+        by_own.setdefault(own, []).append(name)
+    students: dict[str, str] = {}
+    pending: list[tuple[str, str, list[str]]] = []
+    for raw, student in roster.items():
+        exact = by_own.get(raw, [])
+        if len(exact) == 1:
+            students[exact[0]] = student
+        else:
+            pending.append((raw, student, exact))
+    free = [n for n in originals if n not in students]
+    candidates = {
+        raw: exact or [n for n in free if _loose(originals[n]) == _loose(raw)]
+        for raw, _, exact in pending
+    }
+    wanted: dict[str, int] = {}
+    for names in candidates.values():
+        for n in names:
+            wanted[n] = wanted.get(n, 0) + 1
+    missing, ambiguous = [], []
+    for raw, student, _ in pending:
+        names = candidates[raw]
+        shown = clean_text(raw, 80)
+        if len(names) == 1 and wanted[names[0]] == 1:
+            students[names[0]] = student
+        elif not names:
+            missing.append(Unmatched(raw, student, "no submission with this name"))
+        else:
+            if len(names) > 1:
+                why = f"matches {len(names)} submissions ({', '.join(sorted(names))}) and none exactly"
+            else:
+                why = f"matches {names[0]} only loosely, and so does another roster line"
+            ambiguous.append(
+                Unmatched(
+                    raw,
+                    student,
+                    f"roster submission {shown!r} {why}, so no grade goes to this student; "
+                    "write the submission's exact folder or zip name in the roster",
+                )
+            )
+    return RosterMatch(students, missing, ambiguous)
 
 
 def parse_deadline(text: str) -> datetime:
@@ -267,20 +353,24 @@ def grades_csv(opts: GradingOptions) -> str:
     """grades.csv: name, student, one column per rubric line, total, max, status, error."""
     assert opts.rubric is not None
     cols = ["name", "student", *opts.rubric.columns, "total", "max", "status", "error"]
-    roster = dict(opts.roster or {})
+    matched = opts.matched
+    if matched is None:
+        originals = {g["name"]: opts.originals.get(g["name"], g["name"]) for g in opts.grades}
+        matched = match_roster(opts.roster or {}, originals)
     rows = []
     for g in opts.grades:
-        student = roster.pop(g["name"].casefold(), "")
+        student = matched.students.get(g["name"], "")
         rows.append({**g, "student": student, "max": opts.rubric.max})
-    for key, student in sorted(roster.items()):  # on the roster, but nothing was submitted
-        row = {c: 0.0 for c in opts.rubric.columns}
+    left = [(u, "missing") for u in matched.missing] + [(u, "ambiguous") for u in matched.ambiguous]
+    for u, status in sorted(left, key=lambda us: (us[0].submission.casefold(), us[0].submission)):
+        row = {c: 0.0 for c in opts.rubric.columns}  # on the roster, but no grade goes to it
         row.update(
-            name=safe_name(key),
-            student=student,
+            name=safe_name(u.submission),
+            student=u.student,
             total=0.0,
             max=opts.rubric.max,
-            status="missing",
-            error="no submission with this name",
+            status=status,
+            error=u.error,
         )
         rows.append(row)
     buf = io.StringIO()

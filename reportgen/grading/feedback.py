@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from reportgen.errors import clean_text
 from reportgen.grading.rubric import Score
 from reportgen.names import RUNG_NAMES
+from reportgen.safe import inert_markdown
 from reportgen.words import points
 
 #: what a rung means, said to the student
@@ -64,13 +65,13 @@ GLOSSARY = {
     "rung": "one step of the evidence ladder: correct, fair, larger than noise, relevant, bounded.",
 }
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~&])")
-
 
 def md_escape(text: object, limit: int | None = 2000) -> str:
-    """Report text made inert in Markdown: one line, no control characters, punctuation escaped."""
-    s = clean_text("" if text is None else text, limit)
-    return _MD_SPECIAL.sub(r"\\\1", s)
+    """Report text made inert in Markdown (``safe.inert_markdown``, strict), capped at ``limit``."""
+    s = "" if text is None else str(text)
+    if limit is not None and len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return inert_markdown(s, strict=True)
 
 
 def _lowest_not_shown(ladder: dict) -> int | None:

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from reportgen.safe import atomic_write
+from reportgen.safe import TreeTooLarge, atomic_write, walk_tree
 
 RECORD = ".evreport-inputs.json"
 RECORD_SCHEMA = "evreport-batch-inputs/1"
@@ -26,59 +26,70 @@ MAX_BYTES = 2 * 1024**3
 _CHUNK = 1 << 20
 
 
-def _hash_file(path: Path, h, budget: list[int]) -> bool:
-    """Feed a regular file's bytes into ``h`` without following a link; False if over budget."""
+def _file_digest(path: bytes, budget: list[int]) -> bytes | None:
+    """sha256 of a regular file's bytes, opened without following a link; None if over budget."""
+    h = hashlib.sha256()
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            h.update(b"not-regular")
-            return True
+            return hashlib.sha256(b"not-regular").digest()
         while chunk := f.read(_CHUNK):
             budget[0] -= len(chunk)
             if budget[0] < 0:
-                return False
+                return None
             h.update(chunk)
-    return True
+    return h.digest()
+
+
+def _field(h, data: bytes) -> None:
+    """Feed one field with its length first, so no two sequences of fields give one stream."""
+    h.update(len(data).to_bytes(8, "big"))
+    h.update(data)
 
 
 def input_hash(source: Path, kind: str) -> str | None:
-    """sha256 over every file of a submission (names, types, link targets, bytes).
+    """sha256 over every entry of a submission: per entry its kind, name and content digest.
 
-    A zip is hashed as its bytes. Links are never followed (their target text is hashed),
-    special files count by type only. None when the submission cannot be read or is over
-    MAX_FILES / MAX_BYTES: it is then always rebuilt.
+    Every field goes in with its length (``_field``) and a file as its own sha256, so two
+    different layouts can never give the same stream (a crafted tail on runs.csv cannot
+    pose as another file). A zip is hashed as its bytes. Links are never followed (their
+    target text is hashed), special files count by type only. The folder is walked by
+    ``safe.walk_tree`` (no recursion, depth and entries capped). None when the
+    submission cannot be read or is over a cap: it is then always rebuilt.
     """
     h = hashlib.sha256()
     budget = [MAX_BYTES]
     try:
         if kind == "zip":
-            h.update(b"zip\0")
-            return h.hexdigest() if _hash_file(source, h, budget) else None
-        files = 0
+            _field(h, b"zip")
+            digest = _file_digest(os.fsencode(source), budget)
+            if digest is None:
+                return None
+            _field(h, digest)
+            return h.hexdigest()
+        _field(h, b"folder")
         root = os.fsencode(source)
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames.sort()
-            rel_dir = os.path.relpath(dirpath, root)
-            for name in sorted(
-                filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
-            ):
-                files += 1
-                if files > MAX_FILES:
+        for rel, st in walk_tree(root, max_entries=MAX_FILES):
+            path = os.path.join(root, rel)
+            if stat.S_ISDIR(st.st_mode):
+                _field(h, b"dir")
+                _field(h, rel)
+            elif stat.S_ISLNK(st.st_mode):
+                _field(h, b"link")
+                _field(h, rel)
+                _field(h, os.readlink(path))
+            elif stat.S_ISREG(st.st_mode):
+                digest = _file_digest(path, budget)
+                if digest is None:
                     return None
-                path = os.path.join(dirpath, name)
-                rel = os.path.normpath(os.path.join(rel_dir, name))
-                st = os.lstat(path)
-                h.update(b"\0entry\0" + rel + b"\0")
-                if stat.S_ISLNK(st.st_mode):
-                    h.update(b"link\0" + os.readlink(path))
-                elif stat.S_ISREG(st.st_mode):
-                    h.update(b"file\0")
-                    if not _hash_file(Path(os.fsdecode(path)), h, budget):
-                        return None
-                else:
-                    h.update(b"special\0" + str(stat.S_IFMT(st.st_mode)).encode())
-            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-    except OSError:
+                _field(h, b"file")
+                _field(h, rel)
+                _field(h, digest)
+            else:
+                _field(h, b"special")
+                _field(h, rel)
+                _field(h, str(stat.S_IFMT(st.st_mode)).encode())
+    except (OSError, TreeTooLarge):
         return None
     return h.hexdigest()
 

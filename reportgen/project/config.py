@@ -21,6 +21,22 @@ BLOCK_KINDS = ("period", "group")
 DESIGNS = ("split", "cv")
 #: bootstrap resamples allowed in [rule] (the build's CPU time grows with resamples x blocks)
 MAX_RESAMPLES = 100_000
+#: the highest confidence allowed: beyond it the normal quantile is no longer finite
+#: (0.9999999999999999 made z infinite and the variance budget raise OverflowError)
+MAX_CONFIDENCE = 0.9999
+#: the largest value of each other number validate accepts, so no product in a build can
+#: overflow to inf (false_negative = 1e308 made cost_per_case inf); the lower bounds are
+#: the checks below
+UPPER_BOUNDS: dict[str, float] = {
+    "claim.min_useful_effect": 1e12,
+    "rule.seed_sd_multiple": 1e6,
+    "rule.random_seed": 2**63 - 1,
+    "evaluation.not_worse_margin": 1e12,
+    "costs.false_positive": 1e12,
+    "costs.false_negative": 1e12,
+    "costs.cases_per_period": 1e12,
+    "general.max_drop": 1e12,
+}
 
 _STR, _NUM, _INT, _BOOL, _LIST, _DATE = (
     "a string",
@@ -329,6 +345,11 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.max_drop = float(general.get("max_drop", cfg.max_drop))
     if cfg.max_drop < 0:
         err("general.max_drop must be >= 0", "general", "max_drop")
+    for label, high in UPPER_BOUNDS.items():
+        table, key = label.split(".")
+        value = (doc.get(table) or {}).get(key)
+        if isinstance(value, int | float) and value > high:
+            err(f"{label} = {quote(value)} must be at most {high:g}", table, key)
     cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
     cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
     if _errors(problems) > before:
@@ -400,8 +421,12 @@ def _read_rule(cfg: Config, rule: dict, err: _Sink) -> None:
             "seed_sd_from",
         )
     cfg.confidence = float(rule.get("confidence", cfg.confidence))
-    if not 0.5 <= cfg.confidence < 1:
-        err(f"rule.confidence = {cfg.confidence} must be in [0.5, 1)", "rule", "confidence")
+    if not 0.5 <= cfg.confidence <= MAX_CONFIDENCE:
+        err(
+            f"rule.confidence = {cfg.confidence!r} must be between 0.5 and {MAX_CONFIDENCE}",
+            "rule",
+            "confidence",
+        )
     cfg.resamples = rule.get("resamples", cfg.resamples)
     if not 100 <= cfg.resamples <= MAX_RESAMPLES:
         err(

@@ -12,21 +12,16 @@ Two flavours over the same templates/ folder, both with undefined names as error
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from pathlib import Path
 
 import reportgen
-from reportgen.errors import clean_text
-from reportgen.safe import escape_controls
+from reportgen.safe import escape_controls, inert_markdown
 
 ROOT = Path(reportgen.__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 STYLES = ROOT / "styles"
 FLAVOURS = ("html", "markdown")
-
-#: characters that would let user text become a link, an image, raw HTML or code
-_ACTIVE = re.compile(r"([\\`\[\]<>])")
 
 
 def visible(value):
@@ -42,12 +37,13 @@ def visible(value):
 def plain(text: object) -> str:
     """User text as one markdown line: no raw HTML, links, images or structure-breaking newlines.
 
-    Square brackets, angle brackets, backticks and backslashes are escaped, so neither
-    ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor ``<http://...>`` can form;
-    control characters are shown as escapes.
+    ``safe.inert_markdown``: square brackets, angle brackets, backticks and backslashes are
+    escaped, so neither ``![x](http://host/p.png)`` nor ``[x](javascript:...)`` nor
+    ``<http://...>`` can form; a bare ``http://`` or ``www.`` is broken visibly
+    (``http[:]//``) so GitHub does not link it; control and invisible characters are
+    shown as escapes.
     """
-    s = " ".join(clean_text(text, None).split())
-    return _ACTIVE.sub(r"\\\1", s)
+    return inert_markdown(str(text))
 
 
 @lru_cache(maxsize=len(FLAVOURS))

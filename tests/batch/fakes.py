@@ -1,7 +1,8 @@
 """Stand-ins for the real build, for the batch tests only (imported by worker processes too).
 
 A synthetic project is an evreport.toml whose ``[fake]`` table says what the fake build
-does: ``behaviour = "ok" | "broken" | "sleep" | "crash" | "raise" | "alloc"``. The product code never
+does: ``behaviour = "ok" | "broken" | "sleep" | "crash" | "raise" | "alloc"``; ``pad_kb`` pads
+report.html to a chosen size, ``pidfile`` names a file the building process writes its pid to. The product code never
 reads that table; only ``fake_build`` below does, and only tests pass it to run_batch.
 """
 
@@ -46,7 +47,7 @@ def fake_report(spec: dict) -> dict:
     }
 
 
-def fake_build_report(project_dir, out=None, formats=("html", "json"), command=None):
+def fake_build_report(project_dir, out=None, formats=("html", "json"), command=None, **options):
     """Behaves like reportgen.api.build_report on a synthetic project."""
     from reportgen.outputs import atomic_write_dir
 
@@ -66,6 +67,8 @@ def fake_build_report(project_dir, out=None, formats=("html", "json"), command=N
                 )
             ]
         )
+    if "pidfile" in spec:  # tells a test which process is building this project
+        Path(spec["pidfile"]).write_text(str(os.getpid()))
     if behaviour == "sleep":
         time.sleep(float(spec.get("seconds", 60)))
     if behaviour == "crash":
@@ -80,8 +83,9 @@ def fake_build_report(project_dir, out=None, formats=("html", "json"), command=N
     if "json" in formats:
         files["report.json"] = json.dumps(report, indent=2).encode()
     if "html" in formats:
-        files["report.html"] = b"<!doctype html><title>r</title><p>report</p>"
-    written = atomic_write_dir(Path(out), files)
+        pad = b" " * (int(spec.get("pad_kb", 0)) * 1024)  # a report of a chosen size
+        files["report.html"] = b"<!doctype html><title>r</title><p>report</p>" + pad
+    written = atomic_write_dir(Path(out), files, versioned=options.get("versioned", True))
     return reportgen.api.BuildResult(report, Path(out), written, [], [])
 
 

@@ -47,12 +47,12 @@ def grading_report(project: Path, spec: dict) -> dict:
     return report
 
 
-def grading_build_report(project_dir, out=None, formats=("html", "json"), command=None):
+def grading_build_report(project_dir, out=None, formats=("html", "json"), command=None, **options):
     project_dir = Path(project_dir)
     spec = tomllib.loads((project_dir / "evreport.toml").read_text(encoding="utf-8")).get(
         "fake", {}
     )
-    result = fake_build_report(project_dir, out, formats, command)
+    result = fake_build_report(project_dir, out, formats, command, **options)
     report = grading_report(project_dir, spec)
     if "json" in formats:
         (Path(out) / "report.json").write_text(json.dumps(report), encoding="utf-8")

@@ -151,6 +151,7 @@ def test_mixed_batch(tmp_path, fake_ref):
     assert sorted(p.name for p in out.iterdir()) == sorted(
         [
             ".evreport-batch.json",
+            ".evreport-lock",
             "alice",
             "before",
             "bob",
@@ -239,6 +240,7 @@ def test_all_good_exits_zero_and_a_rerun_replaces_the_earlier_batch(tmp_path, fa
     assert [r["name"] for r in second.rows] == ["p2"]
     assert sorted(p.name for p in out.iterdir()) == [
         ".evreport-batch.json",
+        ".evreport-lock",
         "index.html",
         "p2",
         "summary.csv",

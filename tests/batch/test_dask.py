@@ -47,6 +47,7 @@ def test_dask_batch_with_a_timeout(tmp_path, cluster, fake_ref):
     assert result.rows[0]["supported_rung"] == report["claim"]["supported_rung"] == 4
     assert sorted(p.name for p in out.iterdir()) == [
         ".evreport-batch.json",
+        ".evreport-lock",
         "alice",
         "index.html",
         "summary.csv",

@@ -20,6 +20,7 @@ import pytest
 from reportgen.batch import MARKER, read_marker, run_batch
 from reportgen.batch import run as batch_mod
 from reportgen.errors import InputError, UsageError
+from reportgen.safe import LOCK_NAME
 from reportgen.safezip import ExtractionFailed, UnsafeZipError, count_entries, safe_extract
 
 from .conftest import make_project, raw_zip, snapshot, zip_tree
@@ -98,13 +99,14 @@ def test_an_interrupted_rerun_keeps_the_old_result_and_the_next_rerun_works(tmp_
             [tmp_path / "subs"], out, formats=("json",), jobs=1, build=fake_ref, progress=interrupt
         )
     after = snapshot(out)
-    assert {k: v for k, v in after.items() if k != MARKER} == {
-        k: v for k, v in before.items() if k != MARKER
+    assert {k: v for k, v in after.items() if k not in (MARKER, LOCK_NAME)} == {
+        k: v for k, v in before.items() if k not in (MARKER, LOCK_NAME)
     }  # every old report and the old summary, untouched
     again = run_batch([tmp_path / "subs"], out, formats=("json",), jobs=1, build=fake_ref)
     assert [r["name"] for r in again.rows] == ["p1", "p2", "p3"]
     assert names_in(out) == [
         MARKER,
+        LOCK_NAME,
         "index.html",
         "p1",
         "p2",
@@ -132,7 +134,15 @@ def test_a_crash_during_the_swap_leaves_complete_reports_and_a_rerun_works(
     monkeypatch.undo()
     again = run_batch([tmp_path / "subs"], out, formats=("json",), jobs=1, build=fake_ref)
     assert again.exit_code == 0
-    assert names_in(out) == [MARKER, "index.html", "p2", "p3", "summary.csv", "summary.json"]
+    assert names_in(out) == [
+        MARKER,
+        LOCK_NAME,
+        "index.html",
+        "p2",
+        "p3",
+        "summary.csv",
+        "summary.json",
+    ]
 
 
 # --------------------------------------------------------------------------- names
@@ -191,7 +201,7 @@ def test_read_only_out_is_one_line_and_leaves_nothing(tmp_path, fake_ref, monkey
         run_batch([tmp_path / "p"], out, formats=("json",), jobs=1, build=fake_ref)
     assert "cannot write the batch into --out" in str(e.value)
     assert "the file system is read-only" in str(e.value)
-    assert names_in(out) == []
+    assert names_in(out) == [LOCK_NAME]  # the lock file only
 
 
 # --------------------------------------------------------------------------- zips
@@ -337,7 +347,7 @@ def test_a_batch_killed_while_writing_its_first_marker_can_be_rerun(tmp_path, fa
     make_project(tmp_path / "p")
     result = run_batch([tmp_path / "p"], out, formats=("json",), jobs=1, build=fake_ref)
     assert result.exit_code == 0
-    assert names_in(out) == [MARKER, "index.html", "p", "summary.csv", "summary.json"]
+    assert names_in(out) == [MARKER, LOCK_NAME, "index.html", "p", "summary.csv", "summary.json"]
 
 
 def test_batch_cli_bad_timeout_and_memory_setting_are_one_line(tmp_path, monkeypatch):

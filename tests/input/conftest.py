@@ -199,14 +199,36 @@ def example(tmp_path, _example_cache):
 # --------------------------------------------------------------------------- builds
 
 
+#: what a versioned build keeps in its --out besides the report files (reportgen.outputs)
+OWN_ENTRIES = (".evreport-builds", ".evreport-current", ".evreport-lock")
+
+
+def report_view(out: Path) -> dict[str, str]:
+    """What a reader of --out sees: each top-level file (through its link) with its sha256.
+
+    Hidden entries are evreport's own (the store, the lock, a killed write's temporary
+    entries, which the next build removes) and are left out.
+    """
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.iterdir())
+        if not p.name.startswith(".") and p.is_file()
+    }
+
+
 def listing(root: Path) -> dict[str, str]:
-    """Every file under root (relative path) with its sha256; folders as "<dir>"; symlinks by target."""
+    """Every file under root (relative path) with its sha256; folders as "<dir>"; symlinks by target.
+
+    Lock files are left out: they hold the process id of the last writer.
+    """
     out: dict[str, str] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         d = Path(dirpath)
         for n in dirnames:
             out[(d / n).relative_to(root).as_posix()] = "<dir>"
         for n in filenames:
+            if n == ".evreport-lock":
+                continue
             p = d / n
             rel = p.relative_to(root).as_posix()
             if p.is_symlink():

@@ -241,7 +241,7 @@ def test_not_worse_on_without_slice():
     "extra,needle",
     [
         ('[rule]\nseed_sd_from = "smaller"', "rule.seed_sd_from = 'smaller' is not one of"),
-        ("[rule]\nconfidence = 1.0", "rule.confidence = 1.0 must be in [0.5, 1)"),
+        ("[rule]\nconfidence = 1.0", "rule.confidence = 1.0 must be between 0.5 and 0.9999"),
         ("[rule]\nresamples = 50", "rule.resamples = 50 must be between 100 and 100000"),
         ("[rule]\nrandom_seed = -1", "rule.random_seed must be >= 0"),
         ("[rule]\nseed_sd_multiple = 0", "rule.seed_sd_multiple must be > 0"),

@@ -182,20 +182,32 @@ def test_full_or_read_only_out_is_one_line_and_leaves_no_temp(tmp_path, monkeypa
     with pytest.raises(InputError) as e:
         atomic_write_dir(out, {"report.json": b"{}"})
     assert str(e.value).endswith(f"cannot write here: {why} [cannot-write]")
-    assert list(out.iterdir()) == []
+    assert [p.name for p in out.iterdir()] == [".evreport-lock"]  # no temporary entry
 
 
 def test_stale_temp_folders_of_a_killed_build_are_cleaned(tmp_path):
     out = tmp_path / "out"
-    stale = out / ".evreport-abc123"
+    stale = out / ".evreport-abc123xy"
     stale.mkdir(parents=True)
     (stale / "report.html").write_text("half")
-    fresh = out / ".evreport-running"
+    fresh = out / ".evreport-runs_now"  # an older evreport's build at this moment
     fresh.mkdir()
+    batch = out / ".evreport-tmp"  # a killed batch's staging folder is never a build's
+    batch.mkdir()
+    link = out / ".evreport-report.html.0123456789ab.tmp"  # a killed build's link, on its way
+    link.symlink_to(".evreport-current/report.html")
     old = time.time() - 3600
     os.utime(stale, (old, old))
+    os.utime(batch, (old, old))
     atomic_write_dir(out, {"report.json": b"{}"})
-    assert sorted(p.name for p in out.iterdir()) == [".evreport-running", "report.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".evreport-builds",
+        ".evreport-current",
+        ".evreport-lock",
+        ".evreport-runs_now",
+        ".evreport-tmp",
+        "report.json",
+    ]
 
 
 # --------------------------------------------------------------------------- names
