@@ -60,8 +60,8 @@ class CvGen:
     folds: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     #: (model, seed, repeat, fold) -> per-row metric on the fold's rows (file order)
     per_row: dict[tuple[str, int, int, int], np.ndarray] = field(default_factory=dict)
-    #: (model, seed, repeat, fold) -> logged value
-    logged: dict[tuple[str, int, int, int], float] = field(default_factory=dict)
+    #: (model, seed, repeat, fold) -> logged value; (model, seed, "test") on the held-out part
+    logged: dict[tuple, float] = field(default_factory=dict)
     rows: int = 0
 
     def sign(self, cand, base):
@@ -213,6 +213,7 @@ def make_cv_project(path: Path, **cell) -> CvGen:
                         "started_at": "2026-01-03T00:00:00Z",
                         "config": f"{model}-a",
                         "features": "f1",
+                        "split_id": "folds-1",
                         "predictions": pred,
                         "repeat": r,
                         "fold": k,
@@ -225,6 +226,7 @@ def make_cv_project(path: Path, **cell) -> CvGen:
                 tz = s * test["x"].to_numpy() + 0.3 * trng.normal(size=len(test))
                 tp = np.clip(_sigmoid(tz), 1e-6, 1 - 1e-6).round(6)
                 tv = _row_metric(metric, test["y"].to_numpy(), tp)
+                gen.logged[(model, seed, "test")] = float(np.mean(tv))
                 tpath = f"artefacts/predictions/{model}-s{seed}-test.{ext}"
                 tframe = pd.DataFrame({"row_id": test["row_id"], "y": test["y"], "p": tp})
                 if metric == "custom_low":
@@ -240,11 +242,12 @@ def make_cv_project(path: Path, **cell) -> CvGen:
                         "seed": seed,
                         "split": "test",
                         "metric": "abs_err" if metric == "custom_low" else metric,
-                        "value": repr(float(np.mean(tv))),
+                        "value": repr(gen.logged[(model, seed, "test")]),
                         "status": "ok",
                         "started_at": "2026-01-04T00:00:00Z",
                         "config": f"{model}-a",
                         "features": "f1",
+                        "split_id": "folds-1",
                         "predictions": tpath,
                         "repeat": "",
                         "fold": "",

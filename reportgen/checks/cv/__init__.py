@@ -89,7 +89,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     covers = list(COVERS)
     if block is not None:
         test_lines, test_covers = split_lines(project, seed, block, cand, base)
-        lines.append("Held-out test part, scored once after cross-validation: " + test_lines[1])
+        lines.append(test_lines[1])  # today's block line, for the test part scored once
         covers.append(test_covers[1])
     sections = {
         "ladder": ladder,
