@@ -5,7 +5,9 @@ Each ``report-NAME.json`` is what ``evreport build examples/NAME`` writes as rep
 library versions replaced by a placeholder, so the files are the same on every machine and
 name no machine path. ``report-minimal.json`` is built the same way from a tiny project
 written here (a run log and nothing else: one run per model, no predictions, no manifest),
-so the view's empty branches are exercised.
+so the view's empty branches are exercised; ``report-cv-test-part.json`` from a small
+cross-validated project with a held-out test part (tests/layouts/gen_cv.py), so the cv
+section's third line is.
 
 tests/test_fixtures.py fails when a fixture is not what this script makes today; after a
 change to what report.json says, run ``make fixtures`` and then ``make golden``, and review
@@ -25,8 +27,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 #: the example projects under examples/ that get a fixture, report-NAME.json each
-EXAMPLES = ("weekly-churn", "moons-tie", "breast-cancer", "tuned-no-replay", "tuned-replay")
+EXAMPLES = (
+    "weekly-churn",
+    "moons-tie",
+    "breast-cancer",
+    "breast-cancer-cv",
+    "tuned-no-replay",
+    "tuned-replay",
+)
 MINIMAL = "minimal"
+#: a small cross-validated project with a held-out test part scored once (tests/layouts/gen_cv.py)
+CV_TEST_PART = "cv-test-part"
+#: the fixtures built from projects written here, not from examples/
+GENERATED = (MINIMAL, CV_TEST_PART)
 #: 2025-12-01T00:00:00Z: the build date every fixture says
 SOURCE_DATE_EPOCH = "1764547200"
 #: what a fixture says for each library version (the real ones differ between machines)
@@ -91,6 +104,18 @@ def minimal_report() -> dict:
         return project_report(folder, MINIMAL, f"evreport build {MINIMAL}")
 
 
+def cv_test_part_report() -> dict:
+    """The report of a generated cv project (3 x 5 folds) with a held-out test part."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.layouts.gen_cv import make_cv_project
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / CV_TEST_PART
+        make_cv_project(folder, test_part=True)
+        return project_report(folder, CV_TEST_PART, f"evreport build {CV_TEST_PART}")
+
+
 def fixture_reports() -> dict[str, dict]:
     """{fixture file name: report dict}: every fixture this script writes."""
     out = {
@@ -100,6 +125,7 @@ def fixture_reports() -> dict[str, dict]:
         for name in EXAMPLES
     }
     out[f"report-{MINIMAL}.json"] = minimal_report()
+    out[f"report-{CV_TEST_PART}.json"] = cv_test_part_report()
     return out
 
 

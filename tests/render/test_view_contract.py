@@ -35,7 +35,7 @@ import reportgen.view
 from reportgen.render.env import TEMPLATES, environment
 
 from .conftest import ROOT, load
-from .make_fixtures import EXAMPLES, MINIMAL
+from .make_fixtures import EXAMPLES, GENERATED
 
 #: (template file, context class, attribute name)
 Read = tuple[str, type, str]
@@ -125,7 +125,7 @@ def report_pages(reads: Reads) -> None:
     from reportgen.render.md import render_markdown
     from reportgen.view import build_view
 
-    for name in (*EXAMPLES, MINIMAL):
+    for name in (*EXAMPLES, *GENERATED):
         report = load(name)
         keys = tuple(chart_specs(report))
         view = wrap(build_view(report, keys), reads)
