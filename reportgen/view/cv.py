@@ -17,7 +17,7 @@ from reportgen.words.cells import (
     interval,
     metric,
     passed_word,
-    prob,
+    posterior,
     pvalue,
     ratio,
     sig,
@@ -153,9 +153,9 @@ def _bayes_rows(cv: dict) -> list[Row]:
         return []
     rope = given(b.get("rope"))
     return [
-        Row(f"P(gap < −{rope}): the candidate is worse", prob(b.get("p_worse"))),
-        Row(f"P(−{rope} ≤ gap ≤ {rope}): practically equivalent", prob(b.get("p_equivalent"))),
-        Row(f"P(gap > {rope}): the candidate is better", prob(b.get("p_better"))),
+        Row(f"P(gap < −{rope}): the candidate is worse", posterior(b.get("p_worse"))),
+        Row(f"P(−{rope} ≤ gap ≤ {rope}): practically equivalent", posterior(b.get("p_equivalent"))),
+        Row(f"P(gap > {rope}): the candidate is better", posterior(b.get("p_better"))),
     ]
 
 

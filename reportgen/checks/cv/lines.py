@@ -17,7 +17,7 @@ from reportgen.words import (
     given,
     interval,
     p_text,
-    prob,
+    posterior_text,
     ratio,
     sig,
     spread,
@@ -136,8 +136,9 @@ def cv_line(project: Project, cv: dict) -> str:
     if b is not None:
         s += (
             f" Bayesian correlated t with ±{given(b['rope'])} as the region of practical "
-            f"equivalence: P(worse) = {prob(b['p_worse'])}, P(equivalent) = "
-            f"{prob(b['p_equivalent'])}, P(better) = {prob(b['p_better'])}."
+            f"equivalence: {posterior_text('worse', b['p_worse'])}, "
+            f"{posterior_text('equivalent', b['p_equivalent'])}, "
+            f"{posterior_text('better', b['p_better'])}."
         )
     elif cfg.min_useful_effect is None:
         s += " No min_useful_effect is fixed, so the Bayesian correlated t has no region of practical equivalence."

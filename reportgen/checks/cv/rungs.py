@@ -233,7 +233,7 @@ def cv_interval(cv: dict) -> Interval | None:
         return None
     what = (
         f"{count_noun(cv['J'], 'fold gap')} of {count(cv['repeats'])} x {count(cv['folds'])} "
-        "folds, corrected resampled t"
+        "folds by the corrected resampled t"
     )
     return Interval(cv["gap"], c["low"], c["high"], "cv-corrected", "cross-validation", what)
 
@@ -281,7 +281,7 @@ def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -
             0.0,
             tuple(arts[:1]),
             (
-                f"corrected cross-validation interval {iv.ends} ({iv.what}) "
+                f"cross-validation interval {iv.ends} over {iv.what} "
                 + (
                     "excludes zero in the candidate's favour"
                     if excl
