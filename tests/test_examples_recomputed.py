@@ -266,3 +266,32 @@ def test_cv_figures(example):
         theirs, abs=1e-9
     )
     assert (cv["repeats"], cv["folds"], cv["J"]) == (R, K, R * K)
+
+
+def test_cv_readme_quotes_the_report(example):
+    """breast-cancer-cv's README says what the corrected interval shows that the naive one
+    hides; every figure it quotes is the report's, as the report prints it."""
+    root, cfg, _, report = example
+    if root.name != "breast-cancer-cv":
+        pytest.skip("the README of breast-cancer-cv")
+    readme = " ".join((root / "README.md").read_text().split())
+    cv = report["noise"]["cv"]
+    line = report["noise"]["lines"][1]
+    plan = cv["planning"]["text"]
+    assert report["data"]["cv"]["rows"] == 569 and "569 tumours" in readme
+    for quoted, source in (
+        ("+0.0036 log loss over the 100 fold gaps", "+0.0036 log loss over 100 fold gaps"),
+        ("+0.0016 to +0.0055, p < 0.001", "+0.0016 to +0.0055 (p < 0.001)"),
+        ("−0.0032 to +0.0103 (p = 0.300)", "−0.0032 to +0.0103 (p = 0.300;"),
+        ("P(equivalent) = 0.969", "P(equivalent) = 0.969"),
+        ("P(better) = 0.031", "P(better) = 0.031"),
+        ("within ±0.01", "±0.01 as the region"),
+    ):
+        assert quoted in readme and source in line, (quoted, source)
+    for quoted in ("(now 0.0068)", "below 0.0064"):
+        assert quoted in readme and quoted in plan
+    assert cv["planning"]["repeats_cannot"] is True and "cannot settle it" in readme
+    assert round(cv["corrected"]["se"] / cv["naive"]["se"], 1) == 3.5
+    assert "standard error 3.5-fold" in readme
+    assert report["decision"]["verdict"] == "keep-baseline"
+    assert "keeps the simpler logistic regression" in readme
