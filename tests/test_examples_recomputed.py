@@ -290,7 +290,7 @@ def test_cv_readme_quotes_the_report(example):
         assert quoted in readme and source in line, (quoted, source)
     for quoted in ("(now 0.0068)", "below 0.0064"):
         assert quoted in readme and quoted in plan
-    assert cv["planning"]["repeats_cannot"] is True and "cannot settle it" in readme
+    assert cv["planning"]["repeats_cannot"] is True and "would not settle it" in readme
     assert round(cv["corrected"]["se"] / cv["naive"]["se"], 1) == 3.5
     assert "standard error 3.5-fold" in readme
     assert report["decision"]["verdict"] == "keep-baseline"

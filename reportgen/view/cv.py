@@ -185,8 +185,8 @@ def _figure(report: dict, cv: dict, charts: Collection[str]) -> Figure | None:
         "their mean. Look at how far the corrected interval (black) reaches beyond the naive one "
         "(grey): the naive one treats the folds as independent, though they share most of "
         "their training rows.",
-        f"Dot plot of {len(gaps)} fold gaps in {metric_name(report)} over "
-        f"{count(cv.get('repeats'))} repeats, {above} of them above zero; mean "
+        f"Dot plot of {count(len(gaps))} fold gaps in {metric_name(report)} over "
+        f"{count(cv.get('repeats'))} repeats, {count(above)} of them above zero; mean "
         f"{with_sign(cv.get('gap'), d)}, corrected interval "
         f"{interval(c.get('low'), c.get('high'), digits=d)}, naive interval "
         f"{interval(n.get('low'), n.get('high'), digits=d)}.",
