@@ -1,31 +1,41 @@
 # evreport: `make help` lists the targets. Everything runs from a local virtualenv (.venv).
 PY ?= .venv/bin/python
 VENV_STAMP := .venv/.installed
+VENV_BASE := .venv/.installed-base
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test lint format fixtures golden pages bench clean
+.PHONY: help setup example examples-build test test-install lint format fixtures golden pages bench clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
 
-$(VENV_STAMP): pyproject.toml
+# two stamps: evreport alone (what building a report needs), then the test extras on top
+$(VENV_BASE): pyproject.toml
 	python3 -m venv .venv
 	.venv/bin/pip install --quiet --upgrade pip
+	.venv/bin/pip install --quiet -e .
+	@touch $(VENV_BASE)
+
+$(VENV_STAMP): $(VENV_BASE)
 	.venv/bin/pip install --quiet -e ".[test,distributed]"
 	@touch $(VENV_STAMP)
 
 setup: $(VENV_STAMP) ## create .venv and install evreport with its test extras
 
-example: $(VENV_STAMP) ## set up, then build the weekly-churn example report (HTML, PDF, JSON, MD)
+example: $(VENV_BASE) ## set up, then build the weekly-churn example report (HTML, PDF, JSON, MD)
 	.venv/bin/evreport build $(EXAMPLE)
 	@echo "open $(EXAMPLE)/report/report.html or report.pdf"
 
-examples-build: $(VENV_STAMP) ## build the report of every example project
+examples-build: $(VENV_BASE) ## build the report of every example project
 	@for d in examples/*/; do [ -f "$$d/evreport.toml" ] && .venv/bin/evreport build "$$d" || exit 1; done
 
-test: lint ## set up, run ruff (lint and format check), then the whole test suite
-	.venv/bin/python -m pytest
+test: lint ## set up, run ruff (lint and format check), then the whole test suite (two workers)
+	.venv/bin/python -m pytest -n 2 --dist loadfile
+	$(MAKE) --no-print-directory test-install
+
+test-install: $(VENV_STAMP) ## build the wheel and sdist, pip-install each into a fresh venv, build and grade examples there
+	EVREPORT_TEST_INSTALL=1 .venv/bin/python -m pytest tests/install
 
 lint: $(VENV_STAMP) ## ruff lint and format check
 	.venv/bin/ruff check reportgen tests bench examples

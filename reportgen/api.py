@@ -27,12 +27,20 @@ class BuildResult:
     def verdict(self) -> str | None:
         return (self.report.get("decision") or {}).get("verdict")
 
-    def exit_code(self, strict: bool = False) -> int:
+    def exit_code(self, strict: bool = False, require_rung: int | None = None) -> int:
+        """1 when a format could not be written; 3 when a CI gate fails (see reportgen.ci)."""
+        from reportgen.ci import gates
+
         if self.render_problems:
             return 1
-        if strict and self.verdict != "adopt":
+        if not all(g.passed for g in gates(self.report, strict, require_rung)):
             return EXIT_STRICT
         return EXIT_OK
+
+
+def output_dir(project_dir: str | Path, out: str | Path | None = None) -> Path:
+    """Where a build writes: ``out``, or PROJECT/report."""
+    return Path(out) if out is not None else Path(project_dir) / "report"
 
 
 def build_report(
@@ -57,7 +65,7 @@ def build_report(
     from reportgen.render import render_outputs
 
     project_dir = Path(project_dir)
-    out_dir = Path(out) if out is not None else project_dir / "report"
+    out_dir = output_dir(project_dir, out)
     project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
     from reportgen.errors import display_name
 

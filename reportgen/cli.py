@@ -8,7 +8,7 @@ import click
 
 from reportgen import __version__
 from reportgen.cli_options import format_option
-from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE
+from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE, clean_text
 
 EXIT_CODES = f"""
 \b
@@ -16,7 +16,8 @@ Exit codes:
   0  built (or valid)
   {EXIT_INPUT}  input errors: each printed as FILE:LINE:COLUMN: message
   {EXIT_USAGE}  usage errors (bad options)
-  {EXIT_STRICT}  --strict and the verdict is not "adopt" (the report is still written)
+  {EXIT_STRICT}  a CI gate failed: --strict and the verdict is not "adopt", or --require-rung N
+     and the supported rung is below N (the report is still written)
 """
 
 
@@ -184,6 +185,28 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     help='Exit 3 when the verdict is not "adopt" (a CI gate), after writing.',
 )
 @click.option(
+    "--require-rung",
+    type=click.IntRange(1, 5),
+    default=None,
+    metavar="N",
+    help="Exit 3 unless the supported rung reaches N (a CI gate, whatever the verdict; "
+    "with --strict both must hold).",
+)
+@click.option(
+    "--junit",
+    "junit_path",
+    default=None,
+    metavar="FILE",
+    help="Also write a JUnit XML file: one test case per rung, check and gate (docs/ci.md).",
+)
+@click.option(
+    "--summary",
+    "summary_path",
+    default=None,
+    metavar="FILE",
+    help="Also write a Markdown summary for a CI job page: verdict, ladder, claim, reasons.",
+)
+@click.option(
     "--max-file-mb",
     type=click.IntRange(min=1),
     default=None,
@@ -207,6 +230,9 @@ def build(
     out,
     formats,
     strict,
+    require_rung,
+    junit_path,
+    summary_path,
     max_file_mb,
     mlflow_run,
     tracking_uri,
@@ -217,11 +243,26 @@ def build(
 ) -> None:
     """Check the evidence and write the report (report.html, report.pdf, report.json, decision-log.md).
 
-    A failed build writes nothing: the previous report stays as it was.
+    A failed build writes nothing: the previous report stays as it was (only the --junit and
+    --summary files, when asked for, say why it failed).
     """
-    from reportgen.api import build_report
-    from reportgen.errors import EvreportError, display_name
+    from reportgen import ci
+    from reportgen.api import build_report, output_dir
+    from reportgen.errors import EvreportError, InputError, UsageError, display_name
 
+    try:
+        ci_files = {
+            kind: ci.check_ci_path(option, path, project, output_dir(project, out))
+            for kind, option, path in (
+                ("junit", "--junit", junit_path),
+                ("summary", "--summary", summary_path),
+            )
+            if path is not None
+        }
+        if len(ci_files) == 2 and ci_files["junit"].resolve() == ci_files["summary"].resolve():
+            raise UsageError("--junit and --summary name the same file")
+    except EvreportError as e:
+        _fail(e)
     cmd = display_name(
         "evreport build " + " ".join(sys.argv[2:])
         if len(sys.argv) > 2
@@ -237,28 +278,44 @@ def build(
             max_file_bytes=max_file_mb * 1024 * 1024 if max_file_mb else None,
         )
     except EvreportError as e:
+        if ci_files and isinstance(e, InputError):  # the CI job still shows why
+            _write_ci_files(ci_files, ci.failed_build(display_name(project), e.problems))
         _fail(e)
     _echo_problems(result.warnings)
     for p in result.written:
         click.echo(f"wrote {display_name(p)}")
     for msg in result.render_problems:
         click.echo(f"evreport: error: {msg}", err=True)
-    claim = result.report.get("claim") or {}
-    decision = result.report.get("decision") or {}
-    if decision:
-        click.echo(
-            f"verdict: {decision.get('verdict')} (recommend {decision.get('recommend')}); "
-            f"supported rung {claim.get('supported_rung')} of 5"
-        )
-    code = result.exit_code(strict)
-    if code == EXIT_STRICT:
-        click.echo(f"evreport: --strict: verdict is {result.verdict!r}, not 'adopt'", err=True)
+    gate_list = ci.gates(result.report, strict, require_rung)
+    if ci_files:
+        _write_ci_files(ci_files, ci.built(result.report, gate_list, result.render_problems))
+    if result.report.get("decision"):
+        click.echo(clean_text(ci.verdict_line(result.report)))
+        for reason in ci.reasons(result.report):
+            click.echo(f"  - {reason}")
+    for g in gate_list:
+        if not g.passed:
+            click.echo(f"evreport: {g.option}: {clean_text(g.reason)}", err=True)
+    code = result.exit_code(strict, require_rung)
     # issue 19: the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
     if mlflow_run or tracking_uri:
         from reportgen.importers.mlflow_log import log_to_mlflow
 
         code = log_to_mlflow(result, mlflow_run, tracking_uri, code)
     sys.exit(code)
+
+
+def _write_ci_files(paths: dict, contents: dict) -> None:
+    """Write the --junit and --summary files asked for (atomically); print each."""
+    from reportgen import ci
+    from reportgen.errors import EvreportError, display_name
+
+    for kind, path in paths.items():
+        try:
+            ci.write_ci_file(path, contents[kind])
+        except EvreportError as e:
+            _fail(e)
+        click.echo(f"wrote {display_name(path)}")
 
 
 from reportgen.cli_batch import batch, rubric  # noqa: E402  (imports only click at module level)

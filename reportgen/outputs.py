@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from reportgen.errors import InputError, display_name
-from reportgen.safe import TMP_PREFIX, FolderBusy, atomic_write, lock_folder
+from reportgen.safe import TMP_PREFIX, FolderBusy, atomic_write, fsync_folder, lock_folder
 
 
 def write_error(path: Path, e: OSError) -> InputError:
@@ -294,11 +294,11 @@ def _switch(out_dir: Path, files: dict[str, bytes]) -> bool:
         for entry in sorted(out_dir.iterdir()):
             if _ours(entry) and entry.name not in files and _in_store(entry, store):
                 _link_or_copy(entry, new / entry.name)
-        _fsync_dir(new)
+        fsync_folder(new)
         _adopt_plain(out_dir, files)
         _symlink(f"{STORE}/{new.name}", current)  # the switch: one rename
         switched = True
-        _fsync_dir(out_dir)
+        fsync_folder(out_dir)
     except BaseException:
         if not switched:
             shutil.rmtree(new, ignore_errors=True)
@@ -337,13 +337,3 @@ def _adopt_plain(out_dir: Path, files: dict[str, bytes]) -> None:
         if not (folder / n).exists():
             _link_or_copy(out_dir / n, folder / n)
         _symlink(f"{CURRENT}/{n}", out_dir / n)
-
-
-def _fsync_dir(folder: Path) -> None:
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, flags)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

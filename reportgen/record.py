@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import difflib
 import io
 import json
 import math
@@ -25,15 +26,50 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.project.manifest import MANIFEST, canonical_part, parse_time
+from reportgen.project.manifest import (
+    MANIFEST,
+    canonical_part,
+    parse_time,
+    split_fingerprint,
+    utc_stamp,
+)
 from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
-from reportgen.record_folds import FOLD_SPLIT, fold_fields, same_fold, write_folds
+from reportgen.record_folds import (
+    FOLD_SPLIT,
+    FOLDS_FILE,
+    check_fold_rows,
+    fold_fields,
+    fold_members,
+    same_fold,
+    write_folds,
+)
 from reportgen.safe import atomic_write, safe_file_name
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
 
 COLUMNS = REQUIRED + OPTIONAL
 THRESHOLD_METRICS = ("accuracy", "error_rate", "cost")
 PREDICTIONS_DIR = "artefacts/predictions"
+#: what a multi-class model logs: its own per-row metric column (docs/recording.md)
+MULTICLASS_HINT = (
+    "y and p are binary (labels 0 and 1, the class-1 probability); for a multi-class model "
+    "log a per-row metric with values=, e.g. metric='nll', "
+    "values=-np.log(proba[np.arange(len(y)), y]), and set [claim] higher_is_better = false "
+    "(see docs/recording.md, multi-class models)"
+)
+
+
+def did_you_mean(name: str, known) -> str:
+    """'; did you mean 'log_loss'?' when ``name`` is close to one of ``known``, else ''."""
+    folded = {_fold(k): k for k in known}
+    if _fold(name) in folded:
+        return f"; did you mean {folded[_fold(name)]!r}?"
+    close = difflib.get_close_matches(name.lower(), list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _fold(name: str) -> str:
+    """A metric name without case, spaces, hyphens and underscores ("Log-Loss" is "logloss")."""
+    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def env_string() -> str:
@@ -48,7 +84,8 @@ def env_string() -> str:
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    """Now in UTC with microseconds, as `evreport freeze` writes ``created``."""
+    return utc_stamp()
 
 
 def _iso(t: datetime | str | None) -> str | None:
@@ -62,7 +99,7 @@ def _iso(t: datetime | str | None) -> str | None:
         return t
     if t.tzinfo is None:
         t = t.replace(tzinfo=UTC)
-    return t.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return t.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def _cell(v: Any) -> str:
@@ -111,7 +148,11 @@ def _vector(x: Any, name: str, n: int | None) -> np.ndarray:
     if a.ndim == 2 and a.shape[1] == 1:
         a = a[:, 0]
     if a.ndim != 1:
-        hint = "; for predict_proba output pass its class-1 column, [:, 1]" if name == "p" else ""
+        hint = ""
+        if name == "p" and a.ndim == 2 and a.shape[1] == 2:
+            hint = "; for binary predict_proba output pass its class-1 column, p[:, 1]"
+        elif name == "p" and a.ndim == 2:
+            hint = f"; p has {a.shape[1]} class columns: {MULTICLASS_HINT}"
         raise ValueError(f"{name} must be 1-D, got shape {a.shape}{hint}")
     if n is not None and len(a) != n:
         raise ValueError(f"{name} has {len(a)} values but row_id has {n}; lengths must match")
@@ -128,9 +169,14 @@ def _zero_one(x: Any, name: str, n: int) -> np.ndarray:
         raise ValueError(f"{name} must hold 0 or 1, got dtype {a.dtype}") from None
     bad = ~np.isin(f, (0.0, 1.0))
     if bad.any():
+        first = float(f[bad][0])
+        labels = np.unique(f[np.isfinite(f)])
+        hint = ""
+        if name == "y" and first.is_integer() and first > 1 and len(labels) <= 1000:
+            hint = f"; y has {len(labels)} labels: {MULTICLASS_HINT}"
         raise ValueError(
-            f"{name}[{int(np.flatnonzero(bad)[0])}] = {float(f[bad][0])!r} is not a valid label; "
-            "it should be 0 or 1"
+            f"{name}[{int(np.flatnonzero(bad)[0])}] = {first!r} is not a valid label; "
+            f"it should be 0 or 1{hint}"
         )
     return f.astype(np.int64)
 
@@ -198,6 +244,8 @@ class Recorder:
             if not toml.exists():
                 atomic_write(toml, TEMPLATE.encode())
         self._env = env_string()
+        self._ids_cache: dict = {}
+        self._folds_cache: dict = {}
 
     # ---- reading the project ------------------------------------------------------------
 
@@ -208,15 +256,76 @@ class Recorder:
         rows = [dict(zip(header, r, strict=False)) for r in reader if any(c.strip() for c in r)]
         return header, rows
 
-    def _manifest_parts(self) -> set[str] | None:
+    def _manifest(self) -> dict | None:
+        """split/manifest.json as written by freeze, or None when the split is not frozen yet."""
         path = self.root / MANIFEST
         if not path.exists():
             return None
         try:
             doc = json.loads(path.read_text(encoding="utf-8-sig"))
-            return {canonical_part(str(f["part"])) for f in doc["files"]}
+            for f in doc["files"]:
+                if not {"part", "path", "sha256"} <= set(f):
+                    raise KeyError("part, path and sha256")
+                f["part"] = canonical_part(str(f["part"]))
+            return doc
         except (ValueError, KeyError, TypeError):
             raise ValueError(f"{path} is not a readable manifest; re-run freeze") from None
+
+    def _part_ids(self, manifest: dict, part: str):
+        """The row ids of ``part``'s split file as a unique pandas Index of stripped strings
+        (as the report compares them), or None when the file cannot be read (build says why).
+
+        Read like every project file (confined, capped); kept while the file is unchanged.
+        """
+        import pandas as pd
+
+        from reportgen.project.files import Reader
+        from reportgen.project.tables import TableError, read_table
+
+        entry = next(f for f in manifest["files"] if f["part"] == part)
+        rid = str(manifest.get("row_id") or "row_id")
+        path = self.root / str(entry["path"])
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        key = (str(entry["path"]), rid, st.st_mtime_ns, st.st_size)
+        if key not in self._ids_cache:
+            try:
+                frame = read_table(Reader(self.root), path)
+            except TableError:
+                return None
+            if rid not in frame.columns:
+                return None
+            col = frame[rid].astype(str).str.strip().to_numpy(dtype=object)
+            self._ids_cache = {key: pd.Index(col).unique()}
+        return self._ids_cache[key]
+
+    def _check_rows(self, manifest: dict, part: str, ids: np.ndarray) -> None:
+        """Every logged row_id is a row of the frozen ``part`` (ValueError naming the first that
+        is not); a warning when rows of the part are left out."""
+        import pandas as pd
+
+        known = self._part_ids(manifest, part)
+        if known is None:
+            return
+        entry = next(f for f in manifest["files"] if f["part"] == part)
+        logged = pd.Index(np.asarray([str(v).strip() for v in ids], dtype=object))
+        absent = np.flatnonzero(known.get_indexer(logged) < 0)
+        if absent.size:
+            i = int(absent[0])
+            first = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
+            raise ValueError(
+                f"row_id[{i}] = {first!r} is not a row of the frozen {part} split "
+                f"({entry['path']}, column {manifest.get('row_id') or 'row_id'!r}); "
+                f"{absent.size:,} of the {len(ids):,} row ids are not in it"
+            )
+        if len(logged) < len(known):
+            warnings.warn(
+                f"{len(logged):,} of the {len(known):,} rows of the {part} split logged: the "
+                "report's fairness check wants each predictions file to cover its whole part",
+                stacklevel=3,
+            )
 
     def _config(self):
         from reportgen.errors import Problem
@@ -327,7 +436,8 @@ class Recorder:
             raise ValueError(f"split={split!r} must be a split name such as 'validation'")
         part = canonical_part(split.strip())
         cv = fold_fields(part, repeat, fold, train_rows)
-        parts = self._manifest_parts()
+        manifest = self._manifest()
+        parts = None if manifest is None else {f["part"] for f in manifest["files"]}
         if parts is None:
             warnings.warn(
                 f"{self.root / MANIFEST} does not exist: freeze the split (rec.freeze()) before "
@@ -349,6 +459,17 @@ class Recorder:
         if status == "ok":
             frame, per_row = self._frame(
                 metrics, row_id, y, p, correct, category, text, values, columns
+            )
+            if manifest is not None and part == FOLD_SPLIT:
+                members = fold_members(self.root, manifest, self._folds_cache)
+                if members is not None:
+                    check_fold_rows(members, cv, frame["row_id"], FOLDS_FILE)
+            elif manifest is not None:
+                self._check_rows(manifest, part, frame["row_id"])
+        if split_id is None and manifest is not None:
+            split_id = split_fingerprint(
+                str(manifest.get("row_id") or "row_id"),
+                [(f["part"], str(f["sha256"])) for f in manifest["files"]],
             )
         started = _iso(started_at)
 
@@ -470,13 +591,15 @@ class Recorder:
                 raise ValueError(
                     f"{'p' if p is None else 'y'} is required together with {'y' if p is None else 'p'}"
                 )
+            p_checked = _finite(p, "p", n, 0.0, 1.0)  # first: a 2-D p says "multi-class" best
             frame["y"] = _zero_one(y, "y", n)
-            frame["p"] = _finite(p, "p", n, 0.0, 1.0)
+            frame["p"] = p_checked
             for m in metrics:
                 if m not in HIGHER_IS_BETTER:
                     raise ValueError(
-                        f"metric={m!r} is not a built-in metric {sorted(HIGHER_IS_BETTER)}; log a "
-                        "per-row column with values="
+                        f"metric={m!r} is not a built-in metric {sorted(HIGHER_IS_BETTER)}"
+                        f"{did_you_mean(m, HIGHER_IS_BETTER)} (for a metric of your own, log a "
+                        "per-row column with values=)"
                     )
                 if m not in THRESHOLD_METRICS:
                     per_row[m] = per_row_metric(m, y=frame["y"], p=frame["p"])
@@ -486,7 +609,7 @@ class Recorder:
                 if m not in ("accuracy", "error_rate"):
                     raise ValueError(
                         f"metric={m!r} cannot be computed from correct=; it should be one of "
-                        "['accuracy', 'error_rate']"
+                        f"['accuracy', 'error_rate']{did_you_mean(m, ('accuracy', 'error_rate'))}"
                     )
                 per_row[m] = per_row_metric(m, correct=frame["correct"])
         else:
@@ -500,6 +623,14 @@ class Recorder:
                     raise ValueError(
                         f"metric={m!r} is built in: give y and p (or correct) so the report can "
                         "recompute it"
+                    )
+                near = [k for k in HIGHER_IS_BETTER if _fold(k) == _fold(m)]
+                if near:
+                    warnings.warn(
+                        f"metric={m!r} is logged as a metric of your own (values=), but it reads "
+                        f"like the built-in {near[0]!r}: give y and p with metric={near[0]!r} so "
+                        "the report can recompute it",
+                        stacklevel=3,
                     )
                 frame[m] = _finite(v, f"values[{m!r}]", n)
                 per_row[m] = frame[m]

@@ -6,12 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import os
+import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from reportgen.project.folds import FOLD_SPLIT
+from reportgen.project.folds import FOLD_SPLIT, FOLDS_PART
 from reportgen.safe import atomic_write
 
 FOLDS_FILE = "split/folds.csv"
@@ -129,3 +130,78 @@ def same_fold(row: dict[str, str], cv: dict[str, int | None]) -> bool:
         return True
     repeat = (row.get("repeat") or "").strip() or "1"
     return (row.get("fold") or "").strip() == str(cv["fold"]) and repeat == str(cv["repeat"])
+
+
+def fold_members(root: Path, manifest: dict, cache: dict) -> dict | None:
+    """(repeat, fold) -> the row ids it holds out (a pandas Index of stripped strings), from the
+    frozen split/folds.csv; None when there is none or it cannot be read (build says why).
+
+    Read like every project file (confined, capped); kept in ``cache`` while it is unchanged.
+    """
+    import pandas as pd
+
+    from reportgen.project.files import Reader
+    from reportgen.project.tables import TableError, read_table
+
+    entry = next((f for f in manifest["files"] if f["part"] == FOLDS_PART), None)
+    if entry is None:
+        return None
+    rid = str(manifest.get("row_id") or "row_id")
+    path = root / str(entry["path"])
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = ("folds", str(entry["path"]), rid, st.st_mtime_ns, st.st_size)
+    if key not in cache:
+        try:
+            frame = read_table(Reader(root), path)
+        except TableError:
+            return None
+        if rid not in frame.columns or "fold" not in frame.columns:
+            return None
+        ids = frame[rid].astype(str).str.strip()
+        repeat = frame["repeat"] if "repeat" in frame.columns else pd.Series(1, index=frame.index)
+        where = pd.DataFrame(
+            {
+                "id": ids,
+                "repeat": pd.to_numeric(repeat, errors="coerce"),
+                "fold": pd.to_numeric(frame["fold"], errors="coerce"),
+            }
+        )
+        if where[["repeat", "fold"]].isna().any().any():
+            return None
+        cache.clear()
+        cache[key] = {
+            (int(r), int(k)): pd.Index(g["id"].to_numpy(dtype=object))
+            for (r, k), g in where.groupby(["repeat", "fold"], sort=True)
+        }
+    return cache[key]
+
+
+def check_fold_rows(members: dict, cv: dict[str, int | None], ids: Any, path: str) -> None:
+    """Every logged row_id is a row of the fold it says it held out (ValueError naming the first
+    that is not); a warning when rows of the fold are left out."""
+    import pandas as pd
+
+    key = (cv["repeat"], cv["fold"])
+    if key not in members:
+        folds = sorted(k for r, k in members if r == key[0])
+        where = f"its folds in repeat {key[0]}: {folds}" if folds else "no such repeat"
+        raise ValueError(f"repeat={key[0]}, fold={key[1]} is not a fold of {path} ({where})")
+    known = members[key]
+    logged = pd.Index(np.asarray([str(v).strip() for v in ids], dtype=object))
+    absent = np.flatnonzero(known.get_indexer(logged) < 0)
+    if absent.size:
+        i = int(absent[0])
+        first = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
+        raise ValueError(
+            f"row_id[{i}] = {first!r} is not a row of repeat {key[0]} fold {key[1]} in {path}; "
+            f"{absent.size:,} of the {len(ids):,} row ids are not in it (log the fold's test rows)"
+        )
+    if len(logged) < len(known):
+        warnings.warn(
+            f"{len(logged):,} of the {len(known):,} rows of repeat {key[0]} fold {key[1]} logged: "
+            "the report's fairness check wants each fold's predictions to cover the whole fold",
+            stacklevel=3,
+        )

@@ -141,7 +141,7 @@ def csv_cell(value: object) -> object:
     return value
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Flush a folder's entries (a rename) to disk, where the platform allows it."""
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
     with contextlib.suppress(OSError):
@@ -182,7 +182,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_folder(path.parent)
+    fsync_folder(path.parent)
 
 
 # ----------------------------------------------------------------------------- folders

@@ -151,7 +151,9 @@ def test_noise_lines_and_ladder(example):
         assert all(t.startswith("Block bootstrap (which blocks") for t in test)
     else:
         assert not test
-        assert b.startswith("Block bootstrap (which blocks were sampled, one trained network): ")
+        assert b.startswith(
+            "Block bootstrap (which blocks were sampled, for the networks as trained): "
+        )
     assert [r["name"] for r in report["ladder"]] == [
         "correct",
         "fair",

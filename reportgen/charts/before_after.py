@@ -141,9 +141,12 @@ def forgetting(report: dict, data: Datasets):
     proportion = proportion and report["project"]["metric"] in ("accuracy", "exact_match")
     # rule.confidence, 0.95 when the report predates build.confidence
     confidence = (report.get("build") or {}).get("confidence") or 0.95
+    cov = general.get("coverage") or {}
     rows = []
     for when in ("before", "after"):
         value = general[when]
+        if cov and not cov.get("complete"):  # each version's score is on its own questions
+            n = cov[when]["answered"] + cov[when]["outside"]
         row = {"when": when, "value": value, "label": f"{value:.3f}"}
         if n:
             row["label"] += (

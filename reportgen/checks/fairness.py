@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import numpy as np
 
 from reportgen.checks.select import ModelRuns
@@ -71,7 +73,12 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
 
 
 def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
-    """The split was frozen before the first run started (``first``: (start, run row) or None)."""
+    """The split was frozen before the first run started (``first``: (start, run row) or None).
+
+    Each time stands for the interval its precision leaves open (``10:00:00Z`` is some
+    instant of that second): the order is shown only when the intervals do not overlap, so
+    times cut to the same second never pass, and never fail, as if they were ordered.
+    """
     m = project.manifest
     if m is None or m.created is None:
         return _fact(
@@ -84,18 +91,52 @@ def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
             "runs.csv has no started_at: cannot show the split was frozen before the first run",
             [mpath],
         )
-    ok = m.created < first[0]
+    start, row = first
+    start_text = start.isoformat().replace("+00:00", "Z")
+    arts = [mpath, row.cite(project.runs_name)]
+    res_run = row.started_resolution or timedelta(0)
+    if m.created + m.created_resolution <= start:
+        ok = True
+    elif start + res_run <= m.created:
+        ok = False
+    else:
+        coarse = max(m.created_resolution, res_run)
+        return _fact(
+            "frozen-before-runs",
+            None,
+            f"split frozen {m.created_text} and the first run started {start_text}: written to "
+            f"{_duration(coarse)}, these times do not show which came first (evreport freeze "
+            "and Recorder write microseconds)",
+            arts,
+        )
     return _fact(
         "frozen-before-runs",
         ok,
         f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
-        f"({first[0].isoformat().replace('+00:00', 'Z')})",
-        [mpath, first[1].cite(project.runs_name)],
+        f"({start_text})",
+        arts,
     )
 
 
+def _duration(d: timedelta) -> str:
+    """A time resolution in words: "the second", "the millisecond", "0.01 s"."""
+    named = {
+        timedelta(days=1): "the day",
+        timedelta(hours=1): "the hour",
+        timedelta(minutes=1): "the minute",
+        timedelta(seconds=1): "the second",
+        timedelta(milliseconds=1): "the millisecond",
+        timedelta(microseconds=1): "the microsecond",
+    }
+    if d in named:
+        return named[d]
+    return f"{d.total_seconds():g} s"
+
+
 def _rule_before_runs(project: Project, first) -> Evidence:
-    """The decision rule was written after the freeze and before the first run."""
+    """The decision rule was written on or before the first run's day (methods.md section 1,
+    revised turn 3): its order with the freeze does not matter, and a rule written before the
+    split was frozen is pre-registered even earlier (said, never held against it)."""
     cfg, m = project.config, project.manifest
     if cfg.written is None:
         return _fact(
@@ -105,22 +146,25 @@ def _rule_before_runs(project: Project, first) -> Evidence:
             [],
         )
     wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
-    checks, arts, ok = [], [wl], True
-    if first is not None:
-        before = cfg.written <= first[0].date()
-        ok &= before
-        checks.append(f"{'on or before' if before else 'AFTER'} the first run ({first[0].date()})")
-        arts.append(first[1].cite(project.runs_name))
-    if m is not None and m.created is not None:
-        after = m.created.date() <= cfg.written
-        ok &= after
-        checks.append(f"{'on or after' if after else 'BEFORE'} the freeze ({m.created.date()})")
-    return _fact(
-        "rule-before-runs",
-        ok if checks else None,
-        f"decision rule written {cfg.written}, " + (" and ".join(checks) or "no run times"),
-        arts,
+    if first is None:
+        return _fact(
+            "rule-before-runs",
+            None,
+            f"decision rule written {cfg.written}, but runs.csv has no started_at: the rule "
+            "cannot be shown to predate the first run",
+            [wl],
+        )
+    ok = cfg.written <= first[0].date()
+    text = (
+        f"decision rule written {cfg.written}, "
+        f"{'on or before' if ok else 'AFTER'} the first run ({first[0].date()})"
     )
+    if m is not None and m.created is not None and cfg.written < m.created.date():
+        text += (
+            f"; it also predates the freeze ({m.created.date()}): fixed even earlier, which is "
+            "stronger, not a fairness failure"
+        )
+    return _fact("rule-before-runs", ok, text, [wl, first[1].cite(project.runs_name)])
 
 
 def _parts_disjoint(ids_by_part: _SplitIds, mpath: str) -> Evidence:

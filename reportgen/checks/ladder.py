@@ -7,6 +7,8 @@ these; a rung function returns its rung and its checks, and never appends to a l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reportgen.checks.fairness import fair_status
 from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
@@ -31,8 +33,18 @@ def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary
 
 
 def climb(*results: RungResult) -> tuple[list[Rung], list[Check]]:
-    """The ladder and every check, rung by rung, from the rung functions' results."""
-    return [r for r, _ in results], [c for _, checks in results for c in checks]
+    """The ladder and every check, rung by rung, from the rung functions' results; each rung
+    credited only when it and every rung below it are shown."""
+    return credit([r for r, _ in results]), [c for _, checks in results for c in checks]
+
+
+def credit(ladder: list[Rung]) -> list[Rung]:
+    """The ladder with ``credited`` set: shown, and no unshown rung below it."""
+    out, below_ok = [], True
+    for r in ladder:
+        below_ok = below_ok and r.shown
+        out.append(replace(r, credited=below_ok))
+    return out
 
 
 def supported(ladder: list[Rung]) -> int:
@@ -55,7 +67,7 @@ def logged_check(comparisons: list[dict]) -> tuple[Check, list[dict]]:
             f"recomputed from predictions (within {power_of_ten(REL_TOL, 1)} relative)"
         )
         + (
-            f"; e.g. {bad[0]['cite']}: logged {full(bad[0]['logged'])}, recomputed "
+            f"; e.g. {bad[0]['cite']}: logged {bad[0]['logged_text']}, recomputed "
             f"{full(bad[0]['recomputed'])}"
             if bad
             else ""

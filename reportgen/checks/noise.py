@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
-from reportgen.checks.noise_lines import budget_line
+from reportgen.checks.noise_lines import budget_line, repeat_words
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.project import Project
@@ -58,6 +58,10 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
         sd_from=cfg.seed_sd_from,
     )
     out["part"] = part
+    if out.get(
+        "reason"
+    ):  # the stats' words are for retrained seeds; [evaluation] repeats names them
+        out["reason"] = out["reason"].replace("retraining noise", repeat_words(cfg).noise)
     out["sd_from"] = _sd_source(cfg.seed_sd_from, out)
     out["values"] = {
         mr.role: [
@@ -181,6 +185,8 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
     out["block_kind"] = cfg.block_kind
     out["rows"] = int(len(ev.row_ids))
     out["networks"] = {k: len(v) for k, v in ev.seeds.items()}
+    # the words of the two-level interval's seed level are the checks', not the statistics'
+    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev)
     # the test gap in seed sd (the seed line's sd), beside the block line
     sd = (seed or {}).get("sd_used")
     out["gap_in_seed_sd"] = (
@@ -189,6 +195,43 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
         else None
     )
     return out
+
+
+#: with this many seeds or fewer on a side the two-level interval's seed level stays coarse
+COARSE_SEEDS = 5
+
+
+def two_level_note(project: Project, two: dict, ev: EvalData) -> str | None:
+    """What the two-level interval's seed level is worth (methods.md section 3, revised turn
+    3): none with one network per model, coarse with at most 5 seeds on a side, and whether
+    seeds_paired could pair them; None when there is nothing to say."""
+    cfg = project.config
+    nets = {k: len(v) for k, v in ev.seeds.items()}
+    if nets["candidate"] == 1 and nets["baseline"] == 1:
+        return (
+            "one network per model: the two-level interval has no seed level at all (it "
+            "resamples the blocks only), so it says nothing about "
+            f"{repeat_words(cfg).noise}"
+        )
+    notes = []
+    if cfg.seeds_paired and not two.get("paired"):
+        shared = len(seed_pairs(ev))
+        notes.append(
+            f"seeds_paired, but {count_noun(shared, 'seed label')} "
+            f"{'is' if shared == 1 else 'are'} shared by both models: the seeds are resampled "
+            "independently"
+        )
+    seeds = two.get("seeds") or nets
+    fewest = min(seeds["candidate"], seeds["baseline"])
+    if fewest <= COARSE_SEEDS:
+        names = {"candidate": cfg.candidate, "baseline": cfg.baseline}
+        one = [names[k] for k in ("candidate", "baseline") if seeds[k] == 1]
+        notes.append(
+            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds['candidate'])} "
+            f"and {count(seeds['baseline'])}) the seed level stays coarse"
+            + (f"; {one[0]} has one network, so its side has no seed level" if one else "")
+        )
+    return "; ".join(notes) or None
 
 
 def not_worse_margin(project: Project) -> float | None:
@@ -291,7 +334,6 @@ def budget_section(
         out["line"] += (
             f" Today's test gap rests on {count_noun(out['test_networks'], 'network')} per model, "
             f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
-            "per model and understates the "
-            "retraining noise of today's gap."
+            f"per model and understates the {repeat_words(cfg).noise} of today's gap."
         )
     return out, None

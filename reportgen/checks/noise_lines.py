@@ -4,8 +4,11 @@ decimals wherever it is printed)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from reportgen.checks.select import ModelRuns
 from reportgen.project import Project
+from reportgen.project.config import Config
 from reportgen.words import (
     blocks_phrase,
     confidence,
@@ -25,6 +28,45 @@ from reportgen.words import (
     with_sign,
 )
 
+#: the block line's label (methods.md section 3, revised turn 3): the line is for the networks
+#: as trained, whether it rests on one network per model or averages several
+BLOCK_HEAD = "Block bootstrap (which blocks were sampled, for the networks as trained):"
+
+
+@dataclass(frozen=True)
+class RepeatWords:
+    """What the repeated runs of a model are called (``[evaluation] repeats``): the words only."""
+
+    #: in the seed line's label: "Seed spread (retraining): ..."
+    label: str
+    #: the noise they measure, in a sentence: "more than retraining noise"
+    noise: str
+    #: what one repeat does: "the same model is trained again with another seed"
+    again: str
+
+
+REPEAT_WORDS = {
+    "seeds": RepeatWords(
+        "retraining", "retraining noise", "the same model is trained again with another seed"
+    ),
+    "samples": RepeatWords(
+        "repeated runs: sampling noise",
+        "sampling noise of repeated runs",
+        "the same model is evaluated again over another sampling epoch",
+    ),
+}
+
+
+def repeat_words(cfg: Config) -> RepeatWords:
+    """The words for the project's repeated runs: retrained seeds, or sampling epochs."""
+    return REPEAT_WORDS[cfg.repeats]
+
+
+def seed_head(cfg: Config) -> str:
+    """The seed line's label: "Seed spread (retraining):" or, for repeated sampling runs,
+    "Seed spread (repeated runs: sampling noise):"."""
+    return f"Seed spread ({repeat_words(cfg).label}):"
+
 
 def _gap_words(seed: dict, unit: str) -> str:
     """ "the validation gap is +0.0032 log loss", or why there is none."""
@@ -40,7 +82,7 @@ def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -
     part = seed.get("part", "validation")
     level = "" if part == "validation" else " measured on test seeds (a test-level number):"
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
-    head = f"Seed spread (retraining):{level}"
+    head = f"{seed_head(cfg)}{level}"
     if seed.get("trivial"):
         s1 = (
             f"{head} {_gap_words(seed, unit)}; both models have zero "
@@ -93,11 +135,18 @@ def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -
 def lines(
     project: Project, seed: dict, block: dict | None, cand: ModelRuns, base: ModelRuns
 ) -> tuple[list, list]:
-    """The two noise sentences and what each covers."""
+    """The two noise sentences and what each covers; the test gap in seed sd is a seed-line
+    figure (the seed sd scales it), so it is said there, never in the block line."""
     cfg = project.config
+    words = repeat_words(cfg)
     unit = cfg.metric.replace("_", " ")
     s1 = _seed_line(project, seed, cand, base)
-    head = "Block bootstrap (which blocks were sampled, one trained network):"
+    if block is not None and block.get("gap_in_seed_sd") is not None:
+        s1 += (
+            f" The test gap, {with_sign(block['gap'], test_decimals(block))} {unit}, is "
+            f"{ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
+        )
+    head = BLOCK_HEAD
     if block is None:
         s2 = (
             f"{head} not computed: there are no per-row test predictions for both models, so "
@@ -123,11 +172,11 @@ def lines(
         s2 = f"{head} {_block_sentence(project, block, unit)}"
     blocks_word = plural_noun(cfg.block) if cfg.block else "rows"
     covers = [
-        "Seed spread covers retraining: how much the result moves when the same model is trained "
-        "again with another seed. It says nothing about which evaluation rows happened to be sampled.",
+        f"Seed spread covers {words.noise}: how much the result moves when {words.again}. It "
+        "says nothing about which evaluation rows happened to be sampled.",
         f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in the "
-        "test set, for the networks as trained (seed-averaged). It says nothing about retraining; the "
-        "per-network intervals and the two-level interval show that.",
+        f"test set, for the networks as trained (seed-averaged). It says nothing about {words.noise}; "
+        "the per-network intervals and the two-level interval show that.",
     ]
     return [s1, s2], covers
 
@@ -162,8 +211,6 @@ def _block_sentence(project: Project, block: dict, unit: str) -> str:
         f"bootstrap ({interval(bs['low'], bs['high'], digits=d)}, "
         f"{count_noun(block['resamples'], 'resample')}) and the paired t ({t_txt})."
     )
-    if block.get("gap_in_seed_sd") is not None:
-        s2 += f" The test gap is {ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
     return s2
 
 

@@ -21,6 +21,9 @@ def _finding(iv: Interval, m: float | None) -> str:
         return "equivalent"
     if high < 0:
         return "worse"
+    # the interval reaches -m or below, so it is no tie, but it rules out a useful gain
+    if m > 0 and high < m:
+        return "no-useful-gain"
     return "inconclusive"
 
 
@@ -40,6 +43,12 @@ def _finding_text(iv: Interval, m: float | None, finding: str) -> str:
         return f"the interval {iv.ends} lies inside ±{given(m)}: practically equivalent, a tie"
     if finding == "worse":
         return f"the interval {iv.ends} lies below zero: the candidate is worse"
+    if finding == "no-useful-gain":
+        return (
+            f"the interval {iv.ends} lies below the useful effect {given(m)}: no useful gain is "
+            f"there (its upper end {iv.signed(iv.high)} rules one out), but it is no tie either: "
+            f"its lower end {low} reaches beyond {given(-m)}"
+        )
     return f"the interval {iv.ends} is too wide to decide"
 
 

@@ -89,6 +89,7 @@ def header(project: Project, command: str | None) -> dict:
             "claim": cfg.claim_text,
             "block_column": cfg.block,
             "slice_column": cfg.slice,
+            "repeats": cfg.repeats,
         },
         "inputs": [{"path": p, "sha256": h, "bytes": n} for p, (h, n) in project.inputs.items()],
     }

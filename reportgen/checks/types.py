@@ -117,6 +117,9 @@ class Rung(Shape):
     #: None when shown
     missing: str | None
     summary: str
+    #: shown with every rung below it shown: a shown rung above an unshown one keeps its status
+    #: but is "shown, not credited" (methods.md section 1, revised turn 3)
+    credited: bool = False
 
     @property
     def shown(self) -> bool:

@@ -11,9 +11,20 @@ The rule (docs/batch.md, "An honest claim") reads the claim's words, never its m
 - a claim that it holds beyond the test (``without hurting``, ``no worse``, ``in general``,
   ``everywhere``, ``always``, ``robust``, ``generalises``, ``any``/``all`` other ...) claims
   rung 5 (bounded);
-- a claim of a tie or of no shown difference (``tied``, ``no difference``, ``not shown``,
-  ``comparable``, ``inconclusive``, ``not (significantly) better``) claims rung 2 (fair);
-  any other claim rung 2 too.
+- anything else claims rung 2 (fair): a tie, no shown difference, a plain statement.
+
+Negations and hedges read as the weaker claim. A word of rungs 3 to 5 does not count when a
+negation or a hedge (``not``, ``no``, ``never``, ``neither``, ``fails to``, ``may``,
+``might``, ``could``, ``perhaps`` ...) comes before it in its clause (clauses end at a comma,
+``but``, ``although``, ``while``, ``whereas``, ``yet``, ``however``), nor when its sentence
+takes the difference back (``within noise``, ``not significant``, ``no evidence``,
+``could be chance``, ``inconclusive``, ``tied``, ``comparable`` ...): "The MLP does not beat
+gradient boosting", "We found no evidence that the MLP is better" and "Lower log loss, but the
+difference is within noise" claim rung 2. A take-back retracts rungs 3 and 4 only: a bounded
+claim beside it ("A is not better than B, and both are robust everywhere") still claims rung 5.
+``no worse``, ``not worse``, ``never worse`` and ``without hurting`` are themselves claims
+(rung 5), and ``not only``, ``not just``, ``no doubt``, ``without doubt`` strengthen rather
+than negate.
 
 The claim is honest when the rung it claims is at most ``claim.supported_rung``.
 """
@@ -30,14 +41,39 @@ _RUNG3 = (
 _RUNG4_WORDS = r"useful|worth\w*|significant\w*|saves?|saving\w*|substantial\w*|large|meaningful\w*"
 _RUNG4_NUMBER = r"\bby\s+[+-]?\d[\d,]*(\.\d+)?|\d(\.\d+)?\s*(%|percent\b|points?\b|pp\b)"
 _RUNG5 = (
-    r"without\s+hurting|no\s+worse|not\s+worse|in\s+general|everywhere|always|robust\w*|"
-    r"generali[sz]\w*|anything\s+else|any\s+other|all\s+other|every\s+\w+|in\s+production"
+    r"without\s+hurting|no\s+worse|not\s+worse|never\s+worse|in\s+general|everywhere|always|"
+    r"robust\w*|generali[sz]\w*|anything\s+else|any\s+other|all\s+other|every\s+\w+|"
+    r"in\s+production"
 )
-_TIE = (
-    r"tied?|ties|no\s+difference|not\s+shown|comparable|inconclusive|equivalent|on\s+par|"
-    r"(?:is\s+|are\s+|was\s+|were\s+)?not\s+(?:significantly\s+|clearly\s+)?"
-    r"(?:better|different|more\s+\w+|higher|lower)|no\s+(?:better|significant\s+\w+)"
+#: rung-5 phrases that carry their own negation: a claim, not a negation
+_POSITIVE_NEGATIONS = r"without\s+hurting|no\s+worse|not\s+worse|never\s+worse"
+#: look like negations but strengthen the claim: masked before reading
+_NOT_NEGATIONS = r"not\s+only|not\s+just|no\s+doubt|without\s+(?:a\s+)?doubt|no\s+question"
+#: a negation or a hedge: a rung word after it in its clause does not count
+_NEGATION = (
+    r"not|no|never|neither|nor|none|nothing|cannot|fail(?:s|ed)?\s+to|unable\s+to|"
+    r"lacks?|hardly|barely|may|might|could|possibly|perhaps|maybe|seems?\s+to|appears?\s+to"
 )
+#: the negations that undo a take-back ("the difference is not within noise"); hedges do not
+_STRICT_NEGATION = r"not|no|never|neither|nor|none|nothing|cannot"
+#: a sentence that takes the difference back: its rung-3 and rung-4 words do not count
+_TAKE_BACK = (
+    r"within\s+(?:the\s+)?(?:seed\s+|evaluation\s+|statistical\s+)?(?:noise|margin\s+of\s+error|"
+    r"error|interval|uncertainty)|"
+    r"not\s+(?:statistically\s+)?significant\w*|no\s+(?:statistically\s+)?significant\w*|"
+    r"insignificant|no\s+(?:clear\s+|real\s+|strong\s+|convincing\s+)?evidence|"
+    r"(?:not\s+enough|insufficient)\s+evidence|inconclusive|(?:due\s+to|by)\s+chance|"
+    r"not\s+(?:been\s+)?(?:shown|established|clear\w*)|unclear|indistinguishable|"
+    r"cannot\s+(?:tell|say|conclude)|too\s+small\s+to|smaller\s+than\s+(?:the\s+)?noise|"
+    r"not\s+larger\s+than|tied?|ties|no\s+(?:real\s+|clear\s+)?difference|comparable|"
+    r"equivalent|on\s+par"
+)
+#: where a clause ends
+_CLAUSE_END = r",|:|\bbut\b|\balthough\b|\bthough\b|\bwhile\b|\bwhereas\b|\byet\b|\bhowever\b"
+
+
+#: the claim is read up to here (a claim is one or two sentences)
+MAX_CHARS = 4000
 
 
 @dataclass(frozen=True)
@@ -48,23 +84,75 @@ class ClaimReach:
     words: tuple[str, ...]
 
 
-def _find(pattern: str, text: str) -> list[str]:
-    return [m.group(0) for m in re.finditer(rf"(?<![\w-])(?:{pattern})(?![\w-])", text)]
+def _spans(pattern: str, text: str) -> list[tuple[int, int, str]]:
+    """(start, end, words) of each whole-word match of ``pattern``."""
+    return [
+        (m.start(), m.end(), m.group(0))
+        for m in re.finditer(rf"(?<![\w-])(?:{pattern})(?![\w-])", text)
+    ]
+
+
+def _masked(text: str, pattern: str) -> str:
+    """``text`` with the matches of ``pattern`` blanked (positions kept)."""
+    return re.sub(rf"(?<![\w-])(?:{pattern})(?![\w-])", lambda m: " " * len(m.group(0)), text)
+
+
+def _clauses(sentence: str) -> list[tuple[int, int]]:
+    """(start, end) of each clause of a sentence."""
+    cuts = [0] + [m.start() for m in re.finditer(_CLAUSE_END, sentence)] + [len(sentence)]
+    return list(zip(cuts[:-1], cuts[1:], strict=True))
+
+
+def _negated(pos: int, sentence: str, negations: list[tuple[int, int, str]]) -> bool:
+    """A negation or a hedge comes before ``pos`` in its clause."""
+    for start, end in _clauses(sentence):
+        if start <= pos < end:
+            return any(start <= n0 and n1 <= pos for n0, n1, _ in negations)
+    return False
+
+
+def _reading(sentence: str) -> tuple[dict[int, list[str]], list[str]]:
+    """The rung words of one sentence that count, by rung, and the negations, hedges and
+    take-backs that kept others from counting."""
+    s = _masked(sentence, _NOT_NEGATIONS)
+    bare = _masked(s, _POSITIVE_NEGATIONS)  # their own "no"/"not" negates nothing
+    negations = _spans(_NEGATION, bare)
+    undo = _spans(_STRICT_NEGATION, _masked(bare, _TAKE_BACK))  # a take-back's own "not" stays
+    take_backs = [t for t in _spans(_TAKE_BACK, s) if not _negated(t[0], sentence, undo)]
+    found = {
+        5: _spans(_RUNG5, s),
+        4: _spans(_RUNG4_WORDS, s)
+        + [(m.start(), m.end(), m.group(0)) for m in re.finditer(_RUNG4_NUMBER, s)],
+        3: _spans(_RUNG3, bare),
+    }
+    counted: dict[int, list[str]] = {}
+    weakened: list[str] = [w for _, _, w in take_backs]
+    for rung, spans in found.items():
+        for start, _, word in spans:
+            if _negated(start, sentence, negations) or (take_backs and rung < 5):
+                weakened += [w for n0, _, w in negations if n0 < start][-1:]
+                continue
+            counted.setdefault(rung, []).append(" ".join(word.split()))
+    return counted, weakened
 
 
 def claimed_rung(text: str | None) -> ClaimReach:
-    """The highest rung the claim's words assert (2 for a tie or a plain statement)."""
-    t = " ".join((text or "").lower().split())
-    if _find(_TIE, t) and not _find(_RUNG5, t):
-        return ClaimReach(2, tuple(_find(_TIE, t)[:3]))
-    for rung, words in (
-        (5, _find(_RUNG5, t)),
-        (4, _find(_RUNG4_WORDS, t) + [m.group(0) for m in re.finditer(_RUNG4_NUMBER, t)]),
-        (3, _find(_RUNG3, t)),
-    ):
-        if words:
-            return ClaimReach(rung, tuple(dict.fromkeys(w.strip() for w in words))[:3])
-    return ClaimReach(2, ())
+    """The highest rung the claim's words assert (2 for a tie, a negated or hedged claim, or a
+    plain statement)."""
+    t = " ".join((text or "").lower().replace("’", "'").split())[:MAX_CHARS]
+    t = re.sub(r"\bcan't\b", "cannot", t).replace("won't", "will not").replace("can not", "cannot")
+    t = re.sub(r"n't\b", " not", t)
+    best: dict[int, list[str]] = {}
+    weakened: list[str] = []
+    for sentence in re.split(r"[.;!?]+(?:\s|$)", t):
+        counted, weak = _reading(sentence)
+        weakened += weak
+        for rung, words in counted.items():
+            best.setdefault(rung, []).extend(words)
+    for rung in (5, 4, 3):
+        if best.get(rung):
+            return ClaimReach(rung, tuple(dict.fromkeys(best[rung]))[:3])
+    return ClaimReach(2, tuple(dict.fromkeys(" ".join(w.split()) for w in weakened))[:3])
 
 
 def honest(text: str | None, supported_rung: int | None) -> bool:

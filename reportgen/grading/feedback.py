@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from reportgen.errors import clean_text
-from reportgen.grading.rubric import Score
+from reportgen.grading.advice import advice
+from reportgen.grading.rubric import Score, lowest_unshown
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import inert_markdown
 from reportgen.words import points
@@ -23,34 +24,6 @@ RUNG_MEANING = {
     3: "the gap between the models is bigger than chance would give",
     4: "the gap is big enough to matter in practice",
     5: "you know where the result holds and where it might not",
-}
-#: the artefact that would show each rung, said to the student
-RUNG_ARTEFACT = {
-    1: (
-        "Add the check files in artefacts/checks/ (initial_loss, gradient, overfit, shapes) "
-        "for your candidate model, and a predictions file for every run in runs.csv so that "
-        "evreport can recompute each logged value."
-    ),
-    2: (
-        "Freeze your split with `evreport freeze` before your first run (split/manifest.json), "
-        "and log both models in runs.csv on the same rows, features and split_id, each run "
-        "with its started_at time."
-    ),
-    3: (
-        "Log more seeds of each model in runs.csv, each with its validation and test "
-        "predictions files, and give the test rows a block column (for example the week) "
-        "so that the test gap gets an interval."
-    ),
-    4: (
-        "State the smallest gain worth having as min_useful_effect in evreport.toml [claim], "
-        "and name a cost model under [evidence] relevant, so that the report can say whether "
-        "the gap matters."
-    ),
-    5: (
-        "Add a slice column and list the slices that must not get worse under [evaluation] "
-        "not_worse_on (or, for a before-after project, a general question set), so that the "
-        "report can show where the result holds."
-    ),
 }
 #: jargon that may appear in the report's own text, each with a one-line meaning
 GLOSSARY = {
@@ -72,13 +45,6 @@ def md_escape(text: object, limit: int | None = 2000) -> str:
     if limit is not None and len(s) > limit:
         s = s[: limit - 1] + "…"
     return inert_markdown(s, strict=True)
-
-
-def _lowest_not_shown(ladder: dict) -> int | None:
-    for i in range(1, 6):
-        if (ladder.get(i) or {}).get("status") != "shown":
-            return i
-    return None
 
 
 @dataclass(frozen=True)
@@ -126,7 +92,7 @@ def feedback_data(
     ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
     claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
     built = bool(report)
-    rung = _lowest_not_shown(ladder) if built else None
+    rung = lowest_unshown(ladder) if built else None
     row = ladder.get(rung) or {} if rung else {}
     status = row.get("status") if isinstance(row.get("status"), str) else "not shown"
     missing = row.get("missing") if isinstance(row.get("missing"), str) else None
@@ -147,7 +113,7 @@ def feedback_data(
         meaning=RUNG_MEANING.get(rung, ""),
         status=clean_text(status, 20),
         missing=clean_text(missing, 600) if missing and missing.strip() else None,
-        advice=RUNG_ARTEFACT.get(rung, ""),
+        advice=advice(report, rung) if built else "",
         files=[clean_text(a, 200) for a in row.get("artefacts") or [] if isinstance(a, str)][:5],
         supported=str(supported) if isinstance(supported, int) else "?",
         rewritten=clean_text(rewritten, 1500) if rewritten and rewritten.strip() else None,
@@ -210,7 +176,7 @@ def render_markdown(fb: Feedback) -> str:
         )
         if fb.missing:
             lines.append(f"What is missing: {e(fb.missing, 600)}.")
-        lines.append(fb.advice)
+        lines.append(e(fb.advice, 2000))
         if fb.files:
             lines.append(
                 "The report looked at these files for this rung: "

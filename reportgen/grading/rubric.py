@@ -18,7 +18,7 @@ from pathlib import Path
 
 from reportgen.errors import UsageError, clean_text
 from reportgen.names import RUNG_KEYS
-from reportgen.words import count_noun
+from reportgen.words import count, count_noun
 
 STATUSES = ("shown", "partly", "not shown")
 #: every check id evreport writes into report.json checks[] (docs/report-json.md)
@@ -51,6 +51,9 @@ KNOWN_CHECKS = (
 #: check ids with a project-specific part: a slice name, a harness check and model
 KNOWN_PATTERNS = ("not-worse-on-*", "rung1-*-*")
 TABLES = ("rungs", "checks", "claim", "deductions")
+#: [rungs] credit: "credited" (default) scores the credited ladder, a rung above the lowest rung
+#: that is not shown earning its not_shown points; "status" scores each rung's own status
+CREDIT = ("credited", "status")
 DEDUCTION_KEYS = ("per_warning", "max_warnings", "late")
 
 
@@ -75,6 +78,8 @@ class Line:
 class Rubric:
     lines: tuple[Line, ...]
     source: str = "rubric.toml"
+    #: how rung lines are scored: the credited ladder, or each rung's own status (CREDIT)
+    credit: str = "credited"
 
     @property
     def max(self) -> float:
@@ -123,7 +128,15 @@ def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
     rungs = doc.get("rungs", {})
     if not isinstance(rungs, dict):
         raise UsageError("rubric [rungs] must be a table")
+    credit = rungs.get("credit", "credited")
+    if credit not in CREDIT:
+        raise UsageError(
+            f"rubric [rungs] credit = {clean_text(repr(credit), 60)} is not one of "
+            + ", ".join(repr(c) for c in CREDIT)
+        )
     for key, value in rungs.items():
+        if key == "credit":
+            continue
         if key not in RUNG_KEYS:
             raise _unknown("rung", key, RUNG_KEYS)
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -203,7 +216,7 @@ def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
         )
     if not lines:
         raise UsageError(f"rubric {source} gives no points: add [rungs], [checks] or [claim] lines")
-    return Rubric(tuple(lines), source)
+    return Rubric(tuple(lines), source, credit)
 
 
 def load_rubric(path: str | Path) -> Rubric:
@@ -248,6 +261,29 @@ def _check_passed(report: dict, pattern: str) -> tuple[bool, str]:
     return False, f"{state}: {text}" if text else state
 
 
+def lowest_unshown(ladder: dict) -> int | None:
+    """The lowest rung (1 to 5) whose status is not "shown" (a missing rung counts), or None."""
+    return next((i for i in range(1, 6) if (ladder.get(i) or {}).get("status") != "shown"), None)
+
+
+def _rung_score(rubric: Rubric, line: Line, ladder: dict, lowest: int | None) -> Score:
+    """A rung line's points: its status's, except that on the credited ladder a rung above the
+    lowest unshown one earns the points of "not shown" (it keeps its status, not its credit)."""
+    i = int(line.key)
+    status = (ladder.get(i) or {}).get("status")
+    if not isinstance(status, str):
+        return Score(line, 0.0, "not in the report")
+    if rubric.credit == "credited" and lowest is not None and i > lowest:
+        below = (ladder.get(lowest) or {}).get("status")
+        below = below if isinstance(below, str) else "not in the report"
+        return Score(
+            line,
+            line.points.get("not shown", 0.0),
+            f"{status}, not credited: rung {count(lowest)} below it is {below}",
+        )
+    return Score(line, line.points.get(status, 0.0), status)
+
+
 def late_runs(latest: str | None, deadline: datetime | None) -> bool:
     """True when the latest ``started_at`` in runs.csv is after the deadline."""
     if deadline is None or not latest:
@@ -273,12 +309,11 @@ def score(
     ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
     claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
     project = report.get("project") if isinstance(report.get("project"), dict) else {}
+    lowest = lowest_unshown(ladder)
     out = []
     for line in rubric.lines:
         if line.kind == "rung":
-            status = (ladder.get(int(line.key)) or {}).get("status")
-            pts = line.points.get(status, 0.0) if isinstance(status, str) else 0.0
-            out.append(Score(line, pts, status if isinstance(status, str) else "not in the report"))
+            out.append(_rung_score(rubric, line, ladder, lowest))
         elif line.kind == "check":
             ok, why = _check_passed(report, line.key)
             out.append(Score(line, line.points["points"] if ok else 0.0, why))
@@ -323,6 +358,10 @@ TEMPLATE = """\
 
 [rungs]
 # Points per rung status in the report's ladder: shown, partly, not_shown.
+# The credited ladder: a rung above the lowest rung that is not shown earns its not_shown
+# points (it is "shown, not credited" in the report). credit = "status" scores each rung's
+# own status instead.
+credit            = "credited"
 correct           = { shown = 2, partly = 1 }
 fair              = { shown = 2, partly = 1 }
 larger_than_noise = { shown = 3, partly = 1 }

@@ -30,7 +30,7 @@ from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for c
     sentence,
 )
 from reportgen.project.folds import FOLD_SPLIT
-from reportgen.safe import safe_file_name
+from reportgen.safe import fsync_folder, safe_file_name
 
 METRIC_RE = re.compile(r"^(validation|valid|val|test|fold)_(.+)$")
 PART = {
@@ -192,10 +192,12 @@ def _order(key: tuple[str, str]) -> tuple:
 
 
 def _iso_ms(ms: int | None) -> str | None:
+    """MLflow's start time (integer milliseconds) as ISO 8601 UTC, keeping the milliseconds:
+    the frozen-before-runs check orders two times only as far as their precision allows."""
     if ms is None:
         return None
-    t = datetime.fromtimestamp(ms / 1000.0, tz=UTC).replace(microsecond=0)
-    return t.isoformat().replace("+00:00", "Z")
+    t = datetime.fromtimestamp(int(ms) // 1000, tz=UTC).replace(microsecond=int(ms) % 1000 * 1000)
+    return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _imported_ids(runs_csv: Path) -> set[str]:
@@ -427,16 +429,6 @@ def _fetch(result: ImportResult, tmp: Path, cap: int) -> dict[str, Path]:
     return staged
 
 
-def _fsync_folder(folder: Path) -> None:
-    """Make the renames into ``folder`` durable before the rows naming the files are written."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _same_bytes(a: Path, b: Path) -> bool:
     with contextlib.suppress(OSError):
         return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
@@ -466,5 +458,5 @@ def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
         for tmp, target, _ in moves:
             os.replace(tmp, target)
         if moves:
-            _fsync_folder(moves[0][1].parent)
+            fsync_folder(moves[0][1].parent)
         rec._append(header, rows, [r for ir in fresh for r in ir.rows], drop=[])

@@ -242,6 +242,16 @@ def _candidates(store: Store, experiment_id: str, run_id: str) -> list[Path]:
     return [store.root / "mlruns" / tail, store.root / "mlartifacts" / tail]
 
 
+def _resolve(uri: str, tracking: str, shown: str) -> tuple[str, str]:
+    """``_proxy`` with any failure but a refusal said as one line naming the location."""
+    try:
+        return _proxy(uri, tracking)
+    except Refused:
+        raise
+    except Exception as e:
+        raise Refused(f"its artifact location {shown} cannot be resolved: {sentence(e)}") from None
+
+
 def _proxy(uri: str, tracking_uri: str) -> tuple[str, str]:
     """(origin, root) of an ``mlflow-artifacts:`` URI resolved as MLflow does, or of an http one."""
     if urlparse(uri).scheme == "mlflow-artifacts":
@@ -282,14 +292,7 @@ def _for_run(store: Store, run, allow_remote: bool):
                 return LocalArtifacts(cand, store.root, f"{shown} (found at {cand})")
     scheme = urlparse(uri).scheme.lower()
     if store.kind == "server" and scheme == "mlflow-artifacts":
-        try:
-            origin, root = _proxy(uri, store.mlflow_uri)
-        except Refused:
-            raise
-        except Exception as e:
-            raise Refused(
-                f"its artifact location {shown} cannot be resolved: {sentence(e)}"
-            ) from None
+        origin, root = _resolve(uri, store.mlflow_uri, shown)
         if _origin(origin) == _origin(store.mlflow_uri):
             return HttpArtifacts(origin, root, shown)
     if not allow_remote:
@@ -307,13 +310,6 @@ def _for_run(store: Store, run, allow_remote: bool):
         )
     if scheme in ("http", "https", "mlflow-artifacts"):
         tracking = store.mlflow_uri if store.kind == "server" else "http://localhost"
-        try:
-            origin, root = _proxy(uri, tracking)
-        except Refused:
-            raise
-        except Exception as e:
-            raise Refused(
-                f"its artifact location {shown} cannot be resolved: {sentence(e)}"
-            ) from None
+        origin, root = _resolve(uri, tracking, shown)
         return HttpArtifacts(origin, root, shown)
     return RepoArtifacts(uri)

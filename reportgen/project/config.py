@@ -19,6 +19,9 @@ SD_FROM = ("candidate", "baseline", "larger")
 BLOCK_KINDS = ("period", "group")
 #: evaluation designs: one split (train, validation, test) or cross-validation (methods.md section 9)
 DESIGNS = ("split", "cv")
+#: what the repeated runs of a model are: retrained seeds, or evaluations of one model repeated
+#: over sampling epochs (language-model evals); the words change, the figures do not
+REPEATS = ("seeds", "samples")
 #: bootstrap resamples allowed in [rule] (the build's CPU time grows with resamples x blocks)
 MAX_RESAMPLES = 100_000
 #: the highest confidence allowed: beyond it the normal quantile is no longer finite
@@ -74,6 +77,7 @@ SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
         "not_worse_on": (_LIST, False),
         "not_worse_margin": (_NUM, False),
         "block_kind": ('"period" or "group"', False),
+        "repeats": ('"seeds" or "samples"', False),
         "threshold": ('"validation-cost" or a number in [0, 1]', False),
         "bins": (_INT, False),
         "design": ('"split" or "cv"', False),
@@ -114,6 +118,7 @@ class Config:
     not_worse_on: list[str] = field(default_factory=list)
     not_worse_margin: float | None = None
     block_kind: str = "period"
+    repeats: str = "seeds"
     threshold: str | float = "validation-cost"
     bins: int = 10
     design: str = "split"  # "cv": k-fold cross-validation, split/folds.csv (methods.md section 9)
@@ -466,6 +471,13 @@ def _read_evaluation(cfg: Config, ev: dict, err: _Sink) -> None:
             f"evaluation.block_kind = {quote(cfg.block_kind)} is not one of {', '.join(BLOCK_KINDS)}",
             "evaluation",
             "block_kind",
+        )
+    cfg.repeats = ev.get("repeats", cfg.repeats)
+    if cfg.repeats not in REPEATS:
+        err(
+            f"evaluation.repeats = {quote(cfg.repeats)} is not one of {', '.join(REPEATS)}",
+            "evaluation",
+            "repeats",
         )
     th = ev.get("threshold", "validation-cost")
     if isinstance(th, bool) or not (

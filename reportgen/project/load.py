@@ -18,7 +18,7 @@ from reportgen.project.predictions import (
     join_columns,
     parse_predictions,
 )
-from reportgen.project.rowkeys import part_keys
+from reportgen.project.rowkeys import duplicate_id_problems, part_keys
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
@@ -166,7 +166,7 @@ def inspect_project(
         names = (rname, cname)
         cols = runs_columns(runs_text)
         check_fold_runs(config, runs, folds, names, cols, problems, warnings)
-    keys_of_part = _keys_of_part(split_frames, row_id_col)
+    keys_of_part = _keys_of_part(split_frames, split_names, row_id_col, problems)
     predictions: dict[str, Predictions] = {}
     if config is not None:
         for rel, (part, line) in sorted(_predictions_parts(runs, rname, problems).items()):
@@ -297,13 +297,23 @@ def _folds(
     return parse_folds(frame, names[FOLDS_PART], row_id, ld.problems)
 
 
-def _keys_of_part(split_frames: dict[str, object], row_id_col: str) -> dict:
-    """part -> PartKeys (rowkeys.py); a split file named by many parts is keyed once."""
+def _keys_of_part(
+    split_frames: dict[str, object],
+    split_names: dict[str, str],
+    row_id_col: str,
+    problems: list[Problem],
+) -> dict:
+    """part -> PartKeys (rowkeys.py); a split file named by many parts is keyed once, and one
+    whose ids are not unique gets its duplicates named (not split/folds.csv: once per repeat)."""
     keys_of_frame: dict[int, object] = {}
     keys_of_part = {}
     for part, f in split_frames.items():
         if id(f) not in keys_of_frame:
             keys_of_frame[id(f)] = part_keys(f, row_id_col)
+            # keys exist only for unique ids: else look again (split/folds.csv holds each row
+            # once per repeat; parse_folds checks it)
+            if keys_of_frame[id(f)] is None and part != FOLDS_PART:
+                problems += duplicate_id_problems(f, row_id_col, split_names[part])
         keys_of_part[part] = keys_of_frame[id(f)]
     return keys_of_part
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from reportgen.errors import InputError, Problem, clean_text, display_name, quote
 from reportgen.project.files import Reader, Refused, confine_dir
+from reportgen.project.rowkeys import duplicate_id_problems
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 
 MANIFEST = "split/manifest.json"
@@ -27,6 +28,46 @@ def parse_time(text: str) -> datetime:
     """ISO 8601 date or date-time; naive values are taken as UTC."""
     t = datetime.fromisoformat(text.strip())
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def time_resolution(text: str) -> timedelta:
+    """How finely an ISO 8601 time is written: a day, an hour, a minute, a second or 10^-d s.
+
+    A time written as ``10:00:00`` stands for some instant in [10:00:00, 10:00:01): clocks
+    and ``isoformat`` cut, they do not round. Two times are ordered only when these
+    intervals do not overlap.
+    """
+    date_clock = re.split(r"[Tt ]", text.strip(), maxsplit=1)
+    if len(date_clock) == 1:
+        return timedelta(days=1)
+    clock = re.split(r"[zZ+-]", date_clock[1], maxsplit=1)[0]
+    frac = re.search(r"[.,](\d+)", clock)
+    if frac:
+        return timedelta(microseconds=10 ** (6 - min(len(frac.group(1)), 6)))
+    digits = len(re.sub(r"\D", "", clock))
+    return {2: timedelta(hours=1), 4: timedelta(minutes=1)}.get(digits, timedelta(seconds=1))
+
+
+def utc_stamp() -> str:
+    """Now in UTC as ISO 8601 with microseconds (``2026-03-02T09:00:00.123456Z``).
+
+    Microseconds, not whole seconds: a script that freezes the split and logs its first
+    run within the same second must still show which came first.
+    """
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def split_fingerprint(row_id: str, entries: list[tuple[str, str]]) -> str:
+    """A short id of a frozen split: sha256 over its row-id column and each part's file hash.
+
+    ``entries``: (part, sha256) per split file. The same files frozen again give the same
+    id; a file edited, added or removed gives another. Written as ``split_id`` by Recorder.
+    """
+    import hashlib
+
+    lines = [f"row_id\t{row_id}"] + [f"{p}\t{h.lower()}" for p, h in sorted(entries)]
+    digest = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+    return f"sha256:{digest[:16]}"
 
 
 def freeze(project_dir: Path, created: str | None = None, split_dir: str = "split") -> dict:
@@ -59,7 +100,7 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
             slug="too-large",
         )
     if created is None:
-        created = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+        created = utc_stamp()
     else:
         try:
             parse_time(created)
@@ -82,6 +123,8 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
             problems.append(e.problem)
             continue
         name = reader.display(p)
+        if canonical_part(p.stem) != "folds":  # split/folds.csv: each row once per repeat
+            problems += duplicate_id_problems(frame, "row_id", name)
         entries.append(
             {
                 "part": canonical_part(p.stem),
@@ -148,6 +191,11 @@ class Manifest:
     created_text: str
     row_id: str
     files: list[SplitFile] = field(default_factory=list)
+
+    @property
+    def created_resolution(self) -> timedelta:
+        """How finely ``created`` is written (see time_resolution)."""
+        return time_resolution(self.created_text)
 
     def part(self, name: str) -> SplitFile | None:
         for f in self.files:

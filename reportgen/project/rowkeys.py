@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reportgen.errors import Problem, quote
+from reportgen.project.tables import column_of, line_of
+
 
 def id_text(values):
     """Row ids as an Arrow string array equal to ``str(v).strip()`` per row, or None if unsure.
@@ -229,3 +232,74 @@ def as_labels(series) -> np.ndarray:
     """``series.astype(str).to_numpy(dtype=object)``, converting each distinct value once."""
     codes, text = coded_labels(series)
     return text[codes]
+
+
+def repeated_ids(values, limit: int = 3) -> tuple[list[tuple[str, int, int]], int]:
+    """Ids that occur more than once (compared as ``str(v).strip()``, empty ids left out).
+
+    Returns up to ``limit`` (id, row of its first occurrence, row of the repeat), repeats in file
+    order, and the number of repeated rows. One stable Arrow sort, as for the keys: no Python loop
+    over rows (unusual ids are stripped by pandas first).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = id_text(values)
+    rows = None  # frame row of each id in ``text`` (None: every row, in order)
+    if text is None:
+        import pandas as pd
+
+        series = pd.Series(values).reset_index(drop=True)
+        stripped = series.where(series.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
+        rows = np.flatnonzero(stripped != "")
+        text = pa.array(stripped[rows], type=pa.string())
+    if len(text) < 2:
+        return [], 0
+    order = pc.sort_indices(text)  # stable: equal ids keep their file order
+    ordered = text.take(order)
+    same = pc.equal(ordered.slice(1), ordered.slice(0, len(ordered) - 1))
+    same = same.to_numpy(zero_copy_only=False)
+    if not same.any():
+        return [], 0
+    order = order.to_numpy()
+    starts_run = np.r_[True, ~same]  # sorted position k begins a run of equal ids
+    run_start = np.flatnonzero(starts_run)[np.cumsum(starts_run) - 1]
+    repeat = order[~starts_run]
+    first = order[run_start[~starts_run]]
+    by_row = np.argsort(repeat, kind="stable")
+    repeat, first = repeat[by_row], first[by_row]
+    if rows is not None:
+        repeat, first = rows[repeat], rows[first]
+    found = [
+        (str(ordered[int(k)].as_py()), int(f), int(r))
+        for k, f, r in zip(np.flatnonzero(~starts_run)[by_row][:limit], first, repeat, strict=False)
+    ]
+    return found, int(repeat.size)
+
+
+def duplicate_id_problems(frame, column: str, name: str) -> list[Problem]:
+    """A split file's repeated ids as errors naming both places (file:line:column), at most three."""
+    if frame is None or column not in frame.columns:
+        return []
+    found, n = repeated_ids(frame[column])
+    col = column_of(frame, column)
+    out = [
+        Problem(
+            f"duplicate {column} {quote(ident)}: also at {name}:{line_of(frame, first)}:{col}; "
+            "each row of a split file needs its own id",
+            name,
+            line_of(frame, row),
+            col,
+            slug="duplicate-row-id",
+        )
+        for ident, first, row in found
+    ]
+    if n > len(found):
+        out.append(
+            Problem(
+                f"{n - len(found)} more repeated ids in column {quote(column)}",
+                name,
+                slug="duplicate-row-id",
+            )
+        )
+    return out

@@ -7,10 +7,10 @@ import difflib
 import io
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from reportgen.errors import Problem, quote
-from reportgen.project.manifest import canonical_part, parse_time
+from reportgen.project.manifest import canonical_part, parse_time, time_resolution
 from reportgen.project.tables import MAX_TABLE_COLUMNS, csv_header_problem
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
@@ -54,6 +54,10 @@ class RunRow:
     repeat: int | None = None
     fold: int | None = None
     train_rows: int | None = None
+    #: how finely started_at is written (a second for ``10:00:00Z``); None without started_at
+    started_resolution: timedelta | None = None
+    #: the value as written in the run log (its own digits: "0.290" has 3 decimals)
+    value_text: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -304,6 +308,8 @@ def _parse_row(
         cv["repeat"],
         cv["fold"],
         cv["train_rows"],
+        started_resolution=time_resolution(get("started_at")) if started is not None else None,
+        value_text=v if value is not None else None,
     )
 
 

@@ -1,10 +1,11 @@
 """The one jinja2 environment factory, for every page evreport renders.
 
-Two flavours over the same templates/ folder, both with undefined names as errors:
+Two flavours over the same templates/ folder (the packaged one or the repository's, as
+reportgen.resources finds it), both with undefined names as errors:
 
 - ``html`` (report.html, the batch index, the feedback section): autoescape on, and every
   printed string has its control characters shown as escapes (``\\x1b``), as in messages;
-- ``markdown`` (decision-log.md): autoescape off on purpose, since HTML entities would show
+- ``markdown`` (decision-log.md, the CI job summary): autoescape off on purpose, since HTML entities would show
   as ``&lt;`` in a Markdown reader; instead every printed value goes through ``plain``:
   one line, control characters escaped, and ``[ ] < > ` \\`` escaped so that user text
   can form no link, image, raw HTML or code.
@@ -13,14 +14,10 @@ Two flavours over the same templates/ folder, both with undefined names as error
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
-import reportgen
+from reportgen.resources import resource_dir
 from reportgen.safe import escape_controls, inert_markdown
 
-ROOT = Path(reportgen.__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
-STYLES = ROOT / "styles"
 FLAVOURS = ("html", "markdown")
 
 
@@ -55,7 +52,7 @@ def environment(flavour: str = "html"):
         raise ValueError(f"unknown template flavour {flavour!r}; use one of {', '.join(FLAVOURS)}")
     html = flavour == "html"
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
         autoescape=html,
         undefined=jinja2.StrictUndefined,
         trim_blocks=html,
@@ -67,4 +64,5 @@ def environment(flavour: str = "html"):
 
 def stylesheet(*names: str) -> str:
     """Our own stylesheets from styles/, joined, to be inlined in a page (never user text)."""
-    return "\n".join((STYLES / name).read_text(encoding="utf-8") for name in names)
+    styles = resource_dir("styles")
+    return "\n".join((styles / name).read_text(encoding="utf-8") for name in names)

@@ -8,7 +8,7 @@ from reportgen.render.html import CHART_URL
 
 PANGO_HINT = (
     "PDF not written: WeasyPrint needs Pango "
-    "(Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)"
+    "(Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)"
 )
 
 

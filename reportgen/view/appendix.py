@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportgen.view.parts import Row, Status, fact_status, outcome
+from reportgen.view.parts import Row, Status, fact_status, outcome, said
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -90,9 +90,10 @@ def measured(
     """A check's value against its bar, as one short phrase; empty when neither is set."""
     if value is None and bar is None:
         return ""
+    shown = said(fmt(value), "not measured")
     if bar is None:
-        return fmt(value)
-    return f"{fmt(value)}, bar {given(bar)}"
+        return shown
+    return f"{shown}, bar {given(bar)}"
 
 
 def _with_decimals(d: int) -> Callable[[float | int | None], str]:
@@ -230,7 +231,7 @@ def comparisons_view(report: dict) -> list[ComparisonRow]:
                 model=str(c.get("model")),
                 seed=str(c.get("seed")),
                 split=str(c.get("split")),
-                logged=full(c.get("logged")),
+                logged=str(c.get("logged_text") or full(c.get("logged"))),
                 recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
                 cite=str(c.get("cite") or DASH),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome
+from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome, said
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -16,6 +16,7 @@ from reportgen.words.cells import (
     prob,
     pvalue,
     with_sign,
+    yes_no,
 )
 
 
@@ -29,8 +30,23 @@ class BrokenRow:
 
 
 @dataclass(frozen=True)
+class SliceScoreRow:
+    """One slice's accuracy before and after, its fixed and broken questions, and its reading."""
+
+    slice: str
+    questions: str
+    before: str
+    after: str
+    fixed: str
+    broken: str
+    reading: str
+    css: str
+    required: str
+
+
+@dataclass(frozen=True)
 class BeforeAfterView:
-    """partials/_before_after.html: summary, interval, fixed/broken questions, forgetting."""
+    """partials/_before_after.html: summary, interval, slices, fixed/broken questions, forgetting."""
 
     summary: list[Row]
     interval_figure: Figure | None
@@ -40,6 +56,7 @@ class BeforeAfterView:
     broken: list[BrokenRow]
     general: list[Row]
     general_status: Status | None
+    slices: list[SliceScoreRow]
 
 
 def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView | None:
@@ -54,7 +71,7 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         Row(f"{metric} after", prob(ba.get("after"))),
         Row("difference (after − before)", with_sign(ba.get("difference"), d)),
         Row("interval", interval(ba.get("low"), ba.get("high"), digits=d)),
-        Row("questions", count(ba.get("questions"))),
+        _questions_row(ba.get("coverage"), ba.get("questions")),
         Row("fixed (wrong before, right after)", count(ba.get("fixed"))),
         Row("broken (right before, wrong after)", count(ba.get("broken"))),
         Row("McNemar exact p", pvalue(ba.get("mcnemar_p"))),
@@ -73,6 +90,7 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         general_rows = [
             Row("general set before", prob(general.get("before"))),
             Row("general set after", prob(general.get("after"))),
+            *_answered_rows(general.get("coverage")),
             Row("drop", fixed(general.get("drop"), dg)),
             Row(
                 "interval of the drop", interval(general.get("low"), general.get("high"), digits=dg)
@@ -93,7 +111,6 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
             )
         else:
             general_status = outcome(general.get("held"), "held", "did not hold", "not checked")
-    by_cat = ba.get("broken_by_category") or {}
     interval_fig = chart_figure(
         charts,
         "before_after_interval",
@@ -110,7 +127,10 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         f"Bar chart: {count(ba.get('fixed'))} fixed, {count(ba.get('broken'))} broken; "
         + "".join(
             f"{what} by category: {_by_category(counts)}; "
-            for what, counts in (("fixed", ba.get("fixed_by_category")), ("broken", by_cat))
+            for what, counts in (
+                ("fixed", ba.get("fixed_by_category")),
+                ("broken", ba.get("broken_by_category")),
+            )
             if counts is not None
         ).removesuffix("; ")
         + ".",
@@ -123,9 +143,10 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
             "The general (forgetting) set before and after, each with its value, the rows it "
             "rests on and (for a proportion) its 95% interval; the dashed red line is the "
             "lowest score the allowed drop permits. Look at whether the after bar reaches it.",
-            f"Bar chart: general set {prob(general.get('before'))} before, "
-            f"{prob(general.get('after'))} after; allowed drop {given(general.get('max_drop'))}; "
-            f"{general_status.word if general_status else DASH}.",
+            f"Bar chart: general set {said(prob(general.get('before')), 'not scored')} before, "
+            f"{said(prob(general.get('after')), 'not scored')} after; allowed drop "
+            f"{said(given(general.get('max_drop')), 'not set')}; "
+            f"{general_status.word if general_status else 'not checked'}.",
         )
     return BeforeAfterView(
         summary=summary,
@@ -136,9 +157,60 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
         broken=broken,
         general=general_rows,
         general_status=general_status,
+        slices=[_slice_row(x) for x in report.get("slices") or []],
+    )
+
+
+def _questions_row(cov: dict | None, questions) -> Row:
+    """How many questions the accuracies are on: "290 of 300" when a version left some out."""
+    if not cov or cov.get("complete"):
+        return Row("questions", count(questions))
+    return Row(
+        "questions both versions answered", f"{count(cov['both'])} of {count(cov['questions'])}"
+    )
+
+
+def _answered_rows(cov: dict | None) -> list[Row]:
+    """Each version's general questions when they differ: its score is on these ("500 of 750")."""
+    if not cov or cov.get("complete"):
+        return []
+    return [
+        Row(
+            f"general questions answered {role}",
+            f"{count(cov[role]['answered'])} of {count(cov['questions'])}"
+            + (f", and {count(cov[role]['outside'])} outside" if cov[role]["outside"] else ""),
+        )
+        for role in ("before", "after")
+    ]
+
+
+def _slice_row(s: dict) -> SliceScoreRow:
+    """A slice in before-after words: worse or better after tuning, no worse within the margin."""
+    if s.get("worse"):
+        reading, css = "worse after tuning", "not-shown"
+    elif s.get("required") and s.get("not_worse"):
+        reading, css = "no worse, within the margin", "shown"
+    elif s.get("required"):
+        reading, css = "no worse: not shown", "not-shown"
+    elif s.get("low") is not None and s["low"] > 0:
+        reading, css = "better after tuning", "shown"
+    elif s.get("low") is None:
+        reading, css = "not measured", "neutral"
+    else:
+        reading, css = "no clear change", "neutral"
+    return SliceScoreRow(
+        slice=str(s["slice"]),
+        questions=count(s.get("rows")),
+        before=prob(s.get("before")),
+        after=prob(s.get("after")),
+        fixed=count(s.get("fixed")),
+        broken=count(s.get("broken")),
+        reading=reading,
+        css=css,
+        required=yes_no(s.get("required")),
     )
 
 
 def _by_category(counts: dict) -> str:
-    """{category: n} as "a 3, b 1", categories by name; a dash when empty."""
-    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or DASH
+    """{category: n} as "a 3, b 1", categories by name; "none" when empty (a sentence)."""
+    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or "none"

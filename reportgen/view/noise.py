@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
+from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names, said
 from reportgen.words import decimals, gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -55,7 +55,11 @@ class NoiseView:
 
     lines: list[str]
     covers: list[str]
+    #: the heading of the seed part: "1. Retraining", or "1. Repeated runs: sampling noise"
+    seed_heading: str
     seed_figure: Figure | None
+    #: what the page says in place of the seed chart when there is none
+    seed_missing: str
     seed_rows: list[SeedRow]
     seed_facts: list[Row]
     seed_reason: str | None
@@ -65,6 +69,10 @@ class NoiseView:
     interval_rows: list[IntervalRow]
     block_facts: list[Row]
     block_reason: str | None
+    #: noise.block.two_level.reason, word for word: what its seed level is worth
+    two_level_note: str | None
+    #: noise.clipping.text: rows clipped to p = 0 or 1 that move the test gap
+    clipping_note: str | None
     paired_facts: list[Row]
     #: the third, model-based line: what it would take (issue 12); None without a budget
     budget_line: str | None
@@ -78,9 +86,18 @@ def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     noise = report["noise"]
     lines = [str(x) for x in noise.get("lines") or []]
     covers = [str(x) for x in noise.get("covers") or []]
+    samples = report["project"].get("repeats") == "samples"
     return NoiseView(
         lines=lines,
         covers=covers + [DASH] * (len(lines) - len(covers)),
+        seed_heading="1. Repeated runs: sampling noise" if samples else "1. Retraining",
+        seed_missing="No seed values to plot: "
+        + str(
+            (noise.get("seed") or {}).get("reason")
+            or ("sampling noise of repeated runs" if samples else "retraining noise")
+            + " is unmeasured"
+        )
+        + ".",
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
         **_budget(report, charts),
@@ -207,10 +224,15 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
             "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
             "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
             f"Strip plot of validation {metric_words} per seed. {cand} mean "
-            f"{metric(means.get('candidate'))}, {base} mean {metric(means.get('baseline'))}; "
-            f"seed sd used {spread(seed.get('sd_used'))}; the gap is "
-            f"{ratio(seed.get('gap_in_sd'), signed=True)} seed sd, the rule needs more than "
-            f"{given(seed.get('multiple'))}: {rule_word}.",
+            f"{said(metric(means.get('candidate')), 'not measured')}, {base} mean "
+            f"{said(metric(means.get('baseline')), 'not measured')}; "
+            + (
+                f"seed sd used {spread(seed.get('sd_used'))}; the gap is "
+                f"{ratio(seed.get('gap_in_sd'), signed=True)} seed sd, the rule needs more than "
+                f"{given(seed.get('multiple'))}: {rule_word}."
+                if seed.get("gap_in_sd") is not None and seed.get("multiple") is not None
+                else f"the seed rule is not measured ({seed.get('reason') or 'no seed sd'})."
+            ),
         )
 
     paired = seed.get("paired") or {}
@@ -241,6 +263,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     block = noise.get("block")
     cand, base = names(report)
     metric = metric_name(report)
+    samples = report["project"].get("repeats") == "samples"
+    moves = "repeating the runs" if samples else "retraining"
     interval_rows: list[IntervalRow] = []
     block_facts: list[Row] = []
     interval_fig = hist_fig = None
@@ -295,12 +319,12 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "eval_intervals",
             "One evaluation interval per trained candidate network (grey) beside the "
             "seed-averaged interval (black) and the two-level interval that also resamples "
-            "seeds (blue). Look at how far retraining moves the centre, and whether the "
+            f"seeds (blue). Look at how far {moves} moves the centre, and whether the "
             "intervals stay clear of zero.",
             f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
-            f"{with_sign(block.get('gap'), d)}, {conf} interval "
-            f"{interval(block.get('low'), block.get('high'), digits=d)}; "
-            f"{clear} of {len(per_seed)} single-network intervals lie above zero.",
+            f"{said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
+            f"{said(interval(block.get('low'), block.get('high'), digits=d), 'not computed')}; "
+            f"{count(clear)} of {count(len(per_seed))} single-network intervals lie above zero.",
         )
         dist = block.get("distribution") or {}
         hist_fig = chart_figure(
@@ -310,9 +334,13 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "red line is zero. Look at how much of the distribution lies on the wrong side of "
             "zero.",
             f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
-            f"({len(dist.get('counts') or [])} bins); interval "
-            f"{interval(boot.get('low', block.get('low')), boot.get('high', block.get('high')), digits=d)}"
-            f", zero {'outside' if block.get('excludes_zero') else 'inside'} it.",
+            f"({count(len(dist.get('counts') or []))} bins); "
+            + (
+                f"interval {interval(boot.get('low'), boot.get('high'), digits=d)}, zero "
+                f"{'outside' if block.get('excludes_zero') else 'inside'} it."
+                if boot.get("low") is not None and boot.get("high") is not None
+                else "no interval."
+            ),
         )
     elif (noise.get("interval") or {}).get("low") is not None:
         other = noise["interval"]
@@ -333,6 +361,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         "interval_rows": interval_rows,
         "block_facts": block_facts,
         "block_reason": block_reason,
+        "two_level_note": ((block or {}).get("two_level") or {}).get("reason"),
+        "clipping_note": (noise.get("clipping") or {}).get("text"),
     }
 
 

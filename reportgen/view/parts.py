@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.words.cells import passed_word
+from reportgen.words.cells import DASH, passed_word
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
@@ -40,8 +40,15 @@ class Status:
     mark: str
 
 
-def rung_status(status: str) -> Status:
-    """A ladder rung's status: shown, partly, not shown."""
+#: a shown rung above an unshown one: its own badge, styled neutrally (never green)
+NOT_CREDITED = Status("shown, not credited", "not-credited", "○")
+
+
+def rung_status(status: str, credited: bool | None = None) -> Status:
+    """A ladder rung's status: shown, partly, not shown; "shown, not credited" for a shown
+    rung that ``credited`` (report.json ``ladder[].credited``) says an unshown rung is below."""
+    if status == "shown" and credited is False:
+        return NOT_CREDITED
     return Status(status, STATUS_CLASS.get(status, "neutral"), STATUS_MARK.get(status, "?"))
 
 
@@ -57,6 +64,12 @@ def outcome(result: bool | None, yes: str, no: str, unknown: str) -> Status:
 def fact_status(passed: bool | None) -> Status:
     """pass / fail / not checked."""
     return outcome(passed, *(passed_word(p)[0] for p in (True, False, None)))
+
+
+def said(cell: str, missing: str) -> str:
+    """A table cell's text for a sentence: ``missing`` (what is missing, in words) for a dash;
+    a sentence never prints a placeholder."""
+    return missing if cell == DASH else cell
 
 
 def chart_figure(

@@ -6,7 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, chart_figure, names
-from reportgen.words import gap_decimals
+from reportgen.words import count_noun, gap_decimals
 from reportgen.words.cells import (
     DASH,
     cost,
@@ -90,7 +90,7 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
         "slices",
         "Gap per slice with its interval (candidate better is positive). Look for intervals "
         "wholly below zero (red): there the candidate is worse.",
-        f"Dot-and-whisker chart of per-slice gaps for {len(rows)} slices; candidate worse on "
+        f"Dot-and-whisker chart of per-slice gaps for {count_noun(len(rows), 'slice')}; candidate worse on "
         f"{', '.join(worse) if worse else 'none'}.",
     )
     return SlicesView(figure, rows)

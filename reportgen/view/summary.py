@@ -110,7 +110,7 @@ def claim_view(report: dict) -> ClaimView:
         supported = "The evidence supports no rung of the ladder: not even rung 1 (correct)."
     else:
         supported = (
-            f"The evidence supports the claim up to rung {rung} ({RUNG_NAMES[rung - 1]}); "
+            f"The evidence supports the claim up to rung {count(rung)} ({RUNG_NAMES[rung - 1]}); "
             "the rewritten claim says no more than that."
         )
     return ClaimView(
@@ -209,6 +209,16 @@ def _sign_flip(report: dict) -> str | None:
 LISTED_PER_RUNG = 6
 
 
+def _not_credited(r: dict, lowest: dict | None) -> str | None:
+    """Why a shown rung earns no credit: the lowest unshown rung below it."""
+    if r.get("status") != "shown" or r.get("credited") is not False or lowest is None:
+        return None
+    return (
+        f"not credited: rung {count(lowest['rung'])} ({lowest['name']}) below it is {lowest['status']}, "
+        "and a rung counts only when every rung below it is shown"
+    )
+
+
 def ladder_view(report: dict) -> list[LadderRow]:
     failed: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
@@ -218,6 +228,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
             if what:
                 label = CHECK_WORDS.get(cid, cid.replace("-", " "))
                 failed.setdefault(int(c["rung"]), []).append(f"{label}: {what}")
+    lowest = next((r for r in report["ladder"] if r.get("status") != "shown"), None)
     rows = []
     for r in report["ladder"]:
         # a later report may carry the full list beside the capped one
@@ -230,7 +241,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
             LadderRow(
                 rung=int(r["rung"]),
                 name=str(r["name"]),
-                status=rung_status(r["status"]),
+                status=rung_status(r["status"], r.get("credited")),
                 artefacts=artefacts,
                 artefacts_shown=shown,
                 artefacts_more=None
@@ -239,7 +250,7 @@ def ladder_view(report: dict) -> list[LadderRow]:
                 artefacts_note=None
                 if total <= len(artefacts)
                 else f"{len(artefacts)} of {total} cited artefacts listed; all in report.json",
-                missing=str(r.get("missing") or DASH),
+                missing=_not_credited(r, lowest) or str(r.get("missing") or DASH),
                 numbers=failed.get(int(r["rung"]), []) if r.get("status") != "shown" else [],
                 summary=r.get("summary"),
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.view.parts import Figure, Row, chart_figure, names, said
 from reportgen.words.cells import DASH, cost, count, prob
 
 
@@ -105,9 +105,10 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         "chosen threshold and the dashed line the theoretical cutoff. Look at how flat the "
         "curves are near their minimum: a flat minimum makes the choice robust.",
         f"Line chart of validation cost against threshold. {cand} chooses "
-        f"{_threshold_text(c.get('threshold'))} (validation cost {cost(c.get('validation_cost'))}), "
+        f"{_threshold_text(c.get('threshold'))} (validation cost "
+        f"{said(cost(c.get('validation_cost')), 'not measured')}), "
         f"{base} chooses {_threshold_text(b.get('threshold'))} "
-        f"(validation cost {cost(b.get('validation_cost'))}); theoretical cutoff "
+        f"(validation cost {said(cost(b.get('validation_cost')), 'not measured')}); theoretical cutoff "
         f"{prob(th.get('theoretical_cutoff'))}.",
     )
     rc, rb = ranking.get("candidate") or {}, ranking.get("baseline") or {}
@@ -115,9 +116,10 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         charts,
         "ranking",
         f"ROC (left) and precision-recall (right) on test. ROC AUC {cand} "
-        f"{prob(rc.get('roc_auc'))}, {base} {prob(rb.get('roc_auc'))}; average precision "
-        f"{cand} {prob(rc.get('average_precision'))}, {base} "
-        f"{prob(rb.get('average_precision'))}. Look at where the curves separate: that is "
+        f"{said(prob(rc.get('roc_auc')), 'undefined')}, {base} "
+        f"{said(prob(rb.get('roc_auc')), 'undefined')}; average precision "
+        f"{cand} {said(prob(rc.get('average_precision')), 'undefined')}, {base} "
+        f"{said(prob(rb.get('average_precision')), 'undefined')}. Look at where the curves separate: that is "
         "where the choice of threshold matters.",
         f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
         "the positive rate as the precision baseline.",

@@ -114,14 +114,15 @@ def test_rubric_arithmetic_each_line():
     )
     assert points(s) == {
         "rung1_correct": 2,
-        "rung3_larger_than_noise": 1,
+        # partly, but above rung 2, which is not shown: the credited ladder gives it nothing
+        "rung3_larger_than_noise": 0,
         "check_logged-equals-recomputed": 0,
         "check_not-worse-on-*": 0,
         "honest_claim": 0,
         "warnings": -1,
         "late": -3,
     }
-    assert total(s) == 0  # 3 - 4 is floored at 0
+    assert total(s) == 0  # 2 - 4 is floored at 0
     # a missing check earns nothing; one warning costs 0.5
     rep = report(rung=0)
     rep["checks"] = []

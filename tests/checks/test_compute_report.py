@@ -96,7 +96,15 @@ def test_rung_reason_and_dict():
     r = Rung(3, "larger than noise", "partly", ("runs.csv:4",), "the interval includes zero", "s")
     assert r.reason == "rung 3 (larger than noise) is partly: the interval includes zero"
     assert not r.shown
-    assert list(jsonable(r)) == ["rung", "name", "status", "artefacts", "missing", "summary"]
+    assert list(jsonable(r)) == [
+        "rung",
+        "name",
+        "status",
+        "artefacts",
+        "missing",
+        "summary",
+        "credited",
+    ]
 
 
 def test_assemble_orders_sections_and_refuses_unknown_ones():

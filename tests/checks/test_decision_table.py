@@ -151,7 +151,9 @@ def test_noise_lines_are_the_two_named_lines(reports):
     for r in reports.values():
         a, b = r["noise"]["lines"]
         assert a.startswith("Seed spread (retraining): ")
-        assert b.startswith("Block bootstrap (which blocks were sampled, one trained network): ")
+        assert b.startswith(
+            "Block bootstrap (which blocks were sampled, for the networks as trained): "
+        )
 
 
 def test_zero_useful_effect_means_any_real_gain(tmp_path):

@@ -160,6 +160,57 @@ BA_BLOCKS_GENERAL = {
     "blocks": "equal",
     "general_blocks": True,
 }
+#: issue 20 items 1-5: before/after blind spots. Item 1: the general set on other questions
+#: (today: the 150 shared ones pair, drop 0, "held", adopt)
+BA_GENERAL_OTHER = {
+    "id": "ba-general-other-questions",
+    "kind": "ba",
+    "general_shift": 150,
+    "general_in_split": False,
+    "min_useful_effect": 0.05,
+}
+#: ... and with split/general.csv (all 450) in the manifest: coverage fails, held must be false
+BA_GENERAL_OTHER_FROZEN = {
+    **BA_GENERAL_OTHER,
+    "id": "ba-general-other-frozen",
+    "general_in_split": True,
+}
+#: item 2: q0150 twice in split/test.csv (301 rows, 300 answered): an input error
+BA_DUPLICATE_ID = {
+    "id": "ba-duplicate-question-id",
+    "kind": "ba",
+    "questions": 300,
+    "duplicate_id": True,
+}
+#: item 3: every broken question is 'dates' (0.52 -> 0.38), a required slice with margin 0.02
+BA_SLICE_WORSE = {
+    "id": "ba-required-slice-worse",
+    "kind": "ba",
+    "broken_category": "dates",
+    "category_before": 52,
+    "broken": 14,
+    "slice_required": "dates",
+    "not_worse_margin": 0.02,
+}
+#: item 4: 5 fixed, 40 broken of 300: a clear harm
+BA_HARM = {"id": "ba-tuning-harms", "kind": "ba", "questions": 300, "fixed": 5, "broken": 40}
+#: item 5: the after version left 10 frozen questions unanswered; the general file misses rows
+BA_UNANSWERED = {
+    "id": "ba-after-left-10-unanswered",
+    "kind": "ba",
+    "questions": 300,
+    "unanswered": 10,
+}
+BA_GENERAL_ROWS_MISSING = {"id": "ba-general-rows-missing", "kind": "ba", "general_unanswered": 10}
+BA_ISSUE_20 = [
+    BA_GENERAL_OTHER,
+    BA_GENERAL_OTHER_FROZEN,
+    BA_DUPLICATE_ID,
+    BA_SLICE_WORSE,
+    BA_HARM,
+    BA_UNANSWERED,
+    BA_GENERAL_ROWS_MISSING,
+]
 DETERMINISTIC_BASE = {"id": "deterministic-baseline", "deterministic": "baseline"}
 DETERMINISTIC_BOTH = {"id": "deterministic-both", "deterministic": "both"}
 BA_EDITED = {"id": "ba-edited-after-freeze", "kind": "ba", "edit_after_freeze": True}
@@ -205,6 +256,7 @@ SPECIAL = [
     EMPTY_BLOCKS,
     NO_VAL_BLOCK,
     *PAIRED.values(),
+    *BA_ISSUE_20,
 ]
 
 

@@ -45,11 +45,18 @@ Cell keys (defaults in ``DEFAULTS``):
   (the general split file has the block column too), ``fixed``/``broken``,
   ``fixed_in_small_blocks`` (all questions after the first block fixed, the first block
   only broken: per-block means and the question-weighted difference part ways).
+- before-after, issue 20: ``general_shift`` (the after version answers the general questions
+  shifted by this many: 0.9 before, 0.7 after, the same on the shared ones),
+  ``general_in_split`` (False: no split/general.csv), ``general_unanswered`` / ``unanswered``
+  (the after version leaves the last general / frozen questions unanswered), ``duplicate_id``
+  (split/test.csv gets a second row under q0150, frozen by hand as an older evreport would),
+  ``broken_category`` with ``category_before`` (every broken question in that category, that
+  many of its questions right before), ``slice_required`` (``slice = "category"`` with this
+  ``not_worse_on``; ``not_worse_margin`` applies as in model-against-baseline cells).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,7 +64,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.synthetic import one_run_row, question_frame, write_checks
+from tests.synthetic import write_checks
 
 CAND, BASE = "net", "base"
 BA_CAND, BA_BASE = "after", "before"
@@ -101,6 +108,15 @@ DEFAULTS: dict = {
     "general_blocks": False,
     "max_drop": 0.02,
     "fixed_in_small_blocks": False,
+    # before-after, issue 20 items 1-5
+    "general_shift": 0,
+    "general_in_split": True,
+    "general_unanswered": 0,
+    "unanswered": 0,
+    "duplicate_id": False,
+    "broken_category": None,
+    "category_before": None,
+    "slice_required": None,
 }
 
 
@@ -268,7 +284,9 @@ def make_project(path: Path, **cell) -> Gen:
     (path / "artefacts" / "predictions").mkdir(parents=True, exist_ok=True)
     (path / "artefacts" / "checks").mkdir(parents=True, exist_ok=True)
     if cell["kind"] == "ba":
-        return _make_ba(path, cell)
+        from tests.layouts.gen_ba import make_ba
+
+        return make_ba(path, cell)
     return _make_mvb(path, cell)
 
 
@@ -440,92 +458,3 @@ def _write_toml(path: Path, cell: dict, hib: bool) -> None:
     lines += ["", "[costs]", f"false_positive = {C_FP}", f"false_negative = {C_FN}"]
     lines += ['unit = "calls"', "cases_per_period = 1000", 'period = "week"', ""]
     (path / "evreport.toml").write_text("\n".join(lines))
-
-
-# --------------------------------------------------------------------------- before-after
-
-
-CATEGORIES = ("dates", "units", "names", "places")
-
-
-def _make_ba(path: Path, cell: dict) -> Gen:
-    rng = np.random.default_rng(cell["seed"])
-    gen = Gen(path, cell, True, BA_CAND, BA_BASE)
-    n = cell["questions"]
-    ids = np.array([f"q{i:04d}" for i in range(n)], dtype=object)
-    cat = np.array([CATEGORIES[i % len(CATEGORIES)] for i in range(n)], dtype=object)
-    before = np.zeros(n, dtype=int)
-    before[rng.permutation(n)[: n // 2]] = 1
-    after = before.copy()
-    after[rng.permutation(np.flatnonzero(before == 0))[: cell["fixed"]]] = 1
-    after[rng.permutation(np.flatnonzero(before == 1))[: cell["broken"]]] = 0
-    if cell["fixed_in_small_blocks"]:
-        # every question after the first block is fixed; the first (large) block only breaks
-        s0 = block_sizes(cell["blocks"])[0]
-        before[s0:], after[s0:] = 0, 1
-        after[:s0] = before[:s0]
-        after[rng.permutation(np.flatnonzero(before[:s0] == 1))[: cell["broken"]]] = 0
-    bcol = cell["block_col"]
-    test = pd.DataFrame({"row_id": ids})
-    if cell["category"]:
-        test["category"] = cat
-    if cell["blocks"] != "none":
-        sizes = [n // 20] * 20 if cell["blocks"] == "equal" else block_sizes(cell["blocks"])
-        if sum(sizes) != n:
-            raise ValueError("before-after block sizes must add up to the question count")
-        test[bcol] = np.repeat([f"{bcol}-{i + 1}" for i in range(len(sizes))], sizes)
-    test.to_csv(path / "split" / "test.csv", index=False)
-    gen.parts["test"] = test
-    g = cell["general_questions"]
-    gids = [f"g{i:04d}" for i in range(g)]
-    g_before = (np.arange(g) < round(0.9 * g)).astype(int)
-    g_after = g_before.copy()
-    g_after[: cell["general_broken"]] = 0
-    if cell["general"]:
-        general = pd.DataFrame({"row_id": gids})
-        if cell["general_blocks"]:
-            general[bcol] = [f"{bcol}-{i % 15 + 1}" for i in range(g)]
-        general.to_csv(path / "split" / "general.csv", index=False)
-        gen.parts["general"] = general
-    pd.DataFrame({"row_id": [f"t{i}" for i in range(50)]}).to_csv(
-        path / "split" / "train.csv", index=False
-    )
-    freeze(path, created="2026-01-01T00:00:00Z")
-    if cell["edit_after_freeze"]:
-        _edit_after_freeze(path)
-    rows = []
-    for model, q, gv, day in ((BA_BASE, before, g_before, 3), (BA_CAND, after, g_after, 4)):
-        splits = [("test", ids, q)] + ([("general", gids, gv)] if cell["general"] else [])
-        for split, ids_, vals in splits:
-            pred_path = ""
-            if cell["predictions"]:
-                ext = "parquet" if cell["fmt"] == "parquet" else "csv"
-                pred_path = f"artefacts/predictions/{model}-{split}.{ext}"
-                frame = question_frame(
-                    ids_, vals, cat if split == "test" and cell["category"] else None
-                )
-                if ext == "csv":
-                    frame.to_csv(path / pred_path, index=False)
-                else:
-                    frame.to_parquet(path / pred_path, index=False)
-                gen.with_predictions.add((model, 0, split))
-            gen.per_row[(model, 0, split)] = vals.astype(float)
-            gen.logged[(model, 0, split)] = float(np.mean(vals))
-            value, started = repr(float(np.mean(vals))), f"2026-01-0{day}T00:00:00Z"
-            rows.append(one_run_row(model, split, value, started, pred_path))
-    pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
-    if cell["checks"]:
-        (path / "artefacts" / "checks" / "shapes.json").write_text(
-            json.dumps({"check": "shapes", "model": BA_CAND, "passed": True, "assertions": 8})
-        )
-    lines = ['title = "Layout matrix before-after cell"', "", "[claim]", 'text = "tuning helps"']
-    lines += ['kind = "before-after"', f'candidate = "{BA_CAND}"', f'baseline = "{BA_BASE}"']
-    lines.append('metric = "accuracy"')
-    if cell["min_useful_effect"] is not None:
-        lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
-    lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200", ""]
-    if cell["blocks"] != "none":
-        lines += ["[evaluation]", f'block = "{bcol}"', ""]
-    lines += ["[general]", 'split = "general"', f"max_drop = {cell['max_drop']}", ""]
-    (path / "evreport.toml").write_text("\n".join(lines))
-    return gen

@@ -152,7 +152,7 @@ def test_a_held_out_test_part_keeps_the_block_line_as_a_third_line(built_cells):
     assert noise["block"] is not None and noise["block"]["rows"] == 120
     assert len(noise["lines"]) == 3 and len(noise["covers"]) == 3
     assert noise["lines"][2].startswith(
-        "Block bootstrap (which blocks were sampled, one trained network): "
+        "Block bootstrap (which blocks were sampled, for the networks as trained): "
     )
     # rung 3 still rests on the corrected interval, not on the test part
     assert noise["interval"]["source"] == "cv-corrected"

@@ -197,8 +197,9 @@ def test_c_canonical_block_line_uses_the_test_networks(built_cells):
     assert block["gap"] == pytest.approx(want, abs=TOL)
 
 
-def test_c_block_line_shows_the_test_gap_in_seed_sd(built_cells):
-    """Issue 9 item 1: beside the block line, the test gap in the seed line's sd."""
+def test_c_seed_line_shows_the_test_gap_in_seed_sd(built_cells):
+    """Issue 9 item 1: the test gap in the seed line's sd, said in the seed line (issue 20,
+    item 13: never in the block line)."""
     b = built_ok(built_cells, C.CANONICAL)
     noise = b.report["noise"]
     gen = b.gen
@@ -208,9 +209,12 @@ def test_c_block_line_shows_the_test_gap_in_seed_sd(built_cells):
     ]
     want = expected_test_gap(gen) / max(sds)  # seed_sd_from = "larger"
     found = [v for _, k, v in keys(noise.get("block") or {}) if "sd" in k and isinstance(v, float)]
-    for m in re.finditer(r"(-?\d+(?:\.\d+)?)\s*(?:seed sd|seed standard dev)", noise["lines"][1]):
-        found.append(float(m.group(1)))
-    assert any(x == pytest.approx(want, rel=0.01) for x in found), (want, found, noise["lines"][1])
+    said = re.search(r"The test gap, .*? is ([+\u2212]?\d+\.\d+) seed sd\.", noise["lines"][0])
+    assert said, noise["lines"][0]
+    found.append(float(said.group(1).replace("\u2212", "-")))
+    assert any(x == pytest.approx(want, rel=0.01) for x in found), (want, found, noise["lines"][0])
+    assert float(said.group(1).replace("\u2212", "-")) == pytest.approx(want, abs=0.005)
+    assert "seed sd" not in noise["lines"][1]
 
 
 def test_c_run_log_only_keeps_the_seed_line_and_the_paired_interval(built_cells):
@@ -522,6 +526,10 @@ def test_g_adopt_needs_every_piece_of_evidence(cell, built_cells):
         m = (r.get("relevance") or {}).get("min_useful_effect") or 0.0
         assert ba["low"] is not None and ba["low"] > 0 and ba["low"] >= m, ba
         assert (r.get("general") or {}).get("held") is True
+        assert ba["coverage"]["complete"] is True, ba["coverage"]  # issue 20: same questions
+        for s in r.get("slices") or []:  # issue 20: required slices apply in before/after too
+            if s.get("required"):
+                assert s.get("not_worse") is True, s
     else:
         iv = r["noise"]["interval"]
         m = _band(r, {"min_useful_effect": 0.005, **cell}) or 0.0

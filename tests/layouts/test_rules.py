@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from reportgen.checks import compute_report
 from reportgen.cli import main
 from reportgen.project import load_project
-from reportgen.words import blocks_phrase, plural_noun
+from reportgen.words import blocks_phrase, plural_noun, ratio
 from tests.layouts.gen import make_project
 
 
@@ -78,11 +78,14 @@ def test_both_deterministic_rule_trivially_met(tmp_path):
     assert not any("retraining noise is measured" in i for i in rep["claim"]["reconsider_items"])
 
 
-def test_test_gap_in_seed_sd_beside_the_block_line(tmp_path):
+def test_test_gap_in_seed_sd_on_the_seed_line(tmp_path):
+    """Issue 20, item 13: the ratio is a seed-line figure; the block line never carries it."""
     _, rep = _report(tmp_path, layout="canonical")
     block, seed = rep["noise"]["block"], rep["noise"]["seed"]
     assert block["gap_in_seed_sd"] == pytest.approx(block["gap"] / seed["sd_used"], rel=1e-12)
-    assert f"{block['gap_in_seed_sd']:.2g}"[:3] in rep["noise"]["lines"][1]
+    said = f"is {ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
+    assert rep["noise"]["lines"][0].endswith(said)
+    assert "seed sd" not in rep["noise"]["lines"][1]
 
 
 def test_validate_warns_on_rounded_predictions(tmp_path):

@@ -59,3 +59,51 @@ def test_a_user_column_name_reads_as_words(tmp_path):
     assert "visit months" in text, text
     assert "visit_month" not in text
     assert forbidden_forms(report) == []
+
+
+class _EveryChart:
+    """Every chart key is drawn: each figure's caption and description gets built."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+
+def _view_strings(v, path: str = ""):
+    """Every string of a view dataclass tree with its path."""
+    import dataclasses
+
+    if isinstance(v, str):
+        yield path, v
+    elif dataclasses.is_dataclass(v):
+        for f in dataclasses.fields(v):
+            yield from _view_strings(getattr(v, f.name), f"{path}.{f.name}")
+    elif isinstance(v, list | tuple):
+        for i, x in enumerate(v):
+            yield from _view_strings(x, f"{path}[{i}]")
+
+
+@pytest.mark.parametrize("cell", cell_params(all_cells()))
+def test_the_view_says_what_is_missing_never_a_placeholder(cell, built_cells):
+    """Issue 20, item 11: a table cell may be a dash; a sentence (a caption, a note, the
+    measured value of a check, a reason) never holds one, nor n/a, None or nan."""
+    import re
+
+    from reportgen.view import build_view
+    from reportgen.words.cells import DASH
+
+    b = built_cells(cell)
+    if b.report is None:
+        pytest.skip("did not build: see test_cell_builds_and_validates")
+    found = [
+        (path, text)
+        for path, text in _view_strings(build_view(b.report, _EveryChart()))
+        if (DASH in text and text != DASH) or re.search(r"\bn/a\b|\bNone\b|\bnan\b", text)
+    ]
+    assert found == []
+
+
+def test_a_check_without_a_value_says_not_measured():
+    from reportgen.view.appendix import measured
+
+    assert measured(None, -0.005) == "not measured, bar −0.005"
+    assert measured(-0.0175, -0.005) == "−0.0175, bar −0.005"

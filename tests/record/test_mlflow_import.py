@@ -172,7 +172,7 @@ def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):
 
     with open(imported / "runs.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert rows[0]["started_at"] == "2023-11-14T22:14:20Z" and rows[0]["fit_seconds"] == "2.5"
+    assert rows[0]["started_at"] == "2023-11-14T22:14:20.000Z" and rows[0]["fit_seconds"] == "2.5"
     assert rows[0]["notes"].startswith("mlflow_run_id=") and rows[0]["config"] == "mlp-a"
     assert {r["split"] for r in rows} == {"validation", "test"}
     assert rows[0]["predictions"].endswith("-validation.parquet")
@@ -470,3 +470,11 @@ def test_mlflow3_artifact_folder_named_as_a_file_store(tmp_path):
         "its folders have no meta.yaml, so it holds only the artifacts of an MLflow 3 database "
         "store: the runs are in sqlite:///mlflow.db (pass that as --tracking-uri) [mlflow-import]"
     ]
+
+
+def test_start_times_keep_their_milliseconds():
+    from reportgen.importers.mlflow import _iso_ms
+
+    assert _iso_ms(1_700_000_060_123) == "2023-11-14T22:14:20.123Z"
+    assert _iso_ms(1_700_000_060_000) == "2023-11-14T22:14:20.000Z"
+    assert _iso_ms(None) is None

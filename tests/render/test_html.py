@@ -34,14 +34,15 @@ def test_ladder_has_five_rungs_with_words(weekly_churn_files, weekly_churn):
     rows = soup.select("table.ladder-table tbody tr")
     assert len(rows) == 5
     words = [norm(r.select_one(".status").get_text()) for r in rows]
-    assert words == ["✓ shown", "✓ shown", "✗ not shown", "✗ not shown", "✓ shown"]
+    # rung 5 is shown but rung 3 is not: its own neutral badge, never the green one
+    assert words == ["✓ shown", "✓ shown", "✗ not shown", "✗ not shown", "○ shown, not credited"]
     classes = [r.select_one(".status")["class"][1] for r in rows]
     assert classes == [
         "status-shown",
         "status-shown",
         "status-not-shown",
         "status-not-shown",
-        "status-shown",
+        "status-not-credited",
     ]
     assert weekly_churn["ladder"][2]["artefacts"][0] in rows[2].get_text()
 

@@ -45,7 +45,11 @@ def test_markdown_has_decision_and_reconsider(weekly_churn_files, weekly_churn):
     assert "the validation gap exceeds 2 seed sd over 6 or more seeds" in md
     assert "### Reconsider when" in md
     for rung in weekly_churn["ladder"]:
-        assert f"**{rung['name']}**: {rung['status']}." in md
+        status = rung["status"] + (
+            ", not credited" if not rung["credited"] and rung["status"] == "shown" else ""
+        )
+        assert f"**{rung['name']}**: {status}." in md
+    assert "   - missing: not credited: rung 3 (larger than noise) below it is not shown" in md
     assert "`artefacts/checks/gradient.json`" in md
 
 

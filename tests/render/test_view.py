@@ -12,8 +12,9 @@ def test_model_vs_baseline_view_has_every_section(weekly_churn):
         "shown",
         "not shown",
         "not shown",
-        "shown",
+        "shown, not credited",  # rung 5 is shown, but rung 3 below it is not
     ]
+    assert v.ladder[4].status.css == "not-credited"
     assert v.decision.verdict == "Keep gbm"
     assert v.decision.recommend_role == "baseline"
     assert v.threshold is not None and len(v.threshold.models) == 2

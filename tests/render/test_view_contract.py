@@ -32,10 +32,13 @@ import pytest
 from jinja2 import nodes
 
 import reportgen.view
-from reportgen.render.env import TEMPLATES, environment
+from reportgen.render.env import environment
+from reportgen.resources import resource_dir
 
 from .conftest import ROOT, load
 from .make_fixtures import EXAMPLES, GENERATED
+
+TEMPLATES = resource_dir("templates")
 
 #: (template file, context class, attribute name)
 Read = tuple[str, type, str]
@@ -183,11 +186,26 @@ def batch_pages(reads: Reads) -> None:
     render_html_section(wrap(feedback_data("broken", None, error="no evreport.toml"), reads))
 
 
+def ci_pages(reads: Reads) -> None:
+    """The CI job summary of every fixture (gates passed and failed, a format not written)
+    and of a build that stopped on its input."""
+    from reportgen import ci
+
+    for name in (*EXAMPLES, *GENERATED):
+        report = load(name)
+        gates = ci.gates(report, strict=True, require_rung=3)
+        ci.render_summary(wrap(ci.summary_context(report, gates, ["PDF not written"]), reads))
+        ci.render_summary(wrap(ci.summary_context(report), reads))
+    problems = [f"runs.csv:{i}:1: error: bad value [x]" for i in range(2, 30)]
+    ci.render_summary(wrap(ci.failed_summary_context("broken", problems), reads))
+
+
 @pytest.fixture(scope="module")
 def reads() -> Reads:
     out = Reads()
     report_pages(out)
     batch_pages(out)
+    ci_pages(out)
     return out
 
 
@@ -217,9 +235,10 @@ def _reachable(roots: list[type]) -> set[type]:
 def context_classes() -> list[type]:
     """The root context of each page, what its fields reach, and every view dataclass."""
     from reportgen.batch.index import IndexContext
+    from reportgen.ci import Summary
     from reportgen.grading.feedback import Feedback
 
-    found = _reachable([reportgen.view.ReportView, IndexContext, Feedback])
+    found = _reachable([reportgen.view.ReportView, IndexContext, Feedback, Summary])
     for info in pkgutil.iter_modules(reportgen.view.__path__):
         module = importlib.import_module(f"reportgen.view.{info.name}")
         for _, cls in inspect.getmembers(module, inspect.isclass):

@@ -4,6 +4,7 @@ earlier version; fixed and broken questions, and forgetting on a general-abiliti
 from __future__ import annotations
 
 from reportgen.checks.before_after import decision as dec
+from reportgen.checks.before_after.general import general_section
 from reportgen.checks.before_after.rungs import (
     BA_FACTS,
     general_rung,
@@ -11,7 +12,7 @@ from reportgen.checks.before_after.rungs import (
     noise_rung,
     relevant_rung,
 )
-from reportgen.checks.before_after.sections import general_section, question_section
+from reportgen.checks.before_after.sections import question_section
 from reportgen.checks.data import data_section
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import climb, fair_rung, supported
@@ -30,28 +31,29 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     facts = [f for f in fairness_facts(project, after_runs, before_runs) if f.id in BA_FACTS]
     general = general_section(project)
     section, iv = question_section(project, before_runs, after_runs)
+    slices = section.pop("slices") if section else None
     ladder, checks = climb(
         harness_rung(project, comparisons),
         fair_rung(project, facts),
         noise_rung(project, section, iv),
-        relevant_rung(project, section, iv),
+        relevant_rung(project, section, iv, slices),
         general_rung(project, general),
     )
     sup = supported(ladder)
-    rewritten = dec.rewrite_claim(project, ladder, sup, section, general)
+    rewritten = dec.rewrite_claim(project, ladder, sup, section, general, slices, facts)
+    items = dec.reconsider(project, ladder, iv, section, general, slices, facts)
     data = data_section(project, after_runs, before_runs, None)
     if section:
         data.update(blocks=section["blocks"], test_rows=section["questions"])
     sections = {
         "ladder": ladder,
-        "claim": claim(
-            project, rewritten, sup, dec.reconsider(project, ladder, iv, section, general)
-        ),
-        "decision": dec.decide(project, ladder, iv, section, general),
+        "claim": claim(project, rewritten, sup, items),
+        "decision": dec.decide(project, ladder, iv, section, general, slices),
         "checks": checks,
         "fairness": facts,
         "noise": dec.noise_section(project, iv, section),
         "relevance": relevance(project, iv, None),
+        "slices": slices,
         "data": data,
         "not_tested": list(dec.NOT_TESTED),
         "comparisons": comparisons,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from reportgen.checks.before_after.sections import drop_numbers, general_failure
-from reportgen.checks.types import Interval, Rung
+from reportgen.checks.before_after.coverage import coverage_words, on_questions
+from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
+from reportgen.checks.before_after.rungs import harm_words, no_interval_words
+from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
+from reportgen.checks.noise_lines import BLOCK_HEAD
+from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
     confidence,
@@ -23,6 +27,29 @@ NOT_TESTED = (
     "retraining noise of the tuning itself (one tuning run)",
 )
 
+#: the rung-2 fact that holds the comparison back, as the claim names it: (when it fails, when it
+#: could not be checked)
+FACT_LEADS = {
+    "frozen-before-runs": (
+        "the split was frozen after the first run",
+        "the split is not shown to have been frozen before tuning",
+    ),
+    "rule-before-runs": (
+        "the decision rule does not predate the runs",
+        "the decision rule is not shown to predate the runs",
+    ),
+    "parts-disjoint": ("a question sits in two parts of the split",) * 2,
+    "predictions-cover-parts": ("coverage fails", "coverage is not checked"),
+    "same-rows-test": ("the two versions answered different frozen questions",) * 2,
+    "same-metric": ("accuracy is not recomputed for both versions",) * 2,
+}
+
+
+def _lead(fact: Evidence) -> str:
+    """The failing (or unchecked) fact in words."""
+    leads = FACT_LEADS.get(fact.id, (f"{fact.id} fails", f"{fact.id} is not checked"))
+    return leads[0] if fact.passed is False else leads[1]
+
 
 def _bar(project: Project) -> float:
     """The gain the interval's lower end must exceed: the useful effect, else zero."""
@@ -35,20 +62,45 @@ def _bar_words(project: Project) -> str:
     return f"the useful effect {given(m)}" if m is not None else "zero"
 
 
+def _failing_fact(ladder: list[Rung], facts: list[Evidence]) -> Evidence | None:
+    """The fairness fact rung 2 names as missing (the first that fails), if any."""
+    return next((f for f in facts if f.text == ladder[1].missing), None)
+
+
 def decide(
     project: Project,
     ladder: list[Rung],
     iv: Interval | None,
     section: dict | None,
     general: dict | None,
+    slices: list[dict] | None = None,
 ) -> dict:
-    """Adopt only when correct and fair are shown, the gain clears the bar and the general set held."""
+    """Adopt only when correct and fair are shown, the gain clears the bar, every required slice is
+    shown no worse and the general set held; a difference below zero is said to be a harm."""
     cfg = project.config
     failed = [r.reason for r in ladder[:2] if not r.shown]
+    cov = section.get("coverage") if section else None
+    if cov is not None and not cov["complete"]:
+        failed.append(
+            (
+                f"the frozen-set accuracies are on the {count(cov['both'])} of "
+                f"{count_noun(cov['questions'], 'question')} both versions answered: "
+                if cov["both"]
+                else "the two versions answered no frozen question in common: "
+            )
+            + coverage_words(cov, "frozen")
+        )
     if iv is None:
-        failed.append("no per-question predictions before and after to form an interval")
+        failed.append(
+            no_interval_words(section)
+            if section
+            else "no per-question predictions before and after to form an interval"
+        )
+    elif iv.below_zero:
+        failed.append(harm_words(iv, section))
     elif not iv.low > _bar(project):
         failed.append(f"the interval {iv.ends} is not above " + _bar_words(project))
+    failed += [slice_failure(s) for s in failing_slices(slices)]
     if general is None:
         failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
     elif not general["held"]:
@@ -69,13 +121,34 @@ def decide(
     return {"verdict": verdict, "recommend": rec, "reasons": reasons}
 
 
+def _unfair(ladder: list[Rung], facts: list[Evidence]) -> str:
+    """The claim's opening when rung 2 is not shown, naming the fact that fails."""
+    fact = _failing_fact(ladder, facts)
+    missing = ladder[1].missing
+    if fact is None or fact.id == "manifest-verified":
+        return f"The frozen set is not shown to be untouched ({missing})"
+    return f"The comparison is not shown to be fair: {_lead(fact)} ({missing})"
+
+
 def rewrite_claim(
-    project: Project, ladder: list[Rung], sup: int, section: dict | None, general: dict | None
+    project: Project,
+    ladder: list[Rung],
+    sup: int,
+    section: dict | None,
+    general: dict | None,
+    slices: list[dict] | None = None,
+    facts: list[Evidence] = (),
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
     if section is None:
         return "Nothing is established: there are no per-question results before and after."
+    if not section["questions"]:
+        return (
+            "Nothing is established: the two versions answered no frozen question in common ("
+            + coverage_words(section["coverage"], "frozen")
+            + ")."
+        )
     acc = cfg.metric.replace("_", " ")
     d = gap_decimals(section["difference"], section["low"], section["high"])
     change = (
@@ -84,18 +157,26 @@ def rewrite_claim(
         if section["low"] is not None
         else f"{with_sign(section['difference'], d)}, no interval"
     )
-    detail = f"({change}; {count(section['fixed'])} fixed, {count(section['broken'])} broken)"
-    moved = f"from {prob(section['before'])} to {prob(section['after'])} {detail}"
+    counts = f"{count(section['fixed'])} fixed, {count(section['broken'])} broken"
+    scores = f"from {prob(section['before'])} to {prob(section['after'])}"
+    scores += on_questions(section.get("coverage"))
+    moved = f"{scores} ({change}; {counts})"
     meas = f"frozen-set {acc} went {moved}"
+    bad = failing_slices(slices)
     if sup == 0:
         return f"Nothing is established yet ({ladder[0].missing}); measured: {meas}."
     if sup == 1:
-        return (
-            f"The frozen set is not shown to be untouched ({ladder[1].missing}); measured: {meas}."
-        )
+        return f"{_unfair(ladder, facts)}; measured: {meas}."
     if sup == 2:
+        if section["high"] is not None and section["high"] < 0:
+            return (
+                f"Tuning made the model worse: frozen-set {acc} fell {scores} ({change}; {counts}; "
+                f"McNemar {p_text(section['mcnemar_p'])})."
+            )
         return f"Tuning did not clearly change the model: {meas}."
     if sup == 3:
+        if bad:
+            return f"Tuning raised frozen-set {acc} {moved}, but {slice_failure(bad[0], 'it')}."
         return f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3].missing}."
     if sup == 4:
         return f"Tuning raised frozen-set {acc} {moved}, a useful margin, but {ladder[4].missing}."
@@ -112,6 +193,8 @@ def reconsider(
     iv: Interval | None,
     section: dict | None,
     general: dict | None,
+    slices: list[dict] | None = None,
+    facts: list[Evidence] = (),
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
     cfg = project.config
@@ -120,7 +203,24 @@ def reconsider(
         items.append(
             f"the interval's lower end exceeds {given(_bar(project))} (now {iv.signed(iv.low)})"
         )
-    if general is not None and not general["held"]:
+    for s in failing_slices(slices):
+        bar = given(-s["margin"]) if s.get("margin") is not None else "a fixed not_worse_margin"
+        now = (
+            "now {low}: {moved}".format(**slice_numbers(s))
+            if s.get("low") is not None
+            else f"now {count_noun(s['rows'], 'question')}, no interval"
+        )
+        items.append(
+            f"slice {s['slice']!r} is shown no worse after tuning: its interval's worse end stays "
+            f"above {bar} ({now})"
+        )
+    if general is not None and not general["held"] and unpaired(general):
+        items.append(
+            "both versions answer the same general questions, so the drop can be measured (now "
+            + coverage_words(general["coverage"], "general")
+            + ")"
+        )
+    elif general is not None and not general["held"]:
         g = drop_numbers(general)
         now = (
             f"now {g['drop']}, interval {g['interval']}"
@@ -143,14 +243,18 @@ def reconsider(
             + (f" (most are {top!r})" if section["category_sentence"] else "")
         )
     if not ladder[1].shown:
-        items.append(f"the frozen set is shown untouched: {ladder[1].missing}")
+        fact = _failing_fact(ladder, facts)
+        if fact is None or fact.id == "manifest-verified":
+            items.append(f"the frozen set is shown untouched: {ladder[1].missing}")
+        else:
+            items.append(f"the comparison is shown fair (now {_lead(fact)}: {ladder[1].missing})")
     return items + cfg.reconsider_when
 
 
 def noise_section(project: Project, iv: Interval | None, section: dict | None) -> dict:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
-    head = "Block bootstrap (which blocks were sampled, one trained network):"
+    head = BLOCK_HEAD
     block_line = (
         f"{head} accuracy difference "
         f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from reportgen.checks.before_after.sections import drop_numbers, general_failure
+from reportgen.checks.before_after.general import (
+    drop_numbers,
+    general_failure,
+    general_scores,
+    unpaired,
+)
+from reportgen.checks.before_after.slices import failing_slices, slice_check, slice_failure
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
 from reportgen.project import Project
-from reportgen.words import confidence, count_noun, given, p_text
+from reportgen.words import confidence, count, count_noun, given, p_text
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
 BA_FACTS = (
@@ -73,6 +79,13 @@ def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
     return rung(1, "partly", arts, missing, "the harness is partly checked"), checks
 
 
+def no_interval_words(section: dict | None) -> str:
+    """Why the frozen-set difference has no interval: no predictions, or too little to resample."""
+    if section is None:
+        return "no per-question predictions before and after"
+    return f"no interval on the difference ({section['interval_reason']})"
+
+
 def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> RungResult:
     """Rung 3: the interval of the accuracy difference over the frozen set lies above zero."""
     arts = section["artefacts"] if section else []
@@ -86,12 +99,10 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
         text=f"{confidence(project.config.confidence)} interval of the accuracy difference "
         f"{iv.ends}"
         if iv
-        else "no per-question predictions before and after",
+        else no_interval_words(section),
     )
     if iv is None:
-        return rung(
-            3, "not shown", [], "no per-question predictions before and after", "unmeasured"
-        ), [check]
+        return rung(3, "not shown", [], no_interval_words(section), "unmeasured"), [check]
     if iv.above_zero:
         return rung(
             3,
@@ -101,6 +112,8 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
             f"the difference {iv.signed(iv.gap)} has interval {iv.ends}, "
             f"above zero; McNemar {p_text(section['mcnemar_p'])}",
         ), [check]
+    if iv.below_zero:
+        return rung(3, "not shown", arts, harm_words(iv, section), "tuning made it worse"), [check]
     return rung(
         3,
         "not shown",
@@ -110,8 +123,20 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
     ), [check]
 
 
-def relevant_rung(project: Project, section: dict | None, iv: Interval | None) -> RungResult:
-    """Rung 4: the interval's lower end above the useful effect; the broken questions beside it."""
+def harm_words(iv: Interval, section: dict) -> str:
+    """A difference whose interval lies below zero, with its numbers: tuning made it worse."""
+    return (
+        f"tuning made it worse: the difference {iv.signed(iv.gap)} has interval {iv.ends}, below "
+        f"zero ({count(section['fixed'])} fixed, {count(section['broken'])} broken; McNemar "
+        f"{p_text(section['mcnemar_p'])})"
+    )
+
+
+def relevant_rung(
+    project: Project, section: dict | None, iv: Interval | None, slices: list[dict] | None
+) -> RungResult:
+    """Rung 4: the interval's lower end above the useful effect and every ``not_worse_on`` slice
+    shown no worse (section 7's rule); the broken questions beside it."""
     m = project.config.min_useful_effect
     checks = []
     if section:
@@ -128,32 +153,42 @@ def relevant_rung(project: Project, section: dict | None, iv: Interval | None) -
                 + (f"; {section['category_sentence']}" if section["category_sentence"] else ""),
             )
         )
+    checks += [slice_check(s) for s in slices or [] if s["required"]]
+    bad = failing_slices(slices)
+    n_required = sum(1 for s in slices or [] if s["required"])
     arts = list(project.evidence.get("relevant", []))
     if iv is None:
         return rung(4, "not shown", arts, "no interval", "unmeasured"), checks
-    if m is not None and iv.low > m:
+    if m is not None and iv.low > m and not bad:
         return rung(
             4,
             "shown",
             arts + section["artefacts"],
             None,
-            f"the interval's lower end {iv.signed(iv.low)} is above the useful effect {given(m)}",
+            f"the interval's lower end {iv.signed(iv.low)} is above the useful effect {given(m)}"
+            + (f"; {count_noun(n_required, 'required slice')} no worse" if n_required else ""),
         ), checks
     if iv.above_zero:
         return rung(
             4,
             "partly",
             arts,
-            f"the lower end {iv.signed(iv.low)} does not reach the useful effect {given(m)}"
+            slice_failure(bad[0])
+            if bad
+            else f"the lower end {iv.signed(iv.low)} does not reach the useful effect {given(m)}"
             if m is not None
             else "no min_useful_effect fixed",
-            "positive, usefulness not established",
+            "a required slice is not shown no worse"
+            if bad
+            else "positive, usefulness not established",
         ), checks
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
 
 
 def _general_text(project: Project, general: dict) -> str:
     """The general-set check in words: before and after, the drop, its interval, the allowance."""
+    if unpaired(general):
+        return f"general set {general_scores(general)}: {general_failure(general)}"
     g = drop_numbers(general)
     iv = (
         f"{confidence(project.config.confidence)} interval {g['interval']}"

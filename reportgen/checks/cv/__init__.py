@@ -12,6 +12,7 @@ rungs.py   the fairness facts of folds and rung 3 on the corrected interval
 from __future__ import annotations
 
 from reportgen.checks.classify import classification
+from reportgen.checks.clipping import clipping_section
 from reportgen.checks.cv.gaps import FoldTable, fold_table
 from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
 from reportgen.checks.cv.noise import cv_section, cv_seed_section
@@ -58,6 +59,8 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     cv["planning"]["text"] = planning_note(project, cv)
     facts = cv_facts(project, fairness_facts(project, cand, base), fc, fb, table)
     block = block_section(project, ev, seed)
+    clipping, clip_warnings = clipping_section(project, ev, block, (cand, base))  # the test part
+    warnings += clip_warnings
     th, rk, cal = classification(project, cand, base)
     slices = slices_section(project, ev)
     iv = cv_interval(cv)
@@ -113,6 +116,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
             "budget": None,
             "budget_reason": "cross-validation design: the resampling line's planning note says "
             "what more repeats can do",
+            "clipping": clipping,
         },
         "relevance": rel,
         "threshold": th,

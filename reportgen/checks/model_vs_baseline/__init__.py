@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen.checks.classify import classification
+from reportgen.checks.clipping import clipping_section
 from reportgen.checks.data import data_section
 from reportgen.checks.evaluation import EvalData, build_eval
 from reportgen.checks.fairness import fairness_facts
@@ -16,7 +17,7 @@ from reportgen.checks.model_vs_baseline.rungs import (
     relevant_rung,
 )
 from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
-from reportgen.checks.noise_lines import lines, plan_sentence, test_decimals
+from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
 from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
@@ -37,6 +38,8 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     seed, seed_warnings = seed_section(project, cand, base)
     warnings += seed_warnings
     block = block_section(project, ev, seed)
+    clipping, clip_warnings = clipping_section(project, ev, block, (cand, base))
+    warnings += clip_warnings
     th, rk, cal = classification(project, cand, base)
     slices = slices_section(project, ev)
     iv = primary_interval(seed, block)
@@ -82,6 +85,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
             "sign_disagreement": flip,
             "budget": budget,
             "budget_reason": budget_reason,
+            "clipping": clipping,
         },
         "relevance": rel,
         "threshold": th,
@@ -123,7 +127,7 @@ def not_tested(
     if len(cand.seeds) < 5 or len(base.seeds) < 5:
         out.append(
             f"fewer than 5 seeds per model ({count(len(cand.seeds))} and {count(len(base.seeds))}): "
-            "retraining noise is coarsely measured"
+            f"{repeat_words(cfg).noise} is coarsely measured"
         )
     if not any(r.split not in ("train", "validation", "test") for r in project.runs):
         out.append("no other evaluation set (e.g. a later period or another population)")

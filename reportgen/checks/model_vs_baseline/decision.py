@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen.checks.model_vs_baseline.rungs import slice_numbers
+from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
@@ -49,7 +50,7 @@ def _not_better_reason(project: Project, seed: dict, iv: Interval | None) -> str
             f"the gap is {ratio(seed['gap_in_sd'], signed=True)} seed sd, not more than "
             f"{given(cfg.seed_sd_multiple)}"
             if seed.get("gap_in_sd") is not None
-            else (seed.get("reason") or "retraining noise is unmeasured")
+            else (seed.get("reason") or f"{repeat_words(cfg).noise} is unmeasured")
         )
     if not excl:
         return (
@@ -156,7 +157,7 @@ def rewrite_claim(
             else (
                 "both models train deterministically (zero seed spread)"
                 if seed.get("trivial")
-                else "retraining noise is unmeasured"
+                else f"{repeat_words(cfg).noise} is unmeasured"
             )
         )
         test_txt = (
@@ -174,11 +175,17 @@ def rewrite_claim(
         if iv is not None and iv.low > 0 and not seed.get("passes"):
             return (
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
-                f"shown to be larger than retraining noise: {seed_txt}, and {test_txt}."
+                f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
             )
+        ruled_out = (
+            f"; a useful gain of {given(cfg.min_useful_effect)} is ruled out (upper end "
+            f"{iv.signed(iv.high)})"
+            if iv is not None and rel and rel.get("finding") == "no-useful-gain"
+            else ""
+        )
         return (
             f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
-            f"and {test_txt}."
+            f"and {test_txt}{ruled_out}."
         )
     noise = (
         f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
@@ -187,7 +194,7 @@ def rewrite_claim(
     )
     base = (
         f"{c} beats {b} by {iv.signed(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
-        f"{iv.what}), more than retraining noise ({noise})"
+        f"{iv.what}), more than {repeat_words(cfg).noise} ({noise})"
     )
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
@@ -230,7 +237,7 @@ def reconsider(
         items.append(f"the comparison is shown fair: {ladder[1].missing}")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
-            f"retraining noise is measured: at least {count(want_n)} seeds per model "
+            f"{repeat_words(cfg).noise} is measured: at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
     elif seed.get("trivial") and not seed.get("passes"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen.checks.ladder import RungResult, logged_check, rung
+from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
@@ -87,7 +88,7 @@ def _correct_status(
                 if len(bad) == 1
                 else "disagree with their predictions"
             )
-            + f", e.g. {bad[0]['cite']} (logged {full(bad[0]['logged'])}, recomputed "
+            + f", e.g. {bad[0]['cite']} (logged {bad[0]['logged_text']}, recomputed "
             f"{full(bad[0]['recomputed'])})"
         )
     elif absent:
@@ -198,7 +199,7 @@ def noise_rung(project: Project, seed: dict, iv: Interval | None) -> RungResult:
             "the gap clears the seed rule and the test interval excludes zero",
         ), checks
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
-        missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds"
+        missing = seed.get("reason") or f"{repeat_words(cfg).noise} unmeasured: fewer than 2 seeds"
     elif not rule_ok and seed.get("trivial"):
         missing = (
             f"both models are deterministic and the {seed.get('part', 'validation')} gap "

@@ -1,0 +1,164 @@
+"""The general-abilities set before and after (forgetting): the drop with its paired interval, held
+only when shown, and its words."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reportgen.checks.before_after.coverage import coverage, coverage_words
+from reportgen.checks.before_after.paired import paired_interval
+from reportgen.checks.select import row_metric
+from reportgen.project import Project
+from reportgen.project.predictions import MISSING_LABEL
+from reportgen.words import count, count_noun, fixed, gap_decimals, given, interval, prob
+
+
+def general_section(project: Project) -> dict | None:
+    """The general-abilities set before and after: the drop with a paired interval; held only when
+    the interval's upper end of the drop is at most max_drop (a harm must be ruled out, not assumed)."""
+    cfg = project.config
+    vals, arts, preds = {}, [], {}
+    for role in ("baseline", "candidate"):
+        name = getattr(cfg, role)
+        rows = [
+            r
+            for r in project.runs
+            if r.model == name and r.split == cfg.general_split and r.ok and r.metric == cfg.metric
+        ]
+        if not rows:
+            return None
+        r = rows[0]
+        pred = project.predictions.get(r.predictions) if r.predictions else None
+        if pred is not None:
+            preds[role] = (pred, row_metric(project, pred, 0.5))
+            vals[role] = float(np.mean(preds[role][1]))
+            arts.append(pred.path)
+        else:
+            vals[role] = r.value
+        arts.append(r.cite(project.runs_name))
+    before, after = vals["baseline"], vals["candidate"]
+    drop = (before - after) if cfg.higher_is_better else (after - before)
+    out = {
+        "split": cfg.general_split,
+        "before": before,
+        "after": after,
+        "drop": drop,
+        "low": None,
+        "high": None,
+        "max_drop": cfg.max_drop,
+        "held": False,
+        "status": "not shown",
+        "reason": None,
+        "questions": None,
+        "coverage": None,
+        "artefacts": arts,
+    }
+    if len(preds) == 2:
+        (bp, bv), (ap, av) = preds["baseline"], preds["candidate"]
+        cov, ids = coverage(project, cfg.general_split, bp.row_id, ap.row_id)
+        out["coverage"] = cov
+        if not cov["complete"]:
+            # paired by question id: a drop on other questions than each version's own is no drop
+            out.update(
+                drop=None,
+                reason="the two versions did not answer the same general questions ("
+                + coverage_words(cov, "general")
+                + "), so the drop is not shown",
+            )
+            return out
+        bpos = pd.Index(bp.row_id).get_indexer(ids)
+        apos = pd.Index(ap.row_id).get_indexer(ids)
+        b, a = bv[bpos], av[apos]
+        d = (b - a) if cfg.higher_is_better else (a - b)  # per-question drop
+        blocks = ap.block[apos] if (cfg.block and ap.block is not None) else None
+        if blocks is not None and np.all(blocks == MISSING_LABEL):
+            blocks = None  # the block column is optional on the general set: empty means absent
+        iv = paired_interval(project, d, blocks, np.random.default_rng(cfg.random_seed + 1))
+        out.update(
+            questions=int(ids.size),
+            drop=iv["gap"] if iv["gap"] is not None else drop,
+            low=iv["low"],
+            high=iv["high"],
+            primary=iv["primary"],
+            bootstrap=iv["bootstrap"],
+            t=iv["t"],
+        )
+        if iv["high"] is None:
+            out["reason"] = f"no interval on the drop ({iv['reason']})"
+    else:
+        out["reason"] = (
+            "no per-question predictions on the general set for both models: no interval"
+        )
+    if out["high"] is not None and out["high"] <= cfg.max_drop + 1e-12:
+        out.update(held=True, status="held")
+    elif out["low"] is not None and out["low"] > cfg.max_drop:
+        out.update(status="dropped", reason="the whole interval of the drop is above max_drop")
+    elif out["high"] is not None:
+        out["reason"] = (
+            f"the drop's upper bound {drop_numbers(out)['high']} exceeds the allowed "
+            f"{given(cfg.max_drop)}: holding is not shown"
+        )
+    return out
+
+
+def drop_numbers(general: dict) -> dict[str, str]:
+    """The general set's numbers as printed: scores before and after (rates, 3 decimals), the
+    drop and its bounds with one decimal count, the interval (both ends signed), the allowance."""
+    d = gap_decimals(general["drop"], general.get("low"), general.get("high"))
+    has = general.get("low") is not None and general.get("high") is not None
+    return {
+        "before": prob(general["before"]),
+        "after": prob(general["after"]),
+        "drop": fixed(general["drop"], d),
+        "high": fixed(general["high"], d) if general.get("high") is not None else "",
+        "interval": interval(general["low"], general["high"], digits=d) if has else "",
+        "allowed": given(general["max_drop"]),
+    }
+
+
+def unpaired(general: dict) -> bool:
+    """The two versions answered different general questions: no drop is shown."""
+    cov = general.get("coverage")
+    return cov is not None and not cov["complete"]
+
+
+def general_scores(general: dict) -> str:
+    """The general-set scores before and after, each on how many questions when the versions
+    answered different ones: "0.900 on 500 of 750 questions -> 0.700 on 500 of 750 questions"."""
+    if not unpaired(general):
+        return f"{prob(general['before'])} -> {prob(general['after'])}"
+    cov = general["coverage"]
+    each = []
+    for role in ("before", "after"):
+        side = cov[role]
+        on = (
+            f"{count(side['answered'])} of {count_noun(cov['questions'], 'question')}"
+            if not side["outside"]
+            else count_noun(side["answered"] + side["outside"], "question")
+        )
+        each.append(f"{prob(general[role])} on {on}")
+    return " -> ".join(each)
+
+
+def general_failure(general: dict) -> str:
+    """Why the general set does not count as held, naming the numbers."""
+    if unpaired(general):
+        return f"holding the general set is not shown: {general['reason']}"
+    g = drop_numbers(general)
+    if general.get("status") == "dropped" or (
+        general.get("high") is None and general["drop"] > general["max_drop"]
+    ):
+        return (
+            f"the general set dropped {g['drop']} ({g['before']} -> {g['after']}), more than the "
+            f"allowed {g['allowed']}"
+        )
+    if general.get("high") is None:
+        return (
+            f"holding the general set is not shown: {general.get('reason')} (drop {g['drop']}, "
+            f"allowed {g['allowed']})"
+        )
+    return (
+        f"holding the general set is not shown: the drop {g['drop']} has an upper bound of "
+        f"{g['high']}, above the allowed {g['allowed']}"
+    )

@@ -1,0 +1,113 @@
+"""Log-loss clipping on test: rows scored p = 0 or 1 with the wrong label, and what they do to the gap.
+
+Log loss clips p to [eps, 1 - eps] (float64 machine epsilon, as scikit-learn), so a row scored
+0 or 1 with the wrong label costs -ln(eps) = 36.04 instead of infinity. Two such rows in 300
+add 0.24 to a mean log loss: enough to flip a test gap. report.json ``noise.clipping`` counts
+them per model and gives the gap without them; the noise section and a warning say so when
+that changes the gap by more than a tenth of the interval's width.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from reportgen.checks.evaluation import EvalData
+from reportgen.checks.noise_lines import test_decimals
+from reportgen.checks.select import ModelRuns
+from reportgen.errors import Problem
+from reportgen.project import Project
+from reportgen.stats._util import EPS
+from reportgen.stats.metrics import gap as signed_gap
+from reportgen.words import count, count_noun, fixed, metric, with_sign
+
+#: the log loss of one row scored 0 or 1 with the wrong label, after clipping
+CLIPPED_LOSS = -math.log(EPS)
+#: clipping matters when it moves the gap by more than this share of the interval's width
+SHARE_OF_WIDTH = 0.1
+
+
+def clipped_rows(values: np.ndarray) -> np.ndarray:
+    """(S, N) per-row log loss -> (S, N) True where the loss is the clipped one (p = 0 or 1 with
+    the wrong label: no unclipped score reaches -ln(eps))."""
+    return values >= CLIPPED_LOSS * (1 - 1e-12)
+
+
+def clipping_section(
+    project: Project, ev: EvalData | None, block: dict | None, models: tuple[ModelRuns, ModelRuns]
+) -> tuple[dict | None, list[Problem]]:
+    """report.json ``noise.clipping`` (None unless the metric is log loss on per-row test
+    predictions) and the warning when clipping moves the test gap by more than a tenth of the
+    interval's width."""
+    cfg = project.config
+    if cfg.metric != "log_loss" or ev is None or block is None or block.get("gap") is None:
+        return None, []
+    hit = {role: clipped_rows(ev.values[role]) for role in ("candidate", "baseline")}
+    per_model = {role: hit[role].any(axis=0) for role in hit}
+    keep = ~(per_model["candidate"] | per_model["baseline"])
+    gap = block["gap"]
+    gap_without = (
+        gap
+        if keep.all()
+        else float(
+            signed_gap(
+                ev.values["candidate"][:, keep].mean(axis=0).mean(),
+                ev.values["baseline"][:, keep].mean(axis=0).mean(),
+                cfg.higher_is_better,
+            )
+        )
+        if keep.any()
+        else None
+    )
+    low, high = block.get("low"), block.get("high")
+    width = high - low if low is not None and high is not None else None
+    change = gap_without - gap if gap_without is not None else None
+    matters = bool(
+        change is not None and width is not None and abs(change) > SHARE_OF_WIDTH * width
+    )
+    out = {
+        "eps": EPS,
+        "clipped_loss": CLIPPED_LOSS,
+        "rows": {role: int(per_model[role].sum()) for role in per_model},
+        "rows_total": int(len(keep)),
+        "rows_without": int(keep.sum()),
+        "gap": gap,
+        "gap_without": gap_without,
+        "change": change,
+        "interval_width": width,
+        "matters": matters,
+        "text": None,
+    }
+    if not matters:
+        return out, []
+    out["text"] = _sentence(project, out, block)
+    path = _first_file(models, hit)
+    return out, [Problem(out["text"], path, slug="log-loss-clipped", severity="warning")]
+
+
+def _sentence(project: Project, c: dict, block: dict) -> str:
+    cfg = project.config
+    d = test_decimals(block)
+    n_c, n_b = c["rows"]["candidate"], c["rows"]["baseline"]
+    flips = c["gap"] * c["gap_without"] < 0
+    return (
+        f"Log-loss clipping: {count_noun(n_c, 'test row')} of {cfg.candidate} and {count(n_b)} of "
+        f"{cfg.baseline} have p = 0 or 1 with the wrong label (in at least one network), each "
+        f"clipped to a loss of {metric(c['clipped_loss'])}; without those "
+        f"{count_noun(c['rows_total'] - c['rows_without'], 'row')} the test gap is "
+        f"{with_sign(c['gap_without'], d)} instead of {with_sign(c['gap'], d)}"
+        + (" (the other sign)" if flips else "")
+        + f", a change of {with_sign(c['change'], d)}, more than a tenth of the interval's width "
+        f"({fixed(c['interval_width'], d)})."
+    )
+
+
+def _first_file(models: tuple[ModelRuns, ModelRuns], hit: dict) -> str:
+    """The first test predictions file with a clipped row (the warning's place)."""
+    for mr in models:
+        files = [s.test_pred.path for s in mr.seeds if s.test_pred is not None]
+        for path, rows in zip(files, hit[mr.role], strict=False):
+            if rows.any():
+                return path
+    return "runs.csv"

@@ -1,0 +1,458 @@
+"""What a CI job gets from `evreport build`: the gates, a JUnit XML file and a Markdown summary.
+
+- ``gates``: ``--strict`` (the verdict is "adopt") and ``--require-rung N`` (the supported
+  rung reaches N), each passed or failed with its reason; either failing is exit 3;
+- ``junit_xml``: one test case per ladder rung and per check (its reason the failure
+  message), the gates, and the build itself; the verdict, recommended model, supported
+  rung and rewritten claim as properties. Written with ElementTree (a serializer that
+  escapes), control characters shown as escapes so the file is always well-formed XML;
+- ``summary_markdown``: verdict, ladder, the rewritten claim, the reasons and the checks
+  that did not pass, from templates/ci-summary.md (every printed value is made inert by
+  ``safe.inert_markdown``), for a GitHub job summary or a merge-request comment;
+- ``check_ci_path`` / ``write_ci_file``: where these files may go (never into the project's
+  evidence) and their atomic write.
+
+Both files also describe a build that failed on its input, so a CI system shows why.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportgen.errors import Problem, UsageError, display_name
+from reportgen.names import FILE_NAMES, RUNG_NAMES
+from reportgen.safe import TMP_PREFIX, escape_controls
+
+#: the report's own folder inside a project (build's default --out)
+REPORT_DIR = "report"
+#: rung statuses and check outcomes as the marks the summary shows
+STATUS_MARK = {"shown": "✅", "partly": "⚠️", "not shown": "❌"}
+CHECK_MARK = {True: "✅", False: "❌", None: "❔"}
+#: problems listed in full in the summary of a failed build (the rest are counted)
+MAX_PROBLEMS = 20
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One CI condition on a built report: its option, whether it holds, and why."""
+
+    option: str
+    passed: bool
+    reason: str
+
+
+def gates(report: dict, strict: bool = False, require_rung: int | None = None) -> list[Gate]:
+    """The gates asked for, in option order: ``--strict``, then ``--require-rung N``."""
+    out = []
+    verdict = (report.get("decision") or {}).get("verdict")
+    if strict:
+        out.append(
+            Gate(
+                "--strict",
+                verdict == "adopt",
+                f"verdict is {verdict!r}" + ("" if verdict == "adopt" else ", not 'adopt'"),
+            )
+        )
+    if require_rung is not None:
+        rung = (report.get("claim") or {}).get("supported_rung")
+        ok = isinstance(rung, int) and rung >= require_rung
+        reason = f"supported rung is {rung} of 5" + (
+            f", at least {require_rung} required" if not ok else ""
+        )
+        blocking = _first_missing_rung(report, rung)
+        if not ok and blocking:
+            reason += f" ({blocking})"
+        out.append(Gate(f"--require-rung {require_rung}", ok, reason))
+    return out
+
+
+def _first_missing_rung(report: dict, supported) -> str | None:
+    """The rung above the supported one, as "rung 3, larger than noise: not shown: WHY"."""
+    nxt = (supported or 0) + 1
+    for r in report.get("ladder") or []:
+        if r.get("rung") == nxt:
+            why = r.get("missing")
+            return f"rung {nxt}, {r.get('name')}: {r.get('status')}" + (f": {why}" if why else "")
+    return None
+
+
+def reasons(report: dict) -> list[str]:
+    """The decision's reasons, each one printable line."""
+    from reportgen.errors import clean_text
+
+    return [clean_text(r) for r in (report.get("decision") or {}).get("reasons") or []]
+
+
+def built(report: dict, gate_list: list[Gate], render_problems: list[str]) -> dict[str, bytes]:
+    """{"junit": bytes, "summary": bytes} of a built report."""
+    return {
+        "junit": junit_xml(report, gate_list, render_problems),
+        "summary": summary_markdown(report, gate_list, render_problems).encode("utf-8"),
+    }
+
+
+def failed_build(project_name: str, problems: list) -> dict[str, bytes]:
+    """{"junit": bytes, "summary": bytes} of a build that stopped on its input."""
+    return {
+        "junit": failed_build_junit(project_name, problems),
+        "summary": failed_build_summary(project_name, problems).encode("utf-8"),
+    }
+
+
+# ---- where the files may go ---------------------------------------------------------------
+
+
+def check_ci_path(option: str, raw: str, project_dir: str | Path, out_dir: str | Path) -> Path:
+    """``raw`` as the path a CI file is written to, or UsageError.
+
+    Anywhere outside the project folder is the user's choice (a CI system's temporary file,
+    a workspace folder). Inside the project folder only under its report/ folder or the
+    --out folder: the rest of the project is the evidence the report hashes and cites
+    (runs.csv, split/, artefacts/), which a build never writes. The report's own file
+    names in the output folder, a folder and a symlink are refused too.
+    """
+    path = Path(raw)
+    real = Path(os.path.realpath(path))
+    project = Path(os.path.realpath(project_dir))
+    out = Path(os.path.realpath(out_dir))
+    allowed = (project / REPORT_DIR, out)
+    shown = display_name(raw)
+    if real.is_relative_to(project) and not any(real.is_relative_to(a) for a in allowed):
+        raise UsageError(
+            f"{option} {shown} is inside the project folder {display_name(project_dir)}, "
+            "whose files are the report's evidence; write it under the report folder "
+            f"({display_name(Path(project_dir) / REPORT_DIR)}/ or --out) or outside the project"
+        )
+    # the report's own names and its build store (.evreport-builds/, .evreport-current),
+    # by the path as written and where it leads
+    for where in (Path(os.path.abspath(path)), real):
+        for folder in {out, Path(os.path.abspath(out_dir))}:
+            if not where.is_relative_to(folder):
+                continue
+            rel = where.relative_to(folder)
+            if len(rel.parts) == 1 and rel.name in FILE_NAMES.values():
+                raise UsageError(f"{option} {shown} would replace the report's own {rel.name}")
+            if any(p.startswith(TMP_PREFIX) for p in rel.parts):
+                raise UsageError(f"{option} {shown} is inside evreport's own build folders")
+    if path.is_symlink():
+        raise UsageError(f"{option} {shown} is a symlink; refusing to write through it")
+    if path.is_dir():
+        raise UsageError(f"{option} {shown} is a folder; give a file name")
+    return path
+
+
+def write_ci_file(path: Path, data: bytes) -> None:
+    """Write one CI file atomically (temporary file and rename), creating its folder."""
+    from reportgen.outputs import write_error, write_file_atomic
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise write_error(path.parent, e) from None
+    write_file_atomic(path, data)
+
+
+# ---- JUnit XML ----------------------------------------------------------------------------
+
+
+def _text(value: object) -> str:
+    """Text for an XML element: control characters as escapes (XML 1.0 forbids most)."""
+    return escape_controls(str(value), keep_lines=True)
+
+
+def _attr(value: object) -> str:
+    """Text for an XML attribute: one line, control characters as escapes."""
+    return escape_controls(" ".join(str(value).split()))
+
+
+@dataclass(frozen=True)
+class _Case:
+    """One <testcase>: ``outcome`` None (passed), "failure", "error" or "skipped"."""
+
+    classname: str
+    name: str
+    outcome: str | None = None
+    kind: str = ""  # the failure's type: the rung status, "check", "gate", "build"
+    message: str = ""
+    output: str = ""
+
+
+def _suite(parent, name: str, cases: list[_Case]):
+    """A <testsuite> of ``cases`` under ``parent``, with its counts."""
+    import xml.etree.ElementTree as ET
+
+    suite = ET.SubElement(parent, "testsuite", name=_attr(name))
+    counts = {"failure": 0, "error": 0, "skipped": 0}
+    for c in cases:
+        case = ET.SubElement(
+            suite, "testcase", classname=_attr(c.classname), name=_attr(c.name), time="0"
+        )
+        if c.outcome is not None:
+            counts[c.outcome] += 1
+            el = ET.SubElement(case, c.outcome, message=_attr(c.message))
+            if c.outcome != "skipped":
+                el.set("type", _attr(c.kind))
+                el.text = _text(c.message)
+        if c.output:
+            ET.SubElement(case, "system-out").text = _text(c.output)
+    suite.set("tests", str(len(cases)))
+    suite.set("failures", str(counts["failure"]))
+    suite.set("errors", str(counts["error"]))
+    suite.set("skipped", str(counts["skipped"]))
+    suite.set("time", "0")
+    return suite
+
+
+def _properties(suite, props: list[tuple[str, object]]) -> None:
+    import xml.etree.ElementTree as ET
+
+    el = ET.Element("properties")
+    for name, value in props:
+        ET.SubElement(el, "property", name=name, value=_attr("" if value is None else value))
+    suite.insert(0, el)
+
+
+def _finish(root) -> bytes:
+    import xml.etree.ElementTree as ET
+
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for suite in root.iter("testsuite"):
+        for k in totals:
+            totals[k] += int(suite.get(k, "0"))
+    for k, v in totals.items():
+        root.set(k, str(v))
+    root.set("time", "0")
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def verdict_line(report: dict) -> str:
+    """The line `evreport build` prints: verdict, recommended model, supported rung."""
+    claim, decision = report.get("claim") or {}, report.get("decision") or {}
+    return (
+        f"verdict: {decision.get('verdict')} (recommend {decision.get('recommend')}); "
+        f"supported rung {claim.get('supported_rung')} of 5"
+    )
+
+
+def junit_xml(report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()) -> bytes:
+    """The JUnit XML file of a built report (see the module docstring)."""
+    import xml.etree.ElementTree as ET
+
+    project = report.get("project") or {}
+    claim, decision = report.get("claim") or {}, report.get("decision") or {}
+    root = ET.Element("testsuites", name=_attr(f"evreport: {project.get('title') or ''}"))
+    reasons = decision.get("reasons") or []
+    out = "\n".join([verdict_line(report), *(f"- {r}" for r in reasons)])
+    ladder = []
+    for r in report.get("ladder") or []:
+        status = r.get("status")
+        detail = r.get("missing") or r.get("summary") or status
+        body = "\n".join(
+            filter(None, [r.get("summary"), "artefacts: " + ", ".join(r.get("artefacts") or [])])
+        )
+        ladder.append(
+            _Case(
+                "evreport.ladder",
+                f"rung {r.get('rung')}: {r.get('name')}",
+                None if status == "shown" else "failure",
+                str(status),
+                f"{status}: {detail}",
+                body,
+            )
+        )
+    suite = _suite(root, "ladder", ladder)
+    _properties(
+        suite,
+        [
+            ("verdict", decision.get("verdict")),
+            ("recommend", decision.get("recommend")),
+            ("supported_rung", claim.get("supported_rung")),
+            ("claim.original", claim.get("original")),
+            ("claim.rewritten", claim.get("rewritten")),
+            ("candidate", project.get("candidate")),
+            ("baseline", project.get("baseline")),
+            ("metric", project.get("metric")),
+            ("evreport", (report.get("tool") or {}).get("version")),
+        ],
+    )
+    ET.SubElement(suite, "system-out").text = _text(out)
+    checks = []
+    for c in report.get("checks") or []:
+        passed = c.get("passed")
+        outcome = {True: None, False: "failure", None: "skipped"}[passed]
+        measured = (
+            f"value {c.get('value')}, bar {c.get('bar')}"
+            if c.get("value") is not None or c.get("bar") is not None
+            else ""
+        )
+        body = "\n".join(
+            filter(
+                None,
+                [c.get("text"), measured, "artefacts: " + ", ".join(c.get("artefacts") or [])],
+            )
+        )
+        rung = c.get("rung")
+        where = f"rung{rung}" if isinstance(rung, int) else "other"
+        checks.append(
+            _Case(
+                f"evreport.checks.{where}",
+                str(c.get("id")),
+                outcome,
+                "check",
+                str(c.get("text") or ""),
+                body,
+            )
+        )
+    if checks:
+        _suite(root, "checks", checks)
+    _build_suite(root, list(render_problems), gate_list)
+    return _finish(root)
+
+
+def _build_suite(root, errors: list[str], gate_list) -> None:
+    """The build itself (an error with every problem) and each gate, as one <testsuite>."""
+    cases = [
+        _Case(
+            "evreport.build",
+            "evreport build",
+            "error" if errors else None,
+            "build",
+            "; ".join(errors),
+            "\n".join(errors),
+        )
+    ]
+    cases += [
+        _Case(
+            "evreport.gates", g.option, None if g.passed else "failure", "gate", g.reason, g.reason
+        )
+        for g in gate_list
+    ]
+    _suite(root, "build", cases)
+
+
+def failed_build_junit(project_name: str, problems: list[Problem | str]) -> bytes:
+    """The JUnit XML file of a build that stopped on its input: one error, every problem."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.Element("testsuites", name=_attr(f"evreport: {project_name}"))
+    _build_suite(root, [str(p) for p in problems], [])
+    return _finish(root)
+
+
+# ---- the Markdown job summary -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SummaryLine:
+    """One line of a summary list: a mark, a label and its text (all printed as they are)."""
+
+    mark: str
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The context of templates/ci-summary.md: strings only, the template prints them."""
+
+    title: str
+    built: bool
+    verdict: str
+    recommend: str
+    supported: str
+    original: str
+    rewritten: str
+    ladder: list[SummaryLine]
+    reasons: list[str]
+    checks: list[SummaryLine]
+    checks_passed: str
+    gates: list[SummaryLine]
+    problems: list[str]
+    more_problems: str
+
+
+def summary_context(
+    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
+) -> Summary:
+    """The context of the summary of a built report."""
+    project = report.get("project") or {}
+    claim, decision = report.get("claim") or {}, report.get("decision") or {}
+    ladder = [
+        SummaryLine(
+            STATUS_MARK.get(r.get("status"), "❔"),
+            f"{r.get('rung')}. {r.get('name')}: {r.get('status')}",
+            r.get("missing")
+            if r.get("status") != "shown" and r.get("missing")
+            else r.get("summary") or "",
+        )
+        for r in report.get("ladder") or []
+    ]
+    checks = report.get("checks") or []
+    not_passed = [
+        SummaryLine(CHECK_MARK[c.get("passed")], str(c.get("id")), str(c.get("text") or ""))
+        for c in checks
+        if c.get("passed") is not True
+    ]
+    passed = len(checks) - len(not_passed)
+    rung = claim.get("supported_rung")
+    name = RUNG_NAMES[rung - 1] if isinstance(rung, int) and 1 <= rung <= 5 else "none"
+    return Summary(
+        title=str(project.get("title") or ""),
+        built=True,
+        verdict=str(decision.get("verdict")),
+        recommend=str(decision.get("recommend")),
+        supported=f"{rung} of 5 ({name})",
+        original=str(claim.get("original") or ""),
+        rewritten=str(claim.get("rewritten") or ""),
+        ladder=ladder,
+        reasons=[str(r) for r in decision.get("reasons") or []],
+        checks=not_passed,
+        checks_passed=f"{passed} of {len(checks)}",
+        gates=[SummaryLine("✅" if g.passed else "❌", g.option, g.reason) for g in gate_list],
+        problems=list(render_problems),
+        more_problems="",
+    )
+
+
+def render_summary(ctx: Summary) -> str:
+    """templates/ci-summary.md with ``ctx`` (markdown environment: every value made inert)."""
+    from reportgen.render.env import environment
+
+    return environment("markdown").get_template("ci-summary.md").render(s=ctx)
+
+
+def summary_markdown(
+    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
+) -> str:
+    """The Markdown job summary of a built report."""
+    return render_summary(summary_context(report, list(gate_list), list(render_problems)))
+
+
+def failed_summary_context(project_name: str, problems: list[Problem | str]) -> Summary:
+    """The context of the summary of a build that stopped on its input: the problems."""
+    shown = [str(p) for p in problems[:MAX_PROBLEMS]]
+    more = len(problems) - len(shown)
+    return Summary(
+        title=project_name,
+        built=False,
+        verdict="",
+        recommend="",
+        supported="",
+        original="",
+        rewritten="",
+        ladder=[],
+        reasons=[],
+        checks=[],
+        checks_passed="",
+        gates=[],
+        problems=shown,
+        more_problems=f"and {more:,} more" if more > 0 else "",
+    )
+
+
+def failed_build_summary(project_name: str, problems: list[Problem | str]) -> str:
+    """The Markdown job summary of a build that stopped on its input."""
+    return render_summary(failed_summary_context(project_name, problems))

@@ -1,0 +1,121 @@
+"""The rubric scores the credited ladder, and feedback's advice comes from what is missing
+(issue 20, items 7 and 15)."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+
+import pytest
+
+from reportgen.checks import compute_report
+from reportgen.errors import UsageError
+from reportgen.grading.advice import GENERAL, advice
+from reportgen.grading.feedback import feedback_markdown
+from reportgen.grading.rubric import TEMPLATE, parse_rubric, score
+from reportgen.project import ProjectPaths, load_project
+
+
+@pytest.fixture(scope="module")
+def churn() -> dict:
+    """weekly-churn: rungs 1, 2 and 5 shown, 3 and 4 not; 30 weekly test blocks."""
+    report, _ = compute_report(load_project("examples/weekly-churn", ProjectPaths()))
+    return report
+
+
+def _points(scores) -> dict:
+    return {s.line.column: (s.points, s.why) for s in scores}
+
+
+def test_a_shown_rung_above_an_unshown_one_earns_no_credit(churn):
+    assert [r["credited"] for r in churn["ladder"]] == [True, True, False, False, False]
+    assert churn["ladder"][4]["status"] == "shown"  # its own status is kept
+    pts = _points(score(parse_rubric(tomllib.loads(TEMPLATE)), churn))
+    assert pts["rung5_bounded"] == (0.0, "shown, not credited: rung 3 below it is not shown")
+    assert pts["rung2_fair"] == (2.0, "shown")
+
+
+def test_the_rubric_may_score_each_rung_s_own_status(churn):
+    doc = tomllib.loads(TEMPLATE)
+    doc["rungs"]["credit"] = "status"
+    pts = _points(score(parse_rubric(doc), churn))
+    assert pts["rung5_bounded"] == (1.0, "shown")
+
+
+def test_not_credited_earns_the_not_shown_points():
+    doc = {"rungs": {"relevant": {"shown": 2, "partly": 1, "not_shown": 0.5}}}
+    ladder = [
+        {"rung": i, "status": s} for i, s in enumerate(["shown", "partly"] + ["shown"] * 3, 1)
+    ]
+    (s,) = score(parse_rubric(doc), {"ladder": ladder})
+    assert (s.points, s.why) == (0.5, "shown, not credited: rung 2 below it is partly")
+
+
+def test_a_bad_credit_option_is_refused():
+    with pytest.raises(UsageError, match="credit = 'ladder' is not one of 'credited', 'status'"):
+        parse_rubric({"rungs": {"credit": "ladder", "correct": 1}})
+
+
+# ----------------------------------------------------------------------------- advice
+
+
+def test_advice_for_thirty_weekly_blocks_never_asks_for_a_block_column(churn):
+    text = advice(churn, 3)
+    assert "block column" not in text
+    assert "+0.88 seed sd" in text and "more than 2" in text
+    assert "−0.0051 to +0.0116 includes zero" in text
+    md = feedback_markdown("alice", churn)
+    assert "block column" not in md.split("## The claim")[0]
+
+
+def _with(report: dict, **noise) -> dict:
+    r = copy.deepcopy(report)
+    r["noise"].update(noise)
+    return r
+
+
+def test_advice_without_per_row_predictions_asks_for_them(churn):
+    text = advice(_with(churn, block=None, interval=None), 3)
+    assert "Write per-row test predictions for both models" in text
+
+
+def test_advice_with_one_seed_per_model_asks_for_seeds(churn):
+    seed = dict(churn["noise"]["seed"], n={"candidate": 1, "baseline": 1}, gap_in_sd=None)
+    seed["trivial"] = False
+    text = advice(_with(churn, seed=seed), 3)
+    assert "Log at least 5 seeds of each model" in text and "(now 1 and 1)" in text
+
+
+def test_advice_with_one_block_asks_for_more_blocks(churn):
+    block = dict(churn["noise"]["block"], low=None, high=None, blocks=1)
+    assert "fall in 1 block, and an interval needs at least 2" in advice(
+        _with(churn, block=block), 3
+    )
+
+
+def test_advice_for_fairness_names_the_failing_fact(churn):
+    r = copy.deepcopy(churn)
+    fact = next(f for f in r["fairness"] if f["id"] == "rule-before-runs")
+    fact.update(passed=False, text="decision rule written 2026-04-01, AFTER the first run")
+    text = advice(r, 2)
+    assert "[rule] written in evreport.toml) is dated after the first run" in text
+    assert "(now: decision rule written 2026-04-01, AFTER the first run)" in text
+
+
+def test_advice_for_relevance_and_bounds(churn):
+    r = copy.deepcopy(churn)
+    r["relevance"]["min_useful_effect"] = None
+    assert advice(r, 4).startswith("State the smallest gain worth having")
+    r["project"]["slice_column"] = None
+    assert "Add a slice column" in advice(r, 5)
+    assert "block column" not in advice(r, 5)  # the report has one: week
+    r["project"]["block_column"] = None
+    assert "Add a block column" in advice(r, 5)
+
+
+def test_advice_falls_back_to_the_general_paragraph_on_a_bare_report():
+    assert advice({"ladder": []}, 2) == GENERAL[2]
+    # student data of the wrong type is ignored, never a crash
+    hostile = {"noise": {"seed": {"n": "five", "gap_in_sd": "x"}, "block": {"low": [1]}}}
+    assert advice(hostile, 3) == GENERAL[3]
+    assert advice({"relevance": {"min_useful_effect": float("nan")}}, 4).startswith("State")

@@ -1,0 +1,210 @@
+"""Issue 20 items 1, 3, 4 and 5 on the issue's own numbers: the sentences a statistician signs.
+
+Each project is written answer by answer (tests/checks/builder_ba.py ``write_ba_project``), so
+every accuracy, count and interval below is worked out by hand from those answers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.stats
+
+from reportgen.checks import compute_report
+from reportgen.project import load_project
+from tests.checks.builder_ba import write_ba_project
+
+Q400 = [f"q{i:04d}" for i in range(400)]
+#: a clear gain on the frozen set: 200 of 400 right before; 120 fixed, 20 broken
+GAIN = (
+    {q: int(i < 200) for i, q in enumerate(Q400)},
+    {q: int(i < 180 or 200 <= i < 320) for i, q in enumerate(Q400)},
+)
+#: a general set both versions answer alike: 270 of 300 right
+GENERAL = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+
+
+def t_interval(d, confidence=0.95):
+    """The paired t interval of a mean difference, written out."""
+    d = np.asarray(d, dtype=float)
+    half = scipy.stats.t.ppf(0.5 + confidence / 2, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+    return d.mean() - half, d.mean() + half
+
+
+def report(root):
+    return compute_report(load_project(root))[0]
+
+
+# --------------------------------------------------------------------------- item 1
+
+
+@pytest.mark.parametrize("frozen", [False, True], ids=["general-not-frozen", "general-frozen"])
+def test_general_set_scored_on_different_questions(tmp_path, frozen):
+    """Before answered g0001-g0500 (0.90), after g0251-g0750 (0.70), alike on the 250 shared."""
+    gb = {f"g{i:04d}": int(i > 50) for i in range(1, 501)}  # 450 of 500 right
+    ga = {f"g{i:04d}": int(i <= 600) for i in range(251, 751)}  # 350 of 500 right
+    root = write_ba_project(
+        tmp_path / "p",
+        before=GAIN[0],
+        after=GAIN[1],
+        general_before=gb,
+        general_after=ga,
+        general_ids=None if frozen else [],
+        min_useful_effect=0.05,
+    )
+    r = report(root)
+    g = r["general"]
+    assert (g["before"], g["after"]) == (0.9, 0.7)
+    assert g["drop"] is None and g["held"] is False and g["status"] == "not shown"
+    lacks = "the before version left 250 and the after version 250 of the 750 general questions"
+    assert g["reason"] == (
+        f"the two versions did not answer the same general questions ({lacks} unanswered), "
+        "so the drop is not shown"
+    )
+    assert r["decision"]["verdict"] == "roll-back"
+    assert f"holding the general set is not shown: {g['reason']}" in r["decision"]["reasons"]
+    check = next(c for c in r["checks"] if c["id"] == "general-set-held")
+    assert check["passed"] is False
+    assert check["text"].startswith(
+        "general set 0.900 on 500 of 750 questions -> 0.700 on 500 of 750 questions: "
+    )
+    claim = r["claim"]["rewritten"]
+    if frozen:  # split/general.csv in the manifest: coverage fails, the frozen set is not blamed
+        assert claim.startswith("The comparison is not shown to be fair: coverage fails (")
+        assert "250 general rows missing" in claim and "untouched" not in claim
+    else:
+        assert claim.endswith(
+            f"a useful margin, but holding the general set is not shown: {g['reason']}."
+        )
+
+
+# --------------------------------------------------------------------------- item 3
+
+
+def test_required_slice_in_before_after(tmp_path):
+    """dates fell 0.52 to 0.38 (14 broken, none fixed); 40 fixed in each other category."""
+    cats = ("dates", "units", "names", "places")
+    category = {q: cats[i % 4] for i, q in enumerate(Q400)}
+    rank = {q: i // 4 for i, q in enumerate(Q400)}  # position within its category
+    before = {q: int(rank[q] < 52) for q in Q400}
+    after = {q: int(rank[q] < (38 if category[q] == "dates" else 92)) for q in Q400}
+    root = write_ba_project(
+        tmp_path / "p",
+        before=before,
+        after=after,
+        general_before=GENERAL,
+        general_after=dict(GENERAL),
+        category=category,
+        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
+    )
+    r = report(root)
+    dates = next(s for s in r["slices"] if s["slice"] == "dates")
+    d = [after[q] - before[q] for q in Q400 if category[q] == "dates"]
+    assert t_interval(d) == pytest.approx((-0.2092, -0.0708), abs=1e-4)
+    t = t_interval(d)  # the primary interval is the wider of the bootstrap and this
+    assert dates["high"] - dates["low"] >= t[1] - t[0] - 1e-12
+    assert (dates["before"], dates["after"], dates["gap"]) == pytest.approx((0.52, 0.38, -0.14))
+    assert (dates["fixed"], dates["broken"]) == (0, 14)
+    assert dates["required"] and dates["worse"] and not dates["not_worse"]
+    assert r["decision"]["verdict"] == "roll-back"
+    assert r["decision"]["reasons"] == [
+        "tuning made slice 'dates' (100 questions) worse: from 0.520 to 0.380, difference "
+        "−0.140, interval −0.209 to −0.071, beyond the margin −0.02",
+        "14 of 14 broken questions are 'dates': tuning broke something specific.",
+    ]
+    others = [s for s in r["slices"] if s["slice"] != "dates"]
+    assert [(s["slice"], s["before"], s["after"]) for s in others] == [
+        ("names", 0.52, 0.92),
+        ("places", 0.52, 0.92),
+        ("units", 0.52, 0.92),
+    ]
+    assert not any(s["required"] for s in others)
+
+
+# --------------------------------------------------------------------------- item 4
+
+
+def test_a_harm_is_said_with_its_numbers(tmp_path):
+    """300 questions, 150 right before; 5 fixed, 40 broken: -0.117, McNemar p = 7.9e-8."""
+    q300 = Q400[:300]
+    before = {q: int(i < 150) for i, q in enumerate(q300)}
+    after = {q: int(40 <= i < 155) for i, q in enumerate(q300)}
+    root = write_ba_project(
+        tmp_path / "p", before=before, after=after, general_before=GENERAL, general_after=GENERAL
+    )
+    r = report(root)
+    ba = r["before_after"]
+    d = [after[q] - before[q] for q in q300]
+    t = t_interval(d)
+    assert t == pytest.approx((-0.15870, -0.07464), abs=1e-5)
+    assert (ba["t"]["low"], ba["t"]["high"]) == pytest.approx(t, abs=1e-12)
+    p = scipy.stats.binomtest(5, 45, 0.5).pvalue
+    assert ba["mcnemar_p"] == pytest.approx(p, rel=1e-12) and f"{p:.1e}" == "7.9e-08"
+    assert ba["primary"] == "t"  # wider than the bootstrap here (random_seed 0, 500 resamples)
+    assert r["claim"]["rewritten"] == (
+        "Tuning made the model worse: frozen-set accuracy fell from 0.500 to 0.383 (−0.117, 95% "
+        "interval −0.159 to −0.075; 5 fixed, 40 broken; McNemar p < 0.001)."
+    )
+    assert r["decision"]["verdict"] == "roll-back"
+    assert r["decision"]["reasons"][0].startswith(
+        "tuning made it worse: the difference −0.117 has interval "
+    )
+    assert r["ladder"][2]["summary"] == "tuning made it worse"
+
+
+# --------------------------------------------------------------------------- item 5
+
+
+def test_unanswered_questions_name_coverage_and_the_count(tmp_path):
+    """The after version left q0290-q0299 unanswered: accuracies on 290 of 300, coverage fails."""
+    q300 = Q400[:300]
+    before = {q: int(i < 200) for i, q in enumerate(q300)}
+    after = {q: int(i < 207) for i, q in enumerate(q300[:290])}
+    root = write_ba_project(
+        tmp_path / "p",
+        before=before,
+        after=after,
+        general_before=GENERAL,
+        general_after=GENERAL,
+        test_ids=q300,
+    )
+    r = report(root)
+    ba = r["before_after"]
+    assert ba["questions"] == 290
+    assert (ba["before"], ba["after"]) == (200 / 290, 207 / 290)  # 0.690 and 0.714
+    assert r["fairness"][0]["id"] == "manifest-verified" and r["fairness"][0]["passed"] is True
+    claim = r["claim"]["rewritten"]
+    assert claim.startswith(
+        "The comparison is not shown to be fair: coverage fails (artefacts/predictions/"
+        "after-test.csv: 10 test rows missing, 0 not in the part); measured: frozen-set accuracy "
+        "went from 0.690 to 0.714 on 290 of 300 questions (+0.0241, "
+    )
+    assert "untouched" not in claim
+    assert (
+        "the frozen-set accuracies are on the 290 of 300 questions both versions answered: the "
+        "after version left 10 of the 300 frozen questions unanswered"
+    ) in r["decision"]["reasons"]
+    assert r["decision"]["verdict"] == "roll-back"
+
+
+def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
+    """Before answered q0000-q0199, after q0200-q0399: nothing to pair, nothing established."""
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: 1 for q in Q400[:200]},
+        after={q: 1 for q in Q400[200:]},
+        general_before=GENERAL,
+        general_after=GENERAL,
+    )
+    r = report(root)
+    assert r["before_after"]["questions"] == 0 and r["before_after"]["before"] is None
+    assert r["claim"]["rewritten"] == (
+        "Nothing is established: the two versions answered no frozen question in common (the "
+        "before version left 200 and the after version 200 of the 400 frozen questions "
+        "unanswered)."
+    )
+    assert r["decision"]["verdict"] == "roll-back"
+    assert (
+        "no interval on the difference (0 questions: an interval needs 2)"
+        in (r["decision"]["reasons"])
+    )

@@ -1,0 +1,146 @@
+"""The noise lines' words: the block line's label, the test gap in seed sd on the seed line, the
+two-level interval's seed level, and [evaluation] repeats (issue 20, items 10, 13, 14)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from reportgen.checks import compute_report
+from reportgen.checks.noise_lines import BLOCK_HEAD
+from reportgen.errors import Problem
+from reportgen.project import load_project
+from reportgen.project.config import parse_config
+from reportgen.render.html import render_html
+from reportgen.view import build_view
+from reportgen.words import gap_decimals, ratio, with_sign
+from tests.forbidden import USER_SECTIONS, strings
+from tests.layouts.gen import make_project
+
+
+def _report(tmp_path, samples: bool = False, **cell) -> dict:
+    gen = make_project(tmp_path / "p", **cell)
+    if samples:
+        toml = gen.path / "evreport.toml"
+        toml.write_text(
+            toml.read_text().replace("[evaluation]", '[evaluation]\nrepeats = "samples"')
+        )
+    return compute_report(load_project(gen.path))[0]
+
+
+def _html(report: dict) -> str:
+    return render_html(build_view(report, set()), {})
+
+
+# ----------------------------------------------------------------------------- item 13
+
+
+def test_block_line_label_and_the_test_gap_in_seed_sd_on_the_seed_line(tmp_path):
+    report = _report(tmp_path)
+    seed_line, block_line = report["noise"]["lines"]
+    block = report["noise"]["block"]
+    assert block_line.startswith(
+        "Block bootstrap (which blocks were sampled, for the networks as trained): "
+    )
+    assert "seed sd" not in block_line  # never mix the two lines
+    ratio_ = block["gap"] / report["noise"]["seed"]["sd_used"]
+    assert block["gap_in_seed_sd"] == pytest.approx(ratio_, rel=1e-12)
+    d = gap_decimals(block["gap"], block["low"], block["high"])
+    assert seed_line.endswith(
+        f" The test gap, {with_sign(block['gap'], d)} log loss, is {ratio(ratio_, signed=True)} "
+        "seed sd."
+    )
+
+
+def test_before_after_uses_the_same_block_label(tmp_path):
+    report = _report(tmp_path, kind="ba")
+    assert report["noise"]["lines"][1].startswith(BLOCK_HEAD + " accuracy difference ")
+
+
+# ----------------------------------------------------------------------------- item 10
+
+
+def _two(report: dict) -> str | None:
+    return report["noise"]["block"]["two_level"]["reason"]
+
+
+def test_one_network_per_model_has_no_seed_level_at_all(tmp_path):
+    report = _report(tmp_path, layout="canonical", blocks="weekly52")
+    assert report["noise"]["block"]["networks"] == {"candidate": 1, "baseline": 1}
+    assert _two(report) == (
+        "one network per model: the two-level interval has no seed level at all (it resamples "
+        "the blocks only), so it says nothing about retraining noise"
+    )
+    assert "resampled independently" not in _two(report)
+    assert f"Two-level bootstrap: {_two(report)}." in _html(report)
+
+
+def test_five_seeds_is_coarse_six_is_not(tmp_path):
+    five = _report(tmp_path / "5", seeds=5)
+    assert _two(five) == (
+        "with 5 or fewer seeds on a side (here 5 and 5) the seed level stays coarse"
+    )
+    assert f"Two-level bootstrap: {_two(five)}." in _html(five)
+    six = _report(tmp_path / "6", seeds=6)
+    assert _two(six) is None
+    assert "Two-level bootstrap:" not in _html(six)
+
+
+def test_seeds_paired_without_shared_labels_says_so(tmp_path):
+    report = _report(tmp_path, paired=True, labels="disjoint")
+    assert _two(report) == (
+        "seeds_paired, but 0 seed labels are shared by both models: the seeds are resampled "
+        "independently; with 5 or fewer seeds on a side (here 5 and 5) the seed level stays coarse"
+    )
+
+
+# ----------------------------------------------------------------------------- item 14
+
+
+def _numbers(obj, path=""):
+    if isinstance(obj, bool) or obj is None:
+        return
+    if isinstance(obj, int | float):
+        yield path, obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _numbers(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _numbers(v, f"{path}[{i}]")
+
+
+def test_repeats_samples_changes_the_words_and_nothing_else(tmp_path):
+    seeds = _report(tmp_path / "seeds", seeds=3)
+    samples = _report(tmp_path / "samples", seeds=3, samples=True)
+    assert samples["project"]["repeats"] == "samples" and seeds["project"]["repeats"] == "seeds"
+    # the same figures, to the last bit (the inputs and their hashes aside)
+    drop = re.compile(r"^\.(inputs|build)")
+    a = {p: v for p, v in _numbers(seeds) if not drop.match(p)}
+    b = {p: v for p, v in _numbers(samples) if not drop.match(p)}
+    assert a == b
+    assert samples["noise"]["lines"][0].startswith("Seed spread (repeated runs: sampling noise): ")
+    ours = [(p, s) for p, s in strings(samples) if not USER_SECTIONS.search(p) and "retrain" in s]
+    assert ours == []
+    assert "sampling noise of repeated runs is coarsely measured" in " ".join(samples["not_tested"])
+    html = _html(samples)
+    assert "<h3>1. Repeated runs: sampling noise</h3>" in html
+    assert "retrain" not in html.lower()
+    # the default still speaks of retraining
+    assert seeds["noise"]["lines"][0].startswith("Seed spread (retraining): ")
+    assert "<h3>1. Retraining</h3>" in _html(seeds)
+
+
+def test_repeats_is_validated_with_its_line():
+    problems: list[Problem] = []
+    text = 'title = "t"\n[claim]\ntext = "x"\ncandidate = "a"\nbaseline = "b"\nmetric = "brier"\n'
+    text += '[evaluation]\nrepeats = "epochs"\n'
+    assert parse_config(text, "evreport.toml", problems) is None
+    (p,) = problems
+    assert p.line == 8
+    assert p.message == "evaluation.repeats = 'epochs' is not one of seeds, samples"
+    ok: list[Problem] = []
+    cfg = parse_config(text.replace("epochs", "samples"), "evreport.toml", ok)
+    assert ok == [] and cfg.repeats == "samples"
+    assert parse_config(text.replace('repeats = "epochs"\n', ""), "x", []).repeats == "seeds"

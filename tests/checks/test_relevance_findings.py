@@ -1,0 +1,66 @@
+"""An interval that rules out a useful gain says so (issue 20, item 12)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from reportgen.checks import compute_report
+from reportgen.checks.relevance import relevance
+from reportgen.checks.types import Interval
+from reportgen.project import load_project
+from reportgen.project.config import Config
+from tests.checks.builder import make_project
+
+
+def _rel(low: float, high: float, m: float | None) -> dict:
+    project = SimpleNamespace(config=Config(min_useful_effect=m))
+    return relevance(
+        project, Interval((low + high) / 2, low, high, "block", "test", "30 weeks"), None
+    )
+
+
+def test_the_issue_s_interval_rules_out_a_useful_gain():
+    rel = _rel(-0.0247, 0.0037, 0.02)
+    assert rel["finding"] == "no-useful-gain"
+    assert rel["text"] == (
+        "the interval −0.0247 to +0.0037 lies below the useful effect 0.02: no useful gain is "
+        "there (its upper end +0.0037 rules one out), but it is no tie either: its lower end "
+        "−0.0247 reaches beyond −0.02"
+    )
+    assert "too wide" not in rel["text"]
+
+
+@pytest.mark.parametrize(
+    "low, high, m, finding",
+    [
+        (0.021, 0.03, 0.02, "useful-gain-shown"),
+        (0.001, 0.03, 0.02, "positive-not-useful"),
+        (-0.019, 0.019, 0.02, "equivalent"),
+        (-0.03, -0.001, 0.02, "worse"),
+        (-0.0247, 0.0037, 0.02, "no-useful-gain"),
+        (-0.03, 0.0199, 0.02, "no-useful-gain"),
+        (-0.03, 0.02, 0.02, "inconclusive"),  # reaches the useful effect: still open
+        (-0.01, 0.03, 0.02, "inconclusive"),
+        (-0.0247, 0.0037, 0.0, "inconclusive"),  # m = 0: no band, nothing ruled out
+        (-0.0247, 0.0037, None, "inconclusive"),
+    ],
+)
+def test_findings_in_order(low, high, m, finding):
+    assert _rel(low, high, m)["finding"] == finding
+
+
+def test_the_claim_and_rung_4_say_the_gain_is_ruled_out(tmp_path):
+    root = make_project(
+        tmp_path / "p", cand_strength=1.0, base_strength=1.0, min_useful_effect=0.005
+    )
+    report, _ = compute_report(load_project(root))
+    rel = report["relevance"]
+    assert rel["finding"] == "no-useful-gain"
+    assert rel["low"] <= -0.005 and 0 <= rel["high"] < 0.005
+    assert report["ladder"][3]["missing"] == rel["finding_text"]
+    assert report["claim"]["rewritten"].endswith(
+        "; a useful gain of 0.005 is ruled out (upper end +0.00164)."
+    )
+    assert report["decision"]["verdict"] == "keep-baseline"
