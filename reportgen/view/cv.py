@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen import words
 from reportgen.view.noise import IntervalRow, SeedRow
 from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
 from reportgen.words import gap_decimals
@@ -174,7 +175,7 @@ def _facts(cv: dict) -> list[Row]:
 
 
 def _figure(report: dict, cv: dict, charts: Collection[str]) -> Figure | None:
-    c, n = cv.get("corrected") or {}, cv.get("naive") or {}
+    c = cv.get("corrected") or {}
     d = gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
     gaps = [g["gap"] for g in cv.get("fold_gaps") or [] if g.get("gap") is not None]
     above = sum(1 for g in gaps if g > 0)
@@ -185,9 +186,25 @@ def _figure(report: dict, cv: dict, charts: Collection[str]) -> Figure | None:
         "their mean. Look at how far the corrected interval (black) reaches beyond the naive one "
         "(grey): the naive one treats the folds as independent, though they share most of "
         "their training rows.",
-        f"Dot plot of {count(len(gaps))} fold gaps in {metric_name(report)} over "
-        f"{count(cv.get('repeats'))} repeats, {count(above)} of them above zero; mean "
-        f"{with_sign(cv.get('gap'), d)}, corrected interval "
-        f"{interval(c.get('low'), c.get('high'), digits=d)}, naive interval "
-        f"{interval(n.get('low'), n.get('high'), digits=d)}.",
+        _description(report, cv, len(gaps), above, d),
     )
+
+
+def _description(report: dict, cv: dict, n: int, above: int, d: int) -> str:
+    """The fold-gap chart in words (a sentence: no dash where an interval is missing)."""
+    c, nv = cv.get("corrected") or {}, cv.get("naive") or {}
+    s = (
+        f"Dot plot of {words.count_noun(n, 'fold gap')} in {metric_name(report)} over "
+        f"{words.count_noun(cv.get('repeats') or 0, 'repeat')}, {words.count(above)} of them "
+        "above zero"
+    )
+    if cv.get("gap") is not None:
+        s += f"; mean {words.with_sign(cv['gap'], d)}"
+    if c.get("low") is not None and nv.get("low") is not None:
+        s += (
+            f", corrected interval {words.interval(c['low'], c['high'], digits=d)}, naive "
+            f"interval {words.interval(nv['low'], nv['high'], digits=d)}"
+        )
+    else:
+        s += f"; no interval: {cv.get('reason') or 'the fold gaps have no spread'}"
+    return s + "."

@@ -179,3 +179,24 @@ def test_a_cv_project_recorded_end_to_end(tmp_path):
     assert (cv["repeats"], cv["folds"], cv["J"], cv["ratio_from"]) == (2, 4, 8, "folds.csv")
     assert cv["test_train_ratio"] == pytest.approx(10 / 30, rel=1e-12)
     assert report["noise"]["lines"][1].startswith("Resampling (cross-validation, 2 x 4 folds")
+
+
+def test_a_fold_row_logs_exactly_that_folds_rows(tmp_path):
+    """log(split="fold") checks its row ids against that repeat and fold of split/folds.csv: a
+    row of another fold is refused, a fold logged in part is a warning."""
+    (tmp_path / "evreport.toml").write_text(TOML)
+    rec = Recorder(tmp_path)
+    folds = rec.write_folds(KFold(n_splits=4), X, row_id=IDS)
+    rec.freeze("2020-01-01T00:00:00Z")
+    f1, f2 = folds[0], folds[1]
+    y = np.zeros(N, dtype=int)
+    p = np.full(N, 0.3)
+    common = dict(model="mlp", seed=1, split="fold", metric="log_loss")
+    with pytest.raises(ValueError, match=r"row_id\[0\] = 'id10' is not a row of repeat 1 fold 1"):
+        rec.log(**common, fold=1, row_id=IDS[f2.test], y=y[f2.test], p=p[f2.test])
+    with pytest.raises(ValueError, match=r"repeat=2, fold=1 is not a fold of split/folds.csv"):
+        rec.log(**common, repeat=2, fold=1, row_id=IDS[f1.test], y=y[f1.test], p=p[f1.test])
+    part = f1.test[:5]
+    with pytest.warns(UserWarning, match="5 of the 10 rows of repeat 1 fold 1 logged"):
+        rec.log(**common, fold=1, row_id=IDS[part], y=y[part], p=p[part])
+    assert not (tmp_path / "artefacts" / "predictions" / "mlp-s1-r1-f2-fold.parquet").exists()
