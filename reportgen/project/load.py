@@ -21,6 +21,7 @@ from reportgen.project.predictions import (
 from reportgen.project.rowkeys import duplicate_id_problems, part_keys
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
+from reportgen.project.task_columns import project_task
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class Project:
     warnings: list[Problem] = field(default_factory=list)
     part_keys: dict = field(default_factory=dict)  # part -> PartKeys | None (rowkeys.py)
     folds: Folds | None = None  # split/folds.csv of a cross-validation project
+    task: str | None = None  # binary | multiclass | regression, or None (another per-row metric)
+    task_source: str | None = None  # config | predictions | metric
+    classes: tuple[str, ...] | None = None  # the classes of a multi-class task
 
     @property
     def runs_name(self) -> str:
@@ -178,6 +182,9 @@ def inspect_project(
     checks = _check_files(ld, paths)
     evidence = _evidence(ld, config, cname) if config is not None else {}
 
+    task = source = classes = None
+    if config is not None:
+        task, source, classes = project_task(config, predictions, problems)
     if config is None or any(p.severity == "error" for p in problems):
         return None, problems + warnings
     project = Project(
@@ -194,6 +201,9 @@ def inspect_project(
         warnings,
         keys_of_part,
         folds,
+        task,
+        source,
+        classes,
     )
     return project, warnings
 
@@ -381,6 +391,7 @@ def _read_predictions(
         config.block,
         config.slice,
         keys_of_part.get(part),
+        task=config.task,
     )
     del frame  # the arrays are in pred
     _release_arrow_memory()

@@ -273,6 +273,10 @@ def make_project(path: Path, **cell) -> Gen:
         from tests.layouts.gen_cv import make_cv_project
 
         return make_cv_project(path, **cell)
+    if cell.get("task") in ("multiclass", "regression"):
+        from tests.layouts.gen_tasks import make_task_project
+
+        return make_task_project(path, **cell)
     unknown = set(cell) - set(DEFAULTS) - {"id"}
     if unknown:
         raise TypeError(f"unknown cell keys {sorted(unknown)}")
