@@ -21,6 +21,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
     probability, threshold, rate   3 decimals                             0.315
     ratio (gap in seed sd)         2 decimals, signed as a gap            +0.88
     p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
+    posterior probability          3 decimals, "< 0.001" and "> 0.999"    P(better) = 0.031,
+                                   at the ends                            P(worse) < 0.001
     variance term                  2 significant figures; below 0.001     0.0012, 5.4 × 10⁻⁶
                                    as a power of ten
     count                          integer, thousands separated           2,844
@@ -64,6 +66,8 @@ from reportgen.words.numbers import (
     pct,
     points,
     points_value,
+    posterior,
+    posterior_text,
     power_of_ten,
     prob,
     pvalue,
@@ -103,6 +107,8 @@ __all__ = [
     "plural_noun",
     "points",
     "points_value",
+    "posterior",
+    "posterior_text",
     "power_of_ten",
     "prob",
     "pvalue",
