@@ -14,6 +14,7 @@ from reportgen.grading.advice import GENERAL, advice
 from reportgen.grading.feedback import feedback_markdown
 from reportgen.grading.rubric import TEMPLATE, parse_rubric, score
 from reportgen.project import ProjectPaths, load_project
+from tests.checks.builder_ba import write_ba_project
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +120,25 @@ def test_advice_falls_back_to_the_general_paragraph_on_a_bare_report():
     hostile = {"noise": {"seed": {"n": "five", "gap_in_sd": "x"}, "block": {"low": [1]}}}
     assert advice(hostile, 3) == GENERAL[3]
     assert advice({"relevance": {"min_useful_effect": float("nan")}}, 4).startswith("State")
+
+
+def test_advice_on_a_harm_says_harm_and_never_narrowing(tmp_path):
+    """300 questions, 150 right before; 5 fixed, 40 broken: interval −0.159 to −0.075."""
+    q300 = [f"q{i:04d}" for i in range(300)]
+    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(40 <= i < 155) for i, q in enumerate(q300)},
+        general_before=general,
+        general_after=general,
+    )
+    r = compute_report(load_project(root))[0]
+    assert r["ladder"][2]["status"] == "not shown"
+    text = advice(r, 3)
+    assert text == (
+        "The test interval −0.159 to −0.075 lies wholly below zero: after is worse than before "
+        "on the test rows, a harm that more test rows would not turn into a gain; claim the harm, "
+        "as the claim your evidence supports does."
+    )
+    assert "includes zero" not in text and "narrow" not in text
