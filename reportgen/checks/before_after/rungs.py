@@ -132,11 +132,23 @@ def harm_words(iv: Interval, section: dict) -> str:
     )
 
 
+#: rung 4's summary for the relevance findings whose own words say more than "no gain shown"
+FINDING_SUMMARY = {
+    "no-useful-gain": "a useful gain is ruled out",
+    "equivalent": "practically equivalent",
+}
+
+
 def relevant_rung(
-    project: Project, section: dict | None, iv: Interval | None, slices: list[dict] | None
+    project: Project,
+    section: dict | None,
+    iv: Interval | None,
+    slices: list[dict] | None,
+    rel: dict | None = None,
 ) -> RungResult:
     """Rung 4: the interval's lower end above the useful effect and every ``not_worse_on`` slice
-    shown no worse (section 7's rule); the broken questions beside it."""
+    shown no worse (section 7's rule); the broken questions beside it. ``rel``: report.json
+    ``relevance``, whose finding words an interval that rules a useful gain out or is a tie."""
     m = project.config.min_useful_effect
     checks = []
     if section:
@@ -181,6 +193,10 @@ def relevant_rung(
             "a required slice is not shown no worse"
             if bad
             else "positive, usefulness not established",
+        ), checks
+    if rel and rel["finding"] in FINDING_SUMMARY:
+        return rung(
+            4, "not shown", arts, rel["finding_text"], FINDING_SUMMARY[rel["finding"]]
         ), checks
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
@@ -177,15 +178,10 @@ def rewrite_claim(
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
             )
-        ruled_out = (
-            f"; a useful gain of {given(cfg.min_useful_effect)} is ruled out (upper end "
-            f"{iv.signed(iv.high)})"
-            if iv is not None and rel and rel.get("finding") == "no-useful-gain"
-            else ""
-        )
+        ruled_out = ruled_out_words(rel)
         return (
             f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
-            f"and {test_txt}{ruled_out}."
+            f"and {test_txt}" + (f"; {ruled_out}" if ruled_out else "") + "."
         )
     noise = (
         f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
