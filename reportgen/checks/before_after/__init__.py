@@ -32,6 +32,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     general = general_section(project)
     section, iv = question_section(project, before_runs, after_runs)
     slices = section.pop("slices") if section else None
+    label_warning = section.pop("label_warning") if section else None
     rel = relevance(project, iv, None)
     ladder, checks = climb(
         harness_rung(project, comparisons),
@@ -61,4 +62,6 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         "before_after": section,
         "general": general,
     }
-    return sections, recompute_warnings(project, comparisons)
+    return sections, recompute_warnings(project, comparisons) + (
+        [label_warning] if label_warning else []
+    )

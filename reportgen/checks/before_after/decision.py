@@ -219,6 +219,9 @@ def reconsider(
         now = (
             "now {low}: {moved}".format(**slice_numbers(s))
             if s.get("low") is not None
+            else f"now the two versions label {count(s['labels_disagree'])} of its "
+            f"{count_noun(s['rows'], 'question')} differently"
+            if s.get("labels_disagree")
             else f"now {count_noun(s['rows'], 'question')}, no interval"
         )
         items.append(
