@@ -6,7 +6,7 @@ from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
 from reportgen.checks.before_after.rungs import harm_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
-from reportgen.checks.noise_lines import BLOCK_HEAD
+from reportgen.checks.noise_lines import block_head
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.project import Project
@@ -268,7 +268,7 @@ def reconsider(
 def noise_section(project: Project, iv: Interval | None, section: dict | None) -> dict:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
-    head = BLOCK_HEAD
+    head = block_head(cfg)
     block_line = (
         f"{head} accuracy difference "
         f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "

@@ -8,6 +8,7 @@ from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
+    blocks_phrase,
     confidence,
     cost,
     count,
@@ -213,6 +214,19 @@ def rewrite_claim(
     return base + (", " + " and ".join(where) if where else "") + "."
 
 
+def _no_interval_item(project: Project, block: dict | None) -> str:
+    """What would give the test gap an interval: predictions, more blocks, or what is missing."""
+    if block is None:
+        return "per-row test predictions for both models give an evaluation interval (now none)"
+    if (block.get("blocks") or 0) < 2:
+        word = project.config.block or "block"
+        return (
+            f"the test rows fall in at least 2 {plural_noun(word)}, so that the test gap gets an "
+            f"evaluation interval (now {blocks_phrase(block.get('blocks') or 0, project.config.block)})"
+        )
+    return f"the test gap gets an evaluation interval (now none: {block.get('reason') or 'no interval'})"
+
+
 def reconsider(
     project: Project,
     ladder: list[Rung],
@@ -221,8 +235,10 @@ def reconsider(
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
+    block: dict | None = None,
 ) -> list[str]:
-    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
+    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when.
+    ``block``: noise.block, whose reason names why the test gap has no interval."""
     cfg = project.config
     items = []
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
@@ -248,9 +264,7 @@ def reconsider(
             f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
     if iv is None:
-        items.append(
-            "per-row test predictions for both models give an evaluation interval (now none)"
-        )
+        items.append(_no_interval_item(project, block))
     elif iv.low <= 0:
         if plan:
             items.append(plan)
