@@ -53,7 +53,7 @@ def _finding_text(iv: Interval, m: float | None, finding: str) -> str:
 
 
 def ruled_out_words(rel: dict | None) -> str:
-    """"a useful gain of 0.02 is ruled out (upper end +0.0188)" when report.json ``relevance``
+    """ "a useful gain of 0.02 is ruled out (upper end +0.0188)" when report.json ``relevance``
     says so, else ""."""
     if not rel or rel.get("finding") != "no-useful-gain":
         return ""

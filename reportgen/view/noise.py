@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names, said
 from reportgen.words import decimals, gap_decimals
-from reportgen.words.repeats import repeat_words
 from reportgen.words.cells import (
     DASH,
     confidence,
@@ -27,6 +26,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)

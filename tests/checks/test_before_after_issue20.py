@@ -288,3 +288,63 @@ def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
         "no interval on the difference (0 questions: an interval needs 2)"
         in (r["decision"]["reasons"])
     )
+
+
+# ------------------------------------------------------- the audit of issue 20: item 8
+
+
+def test_one_question_outside_the_split_is_said_in_the_singular(tmp_path):
+    """The after version answered g0300, which split/general.csv does not hold."""
+    q300 = Q400[:300]
+    after_general = {**GENERAL, "g0300": 1}
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(i < 200) for i, q in enumerate(q300)},
+        general_before=GENERAL,
+        general_after=after_general,
+        general_ids=sorted(GENERAL),
+    )
+    r = report(root)
+    assert r["general"]["reason"] == (
+        "the two versions did not answer the same general questions (the after version answered "
+        "1 question that is not in the general set's split file), so the drop is not shown"
+    )
+
+
+def test_reconsider_says_what_would_have_to_become_true(tmp_path):
+    """An edited frozen set: the item is a condition with today's state after it, never
+    "the frozen set is shown untouched: split/test.csv: sha256 differs"."""
+    q300 = Q400[:300]
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(i < 200) for i, q in enumerate(q300)},
+        general_before=GENERAL,
+        general_after=GENERAL,
+    )
+    path = root / "split" / "test.csv"
+    path.write_text(path.read_text() + "q0300\n")
+    r = report(root)
+    assert r["claim"]["reconsider_items"][0] == (
+        "the frozen set is shown untouched (now not shown: split/test.csv: sha256 differs "
+        "(edited after freezing))"
+    )
+
+
+def test_a_general_set_scored_alike_drops_0_not_0_00000(tmp_path):
+    """Both versions 270 of 300 on the general set: the drop is exactly 0."""
+    root = write_ba_project(
+        tmp_path / "p",
+        before=GAIN[0],
+        after=GAIN[1],
+        general_before=GENERAL,
+        general_after=dict(GENERAL),
+        min_useful_effect=0.05,
+    )
+    r = report(root)
+    assert r["general"]["drop"] == 0.0
+    assert "0.0000" not in str(r)
+    assert r["claim"]["rewritten"].endswith(
+        "and the general set held: a drop of 0 whose upper bound 0.0122 is within the allowed 0.02."
+    )

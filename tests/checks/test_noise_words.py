@@ -227,6 +227,8 @@ def test_one_test_block_names_the_block_as_the_cause(tmp_path):
         "interval needs at least 2)"
     )
     items = report["claim"]["reconsider_items"]
-    assert "the test rows fall in at least 2 weeks, so that the test gap gets an evaluation " \
+    assert (
+        "the test rows fall in at least 2 weeks, so that the test gap gets an evaluation "
         "interval (now 1 week)" in items
+    )
     assert not any("per-row test predictions" in i for i in items)

@@ -92,10 +92,14 @@ def test_before_after_says_a_useful_gain_is_ruled_out(tmp_path):
     rel = report["relevance"]
     assert rel["finding"] == "no-useful-gain"
     assert (rel["low"], rel["high"]) == pytest.approx((d.mean() - half, d.mean() + half))
-    assert report["ladder"][3]["missing"] == rel["finding_text"] == (
-        "the interval −0.0455 to +0.0188 lies below the useful effect 0.02: no useful gain is "
-        "there (its upper end +0.0188 rules one out), but it is no tie either: its lower end "
-        "−0.0455 reaches beyond −0.02"
+    assert (
+        report["ladder"][3]["missing"]
+        == rel["finding_text"]
+        == (
+            "the interval −0.0455 to +0.0188 lies below the useful effect 0.02: no useful gain is "
+            "there (its upper end +0.0188 rules one out), but it is no tie either: its lower end "
+            "−0.0455 reaches beyond −0.02"
+        )
     )
     assert report["ladder"][3]["summary"] == "a useful gain is ruled out"
     assert report["claim"]["rewritten"] == (

@@ -259,7 +259,9 @@ def reconsider(
     if not ladder[1].shown:
         fact = _failing_fact(ladder, facts)
         if fact is None or fact.id == "manifest-verified":
-            items.append(f"the frozen set is shown untouched: {ladder[1].missing}")
+            items.append(
+                f"the frozen set is shown untouched (now {ladder[1].status}: {ladder[1].missing})"
+            )
         else:
             items.append(f"the comparison is shown fair (now {_lead(fact)}: {ladder[1].missing})")
     return items + cfg.reconsider_when

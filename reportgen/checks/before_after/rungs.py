@@ -11,19 +11,12 @@ from reportgen.checks.before_after.general import (
 from reportgen.checks.before_after.slices import failing_slices, slice_check, slice_failure
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
+from reportgen.names import FAIRNESS_FACTS
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
-BA_FACTS = (
-    "manifest-verified",
-    "frozen-before-runs",
-    "rule-before-runs",
-    "parts-disjoint",
-    "predictions-cover-parts",
-    "same-rows-test",
-    "same-metric",
-)
+BA_FACTS = FAIRNESS_FACTS["before-after"]
 
 
 def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:

@@ -69,7 +69,9 @@ def question_section(
     text = _column(apred, bpred, "text", ai, bi)
     labels = _column(apred, bpred, "slice", ai, bi) if cfg.slice else None
     before_labels = (
-        bpred.slice[bi] if cfg.slice and apred.slice is not None and bpred.slice is not None else None
+        bpred.slice[bi]
+        if cfg.slice and apred.slice is not None and bpred.slice is not None
+        else None
     )
     piv = paired_interval(project, a - b, blocks, np.random.default_rng(cfg.random_seed))
     fb = ba.fixed_broken(ids, b, a, category=cat, text=text)

@@ -244,12 +244,12 @@ def reconsider(
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
     want_n = max(5, n_c, n_b)
     if not ladder[0].shown:
-        items.append(f"rung 1 is shown: {ladder[0].missing} (now {ladder[0].status})")
+        items.append(f"rung 1 (correct) is shown (now {ladder[0].status}: {ladder[0].missing})")
     if not ladder[1].shown:
-        items.append(f"the comparison is shown fair: {ladder[1].missing}")
+        items.append(f"the comparison is shown fair (now {ladder[1].status}: {ladder[1].missing})")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
-            f"{repeat_words(cfg).noise} is measured: at least {count(want_n)} seeds per model "
+            f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
     elif seed.get("trivial") and not seed.get("passes"):
