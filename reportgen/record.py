@@ -43,9 +43,11 @@ PREDICTIONS_DIR = "artefacts/predictions"
 #: what a multi-class model logs: its own per-row metric column (docs/recording.md)
 MULTICLASS_HINT = (
     "y and p are binary (labels 0 and 1, the class-1 probability); for a multi-class model "
-    "log a per-row metric with values=, e.g. metric='nll', "
+    "pass p=estimator.predict_proba(X), all its columns, and classes=estimator.classes_ "
+    "(the built-in multi-class metrics log_loss, brier, accuracy, error_rate), or log a "
+    "per-row metric with values=, e.g. metric='nll', "
     "values=-np.log(proba[np.arange(len(y)), y]), and set [claim] higher_is_better = false "
-    "(see docs/recording.md, multi-class models)"
+    "(see docs/recording.md, multi-class and regression)"
 )
 
 
@@ -141,7 +143,10 @@ def _vector(x: Any, name: str, n: int | None) -> np.ndarray:
     if a.ndim != 1:
         hint = ""
         if name == "p" and a.ndim == 2 and a.shape[1] == 2:
-            hint = "; for binary predict_proba output pass its class-1 column, p[:, 1]"
+            hint = (
+                "; for a binary predict_proba output pass its class-1 column, p[:, 1] (or set "
+                '[claim] task = "multiclass" to log both columns)'
+            )
         elif name == "p" and a.ndim == 2:
             hint = f"; p has {a.shape[1]} class columns: {MULTICLASS_HINT}"
         raise ValueError(f"{name} must be 1-D, got shape {a.shape}{hint}")
@@ -377,6 +382,8 @@ class Recorder:
         row_id: Any = None,
         y: Any = None,
         p: Any = None,
+        y_pred: Any = None,
+        classes: Any = None,
         correct: Any = None,
         category: Any = None,
         text: Any = None,
@@ -395,9 +402,10 @@ class Recorder:
     ) -> dict[str, float | None]:
         """Append one runs.csv row per metric and write this run's predictions on ``split``.
 
-        Give ``y`` and ``p`` (binary classification), ``correct`` (question sets, with
-        optional ``category``/``text``), or ``values`` (a per-row metric column; a dict
-        ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
+        Give ``y`` and ``p`` (binary: the class-1 probability; multi-class: predict_proba's
+        (N, K) output, with ``classes`` naming its columns), ``y`` and ``y_pred``
+        (regression), ``correct`` (question sets, with optional ``category``/``text``), or
+        ``values`` (a per-row metric column; a dict ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
         Returns ``{metric: logged value}``. Bad input raises ValueError naming the argument.
         """
         metrics = [metric] if isinstance(metric, str) else list(metric)
@@ -439,7 +447,7 @@ class Recorder:
         frame, per_row = None, {}
         if status == "ok":
             frame, per_row = self._frame(
-                metrics, row_id, y, p, correct, category, text, values, columns
+                metrics, row_id, y, p, correct, category, text, values, columns, y_pred, classes
             )
             if manifest is not None:
                 self._check_rows(manifest, part, frame["row_id"])
@@ -527,7 +535,27 @@ class Recorder:
 
     # ---- helpers ------------------------------------------------------------------------
 
-    def _frame(self, metrics, row_id, y, p, correct, category, text, values, columns):
+    def _multiclass(self, p) -> bool:
+        """A 2-D ``p`` is multi-class: with 3 or more columns, or 2 under [claim] task = "multiclass"."""
+        shape = np.shape(p)
+        if len(shape) != 2 or shape[1] < 2:
+            return False
+        return shape[1] > 2 or self._config().task == "multiclass"
+
+    def _frame(
+        self,
+        metrics,
+        row_id,
+        y,
+        p,
+        correct,
+        category,
+        text,
+        values,
+        columns,
+        y_pred=None,
+        classes=None,
+    ):
         """The predictions columns (validated) and the per-row values of non-threshold metrics."""
         if row_id is None:
             raise ValueError("row_id is required for a run with status 'ok'")
@@ -538,7 +566,7 @@ class Recorder:
         given = [
             k
             for k, v in (
-                ("y/p", p if p is not None else y),
+                ("y/p", next((v for v in (p, y_pred, y) if v is not None), None)),
                 ("correct", correct),
                 ("values", values),
             )
@@ -549,10 +577,23 @@ class Recorder:
                 "give exactly one of y and p, correct, or values"
                 + (f" (got {' and '.join(given)})" if given else "")
             )
-        if given[0] == "y/p":
+        if given[0] == "y/p" and p is not None and y_pred is not None:
+            raise ValueError("give p (classification) or y_pred (regression), not both")
+        if given[0] == "y/p" and y is not None and (y_pred is not None or self._multiclass(p)):
+            from reportgen.record_tasks import multiclass_frame, regression_frame
+
+            cols, per_row = (
+                regression_frame(y, y_pred, n, metrics)
+                if y_pred is not None
+                else multiclass_frame(y, p, classes, n, metrics)
+            )
+            frame.update(cols)
+        elif given[0] == "y/p":
             if y is None or p is None:
                 raise ValueError(
-                    f"{'p' if p is None else 'y'} is required together with {'y' if p is None else 'p'}"
+                    "p (or y_pred, for regression) is required together with y"
+                    if p is None
+                    else "y is required together with p"
                 )
             p_checked = _finite(p, "p", n, 0.0, 1.0)  # first: a 2-D p says "multi-class" best
             frame["y"] = _zero_one(y, "y", n)

@@ -8,7 +8,7 @@ import jsonschema
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import log_loss, roc_auc_score
+from sklearn.metrics import log_loss, mean_absolute_error, mean_squared_error, roc_auc_score
 
 from reportgen.checks import compute_report
 from reportgen.project import load_project
@@ -51,6 +51,36 @@ def _read(root, rel):
     return pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p, dtype={"row_id": str})
 
 
+def _classes(d):
+    return [c for c in d.columns if c.startswith("p_")]
+
+
+def _file_metric(d, metric):
+    """A predictions file's metric with scikit-learn, by its task's columns."""
+    if "y_pred" in d:
+        f = {"squared_error": mean_squared_error, "absolute_error": mean_absolute_error}[metric]
+        return f(d.y, d.y_pred)
+    cols = _classes(d)
+    if cols:
+        labels = [int(c[2:]) for c in cols]
+        return log_loss(d.y, d[cols].to_numpy(), labels=labels)
+    return log_loss(d.y, d.p, labels=[0, 1])
+
+
+def _row_metric(d, metric):
+    """Per-row values of the metric (log loss or a regression error)."""
+    eps = np.finfo(float).eps
+    if "y_pred" in d:
+        r = d.y - d.y_pred
+        return r * r if metric == "squared_error" else r.abs()
+    cols = _classes(d)
+    if cols:
+        picked = d[cols].to_numpy()[np.arange(len(d)), [cols.index(f"p_{v}") for v in d.y]]
+        return -np.log(np.clip(picked, eps, 1 - eps))
+    p = d.p.clip(eps, 1 - eps)
+    return -(d.y * np.log(p) + (1 - d.y) * np.log(1 - p))
+
+
 def test_seed_line(example):
     root, cfg, runs, report = example
     if cfg["claim"].get("kind") == "before-after":
@@ -60,11 +90,10 @@ def test_seed_line(example):
     vals = {}
     for role, model in (("candidate", c), ("baseline", b)):
         rows = _analysed(runs, model, "validation", metric)
-        if metric == "log_loss" and rows.predictions.notna().all():
-            v = [
-                log_loss(d.y, d.p, labels=[0, 1])
-                for d in (_read(root, r) for r in rows.predictions)
-            ]
+        if metric in ("log_loss", "squared_error", "absolute_error") and (
+            rows.predictions.notna().all()
+        ):
+            v = [_file_metric(_read(root, r), metric) for r in rows.predictions]
         else:
             v = rows.value.tolist()
         vals[role] = np.array(v)
@@ -99,9 +128,8 @@ def test_block_gap_and_auc(example):
             if block and block not in d:
                 split = pd.read_csv(root / "split" / "test.csv", dtype={"row_id": str})
                 d = d.merge(split[["row_id", block]], on="row_id")
-            if metric == "log_loss":
-                p = d.p.clip(np.finfo(float).eps, 1 - np.finfo(float).eps)
-                d["m"] = -(d.y * np.log(p) + (1 - d.y) * np.log(1 - p))
+            if metric in ("log_loss", "squared_error", "absolute_error"):
+                d["m"] = _row_metric(d, metric)
             else:
                 pytest.skip("threshold-dependent metric: covered by the stats tests")
             key = block if block else "row_id"

@@ -4,6 +4,7 @@ compose       colours, the shared Vega-Lite config, named datasets, layering, pa
 noise         seed strip, evaluation intervals, bootstrap histogram, variance budget
 classification  validation cost against threshold, ROC and precision-recall, reliability
 slices        per-slice gaps
+tasks         multi-class confusion and top-label reliability; regression predicted against actual, residuals
 before_after  the before/after interval, fixed and broken questions, forgetting
 specs         the registry (chart key -> builder, in page order): specs and SVG of a report
 svg           label sanitising, spec -> SVG (vl-convert), id scoping; light, for the helper process

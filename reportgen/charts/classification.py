@@ -188,17 +188,26 @@ def reliability(report: dict, data: Datasets):
     Bins with fewer than MIN_JOINED rows are hollow and left out of the line: joined like
     the others they would claim a precision their two or three rows do not have.
     """
-    import altair as alt
-
     cal = report.get("calibration")
     if not cal:
         return None
+    bins = {role: (cal.get(role) or {}).get("bins") or [] for role, _, _ in models(report)}
+    return reliability_diagram(
+        report, data, bins, "mean predicted probability in the bin", "observed positive fraction"
+    )
+
+
+def reliability_diagram(report: dict, data: Datasets, bins: dict, x_title: str, y_title: str):
+    """The reliability diagram of both models' ``bins`` (role -> reliability_bins), the
+    binary one (class-1 probability) or a multi-class model's top-label one."""
+    import altair as alt
+
     rows = []
     for role, label, _ in models(report):
         # the two models' points sit a little apart so their intervals do not overlap
         nudge = -0.006 if role == "candidate" else 0.006
         run = 0  # the line breaks at a small bin rather than bridging it
-        for b in (cal.get(role) or {}).get("bins") or []:
+        for b in bins.get(role) or []:
             if not b.get("count") or b.get("mean_p") is None or b.get("fraction_positive") is None:
                 continue  # empty bins are not drawn
             run += b["count"] < MIN_JOINED
@@ -220,8 +229,8 @@ def reliability(report: dict, data: Datasets):
         return None
     colour = model_colour(alt, report)
     scale = alt.Scale(domain=[0, 1])
-    x = alt.X("x:Q", title="mean predicted probability in the bin", scale=scale)
-    y = alt.Y("observed:Q", title="observed positive fraction", scale=scale)
+    x = alt.X("x:Q", title=x_title, scale=scale)
+    y = alt.Y("observed:Q", title=y_title, scale=scale)
     step = 10 ** math.floor(math.log10(max(r["count"] for r in rows)))
     most = step * math.ceil(max(r["count"] for r in rows) / step)  # 979 -> 1000
     size = alt.Size(

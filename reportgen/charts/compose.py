@@ -139,8 +139,13 @@ def direction(report: dict) -> str:
 
 
 def metric_name(report: dict) -> str:
-    """The project's metric as axis titles write it (underscores as spaces)."""
-    return report["project"]["metric"].replace("_", " ")
+    """The project's metric as axis titles write it (underscores as spaces), with [claim] unit."""
+    p = report["project"]
+    if not p.get("unit"):
+        return p["metric"].replace("_", " ")
+    from reportgen.words import metric_label
+
+    return metric_label(p["metric"], p["unit"])
 
 
 def gap_title(report: dict) -> str:

@@ -218,6 +218,12 @@ def bootstrap_histogram(report: dict, data: Datasets):
 # ---------------------------------------------------------------- the variance budget
 
 
+def variance_format(total: float) -> str:
+    """The d3 format of the variance axis: thousands separated from 1 up (a regression target's
+    squared units: 50,000, not 5.0e+4), one-decimal exponents below (a loss's 5.0e-5)."""
+    return ",~r" if total >= 1 else ".1e"
+
+
 def budget(report: dict, data: Datasets):
     """The two variance terms as a stacked bar, and the predicted half-width as seeds or blocks
     grow, with today's gap marked (a planning model, not a measurement)."""
@@ -239,7 +245,7 @@ def budget(report: dict, data: Datasets):
                 "value:Q",
                 stack="zero",
                 title="variance of the gap",
-                axis=alt.Axis(format=".1e", tickCount=4),
+                axis=alt.Axis(format=variance_format(b["total"]), tickCount=4),
             ),
             color=nominal_colour(
                 alt,

@@ -10,6 +10,12 @@ from reportgen.charts.compose import Datasets, top_level
 from reportgen.charts.noise import bootstrap_histogram, budget, eval_intervals, seed_strip
 from reportgen.charts.slices import slice_gaps
 from reportgen.charts.svg import chart_svg, sanitise_spec
+from reportgen.charts.tasks import (
+    confusion,
+    predicted_actual,
+    residuals_by_block,
+    top_label_reliability,
+)
 
 #: chart key -> builder, in page order
 BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
@@ -19,6 +25,10 @@ BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
     "threshold_cost": threshold_cost,
     "ranking": ranking_pair,
     "reliability": reliability,
+    "confusion": confusion,
+    "top_label_reliability": top_label_reliability,
+    "predicted_actual": predicted_actual,
+    "residuals_by_block": residuals_by_block,
     "slices": slice_gaps,
     "before_after_interval": before_after_interval,
     "fixed_broken": fixed_broken,

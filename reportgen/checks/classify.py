@@ -10,11 +10,11 @@ from reportgen.stats import calibration, ranking, threshold
 from reportgen.words import count_noun, prob
 
 
-def representative(mr: ModelRuns):
-    """The seed with the median validation metric (lower median) among seeds with binary test
-    predictions; chosen on validation, never on test (by seed label when no seed has a validation
-    value)."""
-    cands = [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == "binary"]
+def representative(mr: ModelRuns, kind: str = "binary"):
+    """The seed with the median validation metric (lower median) among seeds with test
+    predictions of this ``kind``; chosen on validation, never on test (by seed label when no
+    seed has a validation value)."""
+    cands = [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == kind]
     if not cands:
         return None
     with_val = [s for s in cands if s.val_value is not None]

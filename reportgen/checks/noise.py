@@ -16,8 +16,12 @@ from reportgen.words import (
     count_noun,
     gap_decimals,
     given,
+    sig,
     with_sign,
 )
+
+#: below this many blocks the percentile bootstrap undercovers (docs/methods.md, section 3)
+FEW_BLOCKS = 30
 
 
 def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
@@ -154,7 +158,7 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    return block_noise(
+    out = block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
@@ -166,6 +170,21 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
         counts=n,
         pairs=pairs,
     )
+    out["primary_reason"] = primary_reason(out)
+    return out
+
+
+def primary_reason(block: dict) -> str | None:
+    """Why the primary interval of a ``noise.block`` is the one it is: the two widths at 3
+    significant figures; None when there is no primary interval."""
+    if block.get("primary") is None:
+        return None
+    widths = {k: block[k]["high"] - block[k]["low"] for k in ("bootstrap", "t")}
+    text = f"the wider of the two: bootstrap width {sig(widths['bootstrap'])}, t width {sig(widths['t'])}"
+    n = block["blocks"]
+    if n < FEW_BLOCKS:
+        text += f" ({count(n)} blocks: the percentile bootstrap undercovers)"
+    return text
 
 
 def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:

@@ -60,7 +60,7 @@ def _gap_words(seed: dict, unit: str) -> str:
 
 def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
     cfg = project.config
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     part = seed.get("part", "validation")
     level = "" if part == "validation" else " measured on test seeds (a test-level number):"
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
@@ -121,7 +121,7 @@ def lines(
     figure (the seed sd scales it), so it is said there, never in the block line."""
     cfg = project.config
     words = repeat_words(cfg)
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     s1 = _seed_line(project, seed, cand, base)
     if block is not None and block.get("gap_in_seed_sd") is not None:
         s1 += (
@@ -212,7 +212,7 @@ def _block_sentence(project: Project, block: dict, unit: str) -> str:
 def budget_line(project: Project, b: dict, block: dict) -> str:
     """The third, model-based line: both sources in one interval, beside the two measured ones."""
     cfg = project.config
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     what = blocks_phrase(b["B"], cfg.block)
     lo, hi = b["combined"]["low"], b["combined"]["high"]
     d = test_decimals(block)

@@ -13,7 +13,17 @@ from typing import Any
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.names import RUNG_KEYS
 
-BUILTIN_METRICS = ("log_loss", "brier", "accuracy", "error_rate", "cost")
+#: the built-in metrics of each task (per-row, so the row-weighted estimand holds)
+TASK_METRICS: dict[str, tuple[str, ...]] = {
+    "binary": ("log_loss", "brier", "accuracy", "error_rate", "cost"),
+    "multiclass": ("log_loss", "brier", "accuracy", "error_rate"),
+    "regression": ("squared_error", "absolute_error"),
+}
+TASKS = tuple(TASK_METRICS)
+BUILTIN_METRICS = tuple(dict.fromkeys(m for ms in TASK_METRICS.values() for m in ms))
+HIGHER_IS_BETTER_METRICS = ("accuracy",)
+#: metrics that are not a mean of per-row values: descriptions only (docs/methods.md)
+DESCRIPTIVE_METRICS = ("macro_f1", "f1", "roc_auc", "auc", "average_precision", "r2")
 KINDS = ("model-vs-baseline", "before-after")
 SD_FROM = ("candidate", "baseline", "larger")
 BLOCK_KINDS = ("period", "group")
@@ -59,6 +69,8 @@ SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
         "metric": (_STR, True),
         "higher_is_better": (_BOOL, False),
         "min_useful_effect": (_NUM, False),
+        "task": ('"binary", "multiclass" or "regression"', False),
+        "unit": (_STR, False),
     },
     "rule": {
         "written": (_DATE, False),
@@ -103,6 +115,8 @@ class Config:
     metric: str = "log_loss"
     higher_is_better: bool = False
     min_useful_effect: float | None = None
+    task: str | None = None  # [claim] task as written; None: inferred from the predictions
+    claim_unit: str | None = None  # [claim] unit: what the target (and the metric) is counted in
     written: dt.date | None = None
     seed_sd_multiple: float = 2.0
     seed_sd_from: str = "larger"
@@ -132,6 +146,18 @@ class Config:
     @property
     def builtin_metric(self) -> bool:
         return self.metric in BUILTIN_METRICS
+
+    @property
+    def metric_words(self) -> str:
+        """The metric as sentences name its values, with [claim] unit: "log loss",
+        "mean squared error in mmHg²", "mean absolute error in mmHg". A per-row error is
+        reported as its mean over rows, so the regression metrics say "mean"."""
+        name = self.metric.replace("_", " ")
+        if self.metric in ("squared_error", "absolute_error"):
+            name = "mean " + name
+        if not self.claim_unit:
+            return name
+        return f"{name} in {self.claim_unit}{'²' if self.metric == 'squared_error' else ''}"
 
 
 #: problems reported for one evreport.toml before the rest are only counted
@@ -329,14 +355,25 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             "claim",
             "baseline",
         )
+    _task_and_unit(cfg, claim, err)
     if cfg.metric in BUILTIN_METRICS:
-        cfg.higher_is_better = cfg.metric == "accuracy"
+        cfg.higher_is_better = cfg.metric in HIGHER_IS_BETTER_METRICS
         if "higher_is_better" in claim and claim["higher_is_better"] != cfg.higher_is_better:
             err(
                 f"claim.higher_is_better = {claim['higher_is_better']} contradicts metric {quote(cfg.metric)}",
                 "claim",
                 "higher_is_better",
             )
+    elif cfg.metric in DESCRIPTIVE_METRICS and "higher_is_better" not in claim:
+        err(
+            f"claim.metric = {quote(cfg.metric)} is not a mean of per-row values, so the "
+            "row-weighted estimand of the noise rules does not hold for it; the report shows it "
+            "as a description (multi-class macro F1, regression R², binary ROC AUC); make the "
+            "claim on a built-in metric of the task, or set claim.higher_is_better if your "
+            "predictions carry a per-row column of that name (docs/methods.md, Descriptions)",
+            "claim",
+            "metric",
+        )
     elif "higher_is_better" not in claim:
         err(
             f"claim.higher_is_better is required for the per-row metric {quote(cfg.metric)} "
@@ -474,3 +511,34 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     if len([p for p in problems if p.severity == "error"]) > before:
         return None
     return cfg
+
+
+def _task_and_unit(cfg: Config, claim: dict, err) -> None:
+    """[claim] task (checked against the metric) and [claim] unit."""
+    task = claim.get("task")
+    if task is not None:
+        if task not in TASKS:
+            err(f"claim.task = {quote(task)} is not one of {', '.join(TASKS)}", "claim", "task")
+            return
+        if cfg.kind != "model-vs-baseline":
+            err(
+                "claim.task applies to model-vs-baseline projects (a before-after project "
+                "scores questions with correct = 0 or 1)",
+                "claim",
+                "task",
+            )
+            return
+        cfg.task = task
+        if cfg.metric in BUILTIN_METRICS and cfg.metric not in TASK_METRICS[task]:
+            err(
+                f"claim.metric = {quote(cfg.metric)} is not a metric of a {task} task; built in "
+                f"for {task}: {', '.join(TASK_METRICS[task])} (or name a per-row column)",
+                "claim",
+                "metric",
+            )
+    unit = claim.get("unit")
+    if unit is not None:
+        if not unit.strip():
+            err('claim.unit is empty; leave it out or name the unit (e.g. "mmHg")', "claim", "unit")
+        else:
+            cfg.claim_unit = clean_text(unit.strip(), 40)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reportgen.errors import InputError, Problem, display_name, quote
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
-from reportgen.project.config import Config, parse_config
+from reportgen.project.config import TASK_METRICS, Config, parse_config
 from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.manifest import Manifest, canonical_part, load_manifest
 from reportgen.project.predictions import (
@@ -46,6 +46,9 @@ class Project:
     inputs: dict[str, tuple[str, int]]
     warnings: list[Problem] = field(default_factory=list)
     part_keys: dict = field(default_factory=dict)  # part -> PartKeys | None (rowkeys.py)
+    task: str | None = None  # binary | multiclass | regression, or None (another per-row metric)
+    task_source: str | None = None  # config | predictions | metric
+    classes: tuple[str, ...] | None = None  # the classes of a multi-class task
 
     @property
     def runs_name(self) -> str:
@@ -263,6 +266,7 @@ def inspect_project(
                 config.block,
                 config.slice,
                 keys_of_part.get(part),
+                task=config.task,
             )
             del frame  # the arrays are in pred
             _release_arrow_memory()
@@ -347,6 +351,9 @@ def inspect_project(
                     continue
                 evidence.setdefault(rung, []).append(reader.display(target))
 
+    task = source = classes = None
+    if config is not None:
+        task, source, classes = project_task(config, predictions, problems)
     if config is None or any(p.severity == "error" for p in problems):
         return None, problems + warnings
     project = Project(
@@ -362,8 +369,57 @@ def inspect_project(
         dict(sorted(reader.inputs.items())),
         warnings,
         keys_of_part,
+        task,
+        source,
+        classes,
     )
     return project, warnings
+
+
+def project_task(
+    config: Config, predictions: dict[str, Predictions], problems: list[Problem]
+) -> tuple[str | None, str | None, tuple[str, ...] | None]:
+    """(task, where it came from, classes): [claim] task, else the one task every predictions
+    file holds, else a regression metric's; files of two tasks, or multi-class files with
+    different classes, are problems."""
+    first: dict[str, str] = {}
+    classes: dict[tuple[str, ...], str] = {}
+    for path, pred in predictions.items():
+        if pred.kind in TASK_METRICS:
+            first.setdefault(pred.kind, path)
+        if pred.kind == "multiclass":
+            classes.setdefault(pred.classes, path)
+    if config.task is None and len(first) > 1:
+        problems.append(
+            Problem(
+                "the predictions files hold different tasks: "
+                + "; ".join(f"{p} ({k})" for k, p in first.items())
+                + '; one comparison is one task: set [claim] task = "..." and fix the other files',
+                next(iter(first.values())),
+                1,
+                slug="mixed-tasks",
+            )
+        )
+    if len(classes) > 1:
+        (a, pa), (b, pb) = list(classes.items())[:2]
+        problems.append(
+            Problem(
+                f"the multi-class files have different classes: {pa} has "
+                f"{', '.join('p_' + c for c in a)}, {pb} has {', '.join('p_' + c for c in b)}; "
+                "write one p_ column for every class in every file",
+                pb,
+                1,
+                slug="mixed-classes",
+            )
+        )
+    cls = next(iter(classes), None)
+    if config.task is not None:
+        return config.task, "config", cls
+    if len(first) == 1:
+        return next(iter(first)), "predictions", cls
+    if config.metric in TASK_METRICS["regression"]:
+        return "regression", "metric", None
+    return None, None, None
 
 
 def load_project(

@@ -10,6 +10,9 @@ render/html.py).
     noise.py         seed noise and evaluation-sample noise
     threshold.py     threshold, cost and ranking
     calibration.py   reliability bins
+    multiclass.py    confusion matrices, per-class recall, top-label and classwise calibration
+    regression.py    errors, predicted against actual, residuals by block, errors by slice
+    tasks.py         descriptions, and why a binary-only section is absent
     slices.py        slices, relevance and what was (never) measured
     before_after.py  before-after projects
     appendix.py      fairness, provenance, checks, warnings, logged against recomputed
@@ -32,8 +35,10 @@ from reportgen.view.appendix import (
 )
 from reportgen.view.before_after import BeforeAfterView, before_after_view
 from reportgen.view.calibration import CalibrationView, calibration_view
+from reportgen.view.multiclass import MulticlassView, multiclass_view
 from reportgen.view.noise import NoiseView, noise_view
 from reportgen.view.parts import Figure, Row, Status
+from reportgen.view.regression import RegressionView, regression_view
 from reportgen.view.slices import BoundsView, SlicesView, bounds_view, slices_view
 from reportgen.view.summary import (
     ClaimView,
@@ -45,6 +50,7 @@ from reportgen.view.summary import (
     header_view,
     ladder_view,
 )
+from reportgen.view.tasks import AbsentView, absent_view
 from reportgen.view.threshold import ThresholdView, threshold_view
 
 __all__ = ["Figure", "ReportView", "Row", "Status", "build_view"]
@@ -61,6 +67,9 @@ class ReportView:
     noise: NoiseView
     threshold: ThresholdView | None
     calibration: CalibrationView | None
+    multiclass: MulticlassView | None
+    regression: RegressionView | None
+    absent: AbsentView
     slices: SlicesView | None
     bounds: BoundsView
     fairness: list[Fact]
@@ -81,6 +90,9 @@ def build_view(report: dict, charts: Collection[str]) -> ReportView:
         noise=noise_view(report, charts),
         threshold=threshold_view(report, charts),
         calibration=calibration_view(report, charts),
+        multiclass=multiclass_view(report, charts),
+        regression=regression_view(report, charts),
+        absent=absent_view(report),
         slices=slices_view(report, charts),
         bounds=bounds_view(report),
         fairness=facts(report.get("fairness") or []),

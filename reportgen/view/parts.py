@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
@@ -86,5 +87,8 @@ def names(report: dict) -> tuple[str, str]:
 
 
 def metric_name(report: dict) -> str:
-    """The metric as words: log_loss -> log loss."""
-    return str(report["project"]["metric"]).replace("_", " ")
+    """The metric as words, with [claim] unit: log_loss -> log loss, "squared error, mmHg²"."""
+    p = report["project"]
+    if not p.get("unit"):
+        return str(p["metric"]).replace("_", " ")
+    return metric_label(str(p["metric"]), p["unit"])

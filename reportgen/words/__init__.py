@@ -14,6 +14,10 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
     half-width of an interval      the interval's decimals                0.0092
     standard deviation             3 significant figures                  0.00517
     cost                           3 significant figures                  0.457, 85.8
+    value in the target's units    the decimals of 3 significant figures  52.3 (sd 77.1), 2,913
+    (regression residual, MAE,     of the target's test sd (of its square
+    RMSE, prediction; an MSE)      for squared units): one count a table
+    R², a class's recall           3 decimals, as a probability           0.612
     probability, threshold, rate   3 decimals                             0.315
     ratio (gap in seed sd)         2 decimals, signed as a gap            +0.88
     p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
@@ -36,6 +40,7 @@ from __future__ import annotations
 from reportgen.words.nouns import (
     blocks_phrase,
     count_noun,
+    metric_label,
     noun,
     plural_noun,
     singular_noun,
@@ -69,6 +74,8 @@ from reportgen.words.numbers import (
     seconds,
     sig,
     spread,
+    target,
+    target_decimals,
     variance,
     with_sign,
 )
@@ -92,6 +99,7 @@ __all__ = [
     "half_width",
     "interval",
     "metric",
+    "metric_label",
     "noun",
     "p_text",
     "pct",
@@ -107,6 +115,8 @@ __all__ = [
     "sig",
     "spread",
     "singular_noun",
+    "target",
+    "target_decimals",
     "variance",
     "with_sign",
 ]

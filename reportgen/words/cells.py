@@ -53,6 +53,7 @@ quantity = _dashed(n.quantity)
 points = _dashed(n.points)
 seconds = _dashed(n.seconds)
 full = _dashed(n.full)
+target = _dashed(n.target)
 
 
 def interval(

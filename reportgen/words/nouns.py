@@ -81,3 +81,12 @@ def blocks_phrase(n: float | int | None, block: str | None) -> str:
     if block:
         return count_noun(n, block)
     return count_noun(n, "block", adjective="single-row")
+
+
+def metric_label(metric: str, unit: str | None = None) -> str:
+    """A metric as a heading or an axis names it, with the target's unit when the project
+    gives one: "log loss", "squared error, mmHg²", "absolute error, mmHg"."""
+    name = noun(metric)
+    if not unit:
+        return name
+    return f"{name}, {unit}{'²' if metric == 'squared_error' else ''}"

@@ -249,6 +249,19 @@ def full(x: float | int | None) -> str:
     return sig(x, 7)
 
 
+def target_decimals(scale: float | int | None, squared: bool = False) -> int:
+    """The decimals of every value in the target's units (a regression's residuals, MAE,
+    RMSE, predictions): 3 significant figures of the target's scale, its test sd; of the
+    scale squared for a value in squared units (an MSE). One count for a whole table."""
+    s = abs(value(scale, "target scale"))
+    return decimals(s * s if squared else s, sig=3)
+
+
+def target(x: float | int | None, scale: float | int | None, squared: bool = False) -> str:
+    """A value in the target's units, with the decimals of its scale: 52.3, 2,913 (an MSE)."""
+    return fixed(x, target_decimals(scale, squared))
+
+
 def seconds(x: float | int | None) -> str:
     """A duration in seconds: 1 decimal (12.3)."""
     return fixed(x, 1)

@@ -268,6 +268,10 @@ def _strength(cell: dict, model: str, part: str, blocks: np.ndarray | None) -> n
 
 def make_project(path: Path, **cell) -> Gen:
     """Write the project of one cell under ``path`` (created) and return it with its truth."""
+    if cell.get("task") in ("multiclass", "regression"):
+        from tests.layouts.gen_tasks import make_task_project
+
+        return make_task_project(path, **cell)
     unknown = set(cell) - set(DEFAULTS) - {"id"}
     if unknown:
         raise TypeError(f"unknown cell keys {sorted(unknown)}")

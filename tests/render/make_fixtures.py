@@ -25,8 +25,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 #: the example projects under examples/ that get a fixture, report-NAME.json each
-EXAMPLES = ("weekly-churn", "moons-tie", "breast-cancer", "tuned-no-replay", "tuned-replay")
+EXAMPLES = (
+    "weekly-churn",
+    "moons-tie",
+    "breast-cancer",
+    "tuned-no-replay",
+    "tuned-replay",
+    "diabetes-regression",
+    "digits-multiclass",
+)
 MINIMAL = "minimal"
+#: a generated regression project with a block column, a slice and a unit (the examples have
+#: no blocks, so this one reaches the residuals-by-block branch of the regression section)
+REGRESSION_BLOCKS = "regression-blocks"
+GENERATED = (REGRESSION_BLOCKS,)
 #: 2025-12-01T00:00:00Z: the build date every fixture says
 SOURCE_DATE_EPOCH = "1764547200"
 #: what a fixture says for each library version (the real ones differ between machines)
@@ -91,6 +103,19 @@ def minimal_report() -> dict:
         return project_report(folder, MINIMAL, f"evreport build {MINIMAL}")
 
 
+def regression_blocks_report() -> dict:
+    """The report of a generated regression project (tests/layouts/gen_tasks.py): weekly
+    blocks, a slice, [claim] unit."""
+    if str(ROOT) not in sys.path:  # run as a script: the repository's tests package
+        sys.path.insert(0, str(ROOT))
+    from tests.layouts.gen_tasks import make_task_project
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / REGRESSION_BLOCKS
+        make_task_project(folder, task="regression", unit="mmHg", blocks="equal")
+        return project_report(folder, REGRESSION_BLOCKS, f"evreport build {REGRESSION_BLOCKS}")
+
+
 def fixture_reports() -> dict[str, dict]:
     """{fixture file name: report dict}: every fixture this script writes."""
     out = {
@@ -100,6 +125,7 @@ def fixture_reports() -> dict[str, dict]:
         for name in EXAMPLES
     }
     out[f"report-{MINIMAL}.json"] = minimal_report()
+    out[f"report-{REGRESSION_BLOCKS}.json"] = regression_blocks_report()
     return out
 
 

@@ -11,6 +11,8 @@ from reportgen.charts.specs import build_charts, chart_specs
 from reportgen.charts.svg import scope_ids
 from reportgen.stats.calibration import MIN_JOINED
 
+from .conftest import load
+
 #: checks thin every curve to this many points before it reaches the report
 MAX_POINTS = 500
 
@@ -232,3 +234,12 @@ def test_forgetting_interval_is_wilson_at_the_report_confidence(tuned_no_replay)
         )
         for r in rows:
             assert (r["low"], r["high"]) == wilson(r["value"] * n, n, confidence)
+
+
+def test_variance_axis_has_no_exponents_for_squared_units(weekly_churn):
+    """A regression target's variance terms (points²) tick as 50,000, a loss's as 5.0e-5."""
+    report = load("diabetes-regression")
+    axis = chart_specs(report)["budget"]["vconcat"][0]["encoding"]["x"]["axis"]
+    assert axis["format"] == ",~r" and report["noise"]["budget"]["total"] > 1
+    small = chart_specs(weekly_churn)["budget"]["vconcat"][0]["encoding"]["x"]["axis"]
+    assert small["format"] == ".1e"

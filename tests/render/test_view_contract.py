@@ -36,7 +36,7 @@ from reportgen.render.env import environment
 from reportgen.resources import resource_dir
 
 from .conftest import ROOT, load
-from .make_fixtures import EXAMPLES, MINIMAL
+from .make_fixtures import EXAMPLES, GENERATED, MINIMAL
 
 TEMPLATES = resource_dir("templates")
 
@@ -128,7 +128,7 @@ def report_pages(reads: Reads) -> None:
     from reportgen.render.md import render_markdown
     from reportgen.view import build_view
 
-    for name in (*EXAMPLES, MINIMAL):
+    for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
         keys = tuple(chart_specs(report))
         view = wrap(build_view(report, keys), reads)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from reportgen.checks.classify import classification
 from reportgen.checks.clipping import clipping_section
 from reportgen.checks.data import data_section
+from reportgen.checks.descriptions import descriptions_section
 from reportgen.checks.evaluation import EvalData, build_eval
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import climb, fair_rung, supported
@@ -16,9 +17,11 @@ from reportgen.checks.model_vs_baseline.rungs import (
     primary_interval,
     relevant_rung,
 )
+from reportgen.checks.multiclass import multiclass_section
 from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
 from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
 from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
+from reportgen.checks.regression import regression_section
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
@@ -92,12 +95,22 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         "threshold": th,
         "ranking": rk,
         "calibration": cal,
+        **task_sections(project, ev, cand, base),
         "slices": slices,
         "data": data,
         "not_tested": untested,
         "comparisons": comparisons,
     }
     return sections, warnings
+
+
+def task_sections(project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns) -> dict:
+    """The sections of a multi-class or a regression task (null for the others)."""
+    return {
+        "multiclass": multiclass_section(project, cand, base),
+        "regression": regression_section(project, cand, base),
+        "descriptions": descriptions_section(project, ev, cand, base),
+    }
 
 
 def not_tested(

@@ -125,7 +125,7 @@ def rewrite_claim(
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
-    c, b, metric = cfg.candidate, cfg.baseline, cfg.metric.replace("_", " ")
+    c, b, metric = cfg.candidate, cfg.baseline, cfg.metric_words
     conf = confidence(cfg.confidence)
     measured = (
         f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
@@ -146,7 +146,7 @@ def rewrite_claim(
         )
     if iv is not None and iv.high < 0:
         return (
-            f"Under a fair comparison, {b} beats {c} by {iv.signed(-iv.gap)} {_part(iv)} {metric} "
+            f"Under a fair comparison, {b} beats {c} by {iv.size(iv.gap)} {_part(iv)} {metric} "
             f"({conf} interval {interval(-iv.high, -iv.low, digits=iv.digits)}, {iv.what})."
         )
     if sup == 2:
@@ -190,7 +190,7 @@ def rewrite_claim(
         else "both models train deterministically: zero seed spread"
     )
     base = (
-        f"{c} beats {b} by {iv.signed(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
+        f"{c} beats {b} by {iv.size(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
         f"{iv.what}), more than {repeat_words(cfg).noise} ({noise})"
     )
     if sup == 3:
