@@ -26,6 +26,11 @@ TABLE = [
     (w.fixed, (-0.006, 4), {}, f"{M}0.0060"),
     (w.fixed, (-0.00001, 4), {}, "0.0000"),  # no sign on a rounded zero
     (w.fixed, (-0.0, 2), {}, "0.00"),  # negative zero
+    # a drop: an exact zero is no change at all, never 0.00000 (issue 20 audit, item 8)
+    (w.change, (0.0, 5), {}, "0"),
+    (w.change, (-0.0, 5), {}, "0"),
+    (w.change, (0.0123, 3), {}, "0.012"),
+    (w.change, (1e-9, 5), {}, "0.00000"),  # float noise is a rounded zero, not an exact one
     (w.fixed, (2600, 0), {}, "2,600"),
     (w.fixed, (-1234.5, 1), {}, f"{M}1,234.5"),
     (w.fixed, (INF, 2), {}, "∞"),
@@ -301,6 +306,6 @@ def test_words_is_a_leaf_every_layer_can_use():
 
     graph = import_graph()
     mods = [m for m in graph if m == "reportgen.words" or m.startswith("reportgen.words.")]
-    assert len(mods) == 4
+    assert len(mods) == 5  # __init__, cells, nouns, numbers, repeats
     for m in mods:
         assert {d for d in graph[m] if not d.startswith("reportgen.words")} == set(), m

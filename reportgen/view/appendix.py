@@ -9,9 +9,9 @@ from reportgen.view.parts import Row, Status, fact_status, outcome, said
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
+    change,
     confidence,
     count,
-    fixed,
     full,
     given,
     quantity,
@@ -116,7 +116,7 @@ def value_format(report: dict, check_id: str) -> Callable[[float | int | None], 
     if check_id == "general-set-held":
         g = report.get("general") or {}
         d = gap_decimals(g.get("drop"), g.get("low"), g.get("high"))
-        return lambda v: fixed(v, d)
+        return lambda v: change(v, d)
     for s in report.get("slices") or []:
         if check_id == f"not-worse-on-{s.get('slice')}":
             return _with_decimals(gap_decimals(s.get("gap"), s.get("low"), s.get("high")))

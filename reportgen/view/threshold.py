@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, chart_figure, names, said
 from reportgen.words.cells import DASH, cost, count, prob
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class ThresholdView:
     facts: list[Row]
     unit: str
     rule: str
+    #: what one model's representative is: "network", or "run" with [evaluation] repeats = "samples"
+    representative: str = "network"
 
 
 #: ModelThreshold fields printed as report.json's threshold.<role> key of the same name
@@ -124,7 +127,8 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
         "the positive rate as the precision baseline.",
     )
-    return ThresholdView(figure, ranking_fig, models, facts, unit, rule_text)
+    representative = repeat_words(report["project"].get("repeats")).unit
+    return ThresholdView(figure, ranking_fig, models, facts, unit, rule_text, representative)
 
 
 def _threshold_text(t: float | None) -> str:

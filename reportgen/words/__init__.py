@@ -33,7 +33,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
 A typographic minus (U+2212) everywhere a number is printed, no sign on a rounded zero, both
 ends of an interval signed. Fixed notation for everyday magnitudes; a value below 10⁻⁴ or
 from 10¹⁵ on is a power of ten (1.2 × 10⁻⁵). A gap never is: its decimals stop at 6, so a gap
-below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding).
+below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding). An
+exact zero drop (no change at all: `change`) prints as 0, never 0.00000.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from reportgen.words.nouns import (
 from reportgen.words.numbers import (
     MINUS,
     MissingNumber,
+    change,
     confidence,
     cost,
     count,
@@ -86,6 +88,7 @@ __all__ = [
     "MINUS",
     "MissingNumber",
     "blocks_phrase",
+    "change",
     "confidence",
     "cost",
     "count",

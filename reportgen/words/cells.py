@@ -34,6 +34,7 @@ def _dashed(fmt: Callable[..., str]) -> Callable[..., str]:
 
 
 fixed = _dashed(n.fixed)
+change = _dashed(n.change)
 sig = _dashed(n.sig)
 metric = _dashed(n.metric)
 cost = _dashed(n.cost)

@@ -141,6 +141,12 @@ def with_sign(x: float | int | None, digits: int) -> str:
     return text if text.startswith(MINUS) or text.strip("0.,") == "" else "+" + text
 
 
+def change(x: float | int | None, digits: int) -> str:
+    """A drop printed without a sign (a drop of 0.012): ``digits`` decimals, and an exact zero
+    (no change at all) as "0", never "0.00000"."""
+    return "0" if value(x) == 0 else fixed(x, digits)
+
+
 def gap_decimals(*values: float | int | None) -> int:
     """The one decimal count a gap and its interval share: 3 significant figures of the widest."""
     return decimals(*values, sig=3)
