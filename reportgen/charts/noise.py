@@ -31,6 +31,7 @@ from reportgen.charts.compose import (
     zero_and_useful,
 )
 from reportgen.stats.budget import half_width
+from reportgen.words.repeats import repeat_words
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
@@ -45,6 +46,8 @@ def seed_strip(report: dict, data: Datasets):
     import altair as alt
 
     seed = report["noise"].get("seed") or {}
+    if seed.get("within_folds"):  # cross-validation: the seed line's sd is within folds
+        return None
     values = seed.get("values") or {}
     mean = seed.get("mean") or {}
     rows = [
@@ -117,20 +120,27 @@ def seed_strip(report: dict, data: Datasets):
 
 
 def eval_intervals(report: dict, data: Datasets):
-    """One evaluation interval per trained network beside the seed-averaged and two-level ones."""
+    """One evaluation interval per trained network (evaluation run) beside the seed-averaged and
+    two-level ones; with one network per model, labelled as one network with no seed level."""
     import altair as alt
 
     block = report["noise"].get("block")
     if not block or block.get("gap") is None:
         return None
     cand = model_name(report, "candidate")
+    words = repeat_words(report["project"].get("repeats"))
+    nets = block.get("networks") or {}
+    one = bool(nets) and all(n == 1 for n in nets.values())
+    single = f"one {words.one}"
+    averaged = f"one {words.unit} per model" if one else "seed-averaged"
+    both = "blocks only (no seed level)" if one else "both noise sources"
     rows = [
         {
             "row": f"{cand} seed {s['seed']}",
             "gap": s["gap"],
             "low": s["low"],
             "high": s["high"],
-            "kind": "one trained network",
+            "kind": single,
         }
         for s in block.get("per_seed") or []
         if s.get("gap") is not None
@@ -138,22 +148,25 @@ def eval_intervals(report: dict, data: Datasets):
     primary = block.get("primary") or "bootstrap"
     rows.append(
         {
-            "row": "seed-averaged (" + ("t" if primary == "t" else "bootstrap") + ")",
+            "row": ("test gap" if one else "seed-averaged")
+            + " ("
+            + ("t" if primary == "t" else "bootstrap")
+            + ")",
             "gap": block["gap"],
             "low": block["low"],
             "high": block["high"],
-            "kind": "seed-averaged",
+            "kind": averaged,
         }
     )
     two = block.get("two_level")
     if two and two.get("low") is not None:
         rows.append(
             {
-                "row": "two-level (seeds and blocks)",
+                "row": "two-level (blocks only)" if one else "two-level (seeds and blocks)",
                 "gap": two.get("gap", block["gap"]),
                 "low": two["low"],
                 "high": two["high"],
-                "kind": "both noise sources",
+                "kind": both,
             }
         )
     return dot_whisker(
@@ -163,11 +176,7 @@ def eval_intervals(report: dict, data: Datasets):
         "row",
         gap_title(report),
         zero_and_useful(report, "zero: no difference"),
-        [
-            ("one trained network", MUTED),
-            ("seed-averaged", INK),
-            ("both noise sources", CANDIDATE_COLOUR),
-        ],
+        [(single, MUTED), (averaged, INK), (both, CANDIDATE_COLOUR)],
     )
 
 
@@ -247,11 +256,12 @@ def budget(report: dict, data: Datasets):
     b = (report.get("noise") or {}).get("budget")
     if not b or not b.get("total"):
         return None
+    term = repeat_words(report["project"].get("repeats")).term
     # ticks in plain decimals: the variances in units of a power of ten, said in the title
     exponent = math.floor(math.log10(b["total"])) if b["total"] > 0 else 0
     scale = 10.0**-exponent if exponent < -2 else 1.0
     terms = [
-        {"what": "seed term (retraining)", "value": b["seed_term"] * scale, "order": 1},
+        {"what": term, "value": b["seed_term"] * scale, "order": 1},
         {"what": "block term (evaluation sample)", "value": b["block_term"] * scale, "order": 2},
     ]
     title = "variance of the gap" + (f" (× 10{_superscript(exponent)})" if scale != 1.0 else "")
@@ -271,7 +281,7 @@ def budget(report: dict, data: Datasets):
                 alt,
                 "what",
                 [
-                    ("seed term (retraining)", CANDIDATE_COLOUR),
+                    (term, CANDIDATE_COLOUR),
                     ("block term (evaluation sample)", MUTED),
                 ],
                 title=None,

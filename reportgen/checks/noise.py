@@ -211,7 +211,7 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
     out["rows"] = int(len(ev.row_ids))
     out["networks"] = {k: len(v) for k, v in ev.seeds.items()}
     # the words of the two-level interval's seed level are the checks', not the statistics'
-    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev)
+    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev, out.get("reason"))
     # the test gap in seed sd (the seed line's sd), beside the block line
     sd = (seed or {}).get("sd_used")
     out["gap_in_seed_sd"] = (
@@ -226,16 +226,23 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
 COARSE_SEEDS = 5
 
 
-def two_level_note(project: Project, two: dict, ev: EvalData) -> str | None:
+def two_level_note(
+    project: Project, two: dict, ev: EvalData, block_reason: str | None = None
+) -> str | None:
     """What the two-level interval's seed level is worth (methods.md section 3, revised turn
     3): none with one network per model, coarse with at most 5 seeds on a side, and whether
-    seeds_paired could pair them; None when there is nothing to say."""
+    seeds_paired could pair them; why there is no two-level interval (``block_reason``: the
+    block line's) when there is none; None when there is nothing to say."""
     cfg = project.config
     nets = {k: len(v) for k, v in ev.seeds.items()}
+    if two.get("low") is None:
+        return "there is no two-level interval" + (
+            f", because the block line has none ({block_reason})" if block_reason else ""
+        )
     if nets["candidate"] == 1 and nets["baseline"] == 1:
         return (
-            "one network per model: the two-level interval has no seed level at all (it "
-            "resamples the blocks only), so it says nothing about "
+            f"one {repeat_words(cfg).unit} per model: the two-level interval has no seed level at "
+            "all (it resamples the blocks only), so it says nothing about "
             f"{repeat_words(cfg).noise}"
         )
     notes = []
@@ -254,7 +261,11 @@ def two_level_note(project: Project, two: dict, ev: EvalData) -> str | None:
         notes.append(
             f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds['candidate'])} "
             f"and {count(seeds['baseline'])}) the seed level stays coarse"
-            + (f"; {one[0]} has one network, so its side has no seed level" if one else "")
+            + (
+                f"; {one[0]} has one {repeat_words(cfg).unit}, so its side has no seed level"
+                if one
+                else ""
+            )
         )
     return "; ".join(notes) or None
 
@@ -360,7 +371,8 @@ def budget_section(
     out["line"] = budget_line(project, out, block)
     if out["test_networks"] is not None and out["test_networks"] < S:
         out["line"] += (
-            f" Today's test gap rests on {count_noun(out['test_networks'], 'network')} per model, "
+            f" Today's test gap rests on "
+            f"{count_noun(out['test_networks'], repeat_words(cfg).unit)} per model, "
             f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
             f"per model and understates the {repeat_words(cfg).noise} of today's gap."
         )

@@ -4,8 +4,6 @@ decimals wherever it is printed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reportgen.checks.select import ModelRuns
 from reportgen.project import Project
 from reportgen.project.config import Config
@@ -27,39 +25,23 @@ from reportgen.words import (
     variance,
     with_sign,
 )
+from reportgen.words.repeats import RepeatWords
+from reportgen.words.repeats import repeat_words as words_for_repeats
 
 #: the block line's label (methods.md section 3, revised turn 3): the line is for the networks
 #: as trained, whether it rests on one network per model or averages several
 BLOCK_HEAD = "Block bootstrap (which blocks were sampled, for the networks as trained):"
 
 
-@dataclass(frozen=True)
-class RepeatWords:
-    """What the repeated runs of a model are called (``[evaluation] repeats``): the words only."""
-
-    #: in the seed line's label: "Seed spread (retraining): ..."
-    label: str
-    #: the noise they measure, in a sentence: "more than retraining noise"
-    noise: str
-    #: what one repeat does: "the same model is trained again with another seed"
-    again: str
-
-
-REPEAT_WORDS = {
-    "seeds": RepeatWords(
-        "retraining", "retraining noise", "the same model is trained again with another seed"
-    ),
-    "samples": RepeatWords(
-        "repeated runs: sampling noise",
-        "sampling noise of repeated runs",
-        "the same model is evaluated again over another sampling epoch",
-    ),
-}
+def block_head(cfg: Config) -> str:
+    """The block line's label: BLOCK_HEAD, or for repeated sampling runs "Block bootstrap (which
+    blocks were sampled, for the runs as evaluated):"."""
+    return f"Block bootstrap (which blocks were sampled, for {repeat_words(cfg).as_is}):"
 
 
 def repeat_words(cfg: Config) -> RepeatWords:
     """The words for the project's repeated runs: retrained seeds, or sampling epochs."""
-    return REPEAT_WORDS[cfg.repeats]
+    return words_for_repeats(cfg.repeats)
 
 
 def seed_head(cfg: Config) -> str:
@@ -146,7 +128,7 @@ def lines(
             f" The test gap, {with_sign(block['gap'], test_decimals(block))} {unit}, is "
             f"{ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
         )
-    head = BLOCK_HEAD
+    head = block_head(cfg)
     if block is None:
         s2 = (
             f"{head} not computed: there are no per-row test predictions for both models, so "
@@ -171,14 +153,26 @@ def lines(
     else:
         s2 = f"{head} {_block_sentence(project, block, unit)}"
     blocks_word = plural_noun(cfg.block) if cfg.block else "rows"
+    sample = (
+        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in "
+        f"the test set, for {words.as_is}"
+    )
     covers = [
         f"Seed spread covers {words.noise}: how much the result moves when {words.again}. It "
         "says nothing about which evaluation rows happened to be sampled.",
-        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in the "
-        f"test set, for the networks as trained (seed-averaged). It says nothing about {words.noise}; "
-        "the per-network intervals and the two-level interval show that.",
+        f"{sample}, one per model (no seed averaging). It says nothing about {words.noise}, and "
+        f"with one {words.unit} per model nothing on this page measures it."
+        if one_per_model(block)
+        else f"{sample} (seed-averaged). It says nothing about {words.noise}; the "
+        f"per-{words.unit} intervals and the two-level interval show that.",
     ]
     return [s1, s2], covers
+
+
+def one_per_model(block: dict | None) -> bool:
+    """The test gap rests on one network (one run) per model: no seed averaging, no seed level."""
+    nets = (block or {}).get("networks") or {}
+    return bool(nets) and all(n == 1 for n in nets.values())
 
 
 def test_decimals(block: dict) -> int:
@@ -195,11 +189,12 @@ def _block_sentence(project: Project, block: dict, unit: str) -> str:
     t, bs = block["t"], block["bootstrap"]
     d = test_decimals(block)
     nets = block.get("networks") or {}
+    repeat = repeat_words(cfg).unit
     seeds_txt = (
         f"seed-averaged over {count(nets.get('candidate'))} and {count(nets.get('baseline'))} "
-        "networks"
+        f"{plural_noun(repeat)}"
         if nets and (nets.get("candidate", 1) > 1 or nets.get("baseline", 1) > 1)
-        else "one network per model"
+        else f"one {repeat} per model"
     )
     t_txt = interval(t["low"], t["high"], digits=d)
     if t.get("p") is not None:

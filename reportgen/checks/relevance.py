@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reportgen.checks.types import Interval
 from reportgen.project import Project
-from reportgen.words import cost, given
+from reportgen.words import cost, gap_decimals, given, with_sign
 
 
 def _finding(iv: Interval, m: float | None) -> str:
@@ -50,6 +50,15 @@ def _finding_text(iv: Interval, m: float | None, finding: str) -> str:
             f"its lower end {low} reaches beyond {given(-m)}"
         )
     return f"the interval {iv.ends} is too wide to decide"
+
+
+def ruled_out_words(rel: dict | None) -> str:
+    """ "a useful gain of 0.02 is ruled out (upper end +0.0188)" when report.json ``relevance``
+    says so, else ""."""
+    if not rel or rel.get("finding") != "no-useful-gain":
+        return ""
+    high = with_sign(rel["high"], gap_decimals(rel["gap"], rel["low"], rel["high"]))
+    return f"a useful gain of {given(rel['min_useful_effect'])} is ruled out (upper end {high})"
 
 
 def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | None:

@@ -177,6 +177,7 @@ def _parse_values(
         format=frame.attrs.get("format", "csv"),
         lines=frame.attrs.get("lines"),
         row_id_column=column_of(frame, "row_id"),
+        slice_column=column_of(frame, slice_col) if slice_col else None,
     )
     kind, problem = detect(frame.columns, task)
     if problem is not None:

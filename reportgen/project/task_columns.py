@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from reportgen.errors import Problem, quote
+from reportgen.project.config import TASK_METRICS, Config
 from reportgen.project.tables import column_of, line_of, numeric_column
 
 #: how far a row's class probabilities may sum from 1 (rounded values pass; logits do not)
@@ -156,3 +157,49 @@ def parse_regression(frame, pred, name: str, problems: list[Problem]) -> None:
     pred.kind = "regression"
     pred.y = numeric_column(frame, "y", name, problems)
     pred.y_pred = numeric_column(frame, "y_pred", name, problems)
+
+
+def project_task(
+    config: Config, predictions: dict, problems: list[Problem]
+) -> tuple[str | None, str | None, tuple[str, ...] | None]:
+    """(task, where it came from, classes): [claim] task, else the one task every predictions
+    file holds, else a regression metric's; files of two tasks, or multi-class files with
+    different classes, are problems."""
+    first: dict[str, str] = {}
+    classes: dict[tuple[str, ...], str] = {}
+    for path, pred in predictions.items():
+        if pred.kind in TASK_METRICS:
+            first.setdefault(pred.kind, path)
+        if pred.kind == "multiclass":
+            classes.setdefault(pred.classes, path)
+    if config.task is None and len(first) > 1:
+        problems.append(
+            Problem(
+                "the predictions files hold different tasks: "
+                + "; ".join(f"{p} ({k})" for k, p in first.items())
+                + '; one comparison is one task: set [claim] task = "..." and fix the other files',
+                next(iter(first.values())),
+                1,
+                slug="mixed-tasks",
+            )
+        )
+    if len(classes) > 1:
+        (a, pa), (b, pb) = list(classes.items())[:2]
+        problems.append(
+            Problem(
+                f"the multi-class files have different classes: {pa} has "
+                f"{', '.join('p_' + c for c in a)}, {pb} has {', '.join('p_' + c for c in b)}; "
+                "write one p_ column for every class in every file",
+                pb,
+                1,
+                slug="mixed-classes",
+            )
+        )
+    cls = next(iter(classes), None)
+    if config.task is not None:
+        return config.task, "config", cls
+    if len(first) == 1:
+        return next(iter(first)), "predictions", cls
+    if config.metric in TASK_METRICS["regression"]:
+        return "regression", "metric", None
+    return None, None, None

@@ -11,9 +11,9 @@ from reportgen.view.parts import Row, Status, fact_status, in_words, outcome, sa
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
+    change,
     confidence,
     count,
-    fixed,
     full,
     given,
     quantity,
@@ -114,13 +114,18 @@ def value_format(report: dict, check_id: str) -> Callable[[float | int | None], 
     in seed sd as a ratio, an interval's end with its interval's decimals); else `quantity`."""
     if check_id == "validation-gap-vs-seed-sd":
         return lambda v: ratio(v, signed=True)
-    if check_id in ("test-interval-excludes-zero", "interval-above-zero", "useful-effect"):
+    if check_id in (
+        "test-interval-excludes-zero",
+        "cv-interval-excludes-zero",
+        "interval-above-zero",
+        "useful-effect",
+    ):
         iv = (report.get("noise") or {}).get("interval") or {}
         return _with_decimals(gap_decimals(iv.get("gap"), iv.get("low"), iv.get("high")))
     if check_id == "general-set-held":
         g = report.get("general") or {}
         d = gap_decimals(g.get("drop"), g.get("low"), g.get("high"))
-        return lambda v: fixed(v, d)
+        return lambda v: change(v, d)
     for s in report.get("slices") or []:
         if check_id == f"not-worse-on-{s.get('slice')}":
             return _with_decimals(gap_decimals(s.get("gap"), s.get("low"), s.get("high")))
@@ -256,8 +261,13 @@ def warnings_view(report: dict) -> list[WarningRow]:
 
 
 def comparisons_view(report: dict, links: str | None = None) -> list[ComparisonRow]:
+    """One row per logged value; the agreeing fold rows of a cv design as one row per model."""
     rows = []
-    for c in report.get("comparisons") or []:
+    comps = report.get("comparisons") or []
+    folds = [c for c in comps if c.get("fold") is not None and c.get("agree")]
+    for c in comps:
+        if c.get("fold") is not None and c.get("agree"):
+            continue
         agree = c.get("agree")
         rows.append(
             ComparisonRow(
@@ -268,6 +278,26 @@ def comparisons_view(report: dict, links: str | None = None) -> list[ComparisonR
                 recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
                 cite=path_text(str(c.get("cite") or DASH), links),
+            )
+        )
+    for model in dict.fromkeys(str(c.get("model")) for c in folds):
+        mine = [c for c in folds if str(c.get("model")) == model]
+        seeds = sorted({c.get("seed") for c in mine}, key=str)
+        rows.append(
+            ComparisonRow(
+                model=model,
+                seed=", ".join(str(x) for x in seeds),
+                split=f"fold ({count(len(mine))} values)",
+                logged=DASH,
+                recomputed=DASH,
+                agree=outcome(True, f"all {count(len(mine))} agree", "", ""),
+                cite=PathText(
+                    f"{mine[0].get('cite')} and {count(len(mine) - 1)} more",
+                    [f"{mine[0].get('cite')} and {count(len(mine) - 1)} more"],
+                    path_text(str(mine[0].get("cite")), links).href,
+                )
+                if len(mine) > 1
+                else path_text(str(mine[0].get("cite")), links),
             )
         )
     return rows

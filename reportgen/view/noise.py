@@ -1,4 +1,5 @@
-"""Is it larger than noise? Retraining (seed) noise and evaluation-sample noise."""
+"""Is it larger than noise? Retraining (seed) noise, or the sampling noise of repeated runs, and
+evaluation-sample noise."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)
@@ -88,17 +90,13 @@ def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     noise = report["noise"]
     lines = [in_words(str(x), report) for x in noise.get("lines") or []]
     covers = [in_words(str(x), report) for x in noise.get("covers") or []]
-    samples = report["project"].get("repeats") == "samples"
+    words = repeat_words(report["project"].get("repeats"))
     return NoiseView(
         lines=lines,
         covers=covers + [DASH] * (len(lines) - len(covers)),
-        seed_heading="1. Repeated runs: sampling noise" if samples else "1. Retraining",
+        seed_heading=f"1. {words.heading}",
         seed_missing="No seed values to plot: "
-        + str(
-            (noise.get("seed") or {}).get("reason")
-            or ("sampling noise of repeated runs" if samples else "retraining noise")
-            + " is unmeasured"
-        )
+        + str((noise.get("seed") or {}).get("reason") or f"{words.noise} is unmeasured")
         + ".",
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
@@ -226,7 +224,8 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
         seed_fig = chart_figure(
             charts,
             "seed_strip",
-            "Each circle is one trained network's validation score; the thick tick is the "
+            f"Each circle is one {repeat_words(report['project'].get('repeats')).one}'s "
+            "validation score; the thick tick is the "
             "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
             "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
             f"Strip plot of validation {metric_words} per seed. {cand} mean "
@@ -269,8 +268,7 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     block = noise.get("block")
     cand, base = names(report)
     metric = metric_name(report)
-    samples = report["project"].get("repeats") == "samples"
-    moves = "repeating the runs" if samples else "retraining"
+    words = repeat_words(report["project"].get("repeats"))
     interval_rows: list[IntervalRow] = []
     block_facts: list[Row] = []
     interval_fig = hist_fig = None
@@ -281,6 +279,8 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         t = block.get("t") or {}
         welch = block.get("welch") or {}
         two = block.get("two_level") or {}
+        nets = block.get("networks") or {}
+        one = bool(nets) and all(n == 1 for n in nets.values())
         gap = block.get("gap")
         # one decimal count for the whole table: the primary interval's
         d = gap_decimals(gap, block.get("low"), block.get("high"))
@@ -291,7 +291,15 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             (boot_label, gap, boot, "low", False),
             ("paired t on block gaps", gap, t, "low", True),
             ("unpaired Welch (what pairing buys)", gap, welch, "se", True),
-            ("two-level bootstrap (seeds and blocks)", two.get("gap", gap), two, "low", False),
+            (
+                "two-level bootstrap (blocks only: no seed level)"
+                if one
+                else "two-level bootstrap (seeds and blocks)",
+                two.get("gap", gap),
+                two,
+                "low",
+                False,
+            ),
         ]
         glosses = {
             boot_label: f"resamples whole {blocks} with both models' rows kept together",
@@ -301,8 +309,12 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
                 "than the paired t is what pairing buys"
             ),
             "two-level bootstrap (seeds and blocks)": (
-                f"resamples {'the runs' if samples else 'trained networks'}, then {blocks}: "
-                f"{moves} and the sample at once"
+                f"resamples the {plural_noun(words.unit)}, then {blocks}: {words.moves} and the "
+                "sample at once"
+            ),
+            "two-level bootstrap (blocks only: no seed level)": (
+                f"resamples {blocks} only: with one {words.unit} per model there is no seed "
+                "level to resample"
             ),
         }
         interval_rows = [
@@ -312,10 +324,9 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         ]
         interval_rows += [
             _interval_row(
-                f"{cand} network seed {s['seed']} against the {base} seed mean",
-                "one run: the sample's noise only"
-                if samples
-                else "one trained network: the sample's noise only",
+                f"{cand} {words.unit} seed {s['seed']} against the {base} "
+                + (f"{words.unit}" if nets.get("baseline") == 1 else "seed mean"),
+                f"one {words.one}: the sample's noise only",
                 s.get("gap"),
                 s,
                 d,
@@ -339,14 +350,26 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         interval_fig = chart_figure(
             charts,
             "eval_intervals",
-            "One evaluation interval per trained candidate network (grey) beside the "
-            "seed-averaged interval (black) and the two-level interval that also resamples "
-            f"seeds (blue). Look at how far {moves} moves the centre, and whether the "
-            "intervals stay clear of zero.",
-            f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
-            f"{said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
+            (
+                f"The evaluation interval of the test gap with one {words.one} per model "
+                f"(black; grey, the same here: the candidate's one {words.unit}) and the "
+                "two-level interval (blue), which here resamples blocks only: with one "
+                f"{words.unit} per model there is no seed level, so nothing here measures "
+                f"{words.noise}. Look at whether the intervals stay clear of zero."
+            )
+            if one
+            else (
+                f"One evaluation interval per {words.one_candidate} (grey) beside the "
+                "seed-averaged interval (black) and the two-level interval that also resamples "
+                f"seeds (blue). Look at how far {words.moves} moves the centre, and whether the "
+                "intervals stay clear of zero."
+            ),
+            f"Dot-and-whisker chart of {metric} gaps on test. "
+            + ("Gap" if one else "Seed-averaged gap")
+            + f" {said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
             f"{said(interval(block.get('low'), block.get('high'), digits=d), 'not computed')}; "
-            f"{count(clear)} of {count(len(per_seed))} single-network intervals lie above zero.",
+            f"{count(clear)} of {count(len(per_seed))} single-{words.unit} intervals lie above "
+            "zero.",
         )
         dist = block.get("distribution") or {}
         primary_words = (

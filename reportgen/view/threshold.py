@@ -6,8 +6,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, chart_figure, names, said
-from reportgen.words import count_noun
+from reportgen.words import count_noun, plural_noun
 from reportgen.words.cells import DASH, cost, count, prob
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)
@@ -139,18 +140,19 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
 
 
 def _seed_note(report: dict, cand: str, base: str) -> str:
-    """Which seed of each model the threshold, confusion and curves are for, and why."""
+    """Which seed of each model the threshold, confusion and curves are for, and why (in the
+    words of [evaluation] repeats: networks, or evaluation runs)."""
+    words = repeat_words(report["project"].get("repeats"))
     th = report.get("threshold") or {}
     c, b = th.get("candidate") or {}, th.get("baseline") or {}
     seeds = {
-        who: count_noun(len(m.get("per_seed") or []), "trained network")
-        for who, m in (("c", c), ("b", b))
+        who: count_noun(len(m.get("per_seed") or []), words.one) for who, m in (("c", c), ("b", b))
     }
     which = (
         f"{cand} seed {c.get('seed')} of {seeds['c']} and {base} seed {b.get('seed')} of "
         f"{seeds['b']}"
         if c.get("seed") is not None and b.get("seed") is not None
-        else "one network per model"
+        else f"one {words.unit} per model"
     )
     bands = any(
         (report.get("ranking") or {}).get(role, {}).get("roc_band")
@@ -158,10 +160,11 @@ def _seed_note(report: dict, cand: str, base: str) -> str:
     )
     return (
         f"The threshold, the confusion matrices and the curves are for {which}: each model's "
-        "network with the median validation score, a typical network rather than the best, "
-        "chosen without looking at test."
+        f"{words.unit} with the median validation score, a typical {words.unit} rather than the "
+        "best, chosen without looking at test."
         + (
-            " The shaded bands of the ROC and precision-recall curves span all its networks."
+            f" The shaded bands of the ROC and precision-recall curves span all its "
+            f"{plural_noun(words.unit)}."
             if bands
             else ""
         )

@@ -21,6 +21,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
     probability, threshold, rate   3 decimals                             0.315
     ratio (gap in seed sd)         2 decimals, signed as a gap            +0.88
     p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
+    posterior probability          3 decimals, "< 0.001" and "> 0.999"    P(better) = 0.031,
+                                   at the ends                            P(worse) < 0.001
     variance term                  2 significant figures; below 0.001     0.0012, 5.4 × 10⁻⁶
                                    as a power of ten
     count                          integer, thousands separated           2,844
@@ -31,7 +33,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
 A typographic minus (U+2212) everywhere a number is printed, no sign on a rounded zero, both
 ends of an interval signed. Fixed notation for everyday magnitudes; a value below 10⁻⁴ or
 from 10¹⁵ on is a power of ten (1.2 × 10⁻⁵). A gap never is: its decimals stop at 6, so a gap
-below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding).
+below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding). An
+exact zero drop (no change at all: `change`) prints as 0, never 0.00000.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from reportgen.words.nouns import (
 from reportgen.words.numbers import (
     MINUS,
     MissingNumber,
+    change,
     confidence,
     cost,
     count,
@@ -64,6 +68,8 @@ from reportgen.words.numbers import (
     pct,
     points,
     points_value,
+    posterior,
+    posterior_text,
     power_of_ten,
     prob,
     pvalue,
@@ -82,6 +88,7 @@ __all__ = [
     "MINUS",
     "MissingNumber",
     "blocks_phrase",
+    "change",
     "confidence",
     "cost",
     "count",
@@ -103,6 +110,8 @@ __all__ = [
     "plural_noun",
     "points",
     "points_value",
+    "posterior",
+    "posterior_text",
     "power_of_ten",
     "prob",
     "pvalue",

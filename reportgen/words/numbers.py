@@ -141,6 +141,12 @@ def with_sign(x: float | int | None, digits: int) -> str:
     return text if text.startswith(MINUS) or text.strip("0.,") == "" else "+" + text
 
 
+def change(x: float | int | None, digits: int) -> str:
+    """A drop printed without a sign (a drop of 0.012): ``digits`` decimals, and an exact zero
+    (no change at all) as "0", never "0.00000"."""
+    return "0" if value(x) == 0 else fixed(x, digits)
+
+
 def gap_decimals(*values: float | int | None) -> int:
     """The one decimal count a gap and its interval share: 3 significant figures of the widest."""
     return decimals(*values, sig=3)
@@ -202,6 +208,23 @@ def p_text(p: float | int | None) -> str:
     """A p-value in a sentence: "p = 0.037", "p < 0.001"."""
     text = pvalue(p)
     return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def posterior(x: float | int | None, space: str = " ") -> str:
+    """A posterior probability, 3 decimals: "0.969"; "< 0.001" and "> 0.999" where 3 decimals
+    would round a probability that is not 0 or 1 to 0.000 or 1.000 (``space`` after the sign)."""
+    v = value(x, "probability")
+    if 0 < v < 0.0005:
+        return f"<{space}0.001"
+    if 0.9995 <= v < 1:
+        return f">{space}0.999"
+    return fixed(v, 3)
+
+
+def posterior_text(name: str, x: float | int | None) -> str:
+    """A posterior probability in a sentence: "P(better) = 0.031", "P(worse) < 0.001"."""
+    text = posterior(x)
+    return f"P({name}) {text}" if text[0] in "<>" else f"P({name}) = {text}"
 
 
 def given(x: float | int | None) -> str:

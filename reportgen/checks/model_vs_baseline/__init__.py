@@ -70,6 +70,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         slices,
         decision["verdict"],
         plan_sentence(project, budget, block),
+        block,
     )
     noise_lines, covers = lines(project, seed, block, cand, base)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)

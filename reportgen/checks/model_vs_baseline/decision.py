@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
+    blocks_phrase,
     confidence,
     cost,
     count,
@@ -177,15 +179,10 @@ def rewrite_claim(
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
             )
-        ruled_out = (
-            f"; a useful gain of {given(cfg.min_useful_effect)} is ruled out (upper end "
-            f"{iv.signed(iv.high)})"
-            if iv is not None and rel and rel.get("finding") == "no-useful-gain"
-            else ""
-        )
+        ruled_out = ruled_out_words(rel)
         return (
             f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
-            f"and {test_txt}{ruled_out}."
+            f"and {test_txt}" + (f"; {ruled_out}" if ruled_out else "") + "."
         )
     noise = (
         f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
@@ -217,6 +214,19 @@ def rewrite_claim(
     return base + (", " + " and ".join(where) if where else "") + "."
 
 
+def _no_interval_item(project: Project, block: dict | None) -> str:
+    """What would give the test gap an interval: predictions, more blocks, or what is missing."""
+    if block is None:
+        return "per-row test predictions for both models give an evaluation interval (now none)"
+    if (block.get("blocks") or 0) < 2:
+        word = project.config.block or "block"
+        return (
+            f"the test rows fall in at least 2 {plural_noun(word)}, so that the test gap gets an "
+            f"evaluation interval (now {blocks_phrase(block.get('blocks') or 0, project.config.block)})"
+        )
+    return f"the test gap gets an evaluation interval (now none: {block.get('reason') or 'no interval'})"
+
+
 def reconsider(
     project: Project,
     ladder: list[Rung],
@@ -225,19 +235,21 @@ def reconsider(
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
+    block: dict | None = None,
 ) -> list[str]:
-    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
+    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when.
+    ``block``: noise.block, whose reason names why the test gap has no interval."""
     cfg = project.config
     items = []
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
     want_n = max(5, n_c, n_b)
     if not ladder[0].shown:
-        items.append(f"rung 1 is shown: {ladder[0].missing} (now {ladder[0].status})")
+        items.append(f"rung 1 (correct) is shown (now {ladder[0].status}: {ladder[0].missing})")
     if not ladder[1].shown:
-        items.append(f"the comparison is shown fair: {ladder[1].missing}")
+        items.append(f"the comparison is shown fair (now {ladder[1].status}: {ladder[1].missing})")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
-            f"{repeat_words(cfg).noise} is measured: at least {count(want_n)} seeds per model "
+            f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
     elif seed.get("trivial") and not seed.get("passes"):
@@ -252,9 +264,7 @@ def reconsider(
             f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
     if iv is None:
-        items.append(
-            "per-row test predictions for both models give an evaluation interval (now none)"
-        )
+        items.append(_no_interval_item(project, block))
     elif iv.low <= 0:
         if plan:
             items.append(plan)
