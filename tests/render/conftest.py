@@ -20,6 +20,7 @@ EXAMPLES = [
     "weekly-churn",
     "moons-tie",
     "breast-cancer",
+    "breast-cancer-cv",
     "tuned-no-replay",
     "tuned-replay",
     "diabetes-regression",
