@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
-from reportgen.names import RUNG_KEYS
+from reportgen.names import RUNG_KEYS, did_you_mean
 
 #: the built-in metrics of each task (per-row, so the row-weighted estimand holds)
 TASK_METRICS: dict[str, tuple[str, ...]] = {
@@ -518,7 +518,12 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
     task = claim.get("task")
     if task is not None:
         if task not in TASKS:
-            err(f"claim.task = {quote(task)} is not one of {', '.join(TASKS)}", "claim", "task")
+            hint = did_you_mean(task, TASKS) if isinstance(task, str) else ""
+            err(
+                f"claim.task = {quote(task)} is not one of {', '.join(TASKS)}{hint}",
+                "claim",
+                "task",
+            )
             return
         if cfg.kind != "model-vs-baseline":
             err(

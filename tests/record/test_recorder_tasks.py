@@ -184,3 +184,85 @@ def test_logged_projects_build_with_logged_equal_recomputed(tmp_path):
     report, _ = compute_report(load_project(tmp_path))
     assert report["project"]["task"] == "multiclass"
     assert all(c["agree"] for c in report["comparisons"]) and len(report["comparisons"]) == 2
+
+
+def _log(rec, **kwargs):
+    args = dict(model="a", seed=1, split="test", row_id=[f"r{i}" for i in range(30)])
+    return rec.log(**{**args, **kwargs})
+
+
+def test_classes_out_of_sorted_order_warn(tmp_path):
+    """estimator.classes_ is always sorted: another order usually misnames p's columns."""
+    import warnings
+
+    rec = _project(tmp_path)
+    y = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    with pytest.warns(UserWarning, match=r"not in sorted order.*\['a', 'b', 'c'\]"):
+        _log(rec, y=y, p=_proba(30, 3), classes=["c", "a", "b"], metric="log_loss")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _log(rec, seed=2, y=y, p=_proba(30, 3), classes=["a", "b", "c"], metric="log_loss")
+        _log(
+            rec,
+            seed=3,
+            y=np.arange(30) % 3,
+            p=_proba(30, 3),
+            classes=np.array([0, 1, 2]),
+            metric="log_loss",
+        )
+    with pytest.warns(UserWarning, match="not in sorted order"):  # numbers compare as numbers
+        _log(
+            rec,
+            seed=4,
+            y=np.arange(30) % 3 * 5,
+            p=_proba(30, 3),
+            classes=[10, 5, 0],
+            metric="log_loss",
+        )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"p": _proba(30, 3) * 0.9}, r"row 0 sums to 0\.9; "),
+        ({"p": _proba(30, 3) + 1}, r"p\[0, 0\] = 1\.\d+ is outside"),
+        ({"p": np.where(np.eye(30, 3, k=1) > 0, np.nan, _proba(30, 3))}, r"p\[0, 1\] is nan:"),
+    ],
+)
+def test_multiclass_messages_print_plain_numbers(tmp_path, kwargs, message):
+    rec = _project(tmp_path)
+    with pytest.raises(ValueError, match=message) as e:
+        _log(rec, y=np.arange(30) % 3, metric="log_loss", **kwargs)
+    assert "np." not in str(e.value)
+
+
+def test_regression_messages_print_plain_numbers(tmp_path):
+    rec = _project(tmp_path, metric="squared_error")
+    y = np.linspace(0, 1, 30)
+    bad = y.copy()
+    bad[3] = np.nan
+    with pytest.raises(ValueError, match=r"y_pred\[3\] is nan: it must be finite") as e:
+        _log(rec, y=y, y_pred=bad, metric="squared_error")
+    assert "np." not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("task", "metric", "suggestion"),
+    [
+        ("multiclass", "logloss", "log_loss"),
+        ("multiclass", "acuracy", "accuracy"),
+        ("multiclass", "nll", "log_loss"),
+        ("regression", "squared_eror", "squared_error"),
+        ("regression", "mse", "squared_error"),
+        ("regression", "MAE", "absolute_error"),
+    ],
+)
+def test_task_metric_typos_get_did_you_mean(tmp_path, task, metric, suggestion):
+    rec = _project(tmp_path)
+    kwargs = (
+        {"y": np.arange(30) % 3, "p": _proba(30, 3)}
+        if task == "multiclass"
+        else {"y": np.linspace(0, 1, 30), "y_pred": np.linspace(0, 1, 30)}
+    )
+    with pytest.raises(ValueError, match=f"did you mean '{suggestion}'\\?"):
+        _log(rec, metric=metric, **kwargs)
