@@ -17,6 +17,7 @@ from reportgen.words import (
     noun,
     plural_noun,
     ratio,
+    singular_noun,
 )
 
 
@@ -198,7 +199,7 @@ def rewrite_claim(
     )
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
-    base += f", at least the useful effect of {given(cfg.min_useful_effect)}"
+    base += f", at least the useful effect of {given(cfg.min_useful_effect, cfg.metric_unit)}"
     if rel and rel.get("cost_per_period") is not None:
         base += f" (about {cost(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
@@ -215,6 +216,16 @@ def rewrite_claim(
     if data.get("blocks") and cfg.block:
         where.append(f"over {plural_noun(cfg.block)} {data['first_block']} to {data['last_block']}")
     return base + (", " + " and ".join(where) if where else "") + "."
+
+
+def _live_gap(cfg) -> str:
+    """The gap a deployed model is watched on: per period with a period block column, on a new
+    group with a group one, on new rows without one (no period was measured)."""
+    if not cfg.block:
+        return "the gap on new rows"
+    if cfg.block_kind == "period":
+        return f"the live {noun(cfg.block)} gap"
+    return f"the gap on a new {singular_noun(cfg.block)}"
 
 
 def reconsider(
@@ -264,7 +275,8 @@ def reconsider(
         items.append("a min_useful_effect is fixed in evreport.toml before new runs (now none)")
     elif iv is not None and iv.low < m:
         items.append(
-            f"the interval's lower end reaches the useful effect {given(m)} (now {iv.signed(iv.low)})"
+            f"the interval's lower end reaches the useful effect {given(m, cfg.metric_unit)} "
+            f"(now {iv.signed(iv.low)})"
         )
     for s in slices or []:
         if s["required"] and not s.get("not_worse"):
@@ -283,7 +295,6 @@ def reconsider(
                     f"{count_noun(s['rows'], 'row')})"
                 )
     if verdict == "adopt" and m is not None:
-        unit = cfg.block if (cfg.block and cfg.block_kind == "period") else "period"
-        items.append(f"the live {noun(unit)} gap falls below the useful effect {given(m)}")
+        items.append(f"{_live_gap(cfg)} falls below the useful effect {given(m, cfg.metric_unit)}")
     items += cfg.reconsider_when
     return items

@@ -309,7 +309,7 @@ def relevant_rung(project: Project, rel: dict | None, slices: list[dict] | None)
         missing = (
             f"the interval's lower end "
             f"{with_sign(rel['low'], gap_decimals(rel['gap'], rel['low'], rel['high']))} does not "
-            f"reach the useful effect {given(cfg.min_useful_effect)}"
+            f"reach the useful effect {given(cfg.min_useful_effect, cfg.metric_unit)}"
         )
     return rung(4, "partly", arts, missing, rel["text"]), checks
 
