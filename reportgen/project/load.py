@@ -20,6 +20,7 @@ from reportgen.project.predictions import (
 from reportgen.project.rowkeys import duplicate_id_problems, part_keys
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
+from reportgen.project.task_columns import detect
 
 
 @dataclass(frozen=True)
@@ -220,6 +221,8 @@ def inspect_project(
                 problems += duplicate_id_problems(f, row_id_col, split_names[part])
         keys_of_part[part] = keys_of_frame[id(f)]
     predictions: dict[str, Predictions] = {}
+    kinds: dict[str, str | None] = {}  # each predictions file's task, by its header
+    spans: dict[str, tuple[int, int]] = {}  # the problems its values gave, in ``problems``
     if config is not None:
         part_of: dict[str, tuple[str, int]] = {}
         for r in runs:
@@ -256,6 +259,8 @@ def inspect_project(
                     )
                 )
                 continue
+            kinds[name] = detect(frame.columns, None)[0]
+            start = len(problems)
             pred = parse_predictions(
                 frame,
                 name,
@@ -270,6 +275,7 @@ def inspect_project(
             )
             del frame  # the arrays are in pred
             _release_arrow_memory()
+            spans[name] = (start, len(problems))
             if pred is None:
                 continue
             sframe = split_frames.get(part)
@@ -353,7 +359,8 @@ def inspect_project(
 
     task = source = classes = None
     if config is not None:
-        task, source, classes = project_task(config, predictions, problems)
+        drop_odd_task_problems(config, kinds, spans, problems)
+        task, source, classes = project_task(config, predictions, problems, kinds)
     if config is None or any(p.severity == "error" for p in problems):
         return None, problems + warnings
     project = Project(
@@ -376,17 +383,54 @@ def inspect_project(
     return project, warnings
 
 
+def main_task(config: Config, kinds: dict[str, str | None]) -> str | None:
+    """The task the files should hold: [claim] task, else the only task the metric belongs
+    to (squared_error: regression), else the task most files hold."""
+    if config.task is not None:
+        return config.task
+    owners = [t for t, ms in TASK_METRICS.items() if config.metric in ms]
+    if len(owners) == 1:
+        return owners[0]
+    held = [k for k in kinds.values() if k in TASK_METRICS]
+    return max(dict.fromkeys(held), key=held.count) if held else None
+
+
+def drop_odd_task_problems(
+    config: Config,
+    kinds: dict[str, str | None],
+    spans: dict[str, tuple[int, int]],
+    problems: list[Problem],
+) -> None:
+    """Without [claim] task, a file of another task than the rest gets the one
+    ``[mixed-tasks]`` error (project_task), not a line per value that its task reads wrongly
+    ("y must be 0 or 1" for every row of a regression target)."""
+    tasks = {k for k in kinds.values() if k in TASK_METRICS}
+    if config.task is not None or len(tasks) < 2:
+        return
+    main = main_task(config, kinds)
+    drop = set()
+    for name, kind in kinds.items():
+        if kind in TASK_METRICS and kind != main and name in spans:
+            drop |= {id(p) for p in problems[slice(*spans[name])]}
+    problems[:] = [p for p in problems if id(p) not in drop]
+
+
 def project_task(
-    config: Config, predictions: dict[str, Predictions], problems: list[Problem]
+    config: Config,
+    predictions: dict[str, Predictions],
+    problems: list[Problem],
+    kinds: dict[str, str | None] | None = None,
 ) -> tuple[str | None, str | None, tuple[str, ...] | None]:
     """(task, where it came from, classes): [claim] task, else the one task every predictions
-    file holds, else a regression metric's; files of two tasks, or multi-class files with
-    different classes, are problems."""
+    file holds (``kinds``: each file's by its header, else the parsed files'), else a
+    regression metric's; files of two tasks, or multi-class files with different classes,
+    are problems."""
     first: dict[str, str] = {}
     classes: dict[tuple[str, ...], str] = {}
+    for path, kind in (kinds or {p: pred.kind for p, pred in predictions.items()}).items():
+        if kind in TASK_METRICS:
+            first.setdefault(kind, path)
     for path, pred in predictions.items():
-        if pred.kind in TASK_METRICS:
-            first.setdefault(pred.kind, path)
         if pred.kind == "multiclass":
             classes.setdefault(pred.classes, path)
     if config.task is None and len(first) > 1:
@@ -395,7 +439,10 @@ def project_task(
                 "the predictions files hold different tasks: "
                 + "; ".join(f"{p} ({k})" for k, p in first.items())
                 + '; one comparison is one task: set [claim] task = "..." and fix the other files',
-                next(iter(first.values())),
+                next(
+                    (p for k, p in first.items() if k != main_task(config, kinds or {})),
+                    next(iter(first.values())),
+                ),
                 1,
                 slug="mixed-tasks",
             )

@@ -91,7 +91,7 @@ def parse_multiclass(frame, pred, name: str, problems: list[Problem]) -> None:
     pred.proba = np.column_stack(cols)
     pred.y = _class_index(frame, classes, name, problems)
     if np.all(np.isfinite(pred.proba)):
-        _check_sums(frame, pred.proba, cc[0][0], name, problems)
+        _check_sums(frame, pred.proba, [c for c, _ in cc], name, problems)
 
 
 def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) -> np.ndarray:
@@ -132,18 +132,24 @@ def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) 
     return out
 
 
-def _check_sums(frame, proba: np.ndarray, first: str, name: str, problems: list[Problem]) -> None:
-    """Every row's class probabilities sum to 1 (within SUM_TOLERANCE)."""
+def _check_sums(
+    frame, proba: np.ndarray, columns: list[str], name: str, problems: list[Problem]
+) -> None:
+    """Every row's class probabilities sum to 1 (within SUM_TOLERANCE). Any column of the row
+    may be the wrong one, so the problem names the row and the p_ columns it summed, at the
+    column number of the first."""
     sums = proba.sum(axis=1)
     bad = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_TOLERANCE))
+    span = f"{columns[0]} to {columns[-1]}" if len(columns) > 2 else " and ".join(columns)
     for i in bad[:3]:
         problems.append(
             Problem(
-                f"the p_ columns sum to {sums[i]:.6g} on this row; class probabilities must sum "
-                f"to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column per class",
+                f"the row's p_ columns ({span}) sum to {sums[i]:.6g}; class probabilities must "
+                f"sum to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column "
+                "per class",
                 name,
                 line_of(frame, int(i)),
-                column_of(frame, first),
+                column_of(frame, columns[0]),
                 slug="bad-value",
             )
         )
