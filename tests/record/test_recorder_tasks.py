@@ -266,3 +266,58 @@ def test_task_metric_typos_get_did_you_mean(tmp_path, task, metric, suggestion):
     )
     with pytest.raises(ValueError, match=f"did you mean '{suggestion}'\\?"):
         _log(rec, metric=metric, **kwargs)
+
+
+def _good_proba(y, k, rng, right=0.9):
+    """Probabilities that put ``right`` on the true class of most rows."""
+    p = np.full((len(y), k), (1 - right) / (k - 1))
+    hit = rng.random(len(y)) < 0.95
+    p[np.arange(len(y)), np.where(hit, y, (y + 1) % k)] = right
+    return p
+
+
+@pytest.mark.parametrize("wrong", ["candidate", "baseline", None])
+def test_misnamed_class_columns_warn_in_the_report(tmp_path, wrong):
+    """Columns in the wrong order: accuracy far below 1/K that a relabelling lifts. A warning
+    names the file; for the candidate, rung 1 is partly (the evaluation code is in doubt)."""
+    import warnings
+
+    from reportgen.checks import compute_report
+    from reportgen.project import load_project
+
+    rec = _project(tmp_path, metric="log_loss", task='task = "multiclass"')
+    ids = [f"r{i}" for i in range(30)]
+    y = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    rng = np.random.default_rng(3)
+    for model in ("a", "b"):
+        order = ["c", "a", "b"] if model == {"candidate": "a", "baseline": "b"}.get(wrong) else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rec.log(
+                model=model,
+                seed=1,
+                split="test",
+                row_id=ids,
+                y=y,
+                p=_good_proba(np.arange(30) % 3, 3, rng),
+                classes=order or ["a", "b", "c"],
+                metric="log_loss",
+            )
+    report, problems = compute_report(load_project(tmp_path))
+    found = [p for p in problems if p.slug == "class-order"]
+    role = wrong
+    if role is None:
+        assert found == []
+        assert report["multiclass"]["candidate"]["class_order"] is None
+        return
+    [w] = found
+    doubt = report["multiclass"][role]["class_order"]
+    assert doubt["relabelled"] == ["b", "c", "a"]  # p_a holds b, p_b holds c, p_c holds a
+    assert doubt["relabelled_accuracy"] > 0.9 and doubt["accuracy"] < 0.1
+    assert "reading its columns p_a as b, p_b as c, p_c as a would give" in w.message
+    assert w.path.endswith(f"{'a' if role == 'candidate' else 'b'}-s1-test.parquet")
+    rung1 = report["ladder"][0]
+    if role == "candidate":
+        assert rung1["status"] == "partly" and rung1["missing"] == doubt["text"]
+    else:
+        assert rung1["missing"] != doubt["text"]
