@@ -104,3 +104,15 @@ def test_the_smallest_useful_effect_carries_the_unit():
     assert rows["smallest useful effect"] == str(
         load("weekly-churn")["relevance"]["min_useful_effect"]
     )
+
+
+def test_the_budget_says_what_its_seed_count_is_for():
+    """'seeds needed 2' beside a failed seed rule read as the rule's need: it is the interval's."""
+    report = load("digits-multiclass")
+    plan = report["noise"]["budget"]["planning"]
+    rows = {r.label: r.value for r in build_view(report, ()).noise.budget_rows}
+    assert "seeds needed, blocks fixed" not in rows
+    seeds = rows["seeds for the interval to exclude zero, blocks fixed"]
+    if plan["seeds_needed"]:
+        assert seeds == f"{plan['seeds_needed']:,} (now {report['noise']['budget']['S']:,})"
+    assert "blocks for the interval to exclude zero, seeds fixed" in rows
