@@ -4,7 +4,7 @@ VENV_STAMP := .venv/.installed
 VENV_BASE := .venv/.installed-base
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test test-install lint format fixtures golden pages bench clean
+.PHONY: help setup example examples-build test test-install lint format fixtures golden pages bench bench-peer clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -53,8 +53,12 @@ golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 pages: $(VENV_STAMP) ## PNG of every page of every example's PDF in build/pages/, for a human look
 	$(PY) tests/render/pages.py --out build/pages
 
-bench: $(VENV_STAMP) ## run the benchmarks under bench/ (figures, not pass/fail)
-	for f in bench/bench_*.py; do echo "== $$f"; .venv/bin/python $$f || exit 1; done
+bench: $(VENV_STAMP) ## run the benchmarks under bench/ (figures, not pass/fail), except bench-peer
+	for f in bench/bench_*.py; do [ $$f = bench/bench_peer.py ] && continue; echo "== $$f"; .venv/bin/python $$f || exit 1; done
+
+bench-peer: $(VENV_STAMP) ## time the build against Evidently's HTML (PEER_CACHE=DIR: where its venv goes)
+	@[ -n "$(PEER_CACHE)" ] || { echo "give PEER_CACHE=DIR (the peer's virtualenv is installed there once)"; exit 2; }
+	.venv/bin/python bench/bench_peer.py --cache "$(PEER_CACHE)"
 
 clean: ## remove the virtualenv and caches
 	rm -rf .venv .pytest_cache .ruff_cache .hypothesis build *.egg-info

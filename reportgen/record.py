@@ -34,7 +34,16 @@ from reportgen.project.manifest import (
     split_fingerprint,
     utc_stamp,
 )
-from reportgen.project.runs import OPTIONAL, REQUIRED
+from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
+from reportgen.record_folds import (
+    FOLD_SPLIT,
+    FOLDS_FILE,
+    check_fold_rows,
+    fold_fields,
+    fold_members,
+    same_fold,
+    write_folds,
+)
 from reportgen.safe import atomic_write, safe_file_name
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
 
@@ -228,6 +237,7 @@ class Recorder:
                 atomic_write(toml, TEMPLATE.encode())
         self._env = env_string()
         self._ids_cache: dict = {}
+        self._folds_cache: dict = {}
 
     # ---- reading the project ------------------------------------------------------------
 
@@ -331,6 +341,8 @@ class Recorder:
         cfg = self._config()
         if isinstance(cfg.threshold, float):
             return cfg.threshold
+        if part == FOLD_SPLIT:  # no validation rows inside a fold (checks.cv.select)
+            return 0.5
         if part == "validation":
             vy, vp = y, p
         else:
@@ -386,6 +398,9 @@ class Recorder:
         notes: str | None = None,
         env: str | None = None,
         replace: bool = False,
+        repeat: int | None = None,
+        fold: int | None = None,
+        train_rows: int | None = None,
     ) -> dict[str, float | None]:
         """Append one runs.csv row per metric and write this run's predictions on ``split``.
 
@@ -394,6 +409,8 @@ class Recorder:
         (regression), ``correct`` (question sets, with optional ``category``/``text``), or
         ``values`` (a per-row metric column; a dict ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
         Returns ``{metric: logged value}``. Bad input raises ValueError naming the argument.
+        Cross-validation: ``split="fold"`` with ``repeat`` (default 1) and ``fold`` (from 1),
+        and ``train_rows`` when the model trained on fewer rows than the other folds hold.
         """
         metrics = [metric] if isinstance(metric, str) else list(metric)
         if not metrics or not all(isinstance(m, str) and m.strip() for m in metrics):
@@ -413,6 +430,7 @@ class Recorder:
         if not isinstance(split, str) or not split.strip():
             raise ValueError(f"split={split!r} must be a split name such as 'validation'")
         part = canonical_part(split.strip())
+        cv = fold_fields(part, repeat, fold, train_rows)
         manifest = self._manifest()
         parts = None if manifest is None else {f["part"] for f in manifest["files"]}
         if parts is None:
@@ -421,7 +439,7 @@ class Recorder:
                 "the runs, or rung 2 cannot be shown",
                 stacklevel=2,
             )
-        elif part not in parts:
+        elif (part if part != FOLD_SPLIT else "folds") not in parts:
             raise ValueError(
                 f"split={split!r} is not a part of the frozen split. It should be one of "
                 f"{sorted(parts)}"
@@ -430,13 +448,18 @@ class Recorder:
             fit_seconds = float(fit_seconds)
             if not math.isfinite(fit_seconds) or fit_seconds < 0:
                 raise ValueError(f"fit_seconds={fit_seconds!r} must be a finite number >= 0")
-        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}") if x)
+        fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
+        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
         frame, per_row = None, {}
         if status == "ok":
             frame, per_row = self._frame(
                 metrics, row_id, y, p, correct, category, text, values, columns, y_pred, classes
             )
-            if manifest is not None:
+            if manifest is not None and part == FOLD_SPLIT:
+                members = fold_members(self.root, manifest, self._folds_cache)
+                if members is not None:
+                    check_fold_rows(members, cv, frame["row_id"], FOLDS_FILE)
+            elif manifest is not None:
                 self._check_rows(manifest, part, frame["row_id"])
         if split_id is None and manifest is not None:
             split_id = split_fingerprint(
@@ -457,7 +480,11 @@ class Recorder:
                         f"run_id={run_id!r} is already used by model {r.get('model')!r} seed "
                         f"{r.get('seed')}; a run_id names one trained network"
                     )
-            on_part = [r for r in same_run if canonical_part(r.get("split", "")) == part]
+            on_part = [
+                r
+                for r in same_run
+                if canonical_part(r.get("split", "")) == part and same_fold(r, cv)
+            ]
             clash = [r for r in on_part if r.get("metric") in metrics]
             if clash and not replace:
                 raise ValueError(
@@ -472,6 +499,8 @@ class Recorder:
             if frame is not None:
                 ext = self.predictions_format
                 stem = safe_file_name(run_id, sep="-", empty=None)
+                if fold_id is not None and not stem.endswith(fold_id):
+                    stem += f"-{fold_id}"  # one run id for many folds: a file per fold
                 pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
                 target = self.root / pred_rel
                 data = _parquet_bytes(frame) if ext == "parquet" else _csv_bytes(frame)
@@ -508,11 +537,19 @@ class Recorder:
                         "fit_seconds": fit_seconds,
                         "env": self._env if env is None else env,
                         "notes": notes,
+                        **cv,
                     }
                 )
             # replace=True replaces every row of this run on this split (they share the file)
             self._append(header, rows, new, drop=on_part if replace else [])
         return logged
+
+    def write_folds(
+        self, splitter: Any, X: Any, y: Any = None, groups: Any = None, row_id: Any = None
+    ):
+        """Write split/folds.csv from a scikit-learn k-fold splitter and return its folds
+        (``Fold(repeat, fold, train, test)``, index arrays into ``X``); freeze afterwards."""
+        return write_folds(self.root, splitter, X, y, groups, row_id)
 
     def freeze(self, created: str | None = None) -> dict:
         """Write split/manifest.json from the files under split/ (as `evreport freeze`)."""
@@ -638,16 +675,12 @@ class Recorder:
 
     def _append(self, header, rows, new, drop) -> None:
         needed = [
-            c for c in COLUMNS if c not in header and any(r[c] not in (None, "") for r in new)
+            c
+            for c in COLUMNS + CV_COLUMNS
+            if c not in header and any(r.get(c) not in (None, "") for r in new)
         ]
         if drop or needed:  # rewrite: replaced rows go, new columns are added at the end
-            keys = {(r["run_id"], canonical_part(r["split"]), r["metric"]) for r in drop}
-            keep = [
-                r
-                for r in rows
-                if (r.get("run_id"), canonical_part(r.get("split", "")), r.get("metric"))
-                not in keys
-            ]
+            keep = [r for r in rows if not any(r is d for d in drop)]
             header = header + needed
             out = io.StringIO(newline="")
             w = csv.writer(out, lineterminator="\n")

@@ -2,6 +2,7 @@
 
 compose       colours, the shared Vega-Lite config, named datasets, layering, padded axes
 noise         seed strip, evaluation intervals, bootstrap histogram, variance budget
+cv            the fold gaps by repeat with the corrected and naive intervals
 classification  validation cost against threshold, ROC and precision-recall, reliability
 slices        per-slice gaps
 tasks         multi-class confusion and top-label reliability; regression predicted against actual, residuals

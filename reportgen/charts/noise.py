@@ -37,6 +37,8 @@ def seed_strip(report: dict, data: Datasets):
     import altair as alt
 
     seed = report["noise"].get("seed") or {}
+    if seed.get("within_folds"):  # cross-validation: the seed line's sd is within folds
+        return None
     values = seed.get("values") or {}
     mean = seed.get("mean") or {}
     rows = [

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from reportgen.charts.before_after import before_after_interval, fixed_broken, forgetting
 from reportgen.charts.classification import ranking_pair, reliability, threshold_cost
 from reportgen.charts.compose import Datasets, top_level
+from reportgen.charts.cv import cv_fold_gaps
 from reportgen.charts.noise import bootstrap_histogram, budget, eval_intervals, seed_strip
 from reportgen.charts.slices import slice_gaps
 from reportgen.charts.svg import chart_svg, sanitise_spec
@@ -22,6 +23,7 @@ BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
     "seed_strip": seed_strip,
     "eval_intervals": eval_intervals,
     "bootstrap_histogram": bootstrap_histogram,
+    "cv_fold_gaps": cv_fold_gaps,
     "threshold_cost": threshold_cost,
     "ranking": ranking_pair,
     "reliability": reliability,

@@ -120,5 +120,7 @@ def assemble(head: dict, sections: dict, warnings: list[Problem]) -> dict:
             f"internal error: report.json has no place for the sections {unknown}"
         )
     report = {**head, **{k: sections.get(k) for k in SECTIONS}}
+    if isinstance(report["noise"], dict):  # noise.cv: null outside a cv design
+        report["noise"].setdefault("cv", None)
     report["warnings"] = [w.as_dict() for w in warnings]
     return jsonable(report)

@@ -28,6 +28,8 @@ DESCRIPTIVE_METRICS = ("macro_f1", "f1", "roc_auc", "auc", "average_precision", 
 KINDS = ("model-vs-baseline", "before-after")
 SD_FROM = ("candidate", "baseline", "larger")
 BLOCK_KINDS = ("period", "group")
+#: evaluation designs: one split (train, validation, test) or cross-validation (methods.md section 9)
+DESIGNS = ("split", "cv")
 #: what the repeated runs of a model are: retrained seeds, or evaluations of one model repeated
 #: over sampling epochs (language-model evals); the words change, the figures do not
 REPEATS = ("seeds", "samples")
@@ -91,6 +93,7 @@ SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
         "repeats": ('"seeds" or "samples"', False),
         "threshold": ('"validation-cost" or a number in [0, 1]', False),
         "bins": (_INT, False),
+        "design": ('"split" or "cv"', False),
     },
     "costs": {
         "false_positive": (_NUM, False),
@@ -133,6 +136,7 @@ class Config:
     repeats: str = "seeds"
     threshold: str | float = "validation-cost"
     bins: int = 10
+    design: str = "split"  # "cv": k-fold cross-validation, split/folds.csv (methods.md section 9)
     false_positive: float = 1.0
     false_negative: float = 1.0
     unit: str = "cost units"
@@ -225,13 +229,44 @@ def _type_ok(kind: str, value: Any) -> bool:
     return True
 
 
-def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None:
-    """Parse and validate evreport.toml text; every problem names the line, unknown keys the closest known one."""
+class _Sink:
+    """Collects one file's problems: each names its line; past MAX_PROBLEMS they are only counted."""
+
+    def __init__(self, text: str, name: str, problems: list[Problem]) -> None:
+        self.name = name
+        self.problems = problems
+        self.index = line_index(text)
+        self.start = len(problems)
+        self.dropped = 0
+
+    def line(self, table: str | None, key: str | None) -> int | None:
+        return self.index.get((table, key))
+
+    def full(self) -> bool:
+        """True once MAX_PROBLEMS are reported: later ones are only counted."""
+        if len(self.problems) - self.start >= MAX_PROBLEMS:
+            self.dropped += 1
+            return True
+        return False
+
+    def __call__(self, msg: str, table=None, key=None, slug: str = "bad-config") -> None:
+        if self.full():
+            return
+        self.problems.append(
+            Problem(msg, self.name, self.line(table, key), 1 if key else None, slug=slug)
+        )
+
+
+def _errors(problems: list[Problem]) -> int:
+    return len([p for p in problems if p.severity == "error"])
+
+
+def _load_toml(text: str, name: str, problems: list[Problem]) -> dict | None:
+    """tomllib.loads with every failure as a Problem (bad syntax, deep nesting, huge integers)."""
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except RecursionError:
         problems.append(Problem("not readable TOML: nested too deeply", name, slug="bad-toml"))
-        return None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"at line (\d+), column (\d+)", str(e))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
@@ -244,55 +279,48 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                 slug="bad-toml",
             )
         )
-        return None
     except ValueError as e:  # e.g. an integer with more than 4,300 digits
         problems.append(Problem(f"not readable TOML: {clean_text(e, 120)}", name, slug="bad-toml"))
-        return None
-    before = len([p for p in problems if p.severity == "error"])
-    index = line_index(text)
-    start = len(problems)
-    dropped = 0
+    return None
 
-    def _locate(_text, table, key):
-        return index.get((table, key))
 
-    def full() -> bool:
-        """True once MAX_PROBLEMS are reported: later ones are only counted."""
-        nonlocal dropped
-        if len(problems) - start >= MAX_PROBLEMS:
-            dropped += 1
-            return True
-        return False
-
-    def err(msg, table=None, key=None, slug="bad-config"):
-        if full():
-            return
-        problems.append(
-            Problem(msg, name, _locate(text, table, key), 1 if key else None, slug=slug)
-        )
-
-    cfg = Config()
+def _unknown_table(key: str, err: _Sink) -> None:
     tables = [t for t in SCHEMA if t is not None]
+    if err.full():
+        return
+    close = difflib.get_close_matches(key, tables, n=1)
+    hint = f"; did you mean [{close[0]}]?" if close else f"; known tables: {', '.join(tables)}"
+    err.problems.append(
+        Problem(
+            f"unknown table [{clean_text(key, 80)}]{hint}",
+            err.name,
+            err.line(key, None),
+            1,
+            slug="unknown-key",
+        )
+    )
+
+
+def _unknown_key(table: str | None, k: str, label: str, err: _Sink) -> None:
+    known = SCHEMA[table]
+    if err.full():
+        return
+    close = difflib.get_close_matches(k, list(known), n=1, cutoff=0.5)
+    if not close:  # maybe it belongs to another table
+        for t2, keys in SCHEMA.items():
+            if k in keys and t2 != table:
+                close = [f"[{t2}] {k}" if t2 else f"{k} (top level)"]
+                break
+    hint = f"; did you mean {quote(close[0])}?" if close else f"; known keys: {', '.join(known)}"
+    err(f"unknown key {quote(label)}{hint}", table, k, slug="unknown-key")
+
+
+def _check_keys(doc: dict, cfg: Config, err: _Sink) -> None:
+    """Unknown tables and keys (with the closest known name) and values of the wrong type."""
     for key, value in doc.items():
         if isinstance(value, dict):
             if key not in SCHEMA:
-                if full():
-                    continue
-                close = difflib.get_close_matches(key, tables, n=1)
-                hint = (
-                    f"; did you mean [{close[0]}]?"
-                    if close
-                    else f"; known tables: {', '.join(tables)}"
-                )
-                problems.append(
-                    Problem(
-                        f"unknown table [{clean_text(key, 80)}]{hint}",
-                        name,
-                        _locate(text, key, None),
-                        1,
-                        slug="unknown-key",
-                    )
-                )
+                _unknown_table(key, err)
                 continue
             items = value.items()
             table = key
@@ -300,25 +328,11 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             items = [(key, value)]
             table = None
         for k, v in items:
-            known = SCHEMA[table]
             label = f"{table}.{k}" if table else k
-            if k not in known:
-                if full():
-                    continue
-                close = difflib.get_close_matches(k, list(known), n=1, cutoff=0.5)
-                if not close:  # maybe it belongs to another table
-                    for t2, keys in SCHEMA.items():
-                        if k in keys and t2 != table:
-                            close = [f"[{t2}] {k}" if t2 else f"{k} (top level)"]
-                            break
-                hint = (
-                    f"; did you mean {quote(close[0])}?"
-                    if close
-                    else f"; known keys: {', '.join(known)}"
-                )
-                err(f"unknown key {quote(label)}{hint}", table, k, slug="unknown-key")
+            if k not in SCHEMA[table]:
+                _unknown_key(table, k, label, err)
                 continue
-            kind, _ = known[k]
+            kind, _ = SCHEMA[table][k]
             if not _type_ok(kind, v):
                 err(
                     f"{label} = {quote(v)} must be "
@@ -328,29 +342,61 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                     slug="bad-type",
                 )
                 continue
-            line = _locate(text, table, k)
+            line = err.line(table, k)
             if line:
                 cfg.lines[label] = line
-    if dropped:
-        problems.append(
-            Problem(f"(and {dropped:,} more problems in this file)", name, slug="more-problems")
-        )
+
+
+def _check_required(doc: dict, err: _Sink) -> None:
     for table, keys in SCHEMA.items():
         for k, (_, required) in keys.items():
             section = doc if table is None else doc.get(table)
             if required and (not isinstance(section, dict) or k not in section):
                 where = f"[{table}]" if table else "the top level"
                 err(f"missing required key {quote(k)} in {where}", table, None, slug="missing-key")
-    if len([p for p in problems if p.severity == "error"]) > before:
-        return None
 
-    claim = doc.get("claim", {})
-    rule = doc.get("rule", {})
-    ev = doc.get("evaluation", {})
-    costs = doc.get("costs", {})
-    general = doc.get("general", {})
+
+def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None:
+    """Parse and validate evreport.toml text; every problem names the line, unknown keys the closest known one."""
+    doc = _load_toml(text, name, problems)
+    if doc is None:
+        return None
+    before = _errors(problems)
+    err = _Sink(text, name, problems)
+    cfg = Config()
+    _check_keys(doc, cfg, err)
+    if err.dropped:
+        problems.append(
+            Problem(f"(and {err.dropped:,} more problems in this file)", name, slug="more-problems")
+        )
+    _check_required(doc, err)
+    if _errors(problems) > before:
+        return None
     cfg.title = doc["title"]
     cfg.author = doc.get("author")
+    _read_claim(cfg, doc.get("claim", {}), err)
+    _read_rule(cfg, doc.get("rule", {}), err)
+    _read_evaluation(cfg, doc.get("evaluation", {}), err)
+    _read_costs(cfg, doc.get("costs", {}), err)
+    general = doc.get("general", {})
+    cfg.general_split = general.get("split", cfg.general_split)
+    cfg.max_drop = float(general.get("max_drop", cfg.max_drop))
+    if cfg.max_drop < 0:
+        err("general.max_drop must be >= 0", "general", "max_drop")
+    for label, high in UPPER_BOUNDS.items():
+        table, key = label.split(".")
+        value = (doc.get(table) or {}).get(key)
+        if isinstance(value, int | float) and value > high:
+            err(f"{label} = {quote(value)} must be at most {high:g}", table, key)
+    cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
+    cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
+    if _errors(problems) > before:
+        return None
+    return cfg
+
+
+def _read_claim(cfg: Config, claim: dict, err: _Sink) -> None:
+    """[claim]: kind, the two models, the metric and its direction, min_useful_effect."""
     cfg.claim_text = claim["text"]
     cfg.kind = claim.get("kind", cfg.kind)
     if cfg.kind not in KINDS:
@@ -399,6 +445,9 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
                 "min_useful_effect",
             )
 
+
+def _read_rule(cfg: Config, rule: dict, err: _Sink) -> None:
+    """[rule]: when it was written, the seed rule, confidence, resamples, the random seed."""
     if "written" in rule:
         w = rule["written"]
         if isinstance(w, dt.datetime):
@@ -440,6 +489,9 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         err("rule.random_seed must be >= 0", "rule", "random_seed")
     cfg.seeds_paired = rule.get("seeds_paired", cfg.seeds_paired)
 
+
+def _read_evaluation(cfg: Config, ev: dict, err: _Sink) -> None:
+    """[evaluation]: block and slice columns, non-inferiority, threshold, bins."""
     cfg.block = ev.get("block")
     cfg.slice = ev.get("slice")
     cfg.not_worse_on = list(ev.get("not_worse_on", []))
@@ -485,7 +537,29 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.bins = ev.get("bins", cfg.bins)
     if not 1 <= cfg.bins <= 1000:
         err(f"evaluation.bins = {quote(cfg.bins)} must be between 1 and 1000", "evaluation", "bins")
+    _read_design(cfg, ev, err)
 
+
+def _read_design(cfg: Config, ev: dict, err: _Sink) -> None:
+    """[evaluation] design: "split" (train, validation, test) or "cv" (cross-validation)."""
+    cfg.design = ev.get("design", cfg.design)
+    if cfg.design not in DESIGNS:
+        err(
+            f"evaluation.design = {quote(cfg.design)} is not one of {', '.join(DESIGNS)}",
+            "evaluation",
+            "design",
+        )
+    elif cfg.design == "cv" and cfg.kind != "model-vs-baseline":
+        err(
+            'evaluation.design = "cv" applies to model-vs-baseline projects (a before-after '
+            "project scores one frozen question set)",
+            "evaluation",
+            "design",
+        )
+
+
+def _read_costs(cfg: Config, costs: dict, err: _Sink) -> None:
+    """[costs]: the two error costs, the unit, cases per period."""
     cfg.false_positive = float(costs.get("false_positive", 1.0))
     cfg.false_negative = float(costs.get("false_negative", 1.0))
     if (
@@ -504,20 +578,6 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         if cfg.cases_per_period <= 0:
             err("costs.cases_per_period must be > 0", "costs", "cases_per_period")
     cfg.period = costs.get("period")
-    cfg.general_split = general.get("split", cfg.general_split)
-    cfg.max_drop = float(general.get("max_drop", cfg.max_drop))
-    if cfg.max_drop < 0:
-        err("general.max_drop must be >= 0", "general", "max_drop")
-    for label, high in UPPER_BOUNDS.items():
-        table, key = label.split(".")
-        value = (doc.get(table) or {}).get(key)
-        if isinstance(value, int | float) and value > high:
-            err(f"{label} = {quote(value)} must be at most {high:g}", table, key)
-    cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
-    cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
-    if len([p for p in problems if p.severity == "error"]) > before:
-        return None
-    return cfg
 
 
 def _task_and_unit(cfg: Config, claim: dict, err) -> None:

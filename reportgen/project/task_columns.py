@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from reportgen.errors import Problem, quote
+from reportgen.project.config import TASK_METRICS, Config
 from reportgen.project.tables import column_of, line_of, numeric_column
 
 #: how far a row's class probabilities may sum from 1 (rounded values pass; logits do not)
@@ -162,3 +163,89 @@ def parse_regression(frame, pred, name: str, problems: list[Problem]) -> None:
     pred.kind = "regression"
     pred.y = numeric_column(frame, "y", name, problems)
     pred.y_pred = numeric_column(frame, "y_pred", name, problems)
+
+
+def main_task(config: Config, kinds: dict[str, str | None]) -> str | None:
+    """The task the files should hold: [claim] task, else the only task the metric belongs
+    to (squared_error: regression), else the task most files hold."""
+    if config.task is not None:
+        return config.task
+    owners = [t for t, ms in TASK_METRICS.items() if config.metric in ms]
+    if len(owners) == 1:
+        return owners[0]
+    held = [k for k in kinds.values() if k in TASK_METRICS]
+    return max(dict.fromkeys(held), key=held.count) if held else None
+
+
+def drop_odd_task_problems(
+    config: Config,
+    kinds: dict[str, str | None],
+    spans: dict[str, tuple[int, int]],
+    problems: list[Problem],
+) -> None:
+    """Without [claim] task, a file of another task than the rest gets the one
+    ``[mixed-tasks]`` error (project_task), not a line per value that its task reads wrongly
+    ("y must be 0 or 1" for every row of a regression target)."""
+    tasks = {k for k in kinds.values() if k in TASK_METRICS}
+    if config.task is not None or len(tasks) < 2:
+        return
+    main = main_task(config, kinds)
+    drop = set()
+    for name, kind in kinds.items():
+        if kind in TASK_METRICS and kind != main and name in spans:
+            drop |= {id(p) for p in problems[slice(*spans[name])]}
+    problems[:] = [p for p in problems if id(p) not in drop]
+
+
+def project_task(
+    config: Config,
+    predictions: dict,
+    problems: list[Problem],
+    kinds: dict[str, str | None] | None = None,
+) -> tuple[str | None, str | None, tuple[str, ...] | None]:
+    """(task, where it came from, classes): [claim] task, else the one task every predictions
+    file holds (``kinds``: each file's by its header, else the parsed files'), else a
+    regression metric's; files of two tasks, or multi-class files with different classes,
+    are problems (a file of two tasks at the odd file)."""
+    first: dict[str, str] = {}
+    classes: dict[tuple[str, ...], str] = {}
+    for path, kind in (kinds or {p: pred.kind for p, pred in predictions.items()}).items():
+        if kind in TASK_METRICS:
+            first.setdefault(kind, path)
+    for path, pred in predictions.items():
+        if pred.kind == "multiclass":
+            classes.setdefault(pred.classes, path)
+    if config.task is None and len(first) > 1:
+        problems.append(
+            Problem(
+                "the predictions files hold different tasks: "
+                + "; ".join(f"{p} ({k})" for k, p in first.items())
+                + '; one comparison is one task: set [claim] task = "..." and fix the other files',
+                next(
+                    (p for k, p in first.items() if k != main_task(config, kinds or {})),
+                    next(iter(first.values())),
+                ),
+                1,
+                slug="mixed-tasks",
+            )
+        )
+    if len(classes) > 1:
+        (a, pa), (b, pb) = list(classes.items())[:2]
+        problems.append(
+            Problem(
+                f"the multi-class files have different classes: {pa} has "
+                f"{', '.join('p_' + c for c in a)}, {pb} has {', '.join('p_' + c for c in b)}; "
+                "write one p_ column for every class in every file",
+                pb,
+                1,
+                slug="mixed-classes",
+            )
+        )
+    cls = next(iter(classes), None)
+    if config.task is not None:
+        return config.task, "config", cls
+    if len(first) == 1:
+        return next(iter(first)), "predictions", cls
+    if config.metric in TASK_METRICS["regression"]:
+        return "regression", "metric", None
+    return None, None, None

@@ -8,6 +8,7 @@ render/html.py).
     parts.py         Figure, Row, Status and helpers the sections share
     summary.py       page one: title, claim, decision, ladder
     noise.py         seed noise and evaluation-sample noise
+    cv.py            the same for a cross-validated comparison (retraining, resampling)
     threshold.py     threshold, cost and ranking
     calibration.py   reliability bins
     multiclass.py    confusion matrices, per-class recall, top-label and classwise calibration
@@ -35,6 +36,7 @@ from reportgen.view.appendix import (
 )
 from reportgen.view.before_after import BeforeAfterView, before_after_view
 from reportgen.view.calibration import CalibrationView, calibration_view
+from reportgen.view.cv import CvView, cv_view
 from reportgen.view.multiclass import MulticlassView, multiclass_view
 from reportgen.view.noise import NoiseView, noise_view
 from reportgen.view.parts import Figure, Row, Status
@@ -65,6 +67,8 @@ class ReportView:
     decision: DecisionView
     ladder: list[LadderRow]
     noise: NoiseView
+    #: the noise section of a cross-validated comparison (design = "cv"), else None
+    cv: CvView | None
     threshold: ThresholdView | None
     calibration: CalibrationView | None
     multiclass: MulticlassView | None
@@ -88,6 +92,7 @@ def build_view(report: dict, charts: Collection[str]) -> ReportView:
         decision=decision_view(report),
         ladder=ladder_view(report),
         noise=noise_view(report, charts),
+        cv=cv_view(report, charts),
         threshold=threshold_view(report, charts),
         calibration=calibration_view(report, charts),
         multiclass=multiclass_view(report, charts),

@@ -105,7 +105,12 @@ def value_format(report: dict, check_id: str) -> Callable[[float | int | None], 
     in seed sd as a ratio, an interval's end with its interval's decimals); else `quantity`."""
     if check_id == "validation-gap-vs-seed-sd":
         return lambda v: ratio(v, signed=True)
-    if check_id in ("test-interval-excludes-zero", "interval-above-zero", "useful-effect"):
+    if check_id in (
+        "test-interval-excludes-zero",
+        "cv-interval-excludes-zero",
+        "interval-above-zero",
+        "useful-effect",
+    ):
         iv = (report.get("noise") or {}).get("interval") or {}
         return _with_decimals(gap_decimals(iv.get("gap"), iv.get("low"), iv.get("high")))
     if check_id == "general-set-held":
@@ -213,8 +218,13 @@ def warnings_view(report: dict) -> list[WarningRow]:
 
 
 def comparisons_view(report: dict) -> list[ComparisonRow]:
+    """One row per logged value; the agreeing fold rows of a cv design as one row per model."""
     rows = []
-    for c in report.get("comparisons") or []:
+    comps = report.get("comparisons") or []
+    folds = [c for c in comps if c.get("fold") is not None and c.get("agree")]
+    for c in comps:
+        if c.get("fold") is not None and c.get("agree"):
+            continue
         agree = c.get("agree")
         rows.append(
             ComparisonRow(
@@ -225,6 +235,22 @@ def comparisons_view(report: dict) -> list[ComparisonRow]:
                 recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
                 cite=str(c.get("cite") or DASH),
+            )
+        )
+    for model in dict.fromkeys(str(c.get("model")) for c in folds):
+        mine = [c for c in folds if str(c.get("model")) == model]
+        seeds = sorted({c.get("seed") for c in mine}, key=str)
+        rows.append(
+            ComparisonRow(
+                model=model,
+                seed=", ".join(str(x) for x in seeds),
+                split=f"fold ({count(len(mine))} values)",
+                logged=DASH,
+                recomputed=DASH,
+                agree=outcome(True, f"all {count(len(mine))} agree", "", ""),
+                cite=f"{mine[0].get('cite')} and {count(len(mine) - 1)} more"
+                if len(mine) > 1
+                else str(mine[0].get("cite")),
             )
         )
     return rows

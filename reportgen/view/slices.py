@@ -129,7 +129,8 @@ def bounds_view(report: dict) -> BoundsView:
             Row(f"{name} seeds", f"{count(len(s))} ({', '.join(str(x) for x in s)})" if s else DASH)
         )
         if configs.get(role):
-            rows.append(Row(f"{name} configuration scored on test", str(configs[role])))
+            scored = "analysed" if (report.get("noise") or {}).get("cv") else "scored on test"
+            rows.append(Row(f"{name} configuration {scored}", str(configs[role])))
     rel = report.get("relevance")
     relevance_rows: list[Row] = []
     relevance_text = None
@@ -144,7 +145,10 @@ def bounds_view(report: dict) -> BoundsView:
             ),
             Row("finding", (finding or DASH).replace("-", " ")),
             Row(
-                "test gap and interval",
+                "cross-validation gap and interval"
+                if ((report.get("noise") or {}).get("interval") or {}).get("source")
+                == "cv-corrected"
+                else "test gap and interval",
                 gap_with_interval(rel.get("gap"), rel.get("low"), rel.get("high")),
             ),
         ]

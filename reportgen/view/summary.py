@@ -15,6 +15,7 @@ PAGE_ONE_ARTEFACTS = 3
 CHECK_WORDS = {
     "validation-gap-vs-seed-sd": "validation gap in seed sd",
     "test-interval-excludes-zero": "test interval's lower end",
+    "cv-interval-excludes-zero": "corrected interval's lower end",
     "useful-effect": "lower end against the useful effect",
     "general-set-held": "general-set drop",
     "interval-above-zero": "interval's lower end",

@@ -22,6 +22,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
     ratio (gap in seed sd)         3 significant figures, at most 2       +0.88, +49.9
                                    decimals; signed as a gap
     p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
+    posterior probability          3 decimals, "< 0.001" and "> 0.999"    P(better) = 0.031,
+                                   at the ends                            P(worse) < 0.001
     variance term                  2 significant figures; below 0.001     0.0012, 5.4 × 10⁻⁶
                                    as a power of ten
     count                          integer, thousands separated           2,844
@@ -67,6 +69,8 @@ from reportgen.words.numbers import (
     pct,
     points,
     points_value,
+    posterior,
+    posterior_text,
     power_of_ten,
     prob,
     pvalue,
@@ -107,6 +111,8 @@ __all__ = [
     "plural_noun",
     "points",
     "points_value",
+    "posterior",
+    "posterior_text",
     "power_of_ten",
     "prob",
     "pvalue",

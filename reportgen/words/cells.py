@@ -78,6 +78,11 @@ def pvalue(p: float | None) -> str:
     return DASH if _missing(p) else n.pvalue(p, space=NBSP)
 
 
+def posterior(x: float | None) -> str:
+    """A posterior probability cell: "0.969", "< 0.001" with no line break inside."""
+    return DASH if _missing(x) else n.posterior(x, space=NBSP)
+
+
 def yes_no(x: bool | None) -> str:
     return DASH if x is None else ("yes" if x else "no")
 

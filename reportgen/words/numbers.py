@@ -207,6 +207,23 @@ def p_text(p: float | int | None) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
+def posterior(x: float | int | None, space: str = " ") -> str:
+    """A posterior probability, 3 decimals: "0.969"; "< 0.001" and "> 0.999" where 3 decimals
+    would round a probability that is not 0 or 1 to 0.000 or 1.000 (``space`` after the sign)."""
+    v = value(x, "probability")
+    if 0 < v < 0.0005:
+        return f"<{space}0.001"
+    if 0.9995 <= v < 1:
+        return f">{space}0.999"
+    return fixed(v, 3)
+
+
+def posterior_text(name: str, x: float | int | None) -> str:
+    """A posterior probability in a sentence: "P(better) = 0.031", "P(worse) < 0.001"."""
+    text = posterior(x)
+    return f"P({name}) {text}" if text[0] in "<>" else f"P({name}) = {text}"
+
+
 def given(x: float | int | None, unit: str | None = None) -> str:
     """A number the user wrote in the config (a bar, a useful effect, a margin): 0.005, 2;
     with the ``unit`` of its values when there is one: 0.5 kWh²."""

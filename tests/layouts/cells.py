@@ -298,6 +298,31 @@ SPECIAL = [
 ]
 
 
+#: cross-validation cells (issue 23): the layouts of tests/layouts/gen_cv.py
+CV_CELLS = [
+    {"id": "cv-3-folds", "kind": "cv", "repeats": 1, "folds": 3, "rows": 60},
+    {"id": "cv-1-repeat", "kind": "cv", "repeats": 1, "folds": 10, "rows": 200},
+    {"id": "cv-unequal-folds", "kind": "cv", "repeats": 2, "sizes": [50, 30, 20, 10]},
+    {"id": "cv-runlog-only", "kind": "cv", "predictions": False, "folds_file": False},
+    {"id": "cv-runlog-with-folds", "kind": "cv", "predictions": False},
+    {"id": "cv-5x10", "kind": "cv", "repeats": 5, "folds": 10, "rows": 150, "seeds": (2, 1)},
+    {"id": "cv-test-part", "kind": "cv", "test_part": True},
+    {"id": "cv-two-folds-refused", "kind": "cv", "repeats": 1, "folds": 2, "rows": 40},
+    {"id": "cv-leave-one-out", "kind": "cv", "repeats": 1, "folds": 8, "rows": 8},
+    {"id": "cv-tie-wide-band", "kind": "cv", "effect": "tie", "min_useful_effect": 0.5},
+    {"id": "cv-train-rows", "kind": "cv", "train_rows": 100},
+    {"id": "cv-parquet-accuracy", "kind": "cv", "fmt": "parquet", "metric": "accuracy"},
+    {"id": "cv-custom-metric", "kind": "cv", "metric": "custom_low"},
+    {"id": "cv-deterministic-baseline", "kind": "cv", "deterministic_baseline": True},
+    {"id": "cv-worse", "kind": "cv", "effect": "worse"},
+    {"id": "cv-no-useful-effect", "kind": "cv", "min_useful_effect": None},
+]
+
+
+def cv_cells() -> list[dict]:
+    return list(CV_CELLS)
+
+
 #: named task cells the figure tests use: one class missing from the first test block, and
 #: both tasks on unequal blocks with slices (and a unit)
 MC_MISSING = {
@@ -319,4 +344,4 @@ TASK_SPECIAL = [MC_MISSING, MC_CANONICAL, REG_UNIT, REG_UNEQUAL, MC_BINARY_CLASS
 
 
 def all_cells() -> list[dict]:
-    return mvb_cells() + ba_cells() + SPECIAL + task_cells() + TASK_SPECIAL
+    return mvb_cells() + ba_cells() + SPECIAL + task_cells() + TASK_SPECIAL + cv_cells()

@@ -48,9 +48,13 @@ def test_ladder_has_five_rungs_with_words(weekly_churn_files, weekly_churn):
 
 
 def noise_lines(report: dict) -> list[str]:
-    """The report's two noise lines and, when it has a variance budget, the budget's line."""
-    budget = report["noise"].get("budget")
-    return report["noise"]["lines"] + ([budget["line"]] if budget else [])
+    """The report's two noise lines and, when it has a variance budget, the budget's line; in a
+    cv design the planning note follows the resampling line (before a test part's line)."""
+    noise = report["noise"]
+    budget = noise.get("budget")
+    lines = noise["lines"] + ([budget["line"]] if budget else [])
+    plan = ((noise.get("cv") or {}).get("planning") or {}).get("text")
+    return lines[:2] + [plan] + lines[2:] if plan else lines
 
 
 def test_both_noise_lines_word_for_word(weekly_churn_files, weekly_churn):
@@ -168,7 +172,13 @@ def test_every_example_renders(name, rendered):
     soup = BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
     assert len(soup.select("table.ladder-table tbody tr")) == 5
     assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == noise_lines(report)
-    assert len(soup.select("figure.chart svg")) >= 3
+    # a cv design without a test part has one chart (the fold gaps): no threshold, ROC or
+    # calibration without a part scored once
+    cv_only = report["noise"].get("cv") is not None and report["noise"]["block"] is None
+    assert len(soup.select("figure.chart svg")) >= (1 if cv_only else 3)
+    if cv_only:
+        [fig] = soup.select("div.chart-svg[aria-label^='Dot plot of']")
+        assert f"{report['noise']['cv']['J']} fold gaps" in fig["aria-label"]
     assert soup.find("script") is None
     md = files["decision-log.md"].decode("utf-8")
     assert report["claim"]["reconsider_when"][:40] in md

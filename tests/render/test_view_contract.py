@@ -191,7 +191,7 @@ def ci_pages(reads: Reads) -> None:
     and of a build that stopped on its input."""
     from reportgen import ci
 
-    for name in (*EXAMPLES, MINIMAL):
+    for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
         gates = ci.gates(report, strict=True, require_rung=3)
         ci.render_summary(wrap(ci.summary_context(report, gates, ["PDF not written"]), reads))
