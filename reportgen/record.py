@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import difflib
 import io
 import json
 import math
@@ -26,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from reportgen.names import did_you_mean
+from reportgen.names import fold as _fold
 from reportgen.project.manifest import (
     MANIFEST,
     canonical_part,
@@ -58,20 +59,6 @@ MULTICLASS_HINT = (
     "values=-np.log(proba[np.arange(len(y)), y]), and set [claim] higher_is_better = false "
     "(see docs/recording.md, multi-class and regression)"
 )
-
-
-def did_you_mean(name: str, known) -> str:
-    """'; did you mean 'log_loss'?' when ``name`` is close to one of ``known``, else ''."""
-    folded = {_fold(k): k for k in known}
-    if _fold(name) in folded:
-        return f"; did you mean {folded[_fold(name)]!r}?"
-    close = difflib.get_close_matches(name.lower(), list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _fold(name: str) -> str:
-    """A metric name without case, spaces, hyphens and underscores ("Log-Loss" is "logloss")."""
-    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def env_string() -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from reportgen.charts.compose import (
     BAD,
     BASELINE_COLOUR,
@@ -27,6 +29,7 @@ from reportgen.charts.compose import (
     zero_and_useful,
 )
 from reportgen.stats.budget import half_width
+from reportgen.words import power_of_ten, sig
 from reportgen.words.repeats import repeat_words
 
 
@@ -220,10 +223,21 @@ def bootstrap_histogram(report: dict, data: Datasets):
 # ---------------------------------------------------------------- the variance budget
 
 
-def variance_format(total: float) -> str:
-    """The d3 format of the variance axis: thousands separated from 1 up (a regression target's
-    squared units: 50,000, not 5.0e+4), one-decimal exponents below (a loss's 5.0e-5)."""
-    return ",~r" if total >= 1 else ".1e"
+#: below this total the variance axis is scaled (ticks 0 to 9.9 and "× 10⁻⁵" in its title):
+#: plain decimals of a smaller number would be mostly zeros
+SCALED_BELOW = 1e-3
+VARIANCE_FORMAT = ",~r"
+
+
+def variance_scale(total: float) -> tuple[float, str]:
+    """The variance axis: the factor its values are drawn times and its title. Ticks are never
+    in exponent form: decimals from 10⁻³ up (0.0015; 50,000 for a regression target's squared
+    units), and below that the values times a power of ten, named in the title (× 10⁻⁵)."""
+    if not total or total >= SCALED_BELOW:
+        return 1.0, "variance of the gap"
+    exponent = math.floor(math.log10(total))
+    power = power_of_ten(10.0**exponent, 1).removeprefix("1 × ")
+    return 10.0**-exponent, f"variance of the gap (× {power})"
 
 
 def budget(report: dict, data: Datasets):
@@ -235,9 +249,10 @@ def budget(report: dict, data: Datasets):
     if not b or not b.get("total"):
         return None
     term = repeat_words(report["project"].get("repeats")).term
+    times, title = variance_scale(b["total"])
     terms = [
-        {"what": term, "value": b["seed_term"], "order": 1},
-        {"what": "block term (evaluation sample)", "value": b["block_term"], "order": 2},
+        {"what": term, "value": b["seed_term"] * times, "order": 1},
+        {"what": "block term (evaluation sample)", "value": b["block_term"] * times, "order": 2},
     ]
     bar = unit(
         alt.Chart(data.add(terms))
@@ -246,8 +261,8 @@ def budget(report: dict, data: Datasets):
             x=alt.X(
                 "value:Q",
                 stack="zero",
-                title="variance of the gap",
-                axis=alt.Axis(format=variance_format(b["total"]), tickCount=4),
+                title=title,
+                axis=alt.Axis(format=VARIANCE_FORMAT, tickCount=4),
             ),
             color=nominal_colour(
                 alt,
@@ -302,7 +317,9 @@ def budget(report: dict, data: Datasets):
     )
     ref = unit(
         alt.Chart(
-            data.add([{"y": gap, "what": f"today's gap ({gap:.3g}): below it, zero is excluded"}])
+            data.add(
+                [{"y": gap, "what": f"today's gap ({sig(gap, 3)}): below it, zero is excluded"}]
+            )
         )
         .mark_rule(strokeWidth=1.5, strokeDash=DASHED, color=INK)
         .encode(y="y:Q", tooltip=alt.Tooltip("what:N"))

@@ -184,11 +184,11 @@ def _example_cache(tmp_path_factory) -> Path:
     return cache
 
 
-@pytest.fixture
 #: an example built in place has a report/ folder (its own build store): never copied
 _NO_REPORT = shutil.ignore_patterns("report")
 
 
+@pytest.fixture
 def example(tmp_path, _example_cache):
     """example("moons-tie") -> a private copy of that example under tmp_path."""
 
