@@ -4,10 +4,12 @@ values of the logged metrics, computed by the functions the report recomputes th
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
+from reportgen.names import did_you_mean
 from reportgen.project.task_columns import SUM_TOLERANCE
 from reportgen.stats import multiclass, regression
 
@@ -31,8 +33,28 @@ def _finite(a: np.ndarray, name: str) -> np.ndarray:
     bad = ~np.isfinite(f)
     if bad.any():
         i = np.argwhere(bad)[0]
-        raise ValueError(f"{name}[{', '.join(map(str, i))}] is {f[tuple(i)]!r}: it must be finite")
+        raise ValueError(
+            f"{name}[{', '.join(map(str, i))}] is {float(f[tuple(i)])!r}: it must be finite"
+        )
     return f
+
+
+def _warn_unsorted(classes: list, names: list[str]) -> None:
+    """Warn when ``classes`` is not sorted: scikit-learn's ``classes_`` always is (np.unique),
+    so an unsorted list usually names p's columns in the wrong order (docs/recording.md)."""
+    values = [c.item() if isinstance(c, np.generic) else c for c in classes]
+    try:
+        in_order = sorted(values)
+    except TypeError:  # labels of mixed kinds have no order to compare with
+        return
+    if values != in_order:
+        warnings.warn(
+            f"classes={names!r} is not in sorted order, but estimator.classes_ always is "
+            f"({[class_name(c) for c in in_order]!r}): check that it names p's columns in "
+            "predict_proba's order, or the metrics score the wrong class",
+            UserWarning,
+            stacklevel=5,  # the user's rec.log call
+        )
 
 
 def multiclass_frame(
@@ -52,16 +74,18 @@ def multiclass_frame(
         raise ValueError(f"classes has {len(names)} labels but p has {k} columns; one per column")
     if len(set(names)) != k or not all(names):
         raise ValueError(f"classes={names!r} must be distinct, non-empty labels")
+    if classes is not None:
+        _warn_unsorted(list(classes), names)
     out = (pa < 0) | (pa > 1)
     if out.any():
         i, j = np.argwhere(out)[0]
-        raise ValueError(f"p[{i}, {j}] = {pa[i, j]!r} is outside [0, 1]")
+        raise ValueError(f"p[{i}, {j}] = {float(pa[i, j])!r} is outside [0, 1]")
     sums = pa.sum(axis=1)
     off = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE)
     if off.size:
         i = int(off[0])
         raise ValueError(
-            f"p's row {i} sums to {sums[i]!r}; class probabilities must sum to 1 (pass "
+            f"p's row {i} sums to {float(sums[i]):.6g}; class probabilities must sum to 1 (pass "
             "predict_proba's output, not logits or scores)"
         )
     ya = np.asarray(y)
@@ -82,7 +106,9 @@ def multiclass_frame(
         if m not in multiclass.HIGHER_IS_BETTER:
             raise ValueError(
                 f"metric={m!r} is not a multi-class metric; built in: "
-                f"{sorted(multiclass.HIGHER_IS_BETTER)} (or log a per-row column with values=)"
+                f"{sorted(multiclass.HIGHER_IS_BETTER)}"
+                f"{did_you_mean(m, sorted(multiclass.HIGHER_IS_BETTER))} (or log a per-row "
+                "column with values=)"
             )
         per_row[m] = multiclass.per_row_metric(m, idx, pa)
     ints = all(v.lstrip("-").isdigit() for v in names)
@@ -115,7 +141,9 @@ def regression_frame(
         if m not in regression.HIGHER_IS_BETTER:
             raise ValueError(
                 f"metric={m!r} is not a regression metric; built in: "
-                f"{sorted(regression.HIGHER_IS_BETTER)} (or log a per-row column with values=)"
+                f"{sorted(regression.HIGHER_IS_BETTER)}"
+                f"{did_you_mean(m, sorted(regression.HIGHER_IS_BETTER))} (or log a per-row "
+                "column with values=)"
             )
         per_row[m] = regression.per_row_metric(m, cols["y"], cols["y_pred"])
     return cols, per_row

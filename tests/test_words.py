@@ -61,11 +61,20 @@ TABLE = [
     (w.prob, (0.26912,), {}, "0.269"),
     (w.prob, (1,), {}, "1.000"),
     (w.prob, (-0.0001,), {}, "0.000"),
-    # ratios: 2 decimals, signed when a gap
+    # ratios: 3 significant figures, at most 2 decimals, signed when a gap
+    (w.ratio, (49.92,), {"signed": True}, "+49.9"),
+    (w.ratio, (52.33,), {}, "52.3"),
+    (w.ratio, (523.3,), {"signed": True}, "+523"),
+    (w.ratio, (-1.449,), {"signed": True}, f"{M}1.45"),
+    (w.ratio, (9.996,), {"signed": True}, "+10.0"),
     (w.ratio, (0.875,), {}, "0.88"),
     (w.ratio, (0.875,), {"signed": True}, "+0.88"),
     (w.ratio, (-0.7,), {"signed": True}, f"{M}0.70"),
     (w.ratio, (-0.001,), {"signed": True}, "0.00"),
+    (w.given, (0.5, "kWh²"), {}, "0.5 kWh²"),
+    (w.given, (0.5, None), {}, "0.5"),
+    (w.metric_unit, ("squared_error", "kWh"), {}, "kWh²"),
+    (w.metric_unit, ("absolute_error", "kWh"), {}, "kWh"),
     (w.ratio, (-2.3e-15,), {"signed": True}, "0.00"),
     # variance terms: a power of ten below 0.001
     (w.variance, (5.4e-6,), {}, "5.4 × 10⁻⁶"),

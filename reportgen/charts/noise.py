@@ -31,14 +31,8 @@ from reportgen.charts.compose import (
     zero_and_useful,
 )
 from reportgen.stats.budget import half_width
+from reportgen.words import power_of_ten, sig
 from reportgen.words.repeats import repeat_words
-
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def _superscript(n: int) -> str:
-    """An exponent as superscript digits with a superscript minus: -5 -> ⁻⁵."""
-    return str(n).translate(_SUPERSCRIPT)
 
 
 def seed_strip(report: dict, data: Datasets):
@@ -240,12 +234,21 @@ def bootstrap_histogram(report: dict, data: Datasets):
 # ---------------------------------------------------------------- the variance budget
 
 
-def variance_format(total: float) -> str:
-    """The d3 format of the variance axis: thousands separated from 1 up (a regression target's
-    squared units: 50,000, not 5.0e+4), plain decimals below; ``budget`` scales a loss's
-    variances by a power of ten that the axis title names (0.5, 1.5 with "x 10⁻⁵", never
-    5.0e-6)."""
-    return ",~r" if total >= 1 else "~g"
+#: below this total the variance axis is scaled (ticks 0 to 9.9 and "× 10⁻⁵" in its title):
+#: plain decimals of a smaller number would be mostly zeros
+SCALED_BELOW = 1e-3
+VARIANCE_FORMAT = ",~r"
+
+
+def variance_scale(total: float) -> tuple[float, str]:
+    """The variance axis: the factor its values are drawn times and its title. Ticks are never
+    in exponent form: decimals from 10⁻³ up (0.0015; 50,000 for a regression target's squared
+    units), and below that the values times a power of ten, named in the title (× 10⁻⁵)."""
+    if not total or total >= SCALED_BELOW:
+        return 1.0, "variance of the gap"
+    exponent = math.floor(math.log10(total))
+    power = power_of_ten(10.0**exponent, 1).removeprefix("1 × ")
+    return 10.0**-exponent, f"variance of the gap (× {power})"
 
 
 def budget(report: dict, data: Datasets):
@@ -257,14 +260,11 @@ def budget(report: dict, data: Datasets):
     if not b or not b.get("total"):
         return None
     term = repeat_words(report["project"].get("repeats")).term
-    # ticks in plain decimals: the variances in units of a power of ten, said in the title
-    exponent = math.floor(math.log10(b["total"])) if b["total"] > 0 else 0
-    scale = 10.0**-exponent if exponent < -2 else 1.0
+    times, title = variance_scale(b["total"])
     terms = [
-        {"what": term, "value": b["seed_term"] * scale, "order": 1},
-        {"what": "block term (evaluation sample)", "value": b["block_term"] * scale, "order": 2},
+        {"what": term, "value": b["seed_term"] * times, "order": 1},
+        {"what": "block term (evaluation sample)", "value": b["block_term"] * times, "order": 2},
     ]
-    title = "variance of the gap" + (f" (× 10{_superscript(exponent)})" if scale != 1.0 else "")
     bar = unit(
         alt.Chart(data.add(terms))
         .mark_bar(height=18)
@@ -273,9 +273,7 @@ def budget(report: dict, data: Datasets):
                 "value:Q",
                 stack="zero",
                 title=title,
-                axis=alt.Axis(
-                    format="~g" if scale != 1.0 else variance_format(b["total"]), tickCount=4
-                ),
+                axis=alt.Axis(format=VARIANCE_FORMAT, tickCount=4),
             ),
             color=nominal_colour(
                 alt,
@@ -330,7 +328,9 @@ def budget(report: dict, data: Datasets):
     )
     ref = unit(
         alt.Chart(
-            data.add([{"y": gap, "what": f"today's gap ({gap:.3g}): below it, zero is excluded"}])
+            data.add(
+                [{"y": gap, "what": f"today's gap ({sig(gap, 3)}): below it, zero is excluded"}]
+            )
         )
         .mark_rule(strokeWidth=1.5, strokeDash=DASHED, color=INK)
         .encode(y="y:Q", tooltip=alt.Tooltip("what:N"))

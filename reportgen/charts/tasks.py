@@ -20,6 +20,19 @@ from reportgen.charts.compose import (
 
 #: above this many classes the heat map drops its count labels (they would not fit)
 LABELLED_CLASSES = 12
+#: an axis label's width per character at the charts' 11 px font, in px (DejaVu Sans, roughly)
+CHAR_PX = 7
+#: the heat map's colours: white for no rows, dark blue for all of them, mixed in RGB (Vega's
+#: default HCL mix turns the white end light cyan)
+SHARE_SCALE = {"domain": [0, 1], "range": ["#ffffff", "#08519c"], "interpolate": "rgb"}
+
+
+def class_axis(classes: list[str], cell: int, vertical: bool = False) -> dict:
+    """A heat map axis that shows every class label: never thinned (Vega hides overlapping
+    labels by default), turned 45 degrees when the longest label is wider than a cell."""
+    wide = max(len(c) for c in classes) * CHAR_PX > cell
+    angle = 0 if vertical or not wide else -45
+    return {"labelOverlap": False, "labelAngle": angle, "labelLimit": 120}
 
 
 def confusion(report: dict, data: Datasets):
@@ -55,9 +68,14 @@ def confusion(report: dict, data: Datasets):
             "predicted:N",
             sort=classes,
             title=f"{label}: predicted class",
-            axis=alt.Axis(labelAngle=0),
+            axis=alt.Axis(**class_axis(classes, cell)),
         )
-        y = alt.Y("actual:N", sort=classes, title="actual class")
+        y = alt.Y(
+            "actual:N",
+            sort=classes,
+            title="actual class",
+            axis=alt.Axis(**class_axis(classes, cell, vertical=True)),
+        )
         heat = unit(
             alt.Chart(source)
             .mark_rect(stroke="white", strokeWidth=0.5)
@@ -66,7 +84,7 @@ def confusion(report: dict, data: Datasets):
                 y=y,
                 color=alt.Color(
                     "share:Q",
-                    scale=alt.Scale(domain=[0, 1], range=["#ffffff", "#08519c"]),
+                    scale=alt.Scale(**SHARE_SCALE),
                     legend=None,
                 ),
             )

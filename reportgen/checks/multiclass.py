@@ -8,8 +8,14 @@ import numpy as np
 
 from reportgen.checks.classify import representative
 from reportgen.checks.select import ModelRuns
+from reportgen.errors import Problem
 from reportgen.project import Project
 from reportgen.stats import multiclass as mc
+from reportgen.words import count, prob
+
+#: how many binomial standard errors below 1/K a test accuracy must be to suggest that the
+#: p_ columns are named in the wrong order (docs/methods.md, rung 1)
+BELOW_CHANCE_SE = 3.0
 
 TOP_LABEL = (
     "top-label (confidence) calibration: the predicted class's probability against whether the "
@@ -51,6 +57,7 @@ def _model_entry(project: Project, mr: ModelRuns, rep, classes: list[str]) -> di
     return {
         "seed": rep.seed,
         "rows": int(tp.y.size),
+        "class_order": class_order(conf, classes, mr.name, tp.path),
         "accuracy": float(np.mean(predicted == tp.y)),
         "macro_f1": mc.macro_f1(conf),
         "confusion": conf.tolist(),
@@ -72,3 +79,54 @@ def _model_entry(project: Project, mr: ModelRuns, rep, classes: list[str]) -> di
             if s.test_pred is not None and s.test_pred.kind == "multiclass"
         ],
     }
+
+
+def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> dict | None:
+    """A doubt about the p_ columns' names, or None: the accuracy is far below what guessing
+    at random reaches (1/K), and another reading of the columns (the assignment of columns to
+    classes that maximises the confusion matrix's diagonal) would score above the
+    majority-class rate. Column j is then read as class ``relabelled[j]``."""
+    from scipy.optimize import linear_sum_assignment
+
+    n, k = int(conf.sum()), len(classes)
+    if n == 0 or k < 3:
+        return None
+    accuracy = float(np.trace(conf)) / n
+    chance = 1.0 / k
+    majority = float(conf.sum(axis=1).max()) / n
+    if accuracy >= chance - BELOW_CHANCE_SE * np.sqrt(chance * (1 - chance) / n):
+        return None
+    actual, column = linear_sum_assignment(conf, maximize=True)
+    best = float(conf[actual, column].sum()) / n
+    if best <= majority:
+        return None
+    relabelled = [""] * k
+    for i, j in zip(actual, column, strict=True):
+        relabelled[j] = classes[i]
+    moved = [f"p_{classes[j]} as {relabelled[j]}" for j in range(k) if relabelled[j] != classes[j]]
+    return {
+        "accuracy": accuracy,
+        "chance": chance,
+        "majority": majority,
+        "relabelled": relabelled,
+        "relabelled_accuracy": best,
+        "path": path,
+        "text": (
+            f"{model}'s test accuracy {prob(accuracy)} is far below what guessing at random "
+            f"reaches ({prob(chance)} for {count(k)} classes), but reading its columns "
+            f"{', '.join(moved)} would give {prob(best)}: the p_ columns are likely named in the "
+            "wrong order (classes= must be estimator.classes_, in its order)"
+        ),
+    }
+
+
+def class_order_warnings(section: dict | None) -> list[Problem]:
+    """The ``class-order`` warning of each model whose p_ columns look misnamed."""
+    out = []
+    for role in ("candidate", "baseline"):
+        doubt = ((section or {}).get(role) or {}).get("class_order")
+        if doubt:
+            out.append(
+                Problem(doubt["text"], doubt["path"], slug="class-order", severity="warning")
+            )
+    return out

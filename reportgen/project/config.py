@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
-from reportgen.names import RUNG_KEYS
+from reportgen.names import RUNG_KEYS, did_you_mean
+from reportgen.words.nouns import metric_unit
 
 #: the built-in metrics of each task (per-row, so the row-weighted estimand holds)
 TASK_METRICS: dict[str, tuple[str, ...]] = {
@@ -161,6 +162,12 @@ class Config:
         return self.metric in BUILTIN_METRICS
 
     @property
+    def metric_unit(self) -> str | None:
+        """The unit of the metric's values (and of the useful effect): "mmHg²" for a squared
+        error, "mmHg" otherwise; None without [claim] unit."""
+        return metric_unit(self.metric, self.claim_unit)
+
+    @property
     def metric_words(self) -> str:
         """The metric as sentences name its values, with [claim] unit: "log loss",
         "mean squared error in mmHg²", "mean absolute error in mmHg". A per-row error is
@@ -170,7 +177,7 @@ class Config:
             name = "mean " + name
         if not self.claim_unit:
             return name
-        return f"{name} in {self.claim_unit}{'²' if self.metric == 'squared_error' else ''}"
+        return f"{name} in {self.metric_unit}"
 
 
 #: problems reported for one evreport.toml before the rest are only counted
@@ -589,7 +596,12 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
     task = claim.get("task")
     if task is not None:
         if task not in TASKS:
-            err(f"claim.task = {quote(task)} is not one of {', '.join(TASKS)}", "claim", "task")
+            hint = did_you_mean(task, TASKS) if isinstance(task, str) else ""
+            err(
+                f"claim.task = {quote(task)} is not one of {', '.join(TASKS)}{hint}",
+                "claim",
+                "task",
+            )
             return
         if cfg.kind != "model-vs-baseline":
             err(

@@ -23,6 +23,8 @@ LOGIT_VARIANCE = 2.0
 LOW_SHARE = 0.75
 #: a memorised tiny batch: final loss at most this (nats), or this share of var(y)
 OVERFIT_LOSS = 0.05
+#: a final loss below this is floating-point noise around zero: printed as "about 0 (below 10⁻¹²)", not as 1.690 × 10⁻³²
+LOSS_FLOOR = 1e-12
 #: initialisations the helpers average over; fewer are named in a failure
 STEADY_INITS = 5
 
@@ -105,6 +107,11 @@ def evaluate_initial_loss(f: dict, number, max_classes: int) -> tuple[bool | Non
     return initial_loss_verdict(float(v), ref, what, low, high, f)
 
 
+def _loss(loss: float) -> str:
+    """A final training loss: 4 significant figures, or "about 0" at the floating-point floor."""
+    return "about 0 (below 10⁻¹²)" if abs(loss) < LOSS_FLOOR else metric(loss)
+
+
 def evaluate_overfit(f: dict, number, rows_text: str | None) -> tuple[bool | None, str]:
     """The overfit check: accuracy 1.0 or a final loss at most OVERFIT_LOSS (classification),
     a final MSE at most OVERFIT_LOSS of the batch's var(y) (regression)."""
@@ -116,7 +123,7 @@ def evaluate_overfit(f: dict, number, rows_text: str | None) -> tuple[bool | Non
             return None, "a regression overfit needs final_loss (the MSE) and target_variance > 0"
         ok = loss <= OVERFIT_LOSS * var
         return ok, (
-            f"{head}final MSE {metric(loss)} against the batch's variance of y {metric(var)} "
+            f"{head}final MSE {_loss(loss)} against the batch's variance of y {metric(var)} "
             + ("(memorised)" if ok else f"(did not memorise: above {metric(OVERFIT_LOSS * var)})")
         )
     if not (number(acc) or number(loss)):
@@ -124,7 +131,7 @@ def evaluate_overfit(f: dict, number, rows_text: str | None) -> tuple[bool | Non
     ok = (number(acc) and acc == 1.0) or (number(loss) and loss <= OVERFIT_LOSS)
     bits = [
         f"accuracy {metric(acc)}" if number(acc) else None,
-        f"final loss {metric(loss)}" if number(loss) else None,
+        f"final loss {_loss(loss)}" if number(loss) else None,
     ]
     return ok, head + ", ".join(b for b in bits if b) + (
         " (memorised)" if ok else " (did not memorise)"

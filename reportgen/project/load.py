@@ -21,7 +21,7 @@ from reportgen.project.predictions import (
 from reportgen.project.rowkeys import duplicate_id_problems, part_keys
 from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
-from reportgen.project.task_columns import project_task
+from reportgen.project.task_columns import detect, drop_odd_task_problems, project_task
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,9 @@ class _Load:
     reader: Reader
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    #: each predictions file's task by its header, and the span of ``problems`` it gave
+    kinds: dict[str, str | None] = field(default_factory=dict)
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def read_text(self, rel: str) -> tuple[str | None, str]:
         """A project file's text (None after recording why not) and its display name."""
@@ -174,9 +177,11 @@ def inspect_project(
     predictions: dict[str, Predictions] = {}
     if config is not None:
         for rel, (part, line) in sorted(_predictions_parts(runs, rname, problems).items()):
+            start = len(problems)
             pred = _read_predictions(
                 ld, config, rel, part, (rname, line), split_frames, keys_of_part, row_id_col
             )
+            ld.spans[rel] = (start, len(problems))
             if pred is not None:
                 predictions[rel] = pred
     checks = _check_files(ld, paths)
@@ -184,7 +189,8 @@ def inspect_project(
 
     task = source = classes = None
     if config is not None:
-        task, source, classes = project_task(config, predictions, problems)
+        drop_odd_task_problems(config, ld.kinds, ld.spans, problems)
+        task, source, classes = project_task(config, predictions, problems, ld.kinds)
     if config is None or any(p.severity == "error" for p in problems):
         return None, problems + warnings
     project = Project(
@@ -381,6 +387,7 @@ def _read_predictions(
             )
         )
         return None
+    ld.kinds[rel] = detect(frame.columns, None)[0]
     pred = parse_predictions(
         frame,
         name,

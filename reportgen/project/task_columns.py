@@ -92,7 +92,7 @@ def parse_multiclass(frame, pred, name: str, problems: list[Problem]) -> None:
     pred.proba = np.column_stack(cols)
     pred.y = _class_index(frame, classes, name, problems)
     if np.all(np.isfinite(pred.proba)):
-        _check_sums(frame, pred.proba, cc[0][0], name, problems)
+        _check_sums(frame, pred.proba, [c for c, _ in cc], name, problems)
 
 
 def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) -> np.ndarray:
@@ -133,18 +133,24 @@ def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) 
     return out
 
 
-def _check_sums(frame, proba: np.ndarray, first: str, name: str, problems: list[Problem]) -> None:
-    """Every row's class probabilities sum to 1 (within SUM_TOLERANCE)."""
+def _check_sums(
+    frame, proba: np.ndarray, columns: list[str], name: str, problems: list[Problem]
+) -> None:
+    """Every row's class probabilities sum to 1 (within SUM_TOLERANCE). Any column of the row
+    may be the wrong one, so the problem names the row and the p_ columns it summed, at the
+    column number of the first."""
     sums = proba.sum(axis=1)
     bad = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_TOLERANCE))
+    span = f"{columns[0]} to {columns[-1]}" if len(columns) > 2 else " and ".join(columns)
     for i in bad[:3]:
         problems.append(
             Problem(
-                f"the p_ columns sum to {sums[i]:.6g} on this row; class probabilities must sum "
-                f"to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column per class",
+                f"the row's p_ columns ({span}) sum to {sums[i]:.6g}; class probabilities must "
+                f"sum to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column "
+                "per class",
                 name,
                 line_of(frame, int(i)),
-                column_of(frame, first),
+                column_of(frame, columns[0]),
                 slug="bad-value",
             )
         )
@@ -159,17 +165,54 @@ def parse_regression(frame, pred, name: str, problems: list[Problem]) -> None:
     pred.y_pred = numeric_column(frame, "y_pred", name, problems)
 
 
+def main_task(config: Config, kinds: dict[str, str | None]) -> str | None:
+    """The task the files should hold: [claim] task, else the only task the metric belongs
+    to (squared_error: regression), else the task most files hold."""
+    if config.task is not None:
+        return config.task
+    owners = [t for t, ms in TASK_METRICS.items() if config.metric in ms]
+    if len(owners) == 1:
+        return owners[0]
+    held = [k for k in kinds.values() if k in TASK_METRICS]
+    return max(dict.fromkeys(held), key=held.count) if held else None
+
+
+def drop_odd_task_problems(
+    config: Config,
+    kinds: dict[str, str | None],
+    spans: dict[str, tuple[int, int]],
+    problems: list[Problem],
+) -> None:
+    """Without [claim] task, a file of another task than the rest gets the one
+    ``[mixed-tasks]`` error (project_task), not a line per value that its task reads wrongly
+    ("y must be 0 or 1" for every row of a regression target)."""
+    tasks = {k for k in kinds.values() if k in TASK_METRICS}
+    if config.task is not None or len(tasks) < 2:
+        return
+    main = main_task(config, kinds)
+    drop = set()
+    for name, kind in kinds.items():
+        if kind in TASK_METRICS and kind != main and name in spans:
+            drop |= {id(p) for p in problems[slice(*spans[name])]}
+    problems[:] = [p for p in problems if id(p) not in drop]
+
+
 def project_task(
-    config: Config, predictions: dict, problems: list[Problem]
+    config: Config,
+    predictions: dict,
+    problems: list[Problem],
+    kinds: dict[str, str | None] | None = None,
 ) -> tuple[str | None, str | None, tuple[str, ...] | None]:
     """(task, where it came from, classes): [claim] task, else the one task every predictions
-    file holds, else a regression metric's; files of two tasks, or multi-class files with
-    different classes, are problems."""
+    file holds (``kinds``: each file's by its header, else the parsed files'), else a
+    regression metric's; files of two tasks, or multi-class files with different classes,
+    are problems (a file of two tasks at the odd file)."""
     first: dict[str, str] = {}
     classes: dict[tuple[str, ...], str] = {}
+    for path, kind in (kinds or {p: pred.kind for p, pred in predictions.items()}).items():
+        if kind in TASK_METRICS:
+            first.setdefault(kind, path)
     for path, pred in predictions.items():
-        if pred.kind in TASK_METRICS:
-            first.setdefault(pred.kind, path)
         if pred.kind == "multiclass":
             classes.setdefault(pred.classes, path)
     if config.task is None and len(first) > 1:
@@ -178,7 +221,10 @@ def project_task(
                 "the predictions files hold different tasks: "
                 + "; ".join(f"{p} ({k})" for k, p in first.items())
                 + '; one comparison is one task: set [claim] task = "..." and fix the other files',
-                next(iter(first.values())),
+                next(
+                    (p for k, p in first.items() if k != main_task(config, kinds or {})),
+                    next(iter(first.values())),
+                ),
                 1,
                 slug="mixed-tasks",
             )

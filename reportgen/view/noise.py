@@ -133,13 +133,19 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
             else "seed sd interval (chi-square)",
             f"{spread(b.get('seed_sd'))}: {_sd_interval(b.get('seed_sd'), sdi)}",
         ),
+        # the interval's planning, not the seed rule's: "seeds needed 2" beside a failed seed
+        # rule read as "2 seeds would pass the rule"
         Row(
-            "seeds needed, blocks fixed",
-            count(plan["seeds_needed"]) if plan.get("seeds_needed") else "not reachable",
+            "seeds for the interval to exclude zero, blocks fixed",
+            f"{count(plan['seeds_needed'])} (now {count(b['S'])})"
+            if plan.get("seeds_needed")
+            else "not reachable",
         ),
         Row(
-            "blocks needed, seeds fixed",
-            count(plan["blocks_needed"]) if plan.get("blocks_needed") else "not reachable",
+            "blocks for the interval to exclude zero, seeds fixed",
+            f"{count(plan['blocks_needed'])} (now {count(b['B'])})"
+            if plan.get("blocks_needed")
+            else "not reachable",
         ),
         Row(
             "both scaled together",

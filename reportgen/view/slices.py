@@ -6,7 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, chart_figure, in_words, names
-from reportgen.words import count_noun, gap_decimals
+from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
     DASH,
     cost,
@@ -110,16 +110,24 @@ def _not_shown_no_worse(s: dict, digits: int) -> str:
     return "no worse needs an interval: " + str(s.get("not_worse_reason") or "there is none")
 
 
+def _metric_and_unit(report: dict) -> tuple[str, str | None]:
+    p = report.get("project") or {}
+    return str(p.get("metric") or ""), p.get("unit")
+
+
 def bounds_view(report: dict) -> BoundsView:
     data = report.get("data") or {}
     rows = []
     for part, n in (data.get("parts") or {}).items():
         rows.append(Row(f"{part} rows", count(n)))
-    if data.get("block_column"):
-        rows.append(Row("block column", str(data["block_column"])))
+    block = data.get("block_column")
+    if block:
+        rows.append(Row("block column", str(block)))
     if data.get("blocks") is not None:
-        rows.append(Row("blocks on test", count(data["blocks"])))
-    if data.get("first_block") is not None or data.get("last_block") is not None:
+        rows.append(Row("blocks on test", blocks_phrase(data["blocks"], block)))
+    kind = ((report.get("noise") or {}).get("block") or {}).get("block_kind") or "period"
+    # without a block column the first and last "blocks" are row ids: no period was measured
+    if block and kind == "period" and data.get("first_block") is not None:
         rows.append(
             Row(
                 "period measured",
@@ -145,7 +153,10 @@ def bounds_view(report: dict) -> BoundsView:
         unit = rel.get("unit") or "cost units"
         finding = rel.get("finding")
         relevance_rows = [
-            Row("smallest useful effect", given(rel.get("min_useful_effect"))),
+            Row(
+                "smallest useful effect",
+                given(rel.get("min_useful_effect"), metric_unit(*_metric_and_unit(report))),
+            ),
             Row("finding", (finding or DASH).replace("-", " ")),
             Row(
                 "cross-validation gap and interval"

@@ -19,7 +19,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
     RMSE, prediction; an MSE)      for squared units): one count a table
     R², a class's recall           3 decimals, as a probability           0.612
     probability, threshold, rate   3 decimals                             0.315
-    ratio (gap in seed sd)         2 decimals, signed as a gap            +0.88
+    ratio (gap in seed sd)         3 significant figures, at most 2       +0.88, +49.9
+                                   decimals; signed as a gap
     p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
     posterior probability          3 decimals, "< 0.001" and "> 0.999"    P(better) = 0.031,
                                    at the ends                            P(worse) < 0.001
@@ -27,7 +28,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
                                    as a power of ten
     count                          integer, thousands separated           2,844
     percentage                     whole percent                          95%
-    configured value               as written                             0.005, 2
+    configured value               as written, with the metric's unit     0.005, 2, 0.5 kWh²
+                                   when [claim] unit gives one
     rubric points                  as scored, at most 4 decimals          2, 1.5, −2
 
 A typographic minus (U+2212) everywhere a number is printed, no sign on a rounded zero, both
@@ -43,6 +45,7 @@ from reportgen.words.nouns import (
     blocks_phrase,
     count_noun,
     metric_label,
+    metric_unit,
     noun,
     plural_noun,
     singular_noun,
@@ -104,6 +107,7 @@ __all__ = [
     "interval",
     "metric",
     "metric_label",
+    "metric_unit",
     "noun",
     "p_text",
     "pct",

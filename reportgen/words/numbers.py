@@ -122,8 +122,11 @@ def prob(x: float | int | None) -> str:
 
 
 def ratio(x: float | int | None, signed: bool = False) -> str:
-    """A ratio such as the gap in seed sd: 2 decimals (0.88), signed when it is a gap."""
-    return with_sign(x, 2) if signed else fixed(x, 2)
+    """A ratio such as the gap in seed sd: 3 significant figures, at most 2 decimals (0.88,
+    1.45, 49.9, 523); ``signed`` for a gap in sd, which is negative when the candidate is worse
+    (+49.9, −0.42)."""
+    d = decimals(value(x), sig=3, cap=2)
+    return with_sign(x, d) if signed else fixed(x, d)
 
 
 def variance(x: float | int | None) -> str:
@@ -227,9 +230,11 @@ def posterior_text(name: str, x: float | int | None) -> str:
     return f"P({name}) {text}" if text[0] in "<>" else f"P({name}) = {text}"
 
 
-def given(x: float | int | None) -> str:
-    """A number the user wrote in the config (a bar, a useful effect, a margin): 0.005, 2."""
-    return _shortest(value(x, "configured value"))
+def given(x: float | int | None, unit: str | None = None) -> str:
+    """A number the user wrote in the config (a bar, a useful effect, a margin): 0.005, 2;
+    with the ``unit`` of its values when there is one: 0.5 kWh²."""
+    text = _shortest(value(x, "configured value"))
+    return f"{text} {unit}" if unit else text
 
 
 def _shortest(v: float) -> str:

@@ -156,3 +156,47 @@ def test_unit_is_named_in_the_noise_sentences(built_cells):
     lines = b.report["noise"]["lines"]
     assert all("mean squared error in mmHg²" in ln for ln in lines[1:2])
     assert "mean squared error in mmHg²" in b.report["claim"]["rewritten"]
+
+
+def _strings(x):
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _strings(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _strings(v)
+
+
+def test_every_useful_effect_carries_the_unit(built_cells):
+    """With [claim] unit, the useful effect is "0.005 mmHg²" in every sentence that gives it."""
+    import re
+
+    b = built_ok(
+        built_cells, {**C.REG_UNIT, "id": "task-regression-unit-useful", "min_useful_effect": 0.005}
+    )
+    said = [s for s in _strings(b.report) if re.search(r"useful effect (of )?0\.005", s)]
+    assert said
+    for s in said:
+        assert re.findall(r"useful effect (?:of )?0\.005( mmHg²)?", s) == [" mmHg²"] * len(
+            re.findall(r"useful effect (?:of )?0\.005", s)
+        ), s
+
+
+@pytest.mark.parametrize(
+    ("cell", "live"),
+    [
+        ({"id": "task-regression-noblock-adopt", "blocks": "none"}, "the gap on new rows"),
+        ({"id": "task-regression-week-adopt"}, "the live week gap"),
+    ],
+)
+def test_reconsider_names_no_period_without_a_block_column(cell, live, built_cells):
+    b = built_ok(
+        built_cells,
+        {**C.REG_UNIT, **cell, "effect": "very-strong", "min_useful_effect": 0.005},
+    )
+    r = b.report
+    assert r["decision"]["verdict"] == "adopt", r["decision"]
+    items = r["claim"]["reconsider_items"]
+    assert f"{live} falls below the useful effect 0.005 mmHg²" in items

@@ -95,6 +95,16 @@ def test_regression_overfit_is_scored_against_the_batch_variance():
     assert not ok and "did not memorise: above 0.05000" in text
 
 
+def test_a_loss_at_the_floating_point_floor_prints_about_zero():
+    """1.69e-32 is float noise around zero, not a figure to read (1.690 × 10⁻³²)."""
+    ok, text = evaluate("overfit", {"rows": 32, "final_loss": 1.69e-32, "target_variance": 0.68})
+    assert ok and "final MSE about 0 (below 10⁻¹²) against" in text
+    ok, text = evaluate("overfit", {"rows": 32, "final_loss": 3e-40, "accuracy": 1.0})
+    assert ok and "final loss about 0 (below 10⁻¹²)" in text
+    ok, text = evaluate("overfit", {"rows": 32, "final_loss": 1.337e-5, "accuracy": 1.0})
+    assert "final loss 1.337 × 10⁻⁵" in text
+
+
 # ---------------------------------------------------------------- scikit-learn
 
 

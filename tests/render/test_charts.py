@@ -264,11 +264,59 @@ def test_roc_and_pr_draw_each_models_seed_band(weekly_churn):
     assert all(r["x"] > 0 for r in pr_rows)  # recall 0 is a convention, not drawn
 
 
-def test_variance_axis_has_no_exponents_for_squared_units(weekly_churn):
-    """A regression target's variance terms (points²) tick as 50,000, a loss's as 5.0e-5."""
-    report = load("diabetes-regression")
-    axis = chart_specs(report)["budget"]["vconcat"][0]["encoding"]["x"]["axis"]
-    assert axis["format"] == ",~r" and report["noise"]["budget"]["total"] > 1
-    small = chart_specs(weekly_churn)["budget"]["vconcat"][0]["encoding"]["x"]
-    # a loss's variances are scaled by a power of ten, named in the title: no 5.0e-6 ticks
-    assert small["axis"]["format"] == "~g" and small["title"] == "variance of the gap (× 10⁻⁵)"
+TICK = re.compile(r"<text[^>]*>([^<]*)</text>")
+
+
+def _texts(svg: str) -> list[str]:
+    return TICK.findall(svg)
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("diabetes-regression", "variance of the gap"),
+        ("weekly-churn", "variance of the gap (× 10⁻⁵)"),
+        ("digits-multiclass", "variance of the gap (× 10⁻⁴)"),
+    ],
+)
+def test_variance_axis_ticks_are_never_exponents(name, title):
+    """50,000 for squared units, decimals from 10⁻³ up, a scaled title below: never 5.0e-5."""
+    report = load(name)
+    svg = build_charts(report)["budget"]
+    texts = _texts(svg)
+    assert title in texts
+    ticks = [t for t in texts if re.fullmatch(r"[\d.,]+", t)]
+    assert ticks and not [t for t in texts if re.search(r"\de[+-]?\d", t)]
+    x = chart_specs(report)["budget"]["vconcat"][0]["encoding"]["x"]
+    assert x["axis"]["format"] == ",~r"
+
+
+def test_variance_axis_between_a_thousandth_and_one_is_decimals(weekly_churn):
+    report = copy.deepcopy(weekly_churn)
+    b = report["noise"]["budget"]
+    b["seed_term"], b["block_term"], b["total"] = 0.0012, 0.00045, 0.00165
+    texts = _texts(build_charts(report)["budget"])
+    assert "variance of the gap" in texts
+    assert "0.0005" in texts and "0.001" in texts
+
+
+def test_confusion_heat_map_shows_every_label_and_white_zero(tmp_path):
+    """Long class names (wine cultivars) all show on both axes; an empty cell is white."""
+    report = copy.deepcopy(load("digits-multiclass"))
+    sec = report["multiclass"]
+    names = ["barbera", "barolo", "grignolino"]
+    sec["classes"] = names
+    for role in ("candidate", "baseline"):
+        sec[role]["confusion"] = [[12, 0, 0], [0, 15, 0], [1, 0, 17]]
+        sec[role]["confusion_normalised"] = [[1, 0, 0], [0, 1, 0], [1 / 18, 0, 17 / 18]]
+    svg = build_charts(report)["confusion"]
+    shown = re.findall(r'<text[^>]*opacity="1"[^>]*>([^<]*)</text>', svg)
+    hidden = re.findall(r'<text[^>]*opacity="0"[^>]*>([^<]*)</text>', svg)
+    assert hidden == []
+    for name in names:
+        assert shown.count(name) == 4, name  # both axes of both panels
+    fills = re.findall(r'<path[^>]*fill="(rgb\([^)]*\))"', svg)
+    assert "rgb(255, 255, 255)" in fills
+    assert not [
+        f for f in fills if f.startswith("rgb(2") and "255, 255)" in f and f != "rgb(255, 255, 255)"
+    ]

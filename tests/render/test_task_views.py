@@ -82,3 +82,37 @@ def test_multiclass_confusion_and_per_class_cells():
         assert row.candidate_recall == f"{c['per_class'][i]['recall']:.3f}"
         assert row.baseline_precision == f"{b['per_class'][i]['precision']:.3f}"
         assert float(row.candidate_ece) == float(f"{c['classwise_ece']['per_class'][i]:.4g}")
+
+
+def test_without_a_block_column_no_period_is_measured():
+    """The first and last "blocks" of a project without a block column are row ids."""
+    report = load("diabetes-regression")
+    assert report["data"]["block_column"] is None and report["data"]["first_block"]
+    rows = {r.label: r.value for r in build_view(report, ()).bounds.data}
+    assert "period measured" not in rows
+    assert rows["blocks on test"] == f"{report['data']['blocks']:,} single-row blocks"
+    weekly = {r.label: r.value for r in build_view(load("weekly-churn"), ()).bounds.data}
+    assert weekly["period measured"].split(" to ")[0] == load("weekly-churn")["data"]["first_block"]
+
+
+def test_the_smallest_useful_effect_carries_the_unit():
+    report = load("diabetes-regression")
+    assert report["project"]["unit"] == "points"
+    rows = {r.label: r.value for r in build_view(report, ()).bounds.relevance}
+    assert rows["smallest useful effect"] == "100 points²"
+    rows = {r.label: r.value for r in build_view(load("weekly-churn"), ()).bounds.relevance}
+    assert rows["smallest useful effect"] == str(
+        load("weekly-churn")["relevance"]["min_useful_effect"]
+    )
+
+
+def test_the_budget_says_what_its_seed_count_is_for():
+    """'seeds needed 2' beside a failed seed rule read as the rule's need: it is the interval's."""
+    report = load("digits-multiclass")
+    plan = report["noise"]["budget"]["planning"]
+    rows = {r.label: r.value for r in build_view(report, ()).noise.budget_rows}
+    assert "seeds needed, blocks fixed" not in rows
+    seeds = rows["seeds for the interval to exclude zero, blocks fixed"]
+    if plan["seeds_needed"]:
+        assert seeds == f"{plan['seeds_needed']:,} (now {report['noise']['budget']['S']:,})"
+    assert "blocks for the interval to exclude zero, seeds fixed" in rows

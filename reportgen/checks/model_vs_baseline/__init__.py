@@ -17,7 +17,7 @@ from reportgen.checks.model_vs_baseline.rungs import (
     primary_interval,
     relevant_rung,
 )
-from reportgen.checks.multiclass import multiclass_section
+from reportgen.checks.multiclass import class_order_warnings, multiclass_section
 from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
 from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
 from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
@@ -49,8 +49,11 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     rel = relevance(project, iv, th)
     data = data_section(project, cand, base, ev)
     untested = not_tested(project, ev, cand, base)
+    tasks = task_sections(project, ev, cand, base)
+    warnings += class_order_warnings(tasks["multiclass"])
+    doubt = ((tasks["multiclass"] or {}).get("candidate") or {}).get("class_order")
     ladder, checks = climb(
-        correct_rung(project, cfg.candidate, comparisons),
+        correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
         fair_rung(project, facts),
         noise_rung(project, seed, iv),
         relevant_rung(project, rel, slices),
@@ -95,7 +98,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         "threshold": th,
         "ranking": rk,
         "calibration": cal,
-        **task_sections(project, ev, cand, base),
+        **tasks,
         "slices": slices,
         "data": data,
         "not_tested": untested,

@@ -19,6 +19,7 @@ from reportgen.words import (
     noun,
     plural_noun,
     ratio,
+    singular_noun,
 )
 
 
@@ -195,7 +196,7 @@ def rewrite_claim(
     )
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
-    base += f", at least the useful effect of {given(cfg.min_useful_effect)}"
+    base += f", at least the useful effect of {given(cfg.min_useful_effect, cfg.metric_unit)}"
     if rel and rel.get("cost_per_period") is not None:
         base += f" (about {cost(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
@@ -225,6 +226,16 @@ def _no_interval_item(project: Project, block: dict | None) -> str:
             f"evaluation interval (now {blocks_phrase(block.get('blocks') or 0, project.config.block)})"
         )
     return f"the test gap gets an evaluation interval (now none: {block.get('reason') or 'no interval'})"
+
+
+def _live_gap(cfg) -> str:
+    """The gap a deployed model is watched on: per period with a period block column, on a new
+    group with a group one, on new rows without one (no period was measured)."""
+    if not cfg.block:
+        return "the gap on new rows"
+    if cfg.block_kind == "period":
+        return f"the live {noun(cfg.block)} gap"
+    return f"the gap on a new {singular_noun(cfg.block)}"
 
 
 def reconsider(
@@ -274,7 +285,8 @@ def reconsider(
         items.append("a min_useful_effect is fixed in evreport.toml before new runs (now none)")
     elif iv is not None and iv.low < m:
         items.append(
-            f"the interval's lower end reaches the useful effect {given(m)} (now {iv.signed(iv.low)})"
+            f"the interval's lower end reaches the useful effect {given(m, cfg.metric_unit)} "
+            f"(now {iv.signed(iv.low)})"
         )
     for s in slices or []:
         if s["required"] and not s.get("not_worse"):
@@ -293,7 +305,6 @@ def reconsider(
                     f"{count_noun(s['rows'], 'row')})"
                 )
     if verdict == "adopt" and m is not None:
-        unit = cfg.block if (cfg.block and cfg.block_kind == "period") else "period"
-        items.append(f"the live {noun(unit)} gap falls below the useful effect {given(m)}")
+        items.append(f"{_live_gap(cfg)} falls below the useful effect {given(m, cfg.metric_unit)}")
     items += cfg.reconsider_when
     return items
