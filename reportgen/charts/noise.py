@@ -9,6 +9,7 @@ from reportgen.charts.compose import (
     BASELINE_COLOUR,
     CANDIDATE_COLOUR,
     DASHED,
+    DOTTED,
     INK,
     MUTED,
     SOLID,
@@ -20,6 +21,7 @@ from reportgen.charts.compose import (
     layer,
     metric_name,
     model_colour,
+    model_name,
     models,
     nominal_colour,
     padded,
@@ -119,7 +121,7 @@ def eval_intervals(report: dict, data: Datasets):
     block = report["noise"].get("block")
     if not block or block.get("gap") is None:
         return None
-    cand = report["project"]["candidate"]
+    cand = model_name(report, "candidate")
     words = repeat_words(report["project"].get("repeats"))
     nets = block.get("networks") or {}
     one = bool(nets) and all(n == 1 for n in nets.values())
@@ -188,15 +190,24 @@ def bootstrap_histogram(report: dict, data: Datasets):
     ]
     conf = block.get("confidence") or 0.95
     refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
-    if block.get("bootstrap") and block["bootstrap"].get("low") is not None:
-        lo, hi = block["bootstrap"]["low"], block["bootstrap"]["high"]
-    else:
-        lo, hi = block.get("low"), block.get("high")
-    if lo is not None:
-        label = f"{conf * 100:.0f}% interval"
+    # the interval the text quotes is the primary one (noise.block low/high); when that is the
+    # paired t, the bootstrap's own percentile interval is drawn too, and each is labelled
+    primary = block.get("primary") or "bootstrap"
+    level = f"{round(conf * 100, 6):g}%"
+    if block.get("low") is not None and block.get("high") is not None:
+        label = f"{level} interval quoted (" + (
+            "bootstrap)" if primary == "bootstrap" else "paired t)"
+        )
         refs += [
-            {"x": lo, "what": label, "colour": INK, "dash": DASHED},
-            {"x": hi, "what": label, "colour": INK, "dash": DASHED},
+            {"x": block["low"], "what": label, "colour": INK, "dash": DASHED},
+            {"x": block["high"], "what": label, "colour": INK, "dash": DASHED},
+        ]
+    boot = block.get("bootstrap") or {}
+    if primary != "bootstrap" and boot.get("low") is not None and boot.get("high") is not None:
+        label = f"{level} bootstrap percentile interval"
+        refs += [
+            {"x": boot["low"], "what": label, "colour": MUTED, "dash": DOTTED},
+            {"x": boot["high"], "what": label, "colour": MUTED, "dash": DOTTED},
         ]
     refs.append(
         {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID}

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
-from reportgen.checks.noise_lines import budget_line, repeat_words
+from reportgen.checks.noise_lines import (
+    budget_line,
+    impractical_text,
+    repeat_words,
+    test_decimals,
+)
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.project import Project
@@ -14,6 +19,7 @@ from reportgen.stats.seeds import paired_seeds, seed_rule
 from reportgen.words import (
     count,
     count_noun,
+    fixed,
     gap_decimals,
     given,
     sig,
@@ -348,7 +354,10 @@ def budget_section(
         gap=block["gap"],
         confidence=cfg.confidence,
         min_useful_effect=cfg.min_useful_effect,
+        number=lambda v: fixed(v, test_decimals(block)),  # the half-width's decimals
     )
+    out["planning"]["impractical_text"] = impractical_text(project, out)
+    out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
     out["seed_part"] = seed.get("part", "validation")
     out["seed_sd_interval"] = bd.sd_interval(
         sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence

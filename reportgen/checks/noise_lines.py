@@ -242,6 +242,27 @@ def budget_line(project: Project, b: dict, block: dict) -> str:
     return s
 
 
+#: a plan that needs more than this many times today's seeds and blocks is flagged impractical
+IMPRACTICAL_SCALE = 4.0
+#: blocks per year for a block column that names a period, to say how long a plan's data take
+PER_YEAR = {"week": 52.18, "day": 365.25, "month": 12.0, "quarter": 4.0}
+
+
+def impractical_text(project: Project, budget: dict) -> str | None:
+    """noise.budget.planning.impractical_text: why the both-scaled plan is no plan (it needs
+    more than IMPRACTICAL_SCALE times today's seeds and blocks), or None."""
+    both = budget["planning"].get("both_needed")
+    if not both or both.get("scale", 1.0) <= IMPRACTICAL_SCALE:
+        return None
+    column = project.config.block
+    word = column or "test row"
+    text = f"impractical: {fixed(both['scale'], 1)} times today's seeds and {plural_noun(word)}"
+    per_year = PER_YEAR.get((column or "").lower().removesuffix("s"))
+    if per_year and project.config.block_kind == "period":
+        text += f", {fixed(both['B'] / per_year, 1)} years of data"
+    return text
+
+
 def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> str | None:
     """The reconsider-when sentence from the planner, or None when it has nothing to add."""
     if not budget:
@@ -258,8 +279,9 @@ def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> 
     if both and (both["S"], both["B"]) != (S, B):
         s = (
             f"with {count_noun(both['S'], 'seed')} and {count_noun(both['B'], word)} the interval "
-            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))} "
-            f"({now}; a planning estimate from the variance budget)"
+            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))}"
+            + (f"; {p['impractical_text']}" if p.get("impractical_text") else "")
+            + f" ({now}; a planning estimate from the variance budget)"
         )
         return s
     return None

@@ -96,6 +96,12 @@ def header(project: Project, command: str | None) -> dict:
             "task_source": project.task_source,
             "unit": cfg.claim_unit,
             "repeats": cfg.repeats,
+            # [models]: the candidate's and baseline's names as the page prints them
+            "display_names": {
+                m: cfg.display_names[m]
+                for m in (cfg.candidate, cfg.baseline)
+                if m in cfg.display_names
+            },
         },
         "inputs": [{"path": p, "sha256": h, "bytes": n} for p, (h, n) in project.inputs.items()],
     }

@@ -7,6 +7,7 @@ import difflib
 import math
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,7 +106,13 @@ SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
     "general": {"split": (_STR, False), "max_drop": (_NUM, False)},
     "reconsider": {"when": (_LIST, False)},
     "evidence": {k: (_LIST, False) for k in RUNG_KEYS},
+    #: model name (as runs.csv spells it) -> the name the report prints; any key is allowed
+    "models": {},
 }
+#: tables whose keys are the user's own (model names), each value of the given type
+OPEN_TABLES = {"models": _STR}
+#: the longest display name [models] accepts (it is printed in headings and chart legends)
+MAX_DISPLAY_NAME = 80
 
 
 @dataclass
@@ -146,6 +153,8 @@ class Config:
     max_drop: float = 0.02
     reconsider_when: list[str] = field(default_factory=list)
     evidence: dict[str, list[str]] = field(default_factory=dict)
+    #: [models]: model name -> display name ("mlp" -> "MLP (one hidden layer of 32)")
+    display_names: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)  # "table.key" -> line, for citations
 
     @property
@@ -329,10 +338,11 @@ def _check_keys(doc: dict, cfg: Config, err: _Sink) -> None:
             table = None
         for k, v in items:
             label = f"{table}.{k}" if table else k
-            if k not in SCHEMA[table]:
+            spec = {k: (OPEN_TABLES[table], False)} if table in OPEN_TABLES else SCHEMA[table]
+            if k not in spec:
                 _unknown_key(table, k, label, err)
                 continue
-            kind, _ = SCHEMA[table][k]
+            kind, _ = spec[k]
             if not _type_ok(kind, v):
                 err(
                     f"{label} = {quote(v)} must be "
@@ -390,6 +400,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
             err(f"{label} = {quote(value)} must be at most {high:g}", table, key)
     cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
     cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
+    cfg.display_names = _display_names(doc.get("models") or {}, err)
     if _errors(problems) > before:
         return None
     return cfg
@@ -614,3 +625,21 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
             err('claim.unit is empty; leave it out or name the unit (e.g. "mmHg")', "claim", "unit")
         else:
             cfg.claim_unit = clean_text(unit.strip(), 40)
+
+
+def _display_names(models: dict[str, str], err: Callable[..., None]) -> dict[str, str]:
+    """[models]: each model's display name, one line of printable text, at most
+    MAX_DISPLAY_NAME characters (checked here, so no page prints a control character)."""
+    out = {}
+    for model, shown in models.items():
+        text = " ".join(shown.split())
+        if not text or len(text) > MAX_DISPLAY_NAME or not text.isprintable():
+            err(
+                f"models.{clean_text(model, 60)} = {quote(shown)} must be printable text of 1 to "
+                f"{MAX_DISPLAY_NAME} characters",
+                "models",
+                model,
+            )
+            continue
+        out[model] = text
+    return out

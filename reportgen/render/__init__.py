@@ -20,7 +20,11 @@ def report_json(report: dict) -> bytes:
 
 
 def render_outputs(
-    report: dict, formats: tuple[str, ...], *, chart_process: bool | None = None
+    report: dict,
+    formats: tuple[str, ...],
+    *,
+    chart_process: bool | None = None,
+    links: str | None = None,
 ) -> tuple[dict[str, bytes], list[str]]:
     """Render the requested formats; returns ({file name: bytes}, problems).
 
@@ -31,6 +35,9 @@ def render_outputs(
     (None) in a helper unless vl-convert is already loaded here, as in a batch worker
     that keeps its warm engine from one project to the next. A long-lived caller that
     renders many reports should pass False (or import vl_convert first).
+
+    links: the relative path from the report's folder to the project's
+    (safe.project_link); the HTML then links each artefact to its file. None: plain text.
     """
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -46,7 +53,7 @@ def render_outputs(
         from reportgen.view import build_view
 
         with drawn_charts(report, chart_process) as (keys, svgs):
-            view = build_view(report, keys)
+            view = build_view(report, keys, links)
             if "pdf" in formats:  # laid out while the helper still draws the charts
                 from reportgen.render.pdf import PdfUnavailable, render_pdf
 
@@ -63,7 +70,7 @@ def render_outputs(
         from reportgen.render.md import render_markdown
         from reportgen.view import build_view
 
-        view = view or build_view(report, ())
+        view = view or build_view(report, (), links)
         out["md"] = render_markdown(view).encode("utf-8")
     return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 

@@ -136,14 +136,23 @@ def _interval_rows(cv: dict) -> list[IntervalRow]:
     return [
         IntervalRow(
             label,
+            gloss,
             with_sign(cv.get("gap"), d),
             interval(part.get("low"), part.get("high"), digits=d),
             pvalue(part.get("p")),
             fixed(part.get("se"), d),
         )
-        for label, part in (
-            ("corrected resampled t (Nadeau and Bengio)", c),
-            ("naive paired t over folds (too narrow)", n),
+        for label, gloss, part in (
+            (
+                "corrected resampled t (Nadeau and Bengio)",
+                "a t interval on the fold gaps, widened because the folds share training rows",
+                c,
+            ),
+            (
+                "naive paired t over folds (too narrow)",
+                "treats the fold gaps as independent, which they are not: for comparison only",
+                n,
+            ),
         )
     ]
 

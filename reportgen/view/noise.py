@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names, said
-from reportgen.words import decimals, gap_decimals
+from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names, said
+from reportgen.words import count_noun, decimals, gap_decimals, plural_noun
 from reportgen.words.cells import (
     DASH,
     confidence,
@@ -45,6 +45,8 @@ class IntervalRow:
     """One interval for the test gap (bootstrap, paired t, Welch, per seed)."""
 
     label: str
+    #: what the interval is, in one line, for a reader who does not know the name
+    gloss: str
     gap: str
     interval: str
     p: str
@@ -86,8 +88,8 @@ class NoiseView:
 def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     """Both noise sources, each with its line word for word and what it covers."""
     noise = report["noise"]
-    lines = [str(x) for x in noise.get("lines") or []]
-    covers = [str(x) for x in noise.get("covers") or []]
+    lines = [in_words(str(x), report) for x in noise.get("lines") or []]
+    covers = [in_words(str(x), report) for x in noise.get("covers") or []]
     words = repeat_words(report["project"].get("repeats"))
     return NoiseView(
         lines=lines,
@@ -119,9 +121,10 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
     # the test gap's decimals (its primary interval's), as the noise lines print the budget
     block = noise.get("block") or {}
     d = gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
+    blocks = (report.get("data") or {}).get("block_column") or "block"
     rows = [
-        Row("seed term (sd² / S)", f"{variance(b['seed_term'])} ({count(b['S'])} seeds)"),
-        Row("block term (sd² / B)", f"{variance(b['block_term'])} ({count(b['B'])} blocks)"),
+        Row("seed term (sd² / S)", f"{variance(b['seed_term'])} ({count_noun(b['S'], 'seed')})"),
+        Row("block term (sd² / B)", f"{variance(b['block_term'])} ({count_noun(b['B'], blocks)})"),
         Row("seed share", pct(b.get("seed_share"))),
         Row("combined half-width (model-based)", fixed(b.get("half_width"), d)),
         Row(
@@ -146,7 +149,10 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
         ),
         Row(
             "both scaled together",
-            f"{count(both['S'])} seeds and {count(both['B'])} blocks" if both else DASH,
+            f"{count_noun(both['S'], 'seed')} and {count_noun(both['B'], blocks)}"
+            + (f": {plan['impractical_text']}" if plan.get("impractical_text") else "")
+            if both
+            else DASH,
         ),
     ]
     figure = chart_figure(
@@ -162,10 +168,10 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
         f"{fixed(abs(plan.get('gap') or 0.0), d)}.",
     )
     return {
-        "budget_line": str(b.get("line") or ""),
+        "budget_line": in_words(str(b.get("line") or ""), report),
         "budget_rows": rows,
         "budget_figure": figure,
-        "budget_reason": plan.get("reason"),
+        "budget_reason": in_words(str(plan["reason"]), report) if plan.get("reason") else None,
     }
 
 
@@ -256,8 +262,8 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
         "seed_figure": seed_fig,
         "seed_rows": seed_rows,
         "seed_facts": seed_facts,
-        "seed_reason": seed.get("reason"),
-        "left_out": [str(x) for x in seed.get("left_out") or []],
+        "seed_reason": in_words(str(seed["reason"]), report) if seed.get("reason") else None,
+        "left_out": [in_words(str(x), report) for x in seed.get("left_out") or []],
         "paired_facts": paired_facts,
     }
 
@@ -284,8 +290,9 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         gap = block.get("gap")
         # one decimal count for the whole table: the primary interval's
         d = gap_decimals(gap, block.get("low"), block.get("high"))
-        blocked = bool((report.get("data") or {}).get("block_column"))
-        boot_label = "block bootstrap (paired)" if blocked else "bootstrap over rows (paired)"
+        column = (report.get("data") or {}).get("block_column")
+        boot_label = "block bootstrap (paired)" if column else "bootstrap over rows (paired)"
+        blocks = plural_noun(column) if column else "single-row blocks"
         named = [
             (boot_label, gap, boot, "low", False),
             ("paired t on block gaps", gap, t, "low", True),
@@ -300,8 +307,24 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
                 False,
             ),
         ]
+        glosses = {
+            boot_label: f"resamples whole {blocks} with both models' rows kept together",
+            "paired t on block gaps": f"a t interval on the gap of each of the {blocks}",
+            "unpaired Welch (what pairing buys)": (
+                "treats the two models' scores as independent samples; how much wider it is "
+                "than the paired t is what pairing buys"
+            ),
+            "two-level bootstrap (seeds and blocks)": (
+                f"resamples the {plural_noun(words.unit)}, then {blocks}: {words.moves} and the "
+                "sample at once"
+            ),
+            "two-level bootstrap (blocks only: no seed level)": (
+                f"resamples {blocks} only: with one {words.unit} per model there is no seed "
+                "level to resample"
+            ),
+        }
         interval_rows = [
-            _interval_row(label, g, part, d, tested)
+            _interval_row(label, glosses[label], g, part, d, tested)
             for label, g, part, needs, tested in named
             if part.get(needs) is not None
         ]
@@ -309,6 +332,7 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             _interval_row(
                 f"{cand} {words.unit} seed {s['seed']} against the {base} "
                 + (f"{words.unit}" if nets.get("baseline") == 1 else "seed mean"),
+                f"one {words.one}: the sample's noise only",
                 s.get("gap"),
                 s,
                 d,
@@ -354,18 +378,31 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
             "zero.",
         )
         dist = block.get("distribution") or {}
+        primary_words = (
+            "the bootstrap's percentile interval"
+            if primary == "bootstrap"
+            else "the paired t interval, the wider of the two"
+        )
+        both = primary != "bootstrap" and boot.get("low") is not None
         hist_fig = chart_figure(
             charts,
             "bootstrap_histogram",
-            "The spread of the resampled mean gap: the dashed lines bound the interval, the "
-            "red line is zero. Look at how much of the distribution lies on the wrong side of "
-            "zero.",
+            f"The spread of the resampled mean gap. The dashed lines bound the {conf} interval "
+            f"the text quotes ({primary_words})"
+            + ("; the dotted lines the bootstrap's own percentile interval" if both else "")
+            + ". The red line is zero. Look at how much of the distribution lies on the wrong "
+            "side of zero.",
             f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
             f"({count(len(dist.get('counts') or []))} bins); "
             + (
-                f"interval {interval(boot.get('low'), boot.get('high'), digits=d)}, zero "
-                f"{'outside' if block.get('excludes_zero') else 'inside'} it."
-                if boot.get("low") is not None and boot.get("high") is not None
+                f"the quoted interval {interval(block['low'], block['high'], digits=d)}"
+                + (
+                    f", the bootstrap's {interval(boot['low'], boot['high'], digits=d)}"
+                    if both
+                    else ""
+                )
+                + f"; zero {'outside' if block.get('excludes_zero') else 'inside'} it."
+                if block.get("low") is not None and block.get("high") is not None
                 else "no interval."
             ),
         )
@@ -373,7 +410,15 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         other = noise["interval"]
         what = other.get("what") or other.get("source") or "the evaluation sample"
         d = gap_decimals(other.get("gap"), other.get("low"), other.get("high"))
-        interval_rows.append(_interval_row(f"bootstrap over {what}", other.get("gap"), other, d))
+        interval_rows.append(
+            _interval_row(
+                f"bootstrap over {what}",
+                "resamples the evaluation sample",
+                other.get("gap"),
+                other,
+                d,
+            )
+        )
         block_reason = (
             "The interval's chart is in the before-and-after section."
             if report.get("before_after")
@@ -394,11 +439,12 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
 
 
 def _interval_row(
-    label: str, gap: float | None, part: dict, digits: int, tested: bool = False
+    label: str, gloss: str, gap: float | None, part: dict, digits: int, tested: bool = False
 ) -> IntervalRow:
     """One interval for the test gap; p and standard error for the t-based (tested) ones."""
     return IntervalRow(
         label,
+        gloss,
         with_sign(gap, digits),
         interval(part.get("low"), part.get("high"), digits=digits),
         pvalue(part.get("p")) if tested else DASH,

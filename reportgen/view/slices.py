@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.view.parts import Figure, Row, chart_figure, in_words, names
 from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
     DASH,
@@ -31,6 +31,8 @@ class SliceRow:
     interval: str
     reading: str
     css: str
+    #: what a "may be worse" reading is missing, in numbers; else empty
+    detail: str
     required: str
 
 
@@ -65,7 +67,7 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
         elif s.get("required") and s.get("not_worse"):
             reading, css = "no worse, within the margin", "shown"
         elif s.get("required"):
-            reading, css = "no worse: not shown", "not-shown"
+            reading, css = "may be worse", "partly"
         elif s.get("low") is not None and s["low"] > 0:
             reading, css = "candidate better", "shown"
         elif s.get("low") is None:
@@ -81,6 +83,7 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
                 interval=interval(s.get("low"), s.get("high"), digits=d),
                 reading=reading,
                 css=css,
+                detail=_not_shown_no_worse(s, d) if reading == "may be worse" else "",
                 required=yes_no(s.get("required")),
             )
         )
@@ -94,6 +97,17 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
         f"{', '.join(worse) if worse else 'none'}.",
     )
     return SlicesView(figure, rows)
+
+
+def _not_shown_no_worse(s: dict, digits: int) -> str:
+    """A required slice not shown to be no worse: what is missing, in numbers when it has them
+    (the interval's worse end, its low end, lies beyond the margin)."""
+    if s.get("low") is not None and s.get("margin") is not None:
+        return (
+            f"no worse needs the interval's worse end above {given(-abs(s['margin']))}; "
+            f"it is {with_sign(s['low'], digits)}"
+        )
+    return "no worse needs an interval: " + str(s.get("not_worse_reason") or "there is none")
 
 
 def _metric_and_unit(report: dict) -> tuple[str, str | None]:
@@ -174,10 +188,10 @@ def bounds_view(report: dict) -> BoundsView:
             )
         if cpc.get("difference") is not None or rel.get("cost_per_period") is not None:
             relevance_rows.append(Row("costs in", str(unit)))
-        relevance_text = rel.get("text")
+        relevance_text = in_words(str(rel["text"]), report) if rel.get("text") else None
     return BoundsView(
         data=rows,
-        not_tested=[str(x) for x in report.get("not_tested") or []],
+        not_tested=[in_words(str(x), report) for x in report.get("not_tested") or []],
         relevance=relevance_rows,
         relevance_text=relevance_text,
     )

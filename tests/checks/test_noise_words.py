@@ -177,7 +177,7 @@ def test_repeats_samples_leaves_no_retraining_word_on_the_page(tmp_path):
         "Each circle is one evaluation run's validation score",
         "One evaluation interval per candidate evaluation run (grey)",
         "one evaluation run",
-        "the figures below are for one representative run per model",
+        "each model's run with the median validation score, a typical run rather than the best",
         "for the runs as evaluated (seed-averaged)",
         "the per-run intervals and the two-level interval show that",
     ):
@@ -191,7 +191,7 @@ def test_repeats_samples_leaves_no_retraining_word_on_the_page(tmp_path):
         "Each circle is one trained network's validation score",
         "One evaluation interval per trained candidate network (grey)",
         "one trained network",
-        "one representative network per model",
+        "each model's network with the median validation score, a typical network rather",
         "for the networks as trained (seed-averaged)",
     ):
         assert said in seeds, said

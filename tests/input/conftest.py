@@ -242,7 +242,7 @@ def listing(root: Path) -> dict[str, str]:
     return out
 
 
-def _stub_render_outputs(report: dict, formats):
+def _stub_render_outputs(report: dict, formats, **_options):
     files = {}
     if "json" in formats:
         files["report.json"] = (json.dumps(report, indent=1, default=str) + "\n").encode()

@@ -19,6 +19,8 @@ FIXTURES = ROOT / "tests" / "fixtures"
 EXAMPLES = [
     "weekly-churn",
     "moons-tie",
+    "breast-cancer",
+    "breast-cancer-cv",
     "tuned-no-replay",
     "tuned-replay",
     "diabetes-regression",

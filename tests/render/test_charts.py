@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from reportgen.charts.compose import model_name, models
 from reportgen.charts.specs import build_charts, chart_specs
 from reportgen.charts.svg import scope_ids
 from reportgen.stats.calibration import MIN_JOINED
@@ -156,7 +157,7 @@ def test_seed_strip_rule_bar_off_the_frame(weekly_churn):
 
 def test_per_network_rows_name_the_model(weekly_churn):
     rows = next(iter(chart_specs(weekly_churn)["eval_intervals"]["datasets"].values()))
-    cand = weekly_churn["project"]["candidate"]
+    cand = weekly_churn["project"]["display_names"]["mlp"]  # evreport.toml [models]
     assert all(
         r["row"].startswith(f"{cand} seed ") for r in rows if r["kind"] == "one trained network"
     )
@@ -201,7 +202,7 @@ def test_reliability_draws_the_interval_the_report_gives(weekly_churn):
     b = report["calibration"]["candidate"]["bins"][3]
     b.update(fraction_low=0.125, fraction_high=0.375)
     rows = _whiskers(chart_specs(report)["reliability"])
-    cand = f"{report['project']['candidate']} (candidate)"
+    cand = f"{model_name(report, 'candidate')} (candidate)"
     drawn = [r for r in rows if r["model"] == cand and r["mean_p"] == b["mean_p"]]
     assert [(r["low"], r["high"]) for r in drawn] == [(0.125, 0.375)]
     bins = [x for m in ("candidate", "baseline") for x in report["calibration"][m]["bins"]]
@@ -214,7 +215,7 @@ def test_reliability_bin_without_an_interval_has_no_whisker(weekly_churn):
         b.pop("fraction_low")
         b.pop("fraction_high")
     spec = chart_specs(report)["reliability"]
-    base = f"{report['project']['baseline']} (baseline)"
+    base = f"{model_name(report, 'baseline')} (baseline)"
     assert _whiskers(spec) and all(r["model"] != base for r in _whiskers(spec))
     points = [r for rows in spec["datasets"].values() for r in rows if r.get("model") == base]
     assert points  # the bins are still drawn
@@ -234,6 +235,33 @@ def test_forgetting_interval_is_wilson_at_the_report_confidence(tuned_no_replay)
         )
         for r in rows:
             assert (r["low"], r["high"]) == wilson(r["value"] * n, n, confidence)
+
+
+def test_reliability_legend_symbols_are_as_strong_as_the_points(weekly_churn):
+    """The colour legend's symbols at full opacity, not the faint whiskers' 0.55."""
+    spec = chart_specs(weekly_churn)["reliability"]
+    legends = [
+        v["encoding"]["color"].get("legend")
+        for v in _layers(spec)
+        if "color" in v.get("encoding", {})
+    ]
+    assert legends and all(lg and lg.get("symbolOpacity") == 1 for lg in legends)
+
+
+def test_roc_and_pr_draw_each_models_seed_band(weekly_churn):
+    spec = chart_specs(weekly_churn)["ranking"]
+    areas = [v for v in _layers(spec) if _mark(v) == "area"]
+    assert len(areas) == 2  # ROC and precision-recall
+    for v in areas:
+        rows = spec["datasets"][v["data"]["name"]]
+        assert {r["model"] for r in rows} == {label for _, label, _ in models(weekly_churn)}
+        assert all(r["low"] <= r["high"] for r in rows)
+    band = weekly_churn["ranking"]["candidate"]["roc_band"]
+    roc_rows = spec["datasets"][areas[0]["data"]["name"]]
+    cand = [r for r in roc_rows if r["model"].endswith("(candidate)")]
+    assert [r["high"] for r in cand] == band["high"]
+    pr_rows = spec["datasets"][areas[1]["data"]["name"]]
+    assert all(r["x"] > 0 for r in pr_rows)  # recall 0 is a convention, not drawn
 
 
 TICK = re.compile(r"<text[^>]*>([^<]*)</text>")
