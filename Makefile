@@ -50,7 +50,7 @@ fixtures: $(VENV_STAMP) ## rebuild tests/fixtures/ from the examples through the
 golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 	EVREPORT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q
 
-pages: $(VENV_STAMP) ## PNG of every page of every example's PDF in build/pages/, for a human look
+pages: $(VENV_STAMP) ## PNG of every PDF page and of the HTML at 1280 and 390 px of every example, in build/pages/
 	$(PY) tests/render/pages.py --out build/pages
 
 bench: $(VENV_STAMP) ## run the benchmarks under bench/ (figures, not pass/fail), except bench-peer

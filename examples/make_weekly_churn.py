@@ -331,6 +331,10 @@ when = ["twelve weeks of data after the shifted route's price change are in the 
 
 [evidence]
 relevant = ["artefacts/cost-model.md"]
+
+[models]
+mlp = "MLP (1 x 32)"
+gbm = "gradient boosting"
 """
     (OUT / "evreport.toml").write_text(text)
 

@@ -52,13 +52,15 @@ def build_report(
     paths=None,
     max_file_bytes: int | None = None,
     versioned: bool = True,
+    links: bool = True,
 ) -> BuildResult:
     """Load, check, render and atomically write the report for one project folder.
 
     Raises InputError (nothing written) when the project cannot be read. ``max_file_bytes``
     caps each input file (default 256 MiB). ``versioned``: the files switch at once
     through ``.evreport-current`` (``outputs.atomic_write_dir``); False writes plain files,
-    for a fresh folder that is swapped in whole (a batch's).
+    for a fresh folder that is swapped in whole (a batch's). ``links``: the HTML links each
+    artefact to its file, relative to ``out`` when the path there is short (safe.project_link).
     """
     from reportgen.checks import compute_report
     from reportgen.outputs import atomic_write_dir
@@ -76,7 +78,10 @@ def build_report(
         report, warnings = compute_report(
             project, command=display_name(command or f"evreport build {project_dir}")
         )
+        from reportgen.safe import project_link
+
+        link = project_link(project_dir, out_dir) if links else None
         parallel = {} if helpers is None else {"helpers": helpers}
-        files, problems = render_outputs(report, formats, **parallel)
+        files, problems = render_outputs(report, formats, links=link, **parallel)
     written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)

@@ -141,7 +141,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
     Exit 1 on errors, 0 when clean; warnings are printed but not fatal.
     """
-    from reportgen.errors import clean_text, display_name
+    from reportgen.errors import clean_text, display_name, reading_order
     from reportgen.project import inspect_project
 
     proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
@@ -150,9 +150,9 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
 
         problems = problems + recompute_warnings(proj)
     errors = [p for p in problems if p.severity == "error"]
-    # errors first, each in the order found: a root cause (the manifest) before its knock-on
-    # errors (the predictions that cannot be joined)
-    shown = sorted(problems, key=lambda p: p.severity != "error")
+    # errors first, files in the order found (a root cause, the manifest, before its knock-on
+    # errors in the predictions that cannot be joined), each file's by line and column
+    shown = reading_order(problems)
     for p in shown[:MAX_SHOWN]:
         click.echo(str(p), err=bool(errors))
     if len(shown) > MAX_SHOWN:

@@ -51,6 +51,18 @@ def import_group() -> None:
 @click.option(
     "--seed-key", default="seed", show_default=True, help="Param or tag holding the seed."
 )
+@click.option(
+    "--fold-key",
+    default="fold",
+    show_default=True,
+    help="Param or tag holding the held-out fold (from 1) of a cross-validation run.",
+)
+@click.option(
+    "--repeat-key",
+    default="repeat",
+    show_default=True,
+    help="Param or tag holding the repeat (from 1; default 1) of a cross-validation run.",
+)
 @_flag(
     "--strict",
     "A run that cannot become rows is an error (exit 1, nothing written), not a warning.",
@@ -64,14 +76,17 @@ def import_group() -> None:
 def mlflow_command(project, tracking_uri, experiment, strict, dry_run, **reading) -> None:
     """One MLflow run = one trained network: its validation_<metric> and test_<metric> metrics
     become runs.csv rows, its predictions/validation|test.(parquet|csv) artifacts are copied
-    to artefacts/predictions/. Re-running adds new runs only. See docs/recording.md.
+    to artefacts/predictions/. A run with a fold param or tag is one fold of a
+    cross-validation: its fold_<metric> (else test_) metrics and predictions/fold.* (else
+    test.*) become split "fold" rows with their repeat and fold. Re-running adds new runs
+    only. See docs/recording.md.
     """
     from reportgen.errors import clean_text
     from reportgen.importers.mlflow import MlflowImportError, import_mlflow
 
     try:
-        # reading: --filter, --model-key, --seed-key, --allow-remote-artifacts, as import_mlflow
-        # names them
+        # reading: --filter, --model-key, --seed-key, --fold-key, --repeat-key,
+        # --allow-remote-artifacts, as import_mlflow names them
         res = import_mlflow(
             project, tracking_uri, experiment, **reading, dry_run=dry_run, strict=strict
         )

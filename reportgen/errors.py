@@ -98,6 +98,25 @@ class EvreportError(Exception):
     exit_code = EXIT_INPUT
 
 
+def reading_order(problems: list[Problem]) -> list[Problem]:
+    """Errors before warnings; files in the order their first problem was found (a root cause,
+    the manifest, before the predictions it breaks); within a file by line and column, a
+    problem without a line (a "5 more" count) after the file's lines."""
+    rank: dict[str | None, int] = {}
+    for p in problems:
+        rank.setdefault(p.path, len(rank))
+    return sorted(
+        problems,
+        key=lambda p: (
+            p.severity != "error",
+            rank[p.path],
+            p.line is None,
+            p.line or 0,
+            p.column or 0,
+        ),
+    )
+
+
 class InputError(EvreportError):
     """Bad input: one or more problems, each naming file, line and column."""
 
@@ -108,7 +127,9 @@ class InputError(EvreportError):
             problems = [Problem(problems, **where)]
         elif isinstance(problems, Problem):
             problems = [problems]
-        self.problems = [p for p in problems if p.severity == "error"] or list(problems)
+        self.problems = reading_order(
+            [p for p in problems if p.severity == "error"] or list(problems)
+        )
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

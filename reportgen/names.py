@@ -1,6 +1,9 @@
-"""The fixed names every part of evreport shares: the ladder's rungs and the output formats."""
+"""The fixed names every part of evreport shares: the ladder's rungs, the output formats and
+the suggestion for a misspelt name."""
 
 from __future__ import annotations
+
+import difflib
 
 #: the five rungs of the claim ladder, in order (report.json ``ladder[].name``)
 RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
@@ -15,3 +18,78 @@ FILE_NAMES = {
     "json": "report.json",
     "md": "decision-log.md",
 }
+#: the fairness facts (report.json ``fairness[].id``) each kind of comparison checks: a
+#: before-after comparison has one tuning run per version, so no features, split ids, tuning
+#: budget or test-opened-once facts
+FAIRNESS_FACTS = {
+    "model-vs-baseline": (
+        "manifest-verified",
+        "frozen-before-runs",
+        "rule-before-runs",
+        "parts-disjoint",
+        "predictions-cover-parts",
+        "same-rows-validation",
+        "same-rows-test",
+        "same-features",
+        "same-split-id",
+        "same-metric",
+        "tuning-budget",
+        "test-opened-once-candidate",
+        "test-opened-once-baseline",
+    ),
+    "before-after": (
+        "manifest-verified",
+        "frozen-before-runs",
+        "rule-before-runs",
+        "parts-disjoint",
+        "predictions-cover-parts",
+        "same-rows-test",
+        "same-metric",
+    ),
+}
+#: every check id (report.json ``checks[].id``, as a pattern) each kind of comparison can list:
+#: a rubric line for a check no pattern of the report's kind matches does not apply to it
+KIND_CHECKS = {
+    kind: ("logged-equals-recomputed", "rung1-*", "not-worse-on-*")
+    + tuple(f"fair-{f}" for f in facts)
+    + {
+        "model-vs-baseline": (
+            "validation-gap-vs-seed-sd",
+            "test-interval-excludes-zero",
+            "useful-effect",
+        ),
+        "before-after": ("interval-above-zero", "broken-questions", "general-set-held"),
+    }[kind]
+    for kind, facts in FAIRNESS_FACTS.items()
+}
+#: what users call the built-in metrics (folded: no case, spaces, hyphens or underscores)
+METRIC_ALIASES = {
+    "mse": "squared_error",
+    "meansquarederror": "squared_error",
+    "l2": "squared_error",
+    "mae": "absolute_error",
+    "meanabsoluteerror": "absolute_error",
+    "l1": "absolute_error",
+    "nll": "log_loss",
+    "crossentropy": "log_loss",
+    "acc": "accuracy",
+    "error": "error_rate",
+}
+
+
+def fold(name: str) -> str:
+    """A name without case, spaces, hyphens and underscores ("Log-Loss" is "logloss")."""
+    return "".join(c for c in str(name).lower() if c.isalnum())
+
+
+def did_you_mean(name: str, known) -> str:
+    """'; did you mean 'log_loss'?' when ``name`` is close to one of ``known`` (by spelling, by
+    case and separators, or as a common alias such as mse for squared_error), else ''."""
+    known = list(known)
+    folded = {fold(k): k for k in known}
+    alias = METRIC_ALIASES.get(fold(name))
+    for hit in (folded.get(fold(name)), alias if alias in known else None):
+        if hit is not None:
+            return f"; did you mean {hit!r}?"
+    close = difflib.get_close_matches(str(name).lower(), known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

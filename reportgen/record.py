@@ -8,202 +8,56 @@ so rung 1's "logged equals recomputed" holds by construction.
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import difflib
 import io
 import json
 import math
 import os
-import platform
-import time
 import warnings
-from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
-from importlib import metadata
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from reportgen.names import did_you_mean
+from reportgen.names import fold as _fold
 from reportgen.project.manifest import (
     MANIFEST,
     canonical_part,
-    parse_time,
     split_fingerprint,
-    utc_stamp,
 )
-from reportgen.project.runs import OPTIONAL, REQUIRED
+from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
+from reportgen.record_folds import (
+    FOLD_SPLIT,
+    FOLDS_FILE,
+    check_fold_rows,
+    fold_fields,
+    fold_members,
+    same_fold,
+    write_folds,
+)
+from reportgen.record_io import (
+    csv_bytes,
+    csv_cell,
+    env_string,
+    finite_vector,
+    iso_time,
+    locked,
+    parquet_bytes,
+    read_predictions,
+    row_ids_of,
+    utc_now,
+    vector,
+    zero_one,
+)
 from reportgen.safe import atomic_write, safe_file_name
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
 
 COLUMNS = REQUIRED + OPTIONAL
 THRESHOLD_METRICS = ("accuracy", "error_rate", "cost")
 PREDICTIONS_DIR = "artefacts/predictions"
-#: what a multi-class model logs: its own per-row metric column (docs/recording.md)
-MULTICLASS_HINT = (
-    "y and p are binary (labels 0 and 1, the class-1 probability); for a multi-class model "
-    "log a per-row metric with values=, e.g. metric='nll', "
-    "values=-np.log(proba[np.arange(len(y)), y]), and set [claim] higher_is_better = false "
-    "(see docs/recording.md, multi-class models)"
-)
-
-
-def did_you_mean(name: str, known) -> str:
-    """'; did you mean 'log_loss'?' when ``name`` is close to one of ``known``, else ''."""
-    folded = {_fold(k): k for k in known}
-    if _fold(name) in folded:
-        return f"; did you mean {folded[_fold(name)]!r}?"
-    close = difflib.get_close_matches(name.lower(), list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _fold(name: str) -> str:
-    """A metric name without case, spaces, hyphens and underscores ("Log-Loss" is "logloss")."""
-    return "".join(c for c in name.lower() if c.isalnum())
-
-
-def env_string() -> str:
-    """The `env` column: Python and the versions of numpy, scikit-learn and torch when installed."""
-    bits = ["python=" + ".".join(platform.python_version_tuple()[:2])]
-    for dist in ("numpy", "scikit-learn", "torch"):
-        try:
-            bits.append(f"{dist}={metadata.version(dist)}")
-        except metadata.PackageNotFoundError:
-            pass
-    return ";".join(bits)
-
-
-def utc_now() -> str:
-    """Now in UTC with microseconds, as `evreport freeze` writes ``created``."""
-    return utc_stamp()
-
-
-def _iso(t: datetime | str | None) -> str | None:
-    if t is None:
-        return None
-    if isinstance(t, str):
-        try:
-            parse_time(t)
-        except ValueError:
-            raise ValueError(f"started_at={t!r} is not an ISO 8601 date-time") from None
-        return t
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=UTC)
-    return t.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-def _cell(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
-
-
-@contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """An exclusive lock on the project folder (flock on POSIX; a lock file elsewhere)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: an O_EXCL lock file, retried
-        lock = folder / ".evreport.lock"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-                break
-            except FileExistsError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(
-                        f"{lock} held for 60 s; remove it if no run is logging"
-                    ) from None
-                time.sleep(0.01)
-        try:
-            yield
-        finally:
-            os.close(fd)
-            os.unlink(lock)
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
-def _vector(x: Any, name: str, n: int | None) -> np.ndarray:
-    a = np.asarray(x)
-    if a.ndim == 2 and a.shape[1] == 1:
-        a = a[:, 0]
-    if a.ndim != 1:
-        hint = ""
-        if name == "p" and a.ndim == 2 and a.shape[1] == 2:
-            hint = "; for binary predict_proba output pass its class-1 column, p[:, 1]"
-        elif name == "p" and a.ndim == 2:
-            hint = f"; p has {a.shape[1]} class columns: {MULTICLASS_HINT}"
-        raise ValueError(f"{name} must be 1-D, got shape {a.shape}{hint}")
-    if n is not None and len(a) != n:
-        raise ValueError(f"{name} has {len(a)} values but row_id has {n}; lengths must match")
-    return a
-
-
-def _zero_one(x: Any, name: str, n: int) -> np.ndarray:
-    a = _vector(x, name, n)
-    if a.dtype == bool:
-        return a.astype(np.int64)
-    try:
-        f = a.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must hold 0 or 1, got dtype {a.dtype}") from None
-    bad = ~np.isin(f, (0.0, 1.0))
-    if bad.any():
-        first = float(f[bad][0])
-        labels = np.unique(f[np.isfinite(f)])
-        hint = ""
-        if name == "y" and first.is_integer() and first > 1 and len(labels) <= 1000:
-            hint = f"; y has {len(labels)} labels: {MULTICLASS_HINT}"
-        raise ValueError(
-            f"{name}[{int(np.flatnonzero(bad)[0])}] = {first!r} is not a valid label; "
-            f"it should be 0 or 1{hint}"
-        )
-    return f.astype(np.int64)
-
-
-def _finite(x: Any, name: str, n: int, low: float | None = None, high: float | None = None):
-    a = _vector(x, name, n)
-    try:
-        f = a.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
-    bad = ~np.isfinite(f)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{name}[{i}] = {float(f[i])!r}: {name} must be finite (no NaN or infinity)"
-        )
-    if low is not None:
-        out = (f < low) | (f > high)
-        if out.any():
-            i = int(np.flatnonzero(out)[0])
-            raise ValueError(f"{name}[{i}] = {float(f[i])!r} is outside [{low}, {high}]")
-    return f
-
-
-def _row_ids(row_id: Any) -> np.ndarray:
-    a = _vector(row_id, "row_id", None)
-    if len(a) == 0:
-        raise ValueError("row_id is empty; log at least one evaluated example")
-    if a.dtype.kind in "iu":
-        return a.astype(np.int64)
-    if a.dtype.kind == "f":
-        raise ValueError("row_id must be integers or strings, not floats (1.0 would not match '1')")
-    s = a.astype(str).astype(object)
-    if any(not v.strip() for v in s):
-        raise ValueError("row_id has an empty value")
-    return s
 
 
 class Recorder:
@@ -228,7 +82,7 @@ class Recorder:
         for d in ("split", "artefacts/checks", PREDICTIONS_DIR):
             (self.root / d).mkdir(parents=True, exist_ok=True)
         self.runs_path = self.root / runs
-        with _locked(self.root):
+        with locked(self.root):
             if not self.runs_path.exists():
                 atomic_write(self.runs_path, (",".join(COLUMNS) + "\n").encode())
             toml = self.root / "evreport.toml"
@@ -236,6 +90,7 @@ class Recorder:
                 atomic_write(toml, TEMPLATE.encode())
         self._env = env_string()
         self._ids_cache: dict = {}
+        self._folds_cache: dict = {}
 
     # ---- reading the project ------------------------------------------------------------
 
@@ -339,6 +194,8 @@ class Recorder:
         cfg = self._config()
         if isinstance(cfg.threshold, float):
             return cfg.threshold
+        if part == FOLD_SPLIT:  # no validation rows inside a fold (checks.cv.select)
+            return 0.5
         if part == "validation":
             vy, vp = y, p
         else:
@@ -350,7 +207,7 @@ class Recorder:
                     and r.get("predictions")
                     and r.get("status", "ok").strip().lower() != "failed"
                 ):
-                    frame = _read_predictions(self.root / r["predictions"])
+                    frame = read_predictions(self.root / r["predictions"])
                     if {"y", "p"} <= set(frame.columns):
                         vy = frame["y"].to_numpy(dtype=float)
                         vp = frame["p"].to_numpy(dtype=float)
@@ -377,6 +234,8 @@ class Recorder:
         row_id: Any = None,
         y: Any = None,
         p: Any = None,
+        y_pred: Any = None,
+        classes: Any = None,
         correct: Any = None,
         category: Any = None,
         text: Any = None,
@@ -392,13 +251,19 @@ class Recorder:
         notes: str | None = None,
         env: str | None = None,
         replace: bool = False,
+        repeat: int | None = None,
+        fold: int | None = None,
+        train_rows: int | None = None,
     ) -> dict[str, float | None]:
         """Append one runs.csv row per metric and write this run's predictions on ``split``.
 
-        Give ``y`` and ``p`` (binary classification), ``correct`` (question sets, with
-        optional ``category``/``text``), or ``values`` (a per-row metric column; a dict
-        ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
+        Give ``y`` and ``p`` (binary: the class-1 probability; multi-class: predict_proba's
+        (N, K) output, with ``classes`` naming its columns), ``y`` and ``y_pred``
+        (regression), ``correct`` (question sets, with optional ``category``/``text``), or
+        ``values`` (a per-row metric column; a dict ``{metric: values}`` for several). ``columns`` adds per-row columns (block, slice).
         Returns ``{metric: logged value}``. Bad input raises ValueError naming the argument.
+        Cross-validation: ``split="fold"`` with ``repeat`` (default 1) and ``fold`` (from 1),
+        and ``train_rows`` when the model trained on fewer rows than the other folds hold.
         """
         metrics = [metric] if isinstance(metric, str) else list(metric)
         if not metrics or not all(isinstance(m, str) and m.strip() for m in metrics):
@@ -418,6 +283,7 @@ class Recorder:
         if not isinstance(split, str) or not split.strip():
             raise ValueError(f"split={split!r} must be a split name such as 'validation'")
         part = canonical_part(split.strip())
+        cv = fold_fields(part, repeat, fold, train_rows)
         manifest = self._manifest()
         parts = None if manifest is None else {f["part"] for f in manifest["files"]}
         if parts is None:
@@ -426,7 +292,7 @@ class Recorder:
                 "the runs, or rung 2 cannot be shown",
                 stacklevel=2,
             )
-        elif part not in parts:
+        elif (part if part != FOLD_SPLIT else "folds") not in parts:
             raise ValueError(
                 f"split={split!r} is not a part of the frozen split. It should be one of "
                 f"{sorted(parts)}"
@@ -435,22 +301,27 @@ class Recorder:
             fit_seconds = float(fit_seconds)
             if not math.isfinite(fit_seconds) or fit_seconds < 0:
                 raise ValueError(f"fit_seconds={fit_seconds!r} must be a finite number >= 0")
-        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}") if x)
+        fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
+        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
         frame, per_row = None, {}
         if status == "ok":
             frame, per_row = self._frame(
-                metrics, row_id, y, p, correct, category, text, values, columns
+                metrics, row_id, y, p, correct, category, text, values, columns, y_pred, classes
             )
-            if manifest is not None:
+            if manifest is not None and part == FOLD_SPLIT:
+                members = fold_members(self.root, manifest, self._folds_cache)
+                if members is not None:
+                    check_fold_rows(members, cv, frame["row_id"], FOLDS_FILE)
+            elif manifest is not None:
                 self._check_rows(manifest, part, frame["row_id"])
         if split_id is None and manifest is not None:
             split_id = split_fingerprint(
                 str(manifest.get("row_id") or "row_id"),
                 [(f["part"], str(f["sha256"])) for f in manifest["files"]],
             )
-        started = _iso(started_at)
+        started = iso_time(started_at)
 
-        with _locked(self.root):
+        with locked(self.root):
             header, rows = self._read_rows()
             missing = [c for c in REQUIRED if c not in header]
             if missing:
@@ -462,7 +333,11 @@ class Recorder:
                         f"run_id={run_id!r} is already used by model {r.get('model')!r} seed "
                         f"{r.get('seed')}; a run_id names one trained network"
                     )
-            on_part = [r for r in same_run if canonical_part(r.get("split", "")) == part]
+            on_part = [
+                r
+                for r in same_run
+                if canonical_part(r.get("split", "")) == part and same_fold(r, cv)
+            ]
             clash = [r for r in on_part if r.get("metric") in metrics]
             if clash and not replace:
                 raise ValueError(
@@ -477,9 +352,11 @@ class Recorder:
             if frame is not None:
                 ext = self.predictions_format
                 stem = safe_file_name(run_id, sep="-", empty=None)
+                if fold_id is not None and not stem.endswith(fold_id):
+                    stem += f"-{fold_id}"  # one run id for many folds: a file per fold
                 pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
                 target = self.root / pred_rel
-                data = _parquet_bytes(frame) if ext == "parquet" else _csv_bytes(frame)
+                data = parquet_bytes(frame) if ext == "parquet" else csv_bytes(frame)
                 if target.exists() and not replace and target.read_bytes() != data:
                     raise ValueError(
                         f"{pred_rel} already exists with other predictions; pass replace=True "
@@ -513,11 +390,19 @@ class Recorder:
                         "fit_seconds": fit_seconds,
                         "env": self._env if env is None else env,
                         "notes": notes,
+                        **cv,
                     }
                 )
             # replace=True replaces every row of this run on this split (they share the file)
             self._append(header, rows, new, drop=on_part if replace else [])
         return logged
+
+    def write_folds(
+        self, splitter: Any, X: Any, y: Any = None, groups: Any = None, row_id: Any = None
+    ):
+        """Write split/folds.csv from a scikit-learn k-fold splitter and return its folds
+        (``Fold(repeat, fold, train, test)``, index arrays into ``X``); freeze afterwards."""
+        return write_folds(self.root, splitter, X, y, groups, row_id)
 
     def freeze(self, created: str | None = None) -> dict:
         """Write split/manifest.json from the files under split/ (as `evreport freeze`)."""
@@ -527,18 +412,38 @@ class Recorder:
 
     # ---- helpers ------------------------------------------------------------------------
 
-    def _frame(self, metrics, row_id, y, p, correct, category, text, values, columns):
+    def _multiclass(self, p) -> bool:
+        """A 2-D ``p`` is multi-class: with 3 or more columns, or 2 under [claim] task = "multiclass"."""
+        shape = np.shape(p)
+        if len(shape) != 2 or shape[1] < 2:
+            return False
+        return shape[1] > 2 or self._config().task == "multiclass"
+
+    def _frame(
+        self,
+        metrics,
+        row_id,
+        y,
+        p,
+        correct,
+        category,
+        text,
+        values,
+        columns,
+        y_pred=None,
+        classes=None,
+    ):
         """The predictions columns (validated) and the per-row values of non-threshold metrics."""
         if row_id is None:
             raise ValueError("row_id is required for a run with status 'ok'")
-        ids = _row_ids(row_id)
+        ids = row_ids_of(row_id)
         n = len(ids)
         frame: dict[str, np.ndarray] = {"row_id": ids}
         per_row: dict[str, np.ndarray] = {}
         given = [
             k
             for k, v in (
-                ("y/p", p if p is not None else y),
+                ("y/p", next((v for v in (p, y_pred, y) if v is not None), None)),
                 ("correct", correct),
                 ("values", values),
             )
@@ -549,13 +454,26 @@ class Recorder:
                 "give exactly one of y and p, correct, or values"
                 + (f" (got {' and '.join(given)})" if given else "")
             )
-        if given[0] == "y/p":
+        if given[0] == "y/p" and p is not None and y_pred is not None:
+            raise ValueError("give p (classification) or y_pred (regression), not both")
+        if given[0] == "y/p" and y is not None and (y_pred is not None or self._multiclass(p)):
+            from reportgen.record_tasks import multiclass_frame, regression_frame
+
+            cols, per_row = (
+                regression_frame(y, y_pred, n, metrics)
+                if y_pred is not None
+                else multiclass_frame(y, p, classes, n, metrics)
+            )
+            frame.update(cols)
+        elif given[0] == "y/p":
             if y is None or p is None:
                 raise ValueError(
-                    f"{'p' if p is None else 'y'} is required together with {'y' if p is None else 'p'}"
+                    "p (or y_pred, for regression) is required together with y"
+                    if p is None
+                    else "y is required together with p"
                 )
-            p_checked = _finite(p, "p", n, 0.0, 1.0)  # first: a 2-D p says "multi-class" best
-            frame["y"] = _zero_one(y, "y", n)
+            p_checked = finite_vector(p, "p", n, 0.0, 1.0)  # first: a 2-D p says "multi-class" best
+            frame["y"] = zero_one(y, "y", n)
             frame["p"] = p_checked
             for m in metrics:
                 if m not in HIGHER_IS_BETTER:
@@ -567,7 +485,7 @@ class Recorder:
                 if m not in THRESHOLD_METRICS:
                     per_row[m] = per_row_metric(m, y=frame["y"], p=frame["p"])
         elif given[0] == "correct":
-            frame["correct"] = _zero_one(correct, "correct", n)
+            frame["correct"] = zero_one(correct, "correct", n)
             for m in metrics:
                 if m not in ("accuracy", "error_rate"):
                     raise ValueError(
@@ -595,31 +513,27 @@ class Recorder:
                         "the report can recompute it",
                         stacklevel=3,
                     )
-                frame[m] = _finite(v, f"values[{m!r}]", n)
+                frame[m] = finite_vector(v, f"values[{m!r}]", n)
                 per_row[m] = frame[m]
         for name, col in (("category", category), ("text", text)):
             if col is not None:
-                frame[name] = _vector(col, name, n).astype(str).astype(object)
+                frame[name] = vector(col, name, n).astype(str).astype(object)
         for name, col in (columns or {}).items():
             if name in frame:
                 raise ValueError(f"columns[{name!r}] clashes with a predictions column")
-            frame[name] = _vector(col, f"columns[{name!r}]", n)
+            frame[name] = vector(col, f"columns[{name!r}]", n)
         if len(set(map(str, ids))) != n:
             raise ValueError("row_id has duplicate values; each evaluated example once")
         return frame, per_row
 
     def _append(self, header, rows, new, drop) -> None:
         needed = [
-            c for c in COLUMNS if c not in header and any(r[c] not in (None, "") for r in new)
+            c
+            for c in COLUMNS + CV_COLUMNS
+            if c not in header and any(r.get(c) not in (None, "") for r in new)
         ]
         if drop or needed:  # rewrite: replaced rows go, new columns are added at the end
-            keys = {(r["run_id"], canonical_part(r["split"]), r["metric"]) for r in drop}
-            keep = [
-                r
-                for r in rows
-                if (r.get("run_id"), canonical_part(r.get("split", "")), r.get("metric"))
-                not in keys
-            ]
+            keep = [r for r in rows if not any(r is d for d in drop)]
             header = header + needed
             out = io.StringIO(newline="")
             w = csv.writer(out, lineterminator="\n")
@@ -627,13 +541,13 @@ class Recorder:
             for r in keep:
                 w.writerow([r.get(c, "") for c in header])
             for r in new:
-                w.writerow([_cell(r.get(c)) for c in header])
+                w.writerow([csv_cell(r.get(c)) for c in header])
             atomic_write(self.runs_path, out.getvalue().encode("utf-8"))
             return
         out = io.StringIO(newline="")
         w = csv.writer(out, lineterminator="\n")
         for r in new:
-            w.writerow([_cell(r.get(c)) for c in header])
+            w.writerow([csv_cell(r.get(c)) for c in header])
         data = out.getvalue().encode("utf-8")
         with self.runs_path.open("rb+") as f:
             f.seek(0, os.SEEK_END)
@@ -656,34 +570,3 @@ def _metric_rows(m: str, frame: dict, threshold: float, rec: Recorder) -> np.nda
         c_fp=cfg.false_positive,
         c_fn=cfg.false_negative,
     )
-
-
-def _parquet_bytes(frame: dict[str, np.ndarray]) -> bytes:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.table({k: pa.array(list(v) if v.dtype == object else v) for k, v in frame.items()})
-    sink = io.BytesIO()
-    pq.write_table(table, sink)
-    return sink.getvalue()
-
-
-def _csv_bytes(frame: dict[str, np.ndarray]) -> bytes:
-    """UTF-8 CSV; floats in their shortest round-trip form, so reading back gives the same bits."""
-    out = io.StringIO(newline="")
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(list(frame))
-    cols = [
-        [repr(float(x)) for x in v] if v.dtype.kind == "f" else [str(x) for x in v]
-        for v in frame.values()
-    ]
-    w.writerows(zip(*cols, strict=True))
-    return out.getvalue().encode("utf-8")
-
-
-def _read_predictions(path: Path):
-    import pandas as pd
-
-    if path.suffix.lower() in (".parquet", ".pq"):
-        return pd.read_parquet(path)
-    return pd.read_csv(path)

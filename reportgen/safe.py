@@ -326,3 +326,25 @@ def lock_folder(folder: Path, wait: float = 0.0):
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+#: the most folders a report's links climb from its folder up to the project's
+MAX_LINK_UP = 2
+
+
+def project_link(project_dir: str | Path, out_dir: str | Path) -> str | None:
+    """The link prefix from ``out_dir`` to ``project_dir`` ("../" for the project's report/
+    folder, "" for the project itself), or None: more than MAX_LINK_UP folders up, or no common
+    folder but the file system's root (an --out in /tmp for a project in a home folder)."""
+    project = Path(project_dir).resolve()
+    out = Path(out_dir).resolve()
+    try:
+        common = Path(os.path.commonpath([project, out]))
+    except ValueError:  # different drives
+        return None
+    if common == Path(common.anchor):
+        return None
+    parts = Path(os.path.relpath(project, out)).parts
+    if sum(p == ".." for p in parts) > MAX_LINK_UP:
+        return None
+    return "".join(p + "/" for p in parts if p != ".")

@@ -20,6 +20,9 @@ kind      = "model-vs-baseline"   # or "before-after" (baseline = before, candid
 candidate = "net"                 # a model name in runs.csv
 baseline  = "baseline"            # a model name in runs.csv
 metric    = "log_loss"            # log_loss | brier | accuracy | error_rate | cost | a per-row column
+#                                 multi-class: log_loss | brier | accuracy | error_rate; regression: squared_error | absolute_error
+# task              = "binary"    # binary | multiclass | regression (absent: read from the predictions' columns)
+# unit              = "kWh"       # what the target is counted in (regression): printed beside every value, squared for squared_error
 # higher_is_better  = false       # required only for a per-row column metric
 # min_useful_effect = 0.005       # the smallest gap that would justify the change (metric units)
 

@@ -8,7 +8,7 @@ import jsonschema
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import log_loss, roc_auc_score
+from sklearn.metrics import log_loss, mean_absolute_error, mean_squared_error, roc_auc_score
 
 from reportgen.checks import compute_report
 from reportgen.project import load_project
@@ -51,20 +51,51 @@ def _read(root, rel):
     return pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p, dtype={"row_id": str})
 
 
+def _classes(d):
+    return [c for c in d.columns if c.startswith("p_")]
+
+
+def _file_metric(d, metric):
+    """A predictions file's metric with scikit-learn, by its task's columns."""
+    if "y_pred" in d:
+        f = {"squared_error": mean_squared_error, "absolute_error": mean_absolute_error}[metric]
+        return f(d.y, d.y_pred)
+    cols = _classes(d)
+    if cols:
+        labels = [int(c[2:]) for c in cols]
+        return log_loss(d.y, d[cols].to_numpy(), labels=labels)
+    return log_loss(d.y, d.p, labels=[0, 1])
+
+
+def _row_metric(d, metric):
+    """Per-row values of the metric (log loss or a regression error)."""
+    eps = np.finfo(float).eps
+    if "y_pred" in d:
+        r = d.y - d.y_pred
+        return r * r if metric == "squared_error" else r.abs()
+    cols = _classes(d)
+    if cols:
+        picked = d[cols].to_numpy()[np.arange(len(d)), [cols.index(f"p_{v}") for v in d.y]]
+        return -np.log(np.clip(picked, eps, 1 - eps))
+    p = d.p.clip(eps, 1 - eps)
+    return -(d.y * np.log(p) + (1 - d.y) * np.log(1 - p))
+
+
 def test_seed_line(example):
     root, cfg, runs, report = example
     if cfg["claim"].get("kind") == "before-after":
         pytest.skip("no seed line in before-after mode")
+    if cfg.get("evaluation", {}).get("design") == "cv":
+        pytest.skip("cross-validation: test_cv_figures")
     c, b, metric = cfg["claim"]["candidate"], cfg["claim"]["baseline"], cfg["claim"]["metric"]
     seed = report["noise"]["seed"]
     vals = {}
     for role, model in (("candidate", c), ("baseline", b)):
         rows = _analysed(runs, model, "validation", metric)
-        if metric == "log_loss" and rows.predictions.notna().all():
-            v = [
-                log_loss(d.y, d.p, labels=[0, 1])
-                for d in (_read(root, r) for r in rows.predictions)
-            ]
+        if metric in ("log_loss", "squared_error", "absolute_error") and (
+            rows.predictions.notna().all()
+        ):
+            v = [_file_metric(_read(root, r), metric) for r in rows.predictions]
         else:
             v = rows.value.tolist()
         vals[role] = np.array(v)
@@ -99,9 +130,8 @@ def test_block_gap_and_auc(example):
             if block and block not in d:
                 split = pd.read_csv(root / "split" / "test.csv", dtype={"row_id": str})
                 d = d.merge(split[["row_id", block]], on="row_id")
-            if metric == "log_loss":
-                p = d.p.clip(np.finfo(float).eps, 1 - np.finfo(float).eps)
-                d["m"] = -(d.y * np.log(p) + (1 - d.y) * np.log(1 - p))
+            if metric in ("log_loss", "squared_error", "absolute_error"):
+                d["m"] = _row_metric(d, metric)
             else:
                 pytest.skip("threshold-dependent metric: covered by the stats tests")
             key = block if block else "row_id"
@@ -141,12 +171,17 @@ def test_block_gap_and_auc(example):
 
 
 def test_noise_lines_and_ladder(example):
-    _, _, _, report = example
-    a, b = report["noise"]["lines"]
+    _, cfg, _, report = example
+    a, b, *test = report["noise"]["lines"]
     assert a.startswith("Seed spread (retraining): ")
-    assert b.startswith(
-        "Block bootstrap (which blocks were sampled, for the networks as trained): "
-    )
+    if cfg.get("evaluation", {}).get("design") == "cv":
+        assert b.startswith("Resampling (cross-validation, ")
+        assert all(t.startswith("Block bootstrap (which blocks") for t in test)
+    else:
+        assert not test
+        assert b.startswith(
+            "Block bootstrap (which blocks were sampled, for the networks as trained): "
+        )
     assert [r["name"] for r in report["ladder"]] == [
         "correct",
         "fair",
@@ -215,3 +250,78 @@ def test_before_after_figures(example):
     m = cfg["claim"].get("min_useful_effect", 0.0)
     adopt = ba["low"] > m and gen["held"]
     assert report["decision"]["verdict"] == ("adopt" if adopt else "roll-back")
+
+
+def test_cv_figures(example):
+    """A cv example's fold gaps from its predictions (scikit-learn's log loss per file), the
+    corrected resampled t with scipy, the Bayesian correlated t with baycomp."""
+    root, cfg, runs, report = example
+    if cfg.get("evaluation", {}).get("design") != "cv":
+        pytest.skip("not a cross-validation example")
+    from baycomp import CorrelatedTTest
+    from baycomp.single import Posterior
+    from scipy import stats
+
+    c, b, metric = cfg["claim"]["candidate"], cfg["claim"]["baseline"], cfg["claim"]["metric"]
+    assert metric == "log_loss"
+    folds = pd.read_csv(root / "split" / "folds.csv", dtype={"row_id": str})
+    rows = runs[(runs.split == "fold") & (runs.metric == metric)]
+    loss = {}
+    for (model, r, k), grp in rows.groupby(["model", "repeat", "fold"]):
+        loss[(model, r, k)] = np.mean(
+            [log_loss(d.y, d.p, labels=[0, 1]) for d in (_read(root, p) for p in grp.predictions)]
+        )
+    keys = sorted({(r, k) for _, r, k in loss})
+    d = np.array([loss[(b, r, k)] - loss[(c, r, k)] for r, k in keys])
+    cv = report["noise"]["cv"]
+    np.testing.assert_allclose([g["gap"] for g in cv["fold_gaps"]], d, rtol=1e-9)
+    sizes = folds.groupby(["repeat", "fold"]).size().to_numpy(float)
+    n = folds.row_id.nunique()
+    ratio = float(np.mean(sizes / (n - sizes)))
+    assert cv["test_train_ratio"] == pytest.approx(ratio, rel=1e-12)
+    J = d.size
+    se = np.sqrt((1 / J + ratio) * d.var(ddof=1))
+    q = stats.t.ppf(0.975, J - 1)
+    assert cv["corrected"]["low"] == pytest.approx(d.mean() - q * se, rel=1e-9)
+    assert cv["corrected"]["high"] == pytest.approx(d.mean() + q * se, rel=1e-9)
+    assert cv["naive"]["se"] == pytest.approx(d.std(ddof=1) / np.sqrt(J), rel=1e-9)
+    R, K = folds.repeat.nunique(), folds.fold.nunique()
+    rope = cfg["claim"]["min_useful_effect"]
+    if len(set(sizes)) == 1:  # equal folds: baycomp's own correction, 1 / (K - 1)
+        theirs = CorrelatedTTest.probs(np.zeros(J), d, rope=rope, runs=R)
+    else:  # unequal folds (569 rows in 10): baycomp's posterior with the fold-size ratio
+        theirs = Posterior(d.mean(), se**2, J - 1, rope).probs()
+    bayes = cv["bayes"]
+    assert (bayes["p_worse"], bayes["p_equivalent"], bayes["p_better"]) == pytest.approx(
+        theirs, abs=1e-9
+    )
+    assert (cv["repeats"], cv["folds"], cv["J"]) == (R, K, R * K)
+
+
+def test_cv_readme_quotes_the_report(example):
+    """breast-cancer-cv's README says what the corrected interval shows that the naive one
+    hides; every figure it quotes is the report's, as the report prints it."""
+    root, cfg, _, report = example
+    if root.name != "breast-cancer-cv":
+        pytest.skip("the README of breast-cancer-cv")
+    readme = " ".join((root / "README.md").read_text().split())
+    cv = report["noise"]["cv"]
+    line = report["noise"]["lines"][1]
+    plan = cv["planning"]["text"]
+    assert report["data"]["cv"]["rows"] == 569 and "569 tumours" in readme
+    for quoted, source in (
+        ("+0.0036 log loss over the 100 fold gaps", "+0.0036 log loss over 100 fold gaps"),
+        ("+0.0016 to +0.0055, p < 0.001", "+0.0016 to +0.0055 (p < 0.001)"),
+        ("−0.0032 to +0.0103 (p = 0.300)", "−0.0032 to +0.0103 (p = 0.300;"),
+        ("P(equivalent) = 0.969", "P(equivalent) = 0.969"),
+        ("P(better) = 0.031", "P(better) = 0.031"),
+        ("within ±0.01", "±0.01 as the region"),
+    ):
+        assert quoted in readme and source in line, (quoted, source)
+    for quoted in ("(now 0.0068)", "below 0.0064"):
+        assert quoted in readme and quoted in plan
+    assert cv["planning"]["repeats_cannot"] is True and "would not settle it" in readme
+    assert round(cv["corrected"]["se"] / cv["naive"]["se"], 1) == 3.5
+    assert "standard error 3.5-fold" in readme
+    assert report["decision"]["verdict"] == "keep-baseline"
+    assert "keeps the simpler logistic regression" in readme

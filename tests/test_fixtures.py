@@ -25,7 +25,8 @@ RERUN = "the fixtures are stale: run `make fixtures`, then `make golden`, and re
 
 def make_fixtures_names() -> list[str]:
     """The file names ``make fixtures`` writes in tests/fixtures/."""
-    return [f"report-{n}.json" for n in (*make_fixtures.EXAMPLES, make_fixtures.MINIMAL)]
+    names = (*make_fixtures.EXAMPLES, make_fixtures.MINIMAL, *make_fixtures.GENERATED)
+    return [f"report-{n}.json" for n in names]
 
 
 def test_the_fixture_folders_hold_reports():

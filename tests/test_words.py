@@ -26,6 +26,11 @@ TABLE = [
     (w.fixed, (-0.006, 4), {}, f"{M}0.0060"),
     (w.fixed, (-0.00001, 4), {}, "0.0000"),  # no sign on a rounded zero
     (w.fixed, (-0.0, 2), {}, "0.00"),  # negative zero
+    # a drop: an exact zero is no change at all, never 0.00000 (issue 20 audit, item 8)
+    (w.change, (0.0, 5), {}, "0"),
+    (w.change, (-0.0, 5), {}, "0"),
+    (w.change, (0.0123, 3), {}, "0.012"),
+    (w.change, (1e-9, 5), {}, "0.00000"),  # float noise is a rounded zero, not an exact one
     (w.fixed, (2600, 0), {}, "2,600"),
     (w.fixed, (-1234.5, 1), {}, f"{M}1,234.5"),
     (w.fixed, (INF, 2), {}, "∞"),
@@ -56,11 +61,20 @@ TABLE = [
     (w.prob, (0.26912,), {}, "0.269"),
     (w.prob, (1,), {}, "1.000"),
     (w.prob, (-0.0001,), {}, "0.000"),
-    # ratios: 2 decimals, signed when a gap
+    # ratios: 3 significant figures, at most 2 decimals, signed when a gap
+    (w.ratio, (49.92,), {"signed": True}, "+49.9"),
+    (w.ratio, (52.33,), {}, "52.3"),
+    (w.ratio, (523.3,), {"signed": True}, "+523"),
+    (w.ratio, (-1.449,), {"signed": True}, f"{M}1.45"),
+    (w.ratio, (9.996,), {"signed": True}, "+10.0"),
     (w.ratio, (0.875,), {}, "0.88"),
     (w.ratio, (0.875,), {"signed": True}, "+0.88"),
     (w.ratio, (-0.7,), {"signed": True}, f"{M}0.70"),
     (w.ratio, (-0.001,), {"signed": True}, "0.00"),
+    (w.given, (0.5, "kWh²"), {}, "0.5 kWh²"),
+    (w.given, (0.5, None), {}, "0.5"),
+    (w.metric_unit, ("squared_error", "kWh"), {}, "kWh²"),
+    (w.metric_unit, ("absolute_error", "kWh"), {}, "kWh"),
     (w.ratio, (-2.3e-15,), {"signed": True}, "0.00"),
     # variance terms: a power of ten below 0.001
     (w.variance, (5.4e-6,), {}, "5.4 × 10⁻⁶"),
@@ -112,6 +126,19 @@ TABLE = [
     (w.pvalue, (1.0,), {}, "1.000"),
     (w.p_text, (0.0371,), {}, "p = 0.037"),
     (w.p_text, (0.0004,), {}, "p < 0.001"),
+    # posterior probabilities: 3 decimals, never a rounded 0.000 or 1.000 that is not 0 or 1
+    (w.posterior, (0.969337,), {}, "0.969"),
+    (w.posterior, (6.59e-05,), {}, "< 0.001"),
+    (w.posterior, (0.0005,), {}, "0.001"),
+    (w.posterior, (0.99996,), {}, "> 0.999"),
+    (w.posterior, (0.9994,), {}, "0.999"),
+    (w.posterior, (0.0,), {}, "0.000"),
+    (w.posterior, (1.0,), {}, "1.000"),
+    (w.posterior_text, ("better", 0.0306), {}, "P(better) = 0.031"),
+    (w.posterior_text, ("worse", 6.59e-05), {}, "P(worse) < 0.001"),
+    (w.posterior_text, ("equivalent", 0.99996), {}, "P(equivalent) > 0.999"),
+    (cells.posterior, (6.59e-05,), {}, "<\u00a00.001"),
+    (cells.posterior, (None,), {}, "—"),
     (w.given, (0.005,), {}, "0.005"),
     (w.given, (2.0,), {}, "2"),
     (w.given, (-1.5,), {}, f"{M}1.5"),
@@ -204,6 +231,7 @@ STRICT = [
     w.confidence,
     w.pvalue,
     w.p_text,
+    w.posterior,
     w.given,
     w.quantity,
     w.points,
@@ -287,6 +315,6 @@ def test_words_is_a_leaf_every_layer_can_use():
 
     graph = import_graph()
     mods = [m for m in graph if m == "reportgen.words" or m.startswith("reportgen.words.")]
-    assert len(mods) == 4
+    assert len(mods) == 5  # __init__, cells, nouns, numbers, repeats
     for m in mods:
         assert {d for d in graph[m] if not d.startswith("reportgen.words")} == set(), m

@@ -186,6 +186,7 @@ def build_one(task: dict) -> dict:
             formats=tuple(task["formats"]),
             command=task["command"],
             versioned=False,
+            links=False,  # built in a staging folder, and a zip's project is temporary
         )
         row.update(summary_fields(result.report))
         if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project

@@ -2,8 +2,10 @@
 
 compose       colours, the shared Vega-Lite config, named datasets, layering, padded axes
 noise         seed strip, evaluation intervals, bootstrap histogram, variance budget
+cv            the fold gaps by repeat with the corrected and naive intervals
 classification  validation cost against threshold, ROC and precision-recall, reliability
 slices        per-slice gaps
+tasks         multi-class confusion and top-label reliability; regression predicted against actual, residuals
 before_after  the before/after interval, fixed and broken questions, forgetting
 specs         the registry (chart key -> builder, in page order): specs and SVG of a report
 svg           label sanitising, spec -> SVG (vl-convert), id scoping; light, for the helper process

@@ -111,7 +111,7 @@ def fixed_broken(report: dict, data: Datasets):
     )
     labels = (
         alt.Chart(data.add(rows))
-        .mark_text(align="left", dx=3, fontSize=10, color=INK)
+        .mark_text(align="left", dx=3, fontSize=11, color=INK)
         .encode(
             x=alt.X("count:Q"),
             y=alt.Y("category:N", sort=order),

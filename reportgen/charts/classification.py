@@ -54,8 +54,36 @@ def _unit_square_curves(alt, report: dict, data: Datasets, rows, x_title, y_titl
         .encode(
             x=alt.X("x:Q", title=x_title, scale=square),
             y=alt.Y("y:Q", title=y_title, scale=square),
-            color=model_colour(alt, report),
+            color=model_colour(alt, report, legend=alt.Legend(symbolOpacity=1)),
             order=alt.Order("order:Q"),
+        )
+    )
+
+
+def _band_rows(report: dict, key: str, xkey: str, skip_zero: bool = False) -> list[dict]:
+    """Both models' seed bands (ranking.<role>.roc_band / pr_band) as rows (model, x, low, high)."""
+    rows = []
+    for role, label, _ in models(report):
+        band = ((report.get("ranking") or {}).get(role) or {}).get(key)
+        if not band:
+            continue
+        for x, lo, hi in zip(band[xkey], band["low"], band["high"], strict=True):
+            if not (skip_zero and x == 0):
+                rows.append({"model": label, "x": x, "low": lo, "high": hi})
+    return rows
+
+
+def _bands(alt, report: dict, data: Datasets, rows: list[dict]) -> dict:
+    """The lowest to highest curve of each model's networks, shaded in the model's colour."""
+    square = alt.Scale(domain=[0, 1])
+    return unit(
+        alt.Chart(data.add(rows))
+        .mark_area(opacity=0.16)
+        .encode(
+            x=alt.X("x:Q", scale=square),
+            y=alt.Y("low:Q", scale=square),
+            y2=alt.Y2("high:Q"),
+            color=model_colour(alt, report, legend=alt.Legend(symbolOpacity=1)),
         )
     )
 
@@ -136,11 +164,14 @@ def roc_curve(report: dict, data: Datasets):
     rows = _curve_rows(report, "ranking", "fpr", "tpr", sub="roc")
     if not rows:
         return None
-    diagonal = _guide_line(alt, data, 0, 1)
-    curves = _unit_square_curves(
-        alt, report, data, rows, "false positive rate", "true positive rate"
+    layers = [_guide_line(alt, data, 0, 1)]
+    band = _band_rows(report, "roc_band", "fpr")
+    if band:
+        layers.append(_bands(alt, report, data, band))
+    layers.append(
+        _unit_square_curves(alt, report, data, rows, "false positive rate", "true positive rate")
     )
-    return layer(diagonal, curves, width=230, height=230)
+    return layer(*layers, width=230, height=230)
 
 
 def pr_curve(report: dict, data: Datasets):
@@ -165,6 +196,9 @@ def pr_curve(report: dict, data: Datasets):
                 .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), text=alt.Text("text:N"))
             )
         )
+    band = _band_rows(report, "pr_band", "recall", skip_zero=True)
+    if band:
+        layers.append(_bands(alt, report, data, band))
     layers.append(_unit_square_curves(alt, report, data, rows, "recall", "precision"))
     return layer(*layers, width=230, height=230)
 
@@ -188,17 +222,26 @@ def reliability(report: dict, data: Datasets):
     Bins with fewer than MIN_JOINED rows are hollow and left out of the line: joined like
     the others they would claim a precision their two or three rows do not have.
     """
-    import altair as alt
-
     cal = report.get("calibration")
     if not cal:
         return None
+    bins = {role: (cal.get(role) or {}).get("bins") or [] for role, _, _ in models(report)}
+    return reliability_diagram(
+        report, data, bins, "mean predicted probability in the bin", "observed positive fraction"
+    )
+
+
+def reliability_diagram(report: dict, data: Datasets, bins: dict, x_title: str, y_title: str):
+    """The reliability diagram of both models' ``bins`` (role -> reliability_bins), the
+    binary one (class-1 probability) or a multi-class model's top-label one."""
+    import altair as alt
+
     rows = []
     for role, label, _ in models(report):
         # the two models' points sit a little apart so their intervals do not overlap
         nudge = -0.006 if role == "candidate" else 0.006
         run = 0  # the line breaks at a small bin rather than bridging it
-        for b in (cal.get(role) or {}).get("bins") or []:
+        for b in bins.get(role) or []:
             if not b.get("count") or b.get("mean_p") is None or b.get("fraction_positive") is None:
                 continue  # empty bins are not drawn
             run += b["count"] < MIN_JOINED
@@ -218,10 +261,11 @@ def reliability(report: dict, data: Datasets):
             )
     if not rows:
         return None
-    colour = model_colour(alt, report)
+    # the legend's symbols at full strength, as the points are drawn (not the faint rules')
+    colour = model_colour(alt, report, legend=alt.Legend(symbolOpacity=1))
     scale = alt.Scale(domain=[0, 1])
-    x = alt.X("x:Q", title="mean predicted probability in the bin", scale=scale)
-    y = alt.Y("observed:Q", title="observed positive fraction", scale=scale)
+    x = alt.X("x:Q", title=x_title, scale=scale)
+    y = alt.Y("observed:Q", title=y_title, scale=scale)
     step = 10 ** math.floor(math.log10(max(r["count"] for r in rows)))
     most = step * math.ceil(max(r["count"] for r in rows) / step)  # 979 -> 1000
     size = alt.Size(

@@ -23,6 +23,7 @@ GOOD = "#2e7d32"
 WIDTH = 500
 SOLID = [1, 0]
 DASHED = [5, 3]
+DOTTED = [1.5, 2.5]
 
 #: the look shared by every chart (Vega-Lite config). The view's continuous sizes are
 #: altair's default theme; every chart sets its own width and height.
@@ -107,12 +108,18 @@ def top_level(view: dict, data: Datasets) -> dict:
 # ---------------------------------------------------------------- shared encodings
 
 
+def model_name(report: dict, role: str) -> str:
+    """A model as the page names it: its display name (evreport.toml [models]), else its id."""
+    project = report["project"]
+    model_id = str(project[role])
+    return str((project.get("display_names") or {}).get(model_id) or model_id)
+
+
 def models(report: dict) -> list[tuple[str, str, str]]:
     """(role, label, colour) for candidate and baseline; labels are the user's model names."""
-    project = report["project"]
     return [
-        ("candidate", f"{project['candidate']} (candidate)", CANDIDATE_COLOUR),
-        ("baseline", f"{project['baseline']} (baseline)", BASELINE_COLOUR),
+        ("candidate", f"{model_name(report, 'candidate')} (candidate)", CANDIDATE_COLOUR),
+        ("baseline", f"{model_name(report, 'baseline')} (baseline)", BASELINE_COLOUR),
     ]
 
 
@@ -127,10 +134,11 @@ def nominal_colour(alt, field: str, pairs: list[tuple[str, str]], **kwargs):
     )
 
 
-def model_colour(alt, report: dict):
-    """The candidate/baseline colour encoding on the field ``model`` (the labels of ``models``)."""
+def model_colour(alt, report: dict, **kwargs):
+    """The candidate/baseline colour encoding on the field ``model`` (the labels of ``models``);
+    ``kwargs`` go to ``alt.Color`` (a legend whose symbols keep full opacity, for one)."""
     pairs = [(label, colour) for _, label, colour in models(report)]
-    return nominal_colour(alt, "model", pairs, title=None)
+    return nominal_colour(alt, "model", pairs, title=None, **kwargs)
 
 
 def direction(report: dict) -> str:
@@ -139,8 +147,13 @@ def direction(report: dict) -> str:
 
 
 def metric_name(report: dict) -> str:
-    """The project's metric as axis titles write it (underscores as spaces)."""
-    return report["project"]["metric"].replace("_", " ")
+    """The project's metric as axis titles write it (underscores as spaces), with [claim] unit."""
+    p = report["project"]
+    if not p.get("unit"):
+        return p["metric"].replace("_", " ")
+    from reportgen.words import metric_label
+
+    return metric_label(p["metric"], p["unit"])
 
 
 def gap_title(report: dict) -> str:

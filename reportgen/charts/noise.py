@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 from reportgen.charts.compose import (
     BAD,
     BASELINE_COLOUR,
     CANDIDATE_COLOUR,
     DASHED,
+    DOTTED,
     INK,
     MUTED,
     SOLID,
@@ -18,6 +21,7 @@ from reportgen.charts.compose import (
     layer,
     metric_name,
     model_colour,
+    model_name,
     models,
     nominal_colour,
     padded,
@@ -27,6 +31,8 @@ from reportgen.charts.compose import (
     zero_and_useful,
 )
 from reportgen.stats.budget import half_width
+from reportgen.words import power_of_ten, sig
+from reportgen.words.repeats import repeat_words
 
 
 def seed_strip(report: dict, data: Datasets):
@@ -34,6 +40,8 @@ def seed_strip(report: dict, data: Datasets):
     import altair as alt
 
     seed = report["noise"].get("seed") or {}
+    if seed.get("within_folds"):  # cross-validation: the seed line's sd is within folds
+        return None
     values = seed.get("values") or {}
     mean = seed.get("mean") or {}
     rows = [
@@ -106,20 +114,27 @@ def seed_strip(report: dict, data: Datasets):
 
 
 def eval_intervals(report: dict, data: Datasets):
-    """One evaluation interval per trained network beside the seed-averaged and two-level ones."""
+    """One evaluation interval per trained network (evaluation run) beside the seed-averaged and
+    two-level ones; with one network per model, labelled as one network with no seed level."""
     import altair as alt
 
     block = report["noise"].get("block")
     if not block or block.get("gap") is None:
         return None
-    cand = report["project"]["candidate"]
+    cand = model_name(report, "candidate")
+    words = repeat_words(report["project"].get("repeats"))
+    nets = block.get("networks") or {}
+    one = bool(nets) and all(n == 1 for n in nets.values())
+    single = f"one {words.one}"
+    averaged = f"one {words.unit} per model" if one else "seed-averaged"
+    both = "blocks only (no seed level)" if one else "both noise sources"
     rows = [
         {
             "row": f"{cand} seed {s['seed']}",
             "gap": s["gap"],
             "low": s["low"],
             "high": s["high"],
-            "kind": "one trained network",
+            "kind": single,
         }
         for s in block.get("per_seed") or []
         if s.get("gap") is not None
@@ -127,22 +142,25 @@ def eval_intervals(report: dict, data: Datasets):
     primary = block.get("primary") or "bootstrap"
     rows.append(
         {
-            "row": "seed-averaged (" + ("t" if primary == "t" else "bootstrap") + ")",
+            "row": ("test gap" if one else "seed-averaged")
+            + " ("
+            + ("t" if primary == "t" else "bootstrap")
+            + ")",
             "gap": block["gap"],
             "low": block["low"],
             "high": block["high"],
-            "kind": "seed-averaged",
+            "kind": averaged,
         }
     )
     two = block.get("two_level")
     if two and two.get("low") is not None:
         rows.append(
             {
-                "row": "two-level (seeds and blocks)",
+                "row": "two-level (blocks only)" if one else "two-level (seeds and blocks)",
                 "gap": two.get("gap", block["gap"]),
                 "low": two["low"],
                 "high": two["high"],
-                "kind": "both noise sources",
+                "kind": both,
             }
         )
     return dot_whisker(
@@ -152,11 +170,7 @@ def eval_intervals(report: dict, data: Datasets):
         "row",
         gap_title(report),
         zero_and_useful(report, "zero: no difference"),
-        [
-            ("one trained network", MUTED),
-            ("seed-averaged", INK),
-            ("both noise sources", CANDIDATE_COLOUR),
-        ],
+        [(single, MUTED), (averaged, INK), (both, CANDIDATE_COLOUR)],
     )
 
 
@@ -176,15 +190,24 @@ def bootstrap_histogram(report: dict, data: Datasets):
     ]
     conf = block.get("confidence") or 0.95
     refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
-    if block.get("bootstrap") and block["bootstrap"].get("low") is not None:
-        lo, hi = block["bootstrap"]["low"], block["bootstrap"]["high"]
-    else:
-        lo, hi = block.get("low"), block.get("high")
-    if lo is not None:
-        label = f"{conf * 100:.0f}% interval"
+    # the interval the text quotes is the primary one (noise.block low/high); when that is the
+    # paired t, the bootstrap's own percentile interval is drawn too, and each is labelled
+    primary = block.get("primary") or "bootstrap"
+    level = f"{round(conf * 100, 6):g}%"
+    if block.get("low") is not None and block.get("high") is not None:
+        label = f"{level} interval quoted (" + (
+            "bootstrap)" if primary == "bootstrap" else "paired t)"
+        )
         refs += [
-            {"x": lo, "what": label, "colour": INK, "dash": DASHED},
-            {"x": hi, "what": label, "colour": INK, "dash": DASHED},
+            {"x": block["low"], "what": label, "colour": INK, "dash": DASHED},
+            {"x": block["high"], "what": label, "colour": INK, "dash": DASHED},
+        ]
+    boot = block.get("bootstrap") or {}
+    if primary != "bootstrap" and boot.get("low") is not None and boot.get("high") is not None:
+        label = f"{level} bootstrap percentile interval"
+        refs += [
+            {"x": boot["low"], "what": label, "colour": MUTED, "dash": DOTTED},
+            {"x": boot["high"], "what": label, "colour": MUTED, "dash": DOTTED},
         ]
     refs.append(
         {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID}
@@ -211,6 +234,23 @@ def bootstrap_histogram(report: dict, data: Datasets):
 # ---------------------------------------------------------------- the variance budget
 
 
+#: below this total the variance axis is scaled (ticks 0 to 9.9 and "× 10⁻⁵" in its title):
+#: plain decimals of a smaller number would be mostly zeros
+SCALED_BELOW = 1e-3
+VARIANCE_FORMAT = ",~r"
+
+
+def variance_scale(total: float) -> tuple[float, str]:
+    """The variance axis: the factor its values are drawn times and its title. Ticks are never
+    in exponent form: decimals from 10⁻³ up (0.0015; 50,000 for a regression target's squared
+    units), and below that the values times a power of ten, named in the title (× 10⁻⁵)."""
+    if not total or total >= SCALED_BELOW:
+        return 1.0, "variance of the gap"
+    exponent = math.floor(math.log10(total))
+    power = power_of_ten(10.0**exponent, 1).removeprefix("1 × ")
+    return 10.0**-exponent, f"variance of the gap (× {power})"
+
+
 def budget(report: dict, data: Datasets):
     """The two variance terms as a stacked bar, and the predicted half-width as seeds or blocks
     grow, with today's gap marked (a planning model, not a measurement)."""
@@ -219,9 +259,11 @@ def budget(report: dict, data: Datasets):
     b = (report.get("noise") or {}).get("budget")
     if not b or not b.get("total"):
         return None
+    term = repeat_words(report["project"].get("repeats")).term
+    times, title = variance_scale(b["total"])
     terms = [
-        {"what": "seed term (retraining)", "value": b["seed_term"], "order": 1},
-        {"what": "block term (evaluation sample)", "value": b["block_term"], "order": 2},
+        {"what": term, "value": b["seed_term"] * times, "order": 1},
+        {"what": "block term (evaluation sample)", "value": b["block_term"] * times, "order": 2},
     ]
     bar = unit(
         alt.Chart(data.add(terms))
@@ -230,14 +272,14 @@ def budget(report: dict, data: Datasets):
             x=alt.X(
                 "value:Q",
                 stack="zero",
-                title="variance of the gap",
-                axis=alt.Axis(format=".1e", tickCount=4),
+                title=title,
+                axis=alt.Axis(format=VARIANCE_FORMAT, tickCount=4),
             ),
             color=nominal_colour(
                 alt,
                 "what",
                 [
-                    ("seed term (retraining)", CANDIDATE_COLOUR),
+                    (term, CANDIDATE_COLOUR),
                     ("block term (evaluation sample)", MUTED),
                 ],
                 title=None,
@@ -286,7 +328,9 @@ def budget(report: dict, data: Datasets):
     )
     ref = unit(
         alt.Chart(
-            data.add([{"y": gap, "what": f"today's gap ({gap:.3g}): below it, zero is excluded"}])
+            data.add(
+                [{"y": gap, "what": f"today's gap ({sig(gap, 3)}): below it, zero is excluded"}]
+            )
         )
         .mark_rule(strokeWidth=1.5, strokeDash=DASHED, color=INK)
         .encode(y="y:Q", tooltip=alt.Tooltip("what:N"))

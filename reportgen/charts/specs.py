@@ -7,18 +7,30 @@ from collections.abc import Callable
 from reportgen.charts.before_after import before_after_interval, fixed_broken, forgetting
 from reportgen.charts.classification import ranking_pair, reliability, threshold_cost
 from reportgen.charts.compose import Datasets, top_level
+from reportgen.charts.cv import cv_fold_gaps
 from reportgen.charts.noise import bootstrap_histogram, budget, eval_intervals, seed_strip
 from reportgen.charts.slices import slice_gaps
 from reportgen.charts.svg import chart_svg, sanitise_spec
+from reportgen.charts.tasks import (
+    confusion,
+    predicted_actual,
+    residuals_by_block,
+    top_label_reliability,
+)
 
 #: chart key -> builder, in page order
 BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
     "seed_strip": seed_strip,
     "eval_intervals": eval_intervals,
     "bootstrap_histogram": bootstrap_histogram,
+    "cv_fold_gaps": cv_fold_gaps,
     "threshold_cost": threshold_cost,
     "ranking": ranking_pair,
     "reliability": reliability,
+    "confusion": confusion,
+    "top_label_reliability": top_label_reliability,
+    "predicted_actual": predicted_actual,
+    "residuals_by_block": residuals_by_block,
     "slices": slice_gaps,
     "before_after_interval": before_after_interval,
     "fixed_broken": fixed_broken,

@@ -7,22 +7,29 @@ ladder.py          shared rung machinery: a rung, the logged-value check, rung 2
 recompute.py       logged against recomputed values and their warning
 relevance.py       the useful effect, equivalence, costs per period
 model_vs_baseline/ a candidate against a baseline: its rungs and decision
+cv/                the same comparison by cross-validation ([evaluation] design = "cv")
 before_after/      a tuned model against its earlier version: its sections, rungs and decision
 select, evaluation, fairness, noise, classify, data: the sections the modes are built from
 """
 
 from __future__ import annotations
 
-from reportgen.checks import before_after, model_vs_baseline
+from reportgen.checks import before_after, cv, model_vs_baseline
 from reportgen.checks.report import assemble, header
 from reportgen.errors import Problem
 from reportgen.project import Project
 
-#: each project kind's checks: the report sections and the warnings they found
+#: each project kind's checks (and cross-validation's): the report sections and the warnings
 MODES = {
     "model-vs-baseline": model_vs_baseline.compute,
     "before-after": before_after.compute,
+    "cv": cv.compute,
 }
+
+
+def mode(project: Project) -> str:
+    """The key of MODES: the project's kind, or "cv" for a cross-validated comparison."""
+    return "cv" if project.config.design == "cv" else project.config.kind
 
 
 def compute_report(project: Project, command: str | None = None) -> tuple[dict, list[Problem]]:
@@ -32,6 +39,6 @@ def compute_report(project: Project, command: str | None = None) -> tuple[dict, 
     order report.json lists them. The project is never modified, so a second call returns an
     equal report and equal warnings.
     """
-    sections, found = MODES[project.config.kind](project)
+    sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
     return assemble(header(project, command), sections, warnings), warnings

@@ -10,11 +10,11 @@ from reportgen.stats import calibration, ranking, threshold
 from reportgen.words import count_noun, prob
 
 
-def representative(mr: ModelRuns):
-    """The seed with the median validation metric (lower median) among seeds with binary test
-    predictions; chosen on validation, never on test (by seed label when no seed has a validation
-    value)."""
-    cands = [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == "binary"]
+def representative(mr: ModelRuns, kind: str = "binary"):
+    """The seed with the median validation metric (lower median) among seeds with test
+    predictions of this ``kind``; chosen on validation, never on test (by seed label when no
+    seed has a validation value)."""
+    cands = [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == kind]
     if not cands:
         return None
     with_val = [s for s in cands if s.val_value is not None]
@@ -45,10 +45,10 @@ def classification(
         rep = representative(mr)
         if rep is None:
             return None, None, None
-        per_seed, counts = _per_seed(project, mr, rep)
+        per_seed, counts, bands = _per_seed(project, mr, rep)
         vp = rep.val_pred if _binary_val(rep) else None
         th[mr.role] = _threshold_entry(project, mr, rep, vp, per_seed)
-        rk[mr.role] = _ranking_entry(rep, vp, counts, per_seed)
+        rk[mr.role] = _ranking_entry(rep, vp, counts, per_seed) | bands
         cal[mr.role] = {
             "seed": rep.seed,
             "ece": calibration.ece(rep.test_pred.p, rep.test_pred.y, cfg.bins),
@@ -71,10 +71,27 @@ def classification(
     return th, rk, cal
 
 
-def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object]:
-    """Each network's threshold, costs and ROC AUC, and the representative's sorted counts."""
+def _band(curves: list, grid, xkey: str) -> dict | None:
+    """ranking.<role>.roc_band / pr_band: the lowest and highest seed curve on the grid."""
+    band = ranking.curve_band(curves)
+    if band is None:
+        return None
+    low, high = band
+    return {
+        xkey: [float(v) for v in grid],
+        "low": [float(v) for v in low],
+        "high": [float(v) for v in high],
+        "seeds": sum(c is not None for c in curves),
+    }
+
+
+def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object, dict]:
+    """Each network's threshold, costs and ROC AUC, the representative's sorted counts, and
+    the spread of every network's ROC and precision-recall curves (their bands)."""
     fp, fn = project.config.false_positive, project.config.false_negative
     per_seed = []
+    grid = ranking.band_grid()
+    rocs, prs = [], []
     sorted_once = {}  # the representative's descending_counts: one sort per network
     for s in mr.seeds:
         if s.test_pred is None or s.test_pred.kind != "binary":
@@ -86,6 +103,8 @@ def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object]
         )
         tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
         counts = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
+        rocs.append(ranking.roc_on_grid(counts, grid))
+        prs.append(ranking.pr_on_grid(counts, grid))
         if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
             sorted_once[s.seed] = counts
         per_seed.append(
@@ -98,7 +117,9 @@ def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object]
             }
         )
     tp = rep.test_pred
-    return per_seed, sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
+    counts = sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
+    bands = {"roc_band": _band(rocs, grid, "fpr"), "pr_band": _band(prs, grid, "recall")}
+    return per_seed, counts, bands
 
 
 def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[dict]) -> dict:
@@ -134,6 +155,7 @@ def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[di
         "confusion": t["confusion"],
         "precision": t["precision"],
         "recall": t["recall"],
+        "false_positive_rate": t["false_positive_rate"],
         "predicted_positive": t["predicted_positive"],
         "actual_positive": t["actual_positive"],
         "rows": t["rows"],

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
-from reportgen.checks.noise_lines import test_decimals
+from reportgen.checks.noise_lines import repeat_words, test_decimals
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.project import Project
@@ -93,7 +93,8 @@ def _sentence(project: Project, c: dict, block: dict) -> str:
     flips = c["gap"] * c["gap_without"] < 0
     return (
         f"Log-loss clipping: {count_noun(n_c, 'test row')} of {cfg.candidate} and {count(n_b)} of "
-        f"{cfg.baseline} have p = 0 or 1 with the wrong label (in at least one network), each "
+        f"{cfg.baseline} have p = 0 or 1 with the wrong label (in at least one "
+        f"{repeat_words(cfg).unit}), each "
         f"clipped to a loss of {metric(c['clipped_loss'])}; without those "
         f"{count_noun(c['rows_total'] - c['rows_without'], 'row')} the test gap is "
         f"{with_sign(c['gap_without'], d)} instead of {with_sign(c['gap'], d)}"

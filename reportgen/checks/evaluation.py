@@ -174,3 +174,13 @@ def _coded_from(codes: np.ndarray, distinct: np.ndarray) -> tuple[list[str], np.
     rank = np.full(len(distinct), -1, dtype=np.int64)
     rank[present] = [where[t] for t in text.tolist()]
     return uniq, rank[codes]
+
+
+def positions(ev: EvalData, pred) -> np.ndarray:
+    """(N,) row of each of ``ev``'s rows in one predictions file (every row is there: ``ev``
+    holds the rows all analysed networks share)."""
+    import pandas as pd
+
+    if ev.row_ids.dtype.kind in "iu" and pred.keys is not None:  # the keyed path's rows
+        return _positions(pred.keys, len(pred.part_keys))[ev.row_ids]
+    return pd.Index(pred.row_id).get_indexer(ev.row_ids)

@@ -252,7 +252,7 @@ def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
                 f"both models scored on the same {count_noun(n_ref, 'row', adjective=part)}"
                 if same
                 else f"{part} rows differ between the networks of {cand.name} and {base.name}",
-                [],
+                sorted({p.path for p in every}),  # the files whose rows were compared
             )
         )
     return facts
@@ -296,13 +296,17 @@ def _same_metric(project: Project, cand: ModelRuns, base: ModelRuns) -> Evidence
     """The metric was recomputed by evreport for both models (not taken from the run log)."""
     metric = project.config.metric
     recomputed = all(any(s.test_pred or s.val_pred for s in mr.seeds) for mr in (cand, base))
+    # what the metric was recomputed from: every predictions file of both models
+    scored = {
+        p.path for mr in (cand, base) for s in mr.seeds for p in (s.val_pred, s.test_pred) if p
+    }
     return _fact(
         "same-metric",
         True if recomputed else None,
         f"{metric} recomputed by evreport for both models from their predictions"
         if recomputed
         else f"{metric} taken from the run log: not recomputed for both models",
-        [],
+        sorted(scored) if recomputed else [],
     )
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
-from reportgen.checks.noise_lines import budget_line, repeat_words
+from reportgen.checks.noise_lines import (
+    budget_line,
+    impractical_text,
+    repeat_words,
+    test_decimals,
+)
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.project import Project
@@ -14,10 +19,15 @@ from reportgen.stats.seeds import paired_seeds, seed_rule
 from reportgen.words import (
     count,
     count_noun,
+    fixed,
     gap_decimals,
     given,
+    sig,
     with_sign,
 )
+
+#: below this many blocks the percentile bootstrap undercovers (docs/methods.md, section 3)
+FEW_BLOCKS = 30
 
 
 def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
@@ -154,7 +164,7 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    return block_noise(
+    out = block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
@@ -166,6 +176,21 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
         counts=n,
         pairs=pairs,
     )
+    out["primary_reason"] = primary_reason(out)
+    return out
+
+
+def primary_reason(block: dict) -> str | None:
+    """Why the primary interval of a ``noise.block`` is the one it is: the two widths at 3
+    significant figures; None when there is no primary interval."""
+    if block.get("primary") is None:
+        return None
+    widths = {k: block[k]["high"] - block[k]["low"] for k in ("bootstrap", "t")}
+    text = f"the wider of the two: bootstrap width {sig(widths['bootstrap'])}, t width {sig(widths['t'])}"
+    n = block["blocks"]
+    if n < FEW_BLOCKS:
+        text += f" ({count(n)} blocks: the percentile bootstrap undercovers)"
+    return text
 
 
 def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:
@@ -186,7 +211,7 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
     out["rows"] = int(len(ev.row_ids))
     out["networks"] = {k: len(v) for k, v in ev.seeds.items()}
     # the words of the two-level interval's seed level are the checks', not the statistics'
-    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev)
+    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev, out.get("reason"))
     # the test gap in seed sd (the seed line's sd), beside the block line
     sd = (seed or {}).get("sd_used")
     out["gap_in_seed_sd"] = (
@@ -201,16 +226,23 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
 COARSE_SEEDS = 5
 
 
-def two_level_note(project: Project, two: dict, ev: EvalData) -> str | None:
+def two_level_note(
+    project: Project, two: dict, ev: EvalData, block_reason: str | None = None
+) -> str | None:
     """What the two-level interval's seed level is worth (methods.md section 3, revised turn
     3): none with one network per model, coarse with at most 5 seeds on a side, and whether
-    seeds_paired could pair them; None when there is nothing to say."""
+    seeds_paired could pair them; why there is no two-level interval (``block_reason``: the
+    block line's) when there is none; None when there is nothing to say."""
     cfg = project.config
     nets = {k: len(v) for k, v in ev.seeds.items()}
+    if two.get("low") is None:
+        return "there is no two-level interval" + (
+            f", because the block line has none ({block_reason})" if block_reason else ""
+        )
     if nets["candidate"] == 1 and nets["baseline"] == 1:
         return (
-            "one network per model: the two-level interval has no seed level at all (it "
-            "resamples the blocks only), so it says nothing about "
+            f"one {repeat_words(cfg).unit} per model: the two-level interval has no seed level at "
+            "all (it resamples the blocks only), so it says nothing about "
             f"{repeat_words(cfg).noise}"
         )
     notes = []
@@ -229,7 +261,11 @@ def two_level_note(project: Project, two: dict, ev: EvalData) -> str | None:
         notes.append(
             f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds['candidate'])} "
             f"and {count(seeds['baseline'])}) the seed level stays coarse"
-            + (f"; {one[0]} has one network, so its side has no seed level" if one else "")
+            + (
+                f"; {one[0]} has one {repeat_words(cfg).unit}, so its side has no seed level"
+                if one
+                else ""
+            )
         )
     return "; ".join(notes) or None
 
@@ -318,7 +354,10 @@ def budget_section(
         gap=block["gap"],
         confidence=cfg.confidence,
         min_useful_effect=cfg.min_useful_effect,
+        number=lambda v: fixed(v, test_decimals(block)),  # the half-width's decimals
     )
+    out["planning"]["impractical_text"] = impractical_text(project, out)
+    out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
     out["seed_part"] = seed.get("part", "validation")
     out["seed_sd_interval"] = bd.sd_interval(
         sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence
@@ -332,7 +371,8 @@ def budget_section(
     out["line"] = budget_line(project, out, block)
     if out["test_networks"] is not None and out["test_networks"] < S:
         out["line"] += (
-            f" Today's test gap rests on {count_noun(out['test_networks'], 'network')} per model, "
+            f" Today's test gap rests on "
+            f"{count_noun(out['test_networks'], repeat_words(cfg).unit)} per model, "
             f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
             f"per model and understates the {repeat_words(cfg).noise} of today's gap."
         )

@@ -4,8 +4,6 @@ decimals wherever it is printed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reportgen.checks.select import ModelRuns
 from reportgen.project import Project
 from reportgen.project.config import Config
@@ -27,39 +25,24 @@ from reportgen.words import (
     variance,
     with_sign,
 )
+from reportgen.words.repeats import RepeatWords
+from reportgen.words.repeats import repeat_words as words_for_repeats
 
 #: the block line's label (methods.md section 3, revised turn 3): the line is for the networks
 #: as trained, whether it rests on one network per model or averages several
 BLOCK_HEAD = "Block bootstrap (which blocks were sampled, for the networks as trained):"
 
 
-@dataclass(frozen=True)
-class RepeatWords:
-    """What the repeated runs of a model are called (``[evaluation] repeats``): the words only."""
-
-    #: in the seed line's label: "Seed spread (retraining): ..."
-    label: str
-    #: the noise they measure, in a sentence: "more than retraining noise"
-    noise: str
-    #: what one repeat does: "the same model is trained again with another seed"
-    again: str
-
-
-REPEAT_WORDS = {
-    "seeds": RepeatWords(
-        "retraining", "retraining noise", "the same model is trained again with another seed"
-    ),
-    "samples": RepeatWords(
-        "repeated runs: sampling noise",
-        "sampling noise of repeated runs",
-        "the same model is evaluated again over another sampling epoch",
-    ),
-}
+def block_head(cfg: Config) -> str:
+    """The block line's label: BLOCK_HEAD whatever ``[evaluation] repeats`` says. The spec fixes
+    this label, and a model evaluated over sampling epochs is still the network as trained; the
+    line's own text follows the repeats words."""
+    return BLOCK_HEAD
 
 
 def repeat_words(cfg: Config) -> RepeatWords:
     """The words for the project's repeated runs: retrained seeds, or sampling epochs."""
-    return REPEAT_WORDS[cfg.repeats]
+    return words_for_repeats(cfg.repeats)
 
 
 def seed_head(cfg: Config) -> str:
@@ -78,7 +61,7 @@ def _gap_words(seed: dict, unit: str) -> str:
 
 def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
     cfg = project.config
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     part = seed.get("part", "validation")
     level = "" if part == "validation" else " measured on test seeds (a test-level number):"
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
@@ -139,14 +122,14 @@ def lines(
     figure (the seed sd scales it), so it is said there, never in the block line."""
     cfg = project.config
     words = repeat_words(cfg)
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     s1 = _seed_line(project, seed, cand, base)
     if block is not None and block.get("gap_in_seed_sd") is not None:
         s1 += (
             f" The test gap, {with_sign(block['gap'], test_decimals(block))} {unit}, is "
             f"{ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
         )
-    head = BLOCK_HEAD
+    head = block_head(cfg)
     if block is None:
         s2 = (
             f"{head} not computed: there are no per-row test predictions for both models, so "
@@ -171,14 +154,26 @@ def lines(
     else:
         s2 = f"{head} {_block_sentence(project, block, unit)}"
     blocks_word = plural_noun(cfg.block) if cfg.block else "rows"
+    sample = (
+        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in "
+        f"the test set, for {words.as_is}"
+    )
     covers = [
         f"Seed spread covers {words.noise}: how much the result moves when {words.again}. It "
         "says nothing about which evaluation rows happened to be sampled.",
-        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in the "
-        f"test set, for the networks as trained (seed-averaged). It says nothing about {words.noise}; "
-        "the per-network intervals and the two-level interval show that.",
+        f"{sample}, one per model (no seed averaging). It says nothing about {words.noise}, and "
+        f"with one {words.unit} per model nothing on this page measures it."
+        if one_per_model(block)
+        else f"{sample} (seed-averaged). It says nothing about {words.noise}; the "
+        f"per-{words.unit} intervals and the two-level interval show that.",
     ]
     return [s1, s2], covers
+
+
+def one_per_model(block: dict | None) -> bool:
+    """The test gap rests on one network (one run) per model: no seed averaging, no seed level."""
+    nets = (block or {}).get("networks") or {}
+    return bool(nets) and all(n == 1 for n in nets.values())
 
 
 def test_decimals(block: dict) -> int:
@@ -195,11 +190,12 @@ def _block_sentence(project: Project, block: dict, unit: str) -> str:
     t, bs = block["t"], block["bootstrap"]
     d = test_decimals(block)
     nets = block.get("networks") or {}
+    repeat = repeat_words(cfg).unit
     seeds_txt = (
         f"seed-averaged over {count(nets.get('candidate'))} and {count(nets.get('baseline'))} "
-        "networks"
+        f"{plural_noun(repeat)}"
         if nets and (nets.get("candidate", 1) > 1 or nets.get("baseline", 1) > 1)
-        else "one network per model"
+        else f"one {repeat} per model"
     )
     t_txt = interval(t["low"], t["high"], digits=d)
     if t.get("p") is not None:
@@ -217,7 +213,7 @@ def _block_sentence(project: Project, block: dict, unit: str) -> str:
 def budget_line(project: Project, b: dict, block: dict) -> str:
     """The third, model-based line: both sources in one interval, beside the two measured ones."""
     cfg = project.config
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     what = blocks_phrase(b["B"], cfg.block)
     lo, hi = b["combined"]["low"], b["combined"]["high"]
     d = test_decimals(block)
@@ -246,6 +242,27 @@ def budget_line(project: Project, b: dict, block: dict) -> str:
     return s
 
 
+#: a plan that needs more than this many times today's seeds and blocks is flagged impractical
+IMPRACTICAL_SCALE = 4.0
+#: blocks per year for a block column that names a period, to say how long a plan's data take
+PER_YEAR = {"week": 52.18, "day": 365.25, "month": 12.0, "quarter": 4.0}
+
+
+def impractical_text(project: Project, budget: dict) -> str | None:
+    """noise.budget.planning.impractical_text: why the both-scaled plan is no plan (it needs
+    more than IMPRACTICAL_SCALE times today's seeds and blocks), or None."""
+    both = budget["planning"].get("both_needed")
+    if not both or both.get("scale", 1.0) <= IMPRACTICAL_SCALE:
+        return None
+    column = project.config.block
+    word = column or "test row"
+    text = f"impractical: {fixed(both['scale'], 1)} times today's seeds and {plural_noun(word)}"
+    per_year = PER_YEAR.get((column or "").lower().removesuffix("s"))
+    if per_year and project.config.block_kind == "period":
+        text += f", {fixed(both['B'] / per_year, 1)} years of data"
+    return text
+
+
 def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> str | None:
     """The reconsider-when sentence from the planner, or None when it has nothing to add."""
     if not budget:
@@ -262,8 +279,9 @@ def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> 
     if both and (both["S"], both["B"]) != (S, B):
         s = (
             f"with {count_noun(both['S'], 'seed')} and {count_noun(both['B'], word)} the interval "
-            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))} "
-            f"({now}; a planning estimate from the variance budget)"
+            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))}"
+            + (f"; {p['impractical_text']}" if p.get("impractical_text") else "")
+            + f" ({now}; a planning estimate from the variance budget)"
         )
         return s
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reportgen.checks.types import Interval
 from reportgen.project import Project
-from reportgen.words import cost, given
+from reportgen.words import cost, gap_decimals, given, with_sign
 
 
 def _finding(iv: Interval, m: float | None) -> str:
@@ -27,29 +27,41 @@ def _finding(iv: Interval, m: float | None) -> str:
     return "inconclusive"
 
 
-def _finding_text(iv: Interval, m: float | None, finding: str) -> str:
-    """The finding in words, with the interval's decimals and the useful effect as written."""
+def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None = None) -> str:
+    """The finding in words, with the interval's decimals and the useful effect as written
+    (with the metric's ``unit``, when [claim] unit gives one)."""
     low = iv.signed(iv.low)
     if finding == "useful-gain-shown":
-        return f"the interval's lower end {low} reaches the useful effect {given(m)}"
+        return f"the interval's lower end {low} reaches the useful effect {given(m, unit)}"
     if finding == "positive-not-useful":
         return (
-            f"the gain is positive (lower end {low}) but below the useful effect {given(m)} in part"
+            f"the gain is positive (lower end {low}) but below the useful effect {given(m, unit)} in part"
             if m
             else f"the gain is positive (lower end {low}) but no min_useful_effect was fixed, so "
             "usefulness is not established"
         )
     if finding == "equivalent":
-        return f"the interval {iv.ends} lies inside ±{given(m)}: practically equivalent, a tie"
+        return (
+            f"the interval {iv.ends} lies inside ±{given(m, unit)}: practically equivalent, a tie"
+        )
     if finding == "worse":
         return f"the interval {iv.ends} lies below zero: the candidate is worse"
     if finding == "no-useful-gain":
         return (
-            f"the interval {iv.ends} lies below the useful effect {given(m)}: no useful gain is "
+            f"the interval {iv.ends} lies below the useful effect {given(m, unit)}: no useful gain is "
             f"there (its upper end {iv.signed(iv.high)} rules one out), but it is no tie either: "
-            f"its lower end {low} reaches beyond {given(-m)}"
+            f"its lower end {low} reaches beyond {given(-m, unit)}"
         )
     return f"the interval {iv.ends} is too wide to decide"
+
+
+def ruled_out_words(rel: dict | None) -> str:
+    """ "a useful gain of 0.02 is ruled out (upper end +0.0188)" when report.json ``relevance``
+    says so, else ""."""
+    if not rel or rel.get("finding") != "no-useful-gain":
+        return ""
+    high = with_sign(rel["high"], gap_decimals(rel["gap"], rel["low"], rel["high"]))
+    return f"a useful gain of {given(rel['min_useful_effect'])} is ruled out (upper end {high})"
 
 
 def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | None:
@@ -80,7 +92,7 @@ def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | 
         out["cost_per_case"] = {"candidate": c, "baseline": b, "difference": b - c}
         if cfg.cases_per_period:
             out["cost_per_period"] = (b - c) * cfg.cases_per_period
-    out["finding_text"] = _finding_text(iv, m, finding)
+    out["finding_text"] = _finding_text(iv, m, finding, cfg.metric_unit)
     out["text"] = out["finding_text"]
     if out["cost_per_period"] is not None:
         out["text"] += (

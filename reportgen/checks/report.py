@@ -36,6 +36,9 @@ SECTIONS = (
     "threshold",
     "ranking",
     "calibration",
+    "multiclass",
+    "regression",
+    "descriptions",
     "slices",
     "data",
     "not_tested",
@@ -89,7 +92,16 @@ def header(project: Project, command: str | None) -> dict:
             "claim": cfg.claim_text,
             "block_column": cfg.block,
             "slice_column": cfg.slice,
+            "task": project.task,
+            "task_source": project.task_source,
+            "unit": cfg.claim_unit,
             "repeats": cfg.repeats,
+            # [models]: the candidate's and baseline's names as the page prints them
+            "display_names": {
+                m: cfg.display_names[m]
+                for m in (cfg.candidate, cfg.baseline)
+                if m in cfg.display_names
+            },
         },
         "inputs": [{"path": p, "sha256": h, "bytes": n} for p, (h, n) in project.inputs.items()],
     }
@@ -114,5 +126,7 @@ def assemble(head: dict, sections: dict, warnings: list[Problem]) -> dict:
             f"internal error: report.json has no place for the sections {unknown}"
         )
     report = {**head, **{k: sections.get(k) for k in SECTIONS}}
+    if isinstance(report["noise"], dict):  # noise.cv: null outside a cv design
+        report["noise"].setdefault("cv", None)
     report["warnings"] = [w.as_dict() for w in warnings]
     return jsonable(report)

@@ -10,6 +10,7 @@ import numpy as np
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.project.runs import RunRow
+from reportgen.stats import multiclass, regression
 from reportgen.stats.metrics import per_row_metric
 from reportgen.stats.threshold import choose_threshold
 
@@ -75,6 +76,10 @@ def row_metric(project: Project, pred: Predictions, threshold: float | None) -> 
         return per_row_metric(
             "accuracy" if cfg.metric != "error_rate" else "error_rate", correct=pred.correct
         )
+    if pred.kind == "multiclass":
+        return multiclass.per_row_metric(cfg.metric, pred.y, pred.proba)
+    if pred.kind == "regression":
+        return regression.per_row_metric(cfg.metric, pred.y, pred.y_pred)
     return per_row_metric(
         cfg.metric,
         y=pred.y,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
-from reportgen.words import gap_decimals, interval, with_sign
+from reportgen.words import fixed, gap_decimals, interval, with_sign
 
 
 class Shape:
@@ -42,6 +42,10 @@ class Interval(Shape):
     def ends(self) -> str:
         """Both ends as printed: "−0.0039 to +0.0120"."""
         return interval(self.low, self.high, digits=self.digits)
+
+    def size(self, x: float) -> str:
+        """``x`` without its sign, with this interval's decimals, for "beats ... by 0.0039"."""
+        return fixed(abs(x), self.digits)
 
     def signed(self, x: float) -> str:
         """``x`` (its gap, an end) signed, with this interval's decimals: +0.0039."""

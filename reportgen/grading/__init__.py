@@ -299,7 +299,7 @@ def _read_report(folder: Path) -> dict | None:
 def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None) -> None:
     """One row's grade (into opts.grades and the row), feedback.md and the HTML section."""
     from reportgen.grading.feedback import feedback_data, render_markdown
-    from reportgen.grading.rubric import score, total
+    from reportgen.grading.rubric import max_points, score, total
 
     report = _read_report(folder) if folder is not None else None
     if row["status"] == "ok" and report is not None:
@@ -315,20 +315,27 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
     else:
         scores, points = None, 0.0
         error = row.get("error") or "the report could not be read"
-    grade = {"name": row["name"], "status": row["status"], "total": points, "error": error}
+    most = max_points(opts.rubric, scores)
+    grade = {
+        "name": row["name"],
+        "status": row["status"],
+        "total": points,
+        "max": most,
+        "error": error,
+    }
     for line in opts.rubric.lines:
         grade[line.column] = 0.0
     for s in scores or []:
-        grade[s.line.column] = s.points
+        grade[s.line.column] = s.points if s.applies else ""  # not applicable: an empty cell
     opts.grades.append(grade)
-    row["total"], row["max"] = points, opts.rubric.max
+    row["total"], row["max"] = points, most
     if folder is not None:
         fb = feedback_data(
             row["name"],
             report if row["status"] == "ok" else None,
             scores,
             points,
-            opts.rubric.max,
+            most,
             error=error,
         )
         atomic_write(folder / FEEDBACK, render_markdown(fb).encode("utf-8"))
@@ -360,7 +367,7 @@ def grades_csv(opts: GradingOptions) -> str:
     rows = []
     for g in opts.grades:
         student = matched.students.get(g["name"], "")
-        rows.append({**g, "student": student, "max": opts.rubric.max})
+        rows.append({"max": opts.rubric.max, **g, "student": student})
     left = [(u, "missing") for u in matched.missing] + [(u, "ambiguous") for u in matched.ambiguous]
     for u, status in sorted(left, key=lambda us: (us[0].submission.casefold(), us[0].submission)):
         row = {c: 0.0 for c in opts.rubric.columns}  # on the roster, but no grade goes to it

@@ -213,13 +213,29 @@ def _noise(report: dict) -> list[str]:
             out.append(f"The test gap has no interval: {_text(iv.get('reason'))}.")
     else:
         low, high, gap = _num(iv.get("low")), _num(iv.get("high")), _num(iv.get("gap"))
-        if low is not None and high is not None and low <= 0:
-            d = gap_decimals(gap, low, high)
-            out.append(
-                f"The test interval {interval(low, high, digits=d)} includes zero: more test rows "
-                "(more blocks) narrow it; the reconsider-when items below say how many."
-            )
+        if low is not None and high is not None:
+            out.extend(_test_interval(report, low, high, gap))
     return out
+
+
+def _test_interval(report: dict, low: float, high: float, gap: float | None) -> list[str]:
+    """What the test interval says: a harm when wholly below zero, undecided when it spans zero."""
+    ends = interval(low, high, digits=gap_decimals(gap, low, high))
+    if high < 0:
+        project = _dict(report.get("project"))
+        cand = _text(project.get("candidate")) or "the candidate"
+        base = _text(project.get("baseline")) or "the baseline"
+        return [
+            f"The test interval {ends} lies wholly below zero: {cand} is worse than {base} on "
+            "the test rows, a harm that more test rows would not turn into a gain; claim the "
+            "harm, as the claim your evidence supports does."
+        ]
+    if low <= 0:
+        return [
+            f"The test interval {ends} includes zero: more test rows (more blocks) narrow it; "
+            "the reconsider-when items below say how many."
+        ]
+    return []
 
 
 def _relevant(report: dict) -> list[str]:

@@ -18,13 +18,17 @@ negation or a hedge (``not``, ``no``, ``never``, ``neither``, ``fails to``, ``ma
 ``might``, ``could``, ``perhaps`` ...) comes before it in its clause (clauses end at a comma,
 ``but``, ``although``, ``while``, ``whereas``, ``yet``, ``however``), nor when its sentence
 takes the difference back (``within noise``, ``not significant``, ``no evidence``,
-``could be chance``, ``inconclusive``, ``tied``, ``comparable`` ...): "The MLP does not beat
-gradient boosting", "We found no evidence that the MLP is better" and "Lower log loss, but the
-difference is within noise" claim rung 2. A take-back retracts rungs 3 and 4 only: a bounded
-claim beside it ("A is not better than B, and both are robust everywhere") still claims rung 5.
-``no worse``, ``not worse``, ``never worse`` and ``without hurting`` are themselves claims
-(rung 5), and ``not only``, ``not just``, ``no doubt``, ``without doubt`` strengthen rather
-than negate.
+``might be noise``, ``could be chance``, ``cannot rule out noise``, ``the interval includes
+zero``, ``smaller than the seed noise``, ``inconclusive``, ``tied``, ``comparable`` ...): "The
+MLP does not beat gradient boosting", "We found no evidence that the MLP is better", "Lower log
+loss, but the difference is within noise" and "The MLP is better, but this could be chance"
+claim rung 2. A sentence that opens with ``this``, ``it``, ``the difference`` ... and takes a
+difference back retracts the sentence before it too ("The MLP beats GB. This may be noise.").
+A take-back retracts rungs 3 and 4 only: a bounded claim beside it ("A is not better than B,
+and both are robust everywhere") still claims rung 5. ``no worse``, ``not worse``, ``never
+worse`` and ``without hurting`` are themselves claims (rung 5), and ``not only``, ``not just``,
+``no doubt``, ``without doubt`` and the double negation ``not fail to`` strengthen rather than
+negate.
 
 The claim is honest when the rung it claims is at most ``claim.supported_rung``.
 """
@@ -48,7 +52,10 @@ _RUNG5 = (
 #: rung-5 phrases that carry their own negation: a claim, not a negation
 _POSITIVE_NEGATIONS = r"without\s+hurting|no\s+worse|not\s+worse|never\s+worse"
 #: look like negations but strengthen the claim: masked before reading
-_NOT_NEGATIONS = r"not\s+only|not\s+just|no\s+doubt|without\s+(?:a\s+)?doubt|no\s+question"
+_NOT_NEGATIONS = (
+    r"not\s+only|not\s+just|no\s+doubt|without\s+(?:a\s+)?doubt|no\s+question|"
+    r"(?:not|never)\s+fail(?:s|ed)?\s+to"  # a double negation: "did not fail to beat" beats
+)
 #: a negation or a hedge: a rung word after it in its clause does not count
 _NEGATION = (
     r"not|no|never|neither|nor|none|nothing|cannot|fail(?:s|ed)?\s+to|unable\s+to|"
@@ -56,6 +63,11 @@ _NEGATION = (
 )
 #: the negations that undo a take-back ("the difference is not within noise"); hedges do not
 _STRICT_NEGATION = r"not|no|never|neither|nor|none|nothing|cannot"
+#: what a difference may be instead of a gain
+_NOISE = (
+    r"(?:the\s+|seed\s+|sampling\s+|statistical\s+|random\s+)*"
+    r"(?:noise|chance|luck|randomness|a\s+fluke|a\s+coincidence)"
+)
 #: a sentence that takes the difference back: its rung-3 and rung-4 words do not count
 _TAKE_BACK = (
     r"within\s+(?:the\s+)?(?:seed\s+|evaluation\s+|statistical\s+)?(?:noise|margin\s+of\s+error|"
@@ -64,9 +76,23 @@ _TAKE_BACK = (
     r"insignificant|no\s+(?:clear\s+|real\s+|strong\s+|convincing\s+)?evidence|"
     r"(?:not\s+enough|insufficient)\s+evidence|inconclusive|(?:due\s+to|by)\s+chance|"
     r"not\s+(?:been\s+)?(?:shown|established|clear\w*)|unclear|indistinguishable|"
-    r"cannot\s+(?:tell|say|conclude)|too\s+small\s+to|smaller\s+than\s+(?:the\s+)?noise|"
+    r"cannot\s+(?:tell|say|conclude)|too\s+small\s+to|"
     r"not\s+larger\s+than|tied?|ties|no\s+(?:real\s+|clear\s+)?difference|comparable|"
-    r"equivalent|on\s+par"
+    r"equivalent|on\s+par|"
+    # "this might be noise", "could be chance", "may just be due to chance"
+    r"(?:may|might|could)\s+(?:well\s+|also\s+)?(?:just\s+|only\s+|simply\s+|partly\s+)?"
+    r"(?:be|reflect)\s+(?:(?:just|only|pure|simply|due\s+to|a\s+matter\s+of)\s+)?"
+    rf"{_NOISE}|"
+    # "we cannot rule out noise", "chance is not ruled out"
+    rf"(?:cannot|not|unable\s+to)\s+(?:yet\s+)?(?:rule|ruled)\s+out\s+(?:\w+\s+){{0,3}}?"
+    rf"(?:{_NOISE}|a\s+tie|zero|no\s+difference)|"
+    rf"{_NOISE}\s+(?:is|was|has|can)\s+not\s+(?:been\s+|be\s+)?ruled\s+out|"
+    # "the interval includes zero"
+    r"(?:includ(?:es?|ing)|contain(?:s|ing)?|cross(?:es|ing)?|span(?:s|ning)?|straddl(?:es?|ing)|"
+    r"covers?|covering)\s+(?:the\s+value\s+)?(?:zero|0(?!\.\d)|no\s+difference)|"
+    # "smaller than the seed noise", "less than the retraining spread"
+    r"(?:smaller|less|lower)\s+than\s+(?:the\s+|one\s+)?(?:seed\s+|retraining\s+|sampling\s+|"
+    r"evaluation\s+|run-to-run\s+)?(?:noise|spread|sd|standard\s+deviation|variation)"
 )
 #: where a clause ends
 _CLAUSE_END = r",|:|\bbut\b|\balthough\b|\bthough\b|\bwhile\b|\bwhereas\b|\byet\b|\bhowever\b"
@@ -111,9 +137,17 @@ def _negated(pos: int, sentence: str, negations: list[tuple[int, int, str]]) -> 
     return False
 
 
-def _reading(sentence: str) -> tuple[dict[int, list[str]], list[str]]:
-    """The rung words of one sentence that count, by rung, and the negations, hedges and
-    take-backs that kept others from counting."""
+#: a sentence that opens with one of these speaks of the previous sentence's difference
+_ANAPHOR = re.compile(
+    r"\s*(?:but\s+|though\s+|however,?\s+)?(?:this|that|it|chance|noise|the\s+(?:difference|"
+    r"gain|gap|improvement|effect|result|interval))\b"
+)
+
+
+def _reading(sentence: str) -> tuple[dict[int, list[str]], list[str], bool]:
+    """The rung words of one sentence that count, by rung, the negations, hedges and
+    take-backs that kept others from counting, and whether the sentence takes a difference
+    back from the previous one ("This may be noise.")."""
     s = _masked(sentence, _NOT_NEGATIONS)
     bare = _masked(s, _POSITIVE_NEGATIONS)  # their own "no"/"not" negates nothing
     negations = _spans(_NEGATION, bare)
@@ -133,7 +167,8 @@ def _reading(sentence: str) -> tuple[dict[int, list[str]], list[str]]:
                 weakened += [w for n0, _, w in negations if n0 < start][-1:]
                 continue
             counted.setdefault(rung, []).append(" ".join(word.split()))
-    return counted, weakened
+    back = bool(take_backs) and bool(_ANAPHOR.match(sentence))
+    return counted, weakened, back
 
 
 def claimed_rung(text: str | None) -> ClaimReach:
@@ -144,9 +179,12 @@ def claimed_rung(text: str | None) -> ClaimReach:
     t = re.sub(r"n't\b", " not", t)
     best: dict[int, list[str]] = {}
     weakened: list[str] = []
-    for sentence in re.split(r"[.;!?]+(?:\s|$)", t):
-        counted, weak = _reading(sentence)
+    readings = [_reading(sentence) for sentence in re.split(r"[.;!?]+(?:\s|$)", t)]
+    for i, (counted, weak, _) in enumerate(readings):
         weakened += weak
+        if i + 1 < len(readings) and readings[i + 1][2]:
+            # "The MLP beats GB. This may be noise.": the next sentence takes this one back
+            counted = {rung: words for rung, words in counted.items() if rung == 5}
         for rung, words in counted.items():
             best.setdefault(rung, []).extend(words)
     for rung in (5, 4, 3):

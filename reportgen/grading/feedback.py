@@ -105,7 +105,8 @@ def feedback_data(
         total=points(total or 0),
         max=points(max_points or 0),
         lines=[
-            PointsLine(s.line.label, points(s.points), clean_text(s.why, 300)) for s in scores or []
+            PointsLine(s.line.label, points(s.points) if s.applies else "—", clean_text(s.why, 300))
+            for s in scores or []
         ],
         error=None if built else clean_text(error or "unknown", 1000),
         rung=rung,

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from reportgen.errors import UsageError, clean_text
-from reportgen.names import RUNG_KEYS
+from reportgen.names import KIND_CHECKS, RUNG_KEYS
 from reportgen.words import count, count_noun
 
 STATUSES = ("shown", "partly", "not shown")
@@ -243,6 +243,9 @@ class Score:
     line: Line
     points: float
     why: str
+    #: False for a check line no check of the report's kind of comparison can match: it is
+    #: left out of the submission's maximum (docs/batch.md)
+    applies: bool = True
 
 
 def _check_passed(report: dict, pattern: str) -> tuple[bool, str]:
@@ -259,6 +262,23 @@ def _check_passed(report: dict, pattern: str) -> tuple[bool, str]:
     state = "not shown" if c.get("passed") is None else "failed"
     text = c.get("text") if isinstance(c.get("text"), str) else ""
     return False, f"{state}: {text}" if text else state
+
+
+def _check_applies(report: dict, pattern: str) -> bool:
+    """A check line applies unless the report's kind of comparison never lists a check it matches
+    (fair-test-opened-once-candidate in a before-after report)."""
+    project = report.get("project") if isinstance(report.get("project"), dict) else {}
+    known = KIND_CHECKS.get(project.get("kind"))
+    if known is None:
+        return True
+    return any(fnmatch.fnmatchcase(k, pattern) or fnmatch.fnmatchcase(pattern, k) for k in known)
+
+
+def max_points(rubric: Rubric, scores: list[Score] | None) -> float:
+    """The most a submission can earn: the rubric's maximum without the lines that do not apply."""
+    if scores is None:
+        return rubric.max
+    return round(sum(s.line.max for s in scores if s.applies), 4)
 
 
 def lowest_unshown(ladder: dict) -> int | None:
@@ -314,6 +334,10 @@ def score(
     for line in rubric.lines:
         if line.kind == "rung":
             out.append(_rung_score(rubric, line, ladder, lowest))
+        elif line.kind == "check" and not _check_applies(report, line.key):
+            kind = str(project.get("kind")).replace("-", "/").replace("/vs/", " against ")
+            why = f"does not apply to a {kind} comparison: left out of the maximum"
+            out.append(Score(line, 0.0, why, applies=False))
         elif line.kind == "check":
             ok, why = _check_passed(report, line.key)
             out.append(Score(line, line.points["points"] if ok else 0.0, why))

@@ -1,6 +1,10 @@
 """`evreport import mlflow`: one MLflow run (one trained network) -> runs.csv rows and predictions.
 
-MLflow is imported lazily (the `[mlflow]` extra); the store is read with MLflow's own client,
+A run with a fold param or tag (``--fold-key``; ``--repeat-key``, default repeat 1) is one
+network trained on the other folds: its held-out scores become ``split = "fold"`` rows
+(methods.md section 9), from its ``fold_<metric>`` metrics, else its ``test_<metric>``, else
+its ``validation_<metric>`` ones, and its predictions from ``predictions/fold.*`` (else test,
+else validation). MLflow is imported lazily (the `[mlflow]` extra); the store is read with MLflow's own client,
 the artifacts with evreport's confined, size-capped readers (mlflow_artifacts.py).
 Re-importing adds only runs whose MLflow run id is not yet in runs.csv (kept in `notes`).
 A run that cannot become rows is skipped with one warning (an error with ``strict``).
@@ -25,17 +29,27 @@ from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for c
     MlflowUsage,
     sentence,
 )
+from reportgen.project.folds import FOLD_SPLIT
 from reportgen.safe import fsync_folder, safe_file_name
 
-METRIC_RE = re.compile(r"^(validation|valid|val|test)_(.+)$")
-PART = {"validation": "validation", "valid": "validation", "val": "validation", "test": "test"}
+METRIC_RE = re.compile(r"^(validation|valid|val|test|fold)_(.+)$")
+PART = {
+    "validation": "validation",
+    "valid": "validation",
+    "val": "validation",
+    "test": "test",
+    "fold": FOLD_SPLIT,
+}
 PRED_DIR = "predictions"
 #: artifact name -> split part, in order of preference within a part
 PRED_NAMES = {
     f"{stem}.{ext}": PART[stem]
-    for stem in ("validation", "val", "test")
+    for stem in ("validation", "val", "test", "fold")
     for ext in ("parquet", "csv")
 }
+#: a fold run's held-out scores: the first of these parts that the run has (metrics, then
+#: predictions) becomes its split = "fold" rows
+FOLD_SOURCES = (FOLD_SPLIT, "test", "validation")
 NOTE_RE = re.compile(r"mlflow_run_id=([0-9a-fA-F-]+)")
 RUN_ID_RE = re.compile(r"[0-9a-fA-F-]{8,64}")
 STATUS = {"FINISHED": "ok", "FAILED": "failed", "KILLED": "failed"}
@@ -53,11 +67,14 @@ class ImportedRun:
     files: dict[str, str] = field(default_factory=dict)  # artifact path -> project path
     sizes: dict[str, int | None] = field(default_factory=dict)  # artifact path -> listed size
     artifacts: object = None  # where its artifacts are read (mlflow_artifacts reader)
+    #: a fold run's runs.csv cells repeat, fold and train_rows (None: not a fold run)
+    cv: dict[str, int | None] | None = None
 
     def describe(self) -> str:
         rows = ", ".join(f"{r['split']} {r['metric']}" for r in self.rows)
+        where = "" if self.cv is None else f" repeat {self.cv['repeat']} fold {self.cv['fold']}"
         return (
-            f"{self.run_id}: {self.model} seed {self.seed} ({self.status}; mlflow run "
+            f"{self.run_id}: {self.model} seed {self.seed}{where} ({self.status}; mlflow run "
             f"{self.mlflow_id}): {len(self.rows)} row(s) [{rows}], "
             f"{len(self.files)} predictions file(s)"
         )
@@ -94,6 +111,78 @@ def _seed(text: str) -> int | None:
     except ValueError:
         return None
     return int(f) if f.is_integer() else None
+
+
+def _fold_cells(run, keys: tuple[str, str]) -> dict[str, int | None] | None:
+    """A fold run's repeat, fold and train_rows from its params or tags (None: not a fold run)."""
+    repeat_key, fold_key = keys
+    texts = {
+        "repeat": _value(run, repeat_key),
+        "fold": _value(run, fold_key),
+        "train_rows": _value(run, "train_rows"),
+    }
+    if texts["fold"] is None:
+        if texts["repeat"] is not None:
+            raise Skip(
+                f"{repeat_key} = {clean_text(texts['repeat'], 80)!r} but no {fold_key!r} param "
+                "or tag; a cross-validation run needs both (or name the key with --fold-key)"
+            )
+        return None
+    out: dict[str, int | None] = {"repeat": 1, "fold": None, "train_rows": None}
+    for cell, key in (("repeat", repeat_key), ("fold", fold_key), ("train_rows", "train_rows")):
+        text = texts[cell]
+        if text is None:
+            continue
+        v = _seed(text)
+        if v is None or v < 1:
+            raise Skip(f"{key} = {clean_text(text, 80)!r} is not a whole number from 1")
+        out[cell] = v
+    return out
+
+
+def _scores(run, cv, pairs, status: str) -> tuple[dict, list[tuple[str, str]]]:
+    """{(part, metric): value} of the run's metrics and the (part, metric) rows it gets.
+
+    A fold run's rows are its held-out fold's: the first of FOLD_SOURCES it logged, as split
+    "fold"; a failed run without metrics gets the experiment's (part, metric) pairs.
+    """
+    metrics = {}
+    for k, v in run.data.metrics.items():
+        m = METRIC_RE.match(k)
+        if m:
+            metrics[(PART[m.group(1)], m.group(2))] = v
+    if cv is not None:
+        source = next((s for s in FOLD_SOURCES if any(p == s for p, _ in metrics)), None)
+        metrics = {(FOLD_SPLIT, m): v for (p, m), v in metrics.items() if p == source}
+        pairs = sorted({(FOLD_SPLIT, m) for p, m in pairs if p == FOLD_SPLIT})
+    else:
+        metrics = {k: v for k, v in metrics.items() if k[0] != FOLD_SPLIT}
+        pairs = [k for k in pairs if k[0] != FOLD_SPLIT]
+    cols = sorted(metrics or (pairs if status == "failed" else []), key=_order)
+    return metrics, cols
+
+
+def _predictions(ir: ImportedRun, listed: dict, cap: int) -> None:
+    """Choose the run's predictions artifacts (one per part) into ``ir.files`` and ``ir.sizes``."""
+    if ir.cv is not None:  # the held-out fold's: fold.*, else test.*, else validation.*
+        order = [n for s in FOLD_SOURCES for n, part in PRED_NAMES.items() if part == s]
+        names = {n: FOLD_SPLIT for n in order}
+    else:
+        names = {n: part for n, part in PRED_NAMES.items() if part != FOLD_SPLIT}
+    taken: set[str] = set()
+    for name, part in names.items():
+        item = listed.get(name)
+        if item is None or part in taken:
+            continue
+        if item.size is not None and item.size > cap:
+            raise Skip(
+                f"artifact {PRED_DIR}/{name} is {item.size:,} bytes, over the {cap:,}-byte "
+                "limit (EVREPORT_MAX_FILE_BYTES)"
+            )
+        taken.add(part)
+        ext = name.rsplit(".", 1)[1]
+        ir.files[f"{PRED_DIR}/{name}"] = f"artefacts/predictions/{ir.run_id}-{part}.{ext}"
+        ir.sizes[f"{PRED_DIR}/{name}"] = item.size
 
 
 def _order(key: tuple[str, str]) -> tuple:
@@ -144,9 +233,9 @@ def _label(run) -> str:
     return f"run {rid} ({clean_text(name, 80)})" if name and name != rid else f"run {rid}"
 
 
-def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int) -> ImportedRun:
+def _plan(run, keys: tuple[str, ...], pairs, store, allow_remote: bool, cap: int) -> ImportedRun:
     """The rows (and predictions to copy) of one finished or failed run; Skip says why not."""
-    model_key, seed_key = keys
+    model_key, seed_key, *fold_keys = keys
     rid = run.info.run_id
     if not RUN_ID_RE.fullmatch(rid):
         raise Skip("its run id is not an MLflow run id (hexadecimal)")
@@ -166,15 +255,19 @@ def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int
         safe_model = safe_file_name(model, sep="-", empty=None)
     except ValueError:
         raise Skip(f"{model_key} = {clean_text(model, 80)!r} gives an empty file name") from None
-    ir = ImportedRun(rid, f"{safe_model}-s{seed}-{rid[:8]}", model, seed, status, _label(run))
-    metrics = {}
-    for k, v in run.data.metrics.items():
-        m = METRIC_RE.match(k)
-        if m:
-            metrics[(PART[m.group(1)], m.group(2))] = v
-    cols = sorted(metrics or (pairs if status == "failed" else []), key=_order)
+    cv = _fold_cells(run, tuple(fold_keys or ("repeat", "fold")))
+    where = "" if cv is None else f"-r{cv['repeat']}-f{cv['fold']}"
+    ir = ImportedRun(
+        rid, f"{safe_model}-s{seed}{where}-{rid[:8]}", model, seed, status, _label(run), cv=cv
+    )
+    metrics, cols = _scores(run, cv, pairs, status)
     if not cols:
-        raise Skip("no validation_<metric> or test_<metric> metric")
+        wanted = (
+            "fold_<metric>, test_<metric> or validation_<metric>"
+            if cv
+            else "validation_<metric> or test_<metric>"
+        )
+        raise Skip(f"no {wanted} metric")
     if status == "ok":
         try:
             ir.artifacts = for_run(store, run, allow_remote)
@@ -183,21 +276,8 @@ def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int
             raise Skip(str(e)) from None
         except OSError as e:
             raise Skip(f"cannot list its {PRED_DIR}/ artifacts: {e.strerror or e}") from None
-        taken: set[str] = set()
-        for name, part in PRED_NAMES.items():
-            item = listed.get(name)
-            if item is None or part in taken:
-                continue
-            if item.size is not None and item.size > cap:
-                raise Skip(
-                    f"artifact {PRED_DIR}/{name} is {item.size:,} bytes, over the {cap:,}-byte "
-                    "limit (EVREPORT_MAX_FILE_BYTES)"
-                )
-            taken.add(part)
-            ext = name.rsplit(".", 1)[1]
-            ir.files[f"{PRED_DIR}/{name}"] = f"artefacts/predictions/{ir.run_id}-{part}.{ext}"
-            ir.sizes[f"{PRED_DIR}/{name}"] = item.size
-    by_part = {PRED_NAMES[src.split("/", 1)[1]]: dest for src, dest in ir.files.items()}
+        _predictions(ir, listed, cap)
+    by_part = {dest.rsplit("-", 1)[1].split(".")[0]: dest for dest in ir.files.values()}
     fit = None
     if run.info.end_time and run.info.start_time:
         fit = round((run.info.end_time - run.info.start_time) / 1000.0, 3)
@@ -220,6 +300,7 @@ def _plan(run, keys: tuple[str, str], pairs, store, allow_remote: bool, cap: int
                 "fit_seconds": fit,
                 "env": _value(run, "env"),
                 "notes": f"mlflow_run_id={rid}",
+                **(cv or {}),
             }
         )
     return ir
@@ -232,6 +313,8 @@ def import_mlflow(
     *,
     model_key: str = "model",
     seed_key: str = "seed",
+    repeat_key: str = "repeat",
+    fold_key: str = "fold",
     filter_string: str | None = None,
     dry_run: bool = False,
     strict: bool = False,
@@ -295,7 +378,7 @@ def import_mlflow(
             try:
                 ir = _plan(
                     run,
-                    (model_key, seed_key),
+                    (model_key, seed_key, repeat_key, fold_key),
                     pairs,
                     store,
                     allow_remote_artifacts,
@@ -354,7 +437,8 @@ def _same_bytes(a: Path, b: Path) -> bool:
 
 def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
     """Move the predictions into place (before the rows naming them), then append the rows."""
-    from reportgen.record import Recorder, _locked
+    from reportgen.record import Recorder
+    from reportgen.record_io import locked as _locked
 
     rec = Recorder(root)
     with _locked(root):

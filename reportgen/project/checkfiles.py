@@ -6,9 +6,10 @@ import math
 from dataclasses import dataclass, field
 
 from reportgen.errors import Problem, clean_text, quote
+from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
 
 KNOWN = {
-    "initial_loss": ("value", "classes"),
+    "initial_loss": ("value", "classes or target_variance"),
     "gradient": ("max_relative_error",),
     "overfit": ("rows",),
     "shapes": ("passed", "assertions"),
@@ -40,22 +41,10 @@ def _num(v) -> bool:
 
 
 def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
-    """Pass/fail of one rung-1 check with the spec's default bars, and a sentence with its numbers."""
+    """Pass/fail of one rung-1 check and a sentence with its numbers (the initial loss and the
+    overfit by task: reportgen.project.init_rule)."""
     if check == "initial_loss":
-        v, k = f.get("value"), f.get("classes")
-        if not (_num(v) and isinstance(k, int) and 2 <= k <= MAX_CLASSES):
-            return None, f"needs a numeric value and classes between 2 and {MAX_CLASSES:,}"
-        prior = f.get("prior_loss")  # optional: the loss of predicting the class prior
-        ref, what = (
-            (prior, "the class-prior loss")
-            if _num(prior) and prior > 0
-            else (math.log(k), f"ln({k})")
-        )
-        ok = abs(v - ref) <= 0.25 * ref
-        return (
-            ok,
-            f"initial loss {v:.4g} against {what} = {ref:.4g} ({'within' if ok else 'outside'} 25%)",
-        )
+        return evaluate_initial_loss(f, _num, MAX_CLASSES)
     if check == "gradient":
         e, lib = f.get("max_relative_error"), f.get("library")
         if not _num(e) and isinstance(lib, str) and lib.strip():
@@ -65,19 +54,8 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
         ok = e <= 1e-4
         return ok, f"gradient check max relative error {e:.2g} ({'<=' if ok else '>'} 1e-4)"
     if check == "overfit":
-        acc, loss = f.get("accuracy"), f.get("final_loss")
-        if not (_num(acc) or _num(loss)):
-            return None, "needs final_loss and/or accuracy"
-        ok = (_num(acc) and acc == 1.0) or (_num(loss) and loss <= 0.05)
-        bits = [
-            f"accuracy {acc:.4g}" if _num(acc) else None,
-            f"final loss {loss:.3g}" if _num(loss) else None,
-        ]
         rows = f.get("rows")
-        rows = clean_text(rows, 40) if rows is not None else None
-        return ok, (f"overfit {rows} rows: " if rows is not None else "overfit: ") + ", ".join(
-            b for b in bits if b
-        ) + (" (memorised)" if ok else " (did not memorise)")
+        return evaluate_overfit(f, _num, clean_text(rows, 40) if rows is not None else None)
     if check == "shapes":
         p, n = f.get("passed"), f.get("assertions")
         if not isinstance(p, bool):

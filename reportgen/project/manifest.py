@@ -123,7 +123,8 @@ def freeze(project_dir: Path, created: str | None = None, split_dir: str = "spli
             problems.append(e.problem)
             continue
         name = reader.display(p)
-        problems += duplicate_id_problems(frame, "row_id", name)
+        if canonical_part(p.stem) != "folds":  # split/folds.csv: each row once per repeat
+            problems += duplicate_id_problems(frame, "row_id", name)
         entries.append(
             {
                 "part": canonical_part(p.stem),
@@ -257,30 +258,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
             )
         )
         return None
-    created_text = doc.get("created")
-    created = None
-    if not isinstance(created_text, str):
-        problems.append(
-            Problem(
-                '"created" must be an ISO 8601 date-time string',
-                name,
-                _line_of_key(text, '"created"'),
-                slug="bad-manifest",
-            )
-        )
-        created_text = ""
-    else:
-        try:
-            created = parse_time(created_text)
-        except ValueError:
-            problems.append(
-                Problem(
-                    f'"created" = {quote(created_text)} is not an ISO 8601 date-time',
-                    name,
-                    _line_of_key(text, '"created"'),
-                    slug="bad-time",
-                )
-            )
+    created_text, created = _created(doc, text, name, problems)
     row_id = doc.get("row_id", "row_id")
     if not isinstance(row_id, str) or not row_id:
         problems.append(
@@ -304,39 +282,83 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         )
         return None
     manifest = Manifest(name, created, created_text, row_id)
-    entry_lines = _entry_lines(text)
+    _read_entries(reader, manifest, doc["files"], _entry_lines(text), problems)
+    return manifest
+
+
+def _created(
+    doc: dict, text: str, name: str, problems: list[Problem]
+) -> tuple[str, datetime | None]:
+    """The manifest's "created" as written ("" when not a string) and as a time (None if bad)."""
+    created_text = doc.get("created")
+    if not isinstance(created_text, str):
+        problems.append(
+            Problem(
+                '"created" must be an ISO 8601 date-time string',
+                name,
+                _line_of_key(text, '"created"'),
+                slug="bad-manifest",
+            )
+        )
+        return "", None
+    try:
+        return created_text, parse_time(created_text)
+    except ValueError:
+        problems.append(
+            Problem(
+                f'"created" = {quote(created_text)} is not an ISO 8601 date-time',
+                name,
+                _line_of_key(text, '"created"'),
+                slug="bad-time",
+            )
+        )
+        return created_text, None
+
+
+def _entry(
+    entry: object, i: int, line: int, name: str, problems: list[Problem]
+) -> SplitFile | None:
+    """files[i] as a SplitFile, or None after recording why it is malformed."""
+    if not isinstance(entry, dict):
+        problems.append(Problem(f"files[{i}] must be an object", name, line, slug="bad-manifest"))
+        return None
+    missing = [k for k in ("part", "path", "sha256", "rows") if k not in entry]
+    if missing:
+        problems.append(
+            Problem(f"files[{i}] lacks {', '.join(missing)}", name, line, slug="bad-manifest")
+        )
+        return None
+    if not isinstance(entry["rows"], int) or isinstance(entry["rows"], bool) or entry["rows"] < 0:
+        problems.append(
+            Problem(f"files[{i}].rows must be a whole number", name, line, slug="bad-manifest")
+        )
+        return None
+    part = canonical_part(str(entry["part"]))
+    return SplitFile(part, str(entry["path"]), str(entry["sha256"]).lower(), entry["rows"], line)
+
+
+def _read_entries(
+    reader: Reader,
+    manifest: Manifest,
+    entries: list,
+    entry_lines: list[int],
+    problems: list[Problem],
+) -> None:
+    """Each entry of "files": parsed, its file read once, its hash and row count checked."""
+    name = manifest.path
     targets: dict[str, Path] = {}  # a split file named by many parts is confined once
     seen_parts: set[str] = set()
-    for i, entry in enumerate(doc["files"]):
+    for i, entry in enumerate(entries):
         line = entry_lines[i] if i < len(entry_lines) else 1
-        if not isinstance(entry, dict):
+        sf = _entry(entry, i, line, name, problems)
+        if sf is None:
+            continue
+        if sf.part in seen_parts:
             problems.append(
-                Problem(f"files[{i}] must be an object", name, line, slug="bad-manifest")
+                Problem(f"part {quote(sf.part)} is listed twice", name, line, slug="bad-manifest")
             )
             continue
-        missing = [k for k in ("part", "path", "sha256", "rows") if k not in entry]
-        if missing:
-            problems.append(
-                Problem(f"files[{i}] lacks {', '.join(missing)}", name, line, slug="bad-manifest")
-            )
-            continue
-        if (
-            not isinstance(entry["rows"], int)
-            or isinstance(entry["rows"], bool)
-            or entry["rows"] < 0
-        ):
-            problems.append(
-                Problem(f"files[{i}].rows must be a whole number", name, line, slug="bad-manifest")
-            )
-            continue
-        part = canonical_part(str(entry["part"]))
-        if part in seen_parts:
-            problems.append(
-                Problem(f"part {quote(part)} is listed twice", name, line, slug="bad-manifest")
-            )
-            continue
-        seen_parts.add(part)
-        sf = SplitFile(part, str(entry["path"]), str(entry["sha256"]).lower(), entry["rows"], line)
+        seen_parts.add(sf.part)
         manifest.files.append(sf)
         target = targets.get(sf.path) or reader.project_path(
             sf.path, source=name, line=line, problems=problems
@@ -344,23 +366,29 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
         if target is None:
             continue
         targets[sf.path] = target
-        try:
-            frame = read_table(reader, target)
-        except TableError as e:
-            sf.hash_ok = False
-            problems.append(e.problem)
-            continue
-        sf.hash_ok = reader.inputs[reader.display(target)][0] == sf.sha256
-        sf.frame = frame
-        sf.actual_rows = len(frame)
-        sf.rows_ok = sf.actual_rows == sf.rows
-        if row_id not in frame.columns:
-            problems.append(
-                Problem(
-                    f"split file has no {quote(row_id)} column (the manifest's row_id)",
-                    reader.display(target),
-                    1,
-                    slug="missing-column",
-                )
+        _verify_file(reader, sf, target, manifest.row_id, problems)
+
+
+def _verify_file(
+    reader: Reader, sf: SplitFile, target: Path, row_id: str, problems: list[Problem]
+) -> None:
+    """Read one split file: its hash, its row count and its row-id column."""
+    try:
+        frame = read_table(reader, target)
+    except TableError as e:
+        sf.hash_ok = False
+        problems.append(e.problem)
+        return
+    sf.hash_ok = reader.inputs[reader.display(target)][0] == sf.sha256
+    sf.frame = frame
+    sf.actual_rows = len(frame)
+    sf.rows_ok = sf.actual_rows == sf.rows
+    if row_id not in frame.columns:
+        problems.append(
+            Problem(
+                f"split file has no {quote(row_id)} column (the manifest's row_id)",
+                reader.display(target),
+                1,
+                slug="missing-column",
             )
-    return manifest
+        )

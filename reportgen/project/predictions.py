@@ -9,11 +9,13 @@ import numpy as np
 from reportgen.errors import Problem, quote
 from reportgen.project.rowkeys import PartKeys, as_labels
 from reportgen.project.tables import column_of, line_of, numeric_column
+from reportgen.project.task_columns import detect, parse_multiclass, parse_regression
 
 
 @dataclass
 class Predictions:
-    """One predictions file as arrays; ``kind`` is "binary" (y, p), "correct" or "metric"."""
+    """One predictions file as arrays; ``kind`` is "binary" (y, p), "multiclass" (y as class
+    indices into ``classes``, ``proba``), "regression" (y, y_pred), "correct" or "metric"."""
 
     path: str
     part: str
@@ -23,6 +25,9 @@ class Predictions:
     p: np.ndarray | None = None
     correct: np.ndarray | None = None
     metric: np.ndarray | None = None
+    proba: np.ndarray | None = None  # (N, K) class probabilities (multiclass)
+    classes: tuple[str, ...] | None = None  # the K class names, from the p_<class> columns
+    y_pred: np.ndarray | None = None  # (N,) predicted values (regression)
     stored_block: np.ndarray | None = None  # str objects, unless held as codes (see block)
     stored_slice: np.ndarray | None = None
     category: np.ndarray | None = None
@@ -88,8 +93,11 @@ def parse_predictions(
     block: str | None = None,
     slice_col: str | None = None,
     part_keys: PartKeys | None = None,
+    task: str | None = None,
 ) -> Predictions | None:
     """Check a predictions frame (strings for CSV) and turn it into arrays.
+
+    ``task`` ([claim] task) says which columns the file must hold; None lets them decide.
 
     With ``part_keys`` (the split part's ids) a file whose ids are all plain, unique and in
     the split file gets integer keys instead of string ids; any other file takes the
@@ -116,7 +124,7 @@ def parse_predictions(
     else:
         pred = _checked_ids(frame, name, part, problems)
     return _parse_values(
-        frame, pred, name, metric, builtin_metric, problems, block, slice_col, before
+        frame, pred, name, metric, builtin_metric, problems, block, slice_col, before, task
     )
 
 
@@ -162,17 +170,27 @@ def _parse_values(
     block: str | None,
     slice_col: str | None,
     before: int,
+    task: str | None = None,
 ) -> Predictions | None:
     cols = set(frame.columns)
     pred.extra.update(
         format=frame.attrs.get("format", "csv"),
         lines=frame.attrs.get("lines"),
         row_id_column=column_of(frame, "row_id"),
+        slice_column=column_of(frame, slice_col) if slice_col else None,
     )
-    if {"y", "p"} <= cols:
+    kind, problem = detect(frame.columns, task)
+    if problem is not None:
+        problems.append(Problem(problem, name, 1, slug="missing-column"))
+        return None
+    if kind == "binary":
         pred.kind = "binary"
         pred.y = numeric_column(frame, "y", name, problems, allowed=(0, 1))
         pred.p = numeric_column(frame, "p", name, problems, low=0.0, high=1.0)
+    elif kind == "multiclass":
+        parse_multiclass(frame, pred, name, problems)
+    elif kind == "regression":
+        parse_regression(frame, pred, name, problems)
     elif "correct" in cols:
         pred.kind = "correct"
         pred.correct = numeric_column(frame, "correct", name, problems, allowed=(0, 1))
@@ -193,13 +211,18 @@ def _parse_values(
     elif pred.kind == "metric":
         problems.append(
             Problem(
-                f"needs y and p (binary classification) or correct (question sets) to "
-                f"compute {metric}; header: {', '.join(map(str, frame.columns))}",
+                f"needs y and p (binary classification), y and p_<class> columns (multi-class), "
+                f"y and y_pred (regression) or correct (question sets) to compute {metric}; "
+                f"header: {', '.join(map(str, frame.columns))}",
                 name,
                 1,
                 slug="missing-column",
             )
         )
+    else:
+        mismatch = metric_mismatch(metric, pred.kind)
+        if mismatch:
+            problems.append(Problem(mismatch, name, 1, slug="missing-column"))
     for col, attr in (
         (block, "block"),
         (slice_col, "slice"),
@@ -210,9 +233,23 @@ def _parse_values(
             setattr(pred, attr, as_labels(frame[col]))
     if len(problems) > before:
         return None
-    if pred.y is not None:  # checked to be 0 or 1: one byte a row (stats take y as bool)
+    if pred.y is not None and pred.kind == "binary":  # 0 or 1: one byte a row (stats take bool)
         pred.y = pred.y == 1.0
     return pred
+
+
+def metric_mismatch(metric: str, kind: str) -> str | None:
+    """Why a built-in ``metric`` cannot be computed from a file of this ``kind``, or None."""
+    from reportgen.project.config import TASK_METRICS
+
+    fits = TASK_METRICS.get(kind)
+    if fits is None or metric in fits:
+        return None
+    owner = [t for t, ms in TASK_METRICS.items() if metric in ms]
+    return (
+        f"{metric} is a metric of {' or '.join(owner)} tasks, and this file holds {kind} "
+        f"predictions; their built-in metrics: {', '.join(fits)}"
+    )
 
 
 def join_columns(

@@ -27,6 +27,9 @@ OPTIONAL = (
     "env",
     "notes",
 )
+#: cross-validation columns (methods.md section 9): which repeat and fold a ``split = "fold"``
+#: row scored, and how many rows trained it when fewer than the other folds hold
+CV_COLUMNS = ("repeat", "fold", "train_rows")
 STATUSES = ("ok", "failed")
 
 
@@ -48,6 +51,9 @@ class RunRow:
     fit_seconds: float | None = None
     env: str | None = None
     notes: str | None = None
+    repeat: int | None = None
+    fold: int | None = None
+    train_rows: int | None = None
     #: how finely started_at is written (a second for ``10:00:00Z``); None without started_at
     started_resolution: timedelta | None = None
     #: the value as written in the run log (its own digits: "0.290" has 3 decimals)
@@ -66,6 +72,22 @@ def parse_runs(
 ) -> list[RunRow]:
     """Parse the run log. Bad cells become Problems naming line and column; good rows are returned."""
     reader = csv.reader(io.StringIO(text, newline=""))
+    header = _read_header(reader, text, name, problems, warnings)
+    if header is None:
+        return []
+    col = {h: i for i, h in enumerate(header)}
+    start_problems = len(problems)
+    rows = _read_rows(reader, header, col, name, problems, warnings)
+    if not rows and len(problems) == start_problems:
+        problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
+    _check_runs_consistent(rows, col, name, problems)
+    return rows
+
+
+def _read_header(
+    reader, text: str, name: str, problems: list[Problem], warnings: list[Problem]
+) -> list[str] | None:
+    """The header's stripped names, or None after recording why the log cannot be read."""
     try:
         header = next(reader)
     except StopIteration:
@@ -77,10 +99,10 @@ def parse_runs(
                 slug="empty",
             )
         )
-        return []
+        return None
     except csv.Error as e:
         problems.append(Problem(f"malformed CSV: {e}", name, 1, slug="bad-csv"))
-        return []
+        return None
     if len(header) > MAX_TABLE_COLUMNS:  # before any per-column work (names, suggestions)
         problems.append(
             Problem(
@@ -90,22 +112,22 @@ def parse_runs(
                 slug="too-large",
             )
         )
-        return []
+        return None
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}
     if len(col) != len(header) and header[-1] == "":
         problems.append(csv_header_problem(header, text, name) or Problem("empty column", name, 1))
-        return []
+        return None
     if len(col) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
         msg = f"duplicate column {quote(dup)} in the header"
         problems.append(Problem(msg, name, 1, header.index(dup) + 1, slug="duplicate-column"))
-        return []
+        return None
     missing = [c for c in REQUIRED if c not in col]
     hint = csv_header_problem(header, text, name)
     if hint is not None and (missing or hint.slug == "empty-column"):
         problems.append(hint)
-        return []
+        return None
     if missing:
         problems.append(
             Problem(
@@ -116,21 +138,38 @@ def parse_runs(
                 slug="missing-column",
             )
         )
-        return []
+        return None
+    _warn_unknown_columns(header, name, warnings)
+    return header
+
+
+def _warn_unknown_columns(header: list[str], name: str, warnings: list[Problem]) -> None:
+    """A column close to a known name is probably a typo: say so (it is ignored)."""
+    known = REQUIRED + OPTIONAL + CV_COLUMNS
     for h in header:
-        if h not in REQUIRED and h not in OPTIONAL:
-            close = difflib.get_close_matches(h, REQUIRED + OPTIONAL, n=1, cutoff=0.75)
+        if h not in known:
+            close = difflib.get_close_matches(h, known, n=1, cutoff=0.75)
             if close:
                 msg = f"unknown column {quote(h)} (did you mean {quote(close[0])}?); it is ignored"
                 at = header.index(h) + 1
                 warnings.append(
                     Problem(msg, name, 1, at, slug="unknown-column", severity="warning")
                 )
+
+
+def _read_rows(
+    reader,
+    header: list[str],
+    col: dict[str, int],
+    name: str,
+    problems: list[Problem],
+    warnings: list[Problem],
+) -> list[RunRow]:
+    """Every data row that parses; one row per run, split and metric."""
     rows: list[RunRow] = []
-    seen: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple, int] = {}
     recased: set[tuple[str, str]] = set()
     prev_end = reader.line_num
-    start_problems = len(problems)
     while True:
         try:
             cells = next(reader)
@@ -153,92 +192,17 @@ def parse_runs(
                 )
             )
             continue
-        before = len(problems)
-
-        def get(c: str, cells: list[str] = cells) -> str | None:
-            i = col.get(c)
-            if i is None:
-                return None
-            v = cells[i].strip()
-            return v or None
-
-        def bad(c: str, msg: str, slug: str = "bad-value", line: int = line) -> None:
-            problems.append(Problem(msg, name, line, col[c] + 1, slug=slug))
-
-        for c in ("run_id", "model", "split", "metric"):
-            if get(c) is None:
-                bad(c, f"{c} is empty", "empty-cell")
-        seed = None
-        s = get("seed")
-        if s is None:
-            bad("seed", "seed is empty", "empty-cell")
-        else:
-            try:
-                seed = int(s)
-            except ValueError:
-                bad("seed", f"seed = {quote(s)} is not a whole number")
-        status = (get("status") or "ok").lower()
-        if status not in STATUSES:
-            bad("status", f"status = {quote(get('status'))} must be one of {', '.join(STATUSES)}")
-        value = None
-        v = get("value")
-        if v is None:
-            if status == "ok":
-                bad(
-                    "value",
-                    "value is empty in a run whose status is ok (mark failed runs status=failed)",
-                    "empty-cell",
-                )
-        else:
-            try:
-                value = float(v)
-                if not math.isfinite(value):
-                    raise ValueError
-            except ValueError:
-                bad("value", f"value = {quote(v)} is not a finite number")
-        started = None
-        if get("started_at") is not None:
-            try:
-                started = parse_time(get("started_at"))
-            except ValueError:
-                bad(
-                    "started_at",
-                    f"started_at = {quote(get('started_at'))} is not an ISO 8601 date-time "
-                    "(e.g. 2026-09-02T10:00:00Z)",
-                    "bad-time",
-                )
-        fit = None
-        if get("fit_seconds") is not None:
-            try:
-                fit = float(get("fit_seconds"))
-            except ValueError:
-                bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
-        if len(problems) > before:
+        row = _parse_row(cells, line, col, name, problems, recased, warnings)
+        if row is None:
             continue
-        raw_split = get("split")
-        split = canonical_part(raw_split)
-        if split.lower() in KNOWN_PARTS and split not in KNOWN_PARTS:
-            # "Validation", "TEST": the known part names are lower case; read as meant, say so once
-            fixed = canonical_part(split.lower())
-            if (raw_split, fixed) not in recased:
-                recased.add((raw_split, fixed))
-                warnings.append(
-                    Problem(
-                        f"split {quote(raw_split)} read as {quote(fixed)} (part names are lower case)",
-                        name,
-                        line,
-                        col["split"] + 1,
-                        slug="split-case",
-                        severity="warning",
-                    )
-                )
-            split = fixed
-        key = (get("run_id"), split, get("metric"))
+        split = row.split
+        key = (row.run_id, split, row.metric, row.repeat, row.fold)
         if key in seen:
+            where = "" if row.fold is None else f" in repeat {row.repeat or 1} fold {row.fold}"
             problems.append(
                 Problem(
                     f"run {quote(key[0])} has a second row for split {quote(split)} and metric "
-                    f"{quote(key[2])} (first at line {seen[key]})",
+                    f"{quote(key[2])}{where} (first at line {seen[key]})",
                     name,
                     line,
                     col["run_id"] + 1,
@@ -247,31 +211,152 @@ def parse_runs(
             )
             continue
         seen[key] = line
-        rows.append(
-            RunRow(
-                line,
-                get("run_id"),
-                get("model"),
-                seed,
-                split,
-                get("metric"),
-                value,
-                status,
-                started,
-                get("config"),
-                get("features"),
-                get("split_id"),
-                get("predictions"),
-                fit,
-                get("env"),
-                get("notes"),
-                time_resolution(get("started_at")) if started is not None else None,
-                v if value is not None else None,
+        rows.append(row)
+    return rows
+
+
+def _parse_row(
+    cells: list[str],
+    line: int,
+    col: dict[str, int],
+    name: str,
+    problems: list[Problem],
+    recased: set[tuple[str, str]],
+    warnings: list[Problem],
+) -> RunRow | None:
+    """One data row as a RunRow, or None after recording its bad cells."""
+    before = len(problems)
+
+    def get(c: str) -> str | None:
+        i = col.get(c)
+        if i is None:
+            return None
+        v = cells[i].strip()
+        return v or None
+
+    def bad(c: str, msg: str, slug: str = "bad-value") -> None:
+        problems.append(Problem(msg, name, line, col[c] + 1, slug=slug))
+
+    for c in ("run_id", "model", "split", "metric"):
+        if get(c) is None:
+            bad(c, f"{c} is empty", "empty-cell")
+    seed = None
+    s = get("seed")
+    if s is None:
+        bad("seed", "seed is empty", "empty-cell")
+    else:
+        try:
+            seed = int(s)
+        except ValueError:
+            bad("seed", f"seed = {quote(s)} is not a whole number")
+    status = (get("status") or "ok").lower()
+    if status not in STATUSES:
+        bad("status", f"status = {quote(get('status'))} must be one of {', '.join(STATUSES)}")
+    value = None
+    v = get("value")
+    if v is None:
+        if status == "ok":
+            bad(
+                "value",
+                "value is empty in a run whose status is ok (mark failed runs status=failed)",
+                "empty-cell",
             )
-        )
-    if not rows and len(problems) == start_problems:
-        problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
-    # a run's model and seed must not change between its rows
+    else:
+        try:
+            value = float(v)
+            if not math.isfinite(value):
+                raise ValueError
+        except ValueError:
+            bad("value", f"value = {quote(v)} is not a finite number")
+    started = None
+    if get("started_at") is not None:
+        try:
+            started = parse_time(get("started_at"))
+        except ValueError:
+            bad(
+                "started_at",
+                f"started_at = {quote(get('started_at'))} is not an ISO 8601 date-time "
+                "(e.g. 2026-09-02T10:00:00Z)",
+                "bad-time",
+            )
+    fit = None
+    if get("fit_seconds") is not None:
+        try:
+            fit = float(get("fit_seconds"))
+        except ValueError:
+            bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
+    cv = {c: _positive_int(get(c), c, bad) for c in CV_COLUMNS}
+    if len(problems) > before:
+        return None
+    return RunRow(
+        line,
+        get("run_id"),
+        get("model"),
+        seed,
+        _canonical_split(get("split"), line, col, name, recased, warnings),
+        get("metric"),
+        value,
+        status,
+        started,
+        get("config"),
+        get("features"),
+        get("split_id"),
+        get("predictions"),
+        fit,
+        get("env"),
+        get("notes"),
+        cv["repeat"],
+        cv["fold"],
+        cv["train_rows"],
+        started_resolution=time_resolution(get("started_at")) if started is not None else None,
+        value_text=v if value is not None else None,
+    )
+
+
+def _positive_int(text: str | None, column: str, bad) -> int | None:
+    """A cross-validation cell (repeat, fold, train_rows): empty, or a whole number from 1."""
+    if text is None:
+        return None
+    n = int(text) if len(text) <= 18 and text.isascii() and text.isdigit() else 0
+    if n < 1:
+        bad(column, f"{column} = {quote(text)} is not a whole number from 1")
+        return None
+    return n
+
+
+def _canonical_split(
+    raw_split: str,
+    line: int,
+    col: dict[str, int],
+    name: str,
+    recased: set[tuple[str, str]],
+    warnings: list[Problem],
+) -> str:
+    """The part name as analysed: aliases resolved, known names read case-insensitively."""
+    split = canonical_part(raw_split)
+    if split.lower() in KNOWN_PARTS and split not in KNOWN_PARTS:
+        # "Validation", "TEST": the known part names are lower case; read as meant, say so once
+        fixed = canonical_part(split.lower())
+        if (raw_split, fixed) not in recased:
+            recased.add((raw_split, fixed))
+            warnings.append(
+                Problem(
+                    f"split {quote(raw_split)} read as {quote(fixed)} (part names are lower case)",
+                    name,
+                    line,
+                    col["split"] + 1,
+                    slug="split-case",
+                    severity="warning",
+                )
+            )
+        split = fixed
+    return split
+
+
+def _check_runs_consistent(
+    rows: list[RunRow], col: dict[str, int], name: str, problems: list[Problem]
+) -> None:
+    """A run's model and seed must not change between its rows."""
     first: dict[str, RunRow] = {}
     for r in rows:
         f = first.setdefault(r.run_id, r)
@@ -286,4 +371,3 @@ def parse_runs(
                     slug="inconsistent-run",
                 )
             )
-    return rows

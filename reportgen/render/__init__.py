@@ -61,6 +61,7 @@ def render_outputs(
     *,
     chart_process: bool | None = None,
     helpers: Helpers | None = None,
+    links: str | None = None,
 ) -> tuple[dict[str, bytes], list[str]]:
     """Render the requested formats; returns ({file name: bytes}, problems).
 
@@ -74,6 +75,8 @@ def render_outputs(
 
     helpers: processes started early (Helpers.for_fresh_process); they build and draw the
     charts and write the PDF, in parallel with this process (chart_process is then unused).
+    links: the relative path from the report's folder to the project's
+    (safe.project_link); the HTML then links each artefact to its file. None: plain text.
     """
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -82,7 +85,7 @@ def render_outputs(
             f"valid formats are {', '.join(FORMATS)}"
         )
     if helpers is not None and {"html", "pdf"} & set(formats):
-        return _render_in_parallel(report, formats, helpers)
+        return _render_in_parallel(report, formats, helpers, links)
     out: dict[str, bytes] = {}
     problems: list[str] = []
     view = None
@@ -91,7 +94,7 @@ def render_outputs(
         from reportgen.view import build_view
 
         with drawn_charts(report, chart_process) as (keys, svgs):
-            view = build_view(report, keys)
+            view = build_view(report, keys, links)
             if "pdf" in formats:  # laid out while the helper still draws the charts
                 from reportgen.render.pdf import PdfUnavailable, render_pdf
 
@@ -108,13 +111,13 @@ def render_outputs(
         from reportgen.render.md import render_markdown
         from reportgen.view import build_view
 
-        view = view or build_view(report, ())
+        view = view or build_view(report, (), links)
         out["md"] = render_markdown(view).encode("utf-8")
     return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 
 
 def _render_in_parallel(
-    report: dict, formats: tuple[str, ...], helpers: Helpers
+    report: dict, formats: tuple[str, ...], helpers: Helpers, links: str | None
 ) -> tuple[dict[str, bytes], list[str]]:
     """render_outputs with Helpers: the same files; the PDF is laid out while this process
     writes the others, and the charts are drawn meanwhile."""
@@ -125,7 +128,7 @@ def _render_in_parallel(
     out: dict[str, bytes] = {}
     problems: list[str] = []
     helpers.charts.submit_report(report)
-    view = build_view(report, helpers.charts.keys())
+    view = build_view(report, helpers.charts.keys(), links)
     pdf = helpers.pdf if "pdf" in formats else None
     if pdf is not None:
         pdf.submit_html(render_html(view, for_print=True))

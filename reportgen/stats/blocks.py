@@ -35,7 +35,7 @@ def _section(
         "confidence": float(confidence),
         "resamples": int(resamples),
         "primary": None,
-        "primary_reason": None,
+        "primary_reason": None,  # the sentence: checks/noise.py writes it
         "bootstrap": {"low": None, "high": None},
         "t": {"low": None, "high": None, "p": None, "se": None, "df": None},
         "welch": {"se": None, "p": None, "low": None, "high": None, "df": None},
@@ -107,8 +107,9 @@ def _two_level(
     }
 
 
-def _primary(boot: dict, t: dict, gap: float, n_blocks: int) -> dict[str, Any]:
-    """``primary``, ``low``, ``high``, ``primary_reason`` and ``reason`` of ``noise.block``."""
+def _primary(boot: dict, t: dict, gap: float) -> dict[str, Any]:
+    """``primary``, ``low``, ``high`` and ``reason`` of ``noise.block`` (checks/noise.py says
+    why the primary is the one it is: ``primary_reason``)."""
     if t["low"] is None:
         # zero spread of the linearised block gaps: no interval is shown (never a pass)
         return {
@@ -119,21 +120,7 @@ def _primary(boot: dict, t: dict, gap: float, n_blocks: int) -> dict[str, Any]:
             ),
         }
     which, lo, hi = wider_interval(boot, t, gap)
-    w_boot = boot["high"] - boot["low"]
-    w_t = t["high"] - t["low"]
-    return {
-        "primary": which,
-        "low": lo,
-        "high": hi,
-        "primary_reason": (
-            f"the wider of the two: bootstrap width {w_boot:.3g}, t width {w_t:.3g}"
-            + (
-                f" ({n_blocks} blocks: the percentile bootstrap undercovers)"
-                if n_blocks < 30
-                else ""
-            )
-        ),
-    }
+    return {"primary": which, "low": lo, "high": hi}
 
 
 def block_noise(
@@ -187,7 +174,7 @@ def block_noise(
     dict
         ``blocks``, ``rows``, ``gap``, ``low``, ``high`` (the primary interval),
         ``confidence``, ``resamples``, ``primary`` ("bootstrap" or "t", the wider),
-        ``primary_reason``, ``bootstrap`` {low, high}, ``t`` {low, high, p, se, df},
+        ``primary_reason`` (None: the sentence is the caller's), ``bootstrap`` {low, high}, ``t`` {low, high, p, se, df},
         ``welch`` {se, p, low, high, df}, ``per_seed`` [{seed, gap, low, high,
         primary}], ``two_level`` {low, high, paired, seeds {candidate, baseline},
         reason}, ``excludes_zero`` (primary low > 0), ``distribution`` {edges (41,),
@@ -252,7 +239,7 @@ def block_noise(
         confidence=confidence,
         rng=rng,
     )
-    out.update(_primary(boot, t, out["gap"], n_blocks))
+    out.update(_primary(boot, t, out["gap"]))
     out["excludes_zero"] = bool(out["low"] is not None and out["low"] > 0)
     counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
     out["distribution"] = {"edges": [float(e) for e in edges], "counts": counts_h.tolist()}

@@ -9,6 +9,7 @@ evidence: the measured intervals (block bootstrap, t, two-level bootstrap) are.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from scipy import special
@@ -68,9 +69,11 @@ def _plan(
     S: int,
     B: int,
     z: float,
+    number: Callable[[float], str],
 ) -> tuple[int | None, int | None, dict | None, str | None]:
     """Seeds alone, blocks alone and both scaled together that bring the half-width below
-    ``target``: ``(seeds_needed, blocks_needed, both_needed, reason)`` (see ``budget``)."""
+    ``target``: ``(seeds_needed, blocks_needed, both_needed, reason)`` (see ``budget``);
+    ``number`` prints a half-width in the reason."""
     total = seed_term + block_term
     hw = z * math.sqrt(total)
     if target <= 0:
@@ -84,22 +87,22 @@ def _plan(
     b_n = _needed(block_var, seed_term, target, z, B)
     k = (z * z * total) / (target * target)  # scale both counts by k (> 1 when short)
     both = (
-        {"S": S, "B": B}
+        {"S": S, "B": B, "scale": 1.0}
         if hw < target
-        else {"S": max(2, math.ceil(k * S)), "B": max(2, math.ceil(k * B))}
+        else {"S": max(2, math.ceil(k * S)), "B": max(2, math.ceil(k * B)), "scale": k}
     )
     if both["S"] > MAX_PLAN or both["B"] > MAX_PLAN:
         both = None
     reasons = []
     if s_n is None:
         reasons.append(
-            f"more seeds alone cannot settle this: the block term alone gives plus or minus "
-            f"{z * math.sqrt(block_term):.2g}"
+            "more seeds alone cannot settle this: the block term alone gives plus or minus "
+            + number(z * math.sqrt(block_term))
         )
     if b_n is None:
         reasons.append(
-            f"more blocks alone cannot settle this: the seed term alone gives plus or minus "
-            f"{z * math.sqrt(seed_term):.2g}"
+            "more blocks alone cannot settle this: the seed term alone gives plus or minus "
+            + number(z * math.sqrt(seed_term))
         )
     return s_n, b_n, both, "; ".join(reasons) or None
 
@@ -113,6 +116,7 @@ def budget(
     gap: float,
     confidence: float,
     min_useful_effect: float | None = None,
+    number: Callable[[float], str] | None = None,
 ) -> dict[str, Any]:
     """The variance budget and the planning figures (noise.budget).
 
@@ -132,6 +136,9 @@ def budget(
         The current gap (sign rule: candidate better is positive).
     confidence : float
     min_useful_effect : float, optional
+    number : callable, optional
+        Prints a half-width in the planning reasons (the caller's words policy: the
+        interval's decimals); default 2 significant figures.
 
     Returns
     -------
@@ -139,7 +146,7 @@ def budget(
         ``seed_term``, ``block_term``, ``total``, ``seed_share``, ``S``, ``B``,
         ``seed_sd``, ``block_sd`` (``sqrt(block_term * B)``), ``z``, ``half_width``,
         ``combined`` {low, high}, ``planning`` {gap, seeds_needed, blocks_needed,
-        both_needed {S, B}, reason, seeds_needed_useful, blocks_needed_useful,
+        both_needed {S, B, scale: the factor both counts grow by}, reason, seeds_needed_useful, blocks_needed_useful,
         reason_useful, grid [{S, B, half_width}]}.
     """
     S, B = int(n_seeds), int(n_blocks)
@@ -191,6 +198,7 @@ def budget(
         S=S,
         B=B,
         z=z,
+        number=number or (lambda v: f"{v:.2g}"),
     )
     s_n, b_n, both, reason = _plan(gap, "zero", **now)
     plan.update(seeds_needed=s_n, blocks_needed=b_n, both_needed=both, reason=reason)

@@ -133,6 +133,87 @@ def average_precision(p: Any, y: Any, counts: tuple | None = None) -> float | No
     return float(np.sum(d_recall * precision))
 
 
+#: points of the grid the seeds' curves are read on for their band (0 to 1 inclusive)
+BAND_POINTS = 51
+
+
+def band_grid(points: int = BAND_POINTS) -> np.ndarray:
+    """The common grid, 0 to 1 in equal steps, that each seed's curve is read on."""
+    return np.linspace(0.0, 1.0, points)
+
+
+def roc_on_grid(counts: tuple, grid: np.ndarray) -> np.ndarray | None:
+    """The ROC curve's true positive rate at each false positive rate of ``grid``.
+
+    The highest TPR any threshold reaches at FPR at most ``g`` (the step curve as drawn).
+
+    Parameters
+    ----------
+    counts : tuple
+        :func:`descending_counts` of one network's scores and labels.
+    grid : ndarray of shape (G,)
+        False positive rates in [0, 1], ascending.
+
+    Returns
+    -------
+    ndarray of shape (G,), or None when either class is absent
+    """
+    tp, fp, n_pos, n_neg = counts
+    if n_pos == 0 or n_neg == 0:
+        return None
+    fpr = np.concatenate(([0], fp)) / n_neg
+    tpr = np.maximum.accumulate(np.concatenate(([0], tp)) / n_pos)
+    idx = np.searchsorted(fpr, grid, side="right") - 1
+    return tpr[np.clip(idx, 0, tpr.size - 1)]
+
+
+def pr_on_grid(counts: tuple, grid: np.ndarray) -> np.ndarray | None:
+    """Interpolated precision at each recall of ``grid``: the highest precision any
+    threshold reaches at a recall of at least ``r`` (the usual interpolated PR curve).
+
+    Parameters
+    ----------
+    counts : tuple
+        :func:`descending_counts` of one network's scores and labels.
+    grid : ndarray of shape (G,)
+        Recalls in [0, 1], ascending.
+
+    Returns
+    -------
+    ndarray of shape (G,), or None without positives
+    """
+    tp, fp, n_pos, _ = counts
+    if n_pos == 0 or tp.size == 0:
+        return None
+    recall = tp / n_pos
+    precision = tp / np.maximum(tp + fp, 1)
+    best_after = np.maximum.accumulate(precision[::-1])[::-1]
+    idx = np.searchsorted(recall, grid, side="left")
+    out = np.zeros(grid.shape)
+    inside = idx < recall.size
+    out[inside] = best_after[idx[inside]]
+    return out
+
+
+def curve_band(curves: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lowest and highest of several curves read on one grid: the spread of the seeds.
+
+    Parameters
+    ----------
+    curves : list of ndarray of shape (G,)
+        One per trained network (None entries are left out).
+
+    Returns
+    -------
+    (low, high) : ndarrays of shape (G,), or None with fewer than two curves
+    """
+    kept = [c for c in curves if c is not None]
+    if len(kept) < 2:
+        return None
+    stack = np.vstack(kept)
+    return stack.min(axis=0), stack.max(axis=0)
+
+
 def thin(x: Any, y: Any, max_points: int = 500) -> tuple[np.ndarray, np.ndarray]:
     """Keep at most ``max_points`` points of a curve, first and last included, shape kept.
 

@@ -74,6 +74,59 @@ def seed_rule(
         else None
     )
 
+    zero = {
+        name: s is not None and no_spread(x)
+        for name, s, x in (("candidate", sd_c, c), ("baseline", sd_b, b))
+    }
+    return spread_rule(
+        n={"candidate": int(c.size), "baseline": int(b.size)},
+        sd={"candidate": sd_c, "baseline": sd_b},
+        mean={"candidate": mean_c, "baseline": mean_b},
+        zero=zero,
+        gap=vgap,
+        beating=beating,
+        multiple=multiple,
+        sd_from=sd_from,
+    )
+
+
+def spread_rule(
+    *,
+    n: dict[str, int],
+    sd: dict[str, float | None],
+    mean: dict[str, float | None],
+    zero: dict[str, bool],
+    gap: float | None,
+    beating: int | None,
+    multiple: float,
+    sd_from: str,
+) -> dict[str, Any]:
+    """The seed rule from each model's seed sd: the sd used, the gap in sd, pass or fail.
+
+    Shared by the split design (one value per seed, ``seed_rule``) and cross-validation
+    (the within-fold sd, ``stats.cv.within_fold_spread``).
+
+    Parameters
+    ----------
+    n, sd, mean : dict {"candidate", "baseline"}
+        Seeds, seed sd (None when unmeasured: fewer than 2 seeds) and mean per model.
+    zero : dict {"candidate", "baseline"} of bool
+        The model's seeds agree up to float rounding (deterministic training).
+    gap : float or None
+        The gap the rule weighs (sign rule); None when a model has no values.
+    beating : int or None
+        Candidate seeds strictly better than the baseline mean.
+    multiple : float
+    sd_from : {"larger", "candidate", "baseline"}
+
+    Returns
+    -------
+    dict
+        The keys of ``seed_rule``.
+    """
+    if sd_from not in SD_FROM:
+        raise ValueError(f"sd_from={sd_from!r} is not valid. It should be one of {list(SD_FROM)}")
+    sd_c, sd_b, vgap = sd["candidate"], sd["baseline"], gap
     reason: str | None = None
     if sd_from == "larger":
         short = [name for name, s in (("candidate", sd_c), ("baseline", sd_b)) if s is None]
@@ -87,10 +140,6 @@ def seed_rule(
         if sd_used is None:
             reason = f"retraining noise unmeasured: fewer than 2 seeds for the {sd_from}"
 
-    zero = {
-        name: s is not None and no_spread(x)
-        for name, s, x in (("candidate", sd_c, c), ("baseline", sd_b, b))
-    }
     note: str | None = None
     trivial = False
     if reason is None and sd_from != "larger" and zero[sd_from]:
@@ -122,9 +171,9 @@ def seed_rule(
         gap_in_sd = to_float(vgap / sd_used)  # type: ignore[operator]
 
     return {
-        "n": {"candidate": int(c.size), "baseline": int(b.size)},
+        "n": dict(n),
         "sd": {"candidate": sd_c, "baseline": sd_b},
-        "mean": {"candidate": mean_c, "baseline": mean_b},
+        "mean": dict(mean),
         "sd_used": sd_used,
         "validation_gap": vgap,
         "gap_in_sd": gap_in_sd,

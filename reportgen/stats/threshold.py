@@ -150,8 +150,9 @@ def at_threshold(p: Any, y: Any, t: float, c_fp: float, c_fn: float) -> dict[str
     dict
         ``threshold``; ``confusion`` ``[[TN, FP], [FN, TP]]`` (ints); ``cost`` mean
         cost per row (None when N == 0); ``precision`` and ``recall`` (0.0 when the
-        denominator is 0); ``predicted_positive`` (TP + FP); ``actual_positive``
-        (TP + FN); ``rows`` (N).
+        denominator is 0); ``false_positive_rate`` FP / (FP + TN) (None without
+        negatives); ``predicted_positive`` (TP + FP); ``actual_positive`` (TP + FN);
+        ``rows`` (N).
     """
     pa, ya = scores_labels(p, y)
     pred = pa >= t
@@ -166,6 +167,7 @@ def at_threshold(p: Any, y: Any, t: float, c_fp: float, c_fn: float) -> dict[str
         "cost": (float(c_fp) * fp + float(c_fn) * fn) / n if n else None,
         "precision": tp / (tp + fp) if tp + fp else 0.0,
         "recall": tp / (tp + fn) if tp + fn else 0.0,
+        "false_positive_rate": fp / (fp + tn) if fp + tn else None,
         "predicted_positive": tp + fp,
         "actual_positive": tp + fn,
         "rows": n,

@@ -1,17 +1,19 @@
-"""Fairness facts, provenance and the appendix: checks, warnings, logged against recomputed."""
+"""Fairness facts, and the appendix: evidence by rung, logged against recomputed, warnings,
+provenance with every input file's hash."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportgen.view.parts import Row, Status, fact_status, outcome, said
+from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
+from reportgen.view.parts import Row, Status, fact_status, in_words, outcome, said
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
+    change,
     confidence,
     count,
-    fixed,
     full,
     given,
     quantity,
@@ -32,32 +34,45 @@ class ComparisonRow:
     logged: str
     recomputed: str
     agree: Status
-    cite: str
+    #: the run log row ("runs.csv:14"), linked to runs.csv on screen
+    cite: PathText
 
 
 @dataclass(frozen=True)
 class Fact:
-    """A pass/fail fact with its evidence (fairness, individual checks)."""
+    """A pass/fail fact with its evidence (fairness in the body, checks in the appendix)."""
 
     label: str
     text: str
     status: Status
-    artefacts: list[PathText]
+    #: the artefacts it rests on, grouped: capped in the body, complete in the appendix
+    artefacts: ArtefactList
     #: the measured value against its bar ("+0.88, bar 2"); empty when the check has none
     measured: str = ""
-    #: "6 of 40 listed; all in report.json" when the list is cut for the page, else empty
-    artefacts_more: str = ""
 
 
 @dataclass(frozen=True)
-class PathText:
-    """A file path split at its slashes, so a line breaks between folders, never mid-name."""
+class FactEvidence:
+    """A fairness fact in the appendix: its artefacts in full (result and finding are in
+    the body's fairness table, said once)."""
 
-    text: str
-    parts: list[str]
+    label: str
+    artefacts: ArtefactList
 
-    def __str__(self) -> str:
-        return self.text
+
+@dataclass(frozen=True)
+class RungEvidence:
+    """The appendix's evidence for one rung: its checks with every artefact they cite."""
+
+    rung: int
+    name: str
+    #: the id page one's ladder links to
+    anchor: str
+    checks: list[Fact]
+    #: rung 2: each fairness fact's artefacts (its result and finding are the body's)
+    facts: list[FactEvidence]
+    #: artefacts the rung cites beyond its checks' (evreport.toml [evidence], rung 5's files)
+    rest: ArtefactList | None
 
 
 @dataclass(frozen=True)
@@ -74,12 +89,6 @@ class FileRow:
 
 #: characters of a SHA-256 the printed report shows; the HTML and report.json keep all 64
 SHORT_HASH = 12
-
-
-def path_text(path: str) -> PathText:
-    """A path (or "runs.csv:12" citation) with its break points."""
-    parts = str(path).split("/")
-    return PathText(str(path), [p + "/" for p in parts[:-1]] + parts[-1:])
 
 
 def measured(
@@ -105,13 +114,18 @@ def value_format(report: dict, check_id: str) -> Callable[[float | int | None], 
     in seed sd as a ratio, an interval's end with its interval's decimals); else `quantity`."""
     if check_id == "validation-gap-vs-seed-sd":
         return lambda v: ratio(v, signed=True)
-    if check_id in ("test-interval-excludes-zero", "interval-above-zero", "useful-effect"):
+    if check_id in (
+        "test-interval-excludes-zero",
+        "cv-interval-excludes-zero",
+        "interval-above-zero",
+        "useful-effect",
+    ):
         iv = (report.get("noise") or {}).get("interval") or {}
         return _with_decimals(gap_decimals(iv.get("gap"), iv.get("low"), iv.get("high")))
     if check_id == "general-set-held":
         g = report.get("general") or {}
         d = gap_decimals(g.get("drop"), g.get("low"), g.get("high"))
-        return lambda v: fixed(v, d)
+        return lambda v: change(v, d)
     for s in report.get("slices") or []:
         if check_id == f"not-worse-on-{s.get('slice')}":
             return _with_decimals(gap_decimals(s.get("gap"), s.get("low"), s.get("high")))
@@ -138,37 +152,69 @@ class WarningRow:
     message: str
 
 
-#: artefacts listed per fact or check in the tables; the full list is in report.json
-LISTED_PER_FACT = 6
+#: artefacts listed per fairness fact in the body; every one is in the appendix
+BODY_ARTEFACTS = 4
 
 
-def listed_note(total: int, limit: int) -> str:
-    """The note under a cut list of artefacts: "6 of 40 listed; all in report.json"."""
-    return f"{limit} of {total} listed; all in report.json" if total > limit else ""
-
-
-def facts(items: list[dict], report: dict | None = None) -> list[Fact]:
-    """Facts or checks for a table; with ``report``, each with its value against its bar."""
+def facts(
+    items: list[dict],
+    report: dict,
+    links: str | None = None,
+    limit: int | None = BODY_ARTEFACTS,
+    with_values: bool = False,
+) -> list[Fact]:
+    """Facts or checks for a table; ``with_values``: each with its value against its bar."""
     out = []
     for f in items or []:
+        fid = str(f.get("id", ""))
         out.append(
             Fact(
-                label=str(f.get("id", "")).replace("-", " "),
-                text=timestamps_in(str(f.get("text") or DASH)),
+                label=fid.replace("-", " "),
+                text=in_words(timestamps_in(str(f.get("text") or DASH)), report),
                 status=fact_status(f.get("passed")),
-                artefacts=[path_text(a) for a in (f.get("artefacts") or [])[:LISTED_PER_FACT]],
-                measured=measured(
-                    f.get("value"), f.get("bar"), value_format(report, str(f.get("id", "")))
-                )
-                if report is not None
+                artefacts=artefact_list(f.get("artefacts") or [], links, limit),
+                measured=measured(f.get("value"), f.get("bar"), value_format(report, fid))
+                if with_values
                 else "",
-                artefacts_more=listed_note(len(f.get("artefacts") or []), LISTED_PER_FACT),
             )
         )
     return out
 
 
-def provenance_view(report: dict) -> ProvenanceView:
+def evidence_view(report: dict, links: str | None = None) -> list[RungEvidence]:
+    """Per rung, its checks and every artefact they cite; a fairness fact's check only by its
+    artefacts (the body says its result and finding)."""
+    fact_ids = {f"fair-{f.get('id')}" for f in report.get("fairness") or []}
+    checks = report.get("checks") or []
+    out = []
+    for r in report["ladder"]:
+        n = int(r["rung"])
+        mine = [c for c in checks if c.get("rung") == n]
+        plain = [c for c in mine if c.get("id") not in fact_ids]
+        fair = [c for c in mine if c.get("id") in fact_ids]
+        cited = {str(a) for c in mine for a in c.get("artefacts") or []}
+        listed = [str(a) for a in r.get("artefacts_all") or r.get("artefacts") or []]
+        rest = [a for a in listed if a not in cited]
+        out.append(
+            RungEvidence(
+                rung=n,
+                name=str(r["name"]),
+                anchor=f"evidence-rung-{n}",
+                checks=facts(plain, report, links, limit=None, with_values=True),
+                facts=[
+                    FactEvidence(
+                        str(c["id"]).removeprefix("fair-").replace("-", " "),
+                        artefact_list(c.get("artefacts") or [], links),
+                    )
+                    for c in fair
+                ],
+                rest=artefact_list(rest, links) if rest else None,
+            )
+        )
+    return out
+
+
+def provenance_view(report: dict, links: str | None = None) -> ProvenanceView:
     build = report.get("build") or {}
     block = report["noise"].get("block") or {}
     rule = report.get("rule") or {}
@@ -177,7 +223,9 @@ def provenance_view(report: dict) -> ProvenanceView:
         sha = str(i.get("sha256") or DASH)
         groups = [sha[k : k + 16] for k in range(0, len(sha), 16)]
         inputs.append(
-            FileRow(path_text(i["path"]), sha, groups, sha[:SHORT_HASH], count(i.get("bytes")))
+            FileRow(
+                path_text(i["path"], links), sha, groups, sha[:SHORT_HASH], count(i.get("bytes"))
+            )
         )
     tool = report.get("tool") or {}
     libraries = [Row(str(tool.get("name", "evreport")), str(tool.get("version", DASH)))]
@@ -212,9 +260,14 @@ def warnings_view(report: dict) -> list[WarningRow]:
     return rows
 
 
-def comparisons_view(report: dict) -> list[ComparisonRow]:
+def comparisons_view(report: dict, links: str | None = None) -> list[ComparisonRow]:
+    """One row per logged value; the agreeing fold rows of a cv design as one row per model."""
     rows = []
-    for c in report.get("comparisons") or []:
+    comps = report.get("comparisons") or []
+    folds = [c for c in comps if c.get("fold") is not None and c.get("agree")]
+    for c in comps:
+        if c.get("fold") is not None and c.get("agree"):
+            continue
         agree = c.get("agree")
         rows.append(
             ComparisonRow(
@@ -224,7 +277,27 @@ def comparisons_view(report: dict) -> list[ComparisonRow]:
                 logged=str(c.get("logged_text") or full(c.get("logged"))),
                 recomputed=full(c.get("recomputed")),
                 agree=outcome(agree, "agree", "disagree", "not compared"),
-                cite=str(c.get("cite") or DASH),
+                cite=path_text(str(c.get("cite") or DASH), links),
+            )
+        )
+    for model in dict.fromkeys(str(c.get("model")) for c in folds):
+        mine = [c for c in folds if str(c.get("model")) == model]
+        seeds = sorted({c.get("seed") for c in mine}, key=str)
+        rows.append(
+            ComparisonRow(
+                model=model,
+                seed=", ".join(str(x) for x in seeds),
+                split=f"fold ({count(len(mine))} values)",
+                logged=DASH,
+                recomputed=DASH,
+                agree=outcome(True, f"all {count(len(mine))} agree", "", ""),
+                cite=PathText(
+                    f"{mine[0].get('cite')} and {count(len(mine) - 1)} more",
+                    [f"{mine[0].get('cite')} and {count(len(mine) - 1)} more"],
+                    path_text(str(mine[0].get("cite")), links).href,
+                )
+                if len(mine) > 1
+                else path_text(str(mine[0].get("cite")), links),
             )
         )
     return rows

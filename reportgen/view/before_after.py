@@ -9,8 +9,8 @@ from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name,
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
+    change,
     count,
-    fixed,
     given,
     interval,
     prob,
@@ -91,7 +91,7 @@ def before_after_view(report: dict, charts: Collection[str]) -> BeforeAfterView 
             Row("general set before", prob(general.get("before"))),
             Row("general set after", prob(general.get("after"))),
             *_answered_rows(general.get("coverage")),
-            Row("drop", fixed(general.get("drop"), dg)),
+            Row("drop", change(general.get("drop"), dg)),
             Row(
                 "interval of the drop", interval(general.get("low"), general.get("high"), digits=dg)
             ),

@@ -1,12 +1,13 @@
-"""Is it larger than noise? Retraining (seed) noise and evaluation-sample noise."""
+"""Is it larger than noise? Retraining (seed) noise, or the sampling noise of repeated runs, and
+evaluation-sample noise."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names, said
-from reportgen.words import decimals, gap_decimals
+from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names, said
+from reportgen.words import count_noun, decimals, gap_decimals, plural_noun
 from reportgen.words.cells import (
     DASH,
     confidence,
@@ -25,6 +26,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class IntervalRow:
     """One interval for the test gap (bootstrap, paired t, Welch, per seed)."""
 
     label: str
+    #: what the interval is, in one line, for a reader who does not know the name
+    gloss: str
     gap: str
     interval: str
     p: str
@@ -84,19 +88,15 @@ class NoiseView:
 def noise_view(report: dict, charts: Collection[str]) -> NoiseView:
     """Both noise sources, each with its line word for word and what it covers."""
     noise = report["noise"]
-    lines = [str(x) for x in noise.get("lines") or []]
-    covers = [str(x) for x in noise.get("covers") or []]
-    samples = report["project"].get("repeats") == "samples"
+    lines = [in_words(str(x), report) for x in noise.get("lines") or []]
+    covers = [in_words(str(x), report) for x in noise.get("covers") or []]
+    words = repeat_words(report["project"].get("repeats"))
     return NoiseView(
         lines=lines,
         covers=covers + [DASH] * (len(lines) - len(covers)),
-        seed_heading="1. Repeated runs: sampling noise" if samples else "1. Retraining",
+        seed_heading=f"1. {words.heading}",
         seed_missing="No seed values to plot: "
-        + str(
-            (noise.get("seed") or {}).get("reason")
-            or ("sampling noise of repeated runs" if samples else "retraining noise")
-            + " is unmeasured"
-        )
+        + str((noise.get("seed") or {}).get("reason") or f"{words.noise} is unmeasured")
         + ".",
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
@@ -121,9 +121,10 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
     # the test gap's decimals (its primary interval's), as the noise lines print the budget
     block = noise.get("block") or {}
     d = gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
+    blocks = (report.get("data") or {}).get("block_column") or "block"
     rows = [
-        Row("seed term (sd² / S)", f"{variance(b['seed_term'])} ({count(b['S'])} seeds)"),
-        Row("block term (sd² / B)", f"{variance(b['block_term'])} ({count(b['B'])} blocks)"),
+        Row("seed term (sd² / S)", f"{variance(b['seed_term'])} ({count_noun(b['S'], 'seed')})"),
+        Row("block term (sd² / B)", f"{variance(b['block_term'])} ({count_noun(b['B'], blocks)})"),
         Row("seed share", pct(b.get("seed_share"))),
         Row("combined half-width (model-based)", fixed(b.get("half_width"), d)),
         Row(
@@ -132,17 +133,26 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
             else "seed sd interval (chi-square)",
             f"{spread(b.get('seed_sd'))}: {_sd_interval(b.get('seed_sd'), sdi)}",
         ),
+        # the interval's planning, not the seed rule's: "seeds needed 2" beside a failed seed
+        # rule read as "2 seeds would pass the rule"
         Row(
-            "seeds needed, blocks fixed",
-            count(plan["seeds_needed"]) if plan.get("seeds_needed") else "not reachable",
+            "seeds for the interval to exclude zero, blocks fixed",
+            f"{count(plan['seeds_needed'])} (now {count(b['S'])})"
+            if plan.get("seeds_needed")
+            else "not reachable",
         ),
         Row(
-            "blocks needed, seeds fixed",
-            count(plan["blocks_needed"]) if plan.get("blocks_needed") else "not reachable",
+            "blocks for the interval to exclude zero, seeds fixed",
+            f"{count(plan['blocks_needed'])} (now {count(b['B'])})"
+            if plan.get("blocks_needed")
+            else "not reachable",
         ),
         Row(
             "both scaled together",
-            f"{count(both['S'])} seeds and {count(both['B'])} blocks" if both else DASH,
+            f"{count_noun(both['S'], 'seed')} and {count_noun(both['B'], blocks)}"
+            + (f": {plan['impractical_text']}" if plan.get("impractical_text") else "")
+            if both
+            else DASH,
         ),
     ]
     figure = chart_figure(
@@ -158,10 +168,10 @@ def _budget(report: dict, charts: Collection[str]) -> dict:
         f"{fixed(abs(plan.get('gap') or 0.0), d)}.",
     )
     return {
-        "budget_line": str(b.get("line") or ""),
+        "budget_line": in_words(str(b.get("line") or ""), report),
         "budget_rows": rows,
         "budget_figure": figure,
-        "budget_reason": plan.get("reason"),
+        "budget_reason": in_words(str(plan["reason"]), report) if plan.get("reason") else None,
     }
 
 
@@ -220,7 +230,8 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
         seed_fig = chart_figure(
             charts,
             "seed_strip",
-            "Each circle is one trained network's validation score; the thick tick is the "
+            f"Each circle is one {repeat_words(report['project'].get('repeats')).one}'s "
+            "validation score; the thick tick is the "
             "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
             "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
             f"Strip plot of validation {metric_words} per seed. {cand} mean "
@@ -251,8 +262,8 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
         "seed_figure": seed_fig,
         "seed_rows": seed_rows,
         "seed_facts": seed_facts,
-        "seed_reason": seed.get("reason"),
-        "left_out": [str(x) for x in seed.get("left_out") or []],
+        "seed_reason": in_words(str(seed["reason"]), report) if seed.get("reason") else None,
+        "left_out": [in_words(str(x), report) for x in seed.get("left_out") or []],
         "paired_facts": paired_facts,
     }
 
@@ -263,8 +274,7 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     block = noise.get("block")
     cand, base = names(report)
     metric = metric_name(report)
-    samples = report["project"].get("repeats") == "samples"
-    moves = "repeating the runs" if samples else "retraining"
+    words = repeat_words(report["project"].get("repeats"))
     interval_rows: list[IntervalRow] = []
     block_facts: list[Row] = []
     interval_fig = hist_fig = None
@@ -275,25 +285,54 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         t = block.get("t") or {}
         welch = block.get("welch") or {}
         two = block.get("two_level") or {}
+        nets = block.get("networks") or {}
+        one = bool(nets) and all(n == 1 for n in nets.values())
         gap = block.get("gap")
         # one decimal count for the whole table: the primary interval's
         d = gap_decimals(gap, block.get("low"), block.get("high"))
-        blocked = bool((report.get("data") or {}).get("block_column"))
-        boot_label = "block bootstrap (paired)" if blocked else "bootstrap over rows (paired)"
+        column = (report.get("data") or {}).get("block_column")
+        boot_label = "block bootstrap (paired)" if column else "bootstrap over rows (paired)"
+        blocks = plural_noun(column) if column else "single-row blocks"
         named = [
             (boot_label, gap, boot, "low", False),
             ("paired t on block gaps", gap, t, "low", True),
             ("unpaired Welch (what pairing buys)", gap, welch, "se", True),
-            ("two-level bootstrap (seeds and blocks)", two.get("gap", gap), two, "low", False),
+            (
+                "two-level bootstrap (blocks only: no seed level)"
+                if one
+                else "two-level bootstrap (seeds and blocks)",
+                two.get("gap", gap),
+                two,
+                "low",
+                False,
+            ),
         ]
+        glosses = {
+            boot_label: f"resamples whole {blocks} with both models' rows kept together",
+            "paired t on block gaps": f"a t interval on the gap of each of the {blocks}",
+            "unpaired Welch (what pairing buys)": (
+                "treats the two models' scores as independent samples; how much wider it is "
+                "than the paired t is what pairing buys"
+            ),
+            "two-level bootstrap (seeds and blocks)": (
+                f"resamples the {plural_noun(words.unit)}, then {blocks}: {words.moves} and the "
+                "sample at once"
+            ),
+            "two-level bootstrap (blocks only: no seed level)": (
+                f"resamples {blocks} only: with one {words.unit} per model there is no seed "
+                "level to resample"
+            ),
+        }
         interval_rows = [
-            _interval_row(label, g, part, d, tested)
+            _interval_row(label, glosses[label], g, part, d, tested)
             for label, g, part, needs, tested in named
             if part.get(needs) is not None
         ]
         interval_rows += [
             _interval_row(
-                f"{cand} network seed {s['seed']} against the {base} seed mean",
+                f"{cand} {words.unit} seed {s['seed']} against the {base} "
+                + (f"{words.unit}" if nets.get("baseline") == 1 else "seed mean"),
+                f"one {words.one}: the sample's noise only",
                 s.get("gap"),
                 s,
                 d,
@@ -317,28 +356,53 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         interval_fig = chart_figure(
             charts,
             "eval_intervals",
-            "One evaluation interval per trained candidate network (grey) beside the "
-            "seed-averaged interval (black) and the two-level interval that also resamples "
-            f"seeds (blue). Look at how far {moves} moves the centre, and whether the "
-            "intervals stay clear of zero.",
-            f"Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap "
-            f"{said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
+            (
+                f"The evaluation interval of the test gap with one {words.one} per model "
+                f"(black; grey, the same here: the candidate's one {words.unit}) and the "
+                "two-level interval (blue), which here resamples blocks only: with one "
+                f"{words.unit} per model there is no seed level, so nothing here measures "
+                f"{words.noise}. Look at whether the intervals stay clear of zero."
+            )
+            if one
+            else (
+                f"One evaluation interval per {words.one_candidate} (grey) beside the "
+                "seed-averaged interval (black) and the two-level interval that also resamples "
+                f"seeds (blue). Look at how far {words.moves} moves the centre, and whether the "
+                "intervals stay clear of zero."
+            ),
+            f"Dot-and-whisker chart of {metric} gaps on test. "
+            + ("Gap" if one else "Seed-averaged gap")
+            + f" {said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
             f"{said(interval(block.get('low'), block.get('high'), digits=d), 'not computed')}; "
-            f"{count(clear)} of {count(len(per_seed))} single-network intervals lie above zero.",
+            f"{count(clear)} of {count(len(per_seed))} single-{words.unit} intervals lie above "
+            "zero.",
         )
         dist = block.get("distribution") or {}
+        primary_words = (
+            "the bootstrap's percentile interval"
+            if primary == "bootstrap"
+            else "the paired t interval, the wider of the two"
+        )
+        both = primary != "bootstrap" and boot.get("low") is not None
         hist_fig = chart_figure(
             charts,
             "bootstrap_histogram",
-            "The spread of the resampled mean gap: the dashed lines bound the interval, the "
-            "red line is zero. Look at how much of the distribution lies on the wrong side of "
-            "zero.",
+            f"The spread of the resampled mean gap. The dashed lines bound the {conf} interval "
+            f"the text quotes ({primary_words})"
+            + ("; the dotted lines the bootstrap's own percentile interval" if both else "")
+            + ". The red line is zero. Look at how much of the distribution lies on the wrong "
+            "side of zero.",
             f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
             f"({count(len(dist.get('counts') or []))} bins); "
             + (
-                f"interval {interval(boot.get('low'), boot.get('high'), digits=d)}, zero "
-                f"{'outside' if block.get('excludes_zero') else 'inside'} it."
-                if boot.get("low") is not None and boot.get("high") is not None
+                f"the quoted interval {interval(block['low'], block['high'], digits=d)}"
+                + (
+                    f", the bootstrap's {interval(boot['low'], boot['high'], digits=d)}"
+                    if both
+                    else ""
+                )
+                + f"; zero {'outside' if block.get('excludes_zero') else 'inside'} it."
+                if block.get("low") is not None and block.get("high") is not None
                 else "no interval."
             ),
         )
@@ -346,7 +410,15 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
         other = noise["interval"]
         what = other.get("what") or other.get("source") or "the evaluation sample"
         d = gap_decimals(other.get("gap"), other.get("low"), other.get("high"))
-        interval_rows.append(_interval_row(f"bootstrap over {what}", other.get("gap"), other, d))
+        interval_rows.append(
+            _interval_row(
+                f"bootstrap over {what}",
+                "resamples the evaluation sample",
+                other.get("gap"),
+                other,
+                d,
+            )
+        )
         block_reason = (
             "The interval's chart is in the before-and-after section."
             if report.get("before_after")
@@ -367,11 +439,12 @@ def _sample_noise(report: dict, charts: Collection[str]) -> dict:
 
 
 def _interval_row(
-    label: str, gap: float | None, part: dict, digits: int, tested: bool = False
+    label: str, gloss: str, gap: float | None, part: dict, digits: int, tested: bool = False
 ) -> IntervalRow:
     """One interval for the test gap; p and standard error for the t-based (tested) ones."""
     return IntervalRow(
         label,
+        gloss,
         with_sign(gap, digits),
         interval(part.get("low"), part.get("high"), digits=digits),
         pvalue(part.get("p")) if tested else DASH,

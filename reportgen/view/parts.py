@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
@@ -79,12 +81,49 @@ def chart_figure(
     return Figure(key, caption, description) if key in charts else None
 
 
-def names(report: dict) -> tuple[str, str]:
-    """(candidate, baseline) model names."""
+def ids(report: dict) -> tuple[str, str]:
+    """(candidate, baseline) model ids, as runs.csv and evreport.toml name them."""
     p = report["project"]
     return str(p["candidate"]), str(p["baseline"])
 
 
+def names(report: dict) -> tuple[str, str]:
+    """(candidate, baseline) as the page names them: the display names of evreport.toml's
+    [models] (report.json ``project.display_names``), else the ids."""
+    shown = report["project"].get("display_names") or {}
+    return tuple(str(shown.get(i) or i) for i in ids(report))  # type: ignore[return-value]
+
+
+#: words evreport's own sentences use as words: a model id that is one of them stays an id
+#: in report.json's sentences ("before the first run" is no model's name)
+OWN_WORDS = frozenset(
+    "a after all an and baseline before both candidate general model models network networks "
+    "new old seed seeds slice test the train validation".split()
+)
+
+
+def _ids_pattern(model_ids: list[str]) -> re.Pattern:
+    """Any of the ids as a word of its own: not inside a path, a file name or a longer name."""
+    alternatives = "|".join(re.escape(i) for i in sorted(model_ids, key=len, reverse=True))
+    return re.compile(r"(?<![\w./:\\-])(?:" + alternatives + r")(?![\w/\\-]|\.\w)")
+
+
+def in_words(text: str, report: dict) -> str:
+    """A sentence of report.json as the page prints it: each model id that stands as a word
+    of its own replaced by the model's display name (checks/ writes ids; see docs/report.md)."""
+    subs = {
+        i: n
+        for i, n in zip(ids(report), names(report), strict=True)
+        if n != i and i.lower() not in OWN_WORDS
+    }
+    if not subs:
+        return text
+    return _ids_pattern(list(subs)).sub(lambda m: subs[m.group(0)], text)
+
+
 def metric_name(report: dict) -> str:
-    """The metric as words: log_loss -> log loss."""
-    return str(report["project"]["metric"]).replace("_", " ")
+    """The metric as words, with [claim] unit: log_loss -> log loss, "squared error, mmHg²"."""
+    p = report["project"]
+    if not p.get("unit"):
+        return str(p["metric"]).replace("_", " ")
+    return metric_label(str(p["metric"]), p["unit"])

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from reportgen.view.parts import Figure, Row, chart_figure, names
-from reportgen.words import count_noun, gap_decimals
+from reportgen.view.parts import Figure, Row, chart_figure, in_words, names
+from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
     DASH,
     cost,
@@ -31,6 +31,8 @@ class SliceRow:
     interval: str
     reading: str
     css: str
+    #: what a "may be worse" reading is missing, in numbers; else empty
+    detail: str
     required: str
 
 
@@ -65,7 +67,7 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
         elif s.get("required") and s.get("not_worse"):
             reading, css = "no worse, within the margin", "shown"
         elif s.get("required"):
-            reading, css = "no worse: not shown", "not-shown"
+            reading, css = "may be worse", "partly"
         elif s.get("low") is not None and s["low"] > 0:
             reading, css = "candidate better", "shown"
         elif s.get("low") is None:
@@ -81,6 +83,7 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
                 interval=interval(s.get("low"), s.get("high"), digits=d),
                 reading=reading,
                 css=css,
+                detail=_not_shown_no_worse(s, d) if reading == "may be worse" else "",
                 required=yes_no(s.get("required")),
             )
         )
@@ -96,16 +99,35 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     return SlicesView(figure, rows)
 
 
+def _not_shown_no_worse(s: dict, digits: int) -> str:
+    """A required slice not shown to be no worse: what is missing, in numbers when it has them
+    (the interval's worse end, its low end, lies beyond the margin)."""
+    if s.get("low") is not None and s.get("margin") is not None:
+        return (
+            f"no worse needs the interval's worse end above {given(-abs(s['margin']))}; "
+            f"it is {with_sign(s['low'], digits)}"
+        )
+    return "no worse needs an interval: " + str(s.get("not_worse_reason") or "there is none")
+
+
+def _metric_and_unit(report: dict) -> tuple[str, str | None]:
+    p = report.get("project") or {}
+    return str(p.get("metric") or ""), p.get("unit")
+
+
 def bounds_view(report: dict) -> BoundsView:
     data = report.get("data") or {}
     rows = []
     for part, n in (data.get("parts") or {}).items():
         rows.append(Row(f"{part} rows", count(n)))
-    if data.get("block_column"):
-        rows.append(Row("block column", str(data["block_column"])))
+    block = data.get("block_column")
+    if block:
+        rows.append(Row("block column", str(block)))
     if data.get("blocks") is not None:
-        rows.append(Row("blocks on test", count(data["blocks"])))
-    if data.get("first_block") is not None or data.get("last_block") is not None:
+        rows.append(Row("blocks on test", blocks_phrase(data["blocks"], block)))
+    kind = ((report.get("noise") or {}).get("block") or {}).get("block_kind") or "period"
+    # without a block column the first and last "blocks" are row ids: no period was measured
+    if block and kind == "period" and data.get("first_block") is not None:
         rows.append(
             Row(
                 "period measured",
@@ -121,7 +143,8 @@ def bounds_view(report: dict) -> BoundsView:
             Row(f"{name} seeds", f"{count(len(s))} ({', '.join(str(x) for x in s)})" if s else DASH)
         )
         if configs.get(role):
-            rows.append(Row(f"{name} configuration scored on test", str(configs[role])))
+            scored = "analysed" if (report.get("noise") or {}).get("cv") else "scored on test"
+            rows.append(Row(f"{name} configuration {scored}", str(configs[role])))
     rel = report.get("relevance")
     relevance_rows: list[Row] = []
     relevance_text = None
@@ -130,10 +153,16 @@ def bounds_view(report: dict) -> BoundsView:
         unit = rel.get("unit") or "cost units"
         finding = rel.get("finding")
         relevance_rows = [
-            Row("smallest useful effect", given(rel.get("min_useful_effect"))),
+            Row(
+                "smallest useful effect",
+                given(rel.get("min_useful_effect"), metric_unit(*_metric_and_unit(report))),
+            ),
             Row("finding", (finding or DASH).replace("-", " ")),
             Row(
-                "test gap and interval",
+                "cross-validation gap and interval"
+                if ((report.get("noise") or {}).get("interval") or {}).get("source")
+                == "cv-corrected"
+                else "test gap and interval",
                 gap_with_interval(rel.get("gap"), rel.get("low"), rel.get("high")),
             ),
         ]
@@ -159,10 +188,10 @@ def bounds_view(report: dict) -> BoundsView:
             )
         if cpc.get("difference") is not None or rel.get("cost_per_period") is not None:
             relevance_rows.append(Row("costs in", str(unit)))
-        relevance_text = rel.get("text")
+        relevance_text = in_words(str(rel["text"]), report) if rel.get("text") else None
     return BoundsView(
         data=rows,
-        not_tested=[str(x) for x in report.get("not_tested") or []],
+        not_tested=[in_words(str(x), report) for x in report.get("not_tested") or []],
         relevance=relevance_rows,
         relevance_text=relevance_text,
     )

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 
 from reportgen.names import RUNG_NAMES
-from reportgen.view.appendix import PathText, measured, path_text, value_format
-from reportgen.view.parts import Status, metric_name, names, rung_status
+from reportgen.view.appendix import measured, value_format
+from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
+from reportgen.view.parts import Status, ids, in_words, metric_name, names, rung_status
+from reportgen.words import fixed, gap_decimals
 from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
 
-#: artefacts listed per rung on page one; longer lists are completed in the appendix
-PAGE_ONE_ARTEFACTS = 3
+#: artefacts listed per rung on page one; the appendix lists them all
+PAGE_ONE_ARTEFACTS = 2
 #: the numbers behind a rung in words a reviewer reads at a glance; other checks by their id
 CHECK_WORDS = {
     "validation-gap-vs-seed-sd": "validation gap in seed sd",
     "test-interval-excludes-zero": "test interval's lower end",
+    "cv-interval-excludes-zero": "corrected interval's lower end",
     "useful-effect": "lower end against the useful effect",
     "general-set-held": "general-set drop",
     "interval-above-zero": "interval's lower end",
@@ -29,17 +34,18 @@ VERDICT_CLASS = {
 
 @dataclass(frozen=True)
 class LadderRow:
-    """One rung of the ladder (partials/_ladder.html, and the appendix's evidence table)."""
+    """One rung of the ladder (partials/_ladder.html; decision-log.md lists every artefact)."""
 
     rung: int
     name: str
     status: Status
+    #: every artefact the rung cites (decision-log.md); the page's full lists are the appendix's
     artefacts: list[PathText]
-    #: the first few artefacts, for page one; the rest are counted in `artefacts_more`
-    artefacts_shown: list[PathText]
-    artefacts_more: str | None
-    #: "6 of 30 cited artefacts listed" when the report lists fewer than the rung cites
-    artefacts_note: str | None
+    #: the first few artefacts, grouped by folder, for page one; its ``more`` ("and 24 more")
+    #: counts the rest, which the appendix lists (linked by `anchor`)
+    artefacts_shown: ArtefactList
+    #: the anchor of the rung's evidence in the appendix (where `artefacts_shown.more` links to)
+    anchor: str
     missing: str
     #: the numbers behind a rung that is not shown: each failed check's value and bar
     numbers: list[str]
@@ -55,10 +61,20 @@ class Header:
     date: str
     version: str
     kind: str
+    #: the models as the page names them (evreport.toml [models], else their ids)
     candidate: str
     baseline: str
     metric: str
     direction: str
+
+
+@dataclass(frozen=True)
+class Reconsider:
+    """One thing that would reopen the decision, and today's value when the report has one."""
+
+    what: str
+    #: "+0.88 sd over 5 and 6 seeds"; empty for a trigger given in evreport.toml
+    now: str
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,8 @@ class ClaimView:
     original: str
     rewritten: str
     supported: str
-    reconsider_when: str
+    #: report.json claim.reconsider_items, one item each, with today's value apart
+    reconsider: list[Reconsider]
 
 
 @dataclass(frozen=True)
@@ -83,23 +100,36 @@ class DecisionView:
     alternatives: list[str]
     #: the decision in its units, when costs are known ("at the chosen thresholds ...")
     in_units: str | None
-    #: validation and test disagree on which model is better
+    #: validation and test disagree on which model is better, when no reason says so already
     sign_flip: str | None
 
 
 def header_view(report: dict) -> Header:
     p = report["project"]
+    cand, base = names(report)
     return Header(
         title=str(p["title"]),
         author=p.get("author"),
         date=timestamp(report.get("build", {}).get("date")),
         version=str(report.get("tool", {}).get("version") or DASH),
         kind="before and after" if p["kind"] == "before-after" else "model against baseline",
-        candidate=str(p["candidate"]),
-        baseline=str(p["baseline"]),
+        candidate=cand,
+        baseline=base,
         metric=metric_name(report),
         direction="higher is better" if p["higher_is_better"] else "lower is better",
     )
+
+
+#: "... (now +0.88 sd over 5 and 6)": today's value at the end of a reconsider item
+_NOW = re.compile(r"^(?P<what>.+?) \(now (?P<now>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
+
+
+def reconsider_item(text: str) -> Reconsider:
+    """A reconsider-when item with its "(now ...)" (checks/ writes today's value there) apart."""
+    m = _NOW.match(text)
+    if m:
+        return Reconsider(m.group("what"), m.group("now"))
+    return Reconsider(text, "")
 
 
 def claim_view(report: dict) -> ClaimView:
@@ -112,11 +142,14 @@ def claim_view(report: dict) -> ClaimView:
             f"The evidence supports the claim up to rung {count(rung)} ({RUNG_NAMES[rung - 1]}); "
             "the rewritten claim says no more than that."
         )
+    items = c.get("reconsider_items")
+    if items is None:  # a report from before the list: its one sentence, as one item
+        items = [_strip_prefix(str(c.get("reconsider_when") or DASH), "reconsider when")]
     return ClaimView(
         original=str(c.get("original") or report["project"].get("claim") or DASH),
-        rewritten=str(c.get("rewritten") or DASH),
+        rewritten=in_words(str(c.get("rewritten") or DASH), report),
         supported=supported,
-        reconsider_when=_strip_prefix(str(c.get("reconsider_when") or DASH), "reconsider when"),
+        reconsider=[reconsider_item(in_words(str(x), report)) for x in items],
     )
 
 
@@ -130,6 +163,7 @@ def _strip_prefix(text: str, prefix: str) -> str:
 
 def decision_view(report: dict) -> DecisionView:
     d = report["decision"]
+    cand_id, base_id = ids(report)
     cand, base = names(report)
     verdict = d.get("verdict") or "inconclusive"
     words = {
@@ -138,9 +172,16 @@ def decision_view(report: dict) -> DecisionView:
         "roll-back": f"Roll back to {base}",
         "inconclusive": "Inconclusive",
     }
-    recommend = str(d.get("recommend") or base)
-    role = "candidate" if recommend == cand else "baseline" if recommend == base else "model"
-    other = base if recommend == cand else cand
+    recommend_id = str(d.get("recommend") or base_id)
+    role = (
+        "candidate"
+        if recommend_id == cand_id
+        else "baseline"
+        if recommend_id == base_id
+        else "model"
+    )
+    recommend = {cand_id: cand, base_id: base}.get(recommend_id, recommend_id)
+    other = base if recommend_id == cand_id else cand
     if verdict == "adopt":
         alternatives = [f"Keep {base}: the baseline stays if the evidence is judged insufficient."]
     else:
@@ -148,20 +189,22 @@ def decision_view(report: dict) -> DecisionView:
             f"Adopt {other}: not supported by this evidence; see the reconsider-when line "
             "for what would change that."
         ]
+    reasons = [str(r) for r in d.get("reasons") or []]
     return DecisionView(
         verdict=words.get(verdict, verdict),
         css=VERDICT_CLASS.get(verdict, "neutral"),
         recommend=recommend,
         recommend_role=role,
-        reasons=[str(r) for r in d.get("reasons") or []],
+        reasons=[in_words(r, report) for r in reasons],
         alternatives=alternatives,
         in_units=_in_units(report),
-        sign_flip=_sign_flip(report),
+        sign_flip=_sign_flip(report, reasons),
     )
 
 
 def _in_units(report: dict) -> str | None:
-    """The test cost difference at the chosen thresholds, per period when a volume is set."""
+    """The test cost difference at the chosen thresholds, per period when a volume is set,
+    in the costs' unit ([costs] unit) right after the amount."""
     rel = report.get("relevance") or {}
     cpc = rel.get("cost_per_case") or {}
     if cpc.get("difference") is None:
@@ -181,17 +224,25 @@ def _in_units(report: dict) -> str | None:
         return f"At each model's chosen threshold, {cand} and the baseline cost the same on test."
     verb = "saves" if amount > 0 else "costs"
     more = "" if amount > 0 else " more"
+    # with costs 1 and 1 on an error metric the saving per case is the test gap itself: one
+    # number, printed with the gap's digits (0.0060, never 0.0060 and 0.00600 on one page)
+    block = (report.get("noise") or {}).get("block") or {}
+    same = per_period is None and block.get("gap") is not None
+    same = same and math.isclose(abs(amount), abs(block["gap"]), rel_tol=1e-9, abs_tol=1e-15)
+    digits = gap_decimals(block.get("gap"), block.get("low"), block.get("high")) if same else None
+    amount_text = fixed(abs(amount), digits) if digits is not None else cost(abs(amount))
     return (
-        f"At each model's chosen threshold, {cand} {verb} {cost(abs(amount))}{more} {where} "
-        f"on test, counted in {unit}; a point estimate, without an interval."
+        f"At each model's chosen threshold, {cand} {verb} {amount_text} {unit}"
+        f"{more} {where} on test; a point estimate, without an interval."
     )
 
 
-def _sign_flip(report: dict) -> str | None:
-    """noise.sign_disagreement (validation and test gaps of opposite sign), in the view's numbers."""
+def _sign_flip(report: dict, reasons: list[str]) -> str | None:
+    """noise.sign_disagreement (validation and test gaps of opposite sign), in the view's
+    numbers; None when a decision reason says it already (page one says it once)."""
     noise = report.get("noise") or {}
     dis = noise.get("sign_disagreement")
-    if not dis:
+    if not dis or (dis.get("text") and dis["text"] in reasons):
         return None
     val, test = dis["validation_gap"], dis["test_gap"]
     block = noise.get("block") or {}
@@ -204,8 +255,11 @@ def _sign_flip(report: dict) -> str | None:
     )
 
 
-#: artefacts listed per rung in the appendix's evidence table; the full list is in report.json
-LISTED_PER_RUNG = 6
+def _page_one_artefacts(listed: list[str], total: int, links: str | None) -> ArtefactList:
+    """The first PAGE_ONE_ARTEFACTS of a rung's artefacts, grouped, and "and 24 more"."""
+    first = artefact_list(listed[:PAGE_ONE_ARTEFACTS], links)
+    left = total - min(len(listed), PAGE_ONE_ARTEFACTS)
+    return ArtefactList(first.groups, f"and {count(left)} more" if left > 0 else "")
 
 
 def _not_credited(r: dict, lowest: dict | None) -> str | None:
@@ -218,7 +272,7 @@ def _not_credited(r: dict, lowest: dict | None) -> str | None:
     )
 
 
-def ladder_view(report: dict) -> list[LadderRow]:
+def ladder_view(report: dict, links: str | None = None) -> list[LadderRow]:
     failed: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
         if c.get("passed") is False and c.get("rung") is not None:
@@ -233,25 +287,17 @@ def ladder_view(report: dict) -> list[LadderRow]:
         # a later report may carry the full list beside the capped one
         listed = [str(a) for a in r.get("artefacts_all") or r.get("artefacts") or []]
         total = max(int(r.get("artefacts_total") or 0), len(listed))
-        artefacts = [path_text(a) for a in listed[:LISTED_PER_RUNG]]
-        more = total - PAGE_ONE_ARTEFACTS
-        shown = artefacts if more <= 0 else artefacts[: PAGE_ONE_ARTEFACTS - 1]
         rows.append(
             LadderRow(
                 rung=int(r["rung"]),
                 name=str(r["name"]),
                 status=rung_status(r["status"], r.get("credited")),
-                artefacts=artefacts,
-                artefacts_shown=shown,
-                artefacts_more=None
-                if more <= 0
-                else f"{len(shown)} of {total} shown; all in Evidence by rung",
-                artefacts_note=None
-                if total <= len(artefacts)
-                else f"{len(artefacts)} of {total} cited artefacts listed; all in report.json",
-                missing=_not_credited(r, lowest) or str(r.get("missing") or DASH),
+                artefacts=[path_text(a, links) for a in listed],
+                artefacts_shown=_page_one_artefacts(listed, total, links),
+                anchor=f"evidence-rung-{int(r['rung'])}",
+                missing=in_words(_not_credited(r, lowest) or str(r.get("missing") or DASH), report),
                 numbers=failed.get(int(r["rung"]), []) if r.get("status") != "shown" else [],
-                summary=r.get("summary"),
+                summary=in_words(str(r["summary"]), report) if r.get("summary") else None,
             )
         )
     return rows

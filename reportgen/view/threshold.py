@@ -6,7 +6,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, chart_figure, names, said
+from reportgen.words import count_noun, plural_noun
 from reportgen.words.cells import DASH, cost, count, prob
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,10 @@ class ModelThreshold:
     test_cost: str
     mean_test_cost: str
     precision: str
+    #: the true positive rate, TP / (TP + FN)
     recall: str
+    #: the false positive rate, FP / (FP + TN)
+    fpr: str
     tn: str
     fp: str
     fn: str
@@ -39,6 +44,8 @@ class ThresholdView:
     facts: list[Row]
     unit: str
     rule: str
+    #: which network each model's figures are for, and why that one
+    seed_note: str
 
 
 #: ModelThreshold fields printed as report.json's threshold.<role> key of the same name
@@ -48,7 +55,10 @@ _FORMATTED = {
     "mean_test_cost": cost,
     "precision": prob,
     "recall": prob,
+    "fpr": prob,
 }
+#: report.json's threshold.<role> key of a field whose name differs
+_KEYS = {"fpr": "false_positive_rate"}
 
 
 def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | None:
@@ -70,7 +80,7 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
                 model=f"{name} ({role})",
                 seed=DASH if m.get("seed") is None else str(m["seed"]),
                 threshold=_threshold_text(m.get("threshold")),
-                **{key: form(m.get(key)) for key, form in _FORMATTED.items()},
+                **{key: form(m.get(_KEYS.get(key, key))) for key, form in _FORMATTED.items()},
                 tn=count(tn),
                 fp=count(fp),
                 fn=count(fn),
@@ -124,7 +134,41 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
         "the positive rate as the precision baseline.",
     )
-    return ThresholdView(figure, ranking_fig, models, facts, unit, rule_text)
+    return ThresholdView(
+        figure, ranking_fig, models, facts, unit, rule_text, _seed_note(report, cand, base)
+    )
+
+
+def _seed_note(report: dict, cand: str, base: str) -> str:
+    """Which seed of each model the threshold, confusion and curves are for, and why (in the
+    words of [evaluation] repeats: networks, or evaluation runs)."""
+    words = repeat_words(report["project"].get("repeats"))
+    th = report.get("threshold") or {}
+    c, b = th.get("candidate") or {}, th.get("baseline") or {}
+    seeds = {
+        who: count_noun(len(m.get("per_seed") or []), words.one) for who, m in (("c", c), ("b", b))
+    }
+    which = (
+        f"{cand} seed {c.get('seed')} of {seeds['c']} and {base} seed {b.get('seed')} of "
+        f"{seeds['b']}"
+        if c.get("seed") is not None and b.get("seed") is not None
+        else f"one {words.unit} per model"
+    )
+    bands = any(
+        (report.get("ranking") or {}).get(role, {}).get("roc_band")
+        for role in ("candidate", "baseline")
+    )
+    return (
+        f"The threshold, the confusion matrices and the curves are for {which}: each model's "
+        f"{words.unit} with the median validation score, a typical {words.unit} rather than the "
+        "best, chosen without looking at test."
+        + (
+            f" The shaded bands of the ROC and precision-recall curves span all its "
+            f"{plural_noun(words.unit)}."
+            if bands
+            else ""
+        )
+    )
 
 
 def _threshold_text(t: float | None) -> str:

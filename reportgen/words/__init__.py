@@ -14,20 +14,29 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
     half-width of an interval      the interval's decimals                0.0092
     standard deviation             3 significant figures                  0.00517
     cost                           3 significant figures                  0.457, 85.8
+    value in the target's units    the decimals of 3 significant figures  52.3 (sd 77.1), 2,913
+    (regression residual, MAE,     of the target's test sd (of its square
+    RMSE, prediction; an MSE)      for squared units): one count a table
+    R², a class's recall           3 decimals, as a probability           0.612
     probability, threshold, rate   3 decimals                             0.315
-    ratio (gap in seed sd)         2 decimals, signed as a gap            +0.88
+    ratio (gap in seed sd)         3 significant figures, at most 2       +0.88, +49.9
+                                   decimals; signed as a gap
     p-value                        3 decimals, "< 0.001" below            p = 0.037, p < 0.001
+    posterior probability          3 decimals, "< 0.001" and "> 0.999"    P(better) = 0.031,
+                                   at the ends                            P(worse) < 0.001
     variance term                  2 significant figures; below 0.001     0.0012, 5.4 × 10⁻⁶
                                    as a power of ten
     count                          integer, thousands separated           2,844
     percentage                     whole percent                          95%
-    configured value               as written                             0.005, 2
+    configured value               as written, with the metric's unit     0.005, 2, 0.5 kWh²
+                                   when [claim] unit gives one
     rubric points                  as scored, at most 4 decimals          2, 1.5, −2
 
 A typographic minus (U+2212) everywhere a number is printed, no sign on a rounded zero, both
 ends of an interval signed. Fixed notation for everyday magnitudes; a value below 10⁻⁴ or
 from 10¹⁵ on is a power of ten (1.2 × 10⁻⁵). A gap never is: its decimals stop at 6, so a gap
-below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding).
+below 10⁻⁶ prints as a rounded zero (the float noise of two equal scores is no finding). An
+exact zero drop (no change at all: `change`) prints as 0, never 0.00000.
 """
 
 from __future__ import annotations
@@ -35,6 +44,8 @@ from __future__ import annotations
 from reportgen.words.nouns import (
     blocks_phrase,
     count_noun,
+    metric_label,
+    metric_unit,
     noun,
     plural_noun,
     singular_noun,
@@ -42,6 +53,7 @@ from reportgen.words.nouns import (
 from reportgen.words.numbers import (
     MINUS,
     MissingNumber,
+    change,
     confidence,
     cost,
     count,
@@ -59,6 +71,8 @@ from reportgen.words.numbers import (
     pct,
     points,
     points_value,
+    posterior,
+    posterior_text,
     power_of_ten,
     prob,
     pvalue,
@@ -67,6 +81,8 @@ from reportgen.words.numbers import (
     seconds,
     sig,
     spread,
+    target,
+    target_decimals,
     variance,
     with_sign,
 )
@@ -75,6 +91,7 @@ __all__ = [
     "MINUS",
     "MissingNumber",
     "blocks_phrase",
+    "change",
     "confidence",
     "cost",
     "count",
@@ -89,12 +106,16 @@ __all__ = [
     "half_width",
     "interval",
     "metric",
+    "metric_label",
+    "metric_unit",
     "noun",
     "p_text",
     "pct",
     "plural_noun",
     "points",
     "points_value",
+    "posterior",
+    "posterior_text",
     "power_of_ten",
     "prob",
     "pvalue",
@@ -104,6 +125,8 @@ __all__ = [
     "sig",
     "spread",
     "singular_noun",
+    "target",
+    "target_decimals",
     "variance",
     "with_sign",
 ]

@@ -34,6 +34,7 @@ def _dashed(fmt: Callable[..., str]) -> Callable[..., str]:
 
 
 fixed = _dashed(n.fixed)
+change = _dashed(n.change)
 sig = _dashed(n.sig)
 metric = _dashed(n.metric)
 cost = _dashed(n.cost)
@@ -52,6 +53,7 @@ quantity = _dashed(n.quantity)
 points = _dashed(n.points)
 seconds = _dashed(n.seconds)
 full = _dashed(n.full)
+target = _dashed(n.target)
 
 
 def interval(
@@ -75,6 +77,11 @@ def gap_with_interval(x: float | None, low: float | None, high: float | None) ->
 def pvalue(p: float | None) -> str:
     """A p-value cell: "0.037", "< 0.001" with no line break inside."""
     return DASH if _missing(p) else n.pvalue(p, space=NBSP)
+
+
+def posterior(x: float | None) -> str:
+    """A posterior probability cell: "0.969", "< 0.001" with no line break inside."""
+    return DASH if _missing(x) else n.posterior(x, space=NBSP)
 
 
 def yes_no(x: bool | None) -> str:

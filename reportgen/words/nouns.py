@@ -81,3 +81,20 @@ def blocks_phrase(n: float | int | None, block: str | None) -> str:
     if block:
         return count_noun(n, block)
     return count_noun(n, "block", adjective="single-row")
+
+
+def metric_unit(metric: str, unit: str | None) -> str | None:
+    """The unit of a metric's values given the target's unit: squared for a squared error
+    ("mmHg²"), as given otherwise ("mmHg"); None without one."""
+    if not unit:
+        return None
+    return f"{unit}{'²' if metric == 'squared_error' else ''}"
+
+
+def metric_label(metric: str, unit: str | None = None) -> str:
+    """A metric as a heading or an axis names it, with the target's unit when the project
+    gives one: "log loss", "squared error, mmHg²", "absolute error, mmHg"."""
+    name = noun(metric)
+    if not unit:
+        return name
+    return f"{name}, {metric_unit(metric, unit)}"

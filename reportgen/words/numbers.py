@@ -122,8 +122,11 @@ def prob(x: float | int | None) -> str:
 
 
 def ratio(x: float | int | None, signed: bool = False) -> str:
-    """A ratio such as the gap in seed sd: 2 decimals (0.88), signed when it is a gap."""
-    return with_sign(x, 2) if signed else fixed(x, 2)
+    """A ratio such as the gap in seed sd: 3 significant figures, at most 2 decimals (0.88,
+    1.45, 49.9, 523); ``signed`` for a gap in sd, which is negative when the candidate is worse
+    (+49.9, −0.42)."""
+    d = decimals(value(x), sig=3, cap=2)
+    return with_sign(x, d) if signed else fixed(x, d)
 
 
 def variance(x: float | int | None) -> str:
@@ -139,6 +142,12 @@ def with_sign(x: float | int | None, digits: int) -> str:
     """A signed number with ``digits`` decimals: +0.0085, −0.0060, and a bare rounded zero."""
     text = fixed(x, digits)
     return text if text.startswith(MINUS) or text.strip("0.,") == "" else "+" + text
+
+
+def change(x: float | int | None, digits: int) -> str:
+    """A drop printed without a sign (a drop of 0.012): ``digits`` decimals, and an exact zero
+    (no change at all) as "0", never "0.00000"."""
+    return "0" if value(x) == 0 else fixed(x, digits)
 
 
 def gap_decimals(*values: float | int | None) -> int:
@@ -204,9 +213,28 @@ def p_text(p: float | int | None) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
-def given(x: float | int | None) -> str:
-    """A number the user wrote in the config (a bar, a useful effect, a margin): 0.005, 2."""
-    return _shortest(value(x, "configured value"))
+def posterior(x: float | int | None, space: str = " ") -> str:
+    """A posterior probability, 3 decimals: "0.969"; "< 0.001" and "> 0.999" where 3 decimals
+    would round a probability that is not 0 or 1 to 0.000 or 1.000 (``space`` after the sign)."""
+    v = value(x, "probability")
+    if 0 < v < 0.0005:
+        return f"<{space}0.001"
+    if 0.9995 <= v < 1:
+        return f">{space}0.999"
+    return fixed(v, 3)
+
+
+def posterior_text(name: str, x: float | int | None) -> str:
+    """A posterior probability in a sentence: "P(better) = 0.031", "P(worse) < 0.001"."""
+    text = posterior(x)
+    return f"P({name}) {text}" if text[0] in "<>" else f"P({name}) = {text}"
+
+
+def given(x: float | int | None, unit: str | None = None) -> str:
+    """A number the user wrote in the config (a bar, a useful effect, a margin): 0.005, 2;
+    with the ``unit`` of its values when there is one: 0.5 kWh²."""
+    text = _shortest(value(x, "configured value"))
+    return f"{text} {unit}" if unit else text
 
 
 def _shortest(v: float) -> str:
@@ -241,6 +269,19 @@ def full(x: float | int | None) -> str:
     """A logged or recomputed metric value: 7 significant figures, enough to show a relative
     difference beyond the 10⁻⁶ tolerance of rung 1."""
     return sig(x, 7)
+
+
+def target_decimals(scale: float | int | None, squared: bool = False) -> int:
+    """The decimals of every value in the target's units (a regression's residuals, MAE,
+    RMSE, predictions): 3 significant figures of the target's scale, its test sd; of the
+    scale squared for a value in squared units (an MSE). One count for a whole table."""
+    s = abs(value(scale, "target scale"))
+    return decimals(s * s if squared else s, sig=3)
+
+
+def target(x: float | int | None, scale: float | int | None, squared: bool = False) -> str:
+    """A value in the target's units, with the decimals of its scale: 52.3, 2,913 (an MSE)."""
+    return fixed(x, target_decimals(scale, squared))
 
 
 def seconds(x: float | int | None) -> str:

@@ -27,6 +27,15 @@ NO_GAIN = [
     "The MLP isn't better than gradient boosting by any margin we can measure.",
     "The candidate fails to beat the baseline on test.",
     "Gradient boosting and the MLP are comparable; the MLP is perhaps lower in log loss.",
+    # hedges in a later clause or sentence (the audit of issue 20)
+    "The MLP beats gradient boosting, although this might be noise.",
+    "Lower log loss, but this may be noise.",
+    "The MLP is better, but this could be chance.",
+    "The MLP outperforms the baseline, although we cannot rule out noise.",
+    "The MLP has a higher accuracy, but the interval includes zero.",
+    "The MLP lowers log loss by 0.003, which is smaller than the seed noise.",
+    "The MLP beats gradient boosting. This may just be chance.",
+    "Tuning improves accuracy; chance has not been ruled out.",
 ]
 
 #: claims that assert a gain (3), its size or worth (4) or its reach (5)
@@ -43,6 +52,16 @@ GAIN = [
     ("Tuning raises accuracy by 38 points without hurting anything else.", 5),
     ("Gradient boosting is worse than the MLP on every week.", 5),
     ("The MLP wins on log loss, and the gain is robust across weeks.", 5),
+    # the audit's take-backs, negated or absent: still a claim
+    ("The MLP did not fail to beat gradient boosting.", 3),
+    ("The MLP never fails to beat gradient boosting.", 3),
+    ("The MLP is better, and the interval does not include zero.", 3),
+    ("The MLP is better; this could not be chance.", 3),
+    ("The MLP is better; we can rule out noise.", 3),
+    ("The MLP beats the baseline by more than the seed noise.", 3),
+    ("The MLP beats gradient boosting. The difference is not within noise.", 3),
+    ("The MLP is better; its interval +0.01 to +0.05 excludes zero.", 3),
+    ("The MLP beats gradient boosting everywhere. This may be noise.", 5),
 ]
 
 
@@ -76,6 +95,20 @@ def test_a_take_back_in_one_sentence_leaves_another_sentence_s_claim():
     assert claimed_rung(text).rung == 3
     # a bounded claim beside a negated gain still claims rung 5
     assert claimed_rung("A is not better than B, and both are robust everywhere.").rung == 5
+
+
+def test_the_audit_s_hedges_name_their_words():
+    assert claimed_rung("The MLP is better, but this could be chance.").words == (
+        "could be chance",
+    )
+    assert claimed_rung("Lower log loss, but this may be noise.").words == ("may be noise",)
+    assert claimed_rung("A beats B, although we cannot rule out noise.").words == (
+        "cannot rule out noise",
+    )
+    assert claimed_rung("A beats B, but the interval includes zero.").words == ("includes zero",)
+    assert claimed_rung("A beats B by 0.003, smaller than the seed noise.").words == (
+        "smaller than the seed noise",
+    )
 
 
 def test_at_least_ten_each_way():

@@ -12,8 +12,9 @@ from reportgen.checks import compute_report
 from reportgen.errors import UsageError
 from reportgen.grading.advice import GENERAL, advice
 from reportgen.grading.feedback import feedback_markdown
-from reportgen.grading.rubric import TEMPLATE, parse_rubric, score
+from reportgen.grading.rubric import TEMPLATE, max_points, parse_rubric, score
 from reportgen.project import ProjectPaths, load_project
+from tests.checks.builder_ba import write_ba_project
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +120,61 @@ def test_advice_falls_back_to_the_general_paragraph_on_a_bare_report():
     hostile = {"noise": {"seed": {"n": "five", "gap_in_sd": "x"}, "block": {"low": [1]}}}
     assert advice(hostile, 3) == GENERAL[3]
     assert advice({"relevance": {"min_useful_effect": float("nan")}}, 4).startswith("State")
+
+
+def test_advice_on_a_harm_says_harm_and_never_narrowing(tmp_path):
+    """300 questions, 150 right before; 5 fixed, 40 broken: interval −0.159 to −0.075."""
+    q300 = [f"q{i:04d}" for i in range(300)]
+    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(40 <= i < 155) for i, q in enumerate(q300)},
+        general_before=general,
+        general_after=general,
+    )
+    r = compute_report(load_project(root))[0]
+    assert r["ladder"][2]["status"] == "not shown"
+    text = advice(r, 3)
+    assert text == (
+        "The test interval −0.159 to −0.075 lies wholly below zero: after is worse than before "
+        "on the test rows, a harm that more test rows would not turn into a gain; claim the harm, "
+        "as the claim your evidence supports does."
+    )
+    assert "includes zero" not in text and "narrow" not in text
+
+
+def test_a_check_that_never_applies_to_before_after_is_left_out_of_the_maximum(tmp_path):
+    """The template rubric's fair-test-opened-once-candidate has no before-after counterpart:
+    not applicable, out of the maximum (13 of the template's 14), never a lost point."""
+    q300 = [f"q{i:04d}" for i in range(300)]
+    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(40 <= i < 155) for i, q in enumerate(q300)},
+        general_before=general,
+        general_after=general,
+    )
+    r = compute_report(load_project(root))[0]
+    rubric = parse_rubric(tomllib.loads(TEMPLATE))
+    scores = score(rubric, r)
+    (line,) = [s for s in scores if s.line.column == "check_fair-test-opened-once-candidate"]
+    assert not line.applies and line.points == 0.0
+    assert line.why == "does not apply to a before/after comparison: left out of the maximum"
+    assert rubric.max == 14 and max_points(rubric, scores) == 13
+    md = feedback_markdown("bea", r, scores, 5.0, max_points(rubric, scores))
+    assert "**Points: 5 of 13**" in md
+    assert "| check fair-test-opened-once-candidate | — | does not apply" in md
+
+
+def test_every_check_a_report_lists_applies_to_its_kind(churn, tmp_path):
+    """names.KIND_CHECKS matches every check id the examples list (kept in step with checks/)."""
+    from reportgen.grading.rubric import _check_applies
+
+    reports = [churn, compute_report(load_project("examples/tuned-replay", ProjectPaths()))[0]]
+    for r in reports:
+        for c in r["checks"]:
+            assert _check_applies(r, c["id"]), (r["project"]["kind"], c["id"])
+    assert _check_applies(churn, "fair-*") and _check_applies(churn, "not-worse-on-shifted")
+    assert not _check_applies(churn, "general-set-held")

@@ -624,8 +624,12 @@ def test_real_builds_are_graded_from_their_report_json(tmp_path):
     import shutil
 
     subs = tmp_path / "subs"
-    shutil.copytree(EXAMPLES / "tuned-no-replay", subs / "dora")
-    shutil.copytree(EXAMPLES / "tuned-replay", subs / "ray")
+    shutil.copytree(
+        EXAMPLES / "tuned-no-replay", subs / "dora", ignore=shutil.ignore_patterns("report")
+    )
+    shutil.copytree(
+        EXAMPLES / "tuned-replay", subs / "ray", ignore=shutil.ignore_patterns("report")
+    )
     doc = {
         "rungs": {"bounded": {"shown": 2}},
         "checks": {"general-set-held": 1, "interval-above-zero": 1},

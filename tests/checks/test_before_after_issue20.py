@@ -6,7 +6,10 @@ every accuracy, count and interval below is worked out by hand from those answer
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.stats
 
@@ -121,6 +124,83 @@ def test_required_slice_in_before_after(tmp_path):
     assert not any(s["required"] for s in others)
 
 
+@pytest.mark.parametrize("rename", [100, 1], ids=["all-dates", "one-date"])
+def test_slice_labels_that_disagree_are_said_never_zero_questions(tmp_path, rename):
+    """The after file calls ``rename`` of before's 100 'dates' questions 'calendar': the slices
+    they touch are not measured, with a warning naming how many questions disagree."""
+    cats = ("dates", "units", "names", "places")
+    category = {q: cats[i % 4] for i, q in enumerate(Q400)}
+    root = write_ba_project(
+        tmp_path / "p",
+        before=GAIN[0],
+        after=GAIN[1],
+        general_before=GENERAL,
+        general_after=dict(GENERAL),
+        category=category,
+        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
+    )
+    path = root / "artefacts" / "predictions" / "after-test.csv"
+    frame = pd.read_csv(path)
+    dates = frame.index[frame["category"] == "dates"][:rename]
+    frame.loc[dates, "category"] = "calendar"
+    frame.to_csv(path, index=False)
+    r, warnings = compute_report(load_project(root))
+    by_name = {s["slice"]: s for s in r["slices"]}
+    assert by_name["dates"]["rows"] == 100 and by_name["calendar"]["rows"] == rename
+    for name in ("dates", "calendar"):
+        s = by_name[name]
+        assert s["labels_disagree"] == rename and s["low"] is None and not s["not_worse"]
+    assert "labels_disagree" not in by_name["units"]  # labelled alike: measured as before
+    assert not re.search(r"\b0 questions", str(r)) and "no test rows in this slice" not in str(r)
+    assert by_name["dates"]["not_worse_reason"] == (
+        f"the before and after files label {rename} of its 100 questions differently, and a "
+        "slice is measured only on labels both versions agree on (or from the split file)"
+    )
+    assert r["decision"]["verdict"] == "roll-back"
+    assert r["decision"]["reasons"][0] == (
+        "slice 'dates' (100 questions) is not shown to be no worse: "
+        + by_name["dates"]["not_worse_reason"]
+    )
+    (w,) = [w for w in warnings if w.slug == "slice-labels-differ"]
+    assert (w.path, w.line, w.column, w.severity) == (
+        "artefacts/predictions/after-test.csv",
+        2,  # q0000, the first 'dates' question, on the file's first data line
+        3,
+        "warning",
+    )
+    assert w.message.startswith(
+        f"slice column 'category': the before and after files label {rename} of 400 questions "
+        "differently (first 'q0000': 'dates' before, 'calendar' after)"
+    )
+
+
+def test_slice_labels_from_the_split_file_alone_agree(tmp_path):
+    """Labels only in split/test.csv: both versions get the same labels, no warning."""
+    cats = ("dates", "units", "names", "places")
+    category = {q: cats[i % 4] for i, q in enumerate(Q400)}
+    root = write_ba_project(
+        tmp_path / "p",
+        before=GAIN[0],
+        after=GAIN[1],
+        general_before=GENERAL,
+        general_after=dict(GENERAL),
+        category=category,
+        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
+    )
+    for model in ("before", "after"):
+        path = root / "artefacts" / "predictions" / f"{model}-test.csv"
+        pd.read_csv(path).drop(columns="category").to_csv(path, index=False)
+    r, warnings = compute_report(load_project(root))
+    assert not [w for w in warnings if w.slug == "slice-labels-differ"]
+    assert [(s["slice"], s["rows"]) for s in r["slices"]] == [
+        ("dates", 100),
+        ("names", 100),
+        ("places", 100),
+        ("units", 100),
+    ]
+    assert not any("labels_disagree" in s for s in r["slices"])
+
+
 # --------------------------------------------------------------------------- item 4
 
 
@@ -207,4 +287,64 @@ def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
     assert (
         "no interval on the difference (0 questions: an interval needs 2)"
         in (r["decision"]["reasons"])
+    )
+
+
+# ------------------------------------------------------- the audit of issue 20: item 8
+
+
+def test_one_question_outside_the_split_is_said_in_the_singular(tmp_path):
+    """The after version answered g0300, which split/general.csv does not hold."""
+    q300 = Q400[:300]
+    after_general = {**GENERAL, "g0300": 1}
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(i < 200) for i, q in enumerate(q300)},
+        general_before=GENERAL,
+        general_after=after_general,
+        general_ids=sorted(GENERAL),
+    )
+    r = report(root)
+    assert r["general"]["reason"] == (
+        "the two versions did not answer the same general questions (the after version answered "
+        "1 question that is not in the general set's split file), so the drop is not shown"
+    )
+
+
+def test_reconsider_says_what_would_have_to_become_true(tmp_path):
+    """An edited frozen set: the item is a condition with today's state after it, never
+    "the frozen set is shown untouched: split/test.csv: sha256 differs"."""
+    q300 = Q400[:300]
+    root = write_ba_project(
+        tmp_path / "p",
+        before={q: int(i < 150) for i, q in enumerate(q300)},
+        after={q: int(i < 200) for i, q in enumerate(q300)},
+        general_before=GENERAL,
+        general_after=GENERAL,
+    )
+    path = root / "split" / "test.csv"
+    path.write_text(path.read_text() + "q0300\n")
+    r = report(root)
+    assert r["claim"]["reconsider_items"][0] == (
+        "the frozen set is shown untouched (now not shown: split/test.csv: sha256 differs "
+        "(edited after freezing))"
+    )
+
+
+def test_a_general_set_scored_alike_drops_0_not_0_00000(tmp_path):
+    """Both versions 270 of 300 on the general set: the drop is exactly 0."""
+    root = write_ba_project(
+        tmp_path / "p",
+        before=GAIN[0],
+        after=GAIN[1],
+        general_before=GENERAL,
+        general_after=dict(GENERAL),
+        min_useful_effect=0.05,
+    )
+    r = report(root)
+    assert r["general"]["drop"] == 0.0
+    assert "0.0000" not in str(r)
+    assert r["claim"]["rewritten"].endswith(
+        "and the general set held: a drop of 0 whose upper bound 0.0122 is within the allowed 0.02."
     )

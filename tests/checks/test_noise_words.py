@@ -3,10 +3,13 @@ two-level interval's seed level, and [evaluation] repeats (issue 20, items 10, 1
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
 
+from reportgen.charts.specs import chart_specs
 from reportgen.checks import compute_report
 from reportgen.checks.noise_lines import BLOCK_HEAD
 from reportgen.errors import Problem
@@ -144,3 +147,89 @@ def test_repeats_is_validated_with_its_line():
     cfg = parse_config(text.replace("epochs", "samples"), "evreport.toml", ok)
     assert ok == [] and cfg.repeats == "samples"
     assert parse_config(text.replace('repeats = "epochs"\n', ""), "x", []).repeats == "seeds"
+
+
+# ------------------------------------------------- the audit of issue 20: items 5, 6 and 7
+
+
+def _page(report: dict) -> tuple[str, dict]:
+    """The page's words: its text with every chart's spec (their legends are words too) in
+    place of the drawing, its style sheet left out; and the chart keys."""
+    specs = chart_specs(report)
+    svgs = {key: f"<svg><desc>{json.dumps(spec)}</desc></svg>" for key, spec in specs.items()}
+    page = render_html(build_view(report, set(svgs)), svgs)
+    return html.unescape(re.sub(r"<style.*?</style>", "", page, flags=re.S)), svgs
+
+
+def test_repeats_samples_leaves_no_retraining_word_on_the_page(tmp_path):
+    """Captions, table labels and chart legends follow [evaluation] repeats, not only the lines."""
+    samples = _report(tmp_path / "samples", effect="tie", samples=True)
+    page, svgs = _page(samples)
+    assert {"seed_strip", "eval_intervals", "budget"} <= set(svgs)
+    # the block line's label is the spec's, fixed whatever the repeats ("for the networks as
+    # trained": a model evaluated over sampling epochs is still the network as trained)
+    assert page.count(BLOCK_HEAD) >= 1
+    low = page.replace(BLOCK_HEAD, "").lower()
+    for word in ("retrain", "trained", "network"):
+        assert word not in low, word
+    for said in (
+        "seed term (sampling noise)",
+        "Each circle is one evaluation run's validation score",
+        "One evaluation interval per candidate evaluation run (grey)",
+        "one evaluation run",
+        "each model's run with the median validation score, a typical run rather than the best",
+        "for the runs as evaluated (seed-averaged)",
+        "the per-run intervals and the two-level interval show that",
+    ):
+        assert said in page, said
+    assert samples["noise"]["lines"][1].startswith(BLOCK_HEAD + " ")
+    assert "seed-averaged over 5 and 5 runs" in samples["noise"]["lines"][1]
+    # the default keeps every retraining word
+    seeds, _ = _page(_report(tmp_path / "seeds", effect="tie"))
+    for said in (
+        "seed term (retraining)",
+        "Each circle is one trained network's validation score",
+        "One evaluation interval per trained candidate network (grey)",
+        "one trained network",
+        "each model's network with the median validation score, a typical network rather",
+        "for the networks as trained (seed-averaged)",
+    ):
+        assert said in seeds, said
+
+
+def test_one_network_per_model_is_labelled_as_one_network(tmp_path):
+    """No seed averaging and no seed level: the labels say so, never "(seeds and blocks)"."""
+    report = _report(tmp_path, layout="canonical", blocks="weekly52")
+    page, svgs = _page(report)
+    assert "eval_intervals" in svgs
+    for false in ("(seeds and blocks)", "both noise sources", "seed-averaged", "seed mean"):
+        assert false not in page, false
+    assert report["noise"]["covers"][1] == (
+        "The block bootstrap covers the evaluation sample: which weeks happened to be in the "
+        "test set, for the networks as trained, one per model (no seed averaging). It says "
+        "nothing about retraining noise, and with one network per model nothing on this page "
+        "measures it."
+    )
+    assert "two-level bootstrap (blocks only: no seed level)" in page
+    assert "blocks only (no seed level)" in page and "one network per model" in page
+    assert f"{report['project']['candidate']} network seed" in page
+    assert f"against the {report['project']['baseline']} network" in page
+
+
+def test_one_test_block_names_the_block_as_the_cause(tmp_path):
+    """Predictions exist, but the test rows fall in one week: the reason is the week, and the
+    two-level interval says why there is none (not that its seed level is coarse)."""
+    report = _report(tmp_path, blocks="one")
+    block = report["noise"]["block"]
+    assert block["blocks"] == 1 and block["low"] is None
+    assert block["two_level"]["low"] is None
+    assert block["two_level"]["reason"] == (
+        "there is no two-level interval, because the block line has none (1 block: an "
+        "interval needs at least 2)"
+    )
+    items = report["claim"]["reconsider_items"]
+    assert (
+        "the test rows fall in at least 2 weeks, so that the test gap gets an evaluation "
+        "interval (now 1 week)" in items
+    )
+    assert not any("per-row test predictions" in i for i in items)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
+import scipy.stats
 
 from reportgen.checks import compute_report
 from reportgen.checks.relevance import relevance
@@ -12,6 +14,7 @@ from reportgen.checks.types import Interval
 from reportgen.project import load_project
 from reportgen.project.config import Config
 from tests.checks.builder import make_project
+from tests.checks.builder_ba import write_ba_project
 
 
 def _rel(low: float, high: float, m: float | None) -> dict:
@@ -64,3 +67,47 @@ def test_the_claim_and_rung_4_say_the_gain_is_ruled_out(tmp_path):
         "; a useful gain of 0.005 is ruled out (upper end +0.00164)."
     )
     assert report["decision"]["verdict"] == "keep-baseline"
+
+
+def test_before_after_says_a_useful_gain_is_ruled_out(tmp_path):
+    """300 questions, 150 right before; 10 fixed, 14 broken: −0.0133 (t interval −0.0455 to
+    +0.0188) with min_useful_effect 0.02: a useful gain is ruled out, as model-against-baseline
+    says it."""
+    q300 = [f"q{i:04d}" for i in range(300)]
+    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+    before = {q: int(i < 150) for i, q in enumerate(q300)}
+    after = {q: int(14 <= i < 160) for i, q in enumerate(q300)}
+    root = write_ba_project(
+        tmp_path / "p",
+        before=before,
+        after=after,
+        general_before=general,
+        general_after=general,
+        min_useful_effect=0.02,
+    )
+    report, _ = compute_report(load_project(root))
+    d = np.array([after[q] - before[q] for q in q300], dtype=float)
+    half = scipy.stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+    assert (d.mean() - half, d.mean() + half) == pytest.approx((-0.04548, 0.01882), abs=1e-5)
+    rel = report["relevance"]
+    assert rel["finding"] == "no-useful-gain"
+    assert (rel["low"], rel["high"]) == pytest.approx((d.mean() - half, d.mean() + half))
+    assert (
+        report["ladder"][3]["missing"]
+        == rel["finding_text"]
+        == (
+            "the interval −0.0455 to +0.0188 lies below the useful effect 0.02: no useful gain is "
+            "there (its upper end +0.0188 rules one out), but it is no tie either: its lower end "
+            "−0.0455 reaches beyond −0.02"
+        )
+    )
+    assert report["ladder"][3]["summary"] == "a useful gain is ruled out"
+    assert report["claim"]["rewritten"] == (
+        "Tuning did not clearly change the model: frozen-set accuracy went from 0.500 to 0.487 "
+        "(−0.0133, 95% interval −0.0455 to +0.0188; 10 fixed, 14 broken); a useful gain of 0.02 "
+        "is ruled out (upper end +0.0188)."
+    )
+    assert report["decision"]["reasons"][0] == (
+        "the interval −0.0455 to +0.0188 is not above the useful effect 0.02: a useful gain of "
+        "0.02 is ruled out (upper end +0.0188)"
+    )

@@ -113,3 +113,25 @@ def test_page_one_shows_the_not_credited_badge_never_green(tmp_path):
 def test_credited_is_every_rung_below_shown(rung):
     ladder = [make_rung(i, "shown" if i != rung else "partly", [], "x", "s") for i in range(1, 6)]
     assert [r.credited for r in credit(ladder)] == [i < rung for i in range(1, 6)]
+
+
+def test_reconsider_items_are_conditions_with_today_after_them():
+    """Issue 20 audit, item 8: never "rung 1 is shown: no predictions ... (now partly)", which
+    reads as if rung 1 were shown; the condition first, then today's state and what is missing."""
+    from tests.render.make_fixtures import minimal_report
+
+    items = minimal_report()["claim"]["reconsider_items"]
+    assert items[0].startswith(
+        "rung 1 (correct) is shown (now not shown: no sanity-check files for new in "
+        "artefacts/checks/"
+    )
+    assert items[1] == (
+        "the comparison is shown fair (now not shown: no frozen-split manifest: the split was "
+        "never frozen (run `evreport freeze` before training))"
+    )
+    assert items[2] == (
+        "retraining noise is measured with at least 5 seeds per model (now 1 new, 1 old)"
+    )
+    assert not any(
+        re.match(r"(rung 1|the comparison|the frozen set) is shown[^(]*:", i) for i in items
+    )

@@ -180,8 +180,12 @@ def _example_cache(tmp_path_factory) -> Path:
     """One snapshot of the examples per session, so every test copies the same bytes."""
     cache = tmp_path_factory.mktemp("examples")
     for name in EXAMPLE_NAMES:
-        shutil.copytree(EXAMPLES / name, cache / name)
+        shutil.copytree(EXAMPLES / name, cache / name, ignore=_NO_REPORT)
     return cache
+
+
+#: an example built in place has a report/ folder (its own build store): never copied
+_NO_REPORT = shutil.ignore_patterns("report")
 
 
 @pytest.fixture
@@ -238,7 +242,7 @@ def listing(root: Path) -> dict[str, str]:
     return out
 
 
-def _stub_render_outputs(report: dict, formats):
+def _stub_render_outputs(report: dict, formats, **_options):
     files = {}
     if "json" in formats:
         files["report.json"] = (json.dumps(report, indent=1, default=str) + "\n").encode()

@@ -125,7 +125,7 @@ def test_build_failing_in_render_keeps_earlier_report(
     assert [p.name for p in first.written] == ["report.json", "decision-log.md"]
     before = listing(out)
 
-    def boom(report, formats):
+    def boom(report, formats, **_options):
         raise RuntimeError("renderer crashed")
 
     monkeypatch.setattr(stub_renderer, "render_outputs", boom)

@@ -45,6 +45,30 @@ def test_init_scaffolds_a_project(runner, tmp_path):
     assert f"evreport freeze {proj}" in r.output
 
 
+def test_init_template_names_the_task_keys(runner, tmp_path):
+    """The template lists every task's metrics and the task and unit keys, commented; a
+    regression project is the template with those lines filled in."""
+    proj = tmp_path / "new"
+    assert runner.invoke(main, ["init", str(proj)]).exit_code == 0
+    text = (proj / "evreport.toml").read_text()
+    assert "regression: squared_error | absolute_error" in text
+    new = {"task": '"regression"', "unit": '"kWh"', "metric": '"squared_error"'}
+    lines = []
+    for line in text.splitlines():
+        key = line.lstrip("# ").split(" ")[0]
+        if key in new and "=" in line and not line.startswith("# unit             ="):
+            line = f"{key} = {new.pop(key)}"
+        lines.append(line)
+    assert new == {}
+    cfg, problems = cfg_problems("\n".join(lines) + "\n")
+    assert problems == [], [str(p) for p in problems]
+    assert (cfg.task, cfg.claim_unit, cfg.metric_words) == (
+        "regression",
+        "kWh",
+        "mean squared error in kWh²",
+    )
+
+
 def test_init_refuses_to_overwrite_without_force(runner, tmp_path):
     proj = tmp_path / "p"
     assert runner.invoke(main, ["init", str(proj)]).exit_code == 0

@@ -360,3 +360,15 @@ def test_baseline_not_in_runs_without_close_match(tmp_path):
     assert "claim.baseline = 'logistic-regression'" in p.message
     assert "did you mean" not in p.message and p.message.endswith("models there: gbm, mlp")
     assert p.line == 6
+
+
+@pytest.mark.parametrize(
+    ("task", "hint"),
+    [("regresion", "regression"), ("multi-class", "multiclass"), ("Binary", "binary")],
+)
+def test_a_misspelt_task_gets_did_you_mean(task, hint):
+    text = MINI_CONFIG.replace('metric    = "log_loss"', f'metric    = "log_loss"\ntask = "{task}"')
+    _, problems = cfg_problems(text)
+    [p] = problems
+    assert f"is not one of binary, multiclass, regression; did you mean '{hint}'?" in p.message
+    assert p.line == 8

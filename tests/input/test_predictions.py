@@ -290,3 +290,56 @@ def test_unknown_row_id_in_parquet_cites_its_row(tmp_path):
     join_columns(pred, split, "row_id", "week", None, "for part 'test'", problems)
     [p] = problems
     assert (p.line, p.column) == (1, 3)
+
+
+def test_a_row_sum_names_the_row_and_all_its_p_columns(tmp_path):
+    """Any column may be the wrong one: the row's columns are named, at the first's number."""
+    text = "row_id,y,p_0,p_1,p_2\na,0,0.8,0.1,0.1\nb,1,0.2,0.8,0.2\n"
+    _, problems = parse_file(tmp_path, "mc.csv", text)
+    [p] = problems
+    assert (p.line, p.column) == (3, 3)
+    assert p.message.startswith("the row's p_ columns (p_0 to p_2) sum to 1.2; ")
+
+
+def test_problems_print_by_file_line_and_column(tmp_path):
+    from reportgen.errors import Problem, reading_order
+
+    text = "row_id,y,p_0,p_1,p_2\na,0,0.8,0.1,0.1\nb,1,0.2,0.8,0.2\nc,7,0.8,0.1,0.1\n"
+    _, problems = parse_file(tmp_path, "mc.csv", text)
+    assert [(p.line, p.column) for p in problems] == [(4, 2), (3, 3)]  # labels before sums
+    first = Problem("manifest", "split/manifest.json", 9)
+    tail = Problem("3 more", "mc.csv")
+    warn = Problem("w", "a.csv", 1, severity="warning")
+    ordered = reading_order([warn, first, tail, *problems])
+    assert [(p.path, p.line, p.column) for p in ordered] == [
+        ("split/manifest.json", 9, None),  # files in the order found: the root cause first
+        ("mc.csv", 3, 3),
+        ("mc.csv", 4, 2),
+        ("mc.csv", None, None),
+        ("a.csv", 1, None),  # warnings last
+    ]
+
+
+def test_a_file_of_another_task_is_one_mixed_tasks_error(tmp_path):
+    """A binary file in a regression project without [claim] task: one [mixed-tasks] error at
+    that file, not a "y must be 0 or 1" line per row."""
+    root = make_project(tmp_path / "p", MINI_CONFIG.replace('"log_loss"', '"squared_error"'))
+    runs = (root / "runs.csv").read_text(encoding="utf-8")
+    (root / "runs.csv").write_text(runs.replace("log_loss", "squared_error"), encoding="utf-8")
+    preds = sorted((root / "artefacts" / "predictions").glob("*.csv"))
+    for path in preds:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        body = [
+            f"{ln.split(',')[0]},{10 + i * 0.5},{11 + i * 0.5}" for i, ln in enumerate(lines[1:])
+        ]
+        odd = path.name == "mlp-s1-test.csv"
+        header = "row_id,y,p" if odd else "row_id,y,y_pred"
+        if odd:
+            body = [f"{b.rsplit(',', 1)[0]},0.5" for b in body]
+        path.write_text("\n".join([header, *body]) + "\n", encoding="utf-8")
+    _, problems = inspect_project(root)
+    errors = [p for p in problems if p.severity == "error"]
+    assert [(p.slug, p.path, p.line) for p in errors] == [
+        ("mixed-tasks", "artefacts/predictions/mlp-s1-test.csv", 1)
+    ], [str(p) for p in errors]
+    assert "mlp-s1-test.csv (binary)" in errors[0].message

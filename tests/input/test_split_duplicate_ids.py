@@ -42,7 +42,7 @@ def _refreeze_by_hand(root: Path) -> None:
 def moons(tmp_path):
     """moons-tie (model against baseline) with split/test.csv's row 6 given row 2's id."""
     root = tmp_path / "moons"
-    shutil.copytree(ROOT / "examples" / "moons-tie", root)
+    shutil.copytree(ROOT / "examples" / "moons-tie", root, ignore=shutil.ignore_patterns("report"))
     test = root / "split" / "test.csv"
     lines = test.read_text().splitlines(keepends=True)
     first_id = lines[2].split(",", 1)[0]  # data row 2, line 3

@@ -38,6 +38,29 @@ BA_AXES: dict[str, list] = {
 }
 
 
+#: multi-class and regression axes (issue 21): the layouts, blocks and slices of the binary
+#: matrix with each task's own metrics; "canonical" and "val-only" score seeds on validation only
+TASK_LAYOUTS: dict[str, list] = {
+    "layout": ["both", "canonical", "val-only", "test-only"],
+    "blocks": ["none", "equal", "unequal"],
+    "slices": ["none", "normal"],
+    "fmt": ["csv", "parquet"],
+    "predictions": [True, False],
+    "explicit_task": [True, False],
+}
+MC_AXES: dict[str, list] = {
+    "metric": ["log_loss", "brier", "accuracy", "error_rate"],
+    **TASK_LAYOUTS,
+    "missing_class": [False, True],
+    "classes": [3, 10],
+}
+REG_AXES: dict[str, list] = {
+    "metric": ["squared_error", "absolute_error"],
+    **TASK_LAYOUTS,
+    "unit": [None, "mmHg"],
+}
+
+
 def pairwise(axes: dict[str, list], seed: int = 0, tries: int = 20) -> list[dict]:
     """A deterministic greedy (AETG-style) set of rows covering every pair of axis values."""
     names = list(axes)
@@ -100,6 +123,14 @@ def _short(key: str, value) -> str:
         return f"blocks-{value}"
     if key == "slices":
         return f"slices-{value}"
+    if key == "explicit_task":
+        return "explicit" if value else "inferred"
+    if key == "missing_class":
+        return "missing" if value else "allclasses"
+    if key == "classes":
+        return f"{value}classes"
+    if key == "unit":
+        return value or "nounit"
     return str(value)
 
 
@@ -109,6 +140,13 @@ def cell_id(prefix: str, cell: dict) -> str:
 
 def mvb_cells() -> list[dict]:
     return [{"id": cell_id("mvb", c), **c} for c in pairwise(MVB_AXES)]
+
+
+def task_cells() -> list[dict]:
+    """The multi-class and the regression pairwise sets (issue 21)."""
+    mc = [{"task": "multiclass", **c} for c in pairwise(MC_AXES)]
+    reg = [{"task": "regression", **c} for c in pairwise(REG_AXES)]
+    return [{"id": cell_id("task", c), **c} for c in mc + reg]
 
 
 def ba_cells() -> list[dict]:
@@ -260,5 +298,50 @@ SPECIAL = [
 ]
 
 
+#: cross-validation cells (issue 23): the layouts of tests/layouts/gen_cv.py
+CV_CELLS = [
+    {"id": "cv-3-folds", "kind": "cv", "repeats": 1, "folds": 3, "rows": 60},
+    {"id": "cv-1-repeat", "kind": "cv", "repeats": 1, "folds": 10, "rows": 200},
+    {"id": "cv-unequal-folds", "kind": "cv", "repeats": 2, "sizes": [50, 30, 20, 10]},
+    {"id": "cv-runlog-only", "kind": "cv", "predictions": False, "folds_file": False},
+    {"id": "cv-runlog-with-folds", "kind": "cv", "predictions": False},
+    {"id": "cv-5x10", "kind": "cv", "repeats": 5, "folds": 10, "rows": 150, "seeds": (2, 1)},
+    {"id": "cv-test-part", "kind": "cv", "test_part": True},
+    {"id": "cv-two-folds-refused", "kind": "cv", "repeats": 1, "folds": 2, "rows": 40},
+    {"id": "cv-leave-one-out", "kind": "cv", "repeats": 1, "folds": 8, "rows": 8},
+    {"id": "cv-tie-wide-band", "kind": "cv", "effect": "tie", "min_useful_effect": 0.5},
+    {"id": "cv-train-rows", "kind": "cv", "train_rows": 100},
+    {"id": "cv-parquet-accuracy", "kind": "cv", "fmt": "parquet", "metric": "accuracy"},
+    {"id": "cv-custom-metric", "kind": "cv", "metric": "custom_low"},
+    {"id": "cv-deterministic-baseline", "kind": "cv", "deterministic_baseline": True},
+    {"id": "cv-worse", "kind": "cv", "effect": "worse"},
+    {"id": "cv-no-useful-effect", "kind": "cv", "min_useful_effect": None},
+]
+
+
+def cv_cells() -> list[dict]:
+    return list(CV_CELLS)
+
+
+#: named task cells the figure tests use: one class missing from the first test block, and
+#: both tasks on unequal blocks with slices (and a unit)
+MC_MISSING = {
+    "id": "task-multiclass-missing-class",
+    "task": "multiclass",
+    "missing_class": True,
+    "blocks": "equal",
+}
+MC_CANONICAL = {"id": "task-multiclass-canonical", "task": "multiclass", "layout": "canonical"}
+REG_UNIT = {"id": "task-regression-unit", "task": "regression", "unit": "mmHg"}
+REG_UNEQUAL = {
+    "id": "task-regression-unequal",
+    "task": "regression",
+    "blocks": "unequal",
+    "metric": "absolute_error",
+}
+MC_BINARY_CLASSES = {"id": "task-multiclass-2classes", "task": "multiclass", "classes": 2}
+TASK_SPECIAL = [MC_MISSING, MC_CANONICAL, REG_UNIT, REG_UNEQUAL, MC_BINARY_CLASSES]
+
+
 def all_cells() -> list[dict]:
-    return mvb_cells() + ba_cells() + SPECIAL
+    return mvb_cells() + ba_cells() + SPECIAL + task_cells() + TASK_SPECIAL + cv_cells()

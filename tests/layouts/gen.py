@@ -12,7 +12,8 @@ gives a run-log-only project with the same numbers).
 
 Cell keys (defaults in ``DEFAULTS``):
 
-- ``kind``: ``"mvb"`` (model against baseline) or ``"ba"`` (before-after).
+- ``kind``: ``"mvb"`` (model against baseline), ``"ba"`` (before-after) or ``"cv"``
+  (cross-validation: the keys of ``tests/layouts/gen_cv.py``).
 - ``layout``: which parts each seed was scored on:
   ``"canonical"`` (every seed on validation from the run log only, seed 1 of each model
   also on test with predictions: the issue's canonical layout), ``"val-only"`` (no test
@@ -268,6 +269,14 @@ def _strength(cell: dict, model: str, part: str, blocks: np.ndarray | None) -> n
 
 def make_project(path: Path, **cell) -> Gen:
     """Write the project of one cell under ``path`` (created) and return it with its truth."""
+    if cell.get("kind") == "cv":  # cross-validation: tests/layouts/gen_cv.py
+        from tests.layouts.gen_cv import make_cv_project
+
+        return make_cv_project(path, **cell)
+    if cell.get("task") in ("multiclass", "regression"):
+        from tests.layouts.gen_tasks import make_task_project
+
+        return make_task_project(path, **cell)
     unknown = set(cell) - set(DEFAULTS) - {"id"}
     if unknown:
         raise TypeError(f"unknown cell keys {sorted(unknown)}")

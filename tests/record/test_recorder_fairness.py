@@ -297,23 +297,21 @@ def test_own_metric_named_like_a_built_in_warns(project):
         )
 
 
-def test_multi_class_p_and_y_point_to_values(project):
+def test_multi_class_p_is_logged_and_a_binary_y_points_to_both_routes(project):
     root, rec, _ = project
     ids = [1060, 1061, 1062]
     proba = np.full((3, 3), 1 / 3)
-    with pytest.raises(ValueError) as e:
-        rec.log(
-            model="m",
-            seed=1,
-            split="validation",
-            row_id=ids,
-            y=[0, 1, 2],
-            p=proba,
-            metric="log_loss",
-        )
-    msg = str(e.value)
-    assert msg.startswith("p must be 1-D, got shape (3, 3); p has 3 class columns: ")
-    assert "values=-np.log(proba[np.arange(len(y)), y])" in msg and "higher_is_better" in msg
+    # a (N, 3) predict_proba is a multi-class run: the built-in metric, p_<class> columns
+    logged = rec.log(
+        model="m",
+        seed=3,
+        split="validation",
+        row_id=ids,
+        y=[0, 1, 2],
+        p=proba,
+        metric="log_loss",
+    )
+    assert logged["log_loss"] == pytest.approx(np.log(3))
     with pytest.raises(ValueError) as e:
         rec.log(
             model="m",
@@ -327,7 +325,7 @@ def test_multi_class_p_and_y_point_to_values(project):
     assert str(e.value).startswith(
         "y[2] = 2.0 is not a valid label; it should be 0 or 1; y has 3 labels"
     )
-    assert "values=" in str(e.value)
+    assert "values=" in str(e.value) and "classes=estimator.classes_" in str(e.value)
     # the per-row route the message names works
     y = np.array([0, 1, 2])
     got = rec.log(

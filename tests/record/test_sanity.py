@@ -24,7 +24,7 @@ def test_class_prior_loss_by_hand():
 
 
 def test_initial_loss_against_ln_classes_and_prior(tmp_path):
-    r = sanity.initial_loss(tmp_path, "mlp", 0.7, 2)  # ln 2 = 0.693, band +-0.173
+    r = sanity.initial_loss(tmp_path, "mlp", 0.7, 2)  # ln 2 = 0.693: 0.520 to 1.193 pass
     assert r["passed"] is True and r["path"] == "artefacts/checks/initial_loss-mlp.json"
     assert _read(tmp_path, r) == {
         "check": "initial_loss",
@@ -33,13 +33,14 @@ def test_initial_loss_against_ln_classes_and_prior(tmp_path):
         "classes": 2,
         "ln_classes": math.log(2),
     }
-    assert sanity.initial_loss(tmp_path, "mlp", 0.9, 2)["passed"] is False  # 0.207 > 0.173
-    r = sanity.initial_loss(tmp_path, "mlp", 0.6, 2, y=[0, 0, 0, 1], reference="prior")
-    assert r["passed"] is True and "class-prior loss = 0.5623" in r["text"]
+    assert sanity.initial_loss(tmp_path, "mlp", 1.19, 2)["passed"] is True
+    assert sanity.initial_loss(tmp_path, "mlp", 1.20, 2)["passed"] is False  # > ln 2 + 1/2
+    assert sanity.initial_loss(tmp_path, "mlp", 0.51, 2)["passed"] is False  # < 0.75 ln 2
+    r = sanity.initial_loss(tmp_path, "mlp", 0.45, 2, y=[0, 0, 0, 1], reference="prior")
+    assert r["passed"] is True and "class-prior entropy = 0.5623" in r["text"]
     assert (
-        sanity.initial_loss(tmp_path, "mlp", 0.75, 2, y=[0, 0, 0, 1], reference="prior")["passed"]
-        is False
-    )  # 0.75 is within 25% of ln 2 but not of 0.562
+        sanity.initial_loss(tmp_path, "mlp", 0.45, 2, y=[0, 0, 0, 1])["passed"] is False
+    )  # 0.45 is within reach of the prior entropy 0.562, not of ln 2
     with pytest.raises(ValueError, match="needs y"):
         sanity.initial_loss(tmp_path, "mlp", 0.7, 2, reference="prior")
 

@@ -7,9 +7,12 @@ import re
 
 import pytest
 
+from reportgen.charts.compose import model_name, models
 from reportgen.charts.specs import build_charts, chart_specs
 from reportgen.charts.svg import scope_ids
 from reportgen.stats.calibration import MIN_JOINED
+
+from .conftest import load
 
 #: checks thin every curve to this many points before it reaches the report
 MAX_POINTS = 500
@@ -154,7 +157,7 @@ def test_seed_strip_rule_bar_off_the_frame(weekly_churn):
 
 def test_per_network_rows_name_the_model(weekly_churn):
     rows = next(iter(chart_specs(weekly_churn)["eval_intervals"]["datasets"].values()))
-    cand = weekly_churn["project"]["candidate"]
+    cand = weekly_churn["project"]["display_names"]["mlp"]  # evreport.toml [models]
     assert all(
         r["row"].startswith(f"{cand} seed ") for r in rows if r["kind"] == "one trained network"
     )
@@ -199,7 +202,7 @@ def test_reliability_draws_the_interval_the_report_gives(weekly_churn):
     b = report["calibration"]["candidate"]["bins"][3]
     b.update(fraction_low=0.125, fraction_high=0.375)
     rows = _whiskers(chart_specs(report)["reliability"])
-    cand = f"{report['project']['candidate']} (candidate)"
+    cand = f"{model_name(report, 'candidate')} (candidate)"
     drawn = [r for r in rows if r["model"] == cand and r["mean_p"] == b["mean_p"]]
     assert [(r["low"], r["high"]) for r in drawn] == [(0.125, 0.375)]
     bins = [x for m in ("candidate", "baseline") for x in report["calibration"][m]["bins"]]
@@ -212,7 +215,7 @@ def test_reliability_bin_without_an_interval_has_no_whisker(weekly_churn):
         b.pop("fraction_low")
         b.pop("fraction_high")
     spec = chart_specs(report)["reliability"]
-    base = f"{report['project']['baseline']} (baseline)"
+    base = f"{model_name(report, 'baseline')} (baseline)"
     assert _whiskers(spec) and all(r["model"] != base for r in _whiskers(spec))
     points = [r for rows in spec["datasets"].values() for r in rows if r.get("model") == base]
     assert points  # the bins are still drawn
@@ -232,3 +235,88 @@ def test_forgetting_interval_is_wilson_at_the_report_confidence(tuned_no_replay)
         )
         for r in rows:
             assert (r["low"], r["high"]) == wilson(r["value"] * n, n, confidence)
+
+
+def test_reliability_legend_symbols_are_as_strong_as_the_points(weekly_churn):
+    """The colour legend's symbols at full opacity, not the faint whiskers' 0.55."""
+    spec = chart_specs(weekly_churn)["reliability"]
+    legends = [
+        v["encoding"]["color"].get("legend")
+        for v in _layers(spec)
+        if "color" in v.get("encoding", {})
+    ]
+    assert legends and all(lg and lg.get("symbolOpacity") == 1 for lg in legends)
+
+
+def test_roc_and_pr_draw_each_models_seed_band(weekly_churn):
+    spec = chart_specs(weekly_churn)["ranking"]
+    areas = [v for v in _layers(spec) if _mark(v) == "area"]
+    assert len(areas) == 2  # ROC and precision-recall
+    for v in areas:
+        rows = spec["datasets"][v["data"]["name"]]
+        assert {r["model"] for r in rows} == {label for _, label, _ in models(weekly_churn)}
+        assert all(r["low"] <= r["high"] for r in rows)
+    band = weekly_churn["ranking"]["candidate"]["roc_band"]
+    roc_rows = spec["datasets"][areas[0]["data"]["name"]]
+    cand = [r for r in roc_rows if r["model"].endswith("(candidate)")]
+    assert [r["high"] for r in cand] == band["high"]
+    pr_rows = spec["datasets"][areas[1]["data"]["name"]]
+    assert all(r["x"] > 0 for r in pr_rows)  # recall 0 is a convention, not drawn
+
+
+TICK = re.compile(r"<text[^>]*>([^<]*)</text>")
+
+
+def _texts(svg: str) -> list[str]:
+    return TICK.findall(svg)
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("diabetes-regression", "variance of the gap"),
+        ("weekly-churn", "variance of the gap (× 10⁻⁵)"),
+        ("digits-multiclass", "variance of the gap (× 10⁻⁴)"),
+    ],
+)
+def test_variance_axis_ticks_are_never_exponents(name, title):
+    """50,000 for squared units, decimals from 10⁻³ up, a scaled title below: never 5.0e-5."""
+    report = load(name)
+    svg = build_charts(report)["budget"]
+    texts = _texts(svg)
+    assert title in texts
+    ticks = [t for t in texts if re.fullmatch(r"[\d.,]+", t)]
+    assert ticks and not [t for t in texts if re.search(r"\de[+-]?\d", t)]
+    x = chart_specs(report)["budget"]["vconcat"][0]["encoding"]["x"]
+    assert x["axis"]["format"] == ",~r"
+
+
+def test_variance_axis_between_a_thousandth_and_one_is_decimals(weekly_churn):
+    report = copy.deepcopy(weekly_churn)
+    b = report["noise"]["budget"]
+    b["seed_term"], b["block_term"], b["total"] = 0.0012, 0.00045, 0.00165
+    texts = _texts(build_charts(report)["budget"])
+    assert "variance of the gap" in texts
+    assert "0.0005" in texts and "0.001" in texts
+
+
+def test_confusion_heat_map_shows_every_label_and_white_zero(tmp_path):
+    """Long class names (wine cultivars) all show on both axes; an empty cell is white."""
+    report = copy.deepcopy(load("digits-multiclass"))
+    sec = report["multiclass"]
+    names = ["barbera", "barolo", "grignolino"]
+    sec["classes"] = names
+    for role in ("candidate", "baseline"):
+        sec[role]["confusion"] = [[12, 0, 0], [0, 15, 0], [1, 0, 17]]
+        sec[role]["confusion_normalised"] = [[1, 0, 0], [0, 1, 0], [1 / 18, 0, 17 / 18]]
+    svg = build_charts(report)["confusion"]
+    shown = re.findall(r'<text[^>]*opacity="1"[^>]*>([^<]*)</text>', svg)
+    hidden = re.findall(r'<text[^>]*opacity="0"[^>]*>([^<]*)</text>', svg)
+    assert hidden == []
+    for name in names:
+        assert shown.count(name) == 4, name  # both axes of both panels
+    fills = re.findall(r'<path[^>]*fill="(rgb\([^)]*\))"', svg)
+    assert "rgb(255, 255, 255)" in fills
+    assert not [
+        f for f in fills if f.startswith("rgb(2") and "255, 255)" in f and f != "rgb(255, 255, 255)"
+    ]

@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 from reportgen.render import render_outputs
 from reportgen.render.html import render_html
 from reportgen.view import build_view
+from reportgen.view.parts import in_words
 
 from .conftest import GOLDEN, load, scrubbed
 from .make_fixtures import EXAMPLES as FIXTURE_EXAMPLES
@@ -44,13 +45,21 @@ def test_ladder_has_five_rungs_with_words(weekly_churn_files, weekly_churn):
         "status-not-shown",
         "status-not-credited",
     ]
-    assert weekly_churn["ladder"][2]["artefacts"][0] in rows[2].get_text()
+    # grouped by folder: "artefacts/predictions/ r03-mlp-s1-validation.csv, ..."
+    first = weekly_churn["ladder"][2]["artefacts"][0]
+    folder, name = first.rsplit("/", 1)
+    assert folder + "/" in rows[2].get_text() and name in rows[2].get_text()
 
 
 def noise_lines(report: dict) -> list[str]:
-    """The report's two noise lines and, when it has a variance budget, the budget's line."""
-    budget = report["noise"].get("budget")
-    return report["noise"]["lines"] + ([budget["line"]] if budget else [])
+    """The report's two noise lines and, when it has a variance budget, the budget's line; in a
+    cv design the planning note follows the resampling line (before a test part's line)."""
+    noise = report["noise"]
+    budget = noise.get("budget")
+    lines = noise["lines"] + ([budget["line"]] if budget else [])
+    plan = ((noise.get("cv") or {}).get("planning") or {}).get("text")
+    lines = lines[:2] + [plan] + lines[2:] if plan else lines
+    return [in_words(x, report) for x in lines]  # model ids as their display names
 
 
 def test_both_noise_lines_word_for_word(weekly_churn_files, weekly_churn):
@@ -98,10 +107,10 @@ def test_page_one_content(weekly_churn_files, weekly_churn):
     text = norm(page_one.get_text())
     assert weekly_churn["project"]["title"] in text
     assert "A. Student" in text and "built 2025-12-01" in text and "evreport 0.1.0" in text
-    assert weekly_churn["claim"]["rewritten"] in text
-    assert "Keep gbm" in text and "recommended model: gbm" in text
+    assert in_words(weekly_churn["claim"]["rewritten"], weekly_churn) in text
+    assert "Keep gradient boosting" in text and "recommended model: gradient boosting" in text
     for reason in weekly_churn["decision"]["reasons"]:
-        assert reason in text
+        assert in_words(reason, weekly_churn) in text
 
 
 def test_size_under_one_megabyte(rendered):
@@ -168,10 +177,16 @@ def test_every_example_renders(name, rendered):
     soup = BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
     assert len(soup.select("table.ladder-table tbody tr")) == 5
     assert [norm(p.get_text()) for p in soup.select("p.noise-line")] == noise_lines(report)
-    assert len(soup.select("figure.chart svg")) >= 3
+    # a cv design without a test part has one chart (the fold gaps): no threshold, ROC or
+    # calibration without a part scored once
+    cv_only = report["noise"].get("cv") is not None and report["noise"]["block"] is None
+    assert len(soup.select("figure.chart svg")) >= (1 if cv_only else 3)
+    if cv_only:
+        [fig] = soup.select("div.chart-svg[aria-label^='Dot plot of']")
+        assert f"{report['noise']['cv']['J']} fold gaps" in fig["aria-label"]
     assert soup.find("script") is None
     md = files["decision-log.md"].decode("utf-8")
-    assert report["claim"]["reconsider_when"][:40] in md
+    assert in_words(report["claim"]["reconsider_items"][0], report)[:40] in md
 
 
 def test_control_characters_in_user_text_are_shown_as_escapes():

@@ -40,8 +40,8 @@ def test_missing_weasyprint_returns_other_files(minimal, monkeypatch):
 
 def test_markdown_has_decision_and_reconsider(weekly_churn_files, weekly_churn):
     md = weekly_churn_files["decision-log.md"].decode("utf-8")
-    assert "**Decision:** Keep gbm" in md
-    assert "**Recommended model:** gbm (baseline)" in md
+    assert "**Decision:** Keep gradient boosting" in md
+    assert "**Recommended model:** gradient boosting (baseline)" in md
     assert "the validation gap exceeds 2 seed sd over 6 or more seeds" in md
     assert "### Reconsider when" in md
     for rung in weekly_churn["ladder"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen import view
+from reportgen.view.parts import in_words
 
 
 def test_model_vs_baseline_view_has_every_section(weekly_churn):
@@ -15,7 +16,7 @@ def test_model_vs_baseline_view_has_every_section(weekly_churn):
         "shown, not credited",  # rung 5 is shown, but rung 3 below it is not
     ]
     assert v.ladder[4].status.css == "not-credited"
-    assert v.decision.verdict == "Keep gbm"
+    assert v.decision.verdict == "Keep gradient boosting"  # evreport.toml [models]
     assert v.decision.recommend_role == "baseline"
     assert v.threshold is not None and len(v.threshold.models) == 2
     assert v.threshold.models[0].tn.replace(",", "").isdigit()
@@ -24,18 +25,20 @@ def test_model_vs_baseline_view_has_every_section(weekly_churn):
         "no clear difference",
         "no clear difference",
         "no clear difference",
-        "no worse: not shown",
+        "may be worse",
     ]
     assert v.before_after is None
-    assert v.noise.lines == weekly_churn["noise"]["lines"]
+    # word for word, each model id as its display name (evreport.toml [models])
+    assert v.noise.lines == [in_words(x, weekly_churn) for x in weekly_churn["noise"]["lines"]]
+    assert "MLP (1 x 32) seeds" in v.noise.lines[0]
     # no chart SVG given: every figure is absent, not broken
     assert v.noise.seed_figure is None and v.threshold.figure is None
 
 
 def test_reconsider_label_not_repeated(weekly_churn):
     v = view.build_view(weekly_churn, {})
-    assert not v.claim.reconsider_when.lower().startswith("reconsider when")
-    assert v.claim.reconsider_when.startswith("the validation gap exceeds 2 seed sd")
+    assert not v.claim.reconsider[0].what.lower().startswith("reconsider when")
+    assert v.claim.reconsider[0].what.startswith("the validation gap exceeds 2 seed sd")
 
 
 def test_minimal_view_tolerates_null_sections(minimal):
@@ -78,16 +81,18 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
     report = copy.deepcopy(weekly_churn)
     report["ladder"][2]["artefacts_total"] = 30
     row = view.build_view(report, {}).ladder[2]
-    assert row.artefacts_more == "2 of 30 shown; all in Evidence by rung"
-    assert row.artefacts_note == "6 of 30 cited artefacts listed; all in report.json"
-    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_note is None  # 2 cited
+    assert sum(len(g.items) for g in row.artefacts_shown.groups) == 2
+    assert row.artefacts_shown.more == "and 28 more"  # listed in the appendix, row.anchor
+    assert row.anchor == "evidence-rung-3"
+    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_shown.more == ""  # 2 cited
 
 
 def test_decision_in_its_units(weekly_churn):
     d = view.build_view(weekly_churn, {}).decision
     assert d.in_units == (
-        "At each model's chosen threshold, mlp saves 85.8 per week of 10,000 cases on test, "
-        "counted in retention-offer costs (EUR 20 each); a point estimate, without an interval."
+        "At each model's chosen threshold, MLP (1 x 32) saves 85.8 retention-offer "
+        "costs (EUR 20 each) per week of 10,000 cases on test; a point estimate, without an "
+        "interval."
     )
 
 
@@ -102,8 +107,9 @@ def test_sign_flip_said_on_page_one(weekly_churn):
     gap = report["noise"]["block"]["gap"]
     report["noise"]["sign_disagreement"] = {"validation_gap": -0.0045, "test_gap": gap, "text": "x"}
     assert view.build_view(report, {}).decision.sign_flip == (
-        "Validation and test disagree: on validation gbm is better (gap \u22120.00450), on test "
-        "mlp (gap +0.0032 (\u22120.0051 to +0.0116))."
+        "Validation and test disagree: on validation gradient boosting is better (gap "
+        "\u22120.00450), on test MLP (1 x 32) (gap +0.0032 (\u22120.0051 to "
+        "+0.0116))."
     )
     report["noise"]["sign_disagreement"] = None
     assert view.build_view(report, {}).decision.sign_flip is None

@@ -36,7 +36,7 @@ from reportgen.render.env import environment
 from reportgen.resources import resource_dir
 
 from .conftest import ROOT, load
-from .make_fixtures import EXAMPLES, MINIMAL
+from .make_fixtures import EXAMPLES, GENERATED, MINIMAL
 
 TEMPLATES = resource_dir("templates")
 
@@ -128,7 +128,7 @@ def report_pages(reads: Reads) -> None:
     from reportgen.render.md import render_markdown
     from reportgen.view import build_view
 
-    for name in (*EXAMPLES, MINIMAL):
+    for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
         keys = tuple(chart_specs(report))
         view = wrap(build_view(report, keys), reads)
@@ -191,7 +191,7 @@ def ci_pages(reads: Reads) -> None:
     and of a build that stopped on its input."""
     from reportgen import ci
 
-    for name in (*EXAMPLES, MINIMAL):
+    for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
         gates = ci.gates(report, strict=True, require_rung=3)
         ci.render_summary(wrap(ci.summary_context(report, gates, ["PDF not written"]), reads))

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
+from reportgen.checks.noise import primary_reason
 from reportgen.stats.blocks import block_noise
 from reportgen.stats.bootstrap import block_bootstrap, per_seed_intervals, two_level_bootstrap
 from reportgen.stats.seeds import paired_seeds, seed_rule
@@ -333,7 +334,7 @@ def test_block_noise_contract(json_ready):
     assert r["blocks"] == 52 and r["resamples"] == 300 and r["confidence"] == 0.95
     # the primary interval is the wider of bootstrap and t
     widths = {k: r[k]["high"] - r[k]["low"] for k in ("bootstrap", "t")}
-    assert r["primary"] == max(widths, key=widths.get) and "wider" in r["primary_reason"]
+    assert r["primary"] == max(widths, key=widths.get) and r["primary_reason"] is None
     assert (r["low"], r["high"]) == (r[r["primary"]]["low"], r[r["primary"]]["high"])
     assert r["low"] <= r["gap"] <= r["high"]
     assert r["t"]["low"] <= r["gap"] <= r["t"]["high"]
@@ -408,7 +409,9 @@ def test_primary_is_the_wider_and_contains_the_gap(blocks):
     w = {k: r[k]["high"] - r[k]["low"] for k in ("bootstrap", "t")}
     assert r["high"] - r["low"] == pytest.approx(max(w.values()), rel=1e-12)
     assert r["low"] <= r["gap"] <= r["high"]
-    assert f"{blocks} blocks" in r["primary_reason"] or blocks >= 30
+    reason = primary_reason(r)  # the sentence checks/noise.py writes into noise.block
+    assert reason.startswith("the wider of the two: bootstrap width ")
+    assert (f"({blocks} blocks: the percentile bootstrap undercovers)" in reason) == (blocks < 30)
     # per-seed intervals: the wider of the two, each containing its own gap; t against scipy
     d0 = Bm.mean(0) - C[0]
     ref = st.ttest_1samp(d0, 0.0).confidence_interval(0.95)
@@ -544,3 +547,19 @@ def test_block_noise_rng_order_and_parts():
     ref = st.ttest_ind(Bm.mean(0), C.mean(0), equal_var=False)
     assert r["welch"]["p"] == pytest.approx(ref.pvalue, rel=1e-12)
     assert r["welch"]["df"] == pytest.approx(float(ref.df), rel=1e-12)
+
+
+def test_primary_reason_widths_in_the_words_policy():
+    """A regression target's widths are plain numbers with separators, never 1.42e+03."""
+    block = {
+        "primary": "t",
+        "blocks": 12,
+        "bootstrap": {"low": -700.0, "high": 720.0},
+        "t": {"low": -0.000016, "high": 0.000016},
+    }
+    assert primary_reason(block) == (
+        "the wider of the two: bootstrap width 1,420, t width 3.20 × 10⁻⁵ "
+        "(12 blocks: the percentile bootstrap undercovers)"
+    )
+    assert primary_reason({**block, "blocks": 30}).endswith("t width 3.20 × 10⁻⁵")
+    assert primary_reason({**block, "primary": None}) is None

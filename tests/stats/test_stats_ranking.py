@@ -9,7 +9,18 @@ from sklearn.metrics import (
     roc_curve,
 )
 
-from reportgen.stats.ranking import average_precision, pr_points, roc_auc, roc_points, thin
+from reportgen.stats.ranking import (
+    average_precision,
+    band_grid,
+    curve_band,
+    descending_counts,
+    pr_on_grid,
+    pr_points,
+    roc_auc,
+    roc_on_grid,
+    roc_points,
+    thin,
+)
 
 
 def _tied(seed, n=400, decimals=1):
@@ -99,3 +110,48 @@ def test_thin_short_curve_unchanged():
     assert tx.tolist() == [0, 1, 2] and ty.tolist() == [3, 4, 5]
     with pytest.raises(ValueError, match="max_points=1"):
         thin([0, 1, 2], [0, 1, 2], max_points=1)
+
+
+# ---------------------------------------------------------------- seed bands on a grid
+
+
+def test_curves_on_a_grid_worked_example():
+    """Four rows: ROC points (0, 0) (0, .5) (.5, .5) (.5, 1) (1, 1); PR points at recall
+    .5, .5, 1, 1 with precision 1, .5, 2/3, .5."""
+    counts = descending_counts([0.9, 0.8, 0.7, 0.6], [1, 0, 1, 0])
+    grid = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    np.testing.assert_allclose(roc_on_grid(counts, grid), [0.5, 0.5, 1.0, 1.0, 1.0])
+    np.testing.assert_allclose(pr_on_grid(counts, grid), [1.0, 1.0, 1.0, 2 / 3, 2 / 3])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_curves_on_a_grid_match_brute_force(seed):
+    """ROC: the highest TPR at FPR at most g; PR: the highest precision at recall at least r."""
+    p, y = _tied(seed, n=120)
+    grid = band_grid(21)
+    thresholds = np.concatenate(([np.inf], np.unique(p)))
+    pred = p[None, :] >= thresholds[:, None]
+    tp = (pred & (y == 1)).sum(axis=1)
+    fp = (pred & (y == 0)).sum(axis=1)
+    tpr, fpr = tp / (y == 1).sum(), fp / (y == 0).sum()
+    roc = [tpr[fpr <= g + 1e-12].max() for g in grid]
+    kept = tp + fp > 0
+    rec, prec = tpr[kept], tp[kept] / (tp + fp)[kept]
+    pr = [prec[rec >= r - 1e-12].max() if (rec >= r - 1e-12).any() else 0.0 for r in grid]
+    counts = descending_counts(p, y)
+    np.testing.assert_allclose(roc_on_grid(counts, grid), roc)
+    np.testing.assert_allclose(pr_on_grid(counts, grid), pr)
+
+
+def test_curves_on_a_grid_need_both_classes():
+    counts = descending_counts([0.2, 0.4], [0, 0])
+    assert roc_on_grid(counts, band_grid()) is None
+    assert pr_on_grid(counts, band_grid()) is None
+
+
+def test_curve_band_is_lowest_and_highest_curve():
+    low, high = curve_band([np.array([0.2, 0.9]), None, np.array([0.4, 0.5]), np.array([0.3, 0.7])])
+    np.testing.assert_array_equal(low, [0.2, 0.5])
+    np.testing.assert_array_equal(high, [0.4, 0.9])
+    assert curve_band([np.array([0.2, 0.9]), None]) is None
+    assert band_grid(51)[[0, 25, 50]].tolist() == [0.0, 0.5, 1.0]

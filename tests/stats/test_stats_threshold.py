@@ -163,6 +163,7 @@ def test_at_threshold_example(example):
         "cost": 0.25,
         "precision": 2 / 3,
         "recall": 1.0,
+        "false_positive_rate": 0.5,
         "predicted_positive": 3,
         "actual_positive": 2,
         "rows": 4,
@@ -170,6 +171,8 @@ def test_at_threshold_example(example):
     r = at_threshold(p, y, 0.5, 1.0, 3.0)
     assert r["confusion"] == [[2, 0], [1, 1]]
     assert r["cost"] == 0.75 and r["precision"] == 1.0 and r["recall"] == 0.5
+    assert r["false_positive_rate"] == 0.0
+    assert at_threshold([0.2, 0.9], [1, 1], 0.5, 1.0, 1.0)["false_positive_rate"] is None
     assert all(type(v) is int for row in r["confusion"] for v in row)
 
 

@@ -32,15 +32,17 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     general = general_section(project)
     section, iv = question_section(project, before_runs, after_runs)
     slices = section.pop("slices") if section else None
+    label_warning = section.pop("label_warning") if section else None
+    rel = relevance(project, iv, None)
     ladder, checks = climb(
         harness_rung(project, comparisons),
         fair_rung(project, facts),
         noise_rung(project, section, iv),
-        relevant_rung(project, section, iv, slices),
+        relevant_rung(project, section, iv, slices, rel),
         general_rung(project, general),
     )
     sup = supported(ladder)
-    rewritten = dec.rewrite_claim(project, ladder, sup, section, general, slices, facts)
+    rewritten = dec.rewrite_claim(project, ladder, sup, section, general, slices, facts, rel)
     items = dec.reconsider(project, ladder, iv, section, general, slices, facts)
     data = data_section(project, after_runs, before_runs, None)
     if section:
@@ -48,11 +50,11 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     sections = {
         "ladder": ladder,
         "claim": claim(project, rewritten, sup, items),
-        "decision": dec.decide(project, ladder, iv, section, general, slices),
+        "decision": dec.decide(project, ladder, iv, section, general, slices, rel),
         "checks": checks,
         "fairness": facts,
         "noise": dec.noise_section(project, iv, section),
-        "relevance": relevance(project, iv, None),
+        "relevance": rel,
         "slices": slices,
         "data": data,
         "not_tested": list(dec.NOT_TESTED),
@@ -60,4 +62,6 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         "before_after": section,
         "general": general,
     }
-    return sections, recompute_warnings(project, comparisons)
+    return sections, recompute_warnings(project, comparisons) + (
+        [label_warning] if label_warning else []
+    )

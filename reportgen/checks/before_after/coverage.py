@@ -69,7 +69,8 @@ def coverage_words(cov: dict, what: str) -> str:
         if cov[role]["outside"]:  # only against a split file: otherwise the set is the answers
             said.append(
                 f"the {role} version answered {count_noun(cov[role]['outside'], 'question')} "
-                f"that are not in the {what} set's split file"
+                f"that {'is' if cov[role]['outside'] == 1 else 'are'} not in the {what} set's "
+                "split file"
             )
     return " and ".join(said)
 

@@ -6,7 +6,8 @@ from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
 from reportgen.checks.before_after.rungs import harm_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
-from reportgen.checks.noise_lines import BLOCK_HEAD
+from reportgen.checks.noise_lines import block_head
+from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
@@ -74,6 +75,7 @@ def decide(
     section: dict | None,
     general: dict | None,
     slices: list[dict] | None = None,
+    rel: dict | None = None,
 ) -> dict:
     """Adopt only when correct and fair are shown, the gain clears the bar, every required slice is
     shown no worse and the general set held; a difference below zero is said to be a harm."""
@@ -99,7 +101,12 @@ def decide(
     elif iv.below_zero:
         failed.append(harm_words(iv, section))
     elif not iv.low > _bar(project):
-        failed.append(f"the interval {iv.ends} is not above " + _bar_words(project))
+        ruled_out = ruled_out_words(rel)
+        failed.append(
+            f"the interval {iv.ends} is not above "
+            + _bar_words(project)
+            + (f": {ruled_out}" if ruled_out else "")
+        )
     failed += [slice_failure(s) for s in failing_slices(slices)]
     if general is None:
         failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
@@ -138,6 +145,7 @@ def rewrite_claim(
     general: dict | None,
     slices: list[dict] | None = None,
     facts: list[Evidence] = (),
+    rel: dict | None = None,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
@@ -173,7 +181,10 @@ def rewrite_claim(
                 f"Tuning made the model worse: frozen-set {acc} fell {scores} ({change}; {counts}; "
                 f"McNemar {p_text(section['mcnemar_p'])})."
             )
-        return f"Tuning did not clearly change the model: {meas}."
+        ruled_out = ruled_out_words(rel)
+        return f"Tuning did not clearly change the model: {meas}" + (
+            f"; {ruled_out}." if ruled_out else "."
+        )
     if sup == 3:
         if bad:
             return f"Tuning raised frozen-set {acc} {moved}, but {slice_failure(bad[0], 'it')}."
@@ -208,6 +219,9 @@ def reconsider(
         now = (
             "now {low}: {moved}".format(**slice_numbers(s))
             if s.get("low") is not None
+            else f"now the two versions label {count(s['labels_disagree'])} of its "
+            f"{count_noun(s['rows'], 'question')} differently"
+            if s.get("labels_disagree")
             else f"now {count_noun(s['rows'], 'question')}, no interval"
         )
         items.append(
@@ -245,7 +259,9 @@ def reconsider(
     if not ladder[1].shown:
         fact = _failing_fact(ladder, facts)
         if fact is None or fact.id == "manifest-verified":
-            items.append(f"the frozen set is shown untouched: {ladder[1].missing}")
+            items.append(
+                f"the frozen set is shown untouched (now {ladder[1].status}: {ladder[1].missing})"
+            )
         else:
             items.append(f"the comparison is shown fair (now {_lead(fact)}: {ladder[1].missing})")
     return items + cfg.reconsider_when
@@ -254,7 +270,7 @@ def reconsider(
 def noise_section(project: Project, iv: Interval | None, section: dict | None) -> dict:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
-    head = BLOCK_HEAD
+    head = block_head(cfg)
     block_line = (
         f"{head} accuracy difference "
         f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "

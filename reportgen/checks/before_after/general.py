@@ -11,7 +11,7 @@ from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.select import row_metric
 from reportgen.project import Project
 from reportgen.project.predictions import MISSING_LABEL
-from reportgen.words import count, count_noun, fixed, gap_decimals, given, interval, prob
+from reportgen.words import change, count, count_noun, gap_decimals, given, interval, prob
 
 
 def general_section(project: Project) -> dict | None:
@@ -110,8 +110,8 @@ def drop_numbers(general: dict) -> dict[str, str]:
     return {
         "before": prob(general["before"]),
         "after": prob(general["after"]),
-        "drop": fixed(general["drop"], d),
-        "high": fixed(general["high"], d) if general.get("high") is not None else "",
+        "drop": change(general["drop"], d),
+        "high": change(general["high"], d) if general.get("high") is not None else "",
         "interval": interval(general["low"], general["high"], digits=d) if has else "",
         "allowed": given(general["max_drop"]),
     }

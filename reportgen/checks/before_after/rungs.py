@@ -11,19 +11,12 @@ from reportgen.checks.before_after.general import (
 from reportgen.checks.before_after.slices import failing_slices, slice_check, slice_failure
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
+from reportgen.names import FAIRNESS_FACTS
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
-BA_FACTS = (
-    "manifest-verified",
-    "frozen-before-runs",
-    "rule-before-runs",
-    "parts-disjoint",
-    "predictions-cover-parts",
-    "same-rows-test",
-    "same-metric",
-)
+BA_FACTS = FAIRNESS_FACTS["before-after"]
 
 
 def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
@@ -132,11 +125,23 @@ def harm_words(iv: Interval, section: dict) -> str:
     )
 
 
+#: rung 4's summary for the relevance findings whose own words say more than "no gain shown"
+FINDING_SUMMARY = {
+    "no-useful-gain": "a useful gain is ruled out",
+    "equivalent": "practically equivalent",
+}
+
+
 def relevant_rung(
-    project: Project, section: dict | None, iv: Interval | None, slices: list[dict] | None
+    project: Project,
+    section: dict | None,
+    iv: Interval | None,
+    slices: list[dict] | None,
+    rel: dict | None = None,
 ) -> RungResult:
     """Rung 4: the interval's lower end above the useful effect and every ``not_worse_on`` slice
-    shown no worse (section 7's rule); the broken questions beside it."""
+    shown no worse (section 7's rule); the broken questions beside it. ``rel``: report.json
+    ``relevance``, whose finding words an interval that rules a useful gain out or is a tie."""
     m = project.config.min_useful_effect
     checks = []
     if section:
@@ -181,6 +186,10 @@ def relevant_rung(
             "a required slice is not shown no worse"
             if bad
             else "positive, usefulness not established",
+        ), checks
+    if rel and rel["finding"] in FINDING_SUMMARY:
+        return rung(
+            4, "not shown", arts, rel["finding_text"], FINDING_SUMMARY[rel["finding"]]
         ), checks
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from reportgen.checks.before_after.coverage import coverage
 from reportgen.checks.before_after.paired import paired_interval
-from reportgen.checks.before_after.slices import slice_entries
+from reportgen.checks.before_after.slices import label_warning, slice_entries
 from reportgen.checks.select import ModelRuns, row_metric
 from reportgen.checks.types import Interval
 from reportgen.project import Project
@@ -68,6 +68,11 @@ def question_section(
     cat = _column(apred, bpred, "category", ai, bi)
     text = _column(apred, bpred, "text", ai, bi)
     labels = _column(apred, bpred, "slice", ai, bi) if cfg.slice else None
+    before_labels = (
+        bpred.slice[bi]
+        if cfg.slice and apred.slice is not None and bpred.slice is not None
+        else None
+    )
     piv = paired_interval(project, a - b, blocks, np.random.default_rng(cfg.random_seed))
     fb = ba.fixed_broken(ids, b, a, category=cat, text=text)
     section = {
@@ -93,7 +98,8 @@ def question_section(
         "broken_rows": fb["broken_rows"],
         "category_sentence": ba.category_sentence(fb["broken_by_category"], fb["broken"]),
         "coverage": cov,
-        "slices": slice_entries(project, b, a, labels, blocks),
+        "slices": slice_entries(project, b, a, labels, blocks, before_labels),
+        "label_warning": label_warning(project, ids, labels, before_labels, apred, ai),
         "artefacts": [bpred.path, apred.path],
     }
     if piv["low"] is None:

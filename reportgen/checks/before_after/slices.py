@@ -9,23 +9,85 @@ import numpy as np
 from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.noise import _slice_entry, not_worse_margin
 from reportgen.checks.types import Check
+from reportgen.errors import Problem
 from reportgen.project import Project
-from reportgen.words import count_noun, gap_decimals, given, interval, prob, with_sign
+from reportgen.words import count, count_noun, gap_decimals, given, interval, prob, with_sign
+
+
+def disagreeing_labels(labels, before_labels) -> np.ndarray | None:
+    """The positions where the after file's slice label differs from the before file's, or None
+    when only one file (or the split file) gives the labels."""
+    if labels is None or before_labels is None:
+        return None
+    a = np.asarray(labels, dtype=object).astype(str)
+    b = np.asarray(before_labels, dtype=object).astype(str)
+    return np.flatnonzero(a != b)
+
+
+def label_warning(project: Project, ids, labels, before_labels, apred, ai) -> Problem | None:
+    """One warning when the two versions label some questions' slice differently: how many, the
+    first of them with both labels, and what is left unmeasured."""
+    differ = disagreeing_labels(labels, before_labels)
+    if differ is None or not len(differ):
+        return None
+    k = int(differ[0])
+    return Problem(
+        f"slice column {project.config.slice!r}: the before and after files label "
+        f"{count(len(differ))} of {count_noun(len(ids), 'question')} differently (first "
+        f"{str(ids[k])!r}: {str(before_labels[k])!r} before, {str(labels[k])!r} after); the slices "
+        "those questions fall in are not measured. Give both versions the same labels, or put "
+        "the column in the split file only",
+        apred.path,
+        apred.line(int(ai[k])),
+        apred.extra.get("slice_column"),
+        slug="slice-labels-differ",
+        severity="warning",
+    )
+
+
+def _unagreed_entry(name: str, rows: int, differ: int, required: bool, margin) -> dict:
+    """A slice some of whose questions the two versions label differently: not measured."""
+    entry = _slice_entry(name, rows, None, required, margin)
+    entry.update(
+        not_worse_reason=(
+            f"the before and after files label {count(differ)} of its "
+            f"{count_noun(rows, 'question')} differently, and a slice is measured only on labels "
+            "both versions agree on (or from the split file)"
+        ),
+        labels_disagree=differ,
+        before=None,
+        after=None,
+        fixed=None,
+        broken=None,
+    )
+    return entry
 
 
 def slice_entries(
-    project: Project, before: np.ndarray, after: np.ndarray, labels, blocks
+    project: Project, before: np.ndarray, after: np.ndarray, labels, blocks, before_labels=None
 ) -> list[dict] | None:
-    """report.json ``slices`` of a before-after project: one entry per slice label (sorted), then
-    each required slice no question carries; None without a slice column."""
+    """report.json ``slices`` of a before-after project: one entry per slice label of either
+    version (sorted), then each required slice no question carries; None without a slice
+    column. ``labels``: the after file's labels (the split file's, when it gives them);
+    ``before_labels``: the before file's, when both files carry the column. A slice whose
+    questions the two versions label differently is not measured (``labels_disagree``)."""
     cfg = project.config
     if labels is None:
         return None
     labels = np.asarray(labels, dtype=object).astype(str)
+    other = labels if before_labels is None else np.asarray(before_labels, dtype=object).astype(str)
     margin = not_worse_margin(project)
     out = []
-    for name in map(str, np.unique(labels)):
-        mask = labels == name
+    for name in sorted(set(map(str, np.unique(labels))) | set(map(str, np.unique(other)))):
+        mask, mask_b = labels == name, other == name
+        differ = int((mask ^ mask_b).sum())
+        if differ:
+            out.append(
+                _unagreed_entry(
+                    name, int((mask | mask_b).sum()), differ, name in cfg.not_worse_on, margin
+                )
+            )
+            continue
         piv = paired_interval(
             project,
             after[mask] - before[mask],
@@ -92,12 +154,15 @@ def slice_failure(s: dict, subject: str = "tuning") -> str:
     if s.get("worse"):
         beyond = f", beyond the margin {given(-s['margin'])}" if s.get("margin") is not None else ""
         return f"{subject} made {where} worse: {_numbers(s)}{beyond}"
-    return f"{where} is not shown to be no worse: {_numbers(s)}; {s['not_worse_reason']}"
+    nums = "" if s.get("labels_disagree") else f"{_numbers(s)}; "
+    return f"{where} is not shown to be no worse: {nums}{s['not_worse_reason']}"
 
 
 def slice_check(s: dict) -> Check:
     """A required slice: not worse after tuning than before, within the margin."""
-    where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'question')}): {_numbers(s)}; "
+    where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'question')}): " + (
+        "" if s.get("labels_disagree") else f"{_numbers(s)}; "
+    )
     return Check(
         id=f"not-worse-on-{s['slice']}",
         rung=4,

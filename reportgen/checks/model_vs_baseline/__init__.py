@@ -5,6 +5,7 @@ from __future__ import annotations
 from reportgen.checks.classify import classification
 from reportgen.checks.clipping import clipping_section
 from reportgen.checks.data import data_section
+from reportgen.checks.descriptions import descriptions_section
 from reportgen.checks.evaluation import EvalData, build_eval
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import climb, fair_rung, supported
@@ -16,9 +17,11 @@ from reportgen.checks.model_vs_baseline.rungs import (
     primary_interval,
     relevant_rung,
 )
+from reportgen.checks.multiclass import class_order_warnings, multiclass_section
 from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
 from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
 from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
+from reportgen.checks.regression import regression_section
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
@@ -46,8 +49,11 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     rel = relevance(project, iv, th)
     data = data_section(project, cand, base, ev)
     untested = not_tested(project, ev, cand, base)
+    tasks = task_sections(project, ev, cand, base)
+    warnings += class_order_warnings(tasks["multiclass"])
+    doubt = ((tasks["multiclass"] or {}).get("candidate") or {}).get("class_order")
     ladder, checks = climb(
-        correct_rung(project, cfg.candidate, comparisons),
+        correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
         fair_rung(project, facts),
         noise_rung(project, seed, iv),
         relevant_rung(project, rel, slices),
@@ -67,6 +73,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         slices,
         decision["verdict"],
         plan_sentence(project, budget, block),
+        block,
     )
     noise_lines, covers = lines(project, seed, block, cand, base)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
@@ -91,12 +98,22 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         "threshold": th,
         "ranking": rk,
         "calibration": cal,
+        **tasks,
         "slices": slices,
         "data": data,
         "not_tested": untested,
         "comparisons": comparisons,
     }
     return sections, warnings
+
+
+def task_sections(project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns) -> dict:
+    """The sections of a multi-class or a regression task (null for the others)."""
+    return {
+        "multiclass": multiclass_section(project, cand, base),
+        "regression": regression_section(project, cand, base),
+        "descriptions": descriptions_section(project, ev, cand, base),
+    }
 
 
 def not_tested(

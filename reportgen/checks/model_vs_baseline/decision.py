@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.project import Project
 from reportgen.words import (
+    blocks_phrase,
     confidence,
     cost,
     count,
@@ -17,6 +19,7 @@ from reportgen.words import (
     noun,
     plural_noun,
     ratio,
+    singular_noun,
 )
 
 
@@ -123,7 +126,7 @@ def rewrite_claim(
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
-    c, b, metric = cfg.candidate, cfg.baseline, cfg.metric.replace("_", " ")
+    c, b, metric = cfg.candidate, cfg.baseline, cfg.metric_words
     conf = confidence(cfg.confidence)
     measured = (
         f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
@@ -144,7 +147,7 @@ def rewrite_claim(
         )
     if iv is not None and iv.high < 0:
         return (
-            f"Under a fair comparison, {b} beats {c} by {iv.signed(-iv.gap)} {_part(iv)} {metric} "
+            f"Under a fair comparison, {b} beats {c} by {iv.size(iv.gap)} {_part(iv)} {metric} "
             f"({conf} interval {interval(-iv.high, -iv.low, digits=iv.digits)}, {iv.what})."
         )
     if sup == 2:
@@ -177,15 +180,10 @@ def rewrite_claim(
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
             )
-        ruled_out = (
-            f"; a useful gain of {given(cfg.min_useful_effect)} is ruled out (upper end "
-            f"{iv.signed(iv.high)})"
-            if iv is not None and rel and rel.get("finding") == "no-useful-gain"
-            else ""
-        )
+        ruled_out = ruled_out_words(rel)
         return (
             f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
-            f"and {test_txt}{ruled_out}."
+            f"and {test_txt}" + (f"; {ruled_out}" if ruled_out else "") + "."
         )
     noise = (
         f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
@@ -193,12 +191,12 @@ def rewrite_claim(
         else "both models train deterministically: zero seed spread"
     )
     base = (
-        f"{c} beats {b} by {iv.signed(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
+        f"{c} beats {b} by {iv.size(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
         f"{iv.what}), more than {repeat_words(cfg).noise} ({noise})"
     )
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
-    base += f", at least the useful effect of {given(cfg.min_useful_effect)}"
+    base += f", at least the useful effect of {given(cfg.min_useful_effect, cfg.metric_unit)}"
     if rel and rel.get("cost_per_period") is not None:
         base += f" (about {cost(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
@@ -217,6 +215,29 @@ def rewrite_claim(
     return base + (", " + " and ".join(where) if where else "") + "."
 
 
+def _no_interval_item(project: Project, block: dict | None) -> str:
+    """What would give the test gap an interval: predictions, more blocks, or what is missing."""
+    if block is None:
+        return "per-row test predictions for both models give an evaluation interval (now none)"
+    if (block.get("blocks") or 0) < 2:
+        word = project.config.block or "block"
+        return (
+            f"the test rows fall in at least 2 {plural_noun(word)}, so that the test gap gets an "
+            f"evaluation interval (now {blocks_phrase(block.get('blocks') or 0, project.config.block)})"
+        )
+    return f"the test gap gets an evaluation interval (now none: {block.get('reason') or 'no interval'})"
+
+
+def _live_gap(cfg) -> str:
+    """The gap a deployed model is watched on: per period with a period block column, on a new
+    group with a group one, on new rows without one (no period was measured)."""
+    if not cfg.block:
+        return "the gap on new rows"
+    if cfg.block_kind == "period":
+        return f"the live {noun(cfg.block)} gap"
+    return f"the gap on a new {singular_noun(cfg.block)}"
+
+
 def reconsider(
     project: Project,
     ladder: list[Rung],
@@ -225,19 +246,21 @@ def reconsider(
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
+    block: dict | None = None,
 ) -> list[str]:
-    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
+    """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when.
+    ``block``: noise.block, whose reason names why the test gap has no interval."""
     cfg = project.config
     items = []
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
     want_n = max(5, n_c, n_b)
     if not ladder[0].shown:
-        items.append(f"rung 1 is shown: {ladder[0].missing} (now {ladder[0].status})")
+        items.append(f"rung 1 (correct) is shown (now {ladder[0].status}: {ladder[0].missing})")
     if not ladder[1].shown:
-        items.append(f"the comparison is shown fair: {ladder[1].missing}")
+        items.append(f"the comparison is shown fair (now {ladder[1].status}: {ladder[1].missing})")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
         items.append(
-            f"{repeat_words(cfg).noise} is measured: at least {count(want_n)} seeds per model "
+            f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
     elif seed.get("trivial") and not seed.get("passes"):
@@ -252,9 +275,7 @@ def reconsider(
             f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
     if iv is None:
-        items.append(
-            "per-row test predictions for both models give an evaluation interval (now none)"
-        )
+        items.append(_no_interval_item(project, block))
     elif iv.low <= 0:
         if plan:
             items.append(plan)
@@ -264,7 +285,8 @@ def reconsider(
         items.append("a min_useful_effect is fixed in evreport.toml before new runs (now none)")
     elif iv is not None and iv.low < m:
         items.append(
-            f"the interval's lower end reaches the useful effect {given(m)} (now {iv.signed(iv.low)})"
+            f"the interval's lower end reaches the useful effect {given(m, cfg.metric_unit)} "
+            f"(now {iv.signed(iv.low)})"
         )
     for s in slices or []:
         if s["required"] and not s.get("not_worse"):
@@ -283,7 +305,6 @@ def reconsider(
                     f"{count_noun(s['rows'], 'row')})"
                 )
     if verdict == "adopt" and m is not None:
-        unit = cfg.block if (cfg.block and cfg.block_kind == "period") else "period"
-        items.append(f"the live {noun(unit)} gap falls below the useful effect {given(m)}")
+        items.append(f"{_live_gap(cfg)} falls below the useful effect {given(m, cfg.metric_unit)}")
     items += cfg.reconsider_when
     return items

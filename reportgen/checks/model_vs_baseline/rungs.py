@@ -23,8 +23,12 @@ from reportgen.words import (
 RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
 
 
-def correct_rung(project: Project, model: str, comparisons: list[dict]) -> RungResult:
-    """Rung 1 from the candidate's check files and logged-versus-recomputed metric values."""
+def correct_rung(
+    project: Project, model: str, comparisons: list[dict], doubt: str | None = None
+) -> RungResult:
+    """Rung 1 from the candidate's check files and logged-versus-recomputed metric values;
+    ``doubt`` (the candidate's class columns look misnamed) makes a shown rung partly and is
+    its one thing missing."""
     mine = {c.check: c for c in project.checks if c.model == model}
     checks = []
     for name in RUNG_CHECKS:
@@ -43,7 +47,12 @@ def correct_rung(project: Project, model: str, comparisons: list[dict]) -> RungR
     logged, bad = logged_check(comparisons)
     arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
     arts += [c["cite"] for c in (bad or comparisons)]
-    return _correct_status(model, mine, comparisons, bad, arts), [*checks, logged]
+    status = _correct_status(model, mine, comparisons, bad, arts)
+    if doubt and status.status != "not shown":  # the misnamed columns first: they void the rest
+        status = rung(
+            1, "partly", arts, doubt, f"{status.summary}; its class columns look misnamed"
+        )
+    return status, [*checks, logged]
 
 
 def _correct_status(
@@ -309,7 +318,7 @@ def relevant_rung(project: Project, rel: dict | None, slices: list[dict] | None)
         missing = (
             f"the interval's lower end "
             f"{with_sign(rel['low'], gap_decimals(rel['gap'], rel['low'], rel['high']))} does not "
-            f"reach the useful effect {given(cfg.min_useful_effect)}"
+            f"reach the useful effect {given(cfg.min_useful_effect, cfg.metric_unit)}"
         )
     return rung(4, "partly", arts, missing, rel["text"]), checks
 

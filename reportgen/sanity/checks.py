@@ -1,17 +1,13 @@
-"""Rung-1 checks users run in their training code; each writes one file under artefacts/checks/.
-
-The four checks of docs/format.md ("Rung-1 check files"): the loss before training,
-a central-difference gradient check, memorising a tiny batch, and shape assertions,
-plus `check_mlp_classifier`, which runs all four on a scikit-learn `MLPClassifier`
-through its public API. Every function returns the written record with ``passed`` and
-``text`` exactly as the report will judge it (`reportgen.project.checkfiles.evaluate`).
+"""The four rung-1 checks of docs/format.md, one file each under artefacts/checks/: the loss
+before training, a central-difference gradient check, memorising a tiny batch, shape
+assertions. Every function returns the written record with ``passed`` and ``text`` exactly
+as the report will judge it (`reportgen.project.checkfiles.evaluate`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -65,24 +61,55 @@ def class_prior_loss(y: Any) -> float:
     return float(-(f * np.log(f)).sum())
 
 
+def mse_of(pred: Any, y: Any) -> float:
+    """Mean squared error of predictions ``pred`` (N,) against ``y`` (N,)."""
+    pa = np.asarray(pred, dtype=np.float64).reshape(-1)
+    ya = np.asarray(y, dtype=np.float64).reshape(-1)
+    if pa.shape != ya.shape:
+        raise ValueError(f"predictions have {pa.size} values but y has {ya.size}")
+    return float(np.mean((ya - pa) ** 2))
+
+
 def initial_loss(
     project: Any,
     model: str,
     value: float,
-    classes: int,
+    classes: int | None = None,
     *,
     y: Any = None,
     reference: str = "uniform",
+    task: str | None = None,
     rows: int | None = None,
     extra: dict | None = None,
 ) -> dict:
-    """Record the loss before any update, judged against ln(classes) or the class-prior loss.
+    """Record the loss before any update, judged against its reference (docs/methods.md).
 
-    ``reference="prior"`` (needs ``y``) is for a network whose output bias starts at the
-    class frequencies; the loss should then be near the prior's entropy, not ln(classes).
+    Classification: ln(classes), or with ``reference="prior"`` (needs ``y``) the entropy of
+    the class frequencies, for a network whose output bias starts at them. Regression
+    (``task="regression"``, needs ``y``): the initial MSE against the variance of ``y``, the
+    loss of predicting the training mean.
     """
     if not (isinstance(value, int | float) and math.isfinite(value)):
         raise ValueError(f"value={value!r} must be a finite number")
+    if task == "regression":
+        if y is None:
+            raise ValueError('task="regression" needs y (the targets the loss was measured on)')
+        ya = np.asarray(y, dtype=np.float64)
+        rec = {
+            "check": "initial_loss",
+            "model": model,
+            "task": "regression",
+            "value": float(value),
+            "target_variance": float(np.var(ya)),
+            "target_mean": float(np.mean(ya)),
+        }
+        if rows is not None:
+            rec["rows"] = int(rows)
+        return write_check(project, {**rec, **(extra or {})})
+    if task not in (None, "binary", "multiclass"):
+        raise ValueError(
+            f"task={task!r} is not valid. It should be one of ['binary', 'multiclass', 'regression']"
+        )
     if not isinstance(classes, int) or classes < 2:
         raise ValueError(f"classes={classes!r} must be a whole number >= 2")
     rec = {"check": "initial_loss", "model": model, "value": float(value), "classes": classes}
@@ -170,10 +197,13 @@ def overfit(
     *,
     rows: int = 32,
     rng: np.random.Generator,
+    task: str | None = None,
 ) -> dict:
     """Fit on ``rows`` random rows (no regularisation is up to ``fit``); it should memorise them.
 
-    ``fit(X, y)`` returns a ``predict_proba`` callable giving (N, K) or class-1 (N,) probabilities.
+    ``fit(X, y)`` returns a ``predict_proba`` callable giving (N, K) or class-1 (N,)
+    probabilities, scored by log loss and accuracy; with ``task="regression"`` a ``predict``
+    callable, scored by the MSE against the batch's variance of y.
     """
     Xa, ya = np.asarray(X), np.asarray(y)
     if len(Xa) != len(ya):
@@ -182,6 +212,18 @@ def overfit(
         raise ValueError(f"rows={rows} is more than the {len(ya)} rows given")
     pick = np.sort(rng.choice(len(ya), size=rows, replace=False))
     Xb, yb = Xa[pick], ya[pick]
+    if task == "regression":
+        pred = np.asarray(fit(Xb, yb)(Xb), dtype=np.float64).reshape(-1)
+        yf = yb.astype(np.float64)
+        rec = {
+            "check": "overfit",
+            "model": model,
+            "task": "regression",
+            "rows": int(rows),
+            "final_loss": float(f"{mse_of(pred, yf):.3e}"),
+            "target_variance": float(np.var(yf)),
+        }
+        return write_check(project, rec)
     proba = np.asarray(fit(Xb, yb)(Xb), dtype=np.float64)
     pred = (proba >= 0.5).astype(np.int64) if proba.ndim == 1 else proba.argmax(axis=1)
     rec = {
@@ -214,139 +256,3 @@ def expect_shape(name: str, array: Any, shape: tuple) -> tuple[str, bool]:
     """One shape assertion: ``array.shape == shape``, described with both shapes."""
     got = tuple(np.shape(array))
     return f"{name} is {shape} (got {got})", got == tuple(shape)
-
-
-# ---- scikit-learn MLPClassifier ---------------------------------------------------------
-
-
-def check_mlp_classifier(
-    project: Any,
-    model: str,
-    estimator: Any,
-    X: Any,
-    y: Any,
-    *,
-    rows: int = 32,
-    overfit_iter: int = 2000,
-    rng: np.random.Generator | None = None,
-    reference: str = "uniform",
-    inits: int = 5,
-) -> list[dict]:
-    """All four rung-1 checks of an (unfitted) ``MLPClassifier``, through its public API only.
-
-    - initial loss: a clone with plain SGD at learning rate 1e-12 takes one ``partial_fit``
-      step on (X, y): it starts from the same weights (same ``random_state`` and layer
-      sizes), and a 1e-12 step leaves its predictions at the initial ones. One draw of
-      the initial weights varies a lot, so the value is the mean over ``inits``
-      initialisations (``random_state``, ``random_state + 1``, ...); each is recorded.
-    - gradient: cites scikit-learn (its backprop is tested upstream); no public gradient.
-    - overfit: a clone without L2 and without early stopping fits ``rows`` random rows.
-    - shapes: ``coefs_``/``intercepts_`` against the layer sizes, and ``predict_proba``.
-    """
-    import sklearn
-    from sklearn.base import clone
-    from sklearn.exceptions import ConvergenceWarning
-
-    Xa, ya = np.asarray(X, dtype=np.float64), np.asarray(y)
-    classes = np.unique(ya)
-    rng = rng if rng is not None else np.random.default_rng(0)
-    results = []
-
-    base_state = estimator.get_params().get("random_state")
-    if isinstance(base_state, int | np.integer):
-        states = [int(base_state) + i for i in range(inits)]
-    else:
-        states = [int(s) for s in rng.integers(0, 2**31 - 1, size=inits)]
-    losses = []
-    for state in states:
-        first = clone(estimator).set_params(
-            random_state=state,
-            solver="sgd",
-            learning_rate="constant",
-            learning_rate_init=1e-12,
-            momentum=0.0,
-            nesterovs_momentum=False,
-            batch_size=len(ya),
-            shuffle=False,
-            early_stopping=False,
-        )
-        first.partial_fit(Xa, ya, classes=classes)
-        losses.append(log_loss_of(first.predict_proba(Xa), np.searchsorted(classes, ya)))
-    result = initial_loss(
-        project,
-        model,
-        float(np.mean(losses)),
-        int(len(classes)),
-        y=ya,
-        reference=reference,
-        rows=len(ya),
-        extra={"inits": len(states), "random_states": states, "values": losses},
-    )
-    results.append(result)
-    results.append(
-        library_gradient(
-            project, model, f"scikit-learn {sklearn.__version__} {type(estimator).__name__}"
-        )
-    )
-
-    trained: list[Any] = []
-
-    def fit(Xb, yb):
-        m = clone(estimator).set_params(
-            alpha=0.0,
-            max_iter=overfit_iter,
-            tol=0.0,
-            n_iter_no_change=overfit_iter,
-            early_stopping=False,
-        )
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            m.fit(Xb, yb)
-        trained.append(m)
-        return lambda Z: m.predict_proba(Z)
-
-    # labels as class indices, so overfit's accuracy compares argmax with them
-    results.append(
-        overfit(project, model, fit, Xa, np.searchsorted(classes, ya), rows=rows, rng=rng)
-    )
-
-    m = trained[0]
-    n_out = 1 if len(classes) == 2 else len(classes)
-    hidden = m.hidden_layer_sizes
-    hidden = [hidden] if isinstance(hidden, int) else list(hidden)
-    units = [Xa.shape[1], *hidden, n_out]
-    checks = [
-        ("n_layers_ is hidden layers + 2", m.n_layers_ == len(units)),
-        ("n_outputs_", m.n_outputs_ == n_out),
-        ("one weight matrix per layer", len(m.coefs_) == len(units) - 1),
-        ("one bias vector per layer", len(m.intercepts_) == len(units) - 1),
-    ]
-    for i, (a, b) in enumerate(zip(units[:-1], units[1:], strict=True)):
-        if i < len(m.coefs_):
-            checks.append(expect_shape(f"coefs_[{i}]", m.coefs_[i], (a, b)))
-        if i < len(m.intercepts_):
-            checks.append(expect_shape(f"intercepts_[{i}]", m.intercepts_[i], (b,)))
-    proba = m.predict_proba(Xa[:5])
-    checks += [
-        expect_shape("predict_proba(5 rows)", proba, (5, len(classes))),
-        ("probabilities sum to 1", bool(np.allclose(proba.sum(axis=1), 1.0))),
-        ("probabilities in [0, 1]", bool(np.all((proba >= 0) & (proba <= 1)))),
-        expect_shape("predict_proba(1 row)", m.predict_proba(Xa[:1]), (1, len(classes))),
-        ("all weights finite", all(np.all(np.isfinite(c)) for c in m.coefs_)),
-    ]
-    results.append(shapes(project, model, checks))
-    return results
-
-
-__all__ = [
-    "check_mlp_classifier",
-    "class_prior_loss",
-    "expect_shape",
-    "gradient_check",
-    "initial_loss",
-    "library_gradient",
-    "log_loss_of",
-    "overfit",
-    "shapes",
-    "write_check",
-]

@@ -1,0 +1,216 @@
+"""A model against its baseline by cross-validation (``[evaluation] design = "cv"``, methods.md
+section 9): fold gaps, the corrected resampled t and the Bayesian correlated t; a held-out
+test part, when there is one, is analysed as in the split design and shown as a third line.
+
+select.py  the analysed fold runs of each model
+gaps.py    the fold gaps (recomputed from predictions when every network has them)
+noise.py   noise.cv and the seed line within folds
+lines.py   the noise lines and the planning note, in words
+rungs.py   the fairness facts of folds and rung 3 on the corrected interval
+"""
+
+from __future__ import annotations
+
+from reportgen.checks.classify import classification
+from reportgen.checks.clipping import clipping_section
+from reportgen.checks.cv.gaps import FoldTable, fold_table
+from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
+from reportgen.checks.cv.noise import cv_section, cv_seed_section
+from reportgen.checks.cv.rungs import cv_facts, cv_interval, cv_noise_rung
+from reportgen.checks.cv.select import FoldRuns, fold_runs
+from reportgen.checks.data import data_section
+from reportgen.checks.evaluation import build_eval
+from reportgen.checks.fairness import fairness_facts
+from reportgen.checks.ladder import climb, fair_rung, supported
+from reportgen.checks.model_vs_baseline import decision as dec
+from reportgen.checks.model_vs_baseline.rungs import bounded_rung, correct_rung, relevant_rung
+from reportgen.checks.noise import block_section, slices_section
+from reportgen.checks.noise_lines import lines as split_lines
+from reportgen.checks.recompute import REL_TOL, logged_vs_recomputed, recompute_warnings
+from reportgen.checks.relevance import relevance
+from reportgen.checks.report import claim
+from reportgen.checks.select import select_runs
+from reportgen.errors import Problem
+from reportgen.project import Project
+from reportgen.words import count, count_noun
+
+COVERS = (
+    "Seed spread covers retraining within a fold: how much the fold's score moves when the same "
+    "model is trained again on the same rows with another seed. It says nothing about which rows "
+    "were held out.",
+    "Resampling covers which rows trained and tested each model: every repeat cuts the rows into "
+    "folds again. The folds share most of their training rows, so their gaps are correlated: "
+    "the corrected interval uses (1/J + n_test/n_train) × sd² where the naive one uses sd² / J, "
+    "and the folds are never bootstrapped as if independent.",
+)
+
+
+def compute(project: Project) -> tuple[dict, list[Problem]]:
+    """Every section of report.json for a cross-validated comparison, and the warnings found."""
+    cfg = project.config
+    cand, base = select_runs(project, "candidate"), select_runs(project, "baseline")
+    fc, fb = fold_runs(project, "candidate"), fold_runs(project, "baseline")
+    table = fold_table(project, fc, fb)
+    ev = build_eval(project, cand, base)
+    comparisons = logged_vs_recomputed(project, [cand, base]) + fold_comparisons(project, fc, fb)
+    warnings = recompute_warnings(project, comparisons)
+    seed = cv_seed_section(project, fc, fb, table)
+    cv = cv_section(project, table)
+    cv["planning"]["text"] = planning_note(project, cv)
+    facts = cv_facts(project, fairness_facts(project, cand, base), fc, fb, table)
+    block = block_section(project, ev, seed)
+    clipping, clip_warnings = clipping_section(project, ev, block, (cand, base))  # the test part
+    warnings += clip_warnings
+    th, rk, cal = classification(project, cand, base)
+    slices = slices_section(project, ev)
+    iv = cv_interval(cv)
+    rel = relevance(project, iv, th)
+    data = data_section(project, cand, base, ev)
+    data["cv"] = _data(project, fc, fb, table)
+    if project.folds is not None and "folds" in data["parts"]:
+        data["parts"]["folds"] = project.folds.rows  # rows cross-validated, not file lines
+    for mr, fr in ((cand, fc), (base, fb)):
+        data["seeds"][mr.role] = sorted(set(data["seeds"][mr.role]) | set(fr.seeds()), key=str)
+        data["configs"][mr.role] = data["configs"][mr.role] or fr.config
+    untested = not_tested(project, ev, fc, fb)
+    ladder, checks = climb(
+        correct_rung(project, cfg.candidate, comparisons),
+        fair_rung(project, facts),
+        cv_noise_rung(project, seed, iv, cv),
+        relevant_rung(project, rel, slices),
+        bounded_rung(project, slices, data, untested, measured(project, cand, base)),
+    )
+    sup = supported(ladder)
+    decision = dec.decide(project, ladder, iv, sup, seed, rel)
+    plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
+    items = dec.reconsider(project, ladder, seed, iv, slices, decision["verdict"], plan)
+    if iv is None:
+        items = [
+            _no_interval_item(cv) if i.startswith("per-row test predictions") else i for i in items
+        ]
+    lines = [seed_line(project, seed, fc, fb, cv), cv_line(project, cv)]
+    covers = list(COVERS)
+    if block is not None:
+        test_lines, test_covers = split_lines(project, seed, block, cand, base)
+        lines.append(test_lines[1])  # today's block line, for the test part scored once
+        covers.append(test_covers[1])
+    sections = {
+        "ladder": ladder,
+        "claim": claim(
+            project,
+            dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data),
+            sup,
+            items,
+        ),
+        "decision": decision,
+        "checks": checks,
+        "fairness": facts,
+        "noise": {
+            "seed": seed,
+            "block": block,
+            "cv": cv,
+            "lines": lines,
+            "covers": covers,
+            "interval": iv,
+            "sign_disagreement": None,
+            "budget": None,
+            "budget_reason": "cross-validation design: the resampling line's planning note says "
+            "what more repeats can do",
+            "clipping": clipping,
+        },
+        "relevance": rel,
+        "threshold": th,
+        "ranking": rk,
+        "calibration": cal,
+        "slices": slices,
+        "data": data,
+        "not_tested": untested,
+        "comparisons": comparisons,
+    }
+    return sections, warnings
+
+
+def fold_comparisons(project: Project, *models: FoldRuns) -> list[dict]:
+    """Each analysed fold row's logged value beside the value recomputed from its predictions."""
+    out = []
+    rn = project.runs_name
+    for fr in models:
+        for (repeat, fold), nets in sorted(fr.nets.items()):
+            for n in nets:
+                if n.pred is None or n.row.value is None or n.value is None:
+                    continue
+                scale = max(abs(n.row.value), abs(n.value), 1e-12)
+                out.append(
+                    {
+                        "model": fr.name,
+                        "seed": n.seed,
+                        "split": n.row.split,
+                        "logged": n.row.value,
+                        "recomputed": n.value,
+                        "agree": abs(n.row.value - n.value) <= REL_TOL * scale,
+                        "cite": n.row.cite(rn),
+                        "predictions": n.pred.path,
+                        "repeat": repeat,
+                        "fold": fold,
+                    }
+                )
+    return out
+
+
+def _no_interval_item(cv: dict) -> str:
+    return (
+        f"at least 3 fold gaps with spread give a corrected interval (now "
+        f"{count_noun(cv['J'], 'fold gap')}: {cv.get('reason') or 'no spread'})"
+    )
+
+
+def _data(project: Project, fc: FoldRuns, fb: FoldRuns, table: FoldTable) -> dict:
+    """data.cv: the rows cross-validated, repeats, folds and seeds per model."""
+    folds = project.folds
+    return {
+        "rows": folds.rows if folds is not None else None,
+        "repeats": table.repeats,
+        "folds": table.folds,
+        "fold_gaps": len(table.gaps),
+        "folds_file": folds.path if folds is not None else None,
+        "seeds": {"candidate": fc.seeds(), "baseline": fb.seeds()},
+        "configs": {"candidate": fc.config, "baseline": fb.config},
+    }
+
+
+def measured(project: Project, cand, base) -> list[str]:
+    """The split files and predictions the bounds were measured on."""
+    out = []
+    for part in ("folds", "test"):
+        if project.manifest and project.manifest.part(part):
+            out.append(project.manifest.part(part).path)
+    for mr in (cand, base):
+        out += [s.test_pred.path for s in mr.seeds if s.test_pred is not None][:1]
+    return out
+
+
+def not_tested(project: Project, ev, fc: FoldRuns, fb: FoldRuns) -> list[str]:
+    """What a cross-validated comparison never tested, most important first."""
+    cfg = project.config
+    rows = project.folds.rows if project.folds is not None else None
+    pool = f"the {count_noun(rows, 'row')} cross-validated" if rows else "the cross-validated rows"
+    out = [
+        f"data beyond {pool}: every fold is drawn from the same sample, so a later period or "
+        "another population was never tested"
+    ]
+    if ev is None:
+        out.append("no held-out test part scored once after cross-validation")
+    elif ev.slices is None:
+        out.append("no slice column: performance on segments was never tested")
+    per_fold = min(
+        (len(v) for fr in (fc, fb) for v in fr.nets.values()),
+        default=0,
+    )
+    if per_fold < 5:
+        out.append(
+            f"fewer than 5 seeds per fold ({count(per_fold)} for the smaller): retraining noise "
+            "is coarsely measured"
+        )
+    if cfg.block:
+        out.append(f"the block column {cfg.block!r} is used on the held-out test part only")
+    return out

@@ -1,0 +1,188 @@
+"""The noise lines of a cv design: the seed line (retraining, within folds), the resampling line
+(cross-validation), and the block line of a held-out test part when there is one; the planning
+note. Every number through reportgen.words."""
+
+from __future__ import annotations
+
+from reportgen.checks.cv.select import FoldRuns
+from reportgen.project import Project
+from reportgen.stats.cv import FEW_FOLD_GAPS
+from reportgen.words import (
+    confidence,
+    count,
+    count_noun,
+    fixed,
+    gap,
+    gap_decimals,
+    given,
+    interval,
+    p_text,
+    posterior_text,
+    ratio,
+    sig,
+    spread,
+    with_sign,
+)
+
+SEED_HEAD = "Seed spread (retraining):"
+
+
+def cv_head(cv: dict) -> str:
+    """ "Resampling (cross-validation, 10 x 10 folds: which rows trained and tested each model):" """
+    return (
+        f"Resampling (cross-validation, {count(cv['repeats'])} x {count(cv['folds'])} folds: "
+        "which rows trained and tested each model):"
+    )
+
+
+def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: dict) -> str:
+    """The seed line within folds: the rule on the mean fold gap, with the within-fold seed sd
+    (the gap with the resampling line's decimals)."""
+    cfg = project.config
+    unit = cfg.metric.replace("_", " ")
+    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
+    folds = count_noun(seed.get("folds") or 0, "fold")
+    g = seed.get("validation_gap")
+    gap_words = (
+        f"the cross-validation gap is {with_sign(g, cv_digits(cv))} {unit}"
+        if g is not None
+        else "there is no cross-validation gap"
+    )
+    if seed.get("trivial"):
+        s = (
+            f"{SEED_HEAD} {gap_words}; both models have zero seed spread within every fold "
+            f"({count(n_c)} and {count(n_b)} seeds per fold: deterministic training), so the seed "
+            f"rule is trivially {'met' if seed['passes'] else 'failed (the gap is not positive)'}"
+            " and the resampling line carries the decision."
+        )
+    elif seed.get("gap_in_sd") is None:
+        s = (
+            f"{SEED_HEAD} not measured within folds: {seed.get('reason') or 'fewer than 2 seeds'} "
+            f"({count_noun(n_c, 'seed', adjective=cand.name)} and "
+            f"{count_noun(n_b, 'seed', adjective=base.name)} per fold); {gap_words}."
+        )
+    else:
+        who = {"candidate": cand.name, "baseline": base.name}
+        src = seed.get("sd_from") or "candidate"
+        larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.get("note") else ""
+        s = (
+            f"{SEED_HEAD} {gap_words}, {ratio(seed['gap_in_sd'], signed=True)} seed sd "
+            f"(sd {spread(seed['sd_used'])}: the mean over {folds} of each fold's seed variance, "
+            f"{count_noun(seed['n'][src], 'seed', adjective=who[src])} per fold{larger}); the rule "
+            f"needs more than {given(cfg.seed_sd_multiple)}, so it "
+            f"{'passes' if seed['passes'] else 'fails'}; "
+            f"{count(seed['seeds_beating_baseline'])} of "
+            f"{count_noun(len(seed['values']['candidate']), 'seed', adjective=cand.name)} beat the "
+            f"{base.name} mean over the folds."
+        )
+    if seed.get("note"):
+        s += f" Note: {seed['note']}."
+    s += " The fold gaps compare seed-averaged networks."
+    if seed.get("left_out"):
+        s += f" {count_noun(len(seed['left_out']), 'run row')} left out (listed in the appendix)."
+    return s
+
+
+def cv_digits(cv: dict) -> int:
+    """The decimals of the cv gap wherever it is printed: its corrected interval's."""
+    c = cv.get("corrected") or {}
+    return gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
+
+
+def _ratio_words(cv: dict, folds_path: str | None) -> str:
+    r = sig(cv["test_train_ratio"], 3)
+    if cv["ratio_from"] == "fold count":
+        return (
+            f"n_test/n_train = 1/(K − 1) = {r} from the fold count: there is no split/folds.csv, "
+            "so equal folds are assumed"
+        )
+    logged = ", training rows as logged in train_rows" if cv.get("train_rows_logged") else ""
+    return f"n_test/n_train = {r}, the mean over the folds of {folds_path or 'split/folds.csv'}{logged}"
+
+
+def cv_line(project: Project, cv: dict) -> str:
+    """The resampling line: both intervals and the three probabilities."""
+    cfg = project.config
+    unit = cfg.metric.replace("_", " ")
+    head = cv_head(cv)
+    what = count_noun(cv["J"], "fold gap")
+    if not cv.get("complete"):
+        what += f" ({count(cv['repeats'])} repeats of up to {count(cv['folds'])} folds)"
+    if cv.get("reason"):
+        mean = (
+            f"the mean fold gap is {gap(cv['gap'])} {unit} over {what}, but "
+            if cv.get("gap") is not None
+            else ""
+        )
+        return f"{head} {mean}no interval: {cv['reason']}."
+    d = cv_digits(cv)
+    c, n = cv["corrected"], cv["naive"]
+    if c["low"] is None:
+        return (
+            f"{head} the mean fold gap is {with_sign(cv['gap'], d)} {unit} over {what}, but "
+            "there is no interval: the fold gaps have no spread."
+        )
+    folds_path = project.folds.path if project.folds is not None else None
+    s = (
+        f"{head} the mean fold gap is {with_sign(cv['gap'], d)} {unit} over {what} (sd "
+        f"{spread(cv['sd'])}); the corrected resampled t gives the {confidence(cv['confidence'])} "
+        f"interval {interval(c['low'], c['high'], digits=d)} ({p_text(c['p'])}; variance "
+        f"(1/{count(cv['J'])} + {sig(cv['test_train_ratio'], 3)}) × sd², df {count(c['df'])}; "
+        f"{_ratio_words(cv, folds_path)}); the naive paired t over folds, "
+        f"{interval(n['low'], n['high'], digits=d)} ({p_text(n['p'])}), is too narrow because "
+        "the folds' training sets overlap."
+    )
+    b = cv.get("bayes")
+    if b is not None:
+        s += (
+            f" Bayesian correlated t with ±{given(b['rope'])} as the region of practical "
+            f"equivalence: {posterior_text('worse', b['p_worse'])}, "
+            f"{posterior_text('equivalent', b['p_equivalent'])}, "
+            f"{posterior_text('better', b['p_better'])}."
+        )
+    elif cfg.min_useful_effect is None:
+        s += " No min_useful_effect is fixed, so the Bayesian correlated t has no region of practical equivalence."
+    if cv["J"] < FEW_FOLD_GAPS:
+        s += (
+            f" Only {count_noun(cv['J'], 'fold gap')}: their sd, and so both intervals, rest on "
+            f"few values ({count(FEW_FOLD_GAPS)} or more advised)."
+        )
+    return s
+
+
+def planning_note(project: Project, cv: dict) -> str | None:
+    """More repeats shrink only the 1/J part: when they cannot settle it, and what would."""
+    p = cv.get("planning") or {}
+    if p.get("floor_half_width") is None:
+        return None
+    d = cv_digits(cv)
+    floor = fixed(p["floor_half_width"], d)
+    now = fixed(p["half_width"], d)
+    base = (
+        f"More repeats shrink only the 1/J part of the corrected variance; the n_test/n_train "
+        f"part stays, so no number of repeats takes the half-width (now {now}) below {floor}."
+    )
+    m = project.config.min_useful_effect
+    if p.get("settled"):
+        s = f"{base} The corrected interval already excludes zero."
+    elif p.get("repeats_cannot"):
+        s = (
+            f"{base} The mean fold gap {with_sign(cv['gap'], d)} lies inside that floor, so more "
+            "repeats cannot settle it; what would: more data (a larger sample narrows the fold "
+            "gaps themselves), or a held-out test part large enough to decide on its own, scored "
+            "once."
+        )
+    elif p.get("repeats_needed") is not None:
+        s = (
+            f"{base} With {count(p['repeats_needed'])} repeats of {count(cv['folds'])} folds the "
+            f"interval would exclude zero if the gap stays at {with_sign(cv['gap'], d)} and the "
+            "fold-gap sd stays as it is (a planning estimate)."
+        )
+    else:
+        s = f"{base} {p.get('reason', '')}."
+    if p.get("floor_exceeds_useful") and m is not None:
+        s += (
+            f" The floor is wider than the useful effect {given(m)}: cross-validation on these "
+            "rows cannot tell a useful gain from a tie, however often it is repeated."
+        )
+    return s

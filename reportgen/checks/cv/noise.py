@@ -1,0 +1,218 @@
+"""noise.cv (the resampling line's figures) and noise.seed within folds (the seed line's)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reportgen.checks.cv.gaps import FoldTable
+from reportgen.checks.cv.select import FoldRuns
+from reportgen.project import Project
+from reportgen.stats.cv import MAX_REPEATS, cv_noise, planning, within_fold_spread
+from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.seeds import spread_rule
+
+
+def cv_section(project: Project, table: FoldTable) -> dict:
+    """report.json ``noise.cv``: the fold gaps, the corrected and naive t, the Bayesian
+    correlated t against min_useful_effect, and what more repeats could do."""
+    cfg = project.config
+    K, R = table.folds, table.repeats
+    d = np.array([g.gap for g in table.gaps if g.gap is not None], dtype=float)
+    empty = next((g for g in table.gaps if g.gap is None), None)
+    refused = _no_rows(empty) if empty is not None else None
+    if refused is None and table.gaps and K < 2:
+        refused = "one fold per repeat: nothing was held out"
+    if refused is not None:
+        res = cv_noise(d, ratio=0.0, confidence=cfg.confidence)
+        res.update(
+            test_train_ratio=None,
+            corrected=dict.fromkeys(("low", "high", "p", "se", "df")),
+            naive=dict.fromkeys(("low", "high", "p", "se", "df")),
+            bayes=None,
+            reason=refused,
+        )
+    elif project.folds is not None:
+        res = cv_noise(
+            d,
+            [g.n_test for g in table.gaps],
+            [g.n_train for g in table.gaps],
+            confidence=cfg.confidence,
+            rope=cfg.min_useful_effect,
+        )
+    else:
+        ratio = 1.0 / (K - 1) if K >= 2 else 0.0
+        res = cv_noise(d, ratio=ratio, confidence=cfg.confidence, rope=cfg.min_useful_effect)
+    corrected = res["corrected"]
+    return {
+        "repeats": R,
+        "folds": K,
+        "J": len(table.gaps),
+        "gap": res["gap"],
+        "sd": res["sd"],
+        "test_train_ratio": res["test_train_ratio"],
+        "confidence": cfg.confidence,
+        "ratio_from": "folds.csv" if project.folds is not None else "fold count",
+        "corrected": corrected,
+        "naive": res["naive"],
+        "bayes": res["bayes"],
+        "planning": _planning(project, res, R, K),
+        "reason": res["reason"],
+        "few_folds": res["few_folds"],
+        "excludes_zero": None
+        if corrected["low"] is None
+        else bool(corrected["low"] > 0 or corrected["high"] < 0),
+        "source": table.source,
+        "complete": R * K == len(table.gaps),
+        "train_rows_logged": any(g.n_train_from == "train_rows" for g in table.gaps),
+        "fold_gaps": [
+            {
+                "repeat": g.repeat,
+                "fold": g.fold,
+                "gap": g.gap,
+                "rows": g.rows,
+                "n_test": g.n_test,
+                "n_train": g.n_train,
+                "source": g.source,
+            }
+            for g in table.gaps
+        ],
+        "left_out": list(table.left_out),
+    }
+
+
+def _no_rows(g) -> str:
+    return (
+        f"repeat {g.repeat} fold {g.fold} has no rows that every network scored: its gap is "
+        "undefined"
+    )
+
+
+def _planning(project: Project, res: dict, R: int, K: int) -> dict:
+    """noise.cv.planning: repeats needed, the floor no number of repeats goes below, and why."""
+    cfg = project.config
+    if res["corrected"]["se"] is None:
+        return {
+            "repeats_needed": None,
+            "floor_half_width": None,
+            "reason": "no corrected interval, so no planning figures",
+        }
+    plan = planning(
+        res["gap"],
+        res["sd"],
+        repeats=R,
+        folds=K,
+        ratio=res["test_train_ratio"],
+        confidence=cfg.confidence,
+        useful=cfg.min_useful_effect,
+    )
+    if plan["settled"]:
+        reason = "the corrected interval already excludes zero"
+    elif plan["repeats_cannot"]:
+        reason = "more repeats cannot settle it: the gap is inside the floor half-width"
+    elif plan["repeats_needed"] is None:
+        reason = f"more than {MAX_REPEATS} repeats would be needed"
+    else:
+        reason = "more repeats could settle it if the gap and the fold-gap sd stay as they are"
+    return {
+        "repeats_needed": plan["repeats_needed"],
+        "floor_half_width": plan["floor_half_width"],
+        "reason": reason,
+        "half_width": plan["half_width"],
+        "settled": plan["settled"],
+        "repeats_cannot": plan["repeats_cannot"],
+        "floor_exceeds_useful": plan["floor_exceeds_useful"],
+    }
+
+
+def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTable) -> dict:
+    """noise.seed in a cv design: the seed spread within folds (the mean over the analysed folds
+    of each fold's seed variance), the rule on the mean fold gap; the fold gaps average seeds."""
+    cfg = project.config
+    keys = [(g.repeat, g.fold) for g in table.gaps]
+    spread = {}
+    for fr in (cand, base):
+        vals = [[n.value for n in fr.nets[k] if n.value is not None] for k in keys]
+        spread[fr.role] = within_fold_spread(vals) if keys and all(vals) else None
+    gap = (
+        float(np.mean([g.gap for g in table.gaps]))
+        if table.gaps and all(g.gap is not None for g in table.gaps)
+        else None
+    )
+    per_seed = {fr.role: _seed_means(fr, keys) for fr in (cand, base)}
+    base_mean = spread["baseline"]["mean"] if spread["baseline"] else None
+    beating = (
+        sum(
+            1
+            for v in per_seed["candidate"]
+            if signed_gap(v["value"], base_mean, cfg.higher_is_better) > 0
+        )
+        if base_mean is not None
+        else None
+    )
+    empty = {"n": 0, "sd": None, "mean": None, "zero": False}
+    sp = {role: spread[role] or empty for role in ("candidate", "baseline")}
+    out = spread_rule(
+        n={role: sp[role]["n"] for role in sp},
+        sd={role: sp[role]["sd"] for role in sp},
+        mean={role: sp[role]["mean"] for role in sp},
+        zero={role: sp[role]["zero"] for role in sp},
+        gap=gap,
+        beating=beating,
+        multiple=cfg.seed_sd_multiple,
+        sd_from=cfg.seed_sd_from,
+    )
+    if out["reason"] and out["reason"].startswith("retraining noise unmeasured"):
+        out["reason"] = out["reason"].replace("fewer than 2 seeds", "fewer than 2 seeds per fold")
+    if out["seeds_beating_baseline"] is None:
+        out["seeds_beating_baseline"] = 0
+    out["part"] = "cross-validation"
+    out["within_folds"] = True
+    out["folds"] = len(keys)
+    out["sd_from"] = _sd_source(cfg.seed_sd_from, out)
+    out["values"] = per_seed
+    out["left_out"] = cand.left_out + base.left_out + table.left_out
+    out["test_networks"] = None
+    out["paired"] = {
+        "n": None,
+        "mean": None,
+        "sd": None,
+        "low": None,
+        "high": None,
+        "p": None,
+        "part": None,
+        "seeds": [],
+        "unpaired": None,
+        "reason": "cross-validation: seeds are compared within folds (the seed line), not paired"
+        if cfg.seeds_paired
+        else None,
+    }
+    return out
+
+
+def _seed_means(fr: FoldRuns, keys) -> list[dict]:
+    """Per seed label, its mean fold metric over the analysed folds it trained on."""
+    out = []
+    for seed in fr.seeds():
+        vals = [n.value for k in keys for n in fr.nets.get(k, []) if n.seed == seed]
+        vals = [v for v in vals if v is not None]
+        if vals:
+            out.append(
+                {
+                    "seed": seed,
+                    "value": float(np.mean(vals)),
+                    "source": f"mean over {len(vals)} folds",
+                    "folds": len(vals),
+                }
+            )
+    return out
+
+
+def _sd_source(sd_from: str, seed: dict) -> str | None:
+    """Which model's sd the rule used (after the deterministic-model substitution)."""
+    if seed.get("sd_used") is None:
+        return None
+    sd = seed["sd"]
+    if sd_from != "larger":
+        other = "baseline" if sd_from == "candidate" else "candidate"
+        return sd_from if sd.get(sd_from) == seed["sd_used"] else other
+    return "candidate" if (sd["candidate"] or 0) >= (sd["baseline"] or 0) else "baseline"

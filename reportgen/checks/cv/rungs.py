@@ -1,0 +1,317 @@
+"""Rungs 2 and 3 of a cv design: the fairness facts of folds and the corrected interval."""
+
+from __future__ import annotations
+
+from reportgen.checks.cv.gaps import FoldTable
+from reportgen.checks.cv.lines import cv_digits
+from reportgen.checks.cv.select import FoldRuns
+from reportgen.checks.ladder import RungResult, rung
+from reportgen.checks.types import Check, Evidence, Interval
+from reportgen.project import Project
+from reportgen.words import count, count_noun, given, ratio, with_sign
+
+#: split-design facts that hold in a cv design as they are
+KEPT_FACTS = (
+    "manifest-verified",
+    "frozen-before-runs",
+    "rule-before-runs",
+    "parts-disjoint",
+    "predictions-cover-parts",
+    "same-rows-validation",
+    "same-rows-test",
+    "test-opened-once-candidate",
+    "test-opened-once-baseline",
+)
+#: kept only when they checked something (a held-out test part)
+ONLY_WHEN_MEASURED = (
+    "predictions-cover-parts",
+    "test-opened-once-candidate",
+    "test-opened-once-baseline",
+)
+
+
+def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> Evidence:
+    return Evidence(id_, passed, text, tuple(artefacts))
+
+
+def cv_facts(
+    project: Project,
+    split_facts: list[Evidence],
+    cand: FoldRuns,
+    base: FoldRuns,
+    table: FoldTable,
+) -> list[Evidence]:
+    """Rung 2 in a cv design: the split facts that apply, then the folds' own facts."""
+    kept = [
+        f
+        for f in split_facts
+        if f.id in KEPT_FACTS and not (f.id in ONLY_WHEN_MEASURED and f.passed is None)
+    ]
+    folds = project.folds
+    fpath = folds.path if folds is not None else "split/folds.csv"
+    arts = [fpath] if folds is not None else []
+    out = kept + [_folds_frozen(project)]
+    out.append(_same_folds(project, cand, base, table))
+    covers = [g for g in table.gaps if g.covers is not None]
+    bad = next((g for g in covers if g.covers is False), None)
+    out.append(
+        _fact(
+            "fold-predictions-cover-folds",
+            None if not covers else bad is None,
+            "no fold predictions checked against split/folds.csv"
+            if not covers
+            else f"each fold's predictions cover exactly that fold's rows ({count_noun(len(covers), 'fold')})"
+            if bad is None
+            else bad.cover_problem,
+            arts,
+        )
+    )
+    n = folds.rows if folds is not None else None
+    out.append(
+        _fact(
+            "folds-disjoint",
+            None if folds is None else True,
+            f"no row in two folds of one repeat ({count_noun(len(folds.repeats), 'repeat')})"
+            if folds is not None
+            else "no split/folds.csv: which rows each fold held out is not shown",
+            arts,
+        )
+    )
+    out.append(
+        _fact(
+            "folds-cover-rows",
+            None if folds is None else True,
+            f"every one of the {count_noun(n, 'row')} is in one fold of each repeat"
+            if folds is not None
+            else "no split/folds.csv: that every row was held out once per repeat is not shown",
+            arts,
+        )
+    )
+    out += _same_run_columns(project, cand, base)
+    out.append(_same_metric(project, table))
+    out.append(_tuning_budget(project, cand, base))
+    return out
+
+
+def _same_run_columns(project: Project, cand: FoldRuns, base: FoldRuns) -> list[Evidence]:
+    """The run log's feature set and split id are the same for both models' analysed fold runs."""
+    rn = project.runs_name
+    facts = []
+    for col, label in (("features", "feature set"), ("split_id", "split")):
+        vals = {
+            fr.role: {getattr(n.row, col) for nets in fr.nets.values() for n in nets}
+            for fr in (cand, base)
+        }
+        lines = [r.cite(rn) for fr in (cand, base) for r in fr.rows[:1]]
+        fid = f"same-{col.replace('_', '-')}"
+        if any(None in v for v in vals.values()) or not all(vals.values()):
+            facts.append(
+                _fact(
+                    fid,
+                    None,
+                    f"runs.csv has no {col} for every analysed fold run: same {label} not shown",
+                    lines,
+                )
+            )
+            continue
+        same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
+        facts.append(
+            _fact(
+                fid,
+                same,
+                f"same {label} for both models: {next(iter(vals['candidate']))}"
+                if same
+                else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
+                f"{base.name} {sorted(vals['baseline'])}",
+                lines,
+            )
+        )
+    return facts
+
+
+def _folds_frozen(project: Project) -> Evidence:
+    """split/folds.csv is in the frozen-split manifest and matches it."""
+    m, folds = project.manifest, project.folds
+    if folds is None:
+        return _fact(
+            "folds-frozen",
+            None,
+            "no split/folds.csv: the fold assignment is not shown frozen before the runs "
+            "(write it, `evreport freeze`, then train)",
+            [],
+        )
+    entry = m.part("folds") if m is not None else None
+    if entry is None:
+        return _fact(
+            "folds-frozen",
+            False,
+            f"{folds.path} is not in the frozen-split manifest: the fold assignment was not frozen",
+            [folds.path],
+        )
+    ok = bool(entry.hash_ok and entry.rows_ok)
+    return _fact(
+        "folds-frozen",
+        ok,
+        f"the fold assignment {entry.path} is frozen in the manifest ({m.created_text})"
+        if ok
+        else f"{entry.path} differs from the frozen manifest (edited after freezing)",
+        [m.path, entry.path],
+    )
+
+
+def _same_folds(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTable) -> Evidence:
+    """Both models on the same folds (checked on load) and, with predictions, the same rows."""
+    rn = project.runs_name
+    lines = [r.cite(rn) for fr in (cand, base) for r in fr.rows[:1]]
+    measured = [g for g in table.gaps if g.same_rows is not None]
+    bad = next((g for g in measured if not g.same_rows), None)
+    folds = count_noun(len(table.gaps), "fold")
+    if bad is not None:
+        return _fact(
+            "same-folds",
+            False,
+            f"the networks of {cand.name} and {base.name} scored different rows on repeat "
+            f"{bad.repeat} fold {bad.fold}",
+            lines,
+        )
+    rows = (
+        ", each fold on the same rows"
+        if measured and len(measured) == len(table.gaps)
+        else " (rows not compared: the run log has no predictions for every fold)"
+    )
+    return _fact(
+        "same-folds",
+        bool(table.gaps),
+        f"both models scored on the same {folds}{rows}",
+        lines,
+    )
+
+
+def _same_metric(project: Project, table: FoldTable) -> Evidence:
+    """The fold metric recomputed by evreport for both models from their fold predictions."""
+    metric = project.config.metric
+    from_pred = bool(table.gaps) and all(g.source == "predictions" for g in table.gaps)
+    return _fact(
+        "same-metric",
+        True if from_pred else None,
+        f"{metric} recomputed by evreport for both models from their fold predictions"
+        if from_pred
+        else f"{metric} taken from the run log for some folds: not recomputed for both models",
+        [],
+    )
+
+
+def _tuning_budget(project: Project, cand: FoldRuns, base: FoldRuns) -> Evidence:
+    """Both models tried a comparable number of configurations (fold and validation rows)."""
+    rn = project.runs_name
+
+    def configs(fr: FoldRuns) -> int:
+        val = {
+            r.config
+            for r in project.runs
+            if r.model == fr.name and r.split == "validation" and r.metric == project.config.metric
+        }
+        return len(set(fr.configs) | val)
+
+    nc, nb = configs(cand), configs(base)
+    if not (nc and nb):
+        return _fact("tuning-budget", None, "no fold rows to count configurations", [])
+    r = max(nc, nb) / min(nc, nb)
+    return _fact(
+        "tuning-budget",
+        r <= 2,
+        f"tuning budget: {count_noun(nc, 'config')} for {cand.name}, {count(nb)} for {base.name} "
+        f"on the folds (ratio {ratio(r)}{', unequal: above 2' if r > 2 else ''})",
+        [fr.rows[0].cite(rn) for fr in (cand, base) if fr.rows],
+    )
+
+
+def cv_interval(cv: dict) -> Interval | None:
+    """The evidence of rung 3 in a cv design: the corrected resampled t interval."""
+    c = cv.get("corrected") or {}
+    if c.get("low") is None:
+        return None
+    what = (
+        f"{count_noun(cv['J'], 'fold gap')} of {count(cv['repeats'])} x {count(cv['folds'])} "
+        "folds by the corrected resampled t"
+    )
+    return Interval(cv["gap"], c["low"], c["high"], "cv-corrected", "cross-validation", what)
+
+
+def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -> RungResult:
+    """Rung 3: the mean fold gap clears the seed rule (within folds) and the corrected interval
+    excludes zero in the candidate's favour."""
+    cfg = project.config
+    rule_ok = bool(seed.get("passes"))
+    excl = iv is not None and iv.above_zero
+    arts = [project.folds.path] if project.folds is not None else [project.runs_name]
+    arts += project.evidence.get("larger_than_noise", [])
+    g = seed.get("validation_gap")
+    gap_text = "no gap" if g is None else with_sign(g, cv_digits(cv))
+    if seed.get("trivial"):
+        seed_text = (
+            f"cross-validation gap {gap_text}: both models have zero seed "
+            "spread within folds, so the rule is trivially "
+            + ("met" if rule_ok else "failed (the gap is not positive)")
+        )
+    elif seed.get("gap_in_sd") is not None:
+        seed_text = (
+            f"cross-validation gap {gap_text} is "
+            f"{ratio(seed['gap_in_sd'], signed=True)} seed sd (within folds); the rule needs "
+            f"more than {given(cfg.seed_sd_multiple)}"
+        )
+    else:
+        seed_text = f"seed rule not measured: {seed.get('reason')}"
+    measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
+    checks = [
+        Check(
+            "validation-gap-vs-seed-sd",
+            3,
+            rule_ok if measured else None,
+            seed.get("gap_in_sd"),
+            cfg.seed_sd_multiple,
+            tuple(arts[:1]),
+            seed_text,
+        ),
+        Check(
+            "cv-interval-excludes-zero",
+            3,
+            excl if iv is not None else None,
+            iv.low if iv is not None else None,
+            0.0,
+            tuple(arts[:1]),
+            (
+                f"cross-validation interval {iv.ends} over {iv.what} "
+                + (
+                    "excludes zero in the candidate's favour"
+                    if excl
+                    else "does not exclude zero in the candidate's favour"
+                )
+            )
+            if iv is not None
+            else f"no corrected interval: {cv.get('reason') or 'the fold gaps have no spread'}",
+        ),
+    ]
+    if rule_ok and excl:
+        return rung(
+            3,
+            "shown",
+            arts,
+            None,
+            "the gap clears the seed rule and the corrected cross-validation interval excludes zero",
+        ), checks
+    if not measured:
+        missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds per fold"
+    elif not rule_ok:
+        missing = checks[0].text
+    elif iv is None:
+        missing = f"no corrected cross-validation interval ({cv.get('reason') or 'no spread'})"
+    else:
+        missing = f"the corrected cross-validation interval {iv.ends} does not exclude zero in the candidate's favour"
+    summary = (
+        "seed rule "
+        + ("passes" if rule_ok else "fails" if measured else "unmeasured")
+        + "; corrected interval "
+        + ("excludes zero" if excl else "includes zero or is missing")
+    )
+    return rung(3, "partly" if (rule_ok or excl) else "not shown", arts, missing, summary), checks

@@ -1,0 +1,90 @@
+"""report.json ``descriptions``: metrics that are not a mean of per-row values (multi-class
+macro F1, regression R²), each model's value over its test networks and the gap, with a
+block bootstrap that recomputes the metric on every resample. Never the claim's metric:
+no rung rests on them (docs/methods.md, "Descriptions")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reportgen.checks.evaluation import EvalData, positions
+from reportgen.checks.select import ModelRuns
+from reportgen.project import Project
+from reportgen.stats import multiclass as mc
+from reportgen.stats import regression as rg
+from reportgen.stats.described import block_statistic_gap
+
+WHY = (
+    "not a mean of per-row values, so no row-weighted estimand, seed rule or t interval: a "
+    "description beside the claim's metric, with a block bootstrap that recomputes it"
+)
+
+
+def _networks(mr: ModelRuns, kind: str) -> list:
+    return [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == kind]
+
+
+def _stack(ev: EvalData, nets: list, stats) -> np.ndarray:
+    """(S, B, m): each network's per-block statistics on the rows ``ev`` pairs."""
+    n_blocks = len(ev.blocks)
+    out = []
+    for s in nets:
+        pos = positions(ev, s.test_pred)
+        out.append(stats(s.test_pred, pos, ev.block_codes, n_blocks))
+    return np.stack(out)
+
+
+def _confusions(pred, pos, codes, n_blocks):
+    k = pred.proba.shape[1]
+    y, hat = pred.y[pos], pred.proba[pos].argmax(axis=1)
+    flat = np.bincount((codes * k + y) * k + hat, minlength=n_blocks * k * k)
+    return flat.reshape(n_blocks, k * k).astype(np.float64)
+
+
+def _r2_sums(pred, pos, codes, n_blocks):
+    return rg.r2_block_stats(codes, pred.y[pos], pred.y_pred[pos], n_blocks)
+
+
+def descriptions_section(
+    project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns
+) -> list[dict] | None:
+    """The descriptions of this task's test predictions, or None (binary, or no predictions)."""
+    task = project.task
+    if ev is None or task not in ("multiclass", "regression"):
+        return None
+    nets = {mr.role: _networks(mr, task) for mr in (cand, base)}
+    if not nets["candidate"] or not nets["baseline"]:
+        return None
+    if task == "multiclass":
+        k = nets["candidate"][0].test_pred.proba.shape[1]
+        name, label, stats = "macro_f1", "macro F1", _confusions
+
+        def statistic(s):
+            lead = s.shape[:-1]
+            return mc.macro_f1_batch(s.reshape(-1, k, k)).reshape(lead)
+
+    else:
+        name, label, stats, statistic = "r2", "R²", _r2_sums, rg.r2_from_sums
+    cfg = project.config
+    res = block_statistic_gap(
+        _stack(ev, nets["candidate"], stats),
+        _stack(ev, nets["baseline"], stats),
+        statistic,
+        higher_is_better=True,
+        resamples=cfg.resamples,
+        confidence=cfg.confidence,
+        rng=np.random.default_rng(cfg.random_seed),
+    )
+    return [
+        {
+            "name": name,
+            "label": label,
+            "higher_is_better": True,
+            **res,
+            "confidence": cfg.confidence,
+            "networks": {role: len(v) for role, v in nets.items()},
+            "rows": int(len(ev.row_ids)),
+            "block_column": ev.block_column,
+            "why": WHY,
+        }
+    ]

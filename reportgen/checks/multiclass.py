@@ -1,0 +1,132 @@
+"""report.json ``multiclass``: per model, the confusion matrix (counts and row-normalised),
+per-class recall and precision, top-label and classwise calibration, for one representative
+network (chosen on validation, as for a binary task); every seed's accuracy beside it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reportgen.checks.classify import representative
+from reportgen.checks.select import ModelRuns
+from reportgen.errors import Problem
+from reportgen.project import Project
+from reportgen.stats import multiclass as mc
+from reportgen.words import count, prob
+
+#: how many binomial standard errors below 1/K a test accuracy must be to suggest that the
+#: p_ columns are named in the wrong order (docs/methods.md, rung 1)
+BELOW_CHANCE_SE = 3.0
+
+TOP_LABEL = (
+    "top-label (confidence) calibration: the predicted class's probability against whether the "
+    "prediction was right, in equal-width bins"
+)
+CLASSWISE = (
+    "classwise ECE: per class, the ECE of its probability against whether the row is of that "
+    "class; the mean over classes"
+)
+
+
+def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict | None:
+    """The multi-class figures of both models, or None (another task, or no test predictions)."""
+    if project.task != "multiclass":
+        return None
+    reps = {mr.role: representative(mr, "multiclass") for mr in (cand, base)}
+    if any(r is None for r in reps.values()):
+        return None
+    classes = list(project.classes or reps["candidate"].test_pred.classes)
+    out = {
+        "classes": classes,
+        "bins": project.config.bins,
+        "top_label_variant": TOP_LABEL,
+        "classwise_variant": CLASSWISE,
+    }
+    for mr in (cand, base):
+        out[mr.role] = _model_entry(project, mr, reps[mr.role], classes)
+    return out
+
+
+def _model_entry(project: Project, mr: ModelRuns, rep, classes: list[str]) -> dict:
+    cfg = project.config
+    tp = rep.test_pred
+    k = len(classes)
+    predicted = tp.proba.argmax(axis=1)
+    conf = mc.confusion(tp.y, predicted, k)
+    per = mc.per_class(conf)
+    vp = rep.val_pred if rep.val_pred is not None and rep.val_pred.kind == "multiclass" else None
+    return {
+        "seed": rep.seed,
+        "rows": int(tp.y.size),
+        "class_order": class_order(conf, classes, mr.name, tp.path),
+        "accuracy": float(np.mean(predicted == tp.y)),
+        "macro_f1": mc.macro_f1(conf),
+        "confusion": conf.tolist(),
+        "confusion_normalised": mc.row_normalised(conf),
+        "per_class": [{"class": c, **v} for c, v in zip(classes, per, strict=True)],
+        "missing_classes": [c for c, v in zip(classes, per, strict=True) if not v["rows"]],
+        "top_label": mc.top_label(tp.y, tp.proba, cfg.bins, confidence=cfg.confidence),
+        "classwise_ece": mc.classwise_ece(tp.y, tp.proba, cfg.bins),
+        "validation_top_label_ece": (
+            mc.top_label(vp.y, vp.proba, cfg.bins)["ece"] if vp is not None else None
+        ),
+        "per_seed": [
+            {
+                "seed": s.seed,
+                "accuracy": float(np.mean(s.test_pred.proba.argmax(axis=1) == s.test_pred.y)),
+                "top_label_ece": mc.top_label(s.test_pred.y, s.test_pred.proba, cfg.bins)["ece"],
+            }
+            for s in mr.seeds
+            if s.test_pred is not None and s.test_pred.kind == "multiclass"
+        ],
+    }
+
+
+def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> dict | None:
+    """A doubt about the p_ columns' names, or None: the accuracy is far below what guessing
+    at random reaches (1/K), and another reading of the columns (the assignment of columns to
+    classes that maximises the confusion matrix's diagonal) would score above the
+    majority-class rate. Column j is then read as class ``relabelled[j]``."""
+    from scipy.optimize import linear_sum_assignment
+
+    n, k = int(conf.sum()), len(classes)
+    if n == 0 or k < 3:
+        return None
+    accuracy = float(np.trace(conf)) / n
+    chance = 1.0 / k
+    majority = float(conf.sum(axis=1).max()) / n
+    if accuracy >= chance - BELOW_CHANCE_SE * np.sqrt(chance * (1 - chance) / n):
+        return None
+    actual, column = linear_sum_assignment(conf, maximize=True)
+    best = float(conf[actual, column].sum()) / n
+    if best <= majority:
+        return None
+    relabelled = [""] * k
+    for i, j in zip(actual, column, strict=True):
+        relabelled[j] = classes[i]
+    moved = [f"p_{classes[j]} as {relabelled[j]}" for j in range(k) if relabelled[j] != classes[j]]
+    return {
+        "accuracy": accuracy,
+        "chance": chance,
+        "majority": majority,
+        "relabelled": relabelled,
+        "relabelled_accuracy": best,
+        "path": path,
+        "text": (
+            f"{model}'s test accuracy {prob(accuracy)} is far below what guessing at random "
+            f"reaches ({prob(chance)} for {count(k)} classes), but reading its columns "
+            f"{', '.join(moved)} would give {prob(best)}: the p_ columns are likely named in the "
+            "wrong order (classes= must be estimator.classes_, in its order)"
+        ),
+    }
+
+
+def class_order_warnings(section: dict | None) -> list[Problem]:
+    """The ``class-order`` warning of each model whose p_ columns look misnamed."""
+    out = []
+    for role in ("candidate", "baseline"):
+        doubt = ((section or {}).get(role) or {}).get("class_order")
+        if doubt:
+            out.append(
+                Problem(doubt["text"], doubt["path"], slug="class-order", severity="warning")
+            )
+    return out

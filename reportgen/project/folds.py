@@ -1,0 +1,388 @@
+"""Cross-validation inputs: split/folds.csv (row_id, repeat, fold) and the run log's fold rows.
+
+Every problem names its file, line and column: a row in two folds of one repeat, a row in no
+fold of a repeat, a fold without rows, fold numbers that differ between the models, a model
+missing a fold (methods.md section 9, project-format.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reportgen.errors import Problem, quote
+from reportgen.project.runs import RunRow
+from reportgen.project.tables import column_of, line_of
+
+#: the split part of split/folds.csv, and the runs.csv split of a held-out fold's scores
+FOLDS_PART = "folds"
+FOLD_SPLIT = "fold"
+#: problems of one kind reported before the rest are only counted
+MAX_EACH = 3
+
+
+@dataclass
+class Folds:
+    """split/folds.csv read: which rows each fold of each repeat holds out."""
+
+    path: str
+    #: (repeat, fold) -> the row ids it holds out (stripped strings), in file order
+    members: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    #: (repeat, fold) -> the file line of its first row
+    lines: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: distinct row ids over the whole file
+    rows: int = 0
+
+    @property
+    def repeats(self) -> list[int]:
+        return sorted({r for r, _ in self.members})
+
+    @property
+    def folds(self) -> list[int]:
+        return sorted({k for _, k in self.members})
+
+    def n_test(self, repeat: int, fold: int) -> int:
+        return len(self.members.get((repeat, fold), ()))
+
+    def n_train(self, repeat: int, fold: int) -> int:
+        """Rows of the repeat outside the fold: what trained the fold's model."""
+        return self.rows - self.n_test(repeat, fold)
+
+
+def _integers(frame, column: str, name: str, problems: list[Problem]) -> np.ndarray | None:
+    """A repeat or fold column as int64 (whole numbers from 1), or None after naming bad cells."""
+    import pandas as pd
+
+    raw = frame[column]
+    text = raw.where(raw.notna(), "").astype(str).str.strip()
+    ok = text.str.fullmatch(r"[0-9]{1,9}")
+    values = pd.to_numeric(text.where(ok, "0")).to_numpy(dtype=np.int64)
+    bad = np.flatnonzero(values < 1)
+    for i in bad[:MAX_EACH]:
+        problems.append(
+            Problem(
+                f"{column} = {quote(text.iloc[int(i)])} is not a whole number from 1",
+                name,
+                line_of(frame, int(i)),
+                column_of(frame, column),
+                slug="bad-value",
+            )
+        )
+    return None if bad.size else values
+
+
+def parse_folds(frame, name: str, row_id: str, problems: list[Problem]) -> Folds | None:
+    """Check split/folds.csv and return its folds: every row in exactly one fold of each repeat,
+    folds numbered 1 to K in every repeat."""
+    before = len(problems)
+    missing = [c for c in (row_id, "fold") if c not in frame.columns]
+    if missing:
+        problems.append(
+            Problem(
+                f"split/folds.csv needs the columns {row_id}, repeat, fold; missing "
+                f"{', '.join(missing)}",
+                name,
+                1,
+                slug="missing-column",
+            )
+        )
+        return None
+    if len(frame) == 0:
+        problems.append(Problem("no rows", name, 2, slug="empty"))
+        return None
+    raw = frame[row_id]
+    ids = raw.where(raw.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
+    for i in np.flatnonzero(ids == "")[:MAX_EACH]:
+        problems.append(
+            Problem(
+                "row_id is empty",
+                name,
+                line_of(frame, int(i)),
+                column_of(frame, row_id),
+                slug="empty-cell",
+            )
+        )
+    fold = _integers(frame, "fold", name, problems)
+    repeat = (
+        _integers(frame, "repeat", name, problems)
+        if "repeat" in frame.columns
+        else np.ones(len(frame), dtype=np.int64)
+    )
+    if len(problems) > before or fold is None or repeat is None:
+        return None
+    _twice_in_a_repeat(frame, name, row_id, ids, repeat, fold, problems)
+    _in_no_fold(frame, name, ids, repeat, problems)
+    _fold_numbers(frame, name, repeat, fold, problems)
+    if len(problems) > before:
+        return None
+    out = Folds(name, rows=len(set(ids.tolist())))
+    order = np.lexsort((fold, repeat))
+    keys = np.stack([repeat[order], fold[order]], axis=1)
+    starts = np.flatnonzero(np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)])
+    for a, b in zip(starts, np.r_[starts[1:], len(order)], strict=True):
+        idx = np.sort(order[a:b])
+        key = (int(repeat[idx[0]]), int(fold[idx[0]]))
+        out.members[key] = ids[idx]
+        out.lines[key] = line_of(frame, int(idx[0]))
+    return out
+
+
+def _twice_in_a_repeat(frame, name, row_id, ids, repeat, fold, problems) -> None:
+    """A row held out twice in one repeat (two folds, or one fold twice)."""
+    first: dict[tuple[int, str], int] = {}
+    found = 0
+    for i, (r, rid) in enumerate(zip(repeat.tolist(), ids.tolist(), strict=True)):
+        j = first.setdefault((r, rid), i)
+        if j == i:
+            continue
+        found += 1
+        if found > MAX_EACH:
+            continue
+        where = (
+            f"twice in fold {fold[i]}"
+            if fold[i] == fold[j]
+            else f"in fold {fold[j]} and fold {fold[i]}"
+        )
+        problems.append(
+            Problem(
+                f"row_id {quote(rid)} is {where} of repeat {r} (first at line "
+                f"{line_of(frame, j)}): each row is held out once per repeat",
+                name,
+                line_of(frame, i),
+                column_of(frame, row_id),
+                slug="row-in-two-folds",
+            )
+        )
+    if found > MAX_EACH:
+        problems.append(
+            Problem(
+                f"(and {found - MAX_EACH:,} more rows held out twice in a repeat)",
+                name,
+                slug="row-in-two-folds",
+            )
+        )
+
+
+def _in_no_fold(frame, name, ids, repeat, problems) -> None:
+    """A row of the file that some repeat leaves out of every fold."""
+    import pandas as pd
+
+    every = pd.Index(ids).unique()
+    where = {rid: i for i, rid in reversed(list(enumerate(ids.tolist())))}
+    found = 0
+    for r in sorted(set(repeat.tolist())):
+        absent = every.difference(pd.Index(ids[repeat == r]), sort=False)
+        for rid in absent.tolist():
+            found += 1
+            if found > MAX_EACH:
+                continue
+            i = where[rid]
+            problems.append(
+                Problem(
+                    f"row_id {quote(rid)} is in no fold of repeat {r} (it is in repeat "
+                    f"{repeat[i]} here): every row is held out once in each repeat",
+                    name,
+                    line_of(frame, i),
+                    column_of(frame, "repeat") or column_of(frame, "fold"),
+                    slug="row-in-no-fold",
+                )
+            )
+    if found > MAX_EACH:
+        problems.append(
+            Problem(
+                f"(and {found - MAX_EACH:,} more rows missing from a repeat)",
+                name,
+                slug="row-in-no-fold",
+            )
+        )
+
+
+def _fold_numbers(frame, name, repeat, fold, problems) -> None:
+    """Folds numbered 1 to K in every repeat, the same K: a gap is a fold without rows."""
+    counts = {r: sorted(set(fold[repeat == r].tolist())) for r in sorted(set(repeat.tolist()))}
+    ks = {r: max(f) for r, f in counts.items()}
+    first = min(counts)
+    for r, present in counts.items():
+        i = int(np.flatnonzero(repeat == r)[0])
+        empty = sorted(set(range(1, ks[r] + 1)) - set(present))
+        if empty:
+            problems.append(
+                Problem(
+                    f"fold {empty[0]} of repeat {r} has no rows (the repeat's folds: "
+                    f"{_ranges(present)}); number the folds 1 to K",
+                    name,
+                    line_of(frame, i),
+                    column_of(frame, "fold"),
+                    slug="empty-fold",
+                )
+            )
+        elif ks[r] != ks[first]:
+            problems.append(
+                Problem(
+                    f"repeat {r} has {ks[r]} folds but repeat {first} has {ks[first]}: every "
+                    "repeat cuts the rows into the same number of folds",
+                    name,
+                    line_of(frame, i),
+                    column_of(frame, "fold"),
+                    slug="fold-count",
+                )
+            )
+
+
+def _ranges(values: list[int]) -> str:
+    """1, 2, 4 to 9: sorted whole numbers with runs shortened."""
+    out, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            out.append(str(start) if start == v else f"{start} to {v}")
+            start = None
+    return ", ".join(out)
+
+
+# --------------------------------------------------------------------------- the run log
+
+
+def runs_columns(text: str) -> dict[str, int]:
+    """Column name -> 1-based position in the run log's header (for messages)."""
+    header = next(csv.reader(io.StringIO(text, newline="")), [])
+    return {h.strip(): i + 1 for i, h in enumerate(header)}
+
+
+def check_fold_runs(
+    config,
+    runs: list[RunRow],
+    folds: Folds | None,
+    names: tuple[str, str],
+    cols: dict[str, int],
+    problems: list[Problem],
+    warnings: list[Problem],
+) -> None:
+    """The run log of a cv project: fold rows name their fold, the fold is in split/folds.csv,
+    and both models scored the same folds. ``names``: the run log's and evreport.toml's."""
+    rname, cname = names
+    fold_rows = [r for r in runs if r.split == FOLD_SPLIT and r.metric == config.metric]
+    if not fold_rows:
+        problems.append(
+            Problem(
+                f'evaluation.design = "cv" but {rname} has no split = "fold" rows for metric '
+                f'{quote(config.metric)}; log each held-out fold\'s score with split = "fold", '
+                "repeat and fold",
+                cname,
+                config.lines.get("evaluation.design"),
+                1,
+                slug="no-fold-rows",
+            )
+        )
+        return
+    named = []
+    for r in fold_rows:
+        if r.fold is None:
+            problems.append(
+                Problem(
+                    'fold is empty in a split = "fold" row: say which fold (1 to K) it held out',
+                    rname,
+                    r.line,
+                    cols.get("fold"),
+                    slug="empty-cell",
+                )
+            )
+        elif folds is not None and (r.repeat or 1, r.fold) not in folds.members:
+            problems.append(_unknown_fold(r, folds, rname, cols))
+        else:
+            named.append(r)
+    if len(named) == len(fold_rows):
+        _same_folds(config, named, rname, cols, problems)
+    if folds is not None and not problems:
+        done = {(r.repeat or 1, r.fold) for r in named}
+        unrun = [k for k in folds.members if k not in done]
+        if unrun:
+            warnings.append(
+                Problem(
+                    f"the runs cover {len(folds.members) - len(unrun)} of the "
+                    f"{len(folds.members)} folds of {folds.path}; the others are not analysed "
+                    f"(e.g. repeat {unrun[0][0]} fold {unrun[0][1]})",
+                    rname,
+                    slug="folds-not-run",
+                    severity="warning",
+                )
+            )
+
+
+def _unknown_fold(r: RunRow, folds: Folds, rname: str, cols: dict[str, int]) -> Problem:
+    repeat = r.repeat or 1
+    if repeat not in folds.repeats:
+        msg = (
+            f"repeat {repeat} is not in {folds.path} (its repeats: {_ranges(folds.repeats)})"
+            ": this fold has no rows"
+        )
+        col = cols.get("repeat") or cols.get("fold")
+    else:
+        present = sorted(k for rr, k in folds.members if rr == repeat)
+        msg = (
+            f"fold {r.fold} of repeat {repeat} is not in {folds.path} (its folds: "
+            f"{_ranges(present)}): this fold has no rows"
+        )
+        col = cols.get("fold")
+    return Problem(msg, rname, r.line, col, slug="unknown-fold")
+
+
+def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]) -> None:
+    """Candidate and baseline scored the same (repeat, fold) pairs (failed runs count as scored)."""
+    first: dict[str, dict[tuple[int, int], RunRow]] = {"candidate": {}, "baseline": {}}
+    for r in rows:
+        for role in first:
+            if r.model == getattr(config, role):
+                first[role].setdefault((r.repeat or 1, r.fold), r)
+    cand, base = first["candidate"], first["baseline"]
+    if not cand or not base:
+        return  # a model without fold rows is named by the claim's model check
+    if not set(cand) & set(base):
+        r = min(base.values(), key=lambda x: x.line)
+        problems.append(
+            Problem(
+                f"the fold numbers differ between the models: {config.candidate} has "
+                f"{_fold_list(cand)}, {config.baseline} has {_fold_list(base)}; both models "
+                "must be scored on the same folds (numbered as in split/folds.csv, from 1)",
+                rname,
+                r.line,
+                cols.get("fold"),
+                slug="fold-numbers-differ",
+            )
+        )
+        return
+    found = []
+    for have, lack, name in ((cand, base, config.baseline), (base, cand, config.candidate)):
+        for key in sorted(set(have) - set(lack)):
+            r = have[key]
+            found.append(
+                Problem(
+                    f"{name} has no row for repeat {key[0]} fold {key[1]} (this row of "
+                    f"{r.model} has it): both models must be scored on every fold",
+                    rname,
+                    r.line,
+                    cols.get("fold"),
+                    slug="missing-fold",
+                )
+            )
+    problems += sorted(found, key=lambda p: p.line or 0)[:MAX_EACH]
+    if len(found) > MAX_EACH:
+        problems.append(
+            Problem(
+                f"(and {len(found) - MAX_EACH:,} more folds scored by one model only)",
+                rname,
+                slug="missing-fold",
+            )
+        )
+
+
+def _fold_list(rows: dict[tuple[int, int], RunRow]) -> str:
+    """'folds 1 to 10 of repeat 1' or '20 folds in repeats 1 to 2'."""
+    repeats = sorted({r for r, _ in rows})
+    if len(repeats) == 1:
+        return f"folds {_ranges(sorted(k for _, k in rows))} of repeat {repeats[0]}"
+    return f"folds {_ranges(sorted({k for _, k in rows}))} in repeats {_ranges(repeats)}"

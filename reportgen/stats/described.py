@@ -1,0 +1,100 @@
+"""Metrics that are not a mean of per-row values (macro F1, R²): a block bootstrap that
+recomputes the metric on each resample (methods.md, "Descriptions").
+
+Such a metric has no row-weighted estimand, so neither the ratio t interval nor the
+seed rule applies to it; it is shown as a description beside the claim's metric, never as
+the claim's metric. Its per-block sufficient statistics (a confusion matrix, or the sums
+R² needs) are summed over the drawn blocks and the metric recomputed from the sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from reportgen.stats._util import check_confidence, percentile_interval, row_counts
+from reportgen.stats.bootstrap import resample_index
+
+
+def block_statistic_gap(
+    candidate: Any,
+    baseline: Any,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    *,
+    higher_is_better: bool,
+    resamples: int,
+    confidence: float,
+    rng: np.random.Generator,
+) -> dict[str, Any]:
+    """Each model's metric (the mean over its networks) and the gap, with a block bootstrap.
+
+    Parameters
+    ----------
+    candidate, baseline : array-like, shape (S, B, m)
+        Per network and block, the ``m`` sufficient statistics of the metric; the two
+        models share the ``B`` blocks.
+    statistic : callable
+        ``(..., m) -> (...)``: the metric from summed statistics (NaN where undefined).
+    higher_is_better : bool
+        The gap's sign: positive when the candidate is better.
+    resamples : int
+        ``R``: draws of the ``B`` blocks with replacement (``bootstrap.resample_index``).
+    confidence : float
+    rng : numpy.random.Generator
+        One ``integers`` matrix per chunk, shared by both models (paired blocks).
+
+    Returns
+    -------
+    dict
+        ``{"candidate", "baseline", "gap", "low", "high", "blocks", "resamples",
+        "undefined_draws", "reason"}``: percentile interval of the gap over the draws where
+        it is defined; no interval with fewer than 2 blocks (``reason`` says so).
+    """
+    check_confidence(confidence)
+    c = np.asarray(candidate, dtype=np.float64)
+    b = np.asarray(baseline, dtype=np.float64)
+    if c.ndim != 3 or b.ndim != 3 or c.shape[1:] != b.shape[1:]:
+        raise ValueError(
+            f"candidate and baseline must be (S, B, m) alike, got {c.shape}, {b.shape}"
+        )
+    sign = 1.0 if higher_is_better else -1.0
+
+    def value(stats: np.ndarray) -> float | None:
+        v = float(np.mean(statistic(stats.sum(axis=1))))
+        return v if np.isfinite(v) else None
+
+    cv, bv = value(c), value(b)
+    gap = sign * (cv - bv) if cv is not None and bv is not None else None
+    n_blocks = c.shape[1]
+    out = {
+        "candidate": cv,
+        "baseline": bv,
+        "gap": gap,
+        "low": None,
+        "high": None,
+        "blocks": int(n_blocks),
+        "resamples": int(resamples),
+        "undefined_draws": 0,
+        "reason": None,
+    }
+    if n_blocks < 2 or gap is None:
+        out["reason"] = (
+            "fewer than 2 blocks: no interval" if n_blocks < 2 else "undefined on these rows"
+        )
+        return out
+    draws = []
+    for idx in resample_index(rng, resamples, n_blocks):
+        counts = row_counts(idx, n_blocks)  # (r, B)
+        cs = np.matmul(counts[None], c)  # (S, r, m): each network's drawn sums
+        bs = np.matmul(counts[None], b)
+        draws.append(sign * (statistic(cs).mean(axis=0) - statistic(bs).mean(axis=0)))
+    d = np.concatenate(draws)
+    ok = np.isfinite(d)
+    out["undefined_draws"] = int((~ok).sum())
+    if ok.sum() < 2:
+        out["reason"] = "the metric is undefined on almost every resample"
+        return out
+    out["low"], out["high"] = percentile_interval(d[ok], confidence)
+    return out

@@ -1,0 +1,232 @@
+"""Multi-class figures: per-row metrics, the confusion matrix, per-class recall, top-label and
+classwise calibration, macro F1 (methods.md, "Multi-class tasks").
+
+Labels are class indices ``0 .. K-1`` into the columns of the probability matrix (the
+project's class order); the predicted class is the column with the highest probability,
+ties going to the first such column (``numpy.argmax``, as scikit-learn's ``predict``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reportgen.stats._util import EPS
+from reportgen.stats.calibration import ece, reliability_bins
+
+#: the built-in multi-class metrics and their direction
+HIGHER_IS_BETTER: dict[str, bool] = {
+    "log_loss": False,
+    "brier": False,
+    "accuracy": True,
+    "error_rate": False,
+}
+
+
+def labels_proba(y: Any, proba: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validate class indices and a probability matrix of the same length.
+
+    Parameters
+    ----------
+    y : array-like of int, shape (N,)
+        Class indices in ``0 .. K-1``.
+    proba : array-like of float, shape (N, K)
+        Class probabilities, ``K >= 2``, finite.
+
+    Returns
+    -------
+    y : ndarray of int64, shape (N,)
+    proba : ndarray of float64, shape (N, K)
+    """
+    pa = np.asarray(proba, dtype=np.float64)
+    if pa.ndim != 2 or pa.shape[1] < 2:
+        raise ValueError(f"proba must have shape (N, K) with K >= 2, got {pa.shape}")
+    ya = np.asarray(y)
+    if ya.ndim != 1 or ya.shape[0] != pa.shape[0]:
+        raise ValueError(f"y has shape {ya.shape} but proba has {pa.shape[0]} rows")
+    if not np.all(np.isfinite(pa)):
+        raise ValueError("proba must be finite; found NaN or infinity")
+    yi = ya.astype(np.int64)
+    if ya.size and (np.any(yi != ya) or yi.min() < 0 or yi.max() >= pa.shape[1]):
+        raise ValueError(f"y must hold class indices 0 to {pa.shape[1] - 1}")
+    return yi, pa
+
+
+def per_row_metric(name: str, y: Any, proba: Any) -> np.ndarray:
+    """Per-row values of a multi-class metric, whose mean is the metric.
+
+    Parameters
+    ----------
+    name : {"log_loss", "brier", "accuracy", "error_rate"}
+        ``log_loss`` is ``-ln p_y`` with ``p_y`` clipped to ``[eps, 1 - eps]``
+        (``sklearn.metrics.log_loss``); ``brier`` is ``sum_k (p_k - [y = k]) ** 2``, in
+        ``[0, 2]``, halved when ``K == 2`` so that it equals the binary ``(p - y) ** 2``
+        (``sklearn.metrics.brier_score_loss`` with ``scale_by_half="auto"``); ``accuracy``
+        is 1.0 where the predicted class is ``y``; ``error_rate`` is ``1 - accuracy``.
+    y : array-like of int, shape (N,)
+        Class indices.
+    proba : array-like of float, shape (N, K)
+        Class probabilities.
+
+    Returns
+    -------
+    ndarray of float64, shape (N,)
+    """
+    if name not in HIGHER_IS_BETTER:
+        raise ValueError(
+            f"metric={name!r} is not a multi-class metric. It should be one of "
+            f"{sorted(HIGHER_IS_BETTER)}"
+        )
+    yi, pa = labels_proba(y, proba)
+    rows = np.arange(yi.size)
+    if name == "log_loss":
+        return -np.log(np.clip(pa[rows, yi], EPS, 1.0 - EPS))
+    if name == "brier":
+        onehot = np.zeros_like(pa)
+        onehot[rows, yi] = 1.0
+        per = ((pa - onehot) ** 2).sum(axis=1)
+        return per * 0.5 if pa.shape[1] == 2 else per
+    right = (pa.argmax(axis=1) == yi).astype(np.float64)
+    return right if name == "accuracy" else 1.0 - right
+
+
+def confusion(y: Any, predicted: Any, k: int) -> np.ndarray:
+    """Confusion counts, rows the actual class and columns the predicted one.
+
+    Parameters
+    ----------
+    y, predicted : array-like of int, shape (N,)
+        Class indices.
+    k : int
+        Number of classes.
+
+    Returns
+    -------
+    ndarray of int64, shape (K, K)
+        ``sklearn.metrics.confusion_matrix(y, predicted, labels=range(k))``.
+    """
+    yi = np.asarray(y, dtype=np.int64)
+    pi = np.asarray(predicted, dtype=np.int64)
+    return np.bincount(yi * k + pi, minlength=k * k).reshape(k, k)
+
+
+def row_normalised(conf: np.ndarray) -> list[list[float] | None]:
+    """Each row of a confusion matrix divided by its count; None for a class with no rows."""
+    out: list[list[float] | None] = []
+    for row in np.asarray(conf, dtype=np.float64):
+        n = row.sum()
+        out.append([float(v) for v in row / n] if n else None)
+    return out
+
+
+def per_class(conf: np.ndarray) -> list[dict[str, Any]]:
+    """Per class: rows, predicted, recall and precision (None where the denominator is 0) and F1.
+
+    Parameters
+    ----------
+    conf : ndarray of int, shape (K, K)
+        Rows actual, columns predicted.
+
+    Returns
+    -------
+    list of dict, length K
+        ``{"rows", "predicted", "correct", "recall", "precision", "f1"}``; ``f1`` is
+        ``2 TP / (2 TP + FP + FN)``, None when the class is neither present nor predicted.
+    """
+    c = np.asarray(conf, dtype=np.int64)
+    tp = np.diag(c)
+    rows, predicted = c.sum(axis=1), c.sum(axis=0)
+    out = []
+    for k in range(c.shape[0]):
+        denom = 2 * tp[k] + (predicted[k] - tp[k]) + (rows[k] - tp[k])
+        out.append(
+            {
+                "rows": int(rows[k]),
+                "predicted": int(predicted[k]),
+                "correct": int(tp[k]),
+                "recall": float(tp[k] / rows[k]) if rows[k] else None,
+                "precision": float(tp[k] / predicted[k]) if predicted[k] else None,
+                "f1": float(2 * tp[k] / denom) if denom else None,
+            }
+        )
+    return out
+
+
+def macro_f1(conf: np.ndarray) -> float | None:
+    """Mean F1 over the classes present in the labels or the predictions (as
+    ``sklearn.metrics.f1_score(average="macro")``); None without rows."""
+    f1 = [c["f1"] for c in per_class(conf) if c["f1"] is not None]
+    return float(np.mean(f1)) if f1 else None
+
+
+def macro_f1_batch(conf: np.ndarray) -> np.ndarray:
+    """Macro F1 of many confusion matrices at once.
+
+    Parameters
+    ----------
+    conf : ndarray, shape (R, K, K)
+        Confusion counts (float or int), rows actual.
+
+    Returns
+    -------
+    ndarray of float64, shape (R,)
+        NaN where no class is present or predicted.
+    """
+    c = np.asarray(conf, dtype=np.float64)
+    tp = np.diagonal(c, axis1=1, axis2=2)
+    denom = c.sum(axis=2) + c.sum(axis=1)  # 2 TP + FP + FN
+    f1 = np.where(denom > 0, 2 * tp / np.where(denom > 0, denom, 1.0), 0.0)
+    present = (denom > 0).sum(axis=1)
+    with np.errstate(invalid="ignore"):
+        return np.where(present > 0, f1.sum(axis=1) / np.maximum(present, 1), np.nan)
+
+
+def top_label(y: Any, proba: Any, bins: int = 10, *, confidence: float = 0.95) -> dict[str, Any]:
+    """Top-label (confidence) calibration: the predicted class's probability against whether
+    the prediction was right.
+
+    Parameters
+    ----------
+    y : array-like of int, shape (N,)
+    proba : array-like, shape (N, K)
+    bins : int, default 10
+        Equal-width bins on ``[0, 1]`` (``calibration.reliability_bins``).
+    confidence : float, default 0.95
+        Of the per-bin Wilson interval.
+
+    Returns
+    -------
+    dict
+        ``{"ece", "bins"}``: ``ece`` is the count-weighted mean of
+        ``|mean top probability - accuracy|`` over the bins (Guo et al. 2017), ``bins`` as
+        ``reliability_bins``, ``fraction_positive`` being the bin's accuracy.
+    """
+    yi, pa = labels_proba(y, proba)
+    top = pa.max(axis=1)
+    right = pa.argmax(axis=1) == yi
+    return {
+        "ece": ece(top, right, bins),
+        "bins": reliability_bins(top, right, bins, confidence=confidence),
+    }
+
+
+def classwise_ece(y: Any, proba: Any, bins: int = 10) -> dict[str, Any]:
+    """Classwise ECE: per class ``k``, the ECE of ``p_k`` against ``[y = k]``, and their mean
+    (Kull et al. 2019).
+
+    Parameters
+    ----------
+    y : array-like of int, shape (N,)
+    proba : array-like, shape (N, K)
+    bins : int, default 10
+
+    Returns
+    -------
+    dict
+        ``{"mean": float | None, "per_class": [float | None] * K}``.
+    """
+    yi, pa = labels_proba(y, proba)
+    per = [ece(pa[:, k], yi == k, bins) for k in range(pa.shape[1])]
+    vals = [v for v in per if v is not None]
+    return {"mean": float(np.mean(vals)) if vals else None, "per_class": per}

@@ -1,0 +1,156 @@
+"""Multi-class: confusion matrices (counts and row shares), per-class recall and precision,
+top-label and classwise calibration, and the descriptions (macro F1)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.view.tasks import description_rows
+from reportgen.words import count_noun
+from reportgen.words.cells import count, metric, prob
+
+
+@dataclass(frozen=True)
+class ConfusionCell:
+    """One cell: the count and its share of the actual class's rows."""
+
+    count: str
+    share: str
+    diagonal: bool
+
+
+@dataclass(frozen=True)
+class ConfusionRow:
+    """One actual class: its name and a cell per predicted class."""
+
+    actual: str
+    cells: list[ConfusionCell]
+    rows: str
+
+
+@dataclass(frozen=True)
+class ConfusionView:
+    """One model's confusion matrix on test."""
+
+    caption: str
+    classes: list[str]
+    rows: list[ConfusionRow]
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """One class: its test rows, both models' recall, precision and classwise ECE."""
+
+    name: str
+    rows: str
+    candidate_recall: str
+    candidate_precision: str
+    candidate_ece: str
+    baseline_recall: str
+    baseline_precision: str
+    baseline_ece: str
+
+
+@dataclass(frozen=True)
+class MulticlassView:
+    """partials/_multiclass.html: the multi-class section."""
+
+    confusion_figure: Figure | None
+    reliability_figure: Figure | None
+    confusions: list[ConfusionView]
+    classes: list[ClassRow]
+    summary: list[Row]
+    descriptions: list[Row]
+    variants: list[str]
+    missing: str | None
+
+
+def _confusion(m: dict, label: str, classes: list[str]) -> ConfusionView:
+    rows = []
+    for i, (row, shares) in enumerate(zip(m["confusion"], m["confusion_normalised"], strict=True)):
+        cells = [
+            ConfusionCell(count(v), prob(shares[j]) if shares and v else "", i == j)
+            for j, v in enumerate(row)
+        ]
+        rows.append(ConfusionRow(classes[i], cells, count(sum(row))))
+    return ConfusionView(
+        f"{label}, seed {m['seed']}: rows are the actual class, columns the predicted one; "
+        "each cell's share is of its actual class's rows (the diagonal is the class's recall)",
+        classes,
+        rows,
+    )
+
+
+def multiclass_view(report: dict, charts: Collection[str]) -> MulticlassView | None:
+    sec = report.get("multiclass")
+    if not sec:
+        return None
+    cand, base = names(report)
+    c, b = sec["candidate"], sec["baseline"]
+    classes = [str(k) for k in sec["classes"]]
+    per = []
+    for i, k in enumerate(classes):
+        x, y = c["per_class"][i], b["per_class"][i]
+        per.append(
+            ClassRow(
+                k,
+                count(x["rows"]),
+                prob(x["recall"]),
+                prob(x["precision"]),
+                metric(c["classwise_ece"]["per_class"][i]),
+                prob(y["recall"]),
+                prob(y["precision"]),
+                metric(b["classwise_ece"]["per_class"][i]),
+            )
+        )
+    summary = [
+        Row(f"{cand} accuracy / top-label ECE / classwise ECE", _scores(c)),
+        Row(f"{base} accuracy / top-label ECE / classwise ECE", _scores(b)),
+        Row("classes / bins", f"{count(len(classes))} / {count(sec.get('bins'))}"),
+    ]
+    absent = sorted(set(c.get("missing_classes") or []) | set(b.get("missing_classes") or []))
+    missing = (
+        f"{count_noun(len(absent), 'class')} without test rows "
+        f"({', '.join(absent)}): recall is undefined there (a dash), precision counts its false "
+        "predictions"
+        if absent
+        else None
+    )
+    ece = f"top-label ECE {cand} {metric(c['top_label']['ece'])}, {base} {metric(b['top_label']['ece'])}"
+    return MulticlassView(
+        confusion_figure=chart_figure(
+            charts,
+            "confusion",
+            "Confusion matrices on test, each cell shaded by its share of the actual class's "
+            "rows, from white (none) to dark blue (all); the diagonal is each class's recall. "
+            "Look for shaded cells off the diagonal: the classes a model confuses.",
+            f"Heat maps of the confusion matrices of {cand} and {base} over "
+            f"{count_noun(len(classes), 'class')}.",
+        ),
+        reliability_figure=chart_figure(
+            charts,
+            "top_label_reliability",
+            "Top-label reliability on test: how often the predicted class is right against its "
+            "predicted probability, per bin; the dashed diagonal is perfect calibration. Larger "
+            f"points hold more rows. {ece}.",
+            f"Top-label reliability diagram for {cand} and {base}; {ece}.",
+        ),
+        confusions=[
+            _confusion(c, f"{cand} (candidate)", classes),
+            _confusion(b, f"{base} (baseline)", classes),
+        ],
+        classes=per,
+        summary=summary,
+        descriptions=description_rows(report),
+        variants=[str(sec["top_label_variant"]), str(sec["classwise_variant"])],
+        missing=missing,
+    )
+
+
+def _scores(m: dict) -> str:
+    return (
+        f"{prob(m['accuracy'])} / {metric(m['top_label']['ece'])} / "
+        f"{metric(m['classwise_ece']['mean'])}"
+    )

@@ -1,0 +1,278 @@
+"""A seeded generator of cross-validation projects (``[evaluation] design = "cv"``), with the truth
+the tests need to recompute every figure independently (methods.md section 9).
+
+``make_cv_project(path, **cell)`` writes evreport.toml, split/folds.csv (unless ``folds_file`` is
+False: a run-log-only project), an optional held-out split/test.csv, the manifest, runs.csv with
+one ``split = "fold"`` row per model, seed, repeat and fold, and per-fold predictions (unless
+``predictions`` is False). Every logged value is the exact mean of its per-row metric.
+
+Cell keys (defaults in ``CV_DEFAULTS``): ``repeats`` R, ``folds`` K, ``rows`` N (cut into K
+nearly equal folds per repeat) or ``sizes`` (explicit fold sizes of every repeat, unequal
+folds), ``seeds`` (candidate, baseline) per fold, ``effect`` (strong | tie | none | worse),
+``metric`` (log_loss | brier | accuracy | custom_low), ``predictions``, ``fmt`` (csv |
+parquet), ``folds_file``, ``test_part`` (a held-out test part scored once),
+``train_rows`` (log train_rows = this many rows on every fold row), ``min_useful_effect``,
+``deterministic_baseline`` (the baseline's seeds agree: zero seed spread).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reportgen.project.manifest import freeze
+from tests.synthetic import write_checks
+
+CAND, BASE = "net", "base"
+
+CV_DEFAULTS: dict = {
+    "kind": "cv",
+    "repeats": 3,
+    "folds": 5,
+    "rows": 200,
+    "sizes": None,
+    "seeds": (2, 2),
+    "effect": "strong",
+    "metric": "log_loss",
+    "predictions": True,
+    "fmt": "csv",
+    "folds_file": True,
+    "test_part": False,
+    "train_rows": None,
+    "min_useful_effect": 0.01,
+    "deterministic_baseline": False,
+    "seed": 0,
+    "checks": True,
+}
+
+
+@dataclass
+class CvGen:
+    """A generated cv project and its truth."""
+
+    path: Path
+    cell: dict
+    higher_is_better: bool
+    #: (repeat, fold) -> row ids held out
+    folds: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    #: (model, seed, repeat, fold) -> per-row metric on the fold's rows (file order)
+    per_row: dict[tuple[str, int, int, int], np.ndarray] = field(default_factory=dict)
+    #: (model, seed, repeat, fold) -> logged value; (model, seed, "test") on the held-out part
+    logged: dict[tuple, float] = field(default_factory=dict)
+    rows: int = 0
+
+    def sign(self, cand, base):
+        return cand - base if self.higher_is_better else base - cand
+
+    def fold_gaps(self) -> np.ndarray:
+        """d_rk: the seed-averaged per-row gap, row-weighted within each fold, in fold order."""
+        out = []
+        for r, k in sorted(self.folds):
+            c = np.mean(
+                [v for (m, _, rr, kk), v in self.per_row.items() if (m, rr, kk) == (CAND, r, k)],
+                axis=0,
+            )
+            b = np.mean(
+                [v for (m, _, rr, kk), v in self.per_row.items() if (m, rr, kk) == (BASE, r, k)],
+                axis=0,
+            )
+            out.append(float(np.mean(self.sign(c, b))))
+        return np.array(out)
+
+    def ratio(self) -> float:
+        """Mean over folds of n_test / n_train (train_rows when logged)."""
+        out = []
+        for _key, ids in sorted(self.folds.items()):
+            n_train = self.cell["train_rows"] or (self.rows - len(ids))
+            out.append(len(ids) / n_train)
+        return float(np.mean(out))
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _row_metric(metric: str, y, p) -> np.ndarray:
+    if metric == "log_loss":
+        return -(y * np.log(p) + (1 - y) * np.log(1 - p))
+    if metric == "brier":
+        return (p - y) ** 2
+    if metric == "accuracy":
+        return ((p >= 0.5).astype(float) == y).astype(float)
+    if metric == "custom_low":
+        return np.abs(y - p).round(6)
+    raise ValueError(metric)
+
+
+def _strength(effect: str, model: str) -> float:
+    cand = model == CAND
+    return {
+        "strong": 2.2 if cand else 1.0,
+        "tie": 1.5,
+        "none": 1.5,
+        "worse": 0.8 if cand else 2.0,
+    }[effect]
+
+
+def _assign(cell: dict, n: int, rng) -> list[np.ndarray]:
+    """Per repeat, the fold (1..K) of each of the n rows."""
+    out = []
+    for _ in range(cell["repeats"]):
+        if cell["sizes"] is not None:
+            sizes = list(cell["sizes"])
+        else:
+            base, extra = divmod(n, cell["folds"])
+            sizes = [base + (1 if i < extra else 0) for i in range(cell["folds"])]
+        labels = np.repeat(np.arange(1, len(sizes) + 1), sizes)
+        out.append(rng.permutation(labels))
+    return out
+
+
+def make_cv_project(path: Path, **cell) -> CvGen:
+    """Write one cv cell's project under ``path`` and return it with its truth."""
+    unknown = set(cell) - set(CV_DEFAULTS) - {"id"}
+    if unknown:
+        raise TypeError(f"unknown cv cell keys {sorted(unknown)}")
+    cell = {**CV_DEFAULTS, **cell}
+    path = Path(path)
+    for d in ("split", "artefacts/predictions", "artefacts/checks"):
+        (path / d).mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(cell["seed"])
+    n = sum(cell["sizes"]) if cell["sizes"] is not None else cell["rows"]
+    metric = cell["metric"]
+    hib = metric == "accuracy"
+    gen = CvGen(path, cell, hib, rows=n)
+    ids = np.array([f"r{i:04d}" for i in range(n)], dtype=object)
+    x = rng.normal(size=n).round(6)
+    y = (rng.random(n) < _sigmoid(2 * x)).astype(int)
+    assign = _assign(cell, n, rng)
+    fold_rows = []
+    for r, labels in enumerate(assign, 1):
+        for k in range(1, int(labels.max()) + 1):
+            members = ids[labels == k]
+            gen.folds[(r, k)] = list(members)
+        fold_rows += [
+            {"row_id": i, "repeat": r, "fold": int(f)} for i, f in zip(ids, labels, strict=True)
+        ]
+    if cell["folds_file"]:
+        pd.DataFrame(fold_rows).to_csv(path / "split" / "folds.csv", index=False)
+    test = None
+    if cell["test_part"]:
+        tn = 120
+        tx = rng.normal(size=tn).round(6)
+        test = pd.DataFrame(
+            {
+                "row_id": [f"t{i:04d}" for i in range(tn)],
+                "x": tx,
+                "y": (rng.random(tn) < _sigmoid(2 * tx)).astype(int),
+            }
+        )
+        test.to_csv(path / "split" / "test.csv", index=False)
+    if cell["folds_file"] or cell["test_part"]:
+        freeze(path, created="2026-01-01T00:00:00Z")
+    ext = "parquet" if cell["fmt"] == "parquet" else "csv"
+    pos = {rid: i for i, rid in enumerate(ids)}
+    runs = []
+    for model, n_seeds in ((CAND, cell["seeds"][0]), (BASE, cell["seeds"][1])):
+        for seed in range(1, n_seeds + 1):
+            fixed = model == BASE and cell["deterministic_baseline"]
+            for (r, k), members in sorted(gen.folds.items()):
+                frng = np.random.default_rng(
+                    [cell["seed"], 1 if model == CAND else 2, 0 if fixed else seed, r, k]
+                )
+                at = np.array([pos[m] for m in members])
+                s = _strength(cell["effect"], model) * (1 + 0.1 * frng.normal())
+                z = s * x[at] + 0.3 * frng.normal(size=len(at))
+                p = np.clip(_sigmoid(z), 1e-6, 1 - 1e-6).round(6)
+                values = _row_metric(metric, y[at], p)
+                key = (model, seed, r, k)
+                gen.per_row[key] = values
+                gen.logged[key] = float(np.mean(values))
+                pred = ""
+                if cell["predictions"]:
+                    pred = f"artefacts/predictions/{model}-s{seed}-r{r}-f{k}.{ext}"
+                    frame = pd.DataFrame({"row_id": members, "y": y[at], "p": p})
+                    if metric == "custom_low":
+                        frame["abs_err"] = values
+                    if ext == "csv":
+                        frame.to_csv(path / pred, index=False)
+                    else:
+                        frame.to_parquet(path / pred, index=False)
+                runs.append(
+                    {
+                        "run_id": f"{model}-s{seed}-r{r}-f{k}",
+                        "model": model,
+                        "seed": seed,
+                        "split": "fold",
+                        "metric": "abs_err" if metric == "custom_low" else metric,
+                        "value": repr(gen.logged[key]),
+                        "status": "ok",
+                        "started_at": "2026-01-03T00:00:00Z",
+                        "config": f"{model}-a",
+                        "features": "f1",
+                        "split_id": "folds-1",
+                        "predictions": pred,
+                        "repeat": r,
+                        "fold": k,
+                        "train_rows": cell["train_rows"] or "",
+                    }
+                )
+            if test is not None:
+                trng = np.random.default_rng([cell["seed"], 1 if model == CAND else 2, seed, 99])
+                s = _strength(cell["effect"], model)
+                tz = s * test["x"].to_numpy() + 0.3 * trng.normal(size=len(test))
+                tp = np.clip(_sigmoid(tz), 1e-6, 1 - 1e-6).round(6)
+                tv = _row_metric(metric, test["y"].to_numpy(), tp)
+                gen.logged[(model, seed, "test")] = float(np.mean(tv))
+                tpath = f"artefacts/predictions/{model}-s{seed}-test.{ext}"
+                tframe = pd.DataFrame({"row_id": test["row_id"], "y": test["y"], "p": tp})
+                if metric == "custom_low":
+                    tframe["abs_err"] = tv
+                if ext == "csv":
+                    tframe.to_csv(path / tpath, index=False)
+                else:
+                    tframe.to_parquet(path / tpath, index=False)
+                runs.append(
+                    {
+                        "run_id": f"{model}-s{seed}-final",
+                        "model": model,
+                        "seed": seed,
+                        "split": "test",
+                        "metric": "abs_err" if metric == "custom_low" else metric,
+                        "value": repr(gen.logged[(model, seed, "test")]),
+                        "status": "ok",
+                        "started_at": "2026-01-04T00:00:00Z",
+                        "config": f"{model}-a",
+                        "features": "f1",
+                        "split_id": "folds-1",
+                        "predictions": tpath,
+                        "repeat": "",
+                        "fold": "",
+                        "train_rows": "",
+                    }
+                )
+    frame = pd.DataFrame(runs)
+    if cell["train_rows"] is None:
+        frame = frame.drop(columns=["train_rows"])
+    frame.to_csv(path / "runs.csv", index=False)
+    if cell["checks"]:
+        write_checks(path, CAND)
+    _write_toml(path, cell)
+    return gen
+
+
+def _write_toml(path: Path, cell: dict) -> None:
+    metric = cell["metric"]
+    lines = ['title = "Cross-validation cell"', "", "[claim]", 'text = "net beats base"']
+    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"']
+    lines.append(f'metric = "{"abs_err" if metric == "custom_low" else metric}"')
+    if metric == "custom_low":
+        lines.append("higher_is_better = false")
+    if cell["min_useful_effect"] is not None:
+        lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
+    lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
+    lines += ["", "[evaluation]", 'design = "cv"', ""]
+    (path / "evreport.toml").write_text("\n".join(lines))

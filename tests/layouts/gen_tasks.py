@@ -1,0 +1,221 @@
+"""Generated multi-class and regression projects for the layout matrix (issue 21).
+
+``make_task_project(path, **cell)`` writes a complete project like ``gen.make_project``, for
+``task = "multiclass"`` (y and p_<class> columns) or ``"regression"`` (y and y_pred), and
+returns a ``gen.Gen`` with the truth: every network's per-row metric, computed here with
+numpy from the definitions in docs/methods.md, never with reportgen.
+
+Cell keys beyond gen.DEFAULTS' layout keys (layout, seeds, labels, predictions, fmt, paired,
+blocks, block_col, slices, effect, min_useful_effect, checks, seed):
+
+- ``task``: multiclass | regression; ``explicit_task``: write ``[claim] task`` (False: the
+  report infers it from the columns);
+- ``metric``: multiclass log_loss | brier | accuracy | error_rate; regression squared_error |
+  absolute_error;
+- ``classes``: how many classes (multiclass); ``missing_class``: the last class has no rows
+  in the first test block;
+- ``unit``: ``[claim] unit`` (regression), or None; ``scale``: the target's scale.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reportgen.project.manifest import freeze
+from tests.layouts.gen import BASE, CAND, DEFAULTS, Gen, block_sizes, parts_of, seed_labels
+
+TASK_DEFAULTS = {
+    **DEFAULTS,
+    "task": "multiclass",
+    "explicit_task": True,
+    "metric": None,
+    "classes": 3,
+    "missing_class": False,
+    "unit": None,
+    "scale": 100.0,
+}
+TASK_KEYS = set(TASK_DEFAULTS) | {"id", "kind"}
+
+
+def mc_row_metric(metric: str, y: np.ndarray, proba: np.ndarray) -> np.ndarray:
+    """Multi-class per-row metrics by their definitions (methods.md)."""
+    n, k = proba.shape
+    eps = np.finfo(float).eps
+    if metric == "log_loss":
+        return -np.log(np.clip(proba[np.arange(n), y], eps, 1 - eps))
+    if metric == "brier":
+        onehot = np.eye(k)[y]
+        return ((proba - onehot) ** 2).sum(axis=1) * (0.5 if k == 2 else 1.0)
+    right = (proba.argmax(axis=1) == y).astype(float)
+    if metric == "accuracy":
+        return right
+    if metric == "error_rate":
+        return 1 - right
+    raise ValueError(metric)
+
+
+def reg_row_metric(metric: str, y: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    if metric == "squared_error":
+        return (y - y_pred) ** 2
+    if metric == "absolute_error":
+        return np.abs(y - y_pred)
+    raise ValueError(metric)
+
+
+def _strength(cell: dict, model: str) -> float:
+    effect = cell["effect"]
+    cand = model == CAND
+    return {
+        "strong": 2.0 if cand else 1.0,
+        "very-strong": 3.0 if cand else 0.5,
+        "tie": 1.5,
+    }[effect]
+
+
+def make_task_project(path: Path, **cell) -> Gen:
+    unknown = set(cell) - TASK_KEYS
+    if unknown:
+        raise TypeError(f"unknown task cell keys {sorted(unknown)}")
+    cell = {**TASK_DEFAULTS, **cell}
+    if cell["metric"] is None:
+        cell["metric"] = "log_loss" if cell["task"] == "multiclass" else "squared_error"
+    path = Path(path)
+    for d in ("split", "artefacts/predictions", "artefacts/checks"):
+        (path / d).mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(cell["seed"])
+    multi = cell["task"] == "multiclass"
+    hib = cell["metric"] == "accuracy"
+    gen = Gen(path, cell, hib, CAND, BASE)
+    k = cell["classes"]
+    bcol = cell["block_col"]
+    sizes = block_sizes(cell["blocks"])
+    latent: dict[str, np.ndarray] = {}
+    for part in ("train", "validation", "test"):
+        sz = {"train": [50], "validation": [20] * 10}.get(part, sizes)
+        n = sum(sz)
+        off = {"train": 0, "validation": 100, "test": 200}[part]
+        block = np.repeat([f"{bcol}-{off + i + 1}" for i in range(len(sz))], sz)
+        signal = rng.normal(size=(n, k if multi else 1)).round(6)
+        if multi:
+            z = 2.0 * signal
+            pr = np.exp(z - z.max(axis=1, keepdims=True))
+            pr /= pr.sum(axis=1, keepdims=True)
+            y = np.array([rng.choice(k, p=row) for row in pr])
+            if part == "test" and cell["missing_class"]:
+                first = block == block[0]
+                y[first & (y == k - 1)] = 0
+        else:
+            y = (cell["scale"] * (signal[:, 0] + 0.5 * rng.normal(size=n))).round(4) + 50.0
+        route = rng.choice(np.array(["a", "b", "shifted"]), size=n, p=[0.4, 0.35, 0.25])
+        pre = {"train": "tr", "validation": "va", "test": "te"}[part]
+        gen.parts[part] = pd.DataFrame(
+            {"row_id": [f"{pre}{i:05d}" for i in range(n)], bcol: block, "route": route, "y": y}
+        )
+        latent[part] = signal
+        gen.parts[part].to_csv(path / "split" / f"{part}.csv", index=False)
+    freeze(path, created="2026-01-01T00:00:00Z")
+    rows = _write_runs(gen, cell, latent)
+    pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
+    if cell["checks"]:
+        _write_checks(path, cell)
+    _write_toml(path, cell)
+    return gen
+
+
+def _write_runs(gen: Gen, cell: dict, latent: dict) -> list[dict]:
+    multi = cell["task"] == "multiclass"
+    k = cell["classes"]
+    cand_labels, base_labels = seed_labels(cell)
+    rows = []
+    for model, labels in ((CAND, cand_labels), (BASE, base_labels)):
+        for index, seed in enumerate(labels):
+            srng = np.random.default_rng([cell["seed"], 1 if model == CAND else 2, seed])
+            s = _strength(cell, model) * (1 + 0.05 * srng.normal())
+            for part in parts_of(cell["layout"], index):
+                df = gen.parts[part]
+                y = df["y"].to_numpy()
+                if multi:
+                    z = s * latent[part] + 0.3 * srng.normal(size=latent[part].shape)
+                    pr = np.exp(z - z.max(axis=1, keepdims=True))
+                    pr /= pr.sum(axis=1, keepdims=True)
+                    values = mc_row_metric(cell["metric"], y, pr)
+                    cols = {f"p_{c}": pr[:, c] for c in range(k)}
+                else:
+                    noise = cell["scale"] * (0.8 / s) * srng.normal(size=len(df))
+                    y_pred = cell["scale"] * latent[part][:, 0] + 50.0 + noise
+                    values = reg_row_metric(cell["metric"], y, y_pred)
+                    cols = {"y_pred": y_pred}
+                key = (model, seed, part)
+                gen.per_row[key] = values
+                gen.logged[key] = float(np.mean(values))
+                write = cell["predictions"] and not (
+                    cell["layout"] == "canonical" and part == "validation"
+                )
+                pred_path = ""
+                if write:
+                    ext = "parquet" if cell["fmt"] == "parquet" else "csv"
+                    pred_path = f"artefacts/predictions/{model}-s{seed}-{part}.{ext}"
+                    frame = pd.DataFrame({"row_id": df["row_id"], "y": y, **cols})
+                    if ext == "csv":
+                        frame.to_csv(gen.path / pred_path, index=False, float_format="%.17g")
+                    else:
+                        frame.to_parquet(gen.path / pred_path, index=False)
+                    gen.with_predictions.add(key)
+                rows.append(
+                    {
+                        "run_id": f"{model}-s{seed}",
+                        "model": model,
+                        "seed": seed,
+                        "split": part,
+                        "metric": cell["metric"],
+                        "value": repr(gen.logged[key]),
+                        "status": "ok",
+                        "started_at": "2026-01-03T00:00:00Z",
+                        "config": f"{model}-a",
+                        "features": "f1",
+                        "split_id": "s1",
+                        "predictions": pred_path,
+                    }
+                )
+    return rows
+
+
+def _write_checks(path: Path, cell: dict) -> None:
+    if cell["task"] == "multiclass":
+        k = cell["classes"]
+        init = {"value": float(np.log(k)) + 0.05, "classes": k}
+    else:
+        init = {"value": 1.4, "task": "regression", "target_variance": 1.0}
+    for name, body in (
+        ("initial_loss", init),
+        ("gradient", {"max_relative_error": 1e-7}),
+        ("overfit", {"rows": 32, "final_loss": 0.01, "accuracy": 1.0}),
+        ("shapes", {"passed": True, "assertions": 12}),
+    ):
+        (path / "artefacts" / "checks" / f"{name}.json").write_text(
+            json.dumps({"check": name, "model": CAND, **body})
+        )
+
+
+def _write_toml(path: Path, cell: dict) -> None:
+    lines = ['title = "Layout matrix task cell"', "", "[claim]", 'text = "net beats base"']
+    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"', f'metric = "{cell["metric"]}"']
+    if cell["explicit_task"]:
+        lines.append(f'task = "{cell["task"]}"')
+    if cell["unit"]:
+        lines.append(f'unit = "{cell["unit"]}"')
+    if cell["min_useful_effect"] is not None:
+        lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
+    lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
+    lines.append(f"seeds_paired = {'true' if cell['paired'] else 'false'}")
+    lines += ["", "[evaluation]"]
+    if cell["blocks"] != "none":
+        lines.append(f'block = "{cell["block_col"]}"')
+    if cell["slices"] != "none":
+        lines += ['slice = "route"', 'not_worse_on = ["shifted"]']
+    lines.append("")
+    (path / "evreport.toml").write_text("\n".join(lines))

@@ -1,0 +1,171 @@
+"""The HTML report in headless Chromium at a given width: element boxes and screenshots.
+
+Chromium's headless window is never narrower than 500 px, so the report is opened inside an
+iframe of the width asked for (its media queries see that width). A script in the host page
+measures the report's boxes with getBoundingClientRect once it has loaded and writes what it
+found into the host page, which ``--dump-dom`` prints. Used by tests/render/test_screen.py
+and by tests/render/pages.py (``make pages``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+#: the widths the report is read at: a laptop window and a phone
+WIDTHS = (1280, 390)
+#: the tallest screenshot taken (Chromium refuses much larger bitmaps)
+MAX_SHOT = 16_000
+#: how long one Chromium run may take before the test gives up on it
+TIMEOUT = 120
+
+#: the measurements, run in the host page once the iframe has loaded
+CHECK_JS = r"""
+function boxes(doc, win) {
+  const problems = [];
+  const seen = (e) => e.getClientRects().length > 0;
+  const r = (e) => e.getBoundingClientRect();
+  const cross = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+                          Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const what = (e) => (e.textContent || "").replace(/\s+/g, " ").trim().slice(0, 70);
+  // cells of one row never overlap, and a cell's text stays inside the cell
+  for (const tr of doc.querySelectorAll("tr")) {
+    const cells = [...tr.children].filter(seen);
+    for (let i = 0; i < cells.length; i++)
+      for (let j = i + 1; j < cells.length; j++)
+        if (cross(r(cells[i]), r(cells[j])))
+          problems.push({kind: "cells overlap", text: what(cells[i]) + " | " + what(cells[j])});
+  }
+  for (const cell of doc.querySelectorAll("td, th")) {
+    if (!seen(cell)) continue;
+    const box = r(cell);
+    const range = doc.createRange();
+    range.selectNodeContents(cell);
+    for (const line of range.getClientRects()) {
+      if (line.width < 1) continue;
+      if (line.left < box.left - 1 || line.right > box.right + 1) {
+        problems.push({kind: "text leaves its cell", text: what(cell)});
+        break;
+      }
+    }
+  }
+  // a badge is one or two lines, never over another badge or out of its cell
+  const badges = [...doc.querySelectorAll(".status")].filter(seen);
+  for (const b of badges) {
+    const lh = parseFloat(win.getComputedStyle(b).fontSize) * 1.6;
+    if (r(b).height > 2.2 * lh) problems.push({kind: "badge wraps", text: what(b)});
+    const cell = b.closest("td, th");
+    if (cell) {
+      const c = r(cell), x = r(b);
+      if (x.left < c.left - 1 || x.right > c.right + 1)
+        problems.push({kind: "badge leaves its cell", text: what(b)});
+    }
+  }
+  for (let i = 0; i < badges.length; i++)
+    for (let j = i + 1; j < badges.length; j++)
+      if (cross(r(badges[i]), r(badges[j])))
+        problems.push({kind: "badges overlap", text: what(badges[i]) + " | " + what(badges[j])});
+  // the claim boxes never overlap; on a narrow screen they stack, each the full width
+  const claims = [...doc.querySelectorAll(".claim-box")].filter(seen);
+  for (let i = 0; i < claims.length; i++)
+    for (let j = i + 1; j < claims.length; j++)
+      if (cross(r(claims[i]), r(claims[j])))
+        problems.push({kind: "claim boxes overlap", text: what(claims[i]).slice(0, 30)});
+  const main = doc.querySelector("main");
+  const stacked = claims.length > 1 && claims.every((c, i) => i === 0 || r(c).top >= r(claims[i - 1]).bottom - 1);
+  // the page itself never scrolls sideways: wide tables and charts scroll in their own box
+  const overflow = doc.documentElement.scrollWidth - win.innerWidth;
+  if (overflow > 1) problems.push({kind: "page wider than the screen", text: String(overflow) + " px"});
+  // chart text as drawn: its font size times the chart's scale on screen
+  const sizes = [];
+  for (const t of doc.querySelectorAll("figure svg text")) {
+    if (!seen(t) || !(t.textContent || "").trim()) continue;
+    const m = t.getScreenCTM();
+    const scale = m ? Math.hypot(m.a, m.b) : 1;
+    sizes.push(parseFloat(win.getComputedStyle(t).fontSize) * scale);
+  }
+  return {
+    width: win.innerWidth,
+    height: doc.documentElement.scrollHeight,
+    problems: problems,
+    cells: doc.querySelectorAll("td, th").length,
+    badges: badges.length,
+    claims: claims.length,
+    claims_stacked: stacked,
+    claim_width: claims.length ? Math.min(...claims.map((c) => r(c).width)) : null,
+    main_width: main ? r(main).width : null,
+    chart_texts: sizes.length,
+    chart_text_min: sizes.length ? Math.min(...sizes) : null,
+  };
+}
+const frame = document.getElementById("report");
+frame.addEventListener("load", () => {
+  const out = document.createElement("pre");
+  out.id = "measured";
+  try {
+    out.textContent = JSON.stringify(boxes(frame.contentDocument, frame.contentWindow));
+  } catch (e) {
+    out.textContent = JSON.stringify({error: String(e)});
+  }
+  document.body.appendChild(out);
+});
+"""
+
+
+def chromium() -> str | None:
+    """The Chromium binary (Debian's ``chromium``), or None when the machine has none."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _host(report: Path, width: int, height: int, script: bool) -> Path:
+    """A page beside ``report`` that shows it in an iframe ``width`` px wide."""
+    host = report.with_name(f"host-{width}.html")
+    js = f"<script>{CHECK_JS}</script>" if script else ""
+    host.write_text(
+        '<!doctype html><html><body style="margin:0">'
+        f'<iframe id="report" src="{report.name}" style="width:{width}px;height:{height}px;'
+        f'border:0;display:block"></iframe>{js}</body></html>',
+        encoding="utf-8",
+    )
+    return host
+
+
+def _run(binary: str, *args: str) -> str:
+    cmd = [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--allow-file-access-from-files",
+        "--virtual-time-budget=10000",
+        *args,
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    return done.stdout
+
+
+def measure(binary: str, report: Path, width: int) -> dict:
+    """The report's boxes at ``width`` px: problems found, page height, chart text sizes."""
+    host = _host(report, width, 1000, script=True)
+    dom = _run(binary, "--window-size=1400,1000", "--dump-dom", host.as_uri())
+    m = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)
+    if not m:
+        raise RuntimeError(f"Chromium printed no measurements for {report} at {width} px")
+    text = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return json.loads(text)
+
+
+def screenshot(binary: str, report: Path, width: int, height: int, png: Path) -> Path:
+    """A PNG of the report at ``width`` px, its first ``height`` px (at most MAX_SHOT)."""
+    height = max(200, min(int(height), MAX_SHOT))
+    host = _host(report, width, height, script=False)
+    _run(binary, f"--window-size={width},{height}", f"--screenshot={png}", host.as_uri())
+    return png

@@ -1,0 +1,118 @@
+"""The multi-class and regression sections as printed: every cell from report.json's value in
+the words policy, checked here with plain Python formatting (never reportgen.words)."""
+
+from __future__ import annotations
+
+import math
+
+from reportgen.view import build_view
+
+from .conftest import load
+
+
+def _plain(x: float, decimals: int) -> str:
+    """A number with thousands separators and a typographic minus."""
+    return f"{x:,.{decimals}f}".replace("-", "\u2212")
+
+
+def _target_decimals(scale: float) -> int:
+    """Decimals of 3 significant figures of the target's scale (docs/report.md)."""
+    return max(0, 2 - math.floor(math.log10(scale)))
+
+
+def test_regression_errors_table_in_the_targets_digits():
+    report = load("diabetes-regression")
+    view = build_view(report, ()).regression
+    sec = report["regression"]
+    sd = sec["target"]["sd"]
+    d, d2 = _target_decimals(sd), _target_decimals(sd**2)
+    assert (d, d2) == (1, 0)  # sd 76.1 points: tenths of points, whole points²
+    for row, role in zip(view.models, ("candidate", "baseline"), strict=True):
+        m = sec[role]
+        seeds = [s["mse"] for s in m["per_seed"]]
+        assert row.seed == str(m["seed"])
+        assert row.mse == _plain(m["mse"], d2)
+        assert row.rmse == _plain(m["rmse"], d) and row.mae == _plain(m["mae"], d)
+        assert row.r2 == f"{m['r2']:.3f}"
+        assert row.mean_residual == _plain(m["mean_residual"], d)
+        assert row.seeds_mse == _plain(sum(seeds) / len(seeds), d2)
+    assert (
+        view.unit_note == "MSE in points², the others in points; residual = actual minus predicted."
+    )
+    t = sec["target"]
+    assert view.summary[0].value == (
+        f"mean {_plain(t['mean'], d)} points, sd {_plain(sd, d)} points, {_plain(t['min'], d)} "
+        f"to {_plain(t['max'], d)} points over {t['rows']} rows"
+    )
+    by_slice = {g.name: g for g in view.slices}
+    for g in sec["candidate"]["by_slice"]:
+        assert by_slice[g["slice"]].candidate_mae == _plain(g["mae"], d)
+        assert by_slice[g["slice"]].candidate_residual == _plain(g["mean_residual"], d)
+
+
+def test_a_description_says_it_is_the_mean_over_the_networks():
+    report = load("diabetes-regression")
+    (row,) = build_view(report, ()).regression.descriptions
+    r2 = report["descriptions"][0]
+    assert row.label == "R² (a description, not the claim's metric)"
+    assert row.value.startswith(
+        f"mlp {r2['candidate']:.3f}, ridge {r2['baseline']:.3f} (each the mean over the "
+        f"model's {r2['networks']['candidate']} networks); gap "
+        f"{_plain(r2['gap'], 3)}, 95% block bootstrap "
+    )
+
+
+def test_multiclass_confusion_and_per_class_cells():
+    report = load("digits-multiclass")
+    view = build_view(report, ()).multiclass
+    sec = report["multiclass"]
+    for conf, role in zip(view.confusions, ("candidate", "baseline"), strict=True):
+        m = sec[role]
+        for i, row in enumerate(conf.rows):
+            assert [c.count for c in row.cells] == [f"{v:,}" for v in m["confusion"][i]]
+            assert row.rows == f"{sum(m['confusion'][i]):,}"
+            diag = row.cells[i]
+            assert diag.diagonal and diag.share == f"{m['per_class'][i]['recall']:.3f}"
+            assert all(
+                c.share == "" for c, v in zip(row.cells, m["confusion"][i], strict=True) if v == 0
+            )
+    for i, row in enumerate(view.classes):
+        c, b = sec["candidate"], sec["baseline"]
+        assert row.rows == f"{c['per_class'][i]['rows']:,}"
+        assert row.candidate_recall == f"{c['per_class'][i]['recall']:.3f}"
+        assert row.baseline_precision == f"{b['per_class'][i]['precision']:.3f}"
+        assert float(row.candidate_ece) == float(f"{c['classwise_ece']['per_class'][i]:.4g}")
+
+
+def test_without_a_block_column_no_period_is_measured():
+    """The first and last "blocks" of a project without a block column are row ids."""
+    report = load("diabetes-regression")
+    assert report["data"]["block_column"] is None and report["data"]["first_block"]
+    rows = {r.label: r.value for r in build_view(report, ()).bounds.data}
+    assert "period measured" not in rows
+    assert rows["blocks on test"] == f"{report['data']['blocks']:,} single-row blocks"
+    weekly = {r.label: r.value for r in build_view(load("weekly-churn"), ()).bounds.data}
+    assert weekly["period measured"].split(" to ")[0] == load("weekly-churn")["data"]["first_block"]
+
+
+def test_the_smallest_useful_effect_carries_the_unit():
+    report = load("diabetes-regression")
+    assert report["project"]["unit"] == "points"
+    rows = {r.label: r.value for r in build_view(report, ()).bounds.relevance}
+    assert rows["smallest useful effect"] == "100 points²"
+    rows = {r.label: r.value for r in build_view(load("weekly-churn"), ()).bounds.relevance}
+    assert rows["smallest useful effect"] == str(
+        load("weekly-churn")["relevance"]["min_useful_effect"]
+    )
+
+
+def test_the_budget_says_what_its_seed_count_is_for():
+    """'seeds needed 2' beside a failed seed rule read as the rule's need: it is the interval's."""
+    report = load("digits-multiclass")
+    plan = report["noise"]["budget"]["planning"]
+    rows = {r.label: r.value for r in build_view(report, ()).noise.budget_rows}
+    assert "seeds needed, blocks fixed" not in rows
+    seeds = rows["seeds for the interval to exclude zero, blocks fixed"]
+    if plan["seeds_needed"]:
+        assert seeds == f"{plan['seeds_needed']:,} (now {report['noise']['budget']['S']:,})"
+    assert "blocks for the interval to exclude zero, seeds fixed" in rows
