@@ -17,7 +17,7 @@ from reportgen.errors import UsageError
 from reportgen.grading import GradingOptions, load_roster
 from reportgen.grading.claim import claimed_rung, honest
 from reportgen.grading.duplicates import find_duplicates
-from reportgen.grading.feedback import feedback_markdown, md_escape
+from reportgen.grading.feedback import feedback_data, md_escape, render_markdown
 from reportgen.grading.rubric import TEMPLATE, parse_rubric, score, total
 
 from .conftest import make_project, zip_tree
@@ -78,51 +78,61 @@ def test_rubric_lines_and_max():
     assert r.max == 2 + 3 + 1.5 + 1 + 2
 
 
-def test_rubric_arithmetic_each_line():
+@pytest.mark.parametrize(
+    ("given", "warnings", "started", "expected", "expected_total"),
+    [
+        pytest.param(  # everything earned, no deductions
+            {"rung": 3, "claim": "A beats B."},
+            0,
+            "2026-02-01T00:00:00Z",
+            {
+                "rung1_correct": 2,
+                "rung3_larger_than_noise": 3,
+                "check_logged-equals-recomputed": 1.5,
+                "check_not-worse-on-*": 1,
+                "honest_claim": 2,
+                "warnings": 0,
+                "late": 0,
+            },
+            9.5,
+            id="everything-earned",
+        ),
+        pytest.param(
+            # partly, a failing check, one of two pattern checks failing, a dishonest claim,
+            # 3 warnings (cap 1), late
+            {
+                "rung": 1,
+                "claim": "A beats B by 5 points.",
+                "failing": ("logged-equals-recomputed", "not-worse-on-b"),
+                "partly_at": 3,
+            },
+            3,
+            "2026-03-02T10:00:00Z",
+            {
+                "rung1_correct": 2,
+                # partly, but above rung 2, which is not shown: the credited ladder gives it nothing
+                "rung3_larger_than_noise": 0,
+                "check_logged-equals-recomputed": 0,
+                "check_not-worse-on-*": 0,
+                "honest_claim": 0,
+                "warnings": -1,
+                "late": -3,
+            },
+            0,  # 2 - 4 is floored at 0
+            id="deductions",
+        ),
+    ],
+)
+def test_rubric_arithmetic_each_line(given, warnings, started, expected, expected_total):
     r = parse_rubric(RUBRIC)
     deadline = datetime(2026, 3, 1, tzinfo=UTC)
-    # everything earned, no deductions
-    s = score(
-        r,
-        report(rung=3, claim="A beats B."),
-        warnings=0,
-        latest_started_at="2026-02-01T00:00:00Z",
-        deadline=deadline,
-    )
-    assert points(s) == {
-        "rung1_correct": 2,
-        "rung3_larger_than_noise": 3,
-        "check_logged-equals-recomputed": 1.5,
-        "check_not-worse-on-*": 1,
-        "honest_claim": 2,
-        "warnings": 0,
-        "late": 0,
-    }
-    assert total(s) == 9.5
-    # partly, a failing check, one of two pattern checks failing, a dishonest claim, 3 warnings (cap 1), late
-    s = score(
-        r,
-        report(
-            rung=1,
-            claim="A beats B by 5 points.",
-            failing=("logged-equals-recomputed", "not-worse-on-b"),
-            partly_at=3,
-        ),
-        warnings=3,
-        latest_started_at="2026-03-02T10:00:00Z",
-        deadline=deadline,
-    )
-    assert points(s) == {
-        "rung1_correct": 2,
-        # partly, but above rung 2, which is not shown: the credited ladder gives it nothing
-        "rung3_larger_than_noise": 0,
-        "check_logged-equals-recomputed": 0,
-        "check_not-worse-on-*": 0,
-        "honest_claim": 0,
-        "warnings": -1,
-        "late": -3,
-    }
-    assert total(s) == 0  # 2 - 4 is floored at 0
+    s = score(r, report(**given), warnings=warnings, latest_started_at=started, deadline=deadline)
+    assert points(s) == expected
+    assert total(s) == expected_total
+
+
+def test_a_missing_check_earns_nothing_and_one_warning_costs_half():
+    r = parse_rubric(RUBRIC)
     # a missing check earns nothing; one warning costs 0.5
     rep = report(rung=0)
     rep["checks"] = []
@@ -203,7 +213,7 @@ def test_feedback_names_the_lowest_rung_not_shown(missing_rung):
     rep["ladder"][missing_rung - 1]["artefacts"] = ["artefacts/x.json"]
     rep["claim"]["reconsider_items"] = ["the gap holds on [new data](http://evil)"]
     rep["claim"]["rewritten"] = "A <b>ties</b> B."
-    md = feedback_markdown("alice", rep)
+    md = render_markdown(feedback_data("alice", rep))
     names = ("correct", "fair", "larger than noise", "relevant", "bounded")
     assert f"rung {missing_rung} ({names[missing_rung - 1]})" in md
     assert f"What is missing: thing {missing_rung}." in md
@@ -216,16 +226,16 @@ def test_feedback_names_the_lowest_rung_not_shown(missing_rung):
 
 
 def test_feedback_all_shown_and_failed_build():
-    md = feedback_markdown("bob", report(rung=5))
+    md = render_markdown(feedback_data("bob", report(rung=5)))
     assert "shows every rung" in md
-    md = feedback_markdown("carol", None, error="=HYPERLINK(x)")
+    md = render_markdown(feedback_data("carol", None, error="=HYPERLINK(x)"))
     assert "could not be built" in md and r"=HYPERLINK\(x\)" in md
 
 
 def test_feedback_lists_points_per_line():
     r = parse_rubric(RUBRIC)
     s = score(r, report(rung=3, claim="A beats B."))
-    md = feedback_markdown("dan", report(rung=3), s, total(s), r.max)
+    md = render_markdown(feedback_data("dan", report(rung=3), s, total(s), r.max))
     assert "**Points: 9.5 of 9.5**" in md
     assert "| rung 3 (larger than noise) | 3 | shown |" in md
 

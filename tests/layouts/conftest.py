@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.cli import main
+from tests.forbidden import leaves
 from tests.layouts.gen import Gen, make_project
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "reportgen" / "report.schema.json"
@@ -137,14 +138,7 @@ def cell_params(cells: list[dict]) -> list:
 
 def strings(obj, path: str = ""):
     """Every string in a JSON value, with its path: (path, text)."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from strings(v, f"{path}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from strings(v, f"{path}[{i}]")
+    return ((p, v) for p, v in leaves(obj, path) if isinstance(v, str))
 
 
 def keys(obj, path: str = ""):
