@@ -1,4 +1,7 @@
-"""A model against its baseline (kind = "model-vs-baseline"): the sections, the ladder, the decision."""
+"""A model against its baseline (kind = "model-vs-baseline"): the sections, the ladder, the decision.
+
+compare() assembles them for any evaluation design; Split holds the split design's hooks and a
+design that differs (checks/cv) overrides the ones it does its own way."""
 
 from __future__ import annotations
 
