@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from reportgen import words
 from reportgen.checks.cv.select import FoldRuns
+from reportgen.checks.noise_lines import seed_rule_words
 from reportgen.project import Project
 from reportgen.stats.cv import FEW_FOLD_GAPS
 
@@ -48,18 +49,16 @@ def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: 
             f"{words.count_noun(n_b, 'seed', adjective=base.name)} per fold); {gap_words}."
         )
     else:
-        who = {"candidate": cand.name, "baseline": base.name}
-        src = seed.get("sd_from") or "candidate"
-        larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.get("note") else ""
-        s = (
-            f"{SEED_HEAD} {gap_words}, {words.ratio(seed['gap_in_sd'], signed=True)} seed sd "
-            f"(sd {words.spread(seed['sd_used'])}: the mean over {folds} of each fold's seed "
-            f"variance, {words.count_noun(seed['n'][src], 'seed', adjective=who[src])} per "
-            f"fold{larger}); the rule needs more than {words.given(cfg.seed_sd_multiple)}, so it "
-            f"{'passes' if seed['passes'] else 'fails'}; "
-            f"{words.count(seed['seeds_beating_baseline'])} of "
-            f"{words.count_noun(len(seed['values']['candidate']), 'seed', adjective=cand.name)} "
-            f"beat the {base.name} mean over the folds."
+        s = seed_rule_words(
+            cfg,
+            seed,
+            (cand.name, base.name),
+            f"{SEED_HEAD} {gap_words}",
+            lambda seeds, larger: (
+                f": the mean over {folds} of each fold's seed variance, {seeds} per fold{larger}"
+            ),
+            len(seed["values"]["candidate"]),
+            " over the folds",
         )
     if seed.get("note"):
         s += f" Note: {seed['note']}."
