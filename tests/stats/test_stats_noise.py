@@ -201,33 +201,43 @@ def _two_level(C, Bm, higher_is_better, paired, resamples, confidence, rng):
     return two_level_bootstrap(C, Bm, paired=paired, rng=rng, **kw)
 
 
-def test_two_level_equals_naive_loop():
-    rng = np.random.default_rng(2)
-    C = rng.normal(0.30, 0.02, (4, 13))
-    Bm = rng.normal(0.31, 0.02, (3, 13))
-    r = _two_level(C, Bm, False, False, 300, 0.95, np.random.default_rng(11))
-    g = np.random.default_rng(11)
-    bi = g.integers(0, 13, size=(300, 13))
-    sc = g.integers(0, 4, size=(300, 4))
-    sb = g.integers(0, 3, size=(300, 3))
-    naive = np.array([Bm[sb[k]][:, bi[k]].mean() - C[sc[k]][:, bi[k]].mean() for k in range(300)])
-    lo, hi = np.percentile(naive, [2.5, 97.5])
-    assert (r["low"], r["high"]) == pytest.approx((lo, hi), rel=1e-10)
-    assert r["gap"] == pytest.approx(Bm.mean() - C.mean(), rel=1e-12)
+def _naive_two_level(C, Bm, higher_is_better, paired, resamples, g):
+    """The two-level bootstrap as a Python loop: blocks, candidate seeds, baseline seeds."""
+    bi = g.integers(0, C.shape[1], size=(resamples, C.shape[1]))
+    sc = g.integers(0, C.shape[0], size=(resamples, C.shape[0]))
+    sb = sc if paired else g.integers(0, Bm.shape[0], size=(resamples, Bm.shape[0]))
+    sign = 1.0 if higher_is_better else -1.0
+    return np.array(
+        [sign * (C[sc[k]][:, bi[k]].mean() - Bm[sb[k]][:, bi[k]].mean()) for k in range(resamples)]
+    )
 
 
-def test_two_level_paired_uses_same_seed_indices():
-    rng = np.random.default_rng(3)
-    C = rng.normal(0.70, 0.02, (3, 10))
-    Bm = rng.normal(0.69, 0.02, (3, 10))
-    r = _two_level(C, Bm, True, True, 200, 0.8, np.random.default_rng(4))
-    g = np.random.default_rng(4)
-    bi = g.integers(0, 10, size=(200, 10))
-    s = g.integers(0, 3, size=(200, 3))
-    naive = np.array([(C[s[k]] - Bm[s[k]])[:, bi[k]].mean() for k in range(200)])
-    assert (r["low"], r["high"]) == pytest.approx(tuple(np.percentile(naive, [10, 90])), rel=1e-10)
+@pytest.mark.parametrize(
+    ("data", "means", "seeds", "blocks", "higher", "paired", "resamples", "conf", "draws"),
+    [
+        (2, (0.30, 0.31), (4, 3), 13, False, False, 300, 0.95, 11),
+        (3, (0.70, 0.69), (3, 3), 10, True, True, 200, 0.8, 4),  # the same seed indices
+    ],
+    ids=["unpaired", "paired"],
+)
+def test_two_level_equals_naive_loop(
+    data, means, seeds, blocks, higher, paired, resamples, conf, draws
+):
+    rng = np.random.default_rng(data)
+    C = rng.normal(means[0], 0.02, (seeds[0], blocks))
+    Bm = rng.normal(means[1], 0.02, (seeds[1], blocks))
+    r = _two_level(C, Bm, higher, paired, resamples, conf, np.random.default_rng(draws))
+    naive = _naive_two_level(C, Bm, higher, paired, resamples, np.random.default_rng(draws))
+    pct = [50 * (1 - conf), 50 * (1 + conf)]
+    assert (r["low"], r["high"]) == pytest.approx(tuple(np.percentile(naive, pct)), rel=1e-10)
+    sign = 1.0 if higher else -1.0
+    assert r["gap"] == pytest.approx(sign * (C.mean() - Bm.mean()), rel=1e-12)
+
+
+def test_two_level_paired_needs_equal_seed_counts():
+    C, Bm = np.full((3, 10), 0.7), np.full((2, 10), 0.69)
     with pytest.raises(ValueError, match="S_c == S_b"):
-        _two_level(C, Bm[:2], True, True, 10, 0.9, np.random.default_rng(0))
+        _two_level(C, Bm, True, True, 10, 0.9, np.random.default_rng(0))
 
 
 def _per_seed(C, base, seeds, rng, primary="wider", resamples=400, confidence=0.95):
