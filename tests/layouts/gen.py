@@ -303,10 +303,8 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
     bcol = cell["block_col"]
     sizes = block_sizes(cell["blocks"])
     for part in ("train", "validation", "test"):
-        sz = {"train": [50], "validation": [20] * 10}.get(part, sizes)
-        n = sum(sz)
-        off = {"train": 0, "validation": 100, "test": 200}[part]
-        block = np.repeat([f"{bcol}-{off + i + 1}" for i in range(len(sz))], sz)
+        block = part_blocks(bcol, part, sizes)
+        n = len(block)
         signal = rng.normal(size=n).round(6)
         y = (rng.random(n) < _sigmoid(2 * signal)).astype(int)
         if part == "test" and cell["one_class"]:
@@ -316,13 +314,12 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
             route = np.where(route == "shifted", "b", route)
             route[n // 2] = "rare"
             y[n // 2] = 1 if not cell["one_class"] else 0
-        pre = {"train": "tr", "validation": "va", "test": "te"}[part]
         if part == "test" and cell["empty_block_rows"]:
             block = block.astype(object)
             block[: cell["empty_block_rows"]] = ""
         gen.parts[part] = pd.DataFrame(
             {
-                "row_id": [f"{pre}{i:05d}" for i in range(n)],
+                "row_id": row_ids(part, n),
                 bcol: block,
                 "route": route,
                 "signal": signal,
@@ -379,49 +376,98 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
                 values = row_metric(metric, df["y"].to_numpy(), probs[part], t)
                 if custom:
                     values = values.round(6)
-                key = (model, seed, part)
-                gen.per_row[key] = values
-                gen.logged[key] = float(np.mean(values))
-                write = cell["predictions"] and not (
-                    cell["layout"] == "canonical" and part == "validation"
-                )
-                pred_path = ""
-                if write:
-                    ext = "parquet" if cell["fmt"] == "parquet" else "csv"
-                    pred_path = f"artefacts/predictions/{model}-s{seed}-{part}.{ext}"
-                    frame = pd.DataFrame({"row_id": df["row_id"]})
-                    if custom:
-                        frame[custom[0]] = values
-                        if metric == "custom_low":
-                            frame["y"], frame["p"] = df["y"].to_numpy(), probs[part]
-                    else:
-                        frame["y"], frame["p"] = df["y"].to_numpy(), probs[part]
-                    if ext == "csv":
-                        frame.to_csv(path / pred_path, index=False)
-                    else:
-                        frame.to_parquet(path / pred_path, index=False)
-                    gen.with_predictions.add(key)
-                rows.append(
-                    {
-                        "run_id": f"{model}-s{seed}",
-                        "model": model,
-                        "seed": seed,
-                        "split": part,
-                        "metric": custom[0] if custom else metric,
-                        "value": _logged_text(gen.logged[key], cell["log_digits"]),
-                        "status": "ok",
-                        "started_at": "2026-01-03T00:00:00Z",
-                        "config": f"{model}-a",
-                        "features": "f1",
-                        "split_id": "s1",
-                        "predictions": pred_path,
-                    }
-                )
+                    cols = {custom[0]: values}
+                    if metric == "custom_low":
+                        cols.update(y=df["y"].to_numpy(), p=probs[part])
+                else:
+                    cols = {"y": df["y"].to_numpy(), "p": probs[part]}
+                pred_path = record_part(gen, model, seed, part, values, cols)
+                value = _logged_text(gen.logged[(model, seed, part)], cell["log_digits"])
+                name = custom[0] if custom else metric
+                rows.append(run_row(f"{model}-s{seed}", model, seed, part, name, value, pred_path))
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
         write_checks(path, CAND)
     _write_toml(path, cell, hib)
     return gen
+
+
+def part_blocks(block_col: str, part: str, sizes: list[int]) -> np.ndarray:
+    """Every row's block label in one part: train one block of 50, validation ten of 20."""
+    sz = {"train": [50], "validation": [20] * 10}.get(part, sizes)
+    off = {"train": 0, "validation": 100, "test": 200}[part]
+    return np.repeat([f"{block_col}-{off + i + 1}" for i in range(len(sz))], sz)
+
+
+def row_ids(part: str, n: int) -> list[str]:
+    """The row ids of one split part: tr00000, va00000, te00000, ..."""
+    pre = {"train": "tr", "validation": "va", "test": "te"}[part]
+    return [f"{pre}{i:05d}" for i in range(n)]
+
+
+def write_predictions(
+    path: Path, name: str, frame: pd.DataFrame, fmt: str, float_format: str | None = None
+) -> str:
+    """Write ``artefacts/predictions/<name>`` as CSV or Parquet (``fmt``); return that path."""
+    ext = "parquet" if fmt == "parquet" else "csv"
+    rel = f"artefacts/predictions/{name}.{ext}"
+    if ext == "csv":
+        frame.to_csv(path / rel, index=False, float_format=float_format)
+    else:
+        frame.to_parquet(path / rel, index=False)
+    return rel
+
+
+def record_part(
+    gen: Gen,
+    model: str,
+    seed: int,
+    part: str,
+    values: np.ndarray,
+    cols: dict,
+    float_format: str | None = None,
+) -> str:
+    """Keep one network's per-row metric on one part; write its predictions (row_id and
+    ``cols``) when the cell has them there. Returns the file's path, "" when none."""
+    cell, key = gen.cell, (model, seed, part)
+    gen.per_row[key] = values
+    gen.logged[key] = float(np.mean(values))
+    if not cell["predictions"] or (cell["layout"] == "canonical" and part == "validation"):
+        return ""
+    frame = pd.DataFrame({"row_id": gen.parts[part]["row_id"], **cols})
+    gen.with_predictions.add(key)
+    return write_predictions(gen.path, f"{model}-s{seed}-{part}", frame, cell["fmt"], float_format)
+
+
+def run_row(
+    run_id: str,
+    model: str,
+    seed: int,
+    split: str,
+    metric: str,
+    value: str,
+    predictions: str,
+    *,
+    started_at: str = "2026-01-03T00:00:00Z",
+    split_id: str = "s1",
+    **extra,
+) -> dict:
+    """One runs.csv row of a generated network (config ``<model>-a``, features ``f1``)."""
+    return {
+        "run_id": run_id,
+        "model": model,
+        "seed": seed,
+        "split": split,
+        "metric": metric,
+        "value": value,
+        "status": "ok",
+        "started_at": started_at,
+        "config": f"{model}-a",
+        "features": "f1",
+        "split_id": split_id,
+        "predictions": predictions,
+        **extra,
+    }
 
 
 def _logged_text(value: float, digits: int | None) -> str:
