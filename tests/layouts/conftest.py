@@ -135,16 +135,29 @@ def cell_params(cells: list[dict]) -> list:
     return [pytest.param(c, id=c["id"]) for c in cells]
 
 
-def strings(obj, path: str = ""):
-    """Every string in a JSON value, with its path: (path, text)."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, dict):
+def built_report(built_cells, cell: dict) -> dict:
+    """The cell's report.json; skips the test when it did not build (test_matrix reports that)."""
+    b = built_cells(cell)
+    if b.report is None:
+        pytest.skip("did not build: see test_cell_builds_and_validates")
+    return b.report
+
+
+def leaves(obj, path: str = ""):
+    """Every leaf of a JSON value (not a dict or list), with its path: (path, value)."""
+    if isinstance(obj, dict):
         for k, v in obj.items():
-            yield from strings(v, f"{path}.{k}")
+            yield from leaves(v, f"{path}.{k}")
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            yield from strings(v, f"{path}[{i}]")
+            yield from leaves(v, f"{path}[{i}]")
+    else:
+        yield path, obj
+
+
+def strings(obj, path: str = ""):
+    """Every string in a JSON value, with its path: (path, text)."""
+    return ((p, v) for p, v in leaves(obj, path) if isinstance(v, str))
 
 
 def keys(obj, path: str = ""):

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from reportgen.cli import main
 from tests.layouts import cells as C
-from tests.layouts.conftest import build, cell_params, keys, strings
+from tests.layouts.conftest import build, built_report, cell_params, keys, strings
 from tests.layouts.gen import BASE, CAND
 
 TOL = 1e-12
@@ -166,10 +166,8 @@ def interval_violations(report: dict) -> list[str]:
 
 @pytest.mark.parametrize("cell", cell_params(C.all_cells()))
 def test_b_every_interval_contains_its_point_estimate(cell, built_cells):
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: test_matrix reports it")
-    bad = interval_violations(b.report)
+    report = built_report(built_cells, cell)
+    bad = interval_violations(report)
     assert not bad, "; ".join(bad)
 
 
@@ -395,14 +393,12 @@ def _band(report: dict, cell: dict) -> float | None:
 
 @pytest.mark.parametrize("cell", cell_params(C.all_cells()))
 def test_h_tie_words_only_when_equivalence_is_shown(cell, built_cells):
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: test_matrix reports it")
-    said = tie_texts(b.report)
+    report = built_report(built_cells, cell)
+    said = tie_texts(report)
     if not said:
         return
-    iv = (b.report.get("noise") or {}).get("interval") or {}
-    m = _band(b.report, {**{"min_useful_effect": 0.005}, **cell})
+    iv = (report.get("noise") or {}).get("interval") or {}
+    m = _band(report, {**{"min_useful_effect": 0.005}, **cell})
     low, high = iv.get("low"), iv.get("high")
     shown = m is not None and low is not None and high is not None and -m < low and high < m
     assert shown, f"says {said[0]!r} but the interval {low} to {high} is not inside ±{m}"
@@ -486,12 +482,10 @@ def _margin(report: dict, cell: dict) -> float | None:
 @pytest.mark.parametrize("cell", cell_params(C.all_cells()))
 def test_g_required_slice_passes_only_within_its_margin(cell, built_cells):
     """Non-inferiority: a not_worse_on slice holds only when its worse end stays within the margin."""
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: test_matrix reports it")
-    m = _margin(b.report, cell)
-    slices = {s["slice"]: s for s in b.report.get("slices") or []}
-    for c in b.report["checks"]:
+    report = built_report(built_cells, cell)
+    m = _margin(report, cell)
+    slices = {s["slice"]: s for s in report.get("slices") or []}
+    for c in report["checks"]:
         name = next((n for n, s in slices.items() if s.get("required") and n in c["id"]), None)
         if name is None or c["passed"] is not True:
             continue
