@@ -480,14 +480,10 @@ def _edit_after_freeze(path: Path) -> None:
     test.write_bytes(test.read_bytes().replace(b"\n", b"\r\n"))
 
 
-def _write_toml(path: Path, cell: dict, hib: bool) -> None:
-    metric = cell["metric"]
-    custom = CUSTOM.get(metric)
-    lines = ['title = "Layout matrix cell"', "", "[claim]", 'text = "net beats base"']
-    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"']
-    lines.append(f'metric = "{custom[0] if custom else metric}"')
-    if custom:
-        lines.append(f"higher_is_better = {'true' if hib else 'false'}")
+def toml_head(cell: dict, title: str, claim: list[str]) -> list[str]:
+    """evreport.toml's lines up to [evaluation]'s block: ``claim`` follows the two models."""
+    lines = [f'title = "{title}"', "", "[claim]", 'text = "net beats base"']
+    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"', *claim]
     if cell["min_useful_effect"] is not None:
         lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
     lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
@@ -495,6 +491,16 @@ def _write_toml(path: Path, cell: dict, hib: bool) -> None:
     lines += ["", "[evaluation]"]
     if cell["blocks"] != "none":
         lines.append(f'block = "{cell["block_col"]}"')
+    return lines
+
+
+def _write_toml(path: Path, cell: dict, hib: bool) -> None:
+    metric = cell["metric"]
+    custom = CUSTOM.get(metric)
+    claim = [f'metric = "{custom[0] if custom else metric}"']
+    if custom:
+        claim.append(f"higher_is_better = {'true' if hib else 'false'}")
+    lines = toml_head(cell, "Layout matrix cell", claim)
     if cell["block_kind"] is not None:
         lines.append(f'block_kind = "{cell["block_kind"]}"')
     if cell["slices"] != "none":

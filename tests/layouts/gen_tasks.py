@@ -38,6 +38,7 @@ from tests.layouts.gen import (
     row_ids,
     run_row,
     seed_labels,
+    toml_head,
 )
 
 TASK_DEFAULTS = {
@@ -185,19 +186,12 @@ def _write_checks(path: Path, cell: dict) -> None:
 
 
 def _write_toml(path: Path, cell: dict) -> None:
-    lines = ['title = "Layout matrix task cell"', "", "[claim]", 'text = "net beats base"']
-    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"', f'metric = "{cell["metric"]}"']
+    claim = [f'metric = "{cell["metric"]}"']
     if cell["explicit_task"]:
-        lines.append(f'task = "{cell["task"]}"')
+        claim.append(f'task = "{cell["task"]}"')
     if cell["unit"]:
-        lines.append(f'unit = "{cell["unit"]}"')
-    if cell["min_useful_effect"] is not None:
-        lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
-    lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
-    lines.append(f"seeds_paired = {'true' if cell['paired'] else 'false'}")
-    lines += ["", "[evaluation]"]
-    if cell["blocks"] != "none":
-        lines.append(f'block = "{cell["block_col"]}"')
+        claim.append(f'unit = "{cell["unit"]}"')
+    lines = toml_head(cell, "Layout matrix task cell", claim)
     if cell["slices"] != "none":
         lines += ['slice = "route"', 'not_worse_on = ["shifted"]']
     lines.append("")

@@ -174,14 +174,19 @@ def test_b_every_interval_contains_its_point_estimate(cell, built_cells):
 # --------------------------------------------------------------------------- (c) the seed line
 
 
-def test_c_canonical_seed_line_uses_every_validation_seed(built_cells):
-    b = built_ok(built_cells, C.CANONICAL)
-    gen, seed = b.gen, b.report["noise"]["seed"]
+def _assert_seed_sds(gen, seed: dict, part: str) -> None:
+    """The seed line counts 5 networks a side and its sds are theirs, logged on ``part``."""
     assert seed["n"] == {"candidate": 5, "baseline": 5}
     for role, model in (("candidate", CAND), ("baseline", BASE)):
-        vals = [gen.logged[(model, s, "validation")] for s in gen.seeds(model, "validation")]
+        vals = [gen.logged[(model, s, part)] for s in gen.seeds(model, part)]
         assert len(vals) == 5
         assert seed["sd"][role] == pytest.approx(np.std(vals, ddof=1), rel=1e-9)
+
+
+def test_c_canonical_seed_line_uses_every_validation_seed(built_cells):
+    b = built_ok(built_cells, C.CANONICAL)
+    seed = b.report["noise"]["seed"]
+    _assert_seed_sds(b.gen, seed, "validation")
     incomplete = [x for x in seed.get("left_out") or [] if re.search(r"incomplete|no test row", x)]
     assert not incomplete, incomplete
 
@@ -234,11 +239,8 @@ def test_c_run_log_only_keeps_the_seed_line_and_the_paired_interval(built_cells)
 
 def test_c_test_only_seed_spread_is_a_test_level_number(built_cells):
     b = built_ok(built_cells, C.TEST_ONLY)
-    gen, seed = b.gen, b.report["noise"]["seed"]
-    assert seed["n"] == {"candidate": 5, "baseline": 5}
-    for role, model in (("candidate", CAND), ("baseline", BASE)):
-        vals = [gen.logged[(model, s, "test")] for s in gen.seeds(model, "test")]
-        assert seed["sd"][role] == pytest.approx(np.std(vals, ddof=1), rel=1e-9)
+    seed = b.report["noise"]["seed"]
+    _assert_seed_sds(b.gen, seed, "test")
     said = [t for _, t in strings(seed)] + [b.report["noise"]["lines"][0]]
     assert any(re.search(r"\btest\b", t) for t in said), "the seed line never says it is on test"
 
