@@ -15,8 +15,8 @@ from tests.layouts.gen import (
     Gen,
     _edit_after_freeze,
     block_sizes,
-    write_predictions,
 )
+from tests.layouts.gen_io import write_predictions
 from tests.synthetic import one_run_row, question_frame
 
 CATEGORIES = ("dates", "units", "names", "places")

@@ -24,10 +24,8 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.layouts.gen import run_row, write_predictions
+from tests.layouts.gen_io import BASE, CAND, run_row, write_predictions
 from tests.synthetic import write_checks
-
-CAND, BASE = "net", "base"
 
 CV_DEFAULTS: dict = {
     "kind": "cv",

@@ -26,18 +26,14 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.layouts.gen import (
+from tests.layouts.gen import DEFAULTS, Gen, block_sizes, parts_of, seed_labels
+from tests.layouts.gen_io import (
     BASE,
     CAND,
-    DEFAULTS,
-    Gen,
-    block_sizes,
     part_blocks,
-    parts_of,
     record_part,
     row_ids,
     run_row,
-    seed_labels,
     toml_head,
 )
 
