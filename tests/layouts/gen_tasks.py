@@ -26,16 +26,9 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.layouts import gen_io
 from tests.layouts.gen import DEFAULTS, Gen, block_sizes, parts_of, seed_labels
-from tests.layouts.gen_io import (
-    BASE,
-    CAND,
-    part_blocks,
-    record_part,
-    row_ids,
-    run_row,
-    toml_head,
-)
+from tests.layouts.gen_io import BASE, CAND
 
 TASK_DEFAULTS = {
     **DEFAULTS,
@@ -104,7 +97,7 @@ def make_task_project(path: Path, **cell) -> Gen:
     sizes = block_sizes(cell["blocks"])
     latent: dict[str, np.ndarray] = {}
     for part in ("train", "validation", "test"):
-        block = part_blocks(bcol, part, sizes)
+        block = gen_io.part_blocks(bcol, part, sizes)
         n = len(block)
         signal = rng.normal(size=(n, k if multi else 1)).round(6)
         if multi:
@@ -119,7 +112,7 @@ def make_task_project(path: Path, **cell) -> Gen:
             y = (cell["scale"] * (signal[:, 0] + 0.5 * rng.normal(size=n))).round(4) + 50.0
         route = rng.choice(np.array(["a", "b", "shifted"]), size=n, p=[0.4, 0.35, 0.25])
         gen.parts[part] = pd.DataFrame(
-            {"row_id": row_ids(part, n), bcol: block, "route": route, "y": y}
+            {"row_id": gen_io.row_ids(part, n), bcol: block, "route": route, "y": y}
         )
         latent[part] = signal
         gen.parts[part].to_csv(path / "split" / f"{part}.csv", index=False)
@@ -155,9 +148,11 @@ def _write_runs(gen: Gen, cell: dict, latent: dict) -> list[dict]:
                     y_pred = cell["scale"] * latent[part][:, 0] + 50.0 + noise
                     values = reg_row_metric(cell["metric"], y, y_pred)
                     cols = {"y_pred": y_pred}
-                pred_path = record_part(gen, model, seed, part, values, {"y": y, **cols}, "%.17g")
+                pred_path = gen_io.record_part(
+                    gen, model, seed, part, values, {"y": y, **cols}, "%.17g"
+                )
                 value = repr(gen.logged[(model, seed, part)])
-                run = run_row(
+                run = gen_io.run_row(
                     f"{model}-s{seed}", model, seed, part, cell["metric"], value, pred_path
                 )
                 rows.append(run)
@@ -187,7 +182,7 @@ def _write_toml(path: Path, cell: dict) -> None:
         claim.append(f'task = "{cell["task"]}"')
     if cell["unit"]:
         claim.append(f'unit = "{cell["unit"]}"')
-    lines = toml_head(cell, "Layout matrix task cell", claim)
+    lines = gen_io.toml_head(cell, "Layout matrix task cell", claim)
     if cell["slices"] != "none":
         lines += ['slice = "route"', 'not_worse_on = ["shifted"]']
     lines.append("")
