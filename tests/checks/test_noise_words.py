@@ -18,8 +18,7 @@ from reportgen.project.config import parse_config
 from reportgen.render.html import render_html
 from reportgen.view import build_view
 from reportgen.words import gap_decimals, ratio, with_sign
-from tests.forbidden import USER_SECTIONS, strings
-from tests.layouts.conftest import leaves
+from tests.forbidden import USER_SECTIONS, leaves, strings
 from tests.layouts.gen import make_project
 
 
@@ -103,7 +102,7 @@ def test_seeds_paired_without_shared_labels_says_so(tmp_path):
 
 
 def _numbers(obj):
-    """Every number in a JSON value (not a bool), with its path."""
+    """Every number in a JSON value, with its path (booleans are not numbers here)."""
     return (
         (p, v) for p, v in leaves(obj) if isinstance(v, int | float) and not isinstance(v, bool)
     )

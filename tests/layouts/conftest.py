@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from reportgen.cli import main
+from tests.forbidden import leaves
 from tests.layouts.gen import Gen, make_project
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "reportgen" / "report.schema.json"
@@ -170,18 +171,6 @@ def useful_band(report: dict, cell: dict) -> float | None:
     rel = report.get("relevance") or {}
     m = rel.get("min_useful_effect")
     return m if m is not None else cell.get("min_useful_effect")
-
-
-def leaves(obj, path: str = ""):
-    """Every leaf of a JSON value (not a dict or list), with its path: (path, value)."""
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from leaves(v, f"{path}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from leaves(v, f"{path}[{i}]")
-    else:
-        yield path, obj
 
 
 def strings(obj, path: str = ""):
