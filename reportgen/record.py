@@ -39,6 +39,7 @@ from reportgen.record_folds import (
     write_folds,
 )
 from reportgen.record_io import (
+    check_logged_ids,
     csv_bytes,
     csv_cell,
     env_string,
@@ -149,28 +150,19 @@ class Recorder:
     def _check_rows(self, manifest: dict, part: str, ids: np.ndarray) -> None:
         """Every logged row_id is a row of the frozen ``part`` (ValueError naming the first that
         is not); a warning when rows of the part are left out."""
-        import pandas as pd
-
         known = self._part_ids(manifest, part)
         if known is None:
             return
         entry = next(f for f in manifest["files"] if f["part"] == part)
-        logged = pd.Index(np.asarray([str(v).strip() for v in ids], dtype=object))
-        absent = np.flatnonzero(known.get_indexer(logged) < 0)
-        if absent.size:
-            i = int(absent[0])
-            first = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
-            raise ValueError(
-                f"row_id[{i}] = {first!r} is not a row of the frozen {part} split "
-                f"({entry['path']}, column {manifest.get('row_id') or 'row_id'!r}); "
-                f"{absent.size:,} of the {len(ids):,} row ids are not in it"
-            )
-        if len(logged) < len(known):
-            warnings.warn(
-                f"{len(logged):,} of the {len(known):,} rows of the {part} split logged: the "
-                "report's fairness check wants each predictions file to cover its whole part",
-                stacklevel=3,
-            )
+        check_logged_ids(
+            known,
+            ids,
+            f"the {part} split",
+            named=f"the frozen {part} split ({entry['path']}, column "
+            f"{manifest.get('row_id') or 'row_id'!r})",
+            hint="",
+            whole="each predictions file to cover its whole part",
+        )
 
     def _config(self):
         from reportgen.errors import Problem
