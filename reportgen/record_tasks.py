@@ -53,7 +53,7 @@ def _warn_unsorted(classes: list, names: list[str]) -> None:
             f"({[class_name(c) for c in in_order]!r}): check that it names p's columns in "
             "predict_proba's order, or the metrics score the wrong class",
             UserWarning,
-            stacklevel=5,  # the user's rec.log call
+            stacklevel=6,  # the user's rec.log call
         )
 
 
