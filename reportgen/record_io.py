@@ -143,15 +143,21 @@ def zero_one(x: Any, name: str, n: int) -> np.ndarray:
     return f.astype(np.int64)
 
 
-def finite_vector(x: Any, name: str, n: int, low: float | None = None, high: float | None = None):
-    a = vector(x, name, n)
+def floats(a: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """``a`` as float64 (ValueError unless it holds numbers) and the index of its first value
+    that is not finite, or None."""
     try:
         f = a.astype(np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
     bad = ~np.isfinite(f)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    return f, (np.argwhere(bad)[0] if bad.any() else None)
+
+
+def finite_vector(x: Any, name: str, n: int, low: float | None = None, high: float | None = None):
+    f, at = floats(vector(x, name, n), name)
+    if at is not None:
+        i = int(at[0])
         raise ValueError(
             f"{name}[{i}] = {float(f[i])!r}: {name} must be finite (no NaN or infinity)"
         )
