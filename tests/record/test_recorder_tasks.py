@@ -183,16 +183,20 @@ def test_regression_messages_print_plain_numbers(tmp_path):
     assert "np." not in str(e.value)
 
 
+#: metric names mistyped, by task, and the built-in name the error suggests
+TYPOS = {
+    "multiclass": {"logloss": "log_loss", "acuracy": "accuracy", "nll": "log_loss"},
+    "regression": {
+        "squared_eror": "squared_error",
+        "mse": "squared_error",
+        "MAE": "absolute_error",
+    },
+}
+
+
 @pytest.mark.parametrize(
     ("task", "metric", "suggestion"),
-    [
-        ("multiclass", "logloss", "log_loss"),
-        ("multiclass", "acuracy", "accuracy"),
-        ("multiclass", "nll", "log_loss"),
-        ("regression", "squared_eror", "squared_error"),
-        ("regression", "mse", "squared_error"),
-        ("regression", "MAE", "absolute_error"),
-    ],
+    [(task, typo, name) for task, typos in TYPOS.items() for typo, name in typos.items()],
 )
 def test_task_metric_typos_get_did_you_mean(tmp_path, task, metric, suggestion):
     rec = _project(tmp_path)
