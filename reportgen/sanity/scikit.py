@@ -40,6 +40,19 @@ class _Budget:
     inits: int = 5
 
 
+def _budget(options: dict, adapter: str) -> _Budget:
+    """The options as a `_Budget`; an unknown keyword is named as the adapter's own."""
+    from reportgen.names import did_you_mean
+
+    for key in options:
+        if key not in MlpOptions.__annotations__:
+            raise TypeError(
+                f"{adapter}() got an unexpected keyword argument {key!r}"
+                + did_you_mean(key, MlpOptions.__annotations__)
+            )
+    return _Budget(**options)
+
+
 def _states(estimator: Any, inits: int, rng: np.random.Generator) -> list[int]:
     """The random states of the initialisations: the estimator's and the next ones, or drawn."""
     base = estimator.get_params().get("random_state")
@@ -165,7 +178,7 @@ def check_mlp_classifier(
     class frequencies of ``y``); ``options`` are `MlpOptions`. See the module docstring for
     each check.
     """
-    budget = _Budget(**options)
+    budget = _budget(options, "check_mlp_classifier")
     Xa, ya = np.asarray(X, dtype=np.float64), np.asarray(y)
     classes = np.unique(ya)
     rng = budget.rng if budget.rng is not None else np.random.default_rng(0)
@@ -202,7 +215,7 @@ def check_mlp_regressor(
     standardise the target); ``options`` are `MlpOptions`. See the module docstring for each
     check.
     """
-    budget = _Budget(**options)
+    budget = _budget(options, "check_mlp_regressor")
     Xa = np.asarray(X, dtype=np.float64)
     ya = np.asarray(y, dtype=np.float64)
     if ya.ndim != 1:
