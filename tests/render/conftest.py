@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-# EXAMPLES: the examples that get a fixture, whose PDF layout test_layout.py and test_text.py measure
+# EXAMPLES: the examples that get a fixture, whose PDF layout test_layout.py and test_text.py
+# measure; ROOT is re-exported for the render tests
 from .make_fixtures import EXAMPLES, FIXTURES
+from .make_fixtures import ROOT as ROOT
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ALL_FORMATS = ("html", "pdf", "json", "md")
