@@ -1,4 +1,5 @@
-"""examples/breast-cancer reaches rung 1 (its script's imports: test_task_examples.py)."""
+"""examples/breast-cancer, written only through Recorder, the sanity adapter and freeze (its
+script's imports: tests/record/test_task_examples.py)."""
 
 from __future__ import annotations
 
