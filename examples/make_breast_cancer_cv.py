@@ -14,29 +14,19 @@ regression is deterministic, so it is trained once per fold. Metric: log loss.
 
 from __future__ import annotations
 
-import os
+from datetime import datetime, timedelta
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
+import _common  # noqa: F401  (first: one BLAS thread before numpy, the repo on sys.path)
+import numpy as np
+from _common import EXAMPLES, claim_table, fit_quietly, fresh_dir
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import RepeatedStratifiedKFold
+from sklearn.neural_network import MLPClassifier
+from sklearn.preprocessing import StandardScaler
 
-import shutil  # noqa: E402
-import sys  # noqa: E402
-import warnings  # noqa: E402
-from datetime import datetime, timedelta  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-from sklearn.datasets import load_breast_cancer  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.model_selection import RepeatedStratifiedKFold  # noqa: E402
-from sklearn.neural_network import MLPClassifier  # noqa: E402
-from sklearn.preprocessing import StandardScaler  # noqa: E402
-
-EXAMPLES = Path(__file__).resolve().parent
-sys.path.insert(0, str(EXAMPLES.parent))
-from reportgen.record import Recorder  # noqa: E402
-from reportgen.sanity import check_mlp_classifier  # noqa: E402
+from reportgen.record import Recorder
+from reportgen.sanity import check_mlp_classifier
 
 OUT = EXAMPLES / "breast-cancer-cv"
 FOLD_SEED = 20260410
@@ -52,9 +42,7 @@ SPLIT_ID = f"RepeatedStratifiedKFold(n_splits={FOLDS}, n_repeats={REPEATS}, seed
 
 
 def main() -> None:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    OUT.mkdir(parents=True)
+    fresh_dir(OUT)
     data = load_breast_cancer()
     X, y = data.data, 1 - data.target  # the positive class is the malignant tumour
     ids = np.array([f"wdbc{i:03d}" for i in range(len(y))], dtype=object)
@@ -72,18 +60,14 @@ def main() -> None:
         nets += [
             ("mlp", s, "h16-alpha1", MLPClassifier(**MLP_CFG, random_state=s)) for s in MLP_SEEDS
         ]
+        # the held-out fold, the same for every network trained on this fold's other rows
+        held_out = dict(split="fold", repeat=f.repeat, fold=f.fold, row_id=ids[f.test], y=y[f.test])
         for model, seed, cfg_id, est in nets:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                est.fit(train, y[f.train])
+            fit_quietly(est, train, y[f.train])
             rec.log(
                 model=model,
                 seed=seed,
-                split="fold",
-                repeat=f.repeat,
-                fold=f.fold,
-                row_id=ids[f.test],
-                y=y[f.test],
+                **held_out,
                 p=est.predict_proba(test)[:, 1],
                 metric=["log_loss", "accuracy"],
                 config=cfg_id,
@@ -108,14 +92,7 @@ def write_toml() -> None:
     text = f"""title  = "Breast cancer by cross-validation: scikit-learn MLP against logistic regression"
 author = "A. Student (example on scikit-learn's breast-cancer data)"
 
-[claim]
-text              = "The MLP beats logistic regression on log loss."
-kind              = "model-vs-baseline"
-candidate         = "mlp"
-baseline          = "logreg"
-metric            = "log_loss"
-min_useful_effect = 0.01
-
+{claim_table("The MLP beats logistic regression on log loss.", "mlp", "logreg", "log_loss", 0.01)}
 [rule]
 written          = {RULE_WRITTEN}
 seed_sd_multiple = 2.0

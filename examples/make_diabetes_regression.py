@@ -13,192 +13,72 @@ seeds: seed i draws the same 90% training subsample for both models. Metric: squ
 
 from __future__ import annotations
 
-import os
+import _common  # noqa: F401  (first: one BLAS thread before numpy, the repo on sys.path)
+import numpy as np
+from _common import PairedSeeds, claim_table, fit_quietly, rule_table, split_60_20_20
+from sklearn.datasets import load_diabetes
+from sklearn.linear_model import Ridge
+from sklearn.neural_network import MLPRegressor
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
+from reportgen.record import Recorder
+from reportgen.sanity import check_mlp_regressor
 
-import shutil  # noqa: E402
-import sys  # noqa: E402
-import warnings  # noqa: E402
-from datetime import datetime, timedelta  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from sklearn.datasets import load_diabetes  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning  # noqa: E402
-from sklearn.linear_model import Ridge  # noqa: E402
-from sklearn.model_selection import train_test_split  # noqa: E402
-from sklearn.neural_network import MLPRegressor  # noqa: E402
-from sklearn.preprocessing import StandardScaler  # noqa: E402
-
-EXAMPLES = Path(__file__).resolve().parent
-sys.path.insert(0, str(EXAMPLES.parent))
-from reportgen.record import Recorder  # noqa: E402
-from reportgen.sanity import check_mlp_regressor  # noqa: E402
-
-OUT = EXAMPLES / "diabetes-regression"
 SPLIT_SEED = 20260501
-SEEDS = range(1, 6)
-SUBSAMPLE = 0.9
-CREATED = "2026-05-01T09:00:00Z"
-RULE_WRITTEN = "2026-05-01"
-RUNS_START = datetime(2026, 5, 1, 11, 0, 0)
+STUDY = PairedSeeds(
+    name="diabetes-regression",
+    day="2026-05-01",
+    metrics=["squared_error", "absolute_error"],
+    features="diabetes-10 (all 10 baseline measurements, standardised on train)",
+    split_id="random 60/20/20, seed 20260501",
+    # L2 strengths tried on validation (seed 1), the same budget for the baseline
+    grids={"mlp": ("alpha", (1e-2, 1.0, 10.0)), "ridge": ("alpha", (0.1, 1.0, 10.0))},
+)
 MLP_CFG = dict(hidden_layer_sizes=(32,), max_iter=2000, learning_rate_init=1e-3)
-MLP_ALPHAS = (1e-2, 1.0, 10.0)  # L2 strengths tried on validation (seed 1)
-RIDGE_ALPHAS = (0.1, 1.0, 10.0)  # the same budget for the baseline
-FEATURES_ID = "diabetes-10 (all 10 baseline measurements, standardised on train)"
-SPLIT_ID = "random 60/20/20, seed 20260501"
-METRICS = ["squared_error", "absolute_error"]
 
 
-def make_split() -> dict[str, pd.DataFrame]:
+def make_split():
     data = load_diabetes(as_frame=True, scaled=False)
     df = data.frame.rename(columns={"target": "progression"})
     df.insert(0, "row_id", [f"dia{i:03d}" for i in range(len(df))])
     df["age_band"] = np.where(df["age"] < 50, "under 50", "50 and over")
-    train, rest = train_test_split(df, test_size=0.4, random_state=SPLIT_SEED)
-    valid, test = train_test_split(rest, test_size=0.5, random_state=SPLIT_SEED)
-    return {"train": train, "validation": valid, "test": test}
+    return split_60_20_20(df, SPLIT_SEED)
 
 
 def main() -> None:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    (OUT / "split").mkdir(parents=True)
     parts = make_split()
-    for name, part in parts.items():
-        part.to_csv(OUT / "split" / f"{name}.csv", index=False, lineterminator="\n")
-    write_toml()  # the claim and the rule first, before any run
-    rec = Recorder(OUT)
-    rec.freeze(CREATED)
-
     cols = [c for c in parts["train"].columns if c not in ("row_id", "progression", "age_band")]
-    scaler = StandardScaler().fit(parts["train"][cols].to_numpy())
-    X = {k: scaler.transform(v[cols].to_numpy()) for k, v in parts.items()}
-    y = {k: v["progression"].to_numpy(dtype=float) for k, v in parts.items()}
-    ids = {k: v["row_id"].to_numpy() for k, v in parts.items()}
-    mean, sd = float(np.mean(y["train"])), float(np.std(y["train"]))
-    clock = iter(RUNS_START + timedelta(minutes=3 * i) for i in range(1000))
-    subsample = {
-        seed: np.sort(
-            np.random.default_rng(seed).choice(
-                len(y["train"]), int(SUBSAMPLE * len(y["train"])), replace=False
-            )
-        )
-        for seed in SEEDS
-    }
+    y_train = parts["train"]["progression"].to_numpy(dtype=float)
+    mean, sd = float(np.mean(y_train)), float(np.std(y_train))
 
-    def fit(model, strength, seed):
-        rows = subsample[seed]
+    def train(model, strength, seed, X, y):
+        """One fitted model: its predictions in progression points, as Recorder.log takes them."""
         if model == "ridge":
-            return Ridge(alpha=strength).fit(X["train"][rows], y["train"][rows]).predict
+            ridge = Ridge(alpha=strength).fit(X, y)
+            return lambda Z: {"y_pred": ridge.predict(Z)}
         est = MLPRegressor(**MLP_CFG, alpha=strength, random_state=seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            est.fit(X["train"][rows], (y["train"][rows] - mean) / sd)
-        return lambda Z: mean + sd * est.predict(Z)
+        fit_quietly(est, X, (y - mean) / sd)  # the MLP learns the standardised target
+        return lambda Z: {"y_pred": mean + sd * est.predict(Z)}
 
-    def log(model, seed, cfg_id, predict, parts_, note, started=None):
-        """One Recorder.log call per split: runs.csv rows and Parquet predictions."""
-        out = {}
-        for part in parts_:
-            out[part] = rec.log(
-                model=model,
-                seed=seed,
-                split=part,
-                row_id=ids[part],
-                y=y[part],
-                y_pred=predict(X[part]),
-                metric=METRICS,
-                config=cfg_id,
-                features=FEATURES_ID,
-                split_id=SPLIT_ID,
-                started_at=started,  # a fixed clock: regenerating gives identical files
-                notes=note,
-            )["squared_error"]
-        return out
+    def rung1(rec, alpha, X, y):
+        """On the standardised target the network is trained on."""
+        est = MLPRegressor(**MLP_CFG, alpha=alpha, random_state=1)
+        check_mlp_regressor(rec, "mlp", est, X, (y - mean) / sd, rng=np.random.default_rng(0))
 
-    chosen = {}
-    for model, grid in (("mlp", MLP_ALPHAS), ("ridge", RIDGE_ALPHAS)):
-        tuned = {}
-        for strength in grid:
-            cfg_id = f"{model}-alpha{strength:g}"
-            predict = fit(model, strength, 1)
-            v = log(
-                model,
-                1,
-                cfg_id,
-                predict,
-                ["validation"],
-                f"tuning: alpha={strength:g}",
-                next(clock),
-            )
-            tuned[cfg_id] = (v["validation"], strength, predict)
-        cfg_id = min(tuned, key=lambda c: tuned[c][0])
-        chosen[model] = (cfg_id, *tuned[cfg_id])
-
-    for seed in SEEDS:
-        for model in ("mlp", "ridge"):
-            cfg_id, _, strength, predict1 = chosen[model]
-            note = f"final: {cfg_id} chosen on validation"
-            if seed == 1:  # the tuning run itself: add its test row
-                log(model, 1, cfg_id, predict1, ["test"], note + " (tuning run, test row)")
-                continue
-            log(
-                model,
-                seed,
-                cfg_id,
-                fit(model, strength, seed),
-                ["validation", "test"],
-                note,
-                next(clock),
-            )
-
-    # rung 1 for the candidate, on the standardised target the network is trained on
-    check_mlp_regressor(
-        rec,
-        "mlp",
-        MLPRegressor(**MLP_CFG, alpha=chosen["mlp"][2], random_state=1),
-        X["train"],
-        (y["train"] - mean) / sd,
-        rng=np.random.default_rng(0),
-    )
-    (OUT / "README.md").write_text(README)
+    STUDY.write(Recorder, parts, cols, "progression", train, rung1, TOML, README)
 
 
-def write_toml() -> None:
-    text = f"""title  = "Diabetes progression: scikit-learn MLP against ridge regression"
+CLAIM = "The MLP predicts disease progression better than ridge regression."
+TOML = f"""title  = "Diabetes progression: scikit-learn MLP against ridge regression"
 author = "A. Student (example on scikit-learn's diabetes data)"
 
-[claim]
-text              = "The MLP predicts disease progression better than ridge regression."
-kind              = "model-vs-baseline"
-task              = "regression"
-candidate         = "mlp"
-baseline          = "ridge"
-metric            = "squared_error"
-unit              = "points"
-min_useful_effect = 100
-
-[rule]
-written          = {RULE_WRITTEN}
-seed_sd_multiple = 2.0
-seed_sd_from     = "larger"
-confidence       = 0.95
-resamples        = 2000
-random_seed      = 0
-seeds_paired     = true
-
+{claim_table(CLAIM, "mlp", "ridge", "squared_error", 100, task="regression", unit="points")}
+{rule_table(STUDY.day, seeds_paired=True)}
 [evaluation]
 slice = "age_band"
 
 [reconsider]
 when = ["a second cohort with the same baseline measurements is available"]
 """
-    (OUT / "evreport.toml").write_text(text)
-
 
 README = """# diabetes-regression (scikit-learn's built-in data)
 

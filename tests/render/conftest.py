@@ -13,19 +13,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures"
-#: the examples whose PDF layout tests/render/test_layout.py and test_text.py measure
-EXAMPLES = [
-    "weekly-churn",
-    "moons-tie",
-    "breast-cancer",
-    "breast-cancer-cv",
-    "tuned-no-replay",
-    "tuned-replay",
-    "diabetes-regression",
-    "digits-multiclass",
-]
+# EXAMPLES: the examples that get a fixture, whose PDF layout test_layout.py and test_text.py
+# measure; ROOT is re-exported for the render tests
+from .make_fixtures import EXAMPLES, FIXTURES
+from .make_fixtures import ROOT as ROOT
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ALL_FORMATS = ("html", "pdf", "json", "md")
 #: the fixtures whose PDF a test reads (the others are rendered without one, which is slow)
