@@ -219,54 +219,43 @@ def test_not_worse_on_without_slice():
     assert (p.line, p.column) == (11, 1)
 
 
+#: (lines added to MINI_CONFIG, the one problem's message): values of the wrong type
+WRONG_TYPE = [
+    ("[rule]\nresamples = 1e3", "rule.resamples = 1000.0 must be a whole number"),
+    ('[rule]\nconfidence = "high"', "rule.confidence = 'high' must be a number"),
+    ('[rule]\nseeds_paired = "yes"', "rule.seeds_paired = 'yes' must be true or false"),
+    ("[rule]\nseed_sd_multiple = true", "rule.seed_sd_multiple = True must be a number"),
+]
+#: values of the right type outside what the key allows
+OUT_OF_RANGE = [
+    (
+        '[rule]\nseed_sd_from = "smaller"',
+        "rule.seed_sd_from = 'smaller' is not one of candidate, baseline, larger",
+    ),
+    ("[rule]\nconfidence = 1.0", "rule.confidence = 1.0 must be between 0.5 and 0.9999"),
+    (
+        "[rule]\nresamples = 50",
+        "rule.resamples = 50 must be between 100 and 100000 (resamples x blocks bounds the "
+        "build time; 2000 is plenty for a 95% interval)",
+    ),
+    ("[rule]\nrandom_seed = -1", "rule.random_seed must be >= 0"),
+    ("[rule]\nseed_sd_multiple = 0", "rule.seed_sd_multiple must be > 0"),
+    (
+        '[rule]\nwritten = "last tuesday"',
+        "rule.written = 'last tuesday' is not a date (YYYY-MM-DD)",
+    ),
+    (
+        "[costs]\nfalse_positive = 0\nfalse_negative = 0",
+        "costs.false_positive and costs.false_negative must be >= 0 and not both 0",
+    ),
+    ("[costs]\ncases_per_period = 0", "costs.cases_per_period must be > 0"),
+    ("[general]\nmax_drop = -0.1", "general.max_drop must be >= 0"),
+]
+
+
 @pytest.mark.parametrize(
     "extra,slug,message",
-    [
-        # a value of the wrong type
-        ("[rule]\nresamples = 1e3", "bad-type", "rule.resamples = 1000.0 must be a whole number"),
-        ('[rule]\nconfidence = "high"', "bad-type", "rule.confidence = 'high' must be a number"),
-        (
-            '[rule]\nseeds_paired = "yes"',
-            "bad-type",
-            "rule.seeds_paired = 'yes' must be true or false",
-        ),
-        (
-            "[rule]\nseed_sd_multiple = true",
-            "bad-type",
-            "rule.seed_sd_multiple = True must be a number",
-        ),
-        # a value of the right type outside what the key allows
-        (
-            '[rule]\nseed_sd_from = "smaller"',
-            "bad-config",
-            "rule.seed_sd_from = 'smaller' is not one of candidate, baseline, larger",
-        ),
-        (
-            "[rule]\nconfidence = 1.0",
-            "bad-config",
-            "rule.confidence = 1.0 must be between 0.5 and 0.9999",
-        ),
-        (
-            "[rule]\nresamples = 50",
-            "bad-config",
-            "rule.resamples = 50 must be between 100 and 100000 (resamples x blocks bounds the "
-            "build time; 2000 is plenty for a 95% interval)",
-        ),
-        ("[rule]\nrandom_seed = -1", "bad-config", "rule.random_seed must be >= 0"),
-        ("[rule]\nseed_sd_multiple = 0", "bad-config", "rule.seed_sd_multiple must be > 0"),
-        (
-            '[rule]\nwritten = "last tuesday"',
-            "bad-config",
-            "rule.written = 'last tuesday' is not a date (YYYY-MM-DD)",
-        ),
-        (
-            "[costs]\nfalse_positive = 0\nfalse_negative = 0",
-            "bad-config",
-            "costs.false_positive and costs.false_negative must be >= 0 and not both 0",
-        ),
-        ("[costs]\ncases_per_period = 0", "bad-config", "costs.cases_per_period must be > 0"),
-        ("[general]\nmax_drop = -0.1", "bad-config", "general.max_drop must be >= 0"),
-    ],
+    [(e, "bad-type", m) for e, m in WRONG_TYPE] + [(e, "bad-config", m) for e, m in OUT_OF_RANGE],
 )
 def test_bad_value_named_with_its_key_and_line(extra, slug, message):
     text = MINI_CONFIG + "\n" + extra + "\n"
@@ -274,7 +263,7 @@ def test_bad_value_named_with_its_key_and_line(extra, slug, message):
     assert cfg is None
     [p] = problems
     assert (p.slug, p.message) == (slug, message)
-    if "not both 0" in message:  # the costs pair is cited at the [costs] header
+    if "[costs]\nfalse_positive" in extra:  # the costs pair is cited at the [costs] header
         assert (p.line, p.column) == (len(MINI_CONFIG.splitlines()) + 2, None)
     else:
         assert (p.line, p.column) == (len(text.splitlines()), 1)
