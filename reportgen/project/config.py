@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import math
-import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.names import RUNG_KEYS, did_you_mean
+from reportgen.project.config_toml import (
+    BOOL,
+    DATE,
+    INT,
+    LIST,
+    NUM,
+    STR,
+    Schema,
+    Sink,
+    check_keys,
+    check_required,
+    error_count,
+    load_toml,
+)
 from reportgen.words.nouns import metric_unit
 
 #: the built-in metrics of each task (per-row, so the row-weighted estimand holds)
@@ -53,64 +62,55 @@ UPPER_BOUNDS: dict[str, float] = {
     "general.max_drop": 1e12,
 }
 
-_STR, _NUM, _INT, _BOOL, _LIST, _DATE = (
-    "a string",
-    "a number",
-    "a whole number",
-    "true or false",
-    "a list of strings",
-    "a date (YYYY-MM-DD)",
-)
-
 #: table -> key -> (expected type, required)
-SCHEMA: dict[str | None, dict[str, tuple[str, bool]]] = {
-    None: {"title": (_STR, True), "author": (_STR, False)},
+SCHEMA: Schema = {
+    None: {"title": (STR, True), "author": (STR, False)},
     "claim": {
-        "text": (_STR, True),
-        "kind": (_STR, False),
-        "candidate": (_STR, True),
-        "baseline": (_STR, True),
-        "metric": (_STR, True),
-        "higher_is_better": (_BOOL, False),
-        "min_useful_effect": (_NUM, False),
+        "text": (STR, True),
+        "kind": (STR, False),
+        "candidate": (STR, True),
+        "baseline": (STR, True),
+        "metric": (STR, True),
+        "higher_is_better": (BOOL, False),
+        "min_useful_effect": (NUM, False),
         "task": ('"binary", "multiclass" or "regression"', False),
-        "unit": (_STR, False),
+        "unit": (STR, False),
     },
     "rule": {
-        "written": (_DATE, False),
-        "seed_sd_multiple": (_NUM, False),
-        "seed_sd_from": (_STR, False),
-        "confidence": (_NUM, False),
-        "resamples": (_INT, False),
-        "random_seed": (_INT, False),
-        "seeds_paired": (_BOOL, False),
+        "written": (DATE, False),
+        "seed_sd_multiple": (NUM, False),
+        "seed_sd_from": (STR, False),
+        "confidence": (NUM, False),
+        "resamples": (INT, False),
+        "random_seed": (INT, False),
+        "seeds_paired": (BOOL, False),
     },
     "evaluation": {
-        "block": (_STR, False),
-        "slice": (_STR, False),
-        "not_worse_on": (_LIST, False),
-        "not_worse_margin": (_NUM, False),
+        "block": (STR, False),
+        "slice": (STR, False),
+        "not_worse_on": (LIST, False),
+        "not_worse_margin": (NUM, False),
         "block_kind": ('"period" or "group"', False),
         "repeats": ('"seeds" or "samples"', False),
         "threshold": ('"validation-cost" or a number in [0, 1]', False),
-        "bins": (_INT, False),
+        "bins": (INT, False),
         "design": ('"split" or "cv"', False),
     },
     "costs": {
-        "false_positive": (_NUM, False),
-        "false_negative": (_NUM, False),
-        "unit": (_STR, False),
-        "cases_per_period": (_NUM, False),
-        "period": (_STR, False),
+        "false_positive": (NUM, False),
+        "false_negative": (NUM, False),
+        "unit": (STR, False),
+        "cases_per_period": (NUM, False),
+        "period": (STR, False),
     },
-    "general": {"split": (_STR, False), "max_drop": (_NUM, False)},
-    "reconsider": {"when": (_LIST, False)},
-    "evidence": {k: (_LIST, False) for k in RUNG_KEYS},
+    "general": {"split": (STR, False), "max_drop": (NUM, False)},
+    "reconsider": {"when": (LIST, False)},
+    "evidence": {k: (LIST, False) for k in RUNG_KEYS},
     #: model name (as runs.csv spells it) -> the name the report prints; any key is allowed
     "models": {},
 }
 #: tables whose keys are the user's own (model names), each value of the given type
-OPEN_TABLES = {"models": _STR}
+OPEN_TABLES = {"models": STR}
 #: the longest display name [models] accepts (it is printed in headings and chart legends)
 MAX_DISPLAY_NAME = 80
 
@@ -180,207 +180,21 @@ class Config:
         return f"{name} in {self.metric_unit}"
 
 
-#: problems reported for one evreport.toml before the rest are only counted
-MAX_PROBLEMS = 100
-
-_HEADER = re.compile(r"^\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]")
-_KEY = re.compile(r"^([A-Za-z0-9_\-\"' .]+?)\s*=")
-
-
-def line_index(text: str) -> dict[tuple[str | None, str | None], int]:
-    """(table, key) -> line of its first occurrence, and (table, None) -> its header line.
-
-    One pass over the file, so locating thousands of problems stays linear. Dotted keys at
-    the top level (``claim.text = ...``) count as keys of their table.
-    """
-    index: dict[tuple[str | None, str | None], int] = {}
-    current: str | None = None
-    for i, raw in enumerate(text.splitlines(), 1):
-        s = raw.strip()
-        if s.startswith("[["):
-            current = "[[array]]"
-            continue
-        m = _HEADER.match(s)
-        if m:
-            current = m.group(1).strip().strip("\"'")
-            index.setdefault((current, None), i)
-            index.setdefault((current.split(".")[0].strip().strip("\"'"), None), i)  # [a.b]
-            continue
-        m = _KEY.match(s)
-        if m:
-            parts = [p.strip().strip("\"'") for p in m.group(1).split(".")]
-            if len(parts) == 1:
-                index.setdefault((current, parts[0]), i)
-            elif current is None and len(parts) == 2:
-                index.setdefault((parts[0], parts[1]), i)
-                index.setdefault((parts[0], None), i)
-    return index
-
-
-def _type_ok(kind: str, value: Any) -> bool:
-    if kind == _STR:
-        return isinstance(value, str)
-    if kind == _NUM:
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            return False
-        try:
-            return math.isfinite(float(value))
-        except OverflowError:  # an integer too large for a float
-            return False
-    if kind == _INT:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == _BOOL:
-        return isinstance(value, bool)
-    if kind == _LIST:
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == _DATE:
-        return isinstance(value, dt.date | dt.datetime) or isinstance(value, str)
-    return True
-
-
-class _Sink:
-    """Collects one file's problems: each names its line; past MAX_PROBLEMS they are only counted."""
-
-    def __init__(self, text: str, name: str, problems: list[Problem]) -> None:
-        self.name = name
-        self.problems = problems
-        self.index = line_index(text)
-        self.start = len(problems)
-        self.dropped = 0
-
-    def line(self, table: str | None, key: str | None) -> int | None:
-        return self.index.get((table, key))
-
-    def full(self) -> bool:
-        """True once MAX_PROBLEMS are reported: later ones are only counted."""
-        if len(self.problems) - self.start >= MAX_PROBLEMS:
-            self.dropped += 1
-            return True
-        return False
-
-    def __call__(self, msg: str, table=None, key=None, slug: str = "bad-config") -> None:
-        if self.full():
-            return
-        self.problems.append(
-            Problem(msg, self.name, self.line(table, key), 1 if key else None, slug=slug)
-        )
-
-
-def _errors(problems: list[Problem]) -> int:
-    return len([p for p in problems if p.severity == "error"])
-
-
-def _load_toml(text: str, name: str, problems: list[Problem]) -> dict | None:
-    """tomllib.loads with every failure as a Problem (bad syntax, deep nesting, huge integers)."""
-    try:
-        return tomllib.loads(text)
-    except RecursionError:
-        problems.append(Problem("not readable TOML: nested too deeply", name, slug="bad-toml"))
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"at line (\d+), column (\d+)", str(e))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
-        problems.append(
-            Problem(
-                f"not valid TOML: {msg}",
-                name,
-                int(m.group(1)) if m else None,
-                int(m.group(2)) if m else None,
-                slug="bad-toml",
-            )
-        )
-    except ValueError as e:  # e.g. an integer with more than 4,300 digits
-        problems.append(Problem(f"not readable TOML: {clean_text(e, 120)}", name, slug="bad-toml"))
-    return None
-
-
-def _unknown_table(key: str, err: _Sink) -> None:
-    tables = [t for t in SCHEMA if t is not None]
-    if err.full():
-        return
-    close = difflib.get_close_matches(key, tables, n=1)
-    hint = f"; did you mean [{close[0]}]?" if close else f"; known tables: {', '.join(tables)}"
-    err.problems.append(
-        Problem(
-            f"unknown table [{clean_text(key, 80)}]{hint}",
-            err.name,
-            err.line(key, None),
-            1,
-            slug="unknown-key",
-        )
-    )
-
-
-def _unknown_key(table: str | None, k: str, label: str, err: _Sink) -> None:
-    known = SCHEMA[table]
-    if err.full():
-        return
-    close = difflib.get_close_matches(k, list(known), n=1, cutoff=0.5)
-    if not close:  # maybe it belongs to another table
-        for t2, keys in SCHEMA.items():
-            if k in keys and t2 != table:
-                close = [f"[{t2}] {k}" if t2 else f"{k} (top level)"]
-                break
-    hint = f"; did you mean {quote(close[0])}?" if close else f"; known keys: {', '.join(known)}"
-    err(f"unknown key {quote(label)}{hint}", table, k, slug="unknown-key")
-
-
-def _check_keys(doc: dict, cfg: Config, err: _Sink) -> None:
-    """Unknown tables and keys (with the closest known name) and values of the wrong type."""
-    for key, value in doc.items():
-        if isinstance(value, dict):
-            if key not in SCHEMA:
-                _unknown_table(key, err)
-                continue
-            items = value.items()
-            table = key
-        else:
-            items = [(key, value)]
-            table = None
-        for k, v in items:
-            label = f"{table}.{k}" if table else k
-            spec = {k: (OPEN_TABLES[table], False)} if table in OPEN_TABLES else SCHEMA[table]
-            if k not in spec:
-                _unknown_key(table, k, label, err)
-                continue
-            kind, _ = spec[k]
-            if not _type_ok(kind, v):
-                err(
-                    f"{label} = {quote(v)} must be "
-                    + ("a finite number" if kind == _NUM and isinstance(v, float) else kind),
-                    table,
-                    k,
-                    slug="bad-type",
-                )
-                continue
-            line = err.line(table, k)
-            if line:
-                cfg.lines[label] = line
-
-
-def _check_required(doc: dict, err: _Sink) -> None:
-    for table, keys in SCHEMA.items():
-        for k, (_, required) in keys.items():
-            section = doc if table is None else doc.get(table)
-            if required and (not isinstance(section, dict) or k not in section):
-                where = f"[{table}]" if table else "the top level"
-                err(f"missing required key {quote(k)} in {where}", table, None, slug="missing-key")
-
-
 def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None:
     """Parse and validate evreport.toml text; every problem names the line, unknown keys the closest known one."""
-    doc = _load_toml(text, name, problems)
+    doc = load_toml(text, name, problems)
     if doc is None:
         return None
-    before = _errors(problems)
-    err = _Sink(text, name, problems)
+    before = error_count(problems)
+    err = Sink(text, name, problems)
     cfg = Config()
-    _check_keys(doc, cfg, err)
+    cfg.lines = check_keys(doc, SCHEMA, OPEN_TABLES, err)
     if err.dropped:
         problems.append(
             Problem(f"(and {err.dropped:,} more problems in this file)", name, slug="more-problems")
         )
-    _check_required(doc, err)
-    if _errors(problems) > before:
+    check_required(doc, SCHEMA, err)
+    if error_count(problems) > before:
         return None
     cfg.title = doc["title"]
     cfg.author = doc.get("author")
@@ -391,8 +205,7 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     general = doc.get("general", {})
     cfg.general_split = general.get("split", cfg.general_split)
     cfg.max_drop = float(general.get("max_drop", cfg.max_drop))
-    if cfg.max_drop < 0:
-        err("general.max_drop must be >= 0", "general", "max_drop")
+    _at_least(cfg.max_drop, 0, "general.max_drop", err)
     for label, high in UPPER_BOUNDS.items():
         table, key = label.split(".")
         value = (doc.get(table) or {}).get(key)
@@ -401,17 +214,39 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
     cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
     cfg.display_names = _display_names(doc.get("models") or {}, err)
-    if _errors(problems) > before:
+    if error_count(problems) > before:
         return None
     return cfg
 
 
-def _read_claim(cfg: Config, claim: dict, err: _Sink) -> None:
+def _one_of(value, allowed: tuple[str, ...], label: str, err: Sink, hint: str = "") -> bool:
+    """False after a problem when ``value`` is not one of ``allowed``."""
+    if value in allowed:
+        return True
+    table, key = label.split(".")
+    err(f"{label} = {quote(value)} is not one of {', '.join(allowed)}{hint}", table, key)
+    return False
+
+
+def _at_least(value, low: float, label: str, err: Sink, strict: bool = False, note: str = ""):
+    """A problem when ``value`` is below ``low`` (or at it, when ``strict``)."""
+    if value < low or (strict and value == low):
+        table, key = label.split(".")
+        err(f"{label} must be {'>' if strict else '>='} {low}{note}", table, key)
+
+
+def _between(value, low: float, high: float, label: str, err: Sink, note: str = "") -> None:
+    """A problem when ``value`` is outside [low, high]."""
+    if not low <= value <= high:
+        table, key = label.split(".")
+        err(f"{label} = {quote(value)} must be between {low} and {high}{note}", table, key)
+
+
+def _read_claim(cfg: Config, claim: dict, err: Sink) -> None:
     """[claim]: kind, the two models, the metric and its direction, min_useful_effect."""
     cfg.claim_text = claim["text"]
     cfg.kind = claim.get("kind", cfg.kind)
-    if cfg.kind not in KINDS:
-        err(f"claim.kind = {quote(cfg.kind)} is not one of {', '.join(KINDS)}", "claim", "kind")
+    _one_of(cfg.kind, KINDS, "claim.kind", err)
     cfg.candidate, cfg.baseline, cfg.metric = claim["candidate"], claim["baseline"], claim["metric"]
     if cfg.candidate == cfg.baseline:
         err(
@@ -420,6 +255,15 @@ def _read_claim(cfg: Config, claim: dict, err: _Sink) -> None:
             "baseline",
         )
     _task_and_unit(cfg, claim, err)
+    _direction(cfg, claim, err)
+    if "min_useful_effect" in claim:
+        cfg.min_useful_effect = float(claim["min_useful_effect"])
+        note = " (metric units, gap direction)"
+        _at_least(cfg.min_useful_effect, 0, "claim.min_useful_effect", err, note=note)
+
+
+def _direction(cfg: Config, claim: dict, err: Sink) -> None:
+    """[claim] higher_is_better: fixed by a built-in metric, required for a per-row column."""
     if cfg.metric in BUILTIN_METRICS:
         cfg.higher_is_better = cfg.metric in HIGHER_IS_BETTER_METRICS
         if "higher_is_better" in claim and claim["higher_is_better"] != cfg.higher_is_better:
@@ -447,17 +291,9 @@ def _read_claim(cfg: Config, claim: dict, err: _Sink) -> None:
         )
     else:
         cfg.higher_is_better = claim["higher_is_better"]
-    if "min_useful_effect" in claim:
-        cfg.min_useful_effect = float(claim["min_useful_effect"])
-        if cfg.min_useful_effect < 0:
-            err(
-                "claim.min_useful_effect must be >= 0 (metric units, gap direction)",
-                "claim",
-                "min_useful_effect",
-            )
 
 
-def _read_rule(cfg: Config, rule: dict, err: _Sink) -> None:
+def _read_rule(cfg: Config, rule: dict, err: Sink) -> None:
     """[rule]: when it was written, the seed rule, confidence, resamples, the random seed."""
     if "written" in rule:
         w = rule["written"]
@@ -471,37 +307,20 @@ def _read_rule(cfg: Config, rule: dict, err: _Sink) -> None:
                 w = None
         cfg.written = w
     cfg.seed_sd_multiple = float(rule.get("seed_sd_multiple", cfg.seed_sd_multiple))
-    if cfg.seed_sd_multiple <= 0:
-        err("rule.seed_sd_multiple must be > 0", "rule", "seed_sd_multiple")
+    _at_least(cfg.seed_sd_multiple, 0, "rule.seed_sd_multiple", err, strict=True)
     cfg.seed_sd_from = rule.get("seed_sd_from", cfg.seed_sd_from)
-    if cfg.seed_sd_from not in SD_FROM:
-        err(
-            f"rule.seed_sd_from = {quote(cfg.seed_sd_from)} is not one of {', '.join(SD_FROM)}",
-            "rule",
-            "seed_sd_from",
-        )
+    _one_of(cfg.seed_sd_from, SD_FROM, "rule.seed_sd_from", err)
     cfg.confidence = float(rule.get("confidence", cfg.confidence))
-    if not 0.5 <= cfg.confidence <= MAX_CONFIDENCE:
-        err(
-            f"rule.confidence = {cfg.confidence!r} must be between 0.5 and {MAX_CONFIDENCE}",
-            "rule",
-            "confidence",
-        )
+    _between(cfg.confidence, 0.5, MAX_CONFIDENCE, "rule.confidence", err)
     cfg.resamples = rule.get("resamples", cfg.resamples)
-    if not 100 <= cfg.resamples <= MAX_RESAMPLES:
-        err(
-            f"rule.resamples = {quote(cfg.resamples)} must be between 100 and {MAX_RESAMPLES} "
-            "(resamples x blocks bounds the build time; 2000 is plenty for a 95% interval)",
-            "rule",
-            "resamples",
-        )
+    note = " (resamples x blocks bounds the build time; 2000 is plenty for a 95% interval)"
+    _between(cfg.resamples, 100, MAX_RESAMPLES, "rule.resamples", err, note)
     cfg.random_seed = rule.get("random_seed", cfg.random_seed)
-    if cfg.random_seed < 0:
-        err("rule.random_seed must be >= 0", "rule", "random_seed")
+    _at_least(cfg.random_seed, 0, "rule.random_seed", err)
     cfg.seeds_paired = rule.get("seeds_paired", cfg.seeds_paired)
 
 
-def _read_evaluation(cfg: Config, ev: dict, err: _Sink) -> None:
+def _read_evaluation(cfg: Config, ev: dict, err: Sink) -> None:
     """[evaluation]: block and slice columns, non-inferiority, threshold, bins."""
     cfg.block = ev.get("block")
     cfg.slice = ev.get("slice")
@@ -514,26 +333,12 @@ def _read_evaluation(cfg: Config, ev: dict, err: _Sink) -> None:
         )
     if "not_worse_margin" in ev:
         cfg.not_worse_margin = float(ev["not_worse_margin"])
-        if cfg.not_worse_margin < 0:
-            err(
-                "evaluation.not_worse_margin must be >= 0 (metric units)",
-                "evaluation",
-                "not_worse_margin",
-            )
+        note = " (metric units)"
+        _at_least(cfg.not_worse_margin, 0, "evaluation.not_worse_margin", err, note=note)
     cfg.block_kind = ev.get("block_kind", cfg.block_kind)
-    if cfg.block_kind not in BLOCK_KINDS:
-        err(
-            f"evaluation.block_kind = {quote(cfg.block_kind)} is not one of {', '.join(BLOCK_KINDS)}",
-            "evaluation",
-            "block_kind",
-        )
+    _one_of(cfg.block_kind, BLOCK_KINDS, "evaluation.block_kind", err)
     cfg.repeats = ev.get("repeats", cfg.repeats)
-    if cfg.repeats not in REPEATS:
-        err(
-            f"evaluation.repeats = {quote(cfg.repeats)} is not one of {', '.join(REPEATS)}",
-            "evaluation",
-            "repeats",
-        )
+    _one_of(cfg.repeats, REPEATS, "evaluation.repeats", err)
     th = ev.get("threshold", "validation-cost")
     if isinstance(th, bool) or not (
         th == "validation-cost" or (isinstance(th, int | float) and 0 <= th <= 1)
@@ -546,21 +351,15 @@ def _read_evaluation(cfg: Config, ev: dict, err: _Sink) -> None:
     else:
         cfg.threshold = th if isinstance(th, str) else float(th)
     cfg.bins = ev.get("bins", cfg.bins)
-    if not 1 <= cfg.bins <= 1000:
-        err(f"evaluation.bins = {quote(cfg.bins)} must be between 1 and 1000", "evaluation", "bins")
+    _between(cfg.bins, 1, 1000, "evaluation.bins", err)
     _read_design(cfg, ev, err)
 
 
-def _read_design(cfg: Config, ev: dict, err: _Sink) -> None:
+def _read_design(cfg: Config, ev: dict, err: Sink) -> None:
     """[evaluation] design: "split" (train, validation, test) or "cv" (cross-validation)."""
     cfg.design = ev.get("design", cfg.design)
-    if cfg.design not in DESIGNS:
-        err(
-            f"evaluation.design = {quote(cfg.design)} is not one of {', '.join(DESIGNS)}",
-            "evaluation",
-            "design",
-        )
-    elif cfg.design == "cv" and cfg.kind != "model-vs-baseline":
+    valid = _one_of(cfg.design, DESIGNS, "evaluation.design", err)
+    if valid and cfg.design == "cv" and cfg.kind != "model-vs-baseline":
         err(
             'evaluation.design = "cv" applies to model-vs-baseline projects (a before-after '
             "project scores one frozen question set)",
@@ -569,7 +368,7 @@ def _read_design(cfg: Config, ev: dict, err: _Sink) -> None:
         )
 
 
-def _read_costs(cfg: Config, costs: dict, err: _Sink) -> None:
+def _read_costs(cfg: Config, costs: dict, err: Sink) -> None:
     """[costs]: the two error costs, the unit, cases per period."""
     cfg.false_positive = float(costs.get("false_positive", 1.0))
     cfg.false_negative = float(costs.get("false_negative", 1.0))
@@ -586,8 +385,7 @@ def _read_costs(cfg: Config, costs: dict, err: _Sink) -> None:
     cfg.unit = costs.get("unit", cfg.unit)
     if "cases_per_period" in costs:
         cfg.cases_per_period = float(costs["cases_per_period"])
-        if cfg.cases_per_period <= 0:
-            err("costs.cases_per_period must be > 0", "costs", "cases_per_period")
+        _at_least(cfg.cases_per_period, 0, "costs.cases_per_period", err, strict=True)
     cfg.period = costs.get("period")
 
 
@@ -595,13 +393,8 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
     """[claim] task (checked against the metric) and [claim] unit."""
     task = claim.get("task")
     if task is not None:
-        if task not in TASKS:
-            hint = did_you_mean(task, TASKS) if isinstance(task, str) else ""
-            err(
-                f"claim.task = {quote(task)} is not one of {', '.join(TASKS)}{hint}",
-                "claim",
-                "task",
-            )
+        hint = did_you_mean(task, TASKS) if isinstance(task, str) and task not in TASKS else ""
+        if not _one_of(task, TASKS, "claim.task", err, hint):
             return
         if cfg.kind != "model-vs-baseline":
             err(

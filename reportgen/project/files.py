@@ -241,6 +241,32 @@ class Reader:
             problems.append(Problem(str(e), source, line, column, slug="path-outside-project"))
             return None
 
+    def folder(self, path: Path, problems: list[Problem]) -> Path | None:
+        """A folder whose files are read (split/, artefacts/checks/), refused if it leads out."""
+        name = self.display(path)
+        try:
+            confine_dir(self.root, path, name)
+        except Refused as e:
+            problems.append(Problem(str(e), name, slug="path-outside-project"))
+            return None
+        return path if path.is_dir() else None
+
+
+def is_file(path: Path) -> bool:
+    """Path.is_file, False where the path cannot even be looked at."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def exists(path: Path) -> bool:
+    """Whether there is anything at ``path`` (a dangling link counts: reading it says why)."""
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:
+        return True  # e.g. a symlink loop: reading it gives the clear message
+
 
 def decode_text(data: bytes) -> str:
     """UTF-8 (a BOM is tolerated); otherwise Refused naming the likely encoding and the line."""

@@ -15,7 +15,13 @@ import numpy as np
 
 from reportgen.errors import Problem, quote
 from reportgen.project.runs import RunRow
-from reportgen.project.tables import column_of, line_of
+from reportgen.project.tables import (
+    cannot_read_on,
+    cell_problem,
+    column_of,
+    line_of,
+    stripped_text,
+)
 
 #: the split part of split/folds.csv, and the runs.csv split of a held-out fold's scores
 FOLDS_PART = "folds"
@@ -56,21 +62,13 @@ def _integers(frame, column: str, name: str, problems: list[Problem]) -> np.ndar
     """A repeat or fold column as int64 (whole numbers from 1), or None after naming bad cells."""
     import pandas as pd
 
-    raw = frame[column]
-    text = raw.where(raw.notna(), "").astype(str).str.strip()
+    text = stripped_text(frame[column])
     ok = text.str.fullmatch(r"[0-9]{1,9}")
     values = pd.to_numeric(text.where(ok, "0")).to_numpy(dtype=np.int64)
     bad = np.flatnonzero(values < 1)
     for i in bad[:MAX_EACH]:
-        problems.append(
-            Problem(
-                f"{column} = {quote(text.iloc[int(i)])} is not a whole number from 1",
-                name,
-                line_of(frame, int(i)),
-                column_of(frame, column),
-                slug="bad-value",
-            )
-        )
+        message = f"{column} = {quote(text.iloc[int(i)])} is not a whole number from 1"
+        problems.append(cell_problem(frame, i, column, message, name, "bad-value"))
     return None if bad.size else values
 
 
@@ -79,32 +77,16 @@ def parse_folds(frame, name: str, row_id: str, problems: list[Problem]) -> Folds
     folds numbered 1 to K in every repeat."""
     before = len(problems)
     missing = [c for c in (row_id, "fold") if c not in frame.columns]
-    if missing:
-        problems.append(
-            Problem(
-                f"split/folds.csv needs the columns {row_id}, repeat, fold; missing "
-                f"{', '.join(missing)}",
-                name,
-                1,
-                slug="missing-column",
-            )
-        )
+    message = (
+        f"split/folds.csv needs the columns {row_id}, repeat, fold; missing {', '.join(missing)}"
+        if missing
+        else None
+    )
+    if cannot_read_on(frame, name, message, problems):
         return None
-    if len(frame) == 0:
-        problems.append(Problem("no rows", name, 2, slug="empty"))
-        return None
-    raw = frame[row_id]
-    ids = raw.where(raw.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
+    ids = stripped_text(frame[row_id]).to_numpy(dtype=object)
     for i in np.flatnonzero(ids == "")[:MAX_EACH]:
-        problems.append(
-            Problem(
-                "row_id is empty",
-                name,
-                line_of(frame, int(i)),
-                column_of(frame, row_id),
-                slug="empty-cell",
-            )
-        )
+        problems.append(cell_problem(frame, i, row_id, "row_id is empty", name, "empty-cell"))
     fold = _integers(frame, "fold", name, problems)
     repeat = (
         _integers(frame, "repeat", name, problems)
@@ -156,14 +138,7 @@ def _twice_in_a_repeat(frame, name, row_id, ids, repeat, fold, problems) -> None
                 slug="row-in-two-folds",
             )
         )
-    if found > MAX_EACH:
-        problems.append(
-            Problem(
-                f"(and {found - MAX_EACH:,} more rows held out twice in a repeat)",
-                name,
-                slug="row-in-two-folds",
-            )
-        )
+    _and_more(found, "rows held out twice in a repeat", name, "row-in-two-folds", problems)
 
 
 def _in_no_fold(frame, name, ids, repeat, problems) -> None:
@@ -190,14 +165,7 @@ def _in_no_fold(frame, name, ids, repeat, problems) -> None:
                     slug="row-in-no-fold",
                 )
             )
-    if found > MAX_EACH:
-        problems.append(
-            Problem(
-                f"(and {found - MAX_EACH:,} more rows missing from a repeat)",
-                name,
-                slug="row-in-no-fold",
-            )
-        )
+    _and_more(found, "rows missing from a repeat", name, "row-in-no-fold", problems)
 
 
 def _fold_numbers(frame, name, repeat, fold, problems) -> None:
@@ -209,27 +177,17 @@ def _fold_numbers(frame, name, repeat, fold, problems) -> None:
         i = int(np.flatnonzero(repeat == r)[0])
         empty = sorted(set(range(1, ks[r] + 1)) - set(present))
         if empty:
-            problems.append(
-                Problem(
-                    f"fold {empty[0]} of repeat {r} has no rows (the repeat's folds: "
-                    f"{_ranges(present)}); number the folds 1 to K",
-                    name,
-                    line_of(frame, i),
-                    column_of(frame, "fold"),
-                    slug="empty-fold",
-                )
+            message = (
+                f"fold {empty[0]} of repeat {r} has no rows (the repeat's folds: "
+                f"{_ranges(present)}); number the folds 1 to K"
             )
+            problems.append(cell_problem(frame, i, "fold", message, name, "empty-fold"))
         elif ks[r] != ks[first]:
-            problems.append(
-                Problem(
-                    f"repeat {r} has {ks[r]} folds but repeat {first} has {ks[first]}: every "
-                    "repeat cuts the rows into the same number of folds",
-                    name,
-                    line_of(frame, i),
-                    column_of(frame, "fold"),
-                    slug="fold-count",
-                )
+            message = (
+                f"repeat {r} has {ks[r]} folds but repeat {first} has {ks[first]}: every "
+                "repeat cuts the rows into the same number of folds"
             )
+            problems.append(cell_problem(frame, i, "fold", message, name, "fold-count"))
 
 
 def _ranges(values: list[int]) -> str:
@@ -370,14 +328,13 @@ def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]
                 )
             )
     problems += sorted(found, key=lambda p: p.line or 0)[:MAX_EACH]
-    if len(found) > MAX_EACH:
-        problems.append(
-            Problem(
-                f"(and {len(found) - MAX_EACH:,} more folds scored by one model only)",
-                rname,
-                slug="missing-fold",
-            )
-        )
+    _and_more(len(found), "folds scored by one model only", rname, "missing-fold", problems)
+
+
+def _and_more(found: int, what: str, name: str, slug: str, problems: list[Problem]) -> None:
+    """The count of the problems of one kind past the first MAX_EACH: "(and 4 more rows ...)"."""
+    if found > MAX_EACH:
+        problems.append(Problem(f"(and {found - MAX_EACH:,} more {what})", name, slug=slug))
 
 
 def _fold_list(rows: dict[tuple[int, int], RunRow]) -> str:

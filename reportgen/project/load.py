@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportgen.errors import InputError, Problem, display_name, quote
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
-from reportgen.project.files import Reader, Refused, confine_dir
+from reportgen.project.files import Reader, Refused, exists, is_file
 from reportgen.project.folds import FOLDS_PART, Folds, check_fold_runs, parse_folds, runs_columns
 from reportgen.project.manifest import Manifest, canonical_part, load_manifest
 from reportgen.project.predictions import (
@@ -19,7 +18,7 @@ from reportgen.project.predictions import (
     parse_predictions,
 )
 from reportgen.project.rowkeys import duplicate_id_problems, part_keys
-from reportgen.project.runs import RunRow, parse_runs
+from reportgen.project.runs import RunRow, check_claim_names, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 from reportgen.project.task_columns import detect, drop_odd_task_problems, project_task
 
@@ -62,13 +61,6 @@ class Project:
         )
 
 
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:
-        return False
-
-
 def _locate_input(root: Path, rel: str) -> Path:
     p = Path(rel)
     return p if p.is_absolute() else root / p
@@ -81,24 +73,6 @@ def _operator_paths(root: Path, paths: ProjectPaths) -> frozenset[str]:
         if Path(rel).is_absolute() or ".." in Path(rel).parts:
             out.add(str(_locate_input(root, rel)))
     return frozenset(out)
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists() or path.is_symlink()
-    except OSError:
-        return True  # e.g. a symlink loop: reading it gives the clear message
-
-
-def _folder(reader: Reader, path: Path, problems: list[Problem]) -> Path | None:
-    """A folder whose files are read (split/, artefacts/checks/), refused if it leads out."""
-    name = reader.display(path)
-    try:
-        confine_dir(reader.root, path, name)
-    except Refused as e:
-        problems.append(Problem(str(e), name, slug="path-outside-project"))
-        return None
-    return path if path.is_dir() else None
 
 
 def _release_arrow_memory() -> None:
@@ -126,7 +100,7 @@ class _Load:
         """A project file's text (None after recording why not) and its display name."""
         path = _locate_input(self.root, rel)
         name = self.reader.display(path)
-        if not _exists(path):
+        if not exists(path):
             self.problems.append(Problem(f"missing {name}", name, slug="missing-file"))
             return None, name
         try:
@@ -161,7 +135,7 @@ def inspect_project(
     runs_text, rname = ld.read_text(paths.runs)
     runs = parse_runs(runs_text, rname, problems, warnings) if runs_text is not None else []
     if config is not None and runs:
-        _check_claim_names(config, runs, cname, rname, problems)
+        check_claim_names(config, runs, cname, rname, problems)
 
     manifest = _manifest(ld, paths)
     split_frames, split_names = _split_frames(ld, manifest)
@@ -214,47 +188,10 @@ def inspect_project(
     return project, warnings
 
 
-def _check_claim_names(
-    config: Config, runs: list[RunRow], cname: str, rname: str, problems: list[Problem]
-) -> None:
-    """The claim's models and metric must be in the run log (with the closest name if not)."""
-    models = sorted({r.model for r in runs})
-    for role in ("candidate", "baseline"):
-        m = getattr(config, role)
-        if m not in models:
-            close = difflib.get_close_matches(m, models, n=1)
-            hint = f"did you mean {quote(close[0])}? " if close else ""
-            problems.append(
-                Problem(
-                    f"claim.{role} = {quote(m)} is not a model in {rname}; {hint}models there: "
-                    f"{', '.join(models)}",
-                    cname,
-                    config.lines.get(f"claim.{role}"),
-                    1,
-                    slug="unknown-model",
-                )
-            )
-
-    metrics = sorted({r.metric for r in runs})
-    if config.metric not in metrics:
-        close = difflib.get_close_matches(config.metric, metrics, n=1, cutoff=0.5)
-        hint = f"did you mean {quote(close[0])}? " if close else ""
-        problems.append(
-            Problem(
-                f"claim.metric = {quote(config.metric)} is not a metric of any row in {rname}; "
-                f"{hint}metrics there: {', '.join(quote(m) for m in metrics[:20])}",
-                cname,
-                config.lines.get("claim.metric"),
-                1,
-                slug="unknown-metric",
-            )
-        )
-
-
 def _manifest(ld: _Load, paths: ProjectPaths) -> Manifest | None:
     """The frozen-split manifest, verified; without one, a warning (the fair rung cannot be shown)."""
     mpath = _locate_input(ld.root, paths.manifest)
-    if _exists(mpath):
+    if exists(mpath):
         return load_manifest(ld.reader, mpath, ld.problems)
     ld.warnings.append(
         Problem(
@@ -277,10 +214,10 @@ def _split_frames(ld: _Load, manifest: Manifest | None) -> tuple[dict, dict[str,
             if sf.frame is not None:
                 split_frames[sf.part], split_names[sf.part] = sf.frame, sf.path
         return split_frames, split_names
-    folder = _folder(ld.reader, ld.root / "split", ld.problems)
+    folder = ld.reader.folder(ld.root / "split", ld.problems)
     if folder is not None:
         for p in sorted(folder.iterdir()):
-            if p.suffix.lower() in TABLE_SUFFIXES and _is_file(p):
+            if p.suffix.lower() in TABLE_SUFFIXES and is_file(p):
                 part = canonical_part(p.stem)
                 try:
                     split_frames.setdefault(part, read_table(ld.reader, p))
@@ -443,7 +380,7 @@ def _check_files(ld: _Load, paths: ProjectPaths) -> list[CheckFile]:
     cdir = _locate_input(ld.root, paths.artefacts) / "checks"
     operator_chosen = Path(paths.artefacts).is_absolute() or ".." in Path(paths.artefacts).parts
     if not operator_chosen:  # the project's own folder: confined like every project file
-        cdir = _folder(reader, cdir, problems)
+        cdir = reader.folder(cdir, problems)
     elif not cdir.is_dir():
         cdir = None
     if cdir is None:
@@ -473,7 +410,7 @@ def _evidence(ld: _Load, config: Config, cname: str) -> dict[str, list[str]]:
             target = reader.project_path(rel, source=cname, line=line, problems=ld.problems)
             if target is None:
                 continue
-            if not _is_file(target):
+            if not is_file(target):
                 ld.warnings.append(
                     Problem(
                         f"[evidence] {rung} cites {quote(rel)}, which does not exist; not credited",

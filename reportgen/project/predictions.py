@@ -8,7 +8,14 @@ import numpy as np
 
 from reportgen.errors import Problem, quote
 from reportgen.project.rowkeys import PartKeys, as_labels
-from reportgen.project.tables import column_of, line_of, numeric_column
+from reportgen.project.tables import (
+    cannot_read_on,
+    cell_problem,
+    column_of,
+    line_of,
+    numeric_column,
+    stripped_text,
+)
 from reportgen.project.task_columns import detect, parse_multiclass, parse_regression
 
 
@@ -104,19 +111,13 @@ def parse_predictions(
     general path, which names the first bad rows.
     """
     before = len(problems)
-    if "row_id" not in frame.columns:
-        problems.append(
-            Problem(
-                "no row_id column (required: the example's id in the split files); header: "
-                + ", ".join(map(str, frame.columns)),
-                name,
-                1,
-                slug="missing-column",
-            )
-        )
-        return None
-    if len(frame) == 0:
-        problems.append(Problem("no rows", name, 2, slug="empty"))
+    missing = (
+        "no row_id column (required: the example's id in the split files); header: "
+        + ", ".join(map(str, frame.columns))
+        if "row_id" not in frame.columns
+        else None
+    )
+    if cannot_read_on(frame, name, missing, problems):
         return None
     keys = part_keys.keys_of(frame["row_id"]) if part_keys is not None else None
     if keys is not None:
@@ -130,33 +131,16 @@ def parse_predictions(
 
 def _checked_ids(frame, name: str, part: str, problems: list[Problem]) -> Predictions:
     """The general path: ids as stripped strings; empty and duplicate ids become Problems."""
-    raw_ids = frame["row_id"]  # a Parquet column may hold nulls: they count as empty
-    ids = raw_ids.where(raw_ids.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
-    empty = np.flatnonzero(ids == "")
-    for i in empty[:3]:
-        problems.append(
-            Problem(
-                "row_id is empty",
-                name,
-                line_of(frame, int(i)),
-                column_of(frame, "row_id"),
-                slug="empty-cell",
-            )
-        )
+    ids = stripped_text(frame["row_id"]).to_numpy(dtype=object)  # a null counts as empty
+    for i in np.flatnonzero(ids == "")[:3]:
+        problems.append(cell_problem(frame, i, "row_id", "row_id is empty", name, "empty-cell"))
     order = np.argsort(ids, kind="stable")
     s = ids[order]
     dup = np.flatnonzero(s[1:] == s[:-1])
     for j in dup[:3]:
         a, b = sorted((int(order[j]), int(order[j + 1])))
-        problems.append(
-            Problem(
-                f"duplicate row_id {quote(s[j])} (also at line {line_of(frame, a)})",
-                name,
-                line_of(frame, b),
-                column_of(frame, "row_id"),
-                slug="duplicate-row-id",
-            )
-        )
+        message = f"duplicate row_id {quote(s[j])} (also at line {line_of(frame, a)})"
+        problems.append(cell_problem(frame, b, "row_id", message, name, "duplicate-row-id"))
     return Predictions(name, part, ids, kind="metric")
 
 

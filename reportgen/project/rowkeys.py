@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from reportgen.errors import Problem, quote
-from reportgen.project.tables import column_of, line_of
+from reportgen.project.tables import column_of, line_of, stripped_text
 
 
 def id_text(values):
@@ -250,7 +250,7 @@ def repeated_ids(values, limit: int = 3) -> tuple[list[tuple[str, int, int]], in
         import pandas as pd
 
         series = pd.Series(values).reset_index(drop=True)
-        stripped = series.where(series.notna(), "").astype(str).str.strip().to_numpy(dtype=object)
+        stripped = stripped_text(series).to_numpy(dtype=object)
         rows = np.flatnonzero(stripped != "")
         text = pa.array(stripped[rows], type=pa.string())
     if len(text) < 2:

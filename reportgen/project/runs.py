@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from reportgen.errors import Problem, quote
+from reportgen.project.config import Config
 from reportgen.project.manifest import canonical_part, parse_time, time_resolution
 from reportgen.project.tables import MAX_TABLE_COLUMNS, csv_header_problem
 
@@ -371,3 +372,40 @@ def _check_runs_consistent(
                     slug="inconsistent-run",
                 )
             )
+
+
+def check_claim_names(
+    config: Config, runs: list[RunRow], cname: str, rname: str, problems: list[Problem]
+) -> None:
+    """The claim's models and metric must be in the run log (with the closest name if not)."""
+    models = sorted({r.model for r in runs})
+    for role in ("candidate", "baseline"):
+        m = getattr(config, role)
+        if m not in models:
+            close = difflib.get_close_matches(m, models, n=1)
+            hint = f"did you mean {quote(close[0])}? " if close else ""
+            problems.append(
+                Problem(
+                    f"claim.{role} = {quote(m)} is not a model in {rname}; {hint}models there: "
+                    f"{', '.join(models)}",
+                    cname,
+                    config.lines.get(f"claim.{role}"),
+                    1,
+                    slug="unknown-model",
+                )
+            )
+
+    metrics = sorted({r.metric for r in runs})
+    if config.metric not in metrics:
+        close = difflib.get_close_matches(config.metric, metrics, n=1, cutoff=0.5)
+        hint = f"did you mean {quote(close[0])}? " if close else ""
+        problems.append(
+            Problem(
+                f"claim.metric = {quote(config.metric)} is not a metric of any row in {rname}; "
+                f"{hint}metrics there: {', '.join(quote(m) for m in metrics[:20])}",
+                cname,
+                config.lines.get("claim.metric"),
+                1,
+                slug="unknown-metric",
+            )
+        )

@@ -381,6 +381,28 @@ def column_of(frame, name: str) -> int | None:
         return None
 
 
+def cell_problem(frame, index, column: str, message: str, name: str, slug: str) -> Problem:
+    """A problem at one cell: the file line of row ``index``, the number of ``column``."""
+    return Problem(message, name, line_of(frame, int(index)), column_of(frame, column), slug=slug)
+
+
+def stripped_text(raw):
+    """A column's cells as stripped strings, a null (in Parquet) as the empty string."""
+    return raw.where(raw.notna(), "").astype(str).str.strip()
+
+
+def cannot_read_on(frame, name: str, missing: str | None, problems: list[Problem]) -> bool:
+    """True after naming why a table cannot be read on: ``missing``, the message for the
+    columns its header lacks (line 1), or no rows (line 2)."""
+    if missing:
+        problems.append(Problem(missing, name, 1, slug="missing-column"))
+        return True
+    if len(frame) == 0:
+        problems.append(Problem("no rows", name, 2, slug="empty"))
+        return True
+    return False
+
+
 def numeric_column(
     frame,
     col: str,
@@ -409,17 +431,9 @@ def numeric_column(
     if high is not None:
         bad |= values > high
     idx = np.flatnonzero(bad)
-    c = column_of(frame, col)
     for i in idx[:limit]:
-        problems.append(
-            Problem(
-                f"{col} = {quote(str(raw.iloc[i]))} must be {what}",
-                name,
-                line_of(frame, int(i)),
-                c,
-                slug="bad-value",
-            )
-        )
+        message = f"{col} = {quote(str(raw.iloc[i]))} must be {what}"
+        problems.append(cell_problem(frame, i, col, message, name, "bad-value"))
     if len(idx) > limit:
         problems.append(
             Problem(

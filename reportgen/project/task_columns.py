@@ -16,7 +16,7 @@ import numpy as np
 
 from reportgen.errors import Problem, quote
 from reportgen.project.config import TASK_METRICS, Config
-from reportgen.project.tables import column_of, line_of, numeric_column
+from reportgen.project.tables import cell_problem, numeric_column, stripped_text
 
 #: how far a row's class probabilities may sum from 1 (rounded values pass; logits do not)
 SUM_TOLERANCE = 1e-3
@@ -100,7 +100,7 @@ def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) 
     import pandas as pd
 
     raw = frame["y"]
-    text = raw.where(raw.notna(), "").astype(str).str.strip()
+    text = stripped_text(raw)
     codes, distinct = pd.factorize(text.to_numpy(dtype=object))
     where = {k: i for i, k in enumerate(classes)}
     index = np.full(len(distinct), -1, dtype=np.int64)
@@ -118,16 +118,11 @@ def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) 
     bad = np.flatnonzero(out < 0)
     shown = ", ".join(classes[:12]) + (", ..." if len(classes) > 12 else "")
     for i in bad[:5]:
-        problems.append(
-            Problem(
-                f"y = {quote(str(raw.iloc[i]))} is not one of the classes of the p_ columns "
-                f"({shown}); add its p_ column or fix the label",
-                name,
-                line_of(frame, int(i)),
-                column_of(frame, "y"),
-                slug="bad-value",
-            )
+        message = (
+            f"y = {quote(str(raw.iloc[i]))} is not one of the classes of the p_ columns "
+            f"({shown}); add its p_ column or fix the label"
         )
+        problems.append(cell_problem(frame, i, "y", message, name, "bad-value"))
     if len(bad) > 5:
         problems.append(Problem(f"{len(bad) - 5} more labels without a p_ column", name))
     return out
@@ -143,17 +138,12 @@ def _check_sums(
     bad = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_TOLERANCE))
     span = f"{columns[0]} to {columns[-1]}" if len(columns) > 2 else " and ".join(columns)
     for i in bad[:3]:
-        problems.append(
-            Problem(
-                f"the row's p_ columns ({span}) sum to {sums[i]:.6g}; class probabilities must "
-                f"sum to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column "
-                "per class",
-                name,
-                line_of(frame, int(i)),
-                column_of(frame, columns[0]),
-                slug="bad-value",
-            )
+        message = (
+            f"the row's p_ columns ({span}) sum to {sums[i]:.6g}; class probabilities must "
+            f"sum to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column "
+            "per class"
         )
+        problems.append(cell_problem(frame, i, columns[0], message, name, "bad-value"))
     if len(bad) > 3:
         problems.append(Problem(f"{len(bad) - 3} more rows whose p_ columns do not sum to 1", name))
 

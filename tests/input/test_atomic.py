@@ -116,6 +116,15 @@ def test_refused_target_leaves_every_earlier_file(tmp_path):
 # --------------------------------------------------------------------------- build_report
 
 
+def _failed_build_keeps_the_report(root, out, formats, error, match) -> None:
+    """A build that raises leaves the earlier report exactly as it was, and no temp folder."""
+    before = listing(out)
+    with pytest.raises(error, match=match):
+        build_report(root, out, formats)
+    assert listing(out) == before
+    assert temp_dirs(out) == []
+
+
 def test_build_failing_in_render_keeps_earlier_report(
     example, tmp_path, stub_renderer, monkeypatch
 ):
@@ -123,16 +132,12 @@ def test_build_failing_in_render_keeps_earlier_report(
     out = tmp_path / "out"
     first = build_report(root, out, ("json", "md"))
     assert [p.name for p in first.written] == ["report.json", "decision-log.md"]
-    before = listing(out)
 
     def boom(report, formats, **_options):
         raise RuntimeError("renderer crashed")
 
     monkeypatch.setattr(stub_renderer, "render_outputs", boom)
-    with pytest.raises(RuntimeError, match="renderer crashed"):
-        build_report(root, out, ("json", "md"))
-    assert listing(out) == before
-    assert temp_dirs(out) == []
+    _failed_build_keeps_the_report(root, out, ("json", "md"), RuntimeError, "renderer crashed")
 
 
 @requires_renderer
@@ -142,17 +147,13 @@ def test_build_failing_in_json_writer_keeps_earlier_report(example, tmp_path, mo
     root = example("moons-tie")
     out = tmp_path / "out"
     build_report(root, out, ("md", "json"))
-    before = listing(out)
     assert sorted(report_view(out)) == ["decision-log.md", "report.json"]
 
     def boom(report):
         raise ValueError("Out of range float values are not JSON compliant")
 
     monkeypatch.setattr(render, "report_json", boom)
-    with pytest.raises(ValueError, match="not JSON compliant"):
-        build_report(root, out, ("md", "json"))
-    assert listing(out) == before
-    assert temp_dirs(out) == []
+    _failed_build_keeps_the_report(root, out, ("md", "json"), ValueError, "not JSON compliant")
 
 
 def test_build_failing_on_input_writes_nothing(example, tmp_path, stub_renderer):

@@ -156,24 +156,6 @@ def test_missing_claim_table_reports_every_required_key():
     )
 
 
-@pytest.mark.parametrize(
-    "line,expect",
-    [
-        ("resamples = 1e3", "rule.resamples = 1000.0 must be a whole number"),
-        ('confidence = "high"', "rule.confidence = 'high' must be a number"),
-        ('seeds_paired = "yes"', "rule.seeds_paired = 'yes' must be true or false"),
-        ("seed_sd_multiple = true", "rule.seed_sd_multiple = True must be a number"),
-    ],
-)
-def test_wrong_type_names_key_value_and_type(line, expect):
-    text = MINI_CONFIG + "\n[rule]\n" + line + "\n"
-    cfg, problems = cfg_problems(text)
-    assert cfg is None
-    [p] = with_slug(problems, "bad-type")
-    assert p.message == expect
-    assert (p.line, p.column) == (len(text.splitlines()), 1)
-
-
 def test_not_worse_on_must_be_a_list_of_strings():
     text = MINI_CONFIG.replace('slice = "route"', 'slice = "route"\nnot_worse_on = "shifted"')
     _, problems = cfg_problems(text)
@@ -237,30 +219,54 @@ def test_not_worse_on_without_slice():
     assert (p.line, p.column) == (11, 1)
 
 
+#: (lines added to MINI_CONFIG, the one problem's message): values of the wrong type
+WRONG_TYPE = [
+    ("[rule]\nresamples = 1e3", "rule.resamples = 1000.0 must be a whole number"),
+    ('[rule]\nconfidence = "high"', "rule.confidence = 'high' must be a number"),
+    ('[rule]\nseeds_paired = "yes"', "rule.seeds_paired = 'yes' must be true or false"),
+    ("[rule]\nseed_sd_multiple = true", "rule.seed_sd_multiple = True must be a number"),
+]
+#: values of the right type outside what the key allows
+OUT_OF_RANGE = [
+    (
+        '[rule]\nseed_sd_from = "smaller"',
+        "rule.seed_sd_from = 'smaller' is not one of candidate, baseline, larger",
+    ),
+    ("[rule]\nconfidence = 1.0", "rule.confidence = 1.0 must be between 0.5 and 0.9999"),
+    (
+        "[rule]\nresamples = 50",
+        "rule.resamples = 50 must be between 100 and 100000 (resamples x blocks bounds the "
+        "build time; 2000 is plenty for a 95% interval)",
+    ),
+    ("[rule]\nrandom_seed = -1", "rule.random_seed must be >= 0"),
+    ("[rule]\nseed_sd_multiple = 0", "rule.seed_sd_multiple must be > 0"),
+    (
+        '[rule]\nwritten = "last tuesday"',
+        "rule.written = 'last tuesday' is not a date (YYYY-MM-DD)",
+    ),
+    (
+        "[costs]\nfalse_positive = 0\nfalse_negative = 0",
+        "costs.false_positive and costs.false_negative must be >= 0 and not both 0",
+    ),
+    ("[costs]\ncases_per_period = 0", "costs.cases_per_period must be > 0"),
+    ("[general]\nmax_drop = -0.1", "general.max_drop must be >= 0"),
+]
+
+
 @pytest.mark.parametrize(
-    "extra,needle",
-    [
-        ('[rule]\nseed_sd_from = "smaller"', "rule.seed_sd_from = 'smaller' is not one of"),
-        ("[rule]\nconfidence = 1.0", "rule.confidence = 1.0 must be between 0.5 and 0.9999"),
-        ("[rule]\nresamples = 50", "rule.resamples = 50 must be between 100 and 100000"),
-        ("[rule]\nrandom_seed = -1", "rule.random_seed must be >= 0"),
-        ("[rule]\nseed_sd_multiple = 0", "rule.seed_sd_multiple must be > 0"),
-        ('[rule]\nwritten = "last tuesday"', "rule.written = 'last tuesday' is not a date"),
-        ("[costs]\nfalse_positive = 0\nfalse_negative = 0", "not both 0"),
-        ("[costs]\ncases_per_period = 0", "costs.cases_per_period must be > 0"),
-        ("[general]\nmax_drop = -0.1", "general.max_drop must be >= 0"),
-    ],
+    "extra,slug,message",
+    [(e, "bad-type", m) for e, m in WRONG_TYPE] + [(e, "bad-config", m) for e, m in OUT_OF_RANGE],
 )
-def test_bad_values_named_at_their_line(extra, needle):
+def test_bad_value_named_with_its_key_and_line(extra, slug, message):
     text = MINI_CONFIG + "\n" + extra + "\n"
     cfg, problems = cfg_problems(text)
     assert cfg is None
     [p] = problems
-    assert needle in p.message
-    if "not both 0" not in needle:  # the costs pair is cited at the [costs] header
-        assert (p.line, p.column) == (len(text.splitlines()), 1)
+    assert (p.slug, p.message) == (slug, message)
+    if "[costs]\nfalse_positive" in extra:  # the costs pair is cited at the [costs] header
+        assert (p.line, p.column) == (len(MINI_CONFIG.splitlines()) + 2, None)
     else:
-        assert p.line == len(MINI_CONFIG.splitlines()) + 2
+        assert (p.line, p.column) == (len(text.splitlines()), 1)
 
 
 def test_claim_level_checks():

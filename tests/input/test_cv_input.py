@@ -17,6 +17,22 @@ def _errors(path):
     return project, [p for p in problems if p.severity == "error"]
 
 
+def _first_error(path, slug: str):
+    """The project's first error of that slug."""
+    _, errors = _errors(path)
+    return next(p for p in errors if p.slug == slug)
+
+
+def _set_run_cell(path, row: int, column: str, value: str) -> None:
+    """One cell of runs.csv rewritten (row 0 is the file's line 2)."""
+
+    def edit(r):
+        r.loc[row, column] = value
+        return r
+
+    _edit_runs(path, edit)
+
+
 def _edit_folds(path, edit) -> None:
     folds = pd.read_csv(path / "split" / "folds.csv", dtype=str)
     edit(folds)
@@ -83,8 +99,7 @@ def test_runs_columns_repeat_fold_train_rows():
 
 def test_a_row_in_two_folds_of_one_repeat(cv):
     _edit_folds(cv, lambda f: f.loc.__setitem__((5, "row_id"), f.loc[0, "row_id"]))
-    _, errors = _errors(cv)
-    p = next(p for p in errors if p.slug == "row-in-two-folds")
+    p = _first_error(cv, "row-in-two-folds")
     assert (p.path, p.line, p.column) == ("split/folds.csv", 7, 1)
     assert "of repeat 1 (first at line 2)" in p.message
 
@@ -107,20 +122,14 @@ def test_a_row_in_no_fold(cv):
 
 def test_a_fold_without_rows(cv):
     _edit_folds(cv, lambda f: f.__setitem__("fold", f["fold"].replace({"2": "4"})))
-    _, errors = _errors(cv)
-    p = next(p for p in errors if p.slug == "empty-fold")
+    p = _first_error(cv, "empty-fold")
     assert (p.path, p.column) == ("split/folds.csv", 3)
     assert p.message.startswith("fold 2 of repeat 1 has no rows (the repeat's folds: 1, 3 to 4)")
 
 
 def test_a_run_on_a_fold_that_does_not_exist(cv):
-    def edit(r):
-        r.loc[0, "fold"] = "7"
-        return r
-
-    _edit_runs(cv, edit)
-    _, errors = _errors(cv)
-    p = next(p for p in errors if p.slug == "unknown-fold")
+    _set_run_cell(cv, 0, "fold", "7")
+    p = _first_error(cv, "unknown-fold")
     assert (p.path, p.line, p.column) == ("runs.csv", 2, 14)
     assert p.message == (
         "fold 7 of repeat 1 is not in split/folds.csv (its folds: 1 to 3): this fold has no rows"
@@ -136,8 +145,7 @@ def test_fold_numbers_that_differ_between_the_models(cv):
     (cv / "split" / "folds.csv").unlink()  # a run-log-only project: no split file to check against
     (cv / "split" / "manifest.json").unlink()
     _edit_runs(cv, edit)
-    _, errors = _errors(cv)
-    p = next(p for p in errors if p.slug == "fold-numbers-differ")
+    p = _first_error(cv, "fold-numbers-differ")
     assert (p.path, p.column) == ("runs.csv", 14)
     assert "net has folds 1 to 3 in repeats 1 to 2, base has folds 11 to 13" in p.message
 
@@ -156,13 +164,8 @@ def test_a_model_missing_a_fold(cv):
 
 
 def test_a_fold_row_without_its_fold(cv):
-    def edit(r):
-        r.loc[3, "fold"] = ""
-        return r
-
-    _edit_runs(cv, edit)
-    _, errors = _errors(cv)
-    p = next(p for p in errors if p.slug == "empty-cell")
+    _set_run_cell(cv, 3, "fold", "")
+    p = _first_error(cv, "empty-cell")
     assert (p.line, p.column) == (5, 14)
 
 
@@ -173,8 +176,7 @@ def test_no_fold_rows_in_a_cv_project(cv):
         return r
 
     _edit_runs(cv, edit)
-    _, errors = _errors(cv)
-    p = next(p for p in errors if p.slug == "no-fold-rows")
+    p = _first_error(cv, "no-fold-rows")
     assert p.path == "evreport.toml" and p.line is not None and p.column == 1
 
 

@@ -61,17 +61,25 @@ def _doc(root, **changes) -> dict:
     return doc
 
 
-def test_missing_fields_named_at_the_entry(example):
+@pytest.mark.parametrize(
+    "entry,fields,message,first_line",
+    [
+        (1, ("sha256", "rows"), "files[1] lacks sha256, rows", '      "part": "train",'),
+        # an entry without its part is still cited at its own line
+        (0, ("part",), "files[0] lacks part", '      "path": "split/test.csv",'),
+    ],
+)
+def test_missing_fields_named_at_the_entry(example, entry, fields, message, first_line):
     root = example("moons-tie")
     doc = _doc(root)
-    del doc["files"][1]["sha256"]
-    del doc["files"][1]["rows"]
+    for field in fields:
+        del doc["files"][entry][field]
     text = json.dumps(doc, indent=2)
     write_manifest(root, text)
     _, problems = manifest_problems(root)
     [p] = problems
-    assert p.message == "files[1] lacks sha256, rows"
-    assert p.line == text.splitlines().index('      "part": "train",') + 1
+    assert p.message == message
+    assert p.line == text.splitlines().index(first_line) + 1
 
 
 @pytest.mark.parametrize(
@@ -169,19 +177,6 @@ def test_wrong_sha_and_rows_are_facts_not_errors(example):
         f1.rows,
     )
     assert (f2.hash_ok, f2.rows_ok) == (True, True)
-
-
-def test_entry_without_part_cited_at_its_own_line(example):
-    root = example("moons-tie")
-    doc = _doc(root)
-    del doc["files"][0]["part"]
-    text = json.dumps(doc, indent=2)
-    write_manifest(root, text)
-    _, problems = manifest_problems(root)
-    [p] = problems
-    assert p.message == "files[0] lacks part"
-    lines = text.splitlines()
-    assert p.line == lines.index('      "path": "split/test.csv",') + 1
 
 
 # --------------------------------------------------------------------------- check files: the bars

@@ -193,23 +193,31 @@ def test_corrupt_parquet(tmp_path):
 # --------------------------------------------------------------------------- joins
 
 
-def test_block_and_slice_joined_from_split_file_by_row_id(mini):
-    project, problems = inspect_project(mini)
-    assert project is not None, [str(p) for p in problems]
-    pred = project.predictions["artefacts/predictions/gbm-s2-test.csv"]
-    assert list(pred.row_id) == ["t1", "t2", "t3", "t4"]
-    assert list(pred.block) == ["3", "3", "4", "4"]
-    assert list(pred.slice) == ["a", "b", "a", "b"]
-
-
-def test_join_follows_row_id_not_row_order(mini):
-    rel = "artefacts/predictions/mlp-s1-validation.csv"
-    (mini / rel).write_text("row_id,y,p\nv4,1,0.8\nv1,0,0.2\nv3,0,0.3\nv2,1,0.7\n")
+@pytest.mark.parametrize(
+    "rel,text,row_ids,block,slice_",
+    [
+        # block and slice joined from the split file by row_id
+        ("gbm-s2-test.csv", None, ["t1", "t2", "t3", "t4"], ["3", "3", "4", "4"], "abab"),
+        # the join follows row_id, not row order
+        (
+            "mlp-s1-validation.csv",
+            "row_id,y,p\nv4,1,0.8\nv1,0,0.2\nv3,0,0.3\nv2,1,0.7\n",
+            ["v4", "v1", "v3", "v2"],
+            ["2", "1", "2", "1"],
+            "baab",
+        ),
+    ],
+)
+def test_block_and_slice_joined_by_row_id(mini, rel, text, row_ids, block, slice_):
+    rel = "artefacts/predictions/" + rel
+    if text is not None:
+        (mini / rel).write_text(text)
     project, problems = inspect_project(mini)
     assert project is not None, [str(p) for p in problems]
     pred = project.predictions[rel]
-    assert list(pred.block) == ["2", "1", "2", "1"]
-    assert list(pred.slice) == ["b", "a", "a", "b"]
+    assert list(pred.row_id) == row_ids
+    assert list(pred.block) == block
+    assert list(pred.slice) == list(slice_)
 
 
 def test_columns_in_predictions_win_over_split_file(mini):
