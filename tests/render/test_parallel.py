@@ -43,10 +43,13 @@ def test_helpers_only_in_a_fresh_process():
     code = (
         "import sys; from reportgen.render import Helpers;"
         "print(Helpers.for_fresh_process(('json', 'md')) is None);"
+        "print(Helpers.for_fresh_process(('html', 'json')) is None);"
+        "h = Helpers.for_fresh_process(('html', 'pdf')); print(h is None); h.close();"
         "import vl_convert; print(Helpers.for_fresh_process(('html', 'pdf')) is None)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True", "True"]
+    # helpers only for a PDF (without one they were measured slower), never with a warm engine
+    assert out.stdout.split() == ["True", "True", "False", "True"]
 
 
 def fake_worker(script: str) -> PdfProcess:
