@@ -8,7 +8,8 @@ virtualenv under the cache folder, builds the HTML of ClassificationPreset on on
 pair of examples/weekly-churn (the candidate's seed-1 test predictions as current data,
 the baseline's as reference). Each round runs, in turn, the peer, the full build (HTML,
 PDF, JSON, Markdown) and the HTML + JSON build, each a fresh process writing into a fresh
-folder. It prints each command's median wall and CPU seconds (the CPU of the process and
+folder, and WeasyPrint alone printing the same page (bench/pdf_floor.py: the import, layout
+and drawing any build that prints this report with WeasyPrint must spend). It prints each command's median wall and CPU seconds (the CPU of the process and
 of the helper processes it waited for), the median of the per-round ratios to the peer,
 the core count and the load average before and after.
 
@@ -105,6 +106,8 @@ def main() -> None:
     python = peer_python(cache)
     evreport = str(Path(sys.executable).with_name("evreport"))
     work = Path(tempfile.mkdtemp(prefix="evreport-peer-"))
+    floor = str(Path(__file__).with_name("pdf_floor.py"))
+    subprocess.run([sys.executable, floor, "--prepare", str(PROJECT), str(work)], check=True)
     commands = {
         "peer (ClassificationPreset HTML)": lambda i: [
             str(python),
@@ -127,6 +130,13 @@ def main() -> None:
             str(work / f"hj-{i}"),
             "--format",
             "html,json",
+        ],
+        "WeasyPrint alone (the same PDF)": lambda i: [
+            sys.executable,
+            floor,
+            str(work / "page.html"),
+            str(work / "charts.json"),
+            str(work / f"floor-{i}.pdf"),
         ],
     }
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

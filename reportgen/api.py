@@ -5,6 +5,7 @@ argv -> cli -> load (Project) -> checks (report dict) -> render (bytes per file)
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,20 +65,23 @@ def build_report(
     from reportgen.checks import compute_report
     from reportgen.outputs import atomic_write_dir
     from reportgen.project import ProjectPaths, load_project
-    from reportgen.render import render_outputs
+    from reportgen.render import Helpers, render_outputs
 
     project_dir = Path(project_dir)
     out_dir = output_dir(project_dir, out)
-    project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
-    from reportgen.errors import display_name
+    # a fresh process: charts and PDF helpers warm up while the project is loaded
+    with Helpers.for_fresh_process(formats) or nullcontext() as helpers:
+        project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
+        from reportgen.errors import display_name
 
-    # a non-UTF-8 folder name must not stop report.json from being written
-    report, warnings = compute_report(
-        project, command=display_name(command or f"evreport build {project_dir}")
-    )
-    from reportgen.safe import project_link
+        # a non-UTF-8 folder name must not stop report.json from being written
+        report, warnings = compute_report(
+            project, command=display_name(command or f"evreport build {project_dir}")
+        )
+        from reportgen.safe import project_link
 
-    link = project_link(project_dir, out_dir) if links else None
-    files, problems = render_outputs(report, formats, links=link)
+        link = project_link(project_dir, out_dir) if links else None
+        parallel = {} if helpers is None else {"helpers": helpers}
+        files, problems = render_outputs(report, formats, links=link, **parallel)
     written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)

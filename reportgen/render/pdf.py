@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from reportgen.render.html import CHART_URL
@@ -10,6 +11,44 @@ PANGO_HINT = (
     "PDF not written: WeasyPrint needs Pango "
     "(Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)"
 )
+
+
+#: attributes that change nothing on paper: a group with no others only wraps its children
+_INERT = {"class", "role", "aria-roledescription", "aria-hidden", "aria-label", "pointer-events"}
+_EMPTY_BACKGROUND = re.compile(
+    r'<path class="background" aria-hidden="true" d="M0,0h0v0h0Z"(?: pointer-events="none")?/>'
+)
+
+
+def for_print(svg: str) -> str:
+    """The chart as the PDF draws it: the same marks, without vl-convert's empty wrappers.
+
+    Groups that carry nothing but class, ARIA roles and pointer events give their children
+    to their parent, and zero-size backgrounds go: WeasyPrint draws every SVG element in
+    Python with its own graphics state, and these were about half the elements of a chart.
+    Nothing that draws (a mark, a transform, a clip, a fill or stroke to inherit) changes,
+    so the page looks the same to the pixel. The HTML keeps vl-convert's SVG as it is.
+    """
+    import xml.etree.ElementTree as ET
+
+    svg = _EMPTY_BACKGROUND.sub("", svg)
+    ns = "http://www.w3.org/2000/svg"
+    ET.register_namespace("", ns)
+    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    root = ET.fromstring(svg)
+
+    def unwrap(node) -> None:
+        children = []
+        for child in node:
+            unwrap(child)
+            if child.tag == f"{{{ns}}}g" and set(child.attrib) <= _INERT:
+                children.extend(child)
+            else:
+                children.append(child)
+        node[:] = children
+
+    unwrap(root)
+    return ET.tostring(root, encoding="unicode")
 
 
 class PdfUnavailable(RuntimeError):
@@ -35,7 +74,7 @@ def offline_fetcher(weasyprint, charts: Callable[[], Mapping[str, str]] | None =
     class OfflineFetcher(weasyprint.urls.URLFetcher):
         def fetch(self, url, headers=None):
             if url.startswith(CHART_URL) and charts is not None:
-                svg = charts()[url.removeprefix(CHART_URL)]
+                svg = for_print(charts()[url.removeprefix(CHART_URL)])
                 return weasyprint.urls.URLFetcherResponse(
                     url, svg.encode("utf-8"), headers={"Content-Type": "image/svg+xml"}
                 )

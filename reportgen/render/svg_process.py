@@ -7,9 +7,14 @@ helper draws. The helper
 runs ``charts.svg.chart_svg``, the same function as in-process conversion, so the SVG is the
 same byte for byte.
 
-Protocol: the parent writes one JSON object {key: spec} to the helper's stdin and closes it;
-the helper answers with one JSON object {key: svg} on stdout, or exits non-zero with the
-reason on stderr.
+A fresh ``evreport build`` (render.Helpers) starts the helper with ``--report`` before it
+loads the project: the helper then also imports altair and builds the specs itself, from
+the report dict, so the parent never loads altair.
+
+Protocol: the parent writes one JSON object to the helper's stdin and closes it, either
+{"specs": {key: spec}} or {"report": report}; the helper answers on stdout with one line,
+the JSON list of the chart keys (as soon as the specs are built), then one JSON object
+{key: svg}; or exits non-zero with the reason on stderr.
 """
 
 from __future__ import annotations
@@ -46,31 +51,64 @@ class SvgProcess:
         self._out = b""
         self._err = b""
         self._svgs: dict[str, str] | None = None
+        self._keys = b""
+        self._have_keys = threading.Event()
 
-    def start(self) -> SvgProcess:
-        import reportgen
-
-        # the helper imports the same reportgen as this process, wherever it was loaded from
-        root = str(Path(reportgen.__file__).resolve().parent.parent)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    def start(self, specs_here: bool = False) -> SvgProcess:
+        """Start the helper; specs_here: it also builds the specs (submit_report)."""
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "reportgen.render.svg_process"],
+            [sys.executable, "-m", "reportgen.render.svg_process"]
+            + (["--report"] if specs_here else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=env,
+            env=helper_env(),
         )
         return self
 
     def submit(self, specs: dict[str, dict]) -> None:
         """Send every spec; the exchange runs in a thread so this process can go on working."""
-        payload = json.dumps(specs, allow_nan=False).encode("utf-8")
+        self._send({"specs": specs})
+
+    def submit_report(self, report: dict) -> None:
+        """Send the report: the helper builds the specs (started with specs_here=True)."""
+        self._send({"report": report})
+
+    def _send(self, message: dict) -> None:
+        payload = json.dumps(message, allow_nan=False).encode("utf-8")
         self._thread = threading.Thread(target=self._exchange, args=(payload,), daemon=True)
         self._thread.start()
 
     def _exchange(self, payload: bytes) -> None:
-        self._out, self._err = self._proc.communicate(payload)
+        writer = threading.Thread(target=self._write, args=(payload,), daemon=True)
+        reader = threading.Thread(target=self._read_err, daemon=True)
+        writer.start()
+        reader.start()
+        self._keys = self._proc.stdout.readline()
+        self._have_keys.set()
+        self._out = self._proc.stdout.read()
+        writer.join()
+        reader.join()
+        self._proc.wait()
+
+    def _write(self, payload: bytes) -> None:
+        try:
+            self._proc.stdin.write(payload)
+            self._proc.stdin.close()
+        except OSError:
+            pass  # the helper died; result() says why
+
+    def _read_err(self) -> None:
+        self._err = self._proc.stderr.read()
+
+    def keys(self) -> tuple[str, ...]:
+        """The keys of the charts the report has, in page order, before they are drawn."""
+        self._have_keys.wait()
+        try:
+            return tuple(json.loads(self._keys))
+        except ValueError:  # no keys line: the helper failed before it; say why
+            self.result()
+            raise
 
     def result(self) -> dict[str, str]:
         """Chart key -> SVG, in the order the specs were submitted (waits for the helper)."""
@@ -111,14 +149,31 @@ class SvgProcess:
         self.close()
 
 
+def helper_env() -> dict[str, str]:
+    """The environment of a helper process: it imports the same reportgen as this one."""
+    import reportgen
+
+    root = str(Path(reportgen.__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    return env
+
+
 def main() -> None:
-    """The helper: warm the engine, read {key: spec}, write {key: scoped SVG}."""
+    """The helper: warm the engine, read the specs or the report, write keys, then SVGs."""
     import vl_convert as vlc
 
     from reportgen.charts.svg import chart_svg
 
+    if "--report" in sys.argv[1:]:
+        import altair  # noqa: F401  (loaded while the engine warms up and the parent loads)
+
+        from reportgen.charts.specs import chart_specs
     vlc.vegalite_to_svg(_WARM_UP)
-    specs = json.loads(sys.stdin.buffer.read())
+    message = json.loads(sys.stdin.buffer.read())
+    specs = message["specs"] if "specs" in message else chart_specs(message["report"])
+    sys.stdout.buffer.write(json.dumps(list(specs)).encode("utf-8") + b"\n")
+    sys.stdout.buffer.flush()
     svgs = {}
     for key, spec in specs.items():
         # named before drawing: if the engine aborts the process, the parent still knows which

@@ -259,5 +259,6 @@ def stub_renderer(monkeypatch):
     """
     mod = types.ModuleType("reportgen.render")
     mod.render_outputs = _stub_render_outputs
+    mod.Helpers = types.SimpleNamespace(for_fresh_process=lambda formats: None)  # in-process
     monkeypatch.setitem(sys.modules, "reportgen.render", mod)
     return mod
