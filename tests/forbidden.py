@@ -33,16 +33,22 @@ USER_SECTIONS = re.compile(
 USER_LEAVES = {"path", "cite", "artefacts", "artefacts_all", "source", "seed", "model", "slice"}
 
 
-def strings(obj, path: str = ""):
-    """Every string in a JSON value with its path, list indexes kept: (path, text)."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, dict):
+def leaves(obj, path: str = "", dotted_root: bool = True):
+    """Every leaf of a JSON value with its path, list indexes kept: (path, value); a top-level
+    key's path is ".key", or "key" when ``dotted_root`` is false."""
+    if isinstance(obj, dict):
         for k, v in obj.items():
-            yield from strings(v, f"{path}.{k}" if path else str(k))
+            yield from leaves(v, f"{path}.{k}" if path or dotted_root else str(k), dotted_root)
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            yield from strings(v, f"{path}[{i}]")
+            yield from leaves(v, f"{path}[{i}]", dotted_root)
+    else:
+        yield path, obj
+
+
+def strings(obj, path: str = ""):
+    """Every string in a JSON value with its path, list indexes kept: (path, text)."""
+    return ((p, v) for p, v in leaves(obj, path, dotted_root=False) if isinstance(v, str))
 
 
 def _rung1_texts(report: dict) -> set[str]:

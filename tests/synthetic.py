@@ -17,6 +17,14 @@ RUNG1_CHECKS = (
 )
 
 
+def project_folder(root: Path) -> Path:
+    """``root`` with its split/, artefacts/predictions/ and artefacts/checks/ folders made."""
+    root = Path(root)
+    for sub in ("split", "artefacts/predictions", "artefacts/checks"):
+        (root / sub).mkdir(parents=True)
+    return root
+
+
 def write_checks(root: Path, model: str) -> None:
     """artefacts/checks/*.json: ``model`` passes every rung-1 check."""
     for name, body in RUNG1_CHECKS:

@@ -260,27 +260,30 @@ def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
 
 def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
     """The run log's feature set and split id are the same for both models."""
+    return run_column_facts(
+        cand,
+        base,
+        lambda mr, col: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config},
+        [r.cite(rn) for mr in (cand, base) for r in mr.rows[:1]],
+        "analysed run",
+    )
+
+
+def run_column_facts(cand, base, values, lines: list[str], what: str) -> list[Evidence]:
+    """same-features and same-split-id: ``values(model, column)`` is the set of a model's
+    logged values of that column over its analysed ``what`` rows, cited by ``lines``."""
     facts = []
     for col, label in (("features", "feature set"), ("split_id", "split")):
-        vals = {
-            mr.role: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config}
-            for mr in (cand, base)
-        }
-        lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows[:1]]
+        vals = {mr.role: values(mr, col) for mr in (cand, base)}
+        fid = f"same-{col.replace('_', '-')}"
         if any(None in v for v in vals.values()) or not all(vals.values()):
-            facts.append(
-                _fact(
-                    f"same-{col.replace('_', '-')}",
-                    None,
-                    f"runs.csv has no {col} for every analysed run: same {label} not shown",
-                    lines,
-                )
-            )
+            text = f"runs.csv has no {col} for every {what}: same {label} not shown"
+            facts.append(_fact(fid, None, text, lines))
             continue
         same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
         facts.append(
             _fact(
-                f"same-{col.replace('_', '-')}",
+                fid,
                 same,
                 f"same {label} for both models: {next(iter(vals['candidate']))}"
                 if same

@@ -72,7 +72,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
         "reason"
     ):  # the stats' words are for retrained seeds; [evaluation] repeats names them
         out["reason"] = out["reason"].replace("retraining noise", repeat_words(cfg).noise)
-    out["sd_from"] = _sd_source(cfg.seed_sd_from, out)
+    out["sd_from"] = sd_source(cfg.seed_sd_from, out)
     out["values"] = {
         mr.role: [
             {"seed": s.seed, "value": v, "source": src}
@@ -91,18 +91,7 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
     out["test_networks"] = {
         mr.role: sum(1 for s in mr.seeds if s.test_pred is not None) for mr in (cand, base)
     }
-    paired = {
-        "n": None,
-        "mean": None,
-        "sd": None,
-        "low": None,
-        "high": None,
-        "p": None,
-        "part": None,
-        "seeds": [],
-        "unpaired": None,
-        "reason": None,
-    }
+    paired = no_pairs()
     if cfg.seeds_paired:
         ppart, common = _paired_part(cand, base)
         ct, ctv = cand.seed_values(ppart)
@@ -140,6 +129,12 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
     return out, warnings
 
 
+def no_pairs(reason: str | None = None) -> dict:
+    """noise.seed.paired when no seed pairs are compared (and why, when it says)."""
+    keys = ("n", "mean", "sd", "low", "high", "p", "part")
+    return {**dict.fromkeys(keys), "seeds": [], "unpaired": None, "reason": reason}
+
+
 def _seed_list(unpaired: dict, cand: str, base: str) -> str:
     parts = []
     for role, name in (("candidate", cand), ("baseline", base)):
@@ -148,7 +143,7 @@ def _seed_list(unpaired: dict, cand: str, base: str) -> str:
     return "; ".join(parts)
 
 
-def _sd_source(sd_from: str, seed: dict) -> str | None:
+def sd_source(sd_from: str, seed: dict) -> str | None:
     """Which model's sd the rule used (after the deterministic-model substitution)."""
     if seed.get("sd_used") is None:
         return None

@@ -59,6 +59,26 @@ def _gap_words(seed: dict, unit: str) -> str:
     return f"the {part} gap is {gap(seed['validation_gap'])} {unit}"
 
 
+def seed_rule_words(
+    cfg: Config, seed: dict, names: tuple[str, str], opening: str, sd_words, of: int, where=""
+) -> str:
+    """A measured seed line: the gap in seed sd, the sd (``sd_words(seeds, larger)`` says what
+    it is over), the rule's verdict and how many of ``of`` candidate seeds beat the baseline's
+    mean (``where``: " over the folds")."""
+    cand, base = names
+    who = {"candidate": cand, "baseline": base}
+    src = seed.get("sd_from") or "candidate"
+    larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.get("note") else ""
+    seeds = count_noun(seed["n"][src], "seed", adjective=who[src])
+    return (
+        f"{opening}, {ratio(seed['gap_in_sd'], signed=True)} seed sd (sd "
+        f"{spread(seed['sd_used'])}{sd_words(seeds, larger)}); the rule needs more than "
+        f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed['passes'] else 'fails'}; "
+        f"{count(seed['seeds_beating_baseline'])} of {count_noun(of, 'seed', adjective=cand)} "
+        f"beat the {base} mean{where}."
+    )
+
+
 def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
     cfg = project.config
     unit = cfg.metric_words
@@ -81,17 +101,13 @@ def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -
             f"{count_noun(n_b, 'seed', adjective=base.name)}); {_gap_words(seed, unit)}."
         )
     else:
-        who = {"candidate": cand.name, "baseline": base.name}
-        src = seed.get("sd_from") or "candidate"
-        s1 = (
-            f"{head} {_gap_words(seed, unit)}, "
-            f"{ratio(seed['gap_in_sd'], signed=True)} seed sd (sd {spread(seed['sd_used'])} over "
-            f"{count_noun(seed['n'][src], 'seed', adjective=who[src])}"
-            f"{', the larger' if cfg.seed_sd_from == 'larger' and not seed.get('note') else ''}); "
-            f"the rule needs more than {given(cfg.seed_sd_multiple)}, so it "
-            f"{'passes' if seed['passes'] else 'fails'}; "
-            f"{count(seed['seeds_beating_baseline'])} of {count_noun(n_c, 'seed', adjective=cand.name)} "
-            f"beat the {base.name} mean."
+        s1 = seed_rule_words(
+            cfg,
+            seed,
+            (cand.name, base.name),
+            f"{head} {_gap_words(seed, unit)}",
+            lambda seeds, larger: f" over {seeds}{larger}",
+            n_c,
         )
     if seed.get("note"):
         s1 += f" Note: {seed['note']}."

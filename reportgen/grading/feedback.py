@@ -129,18 +129,6 @@ def feedback_data(
     return replace(fb, glossary=glossary)
 
 
-def feedback_markdown(
-    name: str,
-    report: dict | None,
-    scores: Sequence[Score] | None = None,
-    total: float | None = None,
-    max_points: float | None = None,
-    error: str | None = None,
-) -> str:
-    """The student's feedback page (Markdown); ``report`` None for a failed build."""
-    return render_markdown(feedback_data(name, report, scores, total, max_points, error))
-
-
 def _label(text: str) -> str:
     # a rubric line's label is the operator's text; only a pattern's * and a | need escaping
     return re.sub(r"([\\*_|`])", r"\\\1", text)

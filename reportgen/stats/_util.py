@@ -19,6 +19,44 @@ def check_confidence(confidence: float) -> None:
         raise ValueError(f"confidence={confidence!r} is not valid. It should be in (0, 1)")
 
 
+def check_metric(name: str, known: dict[str, bool], kind: str) -> None:
+    """Raise ValueError unless ``name`` is one of ``known`` (a ``kind`` metric: "valid", "regression")."""
+    if name not in known:
+        raise ValueError(
+            f"metric={name!r} is not a {kind} metric. It should be one of {sorted(known)}"
+        )
+
+
+def paired_blocks(C: Any, Bm: Any, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Check ``confidence``; the two models' (S, B) block matrices as float64, one B for both."""
+    check_confidence(confidence)
+    Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
+    Ba = np.atleast_2d(np.asarray(Bm, dtype=np.float64))
+    if Ba.shape[1] != Ca.shape[1]:
+        raise ValueError(f"C has {Ca.shape[1]} blocks but Bm has {Ba.shape[1]}")
+    return Ca, Ba
+
+
+def seed_labels(seeds: Any, n_seeds: int, name: str) -> list:
+    """The seed labels as a list, one per candidate seed (ValueError naming ``name`` otherwise)."""
+    labels = list(np.asarray(seeds, dtype=object).tolist())
+    if len(labels) != n_seeds:
+        raise ValueError(f"{name} has {len(labels)} labels for {n_seeds} candidate seeds")
+    return labels
+
+
+def t_unavailable(d: np.ndarray, unit: str, values: str) -> str | None:
+    """Why a t interval on the differences ``d`` cannot be had (fewer than 2, zero spread), or None.
+
+    ``unit`` names one difference ("fold gap"), ``values`` all of them ("fold gaps").
+    """
+    if d.size < 2:
+        return f"{d.size} {unit}(s): a t interval needs at least 2"
+    if no_spread(d):
+        return f"the {values} are all equal: zero spread, no t interval"
+    return None
+
+
 def z_value(confidence: float) -> float:
     """Two-sided normal quantile: 1.959964 at 0.95 (scipy.special.ndtri)."""
     from scipy import special  # here: the view reads stats.calibration and needs no scipy

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import block_counts, check_confidence, plain
+from reportgen.stats._util import block_counts, paired_blocks, plain, seed_labels
 from reportgen.stats.bootstrap import (
     block_bootstrap,
     per_seed_intervals,
@@ -60,12 +60,12 @@ def _two_level(
     *,
     seeds_paired: bool,
     pairs: Any,
-    higher_is_better: bool,
-    resamples: int,
-    confidence: float,
-    rng: np.random.Generator,
+    draw: dict[str, Any],
 ) -> dict[str, Any]:
-    """``noise.block.two_level``: the seeds that enter it, its interval and why it is coarse."""
+    """``noise.block.two_level``: the seeds that enter it, its interval and why it is coarse.
+
+    ``draw`` holds ``higher_is_better``, ``resamples``, ``confidence`` and ``rng``.
+    """
     s_c, s_b = Ca.shape[0], Ba.shape[0]
     reason = None
     paired = bool(seeds_paired)
@@ -83,16 +83,7 @@ def _two_level(
                 f"seeds_paired, but only {len(idx)} seed label(s) are shared by both models: "
                 "seeds resampled independently"
             )
-    two = two_level_bootstrap(
-        C2,
-        B2,
-        higher_is_better=higher_is_better,
-        paired=paired,
-        resamples=resamples,
-        confidence=confidence,
-        rng=rng,
-        counts=n,
-    )
+    two = two_level_bootstrap(C2, B2, paired=paired, counts=n, **draw)
     if min(C2.shape[0], B2.shape[0]) < 5 and reason is None:
         reason = (
             f"{min(C2.shape[0], B2.shape[0])} seed(s) on a side: the seed level of this interval "
@@ -121,6 +112,26 @@ def _primary(boot: dict, t: dict, gap: float) -> dict[str, Any]:
         }
     which, lo, hi = wider_interval(boot, t, gap)
     return {"primary": which, "low": lo, "high": hi}
+
+
+def _unusable(Ca: np.ndarray, Ba: np.ndarray) -> str | None:
+    """Why nothing can be computed on these block matrices (empty, NaN), or None."""
+    if Ca.shape[0] == 0 or Ba.shape[0] == 0 or Ca.shape[1] == 0:
+        return "no blocks or no seeds: nothing to compare"
+    if not (np.all(np.isfinite(Ca)) and np.all(np.isfinite(Ba))):
+        return "a block value is NaN or infinite: intervals not computed"
+    return None
+
+
+def _one_block_seeds(
+    Ca: np.ndarray, Ba: np.ndarray, n: np.ndarray, seed_list: list, higher_is_better: bool
+) -> list[dict[str, Any]]:
+    """``per_seed`` on a single block: each seed's gap, no interval."""
+    gaps = signed_gap(Ca, Ba.mean(axis=0)[None, :], higher_is_better).sum(axis=1) / n.sum()
+    return [
+        {"seed": plain(s), "gap": float(v), "low": None, "high": None, "primary": None}
+        for s, v in zip(seed_list, gaps, strict=True)
+    ]
 
 
 def block_noise(
@@ -180,67 +191,57 @@ def block_noise(
         reason}, ``excludes_zero`` (primary low > 0), ``distribution`` {edges (41,),
         counts (40,)} of the bootstrap estimates, ``reason`` (why intervals are None).
     """
-    check_confidence(confidence)
-    Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
-    Ba = np.atleast_2d(np.asarray(Bm, dtype=np.float64))
-    s_c, n_blocks = Ca.shape
-    s_b = Ba.shape[0]
-    if Ba.shape[1] != n_blocks:
-        raise ValueError(f"C has {n_blocks} blocks but Bm has {Ba.shape[1]}")
-    seed_list = list(np.asarray(candidate_seeds, dtype=object).tolist())
-    if len(seed_list) != s_c:
-        raise ValueError(f"candidate_seeds has {len(seed_list)} labels for {s_c} candidate seeds")
-    out = _section(n_blocks, s_c, s_b, confidence, resamples, seeds_paired)
-    if s_c == 0 or s_b == 0 or n_blocks == 0:
-        out["reason"] = "no blocks or no seeds: nothing to compare"
+    Ca, Ba = paired_blocks(C, Bm, confidence)
+    seed_list = seed_labels(candidate_seeds, Ca.shape[0], "candidate_seeds")
+    out = _section(Ca.shape[1], Ca.shape[0], Ba.shape[0], confidence, resamples, seeds_paired)
+    out["reason"] = _unusable(Ca, Ba)
+    if out["reason"]:
         return out
-    if not (np.all(np.isfinite(Ca)) and np.all(np.isfinite(Ba))):
-        out["reason"] = "a block value is NaN or infinite: intervals not computed"
-        return out
-    n = block_counts(counts, n_blocks)
+    n = block_counts(counts, Ca.shape[1])
     out["rows"] = int(n.sum()) if counts is not None else None
-    c_mean, b_mean = Ca.mean(axis=0), Ba.mean(axis=0)
-    g = signed_gap(c_mean, b_mean, higher_is_better)
+    g = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better)
     out["gap"] = float(g.sum() / n.sum())
-    if n_blocks < 2:
+    if Ca.shape[1] < 2:
         out["reason"] = "1 block: an interval needs at least 2"
-        gaps = signed_gap(Ca, b_mean[None, :], higher_is_better).sum(axis=1) / n.sum()
-        out["per_seed"] = [
-            {"seed": plain(s), "gap": float(v), "low": None, "high": None, "primary": None}
-            for s, v in zip(seed_list, gaps, strict=True)
-        ]
+        out["per_seed"] = _one_block_seeds(Ca, Ba, n, seed_list, higher_is_better)
         return out
-
-    boot = block_bootstrap(g, resamples=resamples, confidence=confidence, rng=rng, counts=n)
-    t = ratio_t(g, n, confidence)
-    out["bootstrap"] = {"low": boot["low"], "high": boot["high"]}
-    out["t"] = {k: t[k] for k in ("low", "high", "p", "se", "df")}
-    out["welch"] = welch(
-        c_mean, b_mean, higher_is_better=higher_is_better, confidence=confidence, counts=n
+    draw = dict(
+        higher_is_better=higher_is_better, resamples=resamples, confidence=confidence, rng=rng
     )
-    out["per_seed"] = per_seed_intervals(
-        Ca,
-        b_mean,
-        seeds=seed_list,
-        higher_is_better=higher_is_better,
-        resamples=resamples,
-        confidence=confidence,
-        rng=rng,
-        counts=n,
-    )
-    out["two_level"] = _two_level(
-        Ca,
-        Ba,
-        n,
-        seeds_paired=seeds_paired,
-        pairs=pairs,
-        higher_is_better=higher_is_better,
-        resamples=resamples,
-        confidence=confidence,
-        rng=rng,
-    )
-    out.update(_primary(boot, t, out["gap"]))
+    out.update(_intervals(Ca, Ba, g, n, seed_list, draw, seeds_paired=seeds_paired, pairs=pairs))
     out["excludes_zero"] = bool(out["low"] is not None and out["low"] > 0)
-    counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
-    out["distribution"] = {"edges": [float(e) for e in edges], "counts": counts_h.tolist()}
     return out
+
+
+def _intervals(
+    Ca: np.ndarray,
+    Ba: np.ndarray,
+    g: np.ndarray,
+    n: np.ndarray,
+    seed_list: list,
+    draw: dict[str, Any],
+    *,
+    seeds_paired: bool,
+    pairs: Any,
+) -> dict[str, Any]:
+    """The intervals of ``noise.block`` on 2 or more blocks, drawn from ``draw["rng"]`` in order:
+    block bootstrap, per-seed intervals, two-level bootstrap."""
+    hib, confidence = draw["higher_is_better"], draw["confidence"]
+    gap = float(g.sum() / n.sum())
+    boot = block_bootstrap(
+        g, resamples=draw["resamples"], confidence=confidence, rng=draw["rng"], counts=n
+    )
+    t = ratio_t(g, n, confidence)
+    b_mean = Ba.mean(axis=0)
+    counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
+    return {
+        "bootstrap": {"low": boot["low"], "high": boot["high"]},
+        "t": {k: t[k] for k in ("low", "high", "p", "se", "df")},
+        "welch": welch(
+            Ca.mean(axis=0), b_mean, higher_is_better=hib, confidence=confidence, counts=n
+        ),
+        "per_seed": per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw),
+        "two_level": _two_level(Ca, Ba, n, seeds_paired=seeds_paired, pairs=pairs, draw=draw),
+        **_primary(boot, t, gap),
+        "distribution": {"edges": [float(e) for e in edges], "counts": counts_h.tolist()},
+    }

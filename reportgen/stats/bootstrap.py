@@ -16,9 +16,11 @@ from reportgen.stats._util import (
     as_1d,
     block_counts,
     check_confidence,
+    paired_blocks,
     percentile_interval,
     plain,
     row_counts,
+    seed_labels,
 )
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.stats.ttests import ratio_t
@@ -155,9 +157,7 @@ def per_seed_intervals(
     check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
     bm = as_1d(base_mean, "base_mean")
-    seed_list = list(np.asarray(seeds, dtype=object).tolist())
-    if len(seed_list) != Ca.shape[0]:
-        raise ValueError(f"seeds has {len(seed_list)} labels for {Ca.shape[0]} candidate seeds")
+    seed_list = seed_labels(seeds, Ca.shape[0], "seeds")
     if Ca.shape[1] != bm.size:
         raise ValueError(f"C has {Ca.shape[1]} blocks but base_mean has {bm.size}")
     if primary not in ("bootstrap", "t", "wider"):
@@ -236,13 +236,8 @@ def two_level_bootstrap(
     dict
         ``gap`` (row-weighted gap of the seed means on the full sample), ``low``, ``high``.
     """
-    check_confidence(confidence)
-    Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
-    Ba = np.atleast_2d(np.asarray(Bm, dtype=np.float64))
-    s_c, n_blocks = Ca.shape
-    s_b = Ba.shape[0]
-    if Ba.shape[1] != n_blocks:
-        raise ValueError(f"C has {n_blocks} blocks but Bm has {Ba.shape[1]}")
+    Ca, Ba = paired_blocks(C, Bm, confidence)
+    (s_c, n_blocks), s_b = Ca.shape, Ba.shape[0]
     if paired and s_c != s_b:
         raise ValueError(f"paired seeds need S_c == S_b, got {s_c} and {s_b}")
     n = block_counts(counts, n_blocks)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from reportgen.stats._util import as_1d, check_confidence, no_spread, z_value
+from reportgen.stats._util import as_1d, check_confidence, no_spread, t_unavailable, z_value
 from reportgen.stats.metrics import gap as signed_gap
 
 #: fewer fold gaps than this: the corrected t is refused
@@ -116,11 +116,8 @@ def resampled_t(gaps: Any, ratio: float, confidence: float = 0.95) -> dict[str, 
         "naive": dict(none),
         "reason": None,
     }
-    if d.size < 2:
-        out["reason"] = f"{d.size} fold gap(s): a t interval needs at least 2"
-        return out
-    if no_spread(d):
-        out["reason"] = "the fold gaps are all equal: zero spread, no t interval"
+    out["reason"] = t_unavailable(d, "fold gap", "fold gaps")
+    if out["reason"]:
         return out
     J, s = d.size, out["sd"]
     out["corrected"] = _t(out["gap"], math.sqrt(1.0 / J + ratio) * s, J - 1, confidence)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import EPS, scores_labels
+from reportgen.stats._util import EPS, check_metric, scores_labels
 
 HIGHER_IS_BETTER: dict[str, bool] = {
     "log_loss": False,
@@ -52,10 +52,7 @@ def per_row_metric(
     -------
     ndarray of float64, shape (N,)
     """
-    if name not in HIGHER_IS_BETTER:
-        raise ValueError(
-            f"metric={name!r} is not a valid metric. It should be one of {sorted(HIGHER_IS_BETTER)}"
-        )
+    check_metric(name, HIGHER_IS_BETTER, "valid")
     if name in ("accuracy", "error_rate") and correct is not None:
         acc = np.asarray(correct, dtype=bool).astype(np.float64)
         return acc if name == "accuracy" else 1.0 - acc

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import EPS
+from reportgen.stats._util import EPS, check_metric
 from reportgen.stats.calibration import ece, reliability_bins
 
 #: the built-in multi-class metrics and their direction
@@ -73,11 +73,7 @@ def per_row_metric(name: str, y: Any, proba: Any) -> np.ndarray:
     -------
     ndarray of float64, shape (N,)
     """
-    if name not in HIGHER_IS_BETTER:
-        raise ValueError(
-            f"metric={name!r} is not a multi-class metric. It should be one of "
-            f"{sorted(HIGHER_IS_BETTER)}"
-        )
+    check_metric(name, HIGHER_IS_BETTER, "multi-class")
     yi, pa = labels_proba(y, proba)
     rows = np.arange(yi.size)
     if name == "log_loss":

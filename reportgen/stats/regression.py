@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from reportgen.stats._util import check_metric
+
 #: the built-in regression metrics and their direction
 HIGHER_IS_BETTER: dict[str, bool] = {"squared_error": False, "absolute_error": False}
 
@@ -47,11 +49,7 @@ def per_row_metric(name: str, y: Any, y_pred: Any) -> np.ndarray:
     -------
     ndarray of float64, shape (N,)
     """
-    if name not in HIGHER_IS_BETTER:
-        raise ValueError(
-            f"metric={name!r} is not a regression metric. It should be one of "
-            f"{sorted(HIGHER_IS_BETTER)}"
-        )
+    check_metric(name, HIGHER_IS_BETTER, "regression")
     ya, pa = actual_predicted(y, y_pred)
     r = ya - pa
     return r * r if name == "squared_error" else np.abs(r)

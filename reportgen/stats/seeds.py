@@ -16,6 +16,7 @@ from reportgen.stats._util import (
     mean_or_none,
     no_spread,
     sample_sd,
+    t_unavailable,
     to_float,
 )
 from reportgen.stats.metrics import gap as signed_gap
@@ -234,11 +235,8 @@ def paired_seeds(
         "p": None,
         "reason": None,
     }
-    if c.size < 2:
-        out["reason"] = f"{c.size} paired seed(s): a t interval needs at least 2"
-        return out
-    if no_spread(d):
-        out["reason"] = "the per-seed differences are all equal: zero spread, no t interval"
+    out["reason"] = t_unavailable(d, "paired seed", "per-seed differences")
+    if out["reason"]:
         return out
     # equals scipy.stats.ttest_rel(first, second) with first = the better-direction side
     low, high, p = t_test(

@@ -6,6 +6,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome, said
+from reportgen.view.slices import READINGS as SPLIT_READINGS
+from reportgen.view.slices import slice_reading
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -184,20 +186,19 @@ def _answered_rows(cov: dict | None) -> list[Row]:
     ]
 
 
+#: a slice's reading after tuning, by view.slices.slice_reading's key
+READINGS = {
+    **SPLIT_READINGS,
+    "worse": ("worse after tuning", "not-shown"),
+    "unshown": ("no worse: not shown", "not-shown"),
+    "better": ("better after tuning", "shown"),
+    "unclear": ("no clear change", "neutral"),
+}
+
+
 def _slice_row(s: dict) -> SliceScoreRow:
     """A slice in before-after words: worse or better after tuning, no worse within the margin."""
-    if s.get("worse"):
-        reading, css = "worse after tuning", "not-shown"
-    elif s.get("required") and s.get("not_worse"):
-        reading, css = "no worse, within the margin", "shown"
-    elif s.get("required"):
-        reading, css = "no worse: not shown", "not-shown"
-    elif s.get("low") is not None and s["low"] > 0:
-        reading, css = "better after tuning", "shown"
-    elif s.get("low") is None:
-        reading, css = "not measured", "neutral"
-    else:
-        reading, css = "no clear change", "neutral"
+    reading, css = slice_reading(s, READINGS)
     return SliceScoreRow(
         slice=str(s["slice"]),
         questions=count(s.get("rows")),

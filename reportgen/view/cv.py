@@ -6,7 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen import words
-from reportgen.view.noise import IntervalRow, SeedRow
+from reportgen.view.noise import IntervalRow, SeedRow, seed_rows
 from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
@@ -16,7 +16,6 @@ from reportgen.words.cells import (
     fixed,
     given,
     interval,
-    metric,
     passed_word,
     posterior,
     pvalue,
@@ -69,7 +68,7 @@ def cv_view(report: dict, charts: Collection[str]) -> CvView | None:
     return CvView(
         seed_line=lines[0],
         seed_covers=covers[0],
-        seed_rows=_seed_rows(report, seed),
+        seed_rows=seed_rows(report, seed),
         seed_facts=_seed_facts(report, seed),
         seed_reason=seed.get("reason"),
         left_out=[str(x) for x in seed.get("left_out") or []],
@@ -84,23 +83,6 @@ def cv_view(report: dict, charts: Collection[str]) -> CvView | None:
         test_line=lines[2] if has_test else None,
         test_covers=covers[2] if has_test else None,
     )
-
-
-def _seed_rows(report: dict, seed: dict) -> list[SeedRow]:
-    values = seed.get("values") or {}
-    rows = []
-    for role, name in zip(("candidate", "baseline"), names(report), strict=True):
-        vals = [v["value"] for v in values.get(role) or [] if v.get("value") is not None]
-        rows.append(
-            SeedRow(
-                model=f"{name} ({role})",
-                n=count((seed.get("n") or {}).get(role)),
-                mean=metric((seed.get("mean") or {}).get(role)),
-                sd=spread((seed.get("sd") or {}).get(role)),
-                values=", ".join(metric(v) for v in vals) or DASH,
-            )
-        )
-    return rows
 
 
 def _seed_facts(report: dict, seed: dict) -> list[Row]:

@@ -191,23 +191,8 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
     seed = noise.get("seed") or {}
     cand, base = names(report)
     metric_words = metric_name(report)
-    roles = [("candidate", cand), ("baseline", base)]
 
-    seed_rows = []
-    values = seed.get("values") or {}
-    for role, name in roles:
-        vals = [v["value"] for v in values.get(role) or [] if v.get("value") is not None]
-        seed_rows.append(
-            SeedRow(
-                model=f"{name} ({role})",
-                n=count((seed.get("n") or {}).get(role)),
-                mean=metric((seed.get("mean") or {}).get(role)),
-                sd=spread((seed.get("sd") or {}).get(role)),
-                values=", ".join(metric(v) for v in vals) or DASH,
-            )
-        )
-    if not measured:
-        seed_rows = []
+    rows = seed_rows(report, seed) if measured else []
     rule_word = passed_word(seed.get("passes"))[0]
     n_cand = (seed.get("n") or {}).get("candidate")
     beating = seed.get("seeds_beating_baseline")
@@ -260,7 +245,7 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
         ]
     return {
         "seed_figure": seed_fig,
-        "seed_rows": seed_rows,
+        "seed_rows": rows,
         "seed_facts": seed_facts,
         "seed_reason": in_words(str(seed["reason"]), report) if seed.get("reason") else None,
         "left_out": [in_words(str(x), report) for x in seed.get("left_out") or []],
@@ -268,174 +253,217 @@ def _seed_noise(report: dict, charts: Collection[str]) -> dict:
     }
 
 
+def seed_rows(report: dict, seed: dict) -> list[SeedRow]:
+    """Each model's seeds: how many, mean, sd and every value."""
+    values = seed.get("values") or {}
+    rows = []
+    for role, name in zip(("candidate", "baseline"), names(report), strict=True):
+        vals = [v["value"] for v in values.get(role) or [] if v.get("value") is not None]
+        rows.append(
+            SeedRow(
+                model=f"{name} ({role})",
+                n=count((seed.get("n") or {}).get(role)),
+                mean=metric((seed.get("mean") or {}).get(role)),
+                sd=spread((seed.get("sd") or {}).get(role)),
+                values=", ".join(metric(v) for v in vals) or DASH,
+            )
+        )
+    return rows
+
+
 def _sample_noise(report: dict, charts: Collection[str]) -> dict:
     """NoiseView's evaluation-sample part: the intervals on test and their charts."""
     noise = report["noise"]
     block = noise.get("block")
-    cand, base = names(report)
-    metric = metric_name(report)
-    words = repeat_words(report["project"].get("repeats"))
-    interval_rows: list[IntervalRow] = []
-    block_facts: list[Row] = []
-    interval_fig = hist_fig = None
-    block_reason = None
+    out = {"interval_figure": None, "histogram_figure": None, "block_facts": []}
     if block:
-        conf = confidence(block.get("confidence"))
-        boot = block.get("bootstrap") or {}
-        t = block.get("t") or {}
-        welch = block.get("welch") or {}
-        two = block.get("two_level") or {}
-        nets = block.get("networks") or {}
-        one = bool(nets) and all(n == 1 for n in nets.values())
-        gap = block.get("gap")
-        # one decimal count for the whole table: the primary interval's
-        d = gap_decimals(gap, block.get("low"), block.get("high"))
-        column = (report.get("data") or {}).get("block_column")
-        boot_label = "block bootstrap (paired)" if column else "bootstrap over rows (paired)"
-        blocks = plural_noun(column) if column else "single-row blocks"
-        named = [
-            (boot_label, gap, boot, "low", False),
-            ("paired t on block gaps", gap, t, "low", True),
-            ("unpaired Welch (what pairing buys)", gap, welch, "se", True),
-            (
-                "two-level bootstrap (blocks only: no seed level)"
-                if one
-                else "two-level bootstrap (seeds and blocks)",
-                two.get("gap", gap),
-                two,
-                "low",
-                False,
-            ),
-        ]
-        glosses = {
-            boot_label: f"resamples whole {blocks} with both models' rows kept together",
-            "paired t on block gaps": f"a t interval on the gap of each of the {blocks}",
-            "unpaired Welch (what pairing buys)": (
-                "treats the two models' scores as independent samples; how much wider it is "
-                "than the paired t is what pairing buys"
-            ),
-            "two-level bootstrap (seeds and blocks)": (
-                f"resamples the {plural_noun(words.unit)}, then {blocks}: {words.moves} and the "
-                "sample at once"
-            ),
-            "two-level bootstrap (blocks only: no seed level)": (
-                f"resamples {blocks} only: with one {words.unit} per model there is no seed "
-                "level to resample"
-            ),
-        }
-        interval_rows = [
-            _interval_row(label, glosses[label], g, part, d, tested)
-            for label, g, part, needs, tested in named
-            if part.get(needs) is not None
-        ]
-        interval_rows += [
-            _interval_row(
-                f"{cand} {words.unit} seed {s['seed']} against the {base} "
-                + (f"{words.unit}" if nets.get("baseline") == 1 else "seed mean"),
-                f"one {words.one}: the sample's noise only",
-                s.get("gap"),
-                s,
-                d,
-            )
-            for s in block.get("per_seed") or []
-        ]
-        primary = block.get("primary") or "bootstrap"
-        block_facts = [
-            Row("blocks", count(block.get("blocks"))),
-            Row("confidence", conf),
-            Row("resamples", count(block.get("resamples"))),
-            Row(
-                "primary interval",
-                boot_label.removesuffix(" (paired)") if primary == "bootstrap" else "paired t",
-            ),
-            Row("interval excludes zero", yes_no(block.get("excludes_zero"))),
-        ]
-        block_reason = block.get("primary_reason")
-        per_seed = [s for s in block.get("per_seed") or [] if s.get("low") is not None]
-        clear = sum(1 for s in per_seed if s["low"] > 0)
-        interval_fig = chart_figure(
-            charts,
-            "eval_intervals",
-            (
-                f"The evaluation interval of the test gap with one {words.one} per model "
-                f"(black; grey, the same here: the candidate's one {words.unit}) and the "
-                "two-level interval (blue), which here resamples blocks only: with one "
-                f"{words.unit} per model there is no seed level, so nothing here measures "
-                f"{words.noise}. Look at whether the intervals stay clear of zero."
-            )
-            if one
-            else (
-                f"One evaluation interval per {words.one_candidate} (grey) beside the "
-                "seed-averaged interval (black) and the two-level interval that also resamples "
-                f"seeds (blue). Look at how far {words.moves} moves the centre, and whether the "
-                "intervals stay clear of zero."
-            ),
-            f"Dot-and-whisker chart of {metric} gaps on test. "
-            + ("Gap" if one else "Seed-averaged gap")
-            + f" {said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
-            f"{said(interval(block.get('low'), block.get('high'), digits=d), 'not computed')}; "
-            f"{count(clear)} of {count(len(per_seed))} single-{words.unit} intervals lie above "
-            "zero.",
-        )
-        dist = block.get("distribution") or {}
-        primary_words = (
-            "the bootstrap's percentile interval"
-            if primary == "bootstrap"
-            else "the paired t interval, the wider of the two"
-        )
-        both = primary != "bootstrap" and boot.get("low") is not None
-        hist_fig = chart_figure(
-            charts,
-            "bootstrap_histogram",
-            f"The spread of the resampled mean gap. The dashed lines bound the {conf} interval "
-            f"the text quotes ({primary_words})"
-            + ("; the dotted lines the bootstrap's own percentile interval" if both else "")
-            + ". The red line is zero. Look at how much of the distribution lies on the wrong "
-            "side of zero.",
-            f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
-            f"({count(len(dist.get('counts') or []))} bins); "
-            + (
-                f"the quoted interval {interval(block['low'], block['high'], digits=d)}"
-                + (
-                    f", the bootstrap's {interval(boot['low'], boot['high'], digits=d)}"
-                    if both
-                    else ""
-                )
-                + f"; zero {'outside' if block.get('excludes_zero') else 'inside'} it."
-                if block.get("low") is not None and block.get("high") is not None
-                else "no interval."
-            ),
-        )
+        out.update(_block_part(report, block, charts))
     elif (noise.get("interval") or {}).get("low") is not None:
         other = noise["interval"]
         what = other.get("what") or other.get("source") or "the evaluation sample"
         d = gap_decimals(other.get("gap"), other.get("low"), other.get("high"))
-        interval_rows.append(
-            _interval_row(
-                f"bootstrap over {what}",
-                "resamples the evaluation sample",
-                other.get("gap"),
-                other,
-                d,
-            )
+        row = _interval_row(
+            f"bootstrap over {what}", "resamples the evaluation sample", other.get("gap"), other, d
         )
-        block_reason = (
+        out["interval_rows"] = [row]
+        out["block_reason"] = (
             "The interval's chart is in the before-and-after section."
             if report.get("before_after")
             else None
         )
     else:
-        block_reason = "No per-row predictions: the evaluation interval was not computed."
-
+        out["interval_rows"] = []
+        out["block_reason"] = "No per-row predictions: the evaluation interval was not computed."
     return {
-        "interval_figure": interval_fig,
-        "histogram_figure": hist_fig,
-        "interval_rows": interval_rows,
-        "block_facts": block_facts,
-        "block_reason": block_reason,
+        "interval_figure": out["interval_figure"],
+        "histogram_figure": out["histogram_figure"],
+        "interval_rows": out["interval_rows"],
+        "block_facts": out["block_facts"],
+        "block_reason": out["block_reason"],
         "two_level_note": ((block or {}).get("two_level") or {}).get("reason"),
         "clipping_note": (noise.get("clipping") or {}).get("text"),
     }
+
+
+def _one_network(block: dict) -> bool:
+    """Each model's block line rests on one network."""
+    nets = block.get("networks") or {}
+    return bool(nets) and all(n == 1 for n in nets.values())
+
+
+def _boot_label(report: dict) -> str:
+    column = (report.get("data") or {}).get("block_column")
+    return "block bootstrap (paired)" if column else "bootstrap over rows (paired)"
+
+
+def _block_part(report: dict, block: dict, charts: Collection[str]) -> dict:
+    """The evaluation-sample part when there is a block line: its table, facts and charts."""
+    conf = confidence(block.get("confidence"))
+    # one decimal count for the whole table: the primary interval's
+    d = gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
+    primary = block.get("primary") or "bootstrap"
+    return {
+        "interval_rows": _block_rows(report, block, d),
+        "block_facts": [
+            Row("blocks", count(block.get("blocks"))),
+            Row("confidence", conf),
+            Row("resamples", count(block.get("resamples"))),
+            Row(
+                "primary interval",
+                _boot_label(report).removesuffix(" (paired)")
+                if primary == "bootstrap"
+                else "paired t",
+            ),
+            Row("interval excludes zero", yes_no(block.get("excludes_zero"))),
+        ],
+        "block_reason": block.get("primary_reason"),
+        "interval_figure": _intervals_figure(report, block, charts, conf, d),
+        "histogram_figure": _histogram_figure(block, charts, conf, d),
+    }
+
+
+def _block_rows(report: dict, block: dict, d: int) -> list[IntervalRow]:
+    """The block line's intervals of the test gap, then one per candidate seed."""
+    cand, base = names(report)
+    words = repeat_words(report["project"].get("repeats"))
+    boot, t = block.get("bootstrap") or {}, block.get("t") or {}
+    welch, two = block.get("welch") or {}, block.get("two_level") or {}
+    nets = block.get("networks") or {}
+    gap = block.get("gap")
+    column = (report.get("data") or {}).get("block_column")
+    boot_label = _boot_label(report)
+    blocks = plural_noun(column) if column else "single-row blocks"
+    named = [
+        (boot_label, gap, boot, "low", False),
+        ("paired t on block gaps", gap, t, "low", True),
+        ("unpaired Welch (what pairing buys)", gap, welch, "se", True),
+        (
+            "two-level bootstrap (blocks only: no seed level)"
+            if _one_network(block)
+            else "two-level bootstrap (seeds and blocks)",
+            two.get("gap", gap),
+            two,
+            "low",
+            False,
+        ),
+    ]
+    glosses = {
+        boot_label: f"resamples whole {blocks} with both models' rows kept together",
+        "paired t on block gaps": f"a t interval on the gap of each of the {blocks}",
+        "unpaired Welch (what pairing buys)": (
+            "treats the two models' scores as independent samples; how much wider it is "
+            "than the paired t is what pairing buys"
+        ),
+        "two-level bootstrap (seeds and blocks)": (
+            f"resamples the {plural_noun(words.unit)}, then {blocks}: {words.moves} and the "
+            "sample at once"
+        ),
+        "two-level bootstrap (blocks only: no seed level)": (
+            f"resamples {blocks} only: with one {words.unit} per model there is no seed "
+            "level to resample"
+        ),
+    }
+    rows = [
+        _interval_row(label, glosses[label], g, part, d, tested)
+        for label, g, part, needs, tested in named
+        if part.get(needs) is not None
+    ]
+    return rows + [
+        _interval_row(
+            f"{cand} {words.unit} seed {s['seed']} against the {base} "
+            + (f"{words.unit}" if nets.get("baseline") == 1 else "seed mean"),
+            f"one {words.one}: the sample's noise only",
+            s.get("gap"),
+            s,
+            d,
+        )
+        for s in block.get("per_seed") or []
+    ]
+
+
+def _intervals_figure(
+    report: dict, block: dict, charts: Collection[str], conf: str, d: int
+) -> Figure | None:
+    """The eval_intervals chart: per-network, seed-averaged and two-level intervals."""
+    words = repeat_words(report["project"].get("repeats"))
+    one = _one_network(block)
+    per_seed = [s for s in block.get("per_seed") or [] if s.get("low") is not None]
+    clear = sum(1 for s in per_seed if s["low"] > 0)
+    return chart_figure(
+        charts,
+        "eval_intervals",
+        (
+            f"The evaluation interval of the test gap with one {words.one} per model "
+            f"(black; grey, the same here: the candidate's one {words.unit}) and the "
+            "two-level interval (blue), which here resamples blocks only: with one "
+            f"{words.unit} per model there is no seed level, so nothing here measures "
+            f"{words.noise}. Look at whether the intervals stay clear of zero."
+        )
+        if one
+        else (
+            f"One evaluation interval per {words.one_candidate} (grey) beside the "
+            "seed-averaged interval (black) and the two-level interval that also resamples "
+            f"seeds (blue). Look at how far {words.moves} moves the centre, and whether the "
+            "intervals stay clear of zero."
+        ),
+        f"Dot-and-whisker chart of {metric_name(report)} gaps on test. "
+        + ("Gap" if one else "Seed-averaged gap")
+        + f" {said(with_sign(block.get('gap'), d), 'not measured')}, {conf} interval "
+        f"{said(interval(block.get('low'), block.get('high'), digits=d), 'not computed')}; "
+        f"{count(clear)} of {count(len(per_seed))} single-{words.unit} intervals lie above "
+        "zero.",
+    )
+
+
+def _histogram_figure(block: dict, charts: Collection[str], conf: str, d: int) -> Figure | None:
+    """The bootstrap_histogram chart: the resampled mean gap and the quoted interval."""
+    boot = block.get("bootstrap") or {}
+    primary = block.get("primary") or "bootstrap"
+    dist = block.get("distribution") or {}
+    primary_words = (
+        "the bootstrap's percentile interval"
+        if primary == "bootstrap"
+        else "the paired t interval, the wider of the two"
+    )
+    both = primary != "bootstrap" and boot.get("low") is not None
+    return chart_figure(
+        charts,
+        "bootstrap_histogram",
+        f"The spread of the resampled mean gap. The dashed lines bound the {conf} interval "
+        f"the text quotes ({primary_words})"
+        + ("; the dotted lines the bootstrap's own percentile interval" if both else "")
+        + ". The red line is zero. Look at how much of the distribution lies on the wrong "
+        "side of zero.",
+        f"Histogram of {count(block.get('resamples'))} bootstrap means of the block gap "
+        f"({count(len(dist.get('counts') or []))} bins); "
+        + (
+            f"the quoted interval {interval(block['low'], block['high'], digits=d)}"
+            + (f", the bootstrap's {interval(boot['low'], boot['high'], digits=d)}" if both else "")
+            + f"; zero {'outside' if block.get('excludes_zero') else 'inside'} it."
+            if block.get("low") is not None and block.get("high") is not None
+            else "no interval."
+        ),
+    )
 
 
 def _interval_row(

@@ -54,6 +54,35 @@ class BoundsView:
     relevance_text: str | None
 
 
+#: a slice's reading in words and its CSS class, by slice_reading's key
+READINGS = {
+    "worse": ("candidate worse", "not-shown"),
+    "not_worse": ("no worse, within the margin", "shown"),
+    "unshown": ("may be worse", "partly"),
+    "better": ("candidate better", "shown"),
+    "unmeasured": ("not measured", "neutral"),
+    "unclear": ("no clear difference", "neutral"),
+}
+
+
+def slice_reading(s: dict, readings: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """A slice's reading and CSS class: worse, no worse within the margin, no worse not shown
+    (a required slice), better, not measured or no clear difference."""
+    if s.get("worse"):
+        key = "worse"
+    elif s.get("required") and s.get("not_worse"):
+        key = "not_worse"
+    elif s.get("required"):
+        key = "unshown"
+    elif s.get("low") is not None and s["low"] > 0:
+        key = "better"
+    elif s.get("low") is None:
+        key = "unmeasured"
+    else:
+        key = "unclear"
+    return readings[key]
+
+
 def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     slices = report.get("slices")
     if slices is None:
@@ -62,18 +91,7 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     for s in slices:
         # each slice's gap and interval share one decimal count, as its sentences print them
         d = gap_decimals(s.get("gap"), s.get("low"), s.get("high"))
-        if s.get("worse"):
-            reading, css = "candidate worse", "not-shown"
-        elif s.get("required") and s.get("not_worse"):
-            reading, css = "no worse, within the margin", "shown"
-        elif s.get("required"):
-            reading, css = "may be worse", "partly"
-        elif s.get("low") is not None and s["low"] > 0:
-            reading, css = "candidate better", "shown"
-        elif s.get("low") is None:
-            reading, css = "not measured", "neutral"
-        else:
-            reading, css = "no clear difference", "neutral"
+        reading, css = slice_reading(s, READINGS)
         rows.append(
             SliceRow(
                 slice=str(s["slice"]),

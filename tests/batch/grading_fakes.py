@@ -17,6 +17,16 @@ from batch.fakes import fake_build_report, fake_report
 import reportgen.api
 from reportgen.batch import build_one
 
+#: the rubric the grading tests score against
+RUBRIC = {
+    "rungs": {
+        "correct": {"shown": 2, "partly": 1},
+        "larger_than_noise": {"shown": 3, "partly": 1, "not_shown": 0},
+    },
+    "checks": {"logged-equals-recomputed": 1.5, "not-worse-on-*": 1},
+    "claim": {"honest": 2},
+    "deductions": {"per_warning": 0.5, "max_warnings": 1, "late": 3},
+}
 CHECKS = ("logged-equals-recomputed", "fair-test-opened-once-candidate", "not-worse-on-shifted")
 
 

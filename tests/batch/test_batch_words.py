@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from reportgen.batch.index import _index_row
 from reportgen.grading import _gradebook
-from reportgen.grading.feedback import feedback_markdown
+from reportgen.grading.feedback import feedback_data, render_markdown
 from reportgen.grading.overview import _pattern
 from reportgen.grading.rubric import parse_rubric, score
 
@@ -46,7 +46,7 @@ def test_feedback_points_have_a_typographic_minus_and_grades_csv_a_number():
         latest_started_at="2026-03-02T10:00:00Z",
         deadline=datetime(2026, 3, 1, tzinfo=UTC),
     )
-    md = feedback_markdown("alice", report(rung=1), scores, 0.0, 9.5)
+    md = render_markdown(feedback_data("alice", report(rung=1), scores, 0.0, 9.5))
     assert "**Points: 0 of 9.5**" in md
     assert "| check logged-equals-recomputed | 1.5 | passed |" in md
     assert f"| input warnings | {M}1 | 3 input warnings |" in md

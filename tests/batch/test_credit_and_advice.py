@@ -11,10 +11,10 @@ import pytest
 from reportgen.checks import compute_report
 from reportgen.errors import UsageError
 from reportgen.grading.advice import GENERAL, advice
-from reportgen.grading.feedback import feedback_markdown
+from reportgen.grading.feedback import feedback_data, render_markdown
 from reportgen.grading.rubric import TEMPLATE, max_points, parse_rubric, score
 from reportgen.project import ProjectPaths, load_project
-from tests.checks.builder_ba import write_ba_project
+from tests.checks.builder_ba import HARM, write_ba_project
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_advice_for_thirty_weekly_blocks_never_asks_for_a_block_column(churn):
     assert "block column" not in text
     assert "+0.88 seed sd" in text and "more than 2" in text
     assert "−0.0051 to +0.0116 includes zero" in text
-    md = feedback_markdown("alice", churn)
+    md = render_markdown(feedback_data("alice", churn))
     assert "block column" not in md.split("## The claim")[0]
 
 
@@ -122,18 +122,16 @@ def test_advice_falls_back_to_the_general_paragraph_on_a_bare_report():
     assert advice({"relevance": {"min_useful_effect": float("nan")}}, 4).startswith("State")
 
 
+def harm_report(tmp_path) -> dict:
+    """report.json of a before-after harm: 5 fixed, 40 broken, interval −0.159 to −0.075."""
+    before, after = HARM
+    root = write_ba_project(tmp_path / "p", before=before, after=after)
+    return compute_report(load_project(root))[0]
+
+
 def test_advice_on_a_harm_says_harm_and_never_narrowing(tmp_path):
     """300 questions, 150 right before; 5 fixed, 40 broken: interval −0.159 to −0.075."""
-    q300 = [f"q{i:04d}" for i in range(300)]
-    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
-    root = write_ba_project(
-        tmp_path / "p",
-        before={q: int(i < 150) for i, q in enumerate(q300)},
-        after={q: int(40 <= i < 155) for i, q in enumerate(q300)},
-        general_before=general,
-        general_after=general,
-    )
-    r = compute_report(load_project(root))[0]
+    r = harm_report(tmp_path)
     assert r["ladder"][2]["status"] == "not shown"
     text = advice(r, 3)
     assert text == (
@@ -147,23 +145,14 @@ def test_advice_on_a_harm_says_harm_and_never_narrowing(tmp_path):
 def test_a_check_that_never_applies_to_before_after_is_left_out_of_the_maximum(tmp_path):
     """The template rubric's fair-test-opened-once-candidate has no before-after counterpart:
     not applicable, out of the maximum (13 of the template's 14), never a lost point."""
-    q300 = [f"q{i:04d}" for i in range(300)]
-    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
-    root = write_ba_project(
-        tmp_path / "p",
-        before={q: int(i < 150) for i, q in enumerate(q300)},
-        after={q: int(40 <= i < 155) for i, q in enumerate(q300)},
-        general_before=general,
-        general_after=general,
-    )
-    r = compute_report(load_project(root))[0]
+    r = harm_report(tmp_path)
     rubric = parse_rubric(tomllib.loads(TEMPLATE))
     scores = score(rubric, r)
     (line,) = [s for s in scores if s.line.column == "check_fair-test-opened-once-candidate"]
     assert not line.applies and line.points == 0.0
     assert line.why == "does not apply to a before/after comparison: left out of the maximum"
     assert rubric.max == 14 and max_points(rubric, scores) == 13
-    md = feedback_markdown("bea", r, scores, 5.0, max_points(rubric, scores))
+    md = render_markdown(feedback_data("bea", r, scores, 5.0, max_points(rubric, scores)))
     assert "**Points: 5 of 13**" in md
     assert "| check fair-test-opened-once-candidate | — | does not apply" in md
 

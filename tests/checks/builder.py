@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.synthetic import write_checks
+from tests.synthetic import project_folder, write_checks
 
 
 def _p(signal, strength, noise, rng):
@@ -36,10 +36,7 @@ def make_project(
     seed_rows=None,
 ) -> Path:
     """A project whose candidate is better by an amount set by the strengths; returns its folder."""
-    root = Path(root)
-    (root / "split").mkdir(parents=True)
-    (root / "artefacts" / "predictions").mkdir(parents=True)
-    (root / "artefacts" / "checks").mkdir(parents=True)
+    root = project_folder(root)
     rng = np.random.default_rng(7)
     parts = {}
     for part, nb, off in (("train", 10, 0), ("validation", 10, 10), ("test", blocks, 20)):

@@ -9,9 +9,18 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.synthetic import one_run_row, question_frame
+from tests.synthetic import one_run_row, project_folder, question_frame
 
 CATEGORIES = ("dates", "units", "names", "places")
+#: write_ba_project's general set when a test gives none: both versions 270 of 300 right
+GENERAL = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+#: a harm on 300 frozen questions: 150 right before; 5 fixed and 40 broken after
+#: (−0.117, t interval −0.159 to −0.075)
+Q300 = [f"q{i:04d}" for i in range(300)]
+HARM = (
+    {q: int(i < 150) for i, q in enumerate(Q300)},
+    {q: int(40 <= i < 155) for i, q in enumerate(Q300)},
+)
 
 
 def make_ba_project(
@@ -30,10 +39,7 @@ def make_ba_project(
     checks=True,
 ) -> Path:
     """before/after answers with exactly ``fixed`` and ``broken`` questions; the general set drops by ``general_drop``."""
-    root = Path(root)
-    (root / "split").mkdir(parents=True)
-    (root / "artefacts" / "predictions").mkdir(parents=True)
-    (root / "artefacts" / "checks").mkdir(parents=True)
+    root = project_folder(root)
     rng = np.random.default_rng(11)
     ids = [f"q{i:04d}" for i in range(questions)]
     cat = np.array([CATEGORIES[i % len(CATEGORIES)] for i in range(questions)], dtype=object)
@@ -65,10 +71,22 @@ def make_ba_project(
             rows.append(one_run_row(model, split, f"{vals.mean():.12g}", started, path))
     pd.DataFrame(rows).to_csv(root / "runs.csv", index=False)
     if checks:
-        (root / "artefacts" / "checks" / "shapes.json").write_text(
-            json.dumps({"check": "shapes", "model": "after", "passed": True, "assertions": 8})
-        )
+        _write_shapes(root)
+    _write_config(root, min_useful_effect, max_drop)
+    return root
+
+
+def _write_shapes(root: Path) -> None:
+    """The after version's one rung-1 check file (shapes)."""
+    (root / "artefacts" / "checks" / "shapes.json").write_text(
+        json.dumps({"check": "shapes", "model": "after", "passed": True, "assertions": 8})
+    )
+
+
+def _write_config(root: Path, min_useful_effect, max_drop, evaluation: str | None = None) -> None:
+    """evreport.toml of a before-after project; an [evaluation] table when ``evaluation`` is given."""
     mue = f"min_useful_effect = {min_useful_effect}\n" if min_useful_effect is not None else ""
+    table = f"[evaluation]\n{evaluation}\n" if evaluation is not None else ""
     (root / "evreport.toml").write_text(f"""title = "Synthetic before-after"
 [claim]
 text = "tuning helps"
@@ -80,11 +98,10 @@ metric = "accuracy"
 [rule]
 written = 2026-01-02
 resamples = 500
-[general]
+{table}[general]
 split = "general"
 max_drop = {max_drop}
 """)
-    return root
 
 
 def write_ba_project(
@@ -92,8 +109,8 @@ def write_ba_project(
     *,
     before: dict[str, int],
     after: dict[str, int],
-    general_before: dict[str, int],
-    general_after: dict[str, int],
+    general_before: dict[str, int] = GENERAL,
+    general_after: dict[str, int] = GENERAL,
     test_ids: list[str] | None = None,
     general_ids: list[str] | None = None,
     category: dict[str, str] | None = None,
@@ -108,10 +125,7 @@ def write_ba_project(
     ``category``: a category column for the test split and predictions; ``evaluation``: lines of
     the [evaluation] table.
     """
-    root = Path(root)
-    (root / "split").mkdir(parents=True)
-    (root / "artefacts" / "predictions").mkdir(parents=True)
-    (root / "artefacts" / "checks").mkdir(parents=True)
+    root = project_folder(root)
     test_ids = test_ids if test_ids is not None else sorted(set(before) | set(after))
     general_ids = (
         general_ids if general_ids is not None else sorted(set(general_before) | set(general_after))
@@ -137,39 +151,10 @@ def write_ba_project(
             if split == "test" and category is not None:
                 frame["category"] = [category[i] for i in got]
             frame.to_csv(root / path, index=False)
-            rows.append(
-                {
-                    "run_id": model,
-                    "model": model,
-                    "seed": 0,
-                    "split": split,
-                    "metric": "accuracy",
-                    "value": repr(float(np.mean(list(got.values())))),
-                    "status": "ok",
-                    "started_at": f"2026-01-0{3 if model == 'before' else 4}T00:00:00Z",
-                    "predictions": path,
-                }
-            )
+            value = repr(float(np.mean(list(got.values()))))
+            started = f"2026-01-0{3 if model == 'before' else 4}T00:00:00Z"
+            rows.append(one_run_row(model, split, value, started, path))
     pd.DataFrame(rows).to_csv(root / "runs.csv", index=False)
-    (root / "artefacts" / "checks" / "shapes.json").write_text(
-        json.dumps({"check": "shapes", "model": "after", "passed": True, "assertions": 8})
-    )
-    mue = f"min_useful_effect = {min_useful_effect}\n" if min_useful_effect is not None else ""
-    (root / "evreport.toml").write_text(f"""title = "Synthetic before-after"
-[claim]
-text = "tuning helps"
-kind = "before-after"
-candidate = "after"
-baseline = "before"
-metric = "accuracy"
-{mue}
-[rule]
-written = 2026-01-02
-resamples = 500
-[evaluation]
-{evaluation}
-[general]
-split = "general"
-max_drop = {max_drop}
-""")
+    _write_shapes(root)
+    _write_config(root, min_useful_effect, max_drop, evaluation)
     return root

@@ -15,7 +15,7 @@ import scipy.stats
 
 from reportgen.checks import compute_report
 from reportgen.project import load_project
-from tests.checks.builder_ba import write_ba_project
+from tests.checks.builder_ba import CATEGORIES, GENERAL, HARM, Q300, write_ba_project
 
 Q400 = [f"q{i:04d}" for i in range(400)]
 #: a clear gain on the frozen set: 200 of 400 right before; 120 fixed, 20 broken
@@ -23,8 +23,8 @@ GAIN = (
     {q: int(i < 200) for i, q in enumerate(Q400)},
     {q: int(i < 180 or 200 <= i < 320) for i, q in enumerate(Q400)},
 )
-#: a general set both versions answer alike: 270 of 300 right
-GENERAL = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
+#: the slices of Q400: dates, units, names and places in turn
+CATEGORY = {q: CATEGORIES[i % 4] for i, q in enumerate(Q400)}
 
 
 def t_interval(d, confidence=0.95):
@@ -32,6 +32,17 @@ def t_interval(d, confidence=0.95):
     d = np.asarray(d, dtype=float)
     half = scipy.stats.t.ppf(0.5 + confidence / 2, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
     return d.mean() - half, d.mean() + half
+
+
+def sliced(tmp_path, before=GAIN[0], after=GAIN[1]):
+    """Q400 in four categories with dates a required slice (no worse by 0.02)."""
+    return write_ba_project(
+        tmp_path / "p",
+        before=before,
+        after=after,
+        category=CATEGORY,
+        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
+    )
 
 
 def report(root):
@@ -86,20 +97,11 @@ def test_general_set_scored_on_different_questions(tmp_path, frozen):
 
 def test_required_slice_in_before_after(tmp_path):
     """dates fell 0.52 to 0.38 (14 broken, none fixed); 40 fixed in each other category."""
-    cats = ("dates", "units", "names", "places")
-    category = {q: cats[i % 4] for i, q in enumerate(Q400)}
+    category = CATEGORY
     rank = {q: i // 4 for i, q in enumerate(Q400)}  # position within its category
     before = {q: int(rank[q] < 52) for q in Q400}
     after = {q: int(rank[q] < (38 if category[q] == "dates" else 92)) for q in Q400}
-    root = write_ba_project(
-        tmp_path / "p",
-        before=before,
-        after=after,
-        general_before=GENERAL,
-        general_after=dict(GENERAL),
-        category=category,
-        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
-    )
+    root = sliced(tmp_path, before, after)
     r = report(root)
     dates = next(s for s in r["slices"] if s["slice"] == "dates")
     d = [after[q] - before[q] for q in Q400 if category[q] == "dates"]
@@ -128,17 +130,7 @@ def test_required_slice_in_before_after(tmp_path):
 def test_slice_labels_that_disagree_are_said_never_zero_questions(tmp_path, rename):
     """The after file calls ``rename`` of before's 100 'dates' questions 'calendar': the slices
     they touch are not measured, with a warning naming how many questions disagree."""
-    cats = ("dates", "units", "names", "places")
-    category = {q: cats[i % 4] for i, q in enumerate(Q400)}
-    root = write_ba_project(
-        tmp_path / "p",
-        before=GAIN[0],
-        after=GAIN[1],
-        general_before=GENERAL,
-        general_after=dict(GENERAL),
-        category=category,
-        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
-    )
+    root = sliced(tmp_path)
     path = root / "artefacts" / "predictions" / "after-test.csv"
     frame = pd.read_csv(path)
     dates = frame.index[frame["category"] == "dates"][:rename]
@@ -176,17 +168,7 @@ def test_slice_labels_that_disagree_are_said_never_zero_questions(tmp_path, rena
 
 def test_slice_labels_from_the_split_file_alone_agree(tmp_path):
     """Labels only in split/test.csv: both versions get the same labels, no warning."""
-    cats = ("dates", "units", "names", "places")
-    category = {q: cats[i % 4] for i, q in enumerate(Q400)}
-    root = write_ba_project(
-        tmp_path / "p",
-        before=GAIN[0],
-        after=GAIN[1],
-        general_before=GENERAL,
-        general_after=dict(GENERAL),
-        category=category,
-        evaluation='slice = "category"\nnot_worse_on = ["dates"]\nnot_worse_margin = 0.02',
-    )
+    root = sliced(tmp_path)
     for model in ("before", "after"):
         path = root / "artefacts" / "predictions" / f"{model}-test.csv"
         pd.read_csv(path).drop(columns="category").to_csv(path, index=False)
@@ -206,15 +188,11 @@ def test_slice_labels_from_the_split_file_alone_agree(tmp_path):
 
 def test_a_harm_is_said_with_its_numbers(tmp_path):
     """300 questions, 150 right before; 5 fixed, 40 broken: -0.117, McNemar p = 7.9e-8."""
-    q300 = Q400[:300]
-    before = {q: int(i < 150) for i, q in enumerate(q300)}
-    after = {q: int(40 <= i < 155) for i, q in enumerate(q300)}
-    root = write_ba_project(
-        tmp_path / "p", before=before, after=after, general_before=GENERAL, general_after=GENERAL
-    )
+    before, after = HARM
+    root = write_ba_project(tmp_path / "p", before=before, after=after)
     r = report(root)
     ba = r["before_after"]
-    d = [after[q] - before[q] for q in q300]
+    d = [after[q] - before[q] for q in Q300]
     t = t_interval(d)
     assert t == pytest.approx((-0.15870, -0.07464), abs=1e-5)
     assert (ba["t"]["low"], ba["t"]["high"]) == pytest.approx(t, abs=1e-12)
@@ -237,16 +215,13 @@ def test_a_harm_is_said_with_its_numbers(tmp_path):
 
 def test_unanswered_questions_name_coverage_and_the_count(tmp_path):
     """The after version left q0290-q0299 unanswered: accuracies on 290 of 300, coverage fails."""
-    q300 = Q400[:300]
-    before = {q: int(i < 200) for i, q in enumerate(q300)}
-    after = {q: int(i < 207) for i, q in enumerate(q300[:290])}
+    before = {q: int(i < 200) for i, q in enumerate(Q300)}
+    after = {q: int(i < 207) for i, q in enumerate(Q300[:290])}
     root = write_ba_project(
         tmp_path / "p",
         before=before,
         after=after,
-        general_before=GENERAL,
-        general_after=GENERAL,
-        test_ids=q300,
+        test_ids=Q300,
     )
     r = report(root)
     ba = r["before_after"]
@@ -273,8 +248,6 @@ def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
         tmp_path / "p",
         before={q: 1 for q in Q400[:200]},
         after={q: 1 for q in Q400[200:]},
-        general_before=GENERAL,
-        general_after=GENERAL,
     )
     r = report(root)
     assert r["before_after"]["questions"] == 0 and r["before_after"]["before"] is None
@@ -295,13 +268,11 @@ def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
 
 def test_one_question_outside_the_split_is_said_in_the_singular(tmp_path):
     """The after version answered g0300, which split/general.csv does not hold."""
-    q300 = Q400[:300]
     after_general = {**GENERAL, "g0300": 1}
     root = write_ba_project(
         tmp_path / "p",
-        before={q: int(i < 150) for i, q in enumerate(q300)},
-        after={q: int(i < 200) for i, q in enumerate(q300)},
-        general_before=GENERAL,
+        before={q: int(i < 150) for i, q in enumerate(Q300)},
+        after={q: int(i < 200) for i, q in enumerate(Q300)},
         general_after=after_general,
         general_ids=sorted(GENERAL),
     )
@@ -315,13 +286,10 @@ def test_one_question_outside_the_split_is_said_in_the_singular(tmp_path):
 def test_reconsider_says_what_would_have_to_become_true(tmp_path):
     """An edited frozen set: the item is a condition with today's state after it, never
     "the frozen set is shown untouched: split/test.csv: sha256 differs"."""
-    q300 = Q400[:300]
     root = write_ba_project(
         tmp_path / "p",
-        before={q: int(i < 150) for i, q in enumerate(q300)},
-        after={q: int(i < 200) for i, q in enumerate(q300)},
-        general_before=GENERAL,
-        general_after=GENERAL,
+        before={q: int(i < 150) for i, q in enumerate(Q300)},
+        after={q: int(i < 200) for i, q in enumerate(Q300)},
     )
     path = root / "split" / "test.csv"
     path.write_text(path.read_text() + "q0300\n")
@@ -338,8 +306,6 @@ def test_a_general_set_scored_alike_drops_0_not_0_00000(tmp_path):
         tmp_path / "p",
         before=GAIN[0],
         after=GAIN[1],
-        general_before=GENERAL,
-        general_after=dict(GENERAL),
         min_useful_effect=0.05,
     )
     r = report(root)

@@ -18,7 +18,7 @@ from reportgen.project.config import parse_config
 from reportgen.render.html import render_html
 from reportgen.view import build_view
 from reportgen.words import gap_decimals, ratio, with_sign
-from tests.forbidden import USER_SECTIONS, strings
+from tests.forbidden import USER_SECTIONS, leaves, strings
 from tests.layouts.gen import make_project
 
 
@@ -101,17 +101,11 @@ def test_seeds_paired_without_shared_labels_says_so(tmp_path):
 # ----------------------------------------------------------------------------- item 14
 
 
-def _numbers(obj, path=""):
-    if isinstance(obj, bool) or obj is None:
-        return
-    if isinstance(obj, int | float):
-        yield path, obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _numbers(v, f"{path}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _numbers(v, f"{path}[{i}]")
+def _numbers(obj):
+    """Every number in a JSON value, with its path (booleans are not numbers here)."""
+    return (
+        (p, v) for p, v in leaves(obj) if isinstance(v, int | float) and not isinstance(v, bool)
+    )
 
 
 def test_repeats_samples_changes_the_words_and_nothing_else(tmp_path):

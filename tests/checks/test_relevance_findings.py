@@ -74,15 +74,12 @@ def test_before_after_says_a_useful_gain_is_ruled_out(tmp_path):
     +0.0188) with min_useful_effect 0.02: a useful gain is ruled out, as model-against-baseline
     says it."""
     q300 = [f"q{i:04d}" for i in range(300)]
-    general = {f"g{i:04d}": int(i % 10 != 0) for i in range(300)}
     before = {q: int(i < 150) for i, q in enumerate(q300)}
     after = {q: int(14 <= i < 160) for i, q in enumerate(q300)}
     root = write_ba_project(
         tmp_path / "p",
         before=before,
         after=after,
-        general_before=general,
-        general_after=general,
         min_useful_effect=0.02,
     )
     report, _ = compute_report(load_project(root))

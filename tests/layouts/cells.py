@@ -104,31 +104,31 @@ def pairwise(axes: dict[str, list], seed: int = 0, tries: int = 20) -> list[dict
     return rows
 
 
+#: the id words of a two-valued axis: (when true, when false)
+_FLAG_WORDS = {
+    "predictions": ("pred", "runlog"),
+    "paired": ("paired", "unpaired"),
+    "one_class": ("1class", "2class"),
+    "category": ("cat", "nocat"),
+    "general": ("general", "nogeneral"),
+    "explicit_task": ("explicit", "inferred"),
+    "missing_class": ("missing", "allclasses"),
+}
+#: the id word of a valued axis
+_VALUE_WORDS = {
+    "general_broken": "gdrop{}",
+    "labels": "labels-{}",
+    "blocks": "blocks-{}",
+    "slices": "slices-{}",
+    "classes": "{}classes",
+}
+
+
 def _short(key: str, value) -> str:
-    if key == "predictions":
-        return "pred" if value else "runlog"
-    if key == "paired":
-        return "paired" if value else "unpaired"
-    if key == "one_class":
-        return "1class" if value else "2class"
-    if key == "category":
-        return "cat" if value else "nocat"
-    if key == "general":
-        return "general" if value else "nogeneral"
-    if key == "general_broken":
-        return f"gdrop{value}"
-    if key == "labels":
-        return f"labels-{value}"
-    if key == "blocks":
-        return f"blocks-{value}"
-    if key == "slices":
-        return f"slices-{value}"
-    if key == "explicit_task":
-        return "explicit" if value else "inferred"
-    if key == "missing_class":
-        return "missing" if value else "allclasses"
-    if key == "classes":
-        return f"{value}classes"
+    if key in _FLAG_WORDS:
+        return _FLAG_WORDS[key][0 if value else 1]
+    if key in _VALUE_WORDS:
+        return _VALUE_WORDS[key].format(value)
     if key == "unit":
         return value or "nounit"
     return str(value)

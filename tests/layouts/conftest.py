@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from reportgen.cli import main
+from tests.forbidden import leaves
 from tests.layouts.gen import Gen, make_project
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "reportgen" / "report.schema.json"
@@ -135,16 +137,45 @@ def cell_params(cells: list[dict]) -> list:
     return [pytest.param(c, id=c["id"]) for c in cells]
 
 
+def built_report(built_cells, cell: dict) -> dict:
+    """The cell's report.json; skips the test when it did not build (test_matrix reports that)."""
+    b = built_cells(cell)
+    if b.report is None:
+        pytest.skip("did not build: see test_cell_builds_and_validates")
+    return b.report
+
+
+def built_ok(built_cells, cell):
+    """The built cell; fails with one line when it did not build (exit != 0 or a traceback)."""
+    b = built_cells(cell)
+    if b.traceback is not None:
+        pytest.fail(f"build crashed: {b.crash()}", pytrace=False)
+    if b.exit_code != 0 or b.report is None:
+        first = (b.stderr.strip().splitlines() or ["(no message)"])[0]
+        pytest.fail(f"build exited {b.exit_code}: {first}", pytrace=False)
+    return b
+
+
+def expected_test_gap(gen) -> float:
+    """Row-weighted test metric difference of the seed-averaged networks (methods.md section 3)."""
+    c = gen.seed_mean_rows(gen.candidate, "test")
+    b = gen.seed_mean_rows(gen.baseline, "test")
+    return gen.sign(float(np.mean(c)), float(np.mean(b)))
+
+
+# --------------------------------------------------------------------------- (a) the block estimand
+
+
+def useful_band(report: dict, cell: dict) -> float | None:
+    """The useful effect of a report (relevance section), else the cell's."""
+    rel = report.get("relevance") or {}
+    m = rel.get("min_useful_effect")
+    return m if m is not None else cell.get("min_useful_effect")
+
+
 def strings(obj, path: str = ""):
     """Every string in a JSON value, with its path: (path, text)."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from strings(v, f"{path}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from strings(v, f"{path}[{i}]")
+    return ((p, v) for p, v in leaves(obj, path) if isinstance(v, str))
 
 
 def keys(obj, path: str = ""):

@@ -64,9 +64,17 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.layouts.gen_io import (
+    BASE,
+    CAND,
+    part_blocks,
+    record_part,
+    row_ids,
+    run_row,
+    toml_head,
+)
 from tests.synthetic import write_checks
 
-CAND, BASE = "net", "base"
 BA_CAND, BA_BASE = "after", "before"
 C_FP, C_FN = 1.0, 2.0
 THRESHOLD_METRICS = ("accuracy", "error_rate", "cost")
@@ -303,10 +311,8 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
     bcol = cell["block_col"]
     sizes = block_sizes(cell["blocks"])
     for part in ("train", "validation", "test"):
-        sz = {"train": [50], "validation": [20] * 10}.get(part, sizes)
-        n = sum(sz)
-        off = {"train": 0, "validation": 100, "test": 200}[part]
-        block = np.repeat([f"{bcol}-{off + i + 1}" for i in range(len(sz))], sz)
+        block = part_blocks(bcol, part, sizes)
+        n = len(block)
         signal = rng.normal(size=n).round(6)
         y = (rng.random(n) < _sigmoid(2 * signal)).astype(int)
         if part == "test" and cell["one_class"]:
@@ -316,13 +322,12 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
             route = np.where(route == "shifted", "b", route)
             route[n // 2] = "rare"
             y[n // 2] = 1 if not cell["one_class"] else 0
-        pre = {"train": "tr", "validation": "va", "test": "te"}[part]
         if part == "test" and cell["empty_block_rows"]:
             block = block.astype(object)
             block[: cell["empty_block_rows"]] = ""
         gen.parts[part] = pd.DataFrame(
             {
-                "row_id": [f"{pre}{i:05d}" for i in range(n)],
+                "row_id": row_ids(part, n),
                 bcol: block,
                 "route": route,
                 "signal": signal,
@@ -379,44 +384,15 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
                 values = row_metric(metric, df["y"].to_numpy(), probs[part], t)
                 if custom:
                     values = values.round(6)
-                key = (model, seed, part)
-                gen.per_row[key] = values
-                gen.logged[key] = float(np.mean(values))
-                write = cell["predictions"] and not (
-                    cell["layout"] == "canonical" and part == "validation"
-                )
-                pred_path = ""
-                if write:
-                    ext = "parquet" if cell["fmt"] == "parquet" else "csv"
-                    pred_path = f"artefacts/predictions/{model}-s{seed}-{part}.{ext}"
-                    frame = pd.DataFrame({"row_id": df["row_id"]})
-                    if custom:
-                        frame[custom[0]] = values
-                        if metric == "custom_low":
-                            frame["y"], frame["p"] = df["y"].to_numpy(), probs[part]
-                    else:
-                        frame["y"], frame["p"] = df["y"].to_numpy(), probs[part]
-                    if ext == "csv":
-                        frame.to_csv(path / pred_path, index=False)
-                    else:
-                        frame.to_parquet(path / pred_path, index=False)
-                    gen.with_predictions.add(key)
-                rows.append(
-                    {
-                        "run_id": f"{model}-s{seed}",
-                        "model": model,
-                        "seed": seed,
-                        "split": part,
-                        "metric": custom[0] if custom else metric,
-                        "value": _logged_text(gen.logged[key], cell["log_digits"]),
-                        "status": "ok",
-                        "started_at": "2026-01-03T00:00:00Z",
-                        "config": f"{model}-a",
-                        "features": "f1",
-                        "split_id": "s1",
-                        "predictions": pred_path,
-                    }
-                )
+                    cols = {custom[0]: values}
+                    if metric == "custom_low":
+                        cols.update(y=df["y"].to_numpy(), p=probs[part])
+                else:
+                    cols = {"y": df["y"].to_numpy(), "p": probs[part]}
+                pred_path = record_part(gen, model, seed, part, values, cols)
+                value = _logged_text(gen.logged[(model, seed, part)], cell["log_digits"])
+                name = custom[0] if custom else metric
+                rows.append(run_row(f"{model}-s{seed}", model, seed, part, name, value, pred_path))
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
         write_checks(path, CAND)
@@ -437,18 +413,10 @@ def _edit_after_freeze(path: Path) -> None:
 def _write_toml(path: Path, cell: dict, hib: bool) -> None:
     metric = cell["metric"]
     custom = CUSTOM.get(metric)
-    lines = ['title = "Layout matrix cell"', "", "[claim]", 'text = "net beats base"']
-    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"']
-    lines.append(f'metric = "{custom[0] if custom else metric}"')
+    claim = [f'metric = "{custom[0] if custom else metric}"']
     if custom:
-        lines.append(f"higher_is_better = {'true' if hib else 'false'}")
-    if cell["min_useful_effect"] is not None:
-        lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
-    lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
-    lines.append(f"seeds_paired = {'true' if cell['paired'] else 'false'}")
-    lines += ["", "[evaluation]"]
-    if cell["blocks"] != "none":
-        lines.append(f'block = "{cell["block_col"]}"')
+        claim.append(f"higher_is_better = {'true' if hib else 'false'}")
+    lines = toml_head(cell, "Layout matrix cell", claim)
     if cell["block_kind"] is not None:
         lines.append(f'block_kind = "{cell["block_kind"]}"')
     if cell["slices"] != "none":

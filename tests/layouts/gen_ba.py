@@ -9,7 +9,14 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.layouts.gen import BA_BASE, BA_CAND, Gen, _edit_after_freeze, block_sizes
+from tests.layouts.gen import (
+    BA_BASE,
+    BA_CAND,
+    Gen,
+    _edit_after_freeze,
+    block_sizes,
+)
+from tests.layouts.gen_io import write_predictions
 from tests.synthetic import one_run_row, question_frame
 
 CATEGORIES = ("dates", "units", "names", "places")
@@ -133,15 +140,10 @@ def make_ba(path: Path, cell: dict) -> Gen:
         for split, ids_, vals in splits:
             pred_path = ""
             if cell["predictions"]:
-                ext = "parquet" if cell["fmt"] == "parquet" else "csv"
-                pred_path = f"artefacts/predictions/{model}-{split}.{ext}"
                 frame = question_frame(
                     ids_, vals, cat[keep] if split == "test" and cell["category"] else None
                 )
-                if ext == "csv":
-                    frame.to_csv(path / pred_path, index=False)
-                else:
-                    frame.to_parquet(path / pred_path, index=False)
+                pred_path = write_predictions(path, f"{model}-{split}", frame, cell["fmt"])
                 gen.with_predictions.add((model, 0, split))
             gen.per_row[(model, 0, split)] = vals.astype(float)
             gen.logged[(model, 0, split)] = float(np.mean(vals))

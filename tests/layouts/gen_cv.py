@@ -24,9 +24,8 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
+from tests.layouts.gen_io import BASE, CAND, run_row, write_predictions
 from tests.synthetic import write_checks
-
-CAND, BASE = "net", "base"
 
 CV_DEFAULTS: dict = {
     "kind": "cv",
@@ -173,87 +172,13 @@ def make_cv_project(path: Path, **cell) -> CvGen:
         test.to_csv(path / "split" / "test.csv", index=False)
     if cell["folds_file"] or cell["test_part"]:
         freeze(path, created="2026-01-01T00:00:00Z")
-    ext = "parquet" if cell["fmt"] == "parquet" else "csv"
     pos = {rid: i for i, rid in enumerate(ids)}
     runs = []
     for model, n_seeds in ((CAND, cell["seeds"][0]), (BASE, cell["seeds"][1])):
         for seed in range(1, n_seeds + 1):
-            fixed = model == BASE and cell["deterministic_baseline"]
-            for (r, k), members in sorted(gen.folds.items()):
-                frng = np.random.default_rng(
-                    [cell["seed"], 1 if model == CAND else 2, 0 if fixed else seed, r, k]
-                )
-                at = np.array([pos[m] for m in members])
-                s = _strength(cell["effect"], model) * (1 + 0.1 * frng.normal())
-                z = s * x[at] + 0.3 * frng.normal(size=len(at))
-                p = np.clip(_sigmoid(z), 1e-6, 1 - 1e-6).round(6)
-                values = _row_metric(metric, y[at], p)
-                key = (model, seed, r, k)
-                gen.per_row[key] = values
-                gen.logged[key] = float(np.mean(values))
-                pred = ""
-                if cell["predictions"]:
-                    pred = f"artefacts/predictions/{model}-s{seed}-r{r}-f{k}.{ext}"
-                    frame = pd.DataFrame({"row_id": members, "y": y[at], "p": p})
-                    if metric == "custom_low":
-                        frame["abs_err"] = values
-                    if ext == "csv":
-                        frame.to_csv(path / pred, index=False)
-                    else:
-                        frame.to_parquet(path / pred, index=False)
-                runs.append(
-                    {
-                        "run_id": f"{model}-s{seed}-r{r}-f{k}",
-                        "model": model,
-                        "seed": seed,
-                        "split": "fold",
-                        "metric": "abs_err" if metric == "custom_low" else metric,
-                        "value": repr(gen.logged[key]),
-                        "status": "ok",
-                        "started_at": "2026-01-03T00:00:00Z",
-                        "config": f"{model}-a",
-                        "features": "f1",
-                        "split_id": "folds-1",
-                        "predictions": pred,
-                        "repeat": r,
-                        "fold": k,
-                        "train_rows": cell["train_rows"] or "",
-                    }
-                )
+            runs += _fold_runs(gen, model, seed, x, y, pos)
             if test is not None:
-                trng = np.random.default_rng([cell["seed"], 1 if model == CAND else 2, seed, 99])
-                s = _strength(cell["effect"], model)
-                tz = s * test["x"].to_numpy() + 0.3 * trng.normal(size=len(test))
-                tp = np.clip(_sigmoid(tz), 1e-6, 1 - 1e-6).round(6)
-                tv = _row_metric(metric, test["y"].to_numpy(), tp)
-                gen.logged[(model, seed, "test")] = float(np.mean(tv))
-                tpath = f"artefacts/predictions/{model}-s{seed}-test.{ext}"
-                tframe = pd.DataFrame({"row_id": test["row_id"], "y": test["y"], "p": tp})
-                if metric == "custom_low":
-                    tframe["abs_err"] = tv
-                if ext == "csv":
-                    tframe.to_csv(path / tpath, index=False)
-                else:
-                    tframe.to_parquet(path / tpath, index=False)
-                runs.append(
-                    {
-                        "run_id": f"{model}-s{seed}-final",
-                        "model": model,
-                        "seed": seed,
-                        "split": "test",
-                        "metric": "abs_err" if metric == "custom_low" else metric,
-                        "value": repr(gen.logged[(model, seed, "test")]),
-                        "status": "ok",
-                        "started_at": "2026-01-04T00:00:00Z",
-                        "config": f"{model}-a",
-                        "features": "f1",
-                        "split_id": "folds-1",
-                        "predictions": tpath,
-                        "repeat": "",
-                        "fold": "",
-                        "train_rows": "",
-                    }
-                )
+                runs.append(_test_run(gen, model, seed, test))
     frame = pd.DataFrame(runs)
     if cell["train_rows"] is None:
         frame = frame.drop(columns=["train_rows"])
@@ -262,6 +187,78 @@ def make_cv_project(path: Path, **cell) -> CvGen:
         write_checks(path, CAND)
     _write_toml(path, cell)
     return gen
+
+
+def _predictions(gen: CvGen, name: str, ids, y, p, values) -> str:
+    """Write one network's predictions on some rows (with ``abs_err`` for custom_low)."""
+    cols = {"row_id": ids, "y": y, "p": p}
+    if gen.cell["metric"] == "custom_low":
+        cols["abs_err"] = values
+    return write_predictions(gen.path, name, pd.DataFrame(cols), gen.cell["fmt"])
+
+
+def _fold_runs(gen: CvGen, model: str, seed: int, x, y, pos: dict) -> list[dict]:
+    """One network's runs on every (repeat, fold), each scored on that fold's rows."""
+    cell, metric = gen.cell, gen.cell["metric"]
+    fixed = model == BASE and cell["deterministic_baseline"]
+    runs = []
+    for (r, k), members in sorted(gen.folds.items()):
+        frng = np.random.default_rng(
+            [cell["seed"], 1 if model == CAND else 2, 0 if fixed else seed, r, k]
+        )
+        at = np.array([pos[m] for m in members])
+        s = _strength(cell["effect"], model) * (1 + 0.1 * frng.normal())
+        z = s * x[at] + 0.3 * frng.normal(size=len(at))
+        p = np.clip(_sigmoid(z), 1e-6, 1 - 1e-6).round(6)
+        values = _row_metric(metric, y[at], p)
+        key = (model, seed, r, k)
+        gen.per_row[key] = values
+        gen.logged[key] = float(np.mean(values))
+        pred = ""
+        if cell["predictions"]:
+            pred = _predictions(gen, f"{model}-s{seed}-r{r}-f{k}", members, y[at], p, values)
+        runs.append(
+            run_row(
+                f"{model}-s{seed}-r{r}-f{k}",
+                model,
+                seed,
+                "fold",
+                "abs_err" if metric == "custom_low" else metric,
+                repr(gen.logged[key]),
+                pred,
+                split_id="folds-1",
+                repeat=r,
+                fold=k,
+                train_rows=cell["train_rows"] or "",
+            )
+        )
+    return runs
+
+
+def _test_run(gen: CvGen, model: str, seed: int, test: pd.DataFrame) -> dict:
+    """One network's final run on the test part (the model as shipped)."""
+    cell, metric = gen.cell, gen.cell["metric"]
+    trng = np.random.default_rng([cell["seed"], 1 if model == CAND else 2, seed, 99])
+    s = _strength(cell["effect"], model)
+    tz = s * test["x"].to_numpy() + 0.3 * trng.normal(size=len(test))
+    tp = np.clip(_sigmoid(tz), 1e-6, 1 - 1e-6).round(6)
+    tv = _row_metric(metric, test["y"].to_numpy(), tp)
+    gen.logged[(model, seed, "test")] = float(np.mean(tv))
+    tpath = _predictions(gen, f"{model}-s{seed}-test", test["row_id"], test["y"], tp, tv)
+    return run_row(
+        f"{model}-s{seed}-final",
+        model,
+        seed,
+        "test",
+        "abs_err" if metric == "custom_low" else metric,
+        repr(gen.logged[(model, seed, "test")]),
+        tpath,
+        started_at="2026-01-04T00:00:00Z",
+        split_id="folds-1",
+        repeat="",
+        fold="",
+        train_rows="",
+    )
 
 
 def _write_toml(path: Path, cell: dict) -> None:

@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 
 from reportgen.project.manifest import freeze
-from tests.layouts.gen import BASE, CAND, DEFAULTS, Gen, block_sizes, parts_of, seed_labels
+from tests.layouts import gen_io
+from tests.layouts.gen import DEFAULTS, Gen, block_sizes, parts_of, seed_labels
+from tests.layouts.gen_io import BASE, CAND
 
 TASK_DEFAULTS = {
     **DEFAULTS,
@@ -95,10 +97,8 @@ def make_task_project(path: Path, **cell) -> Gen:
     sizes = block_sizes(cell["blocks"])
     latent: dict[str, np.ndarray] = {}
     for part in ("train", "validation", "test"):
-        sz = {"train": [50], "validation": [20] * 10}.get(part, sizes)
-        n = sum(sz)
-        off = {"train": 0, "validation": 100, "test": 200}[part]
-        block = np.repeat([f"{bcol}-{off + i + 1}" for i in range(len(sz))], sz)
+        block = gen_io.part_blocks(bcol, part, sizes)
+        n = len(block)
         signal = rng.normal(size=(n, k if multi else 1)).round(6)
         if multi:
             z = 2.0 * signal
@@ -111,9 +111,8 @@ def make_task_project(path: Path, **cell) -> Gen:
         else:
             y = (cell["scale"] * (signal[:, 0] + 0.5 * rng.normal(size=n))).round(4) + 50.0
         route = rng.choice(np.array(["a", "b", "shifted"]), size=n, p=[0.4, 0.35, 0.25])
-        pre = {"train": "tr", "validation": "va", "test": "te"}[part]
         gen.parts[part] = pd.DataFrame(
-            {"row_id": [f"{pre}{i:05d}" for i in range(n)], bcol: block, "route": route, "y": y}
+            {"row_id": gen_io.row_ids(part, n), bcol: block, "route": route, "y": y}
         )
         latent[part] = signal
         gen.parts[part].to_csv(path / "split" / f"{part}.csv", index=False)
@@ -149,38 +148,14 @@ def _write_runs(gen: Gen, cell: dict, latent: dict) -> list[dict]:
                     y_pred = cell["scale"] * latent[part][:, 0] + 50.0 + noise
                     values = reg_row_metric(cell["metric"], y, y_pred)
                     cols = {"y_pred": y_pred}
-                key = (model, seed, part)
-                gen.per_row[key] = values
-                gen.logged[key] = float(np.mean(values))
-                write = cell["predictions"] and not (
-                    cell["layout"] == "canonical" and part == "validation"
+                pred_path = gen_io.record_part(
+                    gen, model, seed, part, values, {"y": y, **cols}, "%.17g"
                 )
-                pred_path = ""
-                if write:
-                    ext = "parquet" if cell["fmt"] == "parquet" else "csv"
-                    pred_path = f"artefacts/predictions/{model}-s{seed}-{part}.{ext}"
-                    frame = pd.DataFrame({"row_id": df["row_id"], "y": y, **cols})
-                    if ext == "csv":
-                        frame.to_csv(gen.path / pred_path, index=False, float_format="%.17g")
-                    else:
-                        frame.to_parquet(gen.path / pred_path, index=False)
-                    gen.with_predictions.add(key)
-                rows.append(
-                    {
-                        "run_id": f"{model}-s{seed}",
-                        "model": model,
-                        "seed": seed,
-                        "split": part,
-                        "metric": cell["metric"],
-                        "value": repr(gen.logged[key]),
-                        "status": "ok",
-                        "started_at": "2026-01-03T00:00:00Z",
-                        "config": f"{model}-a",
-                        "features": "f1",
-                        "split_id": "s1",
-                        "predictions": pred_path,
-                    }
+                value = repr(gen.logged[(model, seed, part)])
+                run = gen_io.run_row(
+                    f"{model}-s{seed}", model, seed, part, cell["metric"], value, pred_path
                 )
+                rows.append(run)
     return rows
 
 
@@ -202,19 +177,12 @@ def _write_checks(path: Path, cell: dict) -> None:
 
 
 def _write_toml(path: Path, cell: dict) -> None:
-    lines = ['title = "Layout matrix task cell"', "", "[claim]", 'text = "net beats base"']
-    lines += [f'candidate = "{CAND}"', f'baseline = "{BASE}"', f'metric = "{cell["metric"]}"']
+    claim = [f'metric = "{cell["metric"]}"']
     if cell["explicit_task"]:
-        lines.append(f'task = "{cell["task"]}"')
+        claim.append(f'task = "{cell["task"]}"')
     if cell["unit"]:
-        lines.append(f'unit = "{cell["unit"]}"')
-    if cell["min_useful_effect"] is not None:
-        lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
-    lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
-    lines.append(f"seeds_paired = {'true' if cell['paired'] else 'false'}")
-    lines += ["", "[evaluation]"]
-    if cell["blocks"] != "none":
-        lines.append(f'block = "{cell["block_col"]}"')
+        claim.append(f'unit = "{cell["unit"]}"')
+    lines = gen_io.toml_head(cell, "Layout matrix task cell", claim)
     if cell["slices"] != "none":
         lines += ['slice = "route"', 'not_worse_on = ["shifted"]']
     lines.append("")

@@ -13,6 +13,7 @@ from scipy import stats
 
 from reportgen.checks import compute_report
 from reportgen.project import ProjectPaths, load_project
+from tests.compare import assert_cv_mirrored
 from tests.layouts import cells as C
 from tests.layouts.conftest import cell_params
 from tests.layouts.gen_cv import BASE, CAND, make_cv_project
@@ -207,10 +208,7 @@ def test_swapping_the_models_mirrors_everything(tmp_path):
     b = _report(gen.path)
     ca, cb = a["noise"]["cv"], b["noise"]["cv"]
     assert cb["gap"] == pytest.approx(-ca["gap"], abs=1e-14)
-    for part in ("corrected", "naive"):
-        assert cb[part]["low"] == pytest.approx(-ca[part]["high"], abs=1e-14)
-        assert cb[part]["high"] == pytest.approx(-ca[part]["low"], abs=1e-14)
-        assert cb[part]["p"] == pytest.approx(ca[part]["p"], rel=1e-12)
+    assert_cv_mirrored(ca, cb, 1e-14, {"rel": 1e-12})
     assert cb["bayes"]["p_better"] == pytest.approx(ca["bayes"]["p_worse"], abs=1e-12)
     assert cb["bayes"]["p_worse"] == pytest.approx(ca["bayes"]["p_better"], abs=1e-12)
     np.testing.assert_allclose(

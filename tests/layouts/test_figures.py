@@ -5,9 +5,8 @@ brute force, never from reportgen. Letters follow the brief: (a) the block estim
 (b) intervals contain their estimates, (c) the seed line, (d) seeds paired by label,
 (e) one-class test, (f) before-after without category, (g) harms need evidence,
 (h) honest tie words, (i) validation/test sign disagreement, (j) block kind "group",
-(k) the primary interval is the wider one; beyond the brief, from the issue's items:
-(l) deterministic baseline (8), (m) before-after ladder (7), (n) logged precision (11),
-(o, p) block columns only where used (12).
+(k) the primary interval is the wider one. The rules on every cell and the issue's items
+(l) to (p) are in test_figures_items.py.
 """
 
 from __future__ import annotations
@@ -19,37 +18,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.stats
-from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from reportgen.cli import main
 from tests.layouts import cells as C
-from tests.layouts.conftest import build, cell_params, keys, strings
+from tests.layouts.conftest import (
+    build,
+    built_ok,
+    built_report,
+    cell_params,
+    expected_test_gap,
+    keys,
+    strings,
+    useful_band,
+)
 from tests.layouts.gen import BASE, CAND
 
 TOL = 1e-12
 
-
-def built_ok(built_cells, cell):
-    """The built cell; fails with one line when it did not build (exit != 0 or a traceback)."""
-    b = built_cells(cell)
-    if b.traceback is not None:
-        pytest.fail(f"build crashed: {b.crash()}", pytrace=False)
-    if b.exit_code != 0 or b.report is None:
-        first = (b.stderr.strip().splitlines() or ["(no message)"])[0]
-        pytest.fail(f"build exited {b.exit_code}: {first}", pytrace=False)
-    return b
-
-
-def expected_test_gap(gen) -> float:
-    """Row-weighted test metric difference of the seed-averaged networks (methods.md section 3)."""
-    c = gen.seed_mean_rows(gen.candidate, "test")
-    b = gen.seed_mean_rows(gen.baseline, "test")
-    return gen.sign(float(np.mean(c)), float(np.mean(b)))
-
-
-# --------------------------------------------------------------------------- (a) the block estimand
 
 GAP_CELLS = [
     C.CANONICAL,
@@ -166,24 +152,27 @@ def interval_violations(report: dict) -> list[str]:
 
 @pytest.mark.parametrize("cell", cell_params(C.all_cells()))
 def test_b_every_interval_contains_its_point_estimate(cell, built_cells):
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: test_matrix reports it")
-    bad = interval_violations(b.report)
+    report = built_report(built_cells, cell)
+    bad = interval_violations(report)
     assert not bad, "; ".join(bad)
 
 
 # --------------------------------------------------------------------------- (c) the seed line
 
 
-def test_c_canonical_seed_line_uses_every_validation_seed(built_cells):
-    b = built_ok(built_cells, C.CANONICAL)
-    gen, seed = b.gen, b.report["noise"]["seed"]
+def _assert_seed_sds(gen, seed: dict, part: str) -> None:
+    """The seed line counts 5 networks a side and its sds are theirs, logged on ``part``."""
     assert seed["n"] == {"candidate": 5, "baseline": 5}
     for role, model in (("candidate", CAND), ("baseline", BASE)):
-        vals = [gen.logged[(model, s, "validation")] for s in gen.seeds(model, "validation")]
+        vals = [gen.logged[(model, s, part)] for s in gen.seeds(model, part)]
         assert len(vals) == 5
         assert seed["sd"][role] == pytest.approx(np.std(vals, ddof=1), rel=1e-9)
+
+
+def test_c_canonical_seed_line_uses_every_validation_seed(built_cells):
+    b = built_ok(built_cells, C.CANONICAL)
+    seed = b.report["noise"]["seed"]
+    _assert_seed_sds(b.gen, seed, "validation")
     incomplete = [x for x in seed.get("left_out") or [] if re.search(r"incomplete|no test row", x)]
     assert not incomplete, incomplete
 
@@ -236,11 +225,8 @@ def test_c_run_log_only_keeps_the_seed_line_and_the_paired_interval(built_cells)
 
 def test_c_test_only_seed_spread_is_a_test_level_number(built_cells):
     b = built_ok(built_cells, C.TEST_ONLY)
-    gen, seed = b.gen, b.report["noise"]["seed"]
-    assert seed["n"] == {"candidate": 5, "baseline": 5}
-    for role, model in (("candidate", CAND), ("baseline", BASE)):
-        vals = [gen.logged[(model, s, "test")] for s in gen.seeds(model, "test")]
-        assert seed["sd"][role] == pytest.approx(np.std(vals, ddof=1), rel=1e-9)
+    seed = b.report["noise"]["seed"]
+    _assert_seed_sds(b.gen, seed, "test")
     said = [t for _, t in strings(seed)] + [b.report["noise"]["lines"][0]]
     assert any(re.search(r"\btest\b", t) for t in said), "the seed line never says it is on test"
 
@@ -387,22 +373,14 @@ def tie_texts(report: dict) -> list[str]:
     return [t for t in texts if TIE_WORDS.search(t)]
 
 
-def _band(report: dict, cell: dict) -> float | None:
-    rel = report.get("relevance") or {}
-    m = rel.get("min_useful_effect")
-    return m if m is not None else cell.get("min_useful_effect")
-
-
 @pytest.mark.parametrize("cell", cell_params(C.all_cells()))
 def test_h_tie_words_only_when_equivalence_is_shown(cell, built_cells):
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: test_matrix reports it")
-    said = tie_texts(b.report)
+    report = built_report(built_cells, cell)
+    said = tie_texts(report)
     if not said:
         return
-    iv = (b.report.get("noise") or {}).get("interval") or {}
-    m = _band(b.report, {**{"min_useful_effect": 0.005}, **cell})
+    iv = (report.get("noise") or {}).get("interval") or {}
+    m = useful_band(report, {**{"min_useful_effect": 0.005}, **cell})
     low, high = iv.get("low"), iv.get("high")
     shown = m is not None and low is not None and high is not None and -m < low and high < m
     assert shown, f"says {said[0]!r} but the interval {low} to {high} is not inside ±{m}"
@@ -473,160 +451,3 @@ def test_k_primary_interval_is_the_wider_of_bootstrap_and_t(cell, built_cells):
     boot, t = block["bootstrap"], block["t"]
     wider = max((boot, t), key=lambda iv: iv["high"] - iv["low"])
     assert (block["low"], block["high"]) == pytest.approx((wider["low"], wider["high"]), abs=TOL)
-
-
-# --------------------------------------------------------------------------- (g) the rules, on every cell
-
-
-def _margin(report: dict, cell: dict) -> float | None:
-    m = cell.get("not_worse_margin")
-    return m if m is not None else _band(report, {"min_useful_effect": 0.005, **cell})
-
-
-@pytest.mark.parametrize("cell", cell_params(C.all_cells()))
-def test_g_required_slice_passes_only_within_its_margin(cell, built_cells):
-    """Non-inferiority: a not_worse_on slice holds only when its worse end stays within the margin."""
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: test_matrix reports it")
-    m = _margin(b.report, cell)
-    slices = {s["slice"]: s for s in b.report.get("slices") or []}
-    for c in b.report["checks"]:
-        name = next((n for n, s in slices.items() if s.get("required") and n in c["id"]), None)
-        if name is None or c["passed"] is not True:
-            continue
-        low = slices[name]["low"]
-        assert low is not None and m is not None and low >= -m, (
-            f"slice {name!r} passes with interval low {low} against margin {m}"
-        )
-
-
-@pytest.mark.parametrize("cell", cell_params(C.all_cells()))
-def test_g_general_set_held_only_when_its_bound_is_within_max_drop(cell, built_cells):
-    b = built_cells(cell)
-    if b.report is None or not b.report.get("general"):
-        return  # no general set (a cell that did not build is test_matrix's to report)
-    g = b.report["general"]
-    if g.get("held") is True:
-        assert g.get("high") is not None and g["high"] <= g["max_drop"], g
-
-
-@pytest.mark.parametrize("cell", cell_params(C.all_cells()))
-def test_g_adopt_needs_every_piece_of_evidence(cell, built_cells):
-    """Adopt: rungs 1 and 2 shown (both modes), the primary interval above zero (and above
-    min_useful_effect when given), required slices held, the general set held."""
-    b = built_cells(cell)
-    if b.report is None or b.report["decision"]["verdict"] != "adopt":
-        return  # nothing to check unless adopted
-    r = b.report
-    status = {row["rung"]: row["status"] for row in r["ladder"]}
-    assert status[1] == "shown" and status[2] == "shown", status
-    if r["project"]["kind"] == "before-after":
-        ba = r["before_after"]
-        m = (r.get("relevance") or {}).get("min_useful_effect") or 0.0
-        assert ba["low"] is not None and ba["low"] > 0 and ba["low"] >= m, ba
-        assert (r.get("general") or {}).get("held") is True
-        assert ba["coverage"]["complete"] is True, ba["coverage"]  # issue 20: same questions
-        for s in r.get("slices") or []:  # issue 20: required slices apply in before/after too
-            if s.get("required"):
-                assert s.get("not_worse") is True, s
-    else:
-        iv = r["noise"]["interval"]
-        m = _band(r, {"min_useful_effect": 0.005, **cell}) or 0.0
-        assert iv and iv["low"] > 0 and iv["low"] >= m, iv
-        for s in r.get("slices") or []:
-            if s.get("required"):
-                margin = _margin(r, cell)
-                assert s["low"] is not None and s["low"] >= -margin, s
-
-
-# --------------------------------------------------------------------------- deterministic baseline (item 8)
-
-DETERMINISTIC_WORDS = re.compile(
-    r"determinis|zero (seed )?(spread|sd)|no seed spread|sd (of |is )?0\b|does not vary", re.I
-)
-
-
-def test_l_deterministic_baseline_uses_the_candidates_sd(built_cells):
-    b = built_ok(built_cells, C.DETERMINISTIC_BASE)
-    gen, seed = b.gen, b.report["noise"]["seed"]
-    cand = [gen.logged[(CAND, s, "validation")] for s in gen.seeds(CAND, "validation")]
-    base = [gen.logged[(BASE, s, "validation")] for s in gen.seeds(BASE, "validation")]
-    assert len(set(base)) == 1  # precondition: zero spread
-    sd = float(np.std(cand, ddof=1))
-    assert seed["sd"]["baseline"] == 0
-    assert seed["sd_used"] == pytest.approx(sd, rel=1e-9)
-    gap = gen.sign(float(np.mean(cand)), float(np.mean(base)))
-    assert seed["gap_in_sd"] == pytest.approx(gap / sd, rel=1e-9)
-    said = [t for _, t in strings(b.report["noise"])]
-    assert any(DETERMINISTIC_WORDS.search(t) for t in said), (
-        "never says the baseline has no seed spread"
-    )
-
-
-def test_l_both_deterministic_seed_rule_is_trivially_met(built_cells):
-    b = built_ok(built_cells, C.DETERMINISTIC_BOTH)
-    seed = b.report["noise"]["seed"]
-    assert seed["sd"] == {"candidate": 0, "baseline": 0}
-    assert seed["validation_gap"] > 0  # precondition
-    assert seed["passes"] is True, seed
-    said = [t for _, t in strings(b.report)]
-    assert any(re.search(r"trivial", t, re.I) for t in said), "never says the rule is trivially met"
-
-
-# --------------------------------------------------------------------------- before-after ladder (item 7)
-
-
-def test_m_edited_frozen_set_cannot_be_adopted(built_cells, tmp_path):
-    b = built_ok(built_cells, C.BA_EDITED)
-    status = {row["rung"]: row["status"] for row in b.report["ladder"]}
-    assert status[2] != "shown"
-    assert b.report["decision"]["verdict"] != "adopt", b.report["decision"]
-    result = CliRunner().invoke(
-        main,
-        ["build", str(b.gen.path), "--format", "json", "--out", str(tmp_path / "o"), "--strict"],
-    )
-    assert result.exit_code == 3, (result.exit_code, result.stderr[-300:])
-
-
-# --------------------------------------------------------------------------- logged precision (item 11)
-
-
-def test_n_validate_names_rounded_logged_values(built_cells):
-    b = built_cells(C.ROUNDED)
-    gen = b.gen
-    diffs = [abs(round(v, 4) - v) for v in gen.logged.values()]
-    largest = max(diffs)
-    result = CliRunner().invoke(main, ["validate", str(gen.path)])
-    assert result.exit_code == 0, result.output[-400:]
-    out = (result.stdout + result.stderr).replace(str(gen.path), "PROJECT")
-    lines = [ln for ln in out.splitlines() if ": warning:" in ln and re.search(r"round", ln, re.I)]
-    assert lines, f"validate does not warn about rounded logged values:\n{out[-600:]}"
-    # the largest difference as the number policy writes it: 3 figures, a power of ten
-    pattern = re.compile(r"largest difference is (\d\.\d\d) × 10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
-    found = [pattern.search(ln) for ln in lines]
-    numbers = [
-        float(m.group(1))
-        * 10.0 ** -int(m.group(2).translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")))
-        for m in found
-        if m
-    ]
-    assert numbers, lines
-    assert any(x == pytest.approx(largest, rel=0.01) for x in numbers), (largest, lines)
-
-
-# --------------------------------------------------------------------------- block and slice columns (item 12)
-
-
-def test_o_empty_block_values_give_a_warning_with_their_count(built_cells):
-    b = built_ok(built_cells, C.EMPTY_BLOCKS)
-    msgs = [w["message"] for w in b.report.get("warnings") or []] + b.stderr.splitlines()
-    hits = [
-        m for m in msgs if re.search(r"empty|blank|missing", m, re.I) and re.search(r"\b3\b", m)
-    ]
-    assert hits, f"no warning counts the 3 rows with an empty block value: {msgs[:5]}"
-
-
-def test_p_validation_needs_no_block_column_when_blocks_are_used_on_test(built_cells):
-    b = built_ok(built_cells, C.NO_VAL_BLOCK)
-    assert b.report["noise"]["block"]["gap"] == pytest.approx(expected_test_gap(b.gen), abs=TOL)

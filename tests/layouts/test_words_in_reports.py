@@ -10,16 +10,14 @@ from reportgen.checks import compute_report
 from reportgen.project import ProjectPaths, load_project
 from tests.forbidden import forbidden_forms
 from tests.layouts.cells import all_cells
-from tests.layouts.conftest import cell_params
+from tests.layouts.conftest import built_report, cell_params
 from tests.layouts.gen import make_project
 
 
 @pytest.mark.parametrize("cell", cell_params(all_cells()))
 def test_cell_strings_follow_the_number_policy(cell, built_cells):
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: see test_cell_builds_and_validates")
-    assert forbidden_forms(b.report) == []
+    report = built_report(built_cells, cell)
+    assert forbidden_forms(report) == []
 
 
 def test_the_scanner_finds_every_forbidden_form():
@@ -91,12 +89,10 @@ def test_the_view_says_what_is_missing_never_a_placeholder(cell, built_cells):
     from reportgen.view import build_view
     from reportgen.words.cells import DASH
 
-    b = built_cells(cell)
-    if b.report is None:
-        pytest.skip("did not build: see test_cell_builds_and_validates")
+    report = built_report(built_cells, cell)
     found = [
         (path, text)
-        for path, text in _view_strings(build_view(b.report, _EveryChart()))
+        for path, text in _view_strings(build_view(report, _EveryChart()))
         if (DASH in text and text != DASH) or re.search(r"\bn/a\b|\bNone\b|\bnan\b", text)
     ]
     assert found == []

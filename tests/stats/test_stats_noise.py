@@ -195,73 +195,63 @@ def test_block_bootstrap_equals_python_loop():
     assert r["low"] <= r["gap"] <= r["high"]
 
 
-def test_two_level_equals_naive_loop():
-    rng = np.random.default_rng(2)
-    C = rng.normal(0.30, 0.02, (4, 13))
-    Bm = rng.normal(0.31, 0.02, (3, 13))
-    r = two_level_bootstrap(
-        C,
-        Bm,
-        higher_is_better=False,
-        paired=False,
-        resamples=300,
-        confidence=0.95,
-        rng=np.random.default_rng(11),
-    )
-    g = np.random.default_rng(11)
-    bi = g.integers(0, 13, size=(300, 13))
-    sc = g.integers(0, 4, size=(300, 4))
-    sb = g.integers(0, 3, size=(300, 3))
-    naive = np.array([Bm[sb[k]][:, bi[k]].mean() - C[sc[k]][:, bi[k]].mean() for k in range(300)])
-    lo, hi = np.percentile(naive, [2.5, 97.5])
-    assert (r["low"], r["high"]) == pytest.approx((lo, hi), rel=1e-10)
-    assert r["gap"] == pytest.approx(Bm.mean() - C.mean(), rel=1e-12)
+def _two_level(C, Bm, higher_is_better, paired, resamples, confidence, rng):
+    """two_level_bootstrap, its options in order."""
+    kw = dict(higher_is_better=higher_is_better, resamples=resamples, confidence=confidence)
+    return two_level_bootstrap(C, Bm, paired=paired, rng=rng, **kw)
 
 
-def test_two_level_paired_uses_same_seed_indices():
-    rng = np.random.default_rng(3)
-    C = rng.normal(0.70, 0.02, (3, 10))
-    Bm = rng.normal(0.69, 0.02, (3, 10))
-    r = two_level_bootstrap(
-        C,
-        Bm,
-        higher_is_better=True,
-        paired=True,
-        resamples=200,
-        confidence=0.8,
-        rng=np.random.default_rng(4),
+def _naive_two_level(C, Bm, higher_is_better, paired, resamples, g):
+    """The two-level bootstrap as a Python loop: blocks, candidate seeds, baseline seeds."""
+    bi = g.integers(0, C.shape[1], size=(resamples, C.shape[1]))
+    sc = g.integers(0, C.shape[0], size=(resamples, C.shape[0]))
+    sb = sc if paired else g.integers(0, Bm.shape[0], size=(resamples, Bm.shape[0]))
+    sign = 1.0 if higher_is_better else -1.0
+    return np.array(
+        [sign * (C[sc[k]][:, bi[k]].mean() - Bm[sb[k]][:, bi[k]].mean()) for k in range(resamples)]
     )
-    g = np.random.default_rng(4)
-    bi = g.integers(0, 10, size=(200, 10))
-    s = g.integers(0, 3, size=(200, 3))
-    naive = np.array([(C[s[k]] - Bm[s[k]])[:, bi[k]].mean() for k in range(200)])
-    assert (r["low"], r["high"]) == pytest.approx(tuple(np.percentile(naive, [10, 90])), rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("data", "means", "seeds", "blocks", "higher", "paired", "resamples", "conf", "draws"),
+    [
+        (2, (0.30, 0.31), (4, 3), 13, False, False, 300, 0.95, 11),
+        (3, (0.70, 0.69), (3, 3), 10, True, True, 200, 0.8, 4),  # the same seed indices
+    ],
+    ids=["unpaired", "paired"],
+)
+def test_two_level_equals_naive_loop(
+    data, means, seeds, blocks, higher, paired, resamples, conf, draws
+):
+    rng = np.random.default_rng(data)
+    C = rng.normal(means[0], 0.02, (seeds[0], blocks))
+    Bm = rng.normal(means[1], 0.02, (seeds[1], blocks))
+    r = _two_level(C, Bm, higher, paired, resamples, conf, np.random.default_rng(draws))
+    naive = _naive_two_level(C, Bm, higher, paired, resamples, np.random.default_rng(draws))
+    pct = [50 * (1 - conf), 50 * (1 + conf)]
+    assert (r["low"], r["high"]) == pytest.approx(tuple(np.percentile(naive, pct)), rel=1e-10)
+    sign = 1.0 if higher else -1.0
+    assert r["gap"] == pytest.approx(sign * (C.mean() - Bm.mean()), rel=1e-12)
+
+
+def test_two_level_paired_needs_equal_seed_counts():
+    C, Bm = np.full((3, 10), 0.7), np.full((2, 10), 0.69)
     with pytest.raises(ValueError, match="S_c == S_b"):
-        two_level_bootstrap(
-            C,
-            Bm[:2],
-            higher_is_better=True,
-            paired=True,
-            resamples=10,
-            confidence=0.9,
-            rng=np.random.default_rng(0),
-        )
+        _two_level(C, Bm, True, True, 10, 0.9, np.random.default_rng(0))
+
+
+def _per_seed(C, base, seeds, rng, primary="wider", resamples=400, confidence=0.95):
+    """per_seed_intervals of a lower-is-better metric."""
+    kw = dict(resamples=resamples, confidence=confidence, rng=rng, primary=primary)
+    return per_seed_intervals(C, base, seeds=seeds, higher_is_better=False, **kw)
 
 
 def test_per_seed_intervals_match_loop_and_count():
     rng = np.random.default_rng(8)
     C = rng.normal(0.3, 0.02, (5, 30))
     base = rng.normal(0.31, 0.02, 30)
-    out = per_seed_intervals(
-        C,
-        base,
-        seeds=np.array([11, 12, 13, 14, 15]),
-        higher_is_better=False,
-        resamples=400,
-        confidence=0.95,
-        rng=np.random.default_rng(9),
-        primary="bootstrap",
-    )
+    seeds = np.array([11, 12, 13, 14, 15])
+    out = _per_seed(C, base, seeds, np.random.default_rng(9), primary="bootstrap")
     assert len(out) == 5 and [o["seed"] for o in out] == [11, 12, 13, 14, 15]
     assert all(type(o["seed"]) is int for o in out)
     idx = np.random.default_rng(9).integers(0, 30, size=(400, 30))
@@ -272,16 +262,7 @@ def test_per_seed_intervals_match_loop_and_count():
         assert (o["low"], o["high"]) == pytest.approx(
             tuple(np.percentile(means, [2.5, 97.5])), rel=1e-10
         )
-    t_out = per_seed_intervals(
-        C,
-        base,
-        seeds=["a", "b", "c", "d", "e"],
-        higher_is_better=False,
-        resamples=400,
-        confidence=0.95,
-        rng=np.random.default_rng(9),
-        primary="t",
-    )
+    t_out = _per_seed(C, base, ["a", "b", "c", "d", "e"], np.random.default_rng(9), primary="t")
     ref = st.ttest_1samp(base - C[2], 0.0).confidence_interval(0.95)
     assert (t_out[2]["low"], t_out[2]["high"]) == pytest.approx((ref.low, ref.high), rel=1e-12)
 
@@ -295,6 +276,20 @@ def _models(seed, blocks=52, s_c=5, s_b=5, shift=0.005, seed_sd=0.0, block_sd=0.
     C = week + rng.normal(0, block_sd, (s_c, blocks)) + rng.normal(0, seed_sd, (s_c, 1)) - shift
     Bm = week + rng.normal(0, block_sd, (s_b, blocks)) + rng.normal(0, seed_sd, (s_b, 1))
     return C, Bm
+
+
+def _noise(C, Bm, resamples=2000, *, seed=0, seeds=range(5), higher_is_better=False, **kw):
+    """block_noise with its own generator, ``default_rng(seed)``; a lower-is-better metric."""
+    rng = np.random.default_rng(seed)
+    return block_noise(
+        C,
+        Bm,
+        candidate_seeds=seeds,
+        higher_is_better=higher_is_better,
+        resamples=resamples,
+        rng=rng,
+        **kw,
+    )
 
 
 REPORT_KEYS = {
@@ -320,14 +315,7 @@ REPORT_KEYS = {
 
 def test_block_noise_contract(json_ready):
     C, Bm = _models(0)
-    r = block_noise(
-        C,
-        Bm,
-        candidate_seeds=[1, 2, 3, 4, 5],
-        higher_is_better=False,
-        resamples=300,
-        rng=np.random.default_rng(0),
-    )
+    r = _noise(C, Bm, 300, seeds=[1, 2, 3, 4, 5])
     assert set(r) == REPORT_KEYS
     json_ready(r)
     json.dumps(r, allow_nan=False)
@@ -352,10 +340,9 @@ def test_block_noise_contract(json_ready):
 
 def test_block_noise_reproducible_and_seed_dependent():
     C, Bm = _models(1)
-    kw = dict(candidate_seeds=range(5), higher_is_better=False, resamples=200)
-    a = block_noise(C, Bm, rng=np.random.default_rng(3), **kw)
-    b = block_noise(C, Bm, rng=np.random.default_rng(3), **kw)
-    c = block_noise(C, Bm, rng=np.random.default_rng(4), **kw)
+    a = _noise(C, Bm, 200, seed=3)
+    b = _noise(C, Bm, 200, seed=3)
+    c = _noise(C, Bm, 200, seed=4)
     assert a == b
     assert a["bootstrap"] != c["bootstrap"]
     assert a["two_level"] != c["two_level"]
@@ -366,28 +353,14 @@ def test_narrower_with_more_blocks():
     widths = []
     for blocks in (25, 400):
         C, Bm = _models(2, blocks=blocks)
-        r = block_noise(
-            C,
-            Bm,
-            candidate_seeds=range(5),
-            higher_is_better=False,
-            resamples=500,
-            rng=np.random.default_rng(0),
-        )
+        r = _noise(C, Bm, 500)
         widths.append(r["high"] - r["low"])
     assert widths[1] < widths[0] / 2  # ~ 1/sqrt(16) = 1/4 expected
 
 
 def test_two_level_wider_when_seed_spread_large():
     C, Bm = _models(3, seed_sd=0.03, block_sd=0.002)
-    r = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=1000,
-        rng=np.random.default_rng(0),
-    )
+    r = _noise(C, Bm, 1000)
     block_w = r["bootstrap"]["high"] - r["bootstrap"]["low"]
     two_w = r["two_level"]["high"] - r["two_level"]["low"]
     assert two_w > 3 * block_w
@@ -398,14 +371,7 @@ def test_two_level_wider_when_seed_spread_large():
 @pytest.mark.parametrize("blocks", [5, 19, 30, 200])
 def test_primary_is_the_wider_and_contains_the_gap(blocks):
     C, Bm = _models(4, blocks=blocks)
-    r = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=400,
-        rng=np.random.default_rng(0),
-    )
+    r = _noise(C, Bm, 400)
     w = {k: r[k]["high"] - r[k]["low"] for k in ("bootstrap", "t")}
     assert r["high"] - r["low"] == pytest.approx(max(w.values()), rel=1e-12)
     assert r["low"] <= r["gap"] <= r["high"]
@@ -424,119 +390,49 @@ def test_primary_is_the_wider_and_contains_the_gap(blocks):
 
 def test_sign_rule_excludes_zero_both_directions():
     C, Bm = _models(5, shift=0.03)  # candidate loss clearly lower
-    lo = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=300,
-        rng=np.random.default_rng(0),
-    )
+    lo = _noise(C, Bm, 300)
     assert lo["gap"] > 0 and lo["excludes_zero"] is True
-    hi = block_noise(
-        1 - C,
-        1 - Bm,
-        candidate_seeds=range(5),
-        higher_is_better=True,
-        resamples=300,
-        rng=np.random.default_rng(0),
-    )
+    hi = _noise(1 - C, 1 - Bm, 300, higher_is_better=True)
     assert hi["gap"] == pytest.approx(lo["gap"], rel=1e-9) and hi["excludes_zero"] is True
-    worse = block_noise(
-        Bm,
-        C,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=300,
-        rng=np.random.default_rng(0),
-    )
+    worse = _noise(Bm, C, 300)
     assert worse["gap"] < 0 and worse["excludes_zero"] is False
 
 
 def test_degenerate_blocks(json_ready):
     C, Bm = _models(6, blocks=1)
-    r = block_noise(
-        C, Bm, candidate_seeds=range(5), higher_is_better=False, rng=np.random.default_rng(0)
-    )
+    r = _noise(C, Bm)
     json_ready(r)
     assert r["low"] is None and r["high"] is None and "at least 2" in r["reason"]
     assert r["gap"] == pytest.approx(float(Bm.mean() - C.mean()), rel=1e-12)
     assert len(r["per_seed"]) == 5 and r["per_seed"][0]["low"] is None
-    nan = block_noise(
-        [[0.1, np.nan]],
-        [[0.2, 0.3]],
-        candidate_seeds=[0],
-        higher_is_better=False,
-        rng=np.random.default_rng(0),
-    )
+    nan = _noise([[0.1, np.nan]], [[0.2, 0.3]], seeds=[0])
     assert nan["low"] is None and "NaN" in nan["reason"]
 
 
 def test_seeds_paired_mismatch_reported():
     C, Bm = _models(7, s_c=5, s_b=3)
-    r = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=100,
-        seeds_paired=True,
-        rng=np.random.default_rng(0),
-    )
+    r = _noise(C, Bm, 100, seeds_paired=True)
     # pairing is by label: with no pairs given and unequal counts nothing pairs, so the seeds are
     # resampled independently and the reason says so
     assert r["two_level"]["paired"] is False and "shared" in r["two_level"]["reason"]
     assert r["two_level"]["low"] is not None and r["low"] is not None
     # explicit label pairs: only those seeds enter the paired two-level bootstrap
-    pr = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=100,
-        seeds_paired=True,
-        pairs=[(0, 0), (2, 1), (4, 2)],
-        rng=np.random.default_rng(0),
-    )
+    pr = _noise(C, Bm, 100, seeds_paired=True, pairs=[(0, 0), (2, 1), (4, 2)])
     assert pr["two_level"]["paired"] is True
     assert pr["two_level"]["seeds"] == {"candidate": 3, "baseline": 3}
-    few = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(5),
-        higher_is_better=False,
-        resamples=100,
-        rng=np.random.default_rng(0),
-    )
+    few = _noise(C, Bm, 100)
     assert "coarse" in few["two_level"]["reason"] and few["two_level"]["low"] is not None
 
 
 def test_block_noise_rng_order_and_parts():
     """One generator, fixed order: block bootstrap, per-seed bootstrap, two-level."""
     C, Bm = _models(9, s_c=4, s_b=3)
-    r = block_noise(
-        C,
-        Bm,
-        candidate_seeds=range(4),
-        higher_is_better=False,
-        resamples=250,
-        rng=np.random.default_rng(12),
-    )
+    r = _noise(C, Bm, 250, seed=12, seeds=range(4))
     d = Bm.mean(0) - C.mean(0)
     rng = np.random.default_rng(12)
     boot = block_bootstrap(d, resamples=250, confidence=0.95, rng=rng)
-    per = per_seed_intervals(
-        C,
-        Bm.mean(0),
-        seeds=range(4),
-        higher_is_better=False,
-        resamples=250,
-        confidence=0.95,
-        rng=rng,
-    )
-    two = two_level_bootstrap(
-        C, Bm, higher_is_better=False, paired=False, resamples=250, confidence=0.95, rng=rng
-    )
+    per = _per_seed(C, Bm.mean(0), range(4), rng, resamples=250)
+    two = _two_level(C, Bm, False, False, 250, 0.95, rng)
     assert r["bootstrap"] == {"low": boot["low"], "high": boot["high"]}
     assert r["per_seed"] == per
     assert (r["two_level"]["low"], r["two_level"]["high"]) == (two["low"], two["high"])

@@ -11,25 +11,18 @@ rungs.py   the fairness facts of folds and rung 3 on the corrected interval
 
 from __future__ import annotations
 
-from reportgen.checks.classify import classification
-from reportgen.checks.clipping import clipping_section
 from reportgen.checks.cv.gaps import FoldTable, fold_table
 from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
 from reportgen.checks.cv.noise import cv_section, cv_seed_section
 from reportgen.checks.cv.rungs import cv_facts, cv_interval, cv_noise_rung
 from reportgen.checks.cv.select import FoldRuns, fold_runs
-from reportgen.checks.data import data_section
-from reportgen.checks.evaluation import build_eval
-from reportgen.checks.fairness import fairness_facts
-from reportgen.checks.ladder import climb, fair_rung, supported
+from reportgen.checks.ladder import RungResult
+from reportgen.checks.model_vs_baseline import Split, compare
 from reportgen.checks.model_vs_baseline import decision as dec
-from reportgen.checks.model_vs_baseline.rungs import bounded_rung, correct_rung, relevant_rung
-from reportgen.checks.noise import block_section, slices_section
 from reportgen.checks.noise_lines import lines as split_lines
-from reportgen.checks.recompute import REL_TOL, logged_vs_recomputed, recompute_warnings
-from reportgen.checks.relevance import relevance
-from reportgen.checks.report import claim
-from reportgen.checks.select import select_runs
+from reportgen.checks.recompute import REL_TOL
+from reportgen.checks.select import ModelRuns
+from reportgen.checks.types import Interval
 from reportgen.errors import Problem
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -47,87 +40,83 @@ COVERS = (
 
 def compute(project: Project) -> tuple[dict, list[Problem]]:
     """Every section of report.json for a cross-validated comparison, and the warnings found."""
-    cfg = project.config
-    cand, base = select_runs(project, "candidate"), select_runs(project, "baseline")
-    fc, fb = fold_runs(project, "candidate"), fold_runs(project, "baseline")
-    table = fold_table(project, fc, fb)
-    ev = build_eval(project, cand, base)
-    comparisons = logged_vs_recomputed(project, [cand, base]) + fold_comparisons(project, fc, fb)
-    warnings = recompute_warnings(project, comparisons)
-    seed = cv_seed_section(project, fc, fb, table)
-    cv = cv_section(project, table)
-    cv["planning"]["text"] = planning_note(project, cv)
-    facts = cv_facts(project, fairness_facts(project, cand, base), fc, fb, table)
-    block = block_section(project, ev, seed)
-    clipping, clip_warnings = clipping_section(project, ev, block, (cand, base))  # the test part
-    warnings += clip_warnings
-    th, rk, cal = classification(project, cand, base)
-    slices = slices_section(project, ev)
-    iv = cv_interval(cv)
-    rel = relevance(project, iv, th)
-    data = data_section(project, cand, base, ev)
-    data["cv"] = _data(project, fc, fb, table)
-    if project.folds is not None and "folds" in data["parts"]:
-        data["parts"]["folds"] = project.folds.rows  # rows cross-validated, not file lines
-    for mr, fr in ((cand, fc), (base, fb)):
-        data["seeds"][mr.role] = sorted(set(data["seeds"][mr.role]) | set(fr.seeds()), key=str)
-        data["configs"][mr.role] = data["configs"][mr.role] or fr.config
-    untested = not_tested(project, ev, fc, fb)
-    ladder, checks = climb(
-        correct_rung(project, cfg.candidate, comparisons),
-        fair_rung(project, facts),
-        cv_noise_rung(project, seed, iv, cv),
-        relevant_rung(project, rel, slices),
-        bounded_rung(project, slices, data, untested, measured(project, cand, base)),
-    )
-    sup = supported(ladder)
-    decision = dec.decide(project, ladder, iv, sup, seed, rel)
-    plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
-    items = dec.reconsider(project, ladder, seed, iv, slices, decision["verdict"], plan)
-    if iv is None:
-        items = [
-            _no_interval_item(cv) if i.startswith("per-row test predictions") else i for i in items
-        ]
-    lines = [seed_line(project, seed, fc, fb, cv), cv_line(project, cv)]
-    covers = list(COVERS)
-    if block is not None:
-        test_lines, test_covers = split_lines(project, seed, block, cand, base)
-        lines.append(test_lines[1])  # today's block line, for the test part scored once
-        covers.append(test_covers[1])
-    sections = {
-        "ladder": ladder,
-        "claim": claim(
-            project,
-            dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data),
-            sup,
-            items,
-        ),
-        "decision": decision,
-        "checks": checks,
-        "fairness": facts,
-        "noise": {
-            "seed": seed,
-            "block": block,
+    return compare(project, CrossValidation)
+
+
+class CrossValidation(Split):
+    """The cv design's hooks: fold runs, the corrected interval, the seed line within folds."""
+
+    def __init__(self, project: Project, cand: ModelRuns, base: ModelRuns) -> None:
+        super().__init__(project, cand, base)
+        self.fc, self.fb = fold_runs(project, "candidate"), fold_runs(project, "baseline")
+        self.table = fold_table(project, self.fc, self.fb)
+        self.cv: dict = {}
+
+    def comparisons(self) -> list[dict]:
+        return fold_comparisons(self.project, self.fc, self.fb)
+
+    def seed(self) -> tuple[dict, list[Problem]]:
+        seed = cv_seed_section(self.project, self.fc, self.fb, self.table)
+        self.cv = cv_section(self.project, self.table)
+        self.cv["planning"]["text"] = planning_note(self.project, self.cv)
+        return seed, []
+
+    def facts(self, facts: list) -> list:
+        return cv_facts(self.project, facts, self.fc, self.fb, self.table)
+
+    def interval(self, seed: dict, block: dict | None) -> Interval | None:
+        return cv_interval(self.cv)
+
+    def data(self, data: dict) -> dict:
+        project = self.project
+        data["cv"] = _data(project, self.fc, self.fb, self.table)
+        if project.folds is not None and "folds" in data["parts"]:
+            data["parts"]["folds"] = project.folds.rows  # rows cross-validated, not file lines
+        for mr, fr in ((self.cand, self.fc), (self.base, self.fb)):
+            data["seeds"][mr.role] = sorted(set(data["seeds"][mr.role]) | set(fr.seeds()), key=str)
+            data["configs"][mr.role] = data["configs"][mr.role] or fr.config
+        return data
+
+    def not_tested(self, ev) -> list[str]:
+        return not_tested(self.project, ev, self.fc, self.fb)
+
+    def tasks(self, ev) -> dict:
+        return {}
+
+    def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
+        return cv_noise_rung(self.project, seed, iv, self.cv)
+
+    def measured(self) -> list[str]:
+        return measured(self.project, self.cand, self.base)
+
+    def noise(self, seed: dict, block: dict | None) -> dict:
+        project, cv = self.project, self.cv
+        lines = [seed_line(project, seed, self.fc, self.fb, cv), cv_line(project, cv)]
+        covers = list(COVERS)
+        if block is not None:
+            test_lines, test_covers = split_lines(project, seed, block, self.cand, self.base)
+            lines.append(test_lines[1])  # today's block line, for the test part scored once
+            covers.append(test_covers[1])
+        return {
             "cv": cv,
             "lines": lines,
             "covers": covers,
-            "interval": iv,
             "sign_disagreement": None,
             "budget": None,
             "budget_reason": "cross-validation design: the resampling line's planning note says "
             "what more repeats can do",
-            "clipping": clipping,
-        },
-        "relevance": rel,
-        "threshold": th,
-        "ranking": rk,
-        "calibration": cal,
-        "slices": slices,
-        "data": data,
-        "not_tested": untested,
-        "comparisons": comparisons,
-    }
-    return sections, warnings
+        }
+
+    def reconsider(self, ladder: list, seed: dict, iv, slices, verdict: str, noise: dict) -> list:
+        cv = self.cv
+        plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
+        items = dec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan)
+        if iv is None:
+            items = [
+                _no_interval_item(cv) if i.startswith("per-row test predictions") else i
+                for i in items
+            ]
+        return items
 
 
 def fold_comparisons(project: Project, *models: FoldRuns) -> list[dict]:

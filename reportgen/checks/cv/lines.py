@@ -4,25 +4,11 @@ note. Every number through reportgen.words."""
 
 from __future__ import annotations
 
+from reportgen import words
 from reportgen.checks.cv.select import FoldRuns
+from reportgen.checks.noise_lines import seed_rule_words
 from reportgen.project import Project
 from reportgen.stats.cv import FEW_FOLD_GAPS
-from reportgen.words import (
-    confidence,
-    count,
-    count_noun,
-    fixed,
-    gap,
-    gap_decimals,
-    given,
-    interval,
-    p_text,
-    posterior_text,
-    ratio,
-    sig,
-    spread,
-    with_sign,
-)
 
 SEED_HEAD = "Seed spread (retraining):"
 
@@ -30,8 +16,8 @@ SEED_HEAD = "Seed spread (retraining):"
 def cv_head(cv: dict) -> str:
     """ "Resampling (cross-validation, 10 x 10 folds: which rows trained and tested each model):" """
     return (
-        f"Resampling (cross-validation, {count(cv['repeats'])} x {count(cv['folds'])} folds: "
-        "which rows trained and tested each model):"
+        f"Resampling (cross-validation, {words.count(cv['repeats'])} x "
+        f"{words.count(cv['folds'])} folds: which rows trained and tested each model):"
     )
 
 
@@ -41,56 +27,58 @@ def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: 
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
-    folds = count_noun(seed.get("folds") or 0, "fold")
+    folds = words.count_noun(seed.get("folds") or 0, "fold")
     g = seed.get("validation_gap")
     gap_words = (
-        f"the cross-validation gap is {with_sign(g, cv_digits(cv))} {unit}"
+        f"the cross-validation gap is {words.with_sign(g, cv_digits(cv))} {unit}"
         if g is not None
         else "there is no cross-validation gap"
     )
     if seed.get("trivial"):
         s = (
             f"{SEED_HEAD} {gap_words}; both models have zero seed spread within every fold "
-            f"({count(n_c)} and {count(n_b)} seeds per fold: deterministic training), so the seed "
-            f"rule is trivially {'met' if seed['passes'] else 'failed (the gap is not positive)'}"
+            f"({words.count(n_c)} and {words.count(n_b)} seeds per fold: deterministic "
+            "training), so the seed rule is trivially "
+            f"{'met' if seed['passes'] else 'failed (the gap is not positive)'}"
             " and the resampling line carries the decision."
         )
     elif seed.get("gap_in_sd") is None:
         s = (
             f"{SEED_HEAD} not measured within folds: {seed.get('reason') or 'fewer than 2 seeds'} "
-            f"({count_noun(n_c, 'seed', adjective=cand.name)} and "
-            f"{count_noun(n_b, 'seed', adjective=base.name)} per fold); {gap_words}."
+            f"({words.count_noun(n_c, 'seed', adjective=cand.name)} and "
+            f"{words.count_noun(n_b, 'seed', adjective=base.name)} per fold); {gap_words}."
         )
     else:
-        who = {"candidate": cand.name, "baseline": base.name}
-        src = seed.get("sd_from") or "candidate"
-        larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.get("note") else ""
-        s = (
-            f"{SEED_HEAD} {gap_words}, {ratio(seed['gap_in_sd'], signed=True)} seed sd "
-            f"(sd {spread(seed['sd_used'])}: the mean over {folds} of each fold's seed variance, "
-            f"{count_noun(seed['n'][src], 'seed', adjective=who[src])} per fold{larger}); the rule "
-            f"needs more than {given(cfg.seed_sd_multiple)}, so it "
-            f"{'passes' if seed['passes'] else 'fails'}; "
-            f"{count(seed['seeds_beating_baseline'])} of "
-            f"{count_noun(len(seed['values']['candidate']), 'seed', adjective=cand.name)} beat the "
-            f"{base.name} mean over the folds."
+        s = seed_rule_words(
+            cfg,
+            seed,
+            (cand.name, base.name),
+            f"{SEED_HEAD} {gap_words}",
+            lambda seeds, larger: (
+                f": the mean over {folds} of each fold's seed variance, {seeds} per fold{larger}"
+            ),
+            len(seed["values"]["candidate"]),
+            " over the folds",
         )
     if seed.get("note"):
         s += f" Note: {seed['note']}."
     s += " The fold gaps compare seed-averaged networks."
     if seed.get("left_out"):
-        s += f" {count_noun(len(seed['left_out']), 'run row')} left out (listed in the appendix)."
+        s += (
+            f" {words.count_noun(len(seed['left_out']), 'run row')} "
+            "left out (listed in the appendix)."
+        )
     return s
 
 
 def cv_digits(cv: dict) -> int:
     """The decimals of the cv gap wherever it is printed: its corrected interval's."""
     c = cv.get("corrected") or {}
-    return gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
+    return words.gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
 
 
 def _ratio_words(cv: dict, folds_path: str | None) -> str:
-    r = sig(cv["test_train_ratio"], 3)
+    r = words.sig(cv["test_train_ratio"], 3)
     if cv["ratio_from"] == "fold count":
         return (
             f"n_test/n_train = 1/(K − 1) = {r} from the fold count: there is no split/folds.csv, "
@@ -105,12 +93,12 @@ def cv_line(project: Project, cv: dict) -> str:
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
     head = cv_head(cv)
-    what = count_noun(cv["J"], "fold gap")
+    what = words.count_noun(cv["J"], "fold gap")
     if not cv.get("complete"):
-        what += f" ({count(cv['repeats'])} repeats of up to {count(cv['folds'])} folds)"
+        what += f" ({words.count(cv['repeats'])} repeats of up to {words.count(cv['folds'])} folds)"
     if cv.get("reason"):
         mean = (
-            f"the mean fold gap is {gap(cv['gap'])} {unit} over {what}, but "
+            f"the mean fold gap is {words.gap(cv['gap'])} {unit} over {what}, but "
             if cv.get("gap") is not None
             else ""
         )
@@ -119,33 +107,34 @@ def cv_line(project: Project, cv: dict) -> str:
     c, n = cv["corrected"], cv["naive"]
     if c["low"] is None:
         return (
-            f"{head} the mean fold gap is {with_sign(cv['gap'], d)} {unit} over {what}, but "
+            f"{head} the mean fold gap is {words.with_sign(cv['gap'], d)} {unit} over {what}, but "
             "there is no interval: the fold gaps have no spread."
         )
     folds_path = project.folds.path if project.folds is not None else None
     s = (
-        f"{head} the mean fold gap is {with_sign(cv['gap'], d)} {unit} over {what} (sd "
-        f"{spread(cv['sd'])}); the corrected resampled t gives the {confidence(cv['confidence'])} "
-        f"interval {interval(c['low'], c['high'], digits=d)} ({p_text(c['p'])}; variance "
-        f"(1/{count(cv['J'])} + {sig(cv['test_train_ratio'], 3)}) × sd², df {count(c['df'])}; "
-        f"{_ratio_words(cv, folds_path)}); the naive paired t over folds, "
-        f"{interval(n['low'], n['high'], digits=d)} ({p_text(n['p'])}), is too narrow because "
-        "the folds' training sets overlap."
+        f"{head} the mean fold gap is {words.with_sign(cv['gap'], d)} {unit} over {what} (sd "
+        f"{words.spread(cv['sd'])}); the corrected resampled t gives the "
+        f"{words.confidence(cv['confidence'])} interval "
+        f"{words.interval(c['low'], c['high'], digits=d)} ({words.p_text(c['p'])}; variance "
+        f"(1/{words.count(cv['J'])} + {words.sig(cv['test_train_ratio'], 3)}) × sd², df "
+        f"{words.count(c['df'])}; {_ratio_words(cv, folds_path)}); the naive paired t over "
+        f"folds, {words.interval(n['low'], n['high'], digits=d)} ({words.p_text(n['p'])}), is "
+        "too narrow because the folds' training sets overlap."
     )
     b = cv.get("bayes")
     if b is not None:
         s += (
-            f" Bayesian correlated t with ±{given(b['rope'])} as the region of practical "
-            f"equivalence: {posterior_text('worse', b['p_worse'])}, "
-            f"{posterior_text('equivalent', b['p_equivalent'])}, "
-            f"{posterior_text('better', b['p_better'])}."
+            f" Bayesian correlated t with ±{words.given(b['rope'])} as the region of practical "
+            f"equivalence: {words.posterior_text('worse', b['p_worse'])}, "
+            f"{words.posterior_text('equivalent', b['p_equivalent'])}, "
+            f"{words.posterior_text('better', b['p_better'])}."
         )
     elif cfg.min_useful_effect is None:
         s += " No min_useful_effect is fixed, so the Bayesian correlated t has no region of practical equivalence."
     if cv["J"] < FEW_FOLD_GAPS:
         s += (
-            f" Only {count_noun(cv['J'], 'fold gap')}: their sd, and so both intervals, rest on "
-            f"few values ({count(FEW_FOLD_GAPS)} or more advised)."
+            f" Only {words.count_noun(cv['J'], 'fold gap')}: their sd, and so both intervals, "
+            f"rest on few values ({words.count(FEW_FOLD_GAPS)} or more advised)."
         )
     return s
 
@@ -156,8 +145,8 @@ def planning_note(project: Project, cv: dict) -> str | None:
     if p.get("floor_half_width") is None:
         return None
     d = cv_digits(cv)
-    floor = fixed(p["floor_half_width"], d)
-    now = fixed(p["half_width"], d)
+    floor = words.fixed(p["floor_half_width"], d)
+    now = words.fixed(p["half_width"], d)
     base = (
         f"More repeats shrink only the 1/J part of the corrected variance; the n_test/n_train "
         f"part stays, so no number of repeats takes the half-width (now {now}) below {floor}."
@@ -167,22 +156,23 @@ def planning_note(project: Project, cv: dict) -> str | None:
         s = f"{base} The corrected interval already excludes zero."
     elif p.get("repeats_cannot"):
         s = (
-            f"{base} The mean fold gap {with_sign(cv['gap'], d)} lies inside that floor, so more "
-            "repeats cannot settle it; what would: more data (a larger sample narrows the fold "
-            "gaps themselves), or a held-out test part large enough to decide on its own, scored "
-            "once."
+            f"{base} The mean fold gap {words.with_sign(cv['gap'], d)} lies inside that floor, so "
+            "more repeats cannot settle it; what would: more data (a larger sample narrows the "
+            "fold gaps themselves), or a held-out test part large enough to decide on its own, "
+            "scored once."
         )
     elif p.get("repeats_needed") is not None:
         s = (
-            f"{base} With {count(p['repeats_needed'])} repeats of {count(cv['folds'])} folds the "
-            f"interval would exclude zero if the gap stays at {with_sign(cv['gap'], d)} and the "
-            "fold-gap sd stays as it is (a planning estimate)."
+            f"{base} With {words.count(p['repeats_needed'])} repeats of "
+            f"{words.count(cv['folds'])} folds the interval would exclude zero if the gap stays "
+            f"at {words.with_sign(cv['gap'], d)} and the fold-gap sd stays as it is (a planning "
+            "estimate)."
         )
     else:
         s = f"{base} {p.get('reason', '')}."
     if p.get("floor_exceeds_useful") and m is not None:
         s += (
-            f" The floor is wider than the useful effect {given(m)}: cross-validation on these "
-            "rows cannot tell a useful gain from a tie, however often it is repeated."
+            f" The floor is wider than the useful effect {words.given(m)}: cross-validation on "
+            "these rows cannot tell a useful gain from a tie, however often it is repeated."
         )
     return s

@@ -6,6 +6,7 @@ import numpy as np
 
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.select import FoldRuns
+from reportgen.checks.noise import no_pairs, sd_source
 from reportgen.project import Project
 from reportgen.stats.cv import MAX_REPEATS, cv_noise, planning, within_fold_spread
 from reportgen.stats.metrics import gap as signed_gap
@@ -168,24 +169,12 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
     out["part"] = "cross-validation"
     out["within_folds"] = True
     out["folds"] = len(keys)
-    out["sd_from"] = _sd_source(cfg.seed_sd_from, out)
+    out["sd_from"] = sd_source(cfg.seed_sd_from, out)
     out["values"] = per_seed
     out["left_out"] = cand.left_out + base.left_out + table.left_out
     out["test_networks"] = None
-    out["paired"] = {
-        "n": None,
-        "mean": None,
-        "sd": None,
-        "low": None,
-        "high": None,
-        "p": None,
-        "part": None,
-        "seeds": [],
-        "unpaired": None,
-        "reason": "cross-validation: seeds are compared within folds (the seed line), not paired"
-        if cfg.seeds_paired
-        else None,
-    }
+    reason = "cross-validation: seeds are compared within folds (the seed line), not paired"
+    out["paired"] = no_pairs(reason if cfg.seeds_paired else None)
     return out
 
 
@@ -205,14 +194,3 @@ def _seed_means(fr: FoldRuns, keys) -> list[dict]:
                 }
             )
     return out
-
-
-def _sd_source(sd_from: str, seed: dict) -> str | None:
-    """Which model's sd the rule used (after the deterministic-model substitution)."""
-    if seed.get("sd_used") is None:
-        return None
-    sd = seed["sd"]
-    if sd_from != "larger":
-        other = "baseline" if sd_from == "candidate" else "candidate"
-        return sd_from if sd.get(sd_from) == seed["sd_used"] else other
-    return "candidate" if (sd["candidate"] or 0) >= (sd["baseline"] or 0) else "baseline"

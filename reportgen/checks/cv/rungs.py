@@ -5,23 +5,17 @@ from __future__ import annotations
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.lines import cv_digits
 from reportgen.checks.cv.select import FoldRuns
+from reportgen.checks.fairness import run_column_facts
 from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.types import Check, Evidence, Interval
+from reportgen.names import FAIRNESS_FACTS
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
 
+#: the fairness facts a cv design checks its own way (from the fold runs)
+OWN_FACTS = ("same-features", "same-split-id", "same-metric", "tuning-budget")
 #: split-design facts that hold in a cv design as they are
-KEPT_FACTS = (
-    "manifest-verified",
-    "frozen-before-runs",
-    "rule-before-runs",
-    "parts-disjoint",
-    "predictions-cover-parts",
-    "same-rows-validation",
-    "same-rows-test",
-    "test-opened-once-candidate",
-    "test-opened-once-baseline",
-)
+KEPT_FACTS = tuple(f for f in FAIRNESS_FACTS["model-vs-baseline"] if f not in OWN_FACTS)
 #: kept only when they checked something (a held-out test part)
 ONLY_WHEN_MEASURED = (
     "predictions-cover-parts",
@@ -95,38 +89,13 @@ def cv_facts(
 
 def _same_run_columns(project: Project, cand: FoldRuns, base: FoldRuns) -> list[Evidence]:
     """The run log's feature set and split id are the same for both models' analysed fold runs."""
-    rn = project.runs_name
-    facts = []
-    for col, label in (("features", "feature set"), ("split_id", "split")):
-        vals = {
-            fr.role: {getattr(n.row, col) for nets in fr.nets.values() for n in nets}
-            for fr in (cand, base)
-        }
-        lines = [r.cite(rn) for fr in (cand, base) for r in fr.rows[:1]]
-        fid = f"same-{col.replace('_', '-')}"
-        if any(None in v for v in vals.values()) or not all(vals.values()):
-            facts.append(
-                _fact(
-                    fid,
-                    None,
-                    f"runs.csv has no {col} for every analysed fold run: same {label} not shown",
-                    lines,
-                )
-            )
-            continue
-        same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
-        facts.append(
-            _fact(
-                fid,
-                same,
-                f"same {label} for both models: {next(iter(vals['candidate']))}"
-                if same
-                else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
-                f"{base.name} {sorted(vals['baseline'])}",
-                lines,
-            )
-        )
-    return facts
+    return run_column_facts(
+        cand,
+        base,
+        lambda fr, col: {getattr(n.row, col) for nets in fr.nets.values() for n in nets},
+        [r.cite(project.runs_name) for fr in (cand, base) for r in fr.rows[:1]],
+        "analysed fold run",
+    )
 
 
 def _folds_frozen(project: Project) -> Evidence:

@@ -1,4 +1,7 @@
-"""A model against its baseline (kind = "model-vs-baseline"): the sections, the ladder, the decision."""
+"""A model against its baseline (kind = "model-vs-baseline"): the sections, the ladder, the decision.
+
+compare() assembles them for any evaluation design; Split holds the split design's hooks and a
+design that differs (checks/cv) overrides the ones it does its own way."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from reportgen.checks.data import data_section
 from reportgen.checks.descriptions import descriptions_section
 from reportgen.checks.evaluation import EvalData, build_eval
 from reportgen.checks.fairness import fairness_facts
-from reportgen.checks.ladder import climb, fair_rung, supported
+from reportgen.checks.ladder import RungResult, climb, fair_rung, supported
 from reportgen.checks.model_vs_baseline import decision as dec
 from reportgen.checks.model_vs_baseline.rungs import (
     bounded_rung,
@@ -25,6 +28,7 @@ from reportgen.checks.regression import regression_section
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
+from reportgen.checks.types import Interval
 from reportgen.errors import Problem
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
@@ -32,50 +36,113 @@ from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
 
 def compute(project: Project) -> tuple[dict, list[Problem]]:
     """Every section of report.json for a model against its baseline, and the warnings found."""
+    return compare(project, Split)
+
+
+#: noise's keys in report.json order (noise.cv only from a design that has it)
+NOISE_KEYS = (
+    *("seed", "block", "cv", "lines", "covers", "interval"),
+    *("sign_disagreement", "budget", "budget_reason", "clipping"),
+)
+
+
+class Split:
+    """The split design's hooks into compare(); a design that differs overrides them (checks/cv)."""
+
+    def __init__(self, project: Project, cand: ModelRuns, base: ModelRuns) -> None:
+        self.project, self.cand, self.base = project, cand, base
+
+    def comparisons(self) -> list[dict]:
+        """The comparisons beyond each model's logged against recomputed values."""
+        return []
+
+    def seed(self) -> tuple[dict, list[Problem]]:
+        """noise.seed and its warnings."""
+        return seed_section(self.project, self.cand, self.base)
+
+    def facts(self, facts: list) -> list:
+        """The fairness facts, from the split design's."""
+        return facts
+
+    def interval(self, seed: dict, block: dict | None) -> Interval | None:
+        """The interval rung 3 and relevance rest on."""
+        return primary_interval(seed, block)
+
+    def data(self, data: dict) -> dict:
+        """The data section, from the split design's."""
+        return data
+
+    def not_tested(self, ev: EvalData | None) -> list[str]:
+        """What the evidence never tested."""
+        return not_tested(self.project, ev, self.cand, self.base)
+
+    def tasks(self, ev: EvalData | None) -> dict:
+        """The task sections (multi-class, regression, descriptions)."""
+        return task_sections(self.project, ev, self.cand, self.base)
+
+    def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
+        """Rung 3."""
+        return noise_rung(self.project, seed, iv)
+
+    def measured(self) -> list[str]:
+        """The artefacts rung 5's bounds were measured on."""
+        return measured_artefacts(self.project, self.cand, self.base)
+
+    def noise(self, seed: dict, block: dict | None) -> dict:
+        """noise's lines, covers, sign disagreement and budget (and noise.cv in a cv design)."""
+        budget, budget_reason = budget_section(self.project, seed, block)
+        noise_lines, covers = lines(self.project, seed, block, self.cand, self.base)
+        return {
+            "lines": noise_lines,
+            "covers": covers,
+            "sign_disagreement": sign_disagreement(seed, block),
+            "budget": budget,
+            "budget_reason": budget_reason,
+        }
+
+    def reconsider(self, ladder: list, seed: dict, iv, slices, verdict: str, noise: dict) -> list:
+        """What would reopen the decision."""
+        plan = plan_sentence(self.project, noise["budget"], noise["block"])
+        return dec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan, noise["block"])
+
+
+def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]:
+    """The sections and warnings of a candidate against its baseline in ``design``."""
     cfg = project.config
     cand, base = select_runs(project, "candidate"), select_runs(project, "baseline")
+    d = design(project, cand, base)
     ev = build_eval(project, cand, base)
-    comparisons = logged_vs_recomputed(project, [cand, base])
+    comparisons = logged_vs_recomputed(project, [cand, base]) + d.comparisons()
     warnings = recompute_warnings(project, comparisons)
-    facts = fairness_facts(project, cand, base)
-    seed, seed_warnings = seed_section(project, cand, base)
+    seed, seed_warnings = d.seed()
     warnings += seed_warnings
+    facts = d.facts(fairness_facts(project, cand, base))
     block = block_section(project, ev, seed)
     clipping, clip_warnings = clipping_section(project, ev, block, (cand, base))
     warnings += clip_warnings
     th, rk, cal = classification(project, cand, base)
     slices = slices_section(project, ev)
-    iv = primary_interval(seed, block)
+    iv = d.interval(seed, block)
     rel = relevance(project, iv, th)
-    data = data_section(project, cand, base, ev)
-    untested = not_tested(project, ev, cand, base)
-    tasks = task_sections(project, ev, cand, base)
-    warnings += class_order_warnings(tasks["multiclass"])
-    doubt = ((tasks["multiclass"] or {}).get("candidate") or {}).get("class_order")
+    data = d.data(data_section(project, cand, base, ev))
+    untested = d.not_tested(ev)
+    tasks = d.tasks(ev)
+    warnings += class_order_warnings(tasks.get("multiclass"))
+    doubt = ((tasks.get("multiclass") or {}).get("candidate") or {}).get("class_order")
     ladder, checks = climb(
         correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
         fair_rung(project, facts),
-        noise_rung(project, seed, iv),
+        d.noise_rung(seed, iv),
         relevant_rung(project, rel, slices),
-        bounded_rung(project, slices, data, untested, measured_artefacts(project, cand, base)),
+        bounded_rung(project, slices, data, untested, d.measured()),
     )
     sup = supported(ladder)
     decision = dec.decide(project, ladder, iv, sup, seed, rel)
-    flip = sign_disagreement(seed, block)
-    if flip:
-        decision["reasons"].append(flip["text"])
-    budget, budget_reason = budget_section(project, seed, block)
-    items = dec.reconsider(
-        project,
-        ladder,
-        seed,
-        iv,
-        slices,
-        decision["verdict"],
-        plan_sentence(project, budget, block),
-        block,
-    )
-    noise_lines, covers = lines(project, seed, block, cand, base)
+    noise = {"seed": seed, "block": block, "interval": iv, "clipping": clipping}
+    noise.update(d.noise(seed, block))
+    if noise["sign_disagreement"]:
+        decision["reasons"].append(noise["sign_disagreement"]["text"])
+    items = d.reconsider(ladder, seed, iv, slices, decision["verdict"], noise)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
     sections = {
         "ladder": ladder,
@@ -83,17 +150,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
         "decision": decision,
         "checks": checks,
         "fairness": facts,
-        "noise": {
-            "seed": seed,
-            "block": block,
-            "lines": noise_lines,
-            "covers": covers,
-            "interval": iv,
-            "sign_disagreement": flip,
-            "budget": budget,
-            "budget_reason": budget_reason,
-            "clipping": clipping,
-        },
+        "noise": {k: noise[k] for k in NOISE_KEYS if k in noise},
         "relevance": rel,
         "threshold": th,
         "ranking": rk,

@@ -81,36 +81,30 @@ def _correct_status(
             "nothing shows the training and evaluation code is correct",
         )
     if not absent and comparisons and not bad:
+        agree = "matches its prediction" if len(comparisons) == 1 else "match their predictions"
         return rung(
             1,
             "shown",
             arts,
             None,
-            f"all four sanity checks of {model} pass and {count_noun(len(comparisons), 'logged value')} "
-            + ("matches its prediction" if len(comparisons) == 1 else "match their predictions"),
+            f"all four sanity checks of {model} pass and "
+            f"{count_noun(len(comparisons), 'logged value')} {agree}",
         )
     if bad:
+        disagree = (
+            "disagrees with its predictions" if len(bad) == 1 else "disagree with their predictions"
+        )
         missing = (
-            f"{count_noun(len(bad), 'logged value')} "
-            + (
-                "disagrees with its predictions"
-                if len(bad) == 1
-                else "disagree with their predictions"
-            )
-            + f", e.g. {bad[0]['cite']} (logged {bad[0]['logged_text']}, recomputed "
-            f"{full(bad[0]['recomputed'])})"
+            f"{count_noun(len(bad), 'logged value')} {disagree}, e.g. {bad[0]['cite']} (logged "
+            f"{bad[0]['logged_text']}, recomputed {full(bad[0]['recomputed'])})"
         )
     elif absent:
         missing = f"no {', '.join(absent)} check for {model}"
     else:
         missing = "no predictions to recompute the logged metric values from"
+    passes = "passes" if len(present) == 1 else "pass"
     return rung(
-        1,
-        "partly",
-        arts,
-        missing,
-        f"{count(len(present))} of 4 sanity checks of {model} "
-        + ("passes" if len(present) == 1 else "pass"),
+        1, "partly", arts, missing, f"{count(len(present))} of 4 sanity checks of {model} {passes}"
     )
 
 
