@@ -28,31 +28,14 @@ sys.path.insert(0, str(ROOT))
 
 from reportgen.project.init_rule import LOGIT_VARIANCE  # noqa: E402
 from reportgen.sanity import log_loss_of, mse_of  # noqa: E402
+from reportgen.sanity.scikit import untrained  # noqa: E402
 
 WIDTHS = [(8,), (32,), (128,), (64, 32), (256, 128)]
 
 
-def _untrained(est, X, y, state, classes=None):
-    from sklearn.base import clone
-
-    m = clone(est).set_params(
-        random_state=state,
-        solver="sgd",
-        learning_rate="constant",
-        learning_rate_init=1e-12,
-        momentum=0.0,
-        nesterovs_momentum=False,
-        batch_size=len(y),
-        shuffle=False,
-        early_stopping=False,
-    )
-    m.partial_fit(X, y, classes=classes) if classes is not None else m.partial_fit(X, y)
-    return m
-
-
 def classifier_v(est, X, y, state, bias=0.0) -> float:
     classes = np.unique(y)
-    m = _untrained(est, X, y, state, classes)
+    m = untrained(est, state, X, y, classes)
     b = m.intercepts_[-1]
     b[: max(1, b.size // 2)] += bias
     c = len(classes)
@@ -61,7 +44,7 @@ def classifier_v(est, X, y, state, bias=0.0) -> float:
 
 
 def regressor_v(est, X, y, state, shift=0.0) -> float:
-    m = _untrained(est, X, y, state)
+    m = untrained(est, state, X, y)
     m.intercepts_[-1] += shift * y.std()
     return (mse_of(m.predict(X), y) / np.var(y) - 1) / 2
 

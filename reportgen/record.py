@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import os
 import warnings
 from collections.abc import Sequence
@@ -21,14 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.names import did_you_mean
-from reportgen.names import fold as _fold
 from reportgen.project.manifest import (
     MANIFEST,
     canonical_part,
     split_fingerprint,
 )
-from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
+from reportgen.project.runs import REQUIRED
 from reportgen.record_folds import (
     FOLD_SPLIT,
     FOLDS_FILE,
@@ -39,24 +36,26 @@ from reportgen.record_folds import (
     write_folds,
 )
 from reportgen.record_io import (
+    check_logged_ids,
     csv_bytes,
-    csv_cell,
     env_string,
-    finite_vector,
     iso_time,
     locked,
     parquet_bytes,
     read_predictions,
-    row_ids_of,
     utc_now,
-    vector,
-    zero_one,
+)
+from reportgen.record_rows import (
+    COLUMNS,
+    THRESHOLD_METRICS,
+    append_rows,
+    checked_run,
+    checked_seconds,
+    predictions_frame,
 )
 from reportgen.safe import atomic_write, safe_file_name
-from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
+from reportgen.stats.metrics import per_row_metric
 
-COLUMNS = REQUIRED + OPTIONAL
-THRESHOLD_METRICS = ("accuracy", "error_rate", "cost")
 PREDICTIONS_DIR = "artefacts/predictions"
 
 
@@ -149,28 +148,19 @@ class Recorder:
     def _check_rows(self, manifest: dict, part: str, ids: np.ndarray) -> None:
         """Every logged row_id is a row of the frozen ``part`` (ValueError naming the first that
         is not); a warning when rows of the part are left out."""
-        import pandas as pd
-
         known = self._part_ids(manifest, part)
         if known is None:
             return
         entry = next(f for f in manifest["files"] if f["part"] == part)
-        logged = pd.Index(np.asarray([str(v).strip() for v in ids], dtype=object))
-        absent = np.flatnonzero(known.get_indexer(logged) < 0)
-        if absent.size:
-            i = int(absent[0])
-            first = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
-            raise ValueError(
-                f"row_id[{i}] = {first!r} is not a row of the frozen {part} split "
-                f"({entry['path']}, column {manifest.get('row_id') or 'row_id'!r}); "
-                f"{absent.size:,} of the {len(ids):,} row ids are not in it"
-            )
-        if len(logged) < len(known):
-            warnings.warn(
-                f"{len(logged):,} of the {len(known):,} rows of the {part} split logged: the "
-                "report's fairness check wants each predictions file to cover its whole part",
-                stacklevel=3,
-            )
+        check_logged_ids(
+            known,
+            ids,
+            f"the {part} split",
+            named=f"the frozen {part} split ({entry['path']}, column "
+            f"{manifest.get('row_id') or 'row_id'!r})",
+            hint="",
+            whole="each predictions file to cover its whole part",
+        )
 
     def _config(self):
         from reportgen.errors import Problem
@@ -217,7 +207,7 @@ class Recorder:
                     f"run {run_id!r} has no validation predictions yet: the {part} value is "
                     "computed at threshold 0.5; log validation before test so the report "
                     "recomputes the same value",
-                    stacklevel=3,
+                    stacklevel=4,
                 )
                 return 0.5
         return float(choose_threshold(vp, vy, cfg.false_positive, cfg.false_negative))
@@ -265,49 +255,26 @@ class Recorder:
         Cross-validation: ``split="fold"`` with ``repeat`` (default 1) and ``fold`` (from 1),
         and ``train_rows`` when the model trained on fewer rows than the other folds hold.
         """
-        metrics = [metric] if isinstance(metric, str) else list(metric)
-        if not metrics or not all(isinstance(m, str) and m.strip() for m in metrics):
-            raise ValueError(f"metric={metric!r} must be a metric name or a list of them")
-        if len(set(metrics)) != len(metrics):
-            raise ValueError(f"metric={metric!r} names a metric twice")
-        if not isinstance(model, str) or not model.strip():
-            raise ValueError(f"model={model!r} must be a non-empty string")
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-            raise ValueError(f"seed={seed!r} must be a whole number")
-        seed = int(seed)
-        status = str(status).strip().lower()
-        if status not in ("ok", "failed"):
-            raise ValueError(
-                f"status={status!r} is not valid. It should be one of ['ok', 'failed']"
-            )
-        if not isinstance(split, str) or not split.strip():
-            raise ValueError(f"split={split!r} must be a split name such as 'validation'")
-        part = canonical_part(split.strip())
+        metrics, seed, status, part = checked_run(model, seed, split, metric, status)
         cv = fold_fields(part, repeat, fold, train_rows)
-        manifest = self._manifest()
-        parts = None if manifest is None else {f["part"] for f in manifest["files"]}
-        if parts is None:
-            warnings.warn(
-                f"{self.root / MANIFEST} does not exist: freeze the split (rec.freeze()) before "
-                "the runs, or rung 2 cannot be shown",
-                stacklevel=2,
-            )
-        elif (part if part != FOLD_SPLIT else "folds") not in parts:
-            raise ValueError(
-                f"split={split!r} is not a part of the frozen split. It should be one of "
-                f"{sorted(parts)}"
-            )
-        if fit_seconds is not None:
-            fit_seconds = float(fit_seconds)
-            if not math.isfinite(fit_seconds) or fit_seconds < 0:
-                raise ValueError(f"fit_seconds={fit_seconds!r} must be a finite number >= 0")
+        manifest = self._frozen(split, part)
+        fit_seconds = checked_seconds(fit_seconds)
         fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
         run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
         frame, per_row = None, {}
         if status == "ok":
-            frame, per_row = self._frame(
-                metrics, row_id, y, p, correct, category, text, values, columns, y_pred, classes
-            )
+            given = {
+                "y": y,
+                "p": p,
+                "y_pred": y_pred,
+                "classes": classes,
+                "correct": correct,
+                "category": category,
+                "text": text,
+                "values": values,
+                "columns": columns,
+            }
+            frame, per_row = predictions_frame(metrics, row_id, given, self._multiclass)
             if manifest is not None and part == FOLD_SPLIT:
                 members = fold_members(self.root, manifest, self._folds_cache)
                 if members is not None:
@@ -320,79 +287,32 @@ class Recorder:
                 [(f["part"], str(f["sha256"])) for f in manifest["files"]],
             )
         started = iso_time(started_at)
-
+        cells = {
+            "run_id": run_id,
+            "model": model,
+            "seed": seed,
+            "split": part,
+            "status": status,
+            "config": config,
+            "features": features,
+            "split_id": split_id,
+            "fit_seconds": fit_seconds,
+            "env": self._env if env is None else env,
+            "notes": notes,
+            **cv,
+        }
         with locked(self.root):
             header, rows = self._read_rows()
-            missing = [c for c in REQUIRED if c not in header]
-            if missing:
-                raise ValueError(f"{self.runs_path} lacks the required column(s) {missing}")
-            same_run = [r for r in rows if r.get("run_id") == run_id]
-            for r in same_run:
-                if r.get("model") != model or str(r.get("seed", "")).strip() != str(seed):
-                    raise ValueError(
-                        f"run_id={run_id!r} is already used by model {r.get('model')!r} seed "
-                        f"{r.get('seed')}; a run_id names one trained network"
-                    )
-            on_part = [
-                r
-                for r in same_run
-                if canonical_part(r.get("split", "")) == part and same_fold(r, cv)
-            ]
-            clash = [r for r in on_part if r.get("metric") in metrics]
-            if clash and not replace:
-                raise ValueError(
-                    f"run_id={run_id!r} already has a {part} row for metric "
-                    f"{clash[0].get('metric')!r} in {self.runs_path.name}; pass replace=True to "
-                    "replace it"
-                )
+            same_run, on_part = self._claim(rows, header, cells, cv, metrics, replace)
             if started is None:
                 old = [r.get("started_at") for r in same_run if r.get("started_at")]
                 started = old[0] if old else utc_now()
-            pred_rel = ""
-            if frame is not None:
-                ext = self.predictions_format
-                stem = safe_file_name(run_id, sep="-", empty=None)
-                if fold_id is not None and not stem.endswith(fold_id):
-                    stem += f"-{fold_id}"  # one run id for many folds: a file per fold
-                pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
-                target = self.root / pred_rel
-                data = parquet_bytes(frame) if ext == "parquet" else csv_bytes(frame)
-                if target.exists() and not replace and target.read_bytes() != data:
-                    raise ValueError(
-                        f"{pred_rel} already exists with other predictions; pass replace=True "
-                        "to overwrite it"
-                    )
-                atomic_write(target, data)  # before the row that names it
-            logged: dict[str, float | None] = {}
-            new = []
-            for m in metrics:
-                value = None
-                if frame is not None:
-                    if m in THRESHOLD_METRICS and "p" in frame:
-                        t = self._threshold(run_id, part, frame["y"], frame["p"], rows)
-                        per_row[m] = _metric_rows(m, frame, t, self)
-                    value = float(np.mean(per_row[m]))
-                logged[m] = value
-                new.append(
-                    {
-                        "run_id": run_id,
-                        "model": model,
-                        "seed": seed,
-                        "split": part,
-                        "metric": m,
-                        "value": value,
-                        "status": status,
-                        "started_at": started,
-                        "config": config,
-                        "features": features,
-                        "split_id": split_id,
-                        "predictions": pred_rel,
-                        "fit_seconds": fit_seconds,
-                        "env": self._env if env is None else env,
-                        "notes": notes,
-                        **cv,
-                    }
-                )
+            pred_rel = self._write_predictions(run_id, fold_id, part, frame, replace)
+            logged = self._logged(metrics, frame, per_row, run_id, part, rows)
+            new = [
+                {**cells, "metric": m, "value": v, "started_at": started, "predictions": pred_rel}
+                for m, v in logged.items()
+            ]
             # replace=True replaces every row of this run on this split (they share the file)
             self._append(header, rows, new, drop=on_part if replace else [])
         return logged
@@ -410,6 +330,102 @@ class Recorder:
 
         return freeze(self.root, created)
 
+    # ---- the steps of log ----------------------------------------------------------------
+
+    def _frozen(self, split: str, part: str) -> dict | None:
+        """The manifest, with ``part`` one of its parts (or a warning that there is none yet)."""
+        manifest = self._manifest()
+        parts = None if manifest is None else {f["part"] for f in manifest["files"]}
+        if parts is None:
+            warnings.warn(
+                f"{self.root / MANIFEST} does not exist: freeze the split (rec.freeze()) before "
+                "the runs, or rung 2 cannot be shown",
+                stacklevel=3,
+            )
+        elif (part if part != FOLD_SPLIT else "folds") not in parts:
+            raise ValueError(
+                f"split={split!r} is not a part of the frozen split. It should be one of "
+                f"{sorted(parts)}"
+            )
+        return manifest
+
+    def _claim(
+        self,
+        rows: list[dict[str, str]],
+        header: list[str],
+        cells: dict[str, Any],
+        cv: dict,
+        metrics: list[str],
+        replace: bool,
+    ) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+        """The run's rows already logged, and those on this part and fold; ValueError when the
+        run id names another network or a row would be logged twice without ``replace``."""
+        missing = [c for c in REQUIRED if c not in header]
+        if missing:
+            raise ValueError(f"{self.runs_path} lacks the required column(s) {missing}")
+        run_id, model, seed, part = (cells[k] for k in ("run_id", "model", "seed", "split"))
+        same_run = [r for r in rows if r.get("run_id") == run_id]
+        for r in same_run:
+            if r.get("model") != model or str(r.get("seed", "")).strip() != str(seed):
+                raise ValueError(
+                    f"run_id={run_id!r} is already used by model {r.get('model')!r} seed "
+                    f"{r.get('seed')}; a run_id names one trained network"
+                )
+        on_part = [
+            r for r in same_run if canonical_part(r.get("split", "")) == part and same_fold(r, cv)
+        ]
+        clash = [r for r in on_part if r.get("metric") in metrics]
+        if clash and not replace:
+            raise ValueError(
+                f"run_id={run_id!r} already has a {part} row for metric "
+                f"{clash[0].get('metric')!r} in {self.runs_path.name}; pass replace=True to "
+                "replace it"
+            )
+        return same_run, on_part
+
+    def _write_predictions(
+        self, run_id: str, fold_id: str | None, part: str, frame: dict | None, replace: bool
+    ) -> str:
+        """Write the predictions file (before the row that names it); its project path or ""."""
+        if frame is None:
+            return ""
+        ext = self.predictions_format
+        stem = safe_file_name(run_id, sep="-", empty=None)
+        if fold_id is not None and not stem.endswith(fold_id):
+            stem += f"-{fold_id}"  # one run id for many folds: a file per fold
+        pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
+        target = self.root / pred_rel
+        data = parquet_bytes(frame) if ext == "parquet" else csv_bytes(frame)
+        if target.exists() and not replace and target.read_bytes() != data:
+            raise ValueError(
+                f"{pred_rel} already exists with other predictions; pass replace=True "
+                "to overwrite it"
+            )
+        atomic_write(target, data)
+        return pred_rel
+
+    def _logged(
+        self,
+        metrics: list[str],
+        frame: dict | None,
+        per_row: dict,
+        run_id: str,
+        part: str,
+        rows: list[dict[str, str]],
+    ) -> dict[str, float | None]:
+        """Each metric's logged value: the mean of its per-row values (None for a failed run),
+        threshold metrics at the threshold the report will use."""
+        logged: dict[str, float | None] = {}
+        for m in metrics:
+            value = None
+            if frame is not None:
+                if m in THRESHOLD_METRICS and "p" in frame:
+                    t = self._threshold(run_id, part, frame["y"], frame["p"], rows)
+                    per_row[m] = _metric_rows(m, frame, t, self)
+                value = float(np.mean(per_row[m]))
+            logged[m] = value
+        return logged
+
     # ---- helpers ------------------------------------------------------------------------
 
     def _multiclass(self, p) -> bool:
@@ -419,145 +435,8 @@ class Recorder:
             return False
         return shape[1] > 2 or self._config().task == "multiclass"
 
-    def _frame(
-        self,
-        metrics,
-        row_id,
-        y,
-        p,
-        correct,
-        category,
-        text,
-        values,
-        columns,
-        y_pred=None,
-        classes=None,
-    ):
-        """The predictions columns (validated) and the per-row values of non-threshold metrics."""
-        if row_id is None:
-            raise ValueError("row_id is required for a run with status 'ok'")
-        ids = row_ids_of(row_id)
-        n = len(ids)
-        frame: dict[str, np.ndarray] = {"row_id": ids}
-        per_row: dict[str, np.ndarray] = {}
-        given = [
-            k
-            for k, v in (
-                ("y/p", next((v for v in (p, y_pred, y) if v is not None), None)),
-                ("correct", correct),
-                ("values", values),
-            )
-            if v is not None
-        ]
-        if len(given) != 1:
-            raise ValueError(
-                "give exactly one of y and p, correct, or values"
-                + (f" (got {' and '.join(given)})" if given else "")
-            )
-        if given[0] == "y/p" and p is not None and y_pred is not None:
-            raise ValueError("give p (classification) or y_pred (regression), not both")
-        if given[0] == "y/p" and y is not None and (y_pred is not None or self._multiclass(p)):
-            from reportgen.record_tasks import multiclass_frame, regression_frame
-
-            cols, per_row = (
-                regression_frame(y, y_pred, n, metrics)
-                if y_pred is not None
-                else multiclass_frame(y, p, classes, n, metrics)
-            )
-            frame.update(cols)
-        elif given[0] == "y/p":
-            if y is None or p is None:
-                raise ValueError(
-                    "p (or y_pred, for regression) is required together with y"
-                    if p is None
-                    else "y is required together with p"
-                )
-            p_checked = finite_vector(p, "p", n, 0.0, 1.0)  # first: a 2-D p says "multi-class" best
-            frame["y"] = zero_one(y, "y", n)
-            frame["p"] = p_checked
-            for m in metrics:
-                if m not in HIGHER_IS_BETTER:
-                    raise ValueError(
-                        f"metric={m!r} is not a built-in metric {sorted(HIGHER_IS_BETTER)}"
-                        f"{did_you_mean(m, HIGHER_IS_BETTER)} (for a metric of your own, log a "
-                        "per-row column with values=)"
-                    )
-                if m not in THRESHOLD_METRICS:
-                    per_row[m] = per_row_metric(m, y=frame["y"], p=frame["p"])
-        elif given[0] == "correct":
-            frame["correct"] = zero_one(correct, "correct", n)
-            for m in metrics:
-                if m not in ("accuracy", "error_rate"):
-                    raise ValueError(
-                        f"metric={m!r} cannot be computed from correct=; it should be one of "
-                        f"['accuracy', 'error_rate']{did_you_mean(m, ('accuracy', 'error_rate'))}"
-                    )
-                per_row[m] = per_row_metric(m, correct=frame["correct"])
-        else:
-            vals = values if isinstance(values, dict) else {metrics[0]: values}
-            if not isinstance(values, dict) and len(metrics) != 1:
-                raise ValueError("values= with several metrics must be a dict {metric: values}")
-            if set(vals) != set(metrics):
-                raise ValueError(f"values= has metrics {sorted(vals)} but metric= names {metrics}")
-            for m, v in vals.items():
-                if m in HIGHER_IS_BETTER:
-                    raise ValueError(
-                        f"metric={m!r} is built in: give y and p (or correct) so the report can "
-                        "recompute it"
-                    )
-                near = [k for k in HIGHER_IS_BETTER if _fold(k) == _fold(m)]
-                if near:
-                    warnings.warn(
-                        f"metric={m!r} is logged as a metric of your own (values=), but it reads "
-                        f"like the built-in {near[0]!r}: give y and p with metric={near[0]!r} so "
-                        "the report can recompute it",
-                        stacklevel=3,
-                    )
-                frame[m] = finite_vector(v, f"values[{m!r}]", n)
-                per_row[m] = frame[m]
-        for name, col in (("category", category), ("text", text)):
-            if col is not None:
-                frame[name] = vector(col, name, n).astype(str).astype(object)
-        for name, col in (columns or {}).items():
-            if name in frame:
-                raise ValueError(f"columns[{name!r}] clashes with a predictions column")
-            frame[name] = vector(col, f"columns[{name!r}]", n)
-        if len(set(map(str, ids))) != n:
-            raise ValueError("row_id has duplicate values; each evaluated example once")
-        return frame, per_row
-
     def _append(self, header, rows, new, drop) -> None:
-        needed = [
-            c
-            for c in COLUMNS + CV_COLUMNS
-            if c not in header and any(r.get(c) not in (None, "") for r in new)
-        ]
-        if drop or needed:  # rewrite: replaced rows go, new columns are added at the end
-            keep = [r for r in rows if not any(r is d for d in drop)]
-            header = header + needed
-            out = io.StringIO(newline="")
-            w = csv.writer(out, lineterminator="\n")
-            w.writerow(header)
-            for r in keep:
-                w.writerow([r.get(c, "") for c in header])
-            for r in new:
-                w.writerow([csv_cell(r.get(c)) for c in header])
-            atomic_write(self.runs_path, out.getvalue().encode("utf-8"))
-            return
-        out = io.StringIO(newline="")
-        w = csv.writer(out, lineterminator="\n")
-        for r in new:
-            w.writerow([csv_cell(r.get(c)) for c in header])
-        data = out.getvalue().encode("utf-8")
-        with self.runs_path.open("rb+") as f:
-            f.seek(0, os.SEEK_END)
-            if f.tell() > 0:
-                f.seek(-1, os.SEEK_END)
-                if f.read(1) not in (b"\n", b"\r"):
-                    data = b"\n" + data
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        append_rows(self.runs_path, header, rows, new, drop)
 
 
 def _metric_rows(m: str, frame: dict, threshold: float, rec: Recorder) -> np.ndarray:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import os
-import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from reportgen.project.folds import FOLD_SPLIT, FOLDS_PART
+from reportgen.record_io import check_logged_ids
 from reportgen.safe import atomic_write
 
 FOLDS_FILE = "split/folds.csv"
@@ -182,26 +182,16 @@ def fold_members(root: Path, manifest: dict, cache: dict) -> dict | None:
 def check_fold_rows(members: dict, cv: dict[str, int | None], ids: Any, path: str) -> None:
     """Every logged row_id is a row of the fold it says it held out (ValueError naming the first
     that is not); a warning when rows of the fold are left out."""
-    import pandas as pd
-
     key = (cv["repeat"], cv["fold"])
     if key not in members:
         folds = sorted(k for r, k in members if r == key[0])
         where = f"its folds in repeat {key[0]}: {folds}" if folds else "no such repeat"
         raise ValueError(f"repeat={key[0]}, fold={key[1]} is not a fold of {path} ({where})")
-    known = members[key]
-    logged = pd.Index(np.asarray([str(v).strip() for v in ids], dtype=object))
-    absent = np.flatnonzero(known.get_indexer(logged) < 0)
-    if absent.size:
-        i = int(absent[0])
-        first = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
-        raise ValueError(
-            f"row_id[{i}] = {first!r} is not a row of repeat {key[0]} fold {key[1]} in {path}; "
-            f"{absent.size:,} of the {len(ids):,} row ids are not in it (log the fold's test rows)"
-        )
-    if len(logged) < len(known):
-        warnings.warn(
-            f"{len(logged):,} of the {len(known):,} rows of repeat {key[0]} fold {key[1]} logged: "
-            "the report's fairness check wants each fold's predictions to cover the whole fold",
-            stacklevel=3,
-        )
+    check_logged_ids(
+        members[key],
+        ids,
+        f"repeat {key[0]} fold {key[1]}",
+        named=f"repeat {key[0]} fold {key[1]} in {path}",
+        hint=" (log the fold's test rows)",
+        whole="each fold's predictions to cover the whole fold",
+    )

@@ -9,6 +9,7 @@ import io
 import os
 import platform
 import time
+import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from importlib import metadata
@@ -142,15 +143,21 @@ def zero_one(x: Any, name: str, n: int) -> np.ndarray:
     return f.astype(np.int64)
 
 
-def finite_vector(x: Any, name: str, n: int, low: float | None = None, high: float | None = None):
-    a = vector(x, name, n)
+def floats(a: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """``a`` as float64 (ValueError unless it holds numbers) and the index of its first value
+    that is not finite, or None."""
     try:
         f = a.astype(np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
     bad = ~np.isfinite(f)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    return f, (np.argwhere(bad)[0] if bad.any() else None)
+
+
+def finite_vector(x: Any, name: str, n: int, low: float | None = None, high: float | None = None):
+    f, at = floats(vector(x, name, n), name)
+    if at is not None:
+        i = int(at[0])
         raise ValueError(
             f"{name}[{i}] = {float(f[i])!r}: {name} must be finite (no NaN or infinity)"
         )
@@ -174,6 +181,33 @@ def row_ids_of(row_id: Any) -> np.ndarray:
     if any(not v.strip() for v in s):
         raise ValueError("row_id has an empty value")
     return s
+
+
+def check_logged_ids(known: Any, ids: Any, rows: str, *, named: str, hint: str, whole: str) -> None:
+    """Every logged row_id is one of ``rows`` (``known``: a pandas Index of stripped strings),
+    else a ValueError naming the first that is not; a warning when some of them are left out.
+
+    The error calls them ``named`` and ends with ``hint``; ``whole`` says what the fairness
+    check wants covered. The warning points two frames above this function's caller: the
+    user's ``rec.log`` call.
+    """
+    import pandas as pd
+
+    logged = pd.Index(np.asarray([str(v).strip() for v in ids], dtype=object))
+    absent = np.flatnonzero(known.get_indexer(logged) < 0)
+    if absent.size:
+        i = int(absent[0])
+        first = ids[i].item() if isinstance(ids[i], np.generic) else ids[i]
+        raise ValueError(
+            f"row_id[{i}] = {first!r} is not a row of {named}; "
+            f"{absent.size:,} of the {len(ids):,} row ids are not in it{hint}"
+        )
+    if len(logged) < len(known):
+        warnings.warn(
+            f"{len(logged):,} of the {len(known):,} rows of {rows} logged: the report's "
+            f"fairness check wants {whole}",
+            stacklevel=4,
+        )
 
 
 def parquet_bytes(frame: dict[str, np.ndarray]) -> bytes:

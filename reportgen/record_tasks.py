@@ -11,6 +11,7 @@ import numpy as np
 
 from reportgen.names import did_you_mean
 from reportgen.project.task_columns import SUM_TOLERANCE
+from reportgen.record_io import floats
 from reportgen.stats import multiclass, regression
 
 
@@ -26,17 +27,22 @@ def class_name(c: Any) -> str:
 
 
 def _finite(a: np.ndarray, name: str) -> np.ndarray:
-    try:
-        f = a.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got dtype {a.dtype}") from None
-    bad = ~np.isfinite(f)
-    if bad.any():
-        i = np.argwhere(bad)[0]
+    f, at = floats(a, name)
+    if at is not None:
         raise ValueError(
-            f"{name}[{', '.join(map(str, i))}] is {float(f[tuple(i)])!r}: it must be finite"
+            f"{name}[{', '.join(map(str, at))}] is {float(f[tuple(at)])!r}: it must be finite"
         )
     return f
+
+
+def _built_in(m: str, higher_is_better: dict, kind: str) -> None:
+    """ValueError unless ``m`` is one of the built-in metrics of the task ``kind``."""
+    if m not in higher_is_better:
+        raise ValueError(
+            f"metric={m!r} is not a {kind} metric; built in: {sorted(higher_is_better)}"
+            f"{did_you_mean(m, sorted(higher_is_better))} (or log a per-row "
+            "column with values=)"
+        )
 
 
 def _warn_unsorted(classes: list, names: list[str]) -> None:
@@ -53,7 +59,7 @@ def _warn_unsorted(classes: list, names: list[str]) -> None:
             f"({[class_name(c) for c in in_order]!r}): check that it names p's columns in "
             "predict_proba's order, or the metrics score the wrong class",
             UserWarning,
-            stacklevel=5,  # the user's rec.log call
+            stacklevel=6,  # the user's rec.log call
         )
 
 
@@ -103,13 +109,7 @@ def multiclass_frame(
     idx = np.array([where[v] for v in labels], dtype=np.int64)
     per_row = {}
     for m in metrics:
-        if m not in multiclass.HIGHER_IS_BETTER:
-            raise ValueError(
-                f"metric={m!r} is not a multi-class metric; built in: "
-                f"{sorted(multiclass.HIGHER_IS_BETTER)}"
-                f"{did_you_mean(m, sorted(multiclass.HIGHER_IS_BETTER))} (or log a per-row "
-                "column with values=)"
-            )
+        _built_in(m, multiclass.HIGHER_IS_BETTER, "multi-class")
         per_row[m] = multiclass.per_row_metric(m, idx, pa)
     ints = all(v.lstrip("-").isdigit() for v in names)
     cols = {
@@ -138,12 +138,6 @@ def regression_frame(
         cols[name] = _finite(a, name)
     per_row = {}
     for m in metrics:
-        if m not in regression.HIGHER_IS_BETTER:
-            raise ValueError(
-                f"metric={m!r} is not a regression metric; built in: "
-                f"{sorted(regression.HIGHER_IS_BETTER)}"
-                f"{did_you_mean(m, sorted(regression.HIGHER_IS_BETTER))} (or log a per-row "
-                "column with values=)"
-            )
+        _built_in(m, regression.HIGHER_IS_BETTER, "regression")
         per_row[m] = regression.per_row_metric(m, cols["y"], cols["y_pred"])
     return cols, per_row

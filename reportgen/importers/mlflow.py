@@ -438,10 +438,10 @@ def _same_bytes(a: Path, b: Path) -> bool:
 def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
     """Move the predictions into place (before the rows naming them), then append the rows."""
     from reportgen.record import Recorder
-    from reportgen.record_io import locked as _locked
+    from reportgen.record_io import locked
 
     rec = Recorder(root)
-    with _locked(root):
+    with locked(root):
         header, rows = rec._read_rows()
         already = set(NOTE_RE.findall(" ".join(r.get("notes", "") for r in rows)))
         fresh = [ir for ir in new if ir.mlflow_id not in already]

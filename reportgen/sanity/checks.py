@@ -125,6 +125,22 @@ def initial_loss(
     return write_check(project, {**rec, **(extra or {})})
 
 
+def mean_initial_loss(
+    project: Any,
+    model: str,
+    values: list[float],
+    classes: int | None = None,
+    *,
+    y: Any,
+    extra: dict,
+    **options: Any,
+) -> dict:
+    """`initial_loss` of the mean of ``values``, the losses of several initialisations on all
+    of ``y``'s rows (``extra`` records them; ``options`` are initial_loss's task, reference)."""
+    value = float(np.mean(values))
+    return initial_loss(project, model, value, classes, y=y, rows=len(y), extra=extra, **options)
+
+
 def gradient_check(
     project: Any,
     model: str,

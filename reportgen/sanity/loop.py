@@ -22,8 +22,8 @@ import numpy as np
 from reportgen.sanity.checks import (
     expect_shape,
     gradient_check,
-    initial_loss,
     log_loss_of,
+    mean_initial_loss,
     mse_of,
     overfit,
     shapes,
@@ -78,27 +78,12 @@ def check_network(
     ya = np.asarray(y)
     yl = ya.astype(np.float64) if task == "regression" else ya.astype(np.int64)
     values = [task_loss(task, forward(init(seed), Xa), yl) for seed in range(inits)]
+    extra = {"inits": inits, "values": values}
     if task == "regression":
-        first = initial_loss(
-            project,
-            model,
-            float(np.mean(values)),
-            y=yl,
-            task="regression",
-            rows=len(yl),
-            extra={"inits": inits, "values": values},
-        )
+        first = mean_initial_loss(project, model, values, y=yl, task="regression", extra=extra)
     else:
         k = 2 if task == "binary" else int(np.shape(forward(init(0), Xa[:1]))[1])
-        first = initial_loss(
-            project,
-            model,
-            float(np.mean(values)),
-            k,
-            y=yl,
-            rows=len(yl),
-            extra={"inits": inits, "values": values},
-        )
+        first = mean_initial_loss(project, model, values, k, y=yl, extra=extra)
     theta0 = np.asarray(init(0), dtype=np.float64).reshape(-1)
     pick = np.sort(rng.choice(len(yl), size=min(gradient_rows, len(yl)), replace=False))
     Xg, yg = Xa[pick], yl[pick]

@@ -15,19 +15,42 @@ MLPRegressor, through their public API only (docs/recording.md).
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
-from reportgen.sanity.checks import (
-    expect_shape,
-    initial_loss,
-    library_gradient,
-    log_loss_of,
-    mse_of,
-    overfit,
-    shapes,
-)
+from reportgen.sanity import checks
+
+
+class MlpOptions(TypedDict, total=False):
+    """The keyword options both adapters take (defaults in `_Budget`)."""
+
+    rows: int  #: the random rows the overfit check memorises (32)
+    overfit_iter: int  #: the overfit clone's ``max_iter`` (2000)
+    rng: np.random.Generator | None  #: draws the overfit rows (and unseeded states); seed 0
+    inits: int  #: initialisations the initial loss is the mean of (5)
+
+
+@dataclass(frozen=True)
+class _Budget:
+    rows: int = 32
+    overfit_iter: int = 2000
+    rng: np.random.Generator | None = None
+    inits: int = 5
+
+
+def _budget(options: dict, adapter: str) -> _Budget:
+    """The options as a `_Budget`; an unknown keyword is named as the adapter's own."""
+    from reportgen.names import did_you_mean
+
+    for key in options:
+        if key not in MlpOptions.__annotations__:
+            raise TypeError(
+                f"{adapter}() got an unexpected keyword argument {key!r}"
+                + did_you_mean(key, MlpOptions.__annotations__)
+            )
+    return _Budget(**options)
 
 
 def _states(estimator: Any, inits: int, rng: np.random.Generator) -> list[int]:
@@ -38,7 +61,7 @@ def _states(estimator: Any, inits: int, rng: np.random.Generator) -> list[int]:
     return [int(s) for s in rng.integers(0, 2**31 - 1, size=inits)]
 
 
-def _untrained(estimator: Any, state: int, X: np.ndarray, y: np.ndarray, classes=None):
+def untrained(estimator: Any, state: int, X: np.ndarray, y: np.ndarray, classes=None):
     """A clone at its initial weights: one ``partial_fit`` step of plain SGD at rate 1e-12."""
     from sklearn.base import clone
 
@@ -87,7 +110,7 @@ def _layer_shapes(m: Any, n_in: int, n_out: int) -> list[tuple[str, bool]]:
     hidden = m.hidden_layer_sizes
     hidden = [hidden] if isinstance(hidden, int) else list(hidden)
     units = [n_in, *hidden, n_out]
-    checks = [
+    found = [
         ("n_layers_ is hidden layers + 2", m.n_layers_ == len(units)),
         ("n_outputs_", m.n_outputs_ == n_out),
         ("one weight matrix per layer", len(m.coefs_) == len(units) - 1),
@@ -95,10 +118,48 @@ def _layer_shapes(m: Any, n_in: int, n_out: int) -> list[tuple[str, bool]]:
     ]
     for i, (a, b) in enumerate(zip(units[:-1], units[1:], strict=True)):
         if i < len(m.coefs_):
-            checks.append(expect_shape(f"coefs_[{i}]", m.coefs_[i], (a, b)))
+            found.append(checks.expect_shape(f"coefs_[{i}]", m.coefs_[i], (a, b)))
         if i < len(m.intercepts_):
-            checks.append(expect_shape(f"intercepts_[{i}]", m.intercepts_[i], (b,)))
-    return checks
+            found.append(checks.expect_shape(f"intercepts_[{i}]", m.intercepts_[i], (b,)))
+    return found
+
+
+def _after_initial(
+    project: Any,
+    model: str,
+    estimator: Any,
+    first: dict,
+    fit_data: tuple[np.ndarray, np.ndarray, str | None],
+    budget: _Budget,
+    rng: np.random.Generator,
+    outputs: Any,
+) -> list[dict]:
+    """The initial-loss record ``first``, then the gradient, overfit and shapes checks.
+
+    ``fit_data`` is (X, the overfit's targets, its task); ``outputs(m)`` gives the number of
+    outputs and the assertions on the predictions of the network the overfit trained.
+    """
+    import sklearn
+
+    Xa, target, task = fit_data
+    results = [
+        first,
+        checks.library_gradient(
+            project, model, f"scikit-learn {sklearn.__version__} {type(estimator).__name__}"
+        ),
+    ]
+    trained: list[Any] = []
+    predict = "predict" if task == "regression" else "predict_proba"
+    fit = _memoriser(estimator, budget.overfit_iter, trained, predict)
+    results.append(
+        checks.overfit(project, model, fit, Xa, target, rows=budget.rows, rng=rng, task=task)
+    )
+    m = trained[0]
+    n_out, predictions = outputs(m)
+    found = _layer_shapes(m, Xa.shape[1], n_out) + predictions
+    found.append(("all weights finite", all(np.all(np.isfinite(c)) for c in m.coefs_)))
+    results.append(checks.shapes(project, model, found))
+    return results
 
 
 def check_mlp_classifier(
@@ -108,124 +169,80 @@ def check_mlp_classifier(
     X: Any,
     y: Any,
     *,
-    rows: int = 32,
-    overfit_iter: int = 2000,
-    rng: np.random.Generator | None = None,
     reference: str = "uniform",
-    inits: int = 5,
+    **options: Unpack[MlpOptions],
 ) -> list[dict]:
     """All four rung-1 checks of an (unfitted) ``MLPClassifier``, binary or multi-class.
 
     The initial loss is judged against ln(classes) (``reference="prior"``: the entropy of the
-    class frequencies of ``y``); see the module docstring for each check.
+    class frequencies of ``y``); ``options`` are `MlpOptions`. See the module docstring for
+    each check.
     """
-    import sklearn
-
+    budget = _budget(options, "check_mlp_classifier")
     Xa, ya = np.asarray(X, dtype=np.float64), np.asarray(y)
     classes = np.unique(ya)
-    rng = rng if rng is not None else np.random.default_rng(0)
-    states = _states(estimator, inits, rng)
-    losses = []
-    for state in states:
-        first = _untrained(estimator, state, Xa, ya, classes)
-        losses.append(log_loss_of(first.predict_proba(Xa), np.searchsorted(classes, ya)))
-    results = [
-        initial_loss(
-            project,
-            model,
-            float(np.mean(losses)),
-            int(len(classes)),
-            y=ya,
-            reference=reference,
-            rows=len(ya),
-            extra={"inits": len(states), "random_states": states, "values": losses},
-        ),
-        library_gradient(
-            project, model, f"scikit-learn {sklearn.__version__} {type(estimator).__name__}"
-        ),
+    rng = budget.rng if budget.rng is not None else np.random.default_rng(0)
+    states = _states(estimator, budget.inits, rng)
+    index = np.searchsorted(classes, ya)  # labels as class indices, as argmax gives them
+    losses = [
+        checks.log_loss_of(untrained(estimator, s, Xa, ya, classes).predict_proba(Xa), index)
+        for s in states
     ]
-    trained: list[Any] = []
-    fit = _memoriser(estimator, overfit_iter, trained, "predict_proba")
-    # labels as class indices, so overfit's accuracy compares argmax with them
-    results.append(
-        overfit(project, model, fit, Xa, np.searchsorted(classes, ya), rows=rows, rng=rng)
+    extra = {"inits": len(states), "random_states": states, "values": losses}
+    first = checks.mean_initial_loss(
+        project, model, losses, int(len(classes)), y=ya, reference=reference, extra=extra
     )
-    m = trained[0]
-    n_out = 1 if len(classes) == 2 else len(classes)
-    checks = _layer_shapes(m, Xa.shape[1], n_out)
-    proba = m.predict_proba(Xa[:5])
-    checks += [
-        expect_shape("predict_proba(5 rows)", proba, (5, len(classes))),
-        ("probabilities sum to 1", bool(np.allclose(proba.sum(axis=1), 1.0))),
-        ("probabilities in [0, 1]", bool(np.all((proba >= 0) & (proba <= 1)))),
-        expect_shape("predict_proba(1 row)", m.predict_proba(Xa[:1]), (1, len(classes))),
-        ("all weights finite", all(np.all(np.isfinite(c)) for c in m.coefs_)),
-    ]
-    results.append(shapes(project, model, checks))
-    return results
+
+    def outputs(m: Any) -> tuple[int, list[tuple[str, bool]]]:
+        proba = m.predict_proba(Xa[:5])
+        return 1 if len(classes) == 2 else len(classes), [
+            checks.expect_shape("predict_proba(5 rows)", proba, (5, len(classes))),
+            ("probabilities sum to 1", bool(np.allclose(proba.sum(axis=1), 1.0))),
+            ("probabilities in [0, 1]", bool(np.all((proba >= 0) & (proba <= 1)))),
+            checks.expect_shape("predict_proba(1 row)", m.predict_proba(Xa[:1]), (1, len(classes))),
+        ]
+
+    return _after_initial(project, model, estimator, first, (Xa, index, None), budget, rng, outputs)
 
 
 def check_mlp_regressor(
-    project: Any,
-    model: str,
-    estimator: Any,
-    X: Any,
-    y: Any,
-    *,
-    rows: int = 32,
-    overfit_iter: int = 2000,
-    rng: np.random.Generator | None = None,
-    inits: int = 5,
+    project: Any, model: str, estimator: Any, X: Any, y: Any, **options: Unpack[MlpOptions]
 ) -> list[dict]:
     """All four rung-1 checks of an (unfitted) ``MLPRegressor`` with one output.
 
     The initial MSE is judged against the variance of ``y``, the loss of predicting the
     training mean: pass ``y`` as the network is trained on it (standardised, when you
-    standardise the target). See the module docstring for each check.
+    standardise the target); ``options`` are `MlpOptions`. See the module docstring for each
+    check.
     """
-    import sklearn
-
+    budget = _budget(options, "check_mlp_regressor")
     Xa = np.asarray(X, dtype=np.float64)
     ya = np.asarray(y, dtype=np.float64)
     if ya.ndim != 1:
         raise ValueError(f"y must be 1-D (one output), got shape {ya.shape}")
-    rng = rng if rng is not None else np.random.default_rng(0)
-    states = _states(estimator, inits, rng)
+    rng = budget.rng if budget.rng is not None else np.random.default_rng(0)
+    states = _states(estimator, budget.inits, rng)
     losses, means = [], []
     for state in states:
-        out = _untrained(estimator, state, Xa, ya).predict(Xa)
-        losses.append(mse_of(out, ya))
+        out = untrained(estimator, state, Xa, ya).predict(Xa)
+        losses.append(checks.mse_of(out, ya))
         means.append(float(np.mean(out)))
-    results = [
-        initial_loss(
-            project,
-            model,
-            float(np.mean(losses)),
-            y=ya,
-            task="regression",
-            rows=len(ya),
-            extra={
-                "inits": len(states),
-                "random_states": states,
-                "values": losses,
-                "prediction_means": means,
-            },
-        ),
-        library_gradient(
-            project, model, f"scikit-learn {sklearn.__version__} {type(estimator).__name__}"
-        ),
-    ]
-    trained: list[Any] = []
-    fit = _memoriser(estimator, overfit_iter, trained, "predict")
-    results.append(overfit(project, model, fit, Xa, ya, rows=rows, rng=rng, task="regression"))
-    m = trained[0]
-    checks = _layer_shapes(m, Xa.shape[1], 1)
-    out = m.predict(Xa[:5])
-    checks += [
-        expect_shape("predict(5 rows)", out, (5,)),
-        expect_shape("predict(1 row)", m.predict(Xa[:1]), (1,)),
-        ("predictions finite", bool(np.all(np.isfinite(out)))),
-        ("all weights finite", all(np.all(np.isfinite(c)) for c in m.coefs_)),
-    ]
-    results.append(shapes(project, model, checks))
-    return results
+    extra = {
+        "inits": len(states),
+        "random_states": states,
+        "values": losses,
+        "prediction_means": means,
+    }
+    first = checks.mean_initial_loss(project, model, losses, y=ya, task="regression", extra=extra)
+
+    def outputs(m: Any) -> tuple[int, list[tuple[str, bool]]]:
+        out = m.predict(Xa[:5])
+        return 1, [
+            checks.expect_shape("predict(5 rows)", out, (5,)),
+            checks.expect_shape("predict(1 row)", m.predict(Xa[:1]), (1,)),
+            ("predictions finite", bool(np.all(np.isfinite(out)))),
+        ]
+
+    return _after_initial(
+        project, model, estimator, first, (Xa, ya, "regression"), budget, rng, outputs
+    )

@@ -54,6 +54,33 @@ def fake_p(y: np.ndarray, skill: float, seed: int) -> np.ndarray:
     return 1 / (1 + np.exp(-z))
 
 
+def log(rec, **kwargs):
+    """``rec.log`` of model "mlp", seed 1 and the log loss, unless the call says otherwise."""
+    return rec.log(**{"model": "mlp", "seed": 1, "metric": "log_loss", **kwargs})
+
+
+def log_both(rec, parts, skill: float, seeds=(1, 2, 3), **kwargs) -> None:
+    """Log mlp (leaning ``skill`` towards the label) and lr (1.0) on validation and test,
+    one run per seed, with configs mlp-a and lr-a on features x."""
+    for model, lean in (("mlp", skill), ("lr", 1.0)):
+        for seed in seeds:
+            for split in ("validation", "test"):
+                y = parts[split]["y"].to_numpy()
+                p = fake_p(y, lean, 10 * seed + (split == "test"))
+                log(
+                    rec,
+                    model=model,
+                    seed=seed,
+                    split=split,
+                    row_id=parts[split]["row_id"],
+                    y=y,
+                    p=p,
+                    config=f"{model}-a",
+                    features="x",
+                    **kwargs,
+                )
+
+
 @pytest.fixture
 def project(tmp_path):
     """A project folder with a frozen split and a log-loss claim, no runs yet."""

@@ -12,6 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -173,6 +174,16 @@ def numbers(obj, path: str = "") -> dict[str, float]:
     elif isinstance(obj, int | float) and not isinstance(obj, bool):
         out[path] = obj
     return out
+
+
+def same_figures(got: dict, want: dict) -> None:
+    """Two reports agree on every number (to 1e-9), the decision and the supported rung."""
+    a, b = numbers(got), numbers(want)
+    assert a.keys() == b.keys()
+    diff = {k: (a[k], b[k]) for k in a if a[k] != pytest.approx(b[k], rel=1e-9, abs=1e-12)}
+    assert diff == {}
+    assert got["decision"] == want["decision"]
+    assert got["claim"]["supported_rung"] == want["claim"]["supported_rung"]
 
 
 class Listener:

@@ -8,9 +8,9 @@ import time
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from tests.record.conftest import CREATED, TOML, fake_p, write_split
+from tests.record.mlflow_helpers import cli, same_figures
 
 mlflow = pytest.importorskip("mlflow")
 
@@ -96,28 +96,6 @@ def _new_project(tmp_path, base, name):
     return root
 
 
-def _cli(*args):
-    from reportgen.cli import main
-
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def _numbers(obj, path=""):
-    """Every number (and verdict string) in a report, by path; inputs and build data left out."""
-    out = {}
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if k in ("inputs", "build", "artefacts", "warnings"):
-                continue
-            out.update(_numbers(v, f"{path}.{k}"))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out.update(_numbers(v, f"{path}[{i}]"))
-    elif isinstance(obj, int | float) and not isinstance(obj, bool):
-        out[path] = obj
-    return out
-
-
 def _report(root):
     from reportgen.checks import compute_report
     from reportgen.project import load_project
@@ -131,7 +109,7 @@ def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):
     uri, parts, base = store
     imported = _new_project(tmp_path, base, "imported")
     t = time.perf_counter()
-    r = _cli("import", "mlflow", str(imported), "--tracking-uri", uri, "--experiment", "breast")
+    r = cli("import", "mlflow", str(imported), "--tracking-uri", uri, "--experiment", "breast")
     seconds = time.perf_counter() - t
     assert r.exit_code == 0, r.output
     assert "imported 10 run(s) (20 row(s), 20 predictions file(s))" in r.output
@@ -161,12 +139,7 @@ def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):
                     ).to_pydatetime(),
                 )
     a, b = _report(imported), _report(direct)
-    na, nb = _numbers(a), _numbers(b)
-    assert na.keys() == nb.keys()
-    diff = {k: (na[k], nb[k]) for k in na if na[k] != pytest.approx(nb[k], rel=1e-9, abs=1e-12)}
-    assert diff == {}
-    assert a["decision"] == b["decision"]
-    assert a["claim"]["supported_rung"] == b["claim"]["supported_rung"]
+    same_figures(a, b)
     check = next(c for c in a["checks"] if c["id"] == "logged-equals-recomputed")
     assert check["passed"] is True and check["text"].startswith("20 of 20")
 
@@ -180,7 +153,7 @@ def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):
 
     # re-import: nothing new, nothing rewritten
     before = (imported / "runs.csv").read_bytes()
-    r = _cli("import", "mlflow", str(imported), "--tracking-uri", uri, "--experiment", "breast")
+    r = cli("import", "mlflow", str(imported), "--tracking-uri", uri, "--experiment", "breast")
     assert r.exit_code == 0, r.output
     assert "imported 0 run(s)" in r.output and "10 already imported" in r.output
     assert (imported / "runs.csv").read_bytes() == before
@@ -189,7 +162,7 @@ def test_import_builds_the_same_report_as_direct_recording(store, tmp_path):
 def test_dry_run_writes_nothing(store, tmp_path):
     uri, _, base = store
     root = tmp_path / "empty"
-    r = _cli(
+    r = cli(
         "import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "breast", "--dry-run"
     )
     assert r.exit_code == 0, r.output
@@ -202,7 +175,7 @@ def test_dry_run_writes_nothing(store, tmp_path):
 def test_failed_and_unfinished_runs(store, tmp_path):
     uri, _, base = store
     root = _new_project(tmp_path, base, "other")
-    r = _cli("import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "other")
+    r = cli("import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "other")
     assert r.exit_code == 0, r.output
     assert "skipped unfinished run" in r.output and "(RUNNING)" in r.output
     with open(root / "runs.csv", newline="") as f:
@@ -214,7 +187,7 @@ def test_failed_and_unfinished_runs(store, tmp_path):
 
 def test_unknown_experiment_is_one_line(store, tmp_path):
     uri, _, _ = store
-    r = _cli("import", "mlflow", str(tmp_path / "p"), "--tracking-uri", uri, "--experiment", "x")
+    r = cli("import", "mlflow", str(tmp_path / "p"), "--tracking-uri", uri, "--experiment", "x")
     assert r.exit_code == 1
     lines = [x for x in r.output.strip().splitlines() if not x.startswith("note: ")]
     assert len(lines) == 1 and lines[0].startswith("evreport: error: unknown experiment 'x' at")
@@ -234,7 +207,7 @@ def test_runs_that_cannot_become_rows_are_skipped_with_one_warning_each(
 ):
     uri, _, base = store
     root = _new_project(tmp_path, base, "p")
-    r = _cli("import", "mlflow", str(root), "--tracking-uri", uri, *args)
+    r = cli("import", "mlflow", str(root), "--tracking-uri", uri, *args)
     assert r.exit_code == 0, r.output
     warnings = [x for x in r.output.splitlines() if x.startswith("warning: skipped run ")]
     n = 1 if "nomodel" in args else 10
@@ -242,7 +215,7 @@ def test_runs_that_cannot_become_rows_are_skipped_with_one_warning_each(
     assert "imported 0 run(s) (0 row(s), 0 predictions file(s))" in r.output
     assert f"{n} skipped (see the warnings)" in r.output
 
-    r = _cli("import", "mlflow", str(root), "--tracking-uri", uri, *args, "--strict")
+    r = cli("import", "mlflow", str(root), "--tracking-uri", uri, *args, "--strict")
     assert r.exit_code == 1
     errors = [x for x in r.output.splitlines() if x.startswith("evreport: error: run ")]
     assert [e.removeprefix("evreport: error: ") for e in errors] == [
@@ -272,14 +245,14 @@ def test_one_bad_run_does_not_stop_the_others(store, tmp_path):
         root = _new_project(tmp_path, base, "strict")
         args = ("import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "breast")
         before = (root / "runs.csv").read_bytes()
-        r = _cli(*args, "--strict")
+        r = cli(*args, "--strict")
         assert r.exit_code == 1
         assert f"evreport: error: run {bad} " in r.output and "seed = '2.5' is not a whole number"
         assert (root / "runs.csv").read_bytes() == before
         assert list((root / "artefacts" / "predictions").iterdir()) == []
         assert [p.name for p in root.iterdir() if p.name.startswith(".evreport-mlflow")] == []
 
-        r = _cli(*args)
+        r = cli(*args)
         assert r.exit_code == 0, r.output
         assert f"warning: skipped run {bad} " in r.output
         assert "imported 9 run(s) (18 row(s), 18 predictions file(s))" in r.output
@@ -292,13 +265,13 @@ def test_filter_is_mlflow_search_syntax(store, tmp_path):
     uri, _, base = store
     root = _new_project(tmp_path, base, "f")
     args = ("import", "mlflow", str(root), "--tracking-uri", uri, "--experiment", "breast")
-    r = _cli(*args, "--filter", "tags.model = 'lr' and params.seed != '3'", "--dry-run")
+    r = cli(*args, "--filter", "tags.model = 'lr' and params.seed != '3'", "--dry-run")
     assert r.exit_code == 0, r.output
     assert "would import 4 run(s) (8 row(s), 8 predictions file(s))" in r.output
     assert r.output.count("would import lr-s") == 4 and "would import lr-s3" not in r.output
-    r = _cli(*args, "--filter", "metrics.val_log_loss < 0")
+    r = cli(*args, "--filter", "metrics.val_log_loss < 0")
     assert r.exit_code == 0 and "imported 0 run(s)" in r.output
-    r = _cli(*args, "--filter", "params.seed ~ 1")
+    r = cli(*args, "--filter", "params.seed ~ 1")
     assert r.exit_code == 2
     lines = [x for x in r.output.strip().splitlines() if not x.startswith("note: ")]
     assert (
@@ -309,7 +282,7 @@ def test_filter_is_mlflow_search_syntax(store, tmp_path):
 
 
 def test_unreachable_store_fails_fast(tmp_path):
-    r = _cli(
+    r = cli(
         "import",
         "mlflow",
         str(tmp_path / "p"),
@@ -321,7 +294,7 @@ def test_unreachable_store_fails_fast(tmp_path):
     assert r.exit_code == 1 and "no MLflow store at" in r.output
     assert len(r.output.strip().splitlines()) == 1
     t = time.perf_counter()
-    r = _cli(
+    r = cli(
         "import",
         "mlflow",
         str(tmp_path / "p"),
@@ -343,7 +316,7 @@ def test_mlflow_missing_is_a_usage_error(tmp_path, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "mlflow", None)
     monkeypatch.setitem(sys.modules, "mlflow.tracking", None)
-    r = _cli("import", "mlflow", str(tmp_path), "--tracking-uri", "file:x", "--experiment", "e")
+    r = cli("import", "mlflow", str(tmp_path), "--tracking-uri", "file:x", "--experiment", "e")
     assert r.exit_code == 2
     assert "pip install 'evreport[mlflow]'" in r.output and "[mlflow-missing]" in r.output
 
@@ -390,7 +363,7 @@ def test_an_unreadable_store_is_one_line_naming_it(tmp_path, monkeypatch, uri, c
     con.commit()
     con.close()
     before = sorted(p.name for p in tmp_path.iterdir())
-    r = _cli("import", "mlflow", "p", "--tracking-uri", uri, "--experiment", "x")
+    r = cli("import", "mlflow", "p", "--tracking-uri", uri, "--experiment", "x")
     assert message in _one_line(r, code)
     assert (
         sorted(p.name for p in tmp_path.iterdir()) == before
@@ -404,7 +377,7 @@ def test_a_database_store_without_sqlalchemy_says_what_to_install(tmp_path, monk
     from reportgen.importers import mlflow_store
 
     monkeypatch.setattr(mlflow_store, "_missing", lambda modules: list(modules))
-    r = _cli(
+    r = cli(
         "import",
         "mlflow",
         str(tmp_path),
@@ -436,7 +409,7 @@ def test_file_store_with_and_without_the_opt_out(store, tmp_path, monkeypatch, v
         "--experiment",
         "breast",
     )
-    r = _cli(*args, "--dry-run")
+    r = cli(*args, "--dry-run")
     if value in (None, "true", "1"):
         assert r.exit_code == 0, r.output
         assert "would import 10 run(s)" in r.output

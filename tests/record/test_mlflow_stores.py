@@ -22,7 +22,7 @@ from tests.record.mlflow_helpers import (
     log_example,
     mlflow_defaults,
     new_project,
-    numbers,
+    same_figures,
 )
 
 pytest.importorskip("mlflow", reason="the [mlflow] extra is not installed")
@@ -44,15 +44,6 @@ def _build_json(project: Path, out: Path) -> dict:
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory):
     return _build_json(EXAMPLE, tmp_path_factory.mktemp("example-report"))
-
-
-def _same_figures(got: dict, want: dict) -> None:
-    a, b = numbers(got), numbers(want)
-    assert a.keys() == b.keys()
-    diff = {k: (a[k], b[k]) for k in a if a[k] != pytest.approx(b[k], rel=1e-9, abs=1e-12)}
-    assert diff == {}
-    assert got["decision"] == want["decision"]
-    assert got["claim"]["supported_rung"] == want["claim"]["supported_rung"]
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +73,7 @@ def test_mlflow3_default_store_imports_the_example(default_store, expected, tmp_
     assert f"imported {RUNS} run(s) (78 row(s), 26 predictions file(s))" in r.output
     assert "warning" not in r.output and "Traceback" not in r.output
     print(f"import of {RUNS} runs from sqlite: {seconds:.2f} s")
-    _same_figures(_build_json(project, tmp_path / "out"), expected)
+    same_figures(_build_json(project, tmp_path / "out"), expected)
 
 
 def test_a_moved_default_store_still_finds_its_artifacts(default_store, expected, tmp_path):
@@ -99,7 +90,7 @@ def test_a_moved_default_store_still_finds_its_artifacts(default_store, expected
         r = cli("import", "mlflow", str(project), "--tracking-uri", uri, "--experiment", EXPERIMENT)
         assert r.exit_code == 0, r.output
         assert f"imported {RUNS} run(s) (78 row(s), 26 predictions file(s))" in r.output
-        _same_figures(_build_json(project, tmp_path / "out"), expected)
+        same_figures(_build_json(project, tmp_path / "out"), expected)
     finally:
         shutil.copytree(moved / "mlruns" / "1", default_store / "mlruns" / "1")
 
@@ -139,7 +130,7 @@ def test_a_tracking_server_imports_the_example(server, expected, tmp_path):
     assert f"imported {RUNS} run(s) (78 row(s), 26 predictions file(s))" in r.output
     assert "warning" not in r.output
     print(f"import of {RUNS} runs from a server: {seconds:.2f} s")
-    _same_figures(_build_json(project, tmp_path / "out"), expected)
+    same_figures(_build_json(project, tmp_path / "out"), expected)
 
 
 def test_server_filter_and_reimport(server, tmp_path):

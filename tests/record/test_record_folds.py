@@ -20,6 +20,7 @@ from sklearn.model_selection import (
 
 from reportgen.record import Recorder
 from reportgen.record_folds import folds_of
+from tests.record.conftest import log
 
 N = 40
 X = np.arange(N * 2, dtype=float).reshape(N, 2)
@@ -145,25 +146,16 @@ def test_a_cv_project_recorded_end_to_end(tmp_path):
     folds = rec.write_folds(RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=0), X, y)
     rec.freeze("2020-01-01T00:00:00Z")
     for f in folds:
+        # what every run of this fold logs: its held-out rows, the time, features and split
+        held_out = {"split": "fold", "repeat": f.repeat, "fold": f.fold, "row_id": f.test}
+        shared = {"started_at": "2020-01-02T00:00:00Z", "features": "x", "split_id": "rskf"}
         for model, skill in (("mlp", 2.0), ("lr", 1.0)):
             for seed in (1, 2) if model == "mlp" else (0,):
                 z = skill * x[f.test] + 0.3 * np.random.default_rng(
                     [seed, f.repeat, f.fold]
                 ).normal(size=len(f.test))
-                rec.log(
-                    model=model,
-                    seed=seed,
-                    split="fold",
-                    repeat=f.repeat,
-                    fold=f.fold,
-                    row_id=f.test,
-                    y=y[f.test],
-                    p=1 / (1 + np.exp(-z)),
-                    metric="log_loss",
-                    started_at="2020-01-02T00:00:00Z",
-                    features="x",
-                    split_id="rskf",
-                )
+                p = 1 / (1 + np.exp(-z))
+                log(rec, model=model, seed=seed, y=y[f.test], p=p, **held_out, **shared)
     runs = pd.read_csv(tmp_path / "runs.csv")
     assert len(runs) == 8 * 3
     assert set(runs.run_id) >= {"mlp-s1-r1-f1", "lr-s0-r2-f4"}

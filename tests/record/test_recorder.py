@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from reportgen.record import Recorder
-from tests.record.conftest import TOML, fake_p
+from tests.record.conftest import TOML, fake_p, log, log_both
 
 
 def _report(root):
@@ -25,26 +25,6 @@ def _check(report, cid):
     return next(c for c in report["checks"] if c["id"] == cid)
 
 
-def _log_all(rec, parts, metrics, seeds=(1, 2, 3)):
-    for model, skill in (("mlp", 1.2), ("lr", 1.0)):
-        for seed in seeds:
-            for part in ("validation", "test"):
-                y = parts[part]["y"].to_numpy()
-                rec.log(
-                    model=model,
-                    seed=seed,
-                    split=part,
-                    row_id=parts[part]["row_id"],
-                    y=y,
-                    p=fake_p(y, skill, seed * 10 + (part == "test")),
-                    metric=metrics,
-                    config=f"{model}-a",
-                    features="x",
-                    split_id="s1",
-                    fit_seconds=0.5,
-                )
-
-
 def _rows(root):
     with (root / "runs.csv").open(newline="") as f:
         return list(csv.DictReader(f))
@@ -54,7 +34,8 @@ def _rows(root):
 def test_round_trip_logged_equals_recomputed(project, metric):
     root, rec, parts = project
     (root / "evreport.toml").write_text(TOML.format(metric=metric))
-    _log_all(rec, parts, ["log_loss", "brier", "accuracy", "error_rate", "cost"])
+    metrics = ["log_loss", "brier", "accuracy", "error_rate", "cost"]
+    log_both(rec, parts, 1.2, metric=metrics, split_id="s1", fit_seconds=0.5)
     rows = _rows(root)
     assert len(rows) == 2 * 3 * 2 * 5
     assert all(r["status"] == "ok" and r["env"].startswith("python=") for r in rows)
@@ -72,15 +53,7 @@ def test_value_matches_sklearn_and_full_precision(project):
     root, rec, parts = project
     y = parts["validation"]["y"].to_numpy()
     p = fake_p(y, 1.0, 3)
-    got = rec.log(
-        model="mlp",
-        seed=1,
-        split="val",
-        row_id=parts["validation"]["row_id"],
-        y=y,
-        p=p,
-        metric="log_loss",
-    )
+    got = log(rec, split="val", row_id=parts["validation"]["row_id"], y=y, p=p)
     assert got["log_loss"] == pytest.approx(log_loss(y, p), rel=1e-12)
     back = pd.read_parquet(root / "artefacts/predictions/mlp-s1-validation.parquet")
     assert np.array_equal(back["p"].to_numpy(), p)  # not rounded
@@ -92,9 +65,8 @@ def test_test_before_validation_warns_about_threshold(project):
     root, rec, parts = project
     y = parts["test"]["y"].to_numpy()
     with pytest.warns(UserWarning, match="log validation before test"):
-        rec.log(
-            model="mlp",
-            seed=1,
+        log(
+            rec,
             split="test",
             row_id=parts["test"]["row_id"],
             y=y,
@@ -105,18 +77,11 @@ def test_test_before_validation_warns_about_threshold(project):
 
 def test_failed_run_and_correct_and_values(project):
     root, rec, parts = project
-    rec.log(
-        model="mlp",
-        seed=4,
-        split="validation",
-        metric=["log_loss", "brier"],
-        status="failed",
-        notes="OOM",
-    )
+    log(rec, seed=4, split="validation", metric=["log_loss", "brier"], status="failed", notes="OOM")
     ids = parts["validation"]["row_id"]
     c = parts["validation"]["y"].to_numpy() == 1
-    got = rec.log(
-        model="mlp",
+    got = log(
+        rec,
         seed=5,
         split="validation",
         row_id=ids,
@@ -128,9 +93,7 @@ def test_failed_run_and_correct_and_values(project):
         1 - c.mean()
     )
     v = np.linspace(0, 1, len(ids))
-    got = rec.log(
-        model="mlp", seed=6, split="validation", row_id=ids, values=v, metric="latency_ms"
-    )
+    got = log(rec, seed=6, split="validation", row_id=ids, values=v, metric="latency_ms")
     assert got["latency_ms"] == pytest.approx(0.5)
     rows = _rows(root)
     assert [r["status"] for r in rows[:2]] == ["failed", "failed"] and rows[0]["value"] == ""
@@ -207,24 +170,13 @@ def test_creates_layout_without_overwriting(tmp_path):
 def test_no_manifest_warns(tmp_path):
     rec = Recorder(tmp_path / "p")
     with pytest.warns(UserWarning, match="freeze the split"):
-        rec.log(
-            model="m", seed=1, split="validation", row_id=["a"], y=[1], p=[0.9], metric="log_loss"
-        )
+        log(rec, model="m", split="validation", row_id=["a"], y=[1], p=[0.9])
 
 
 def test_adds_missing_optional_columns(project):
     root, rec, _ = project
     (root / "runs.csv").write_text("run_id,model,seed,split,metric,value\n")
-    rec.log(
-        model="mlp",
-        seed=1,
-        split="validation",
-        row_id=[1060, 1061],
-        y=[0, 1],
-        p=[0.3, 0.6],
-        metric="log_loss",
-        notes="n",
-    )
+    log(rec, split="validation", row_id=[1060, 1061], y=[0, 1], p=[0.3, 0.6], notes="n")
     rows = _rows(root)
     assert rows[0]["notes"] == "n" and rows[0]["predictions"].endswith(".parquet")
 
@@ -236,7 +188,8 @@ def _worker(args):
     rng = np.random.default_rng(worker)
     for i in range(n):
         y = rng.integers(0, 2, size=50)
-        rec.log(
+        log(
+            rec,
             model=f"m{worker}",
             seed=i,
             split="validation",
@@ -266,14 +219,12 @@ def test_csv_predictions_round_trip_exactly(project):
     rec = Recorder(root, predictions="csv")
     y = parts["validation"]["y"].to_numpy()
     p = fake_p(y, 1.0, 5)
-    rec.log(
-        model="mlp",
-        seed=1,
+    log(
+        rec,
         split="validation",
         row_id=parts["validation"]["row_id"],
         y=y,
         p=p,
-        metric="log_loss",
         columns={"week": np.arange(len(y)) % 4},
     )
     back = pd.read_csv(root / "artefacts/predictions/mlp-s1-validation.csv")

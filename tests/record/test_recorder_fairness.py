@@ -18,7 +18,7 @@ import pytest
 from reportgen import sanity
 from reportgen.project.manifest import split_fingerprint, time_resolution
 from reportgen.record import Recorder
-from tests.record.conftest import fake_p, write_split
+from tests.record.conftest import fake_p, log, log_both, write_split
 
 #: the TOML of the fast script: the rule written today, before the runs, after the freeze
 TOML = """title = "Fast script"
@@ -50,25 +50,6 @@ def _fact(report, cid):
     return next(c for c in report["checks"] if c["id"] == f"fair-{cid}")
 
 
-def _log_both(rec, parts, seeds=(1, 2, 3), **extra):
-    for model, skill in (("mlp", 1.3), ("lr", 1.0)):
-        for seed in seeds:
-            for split in ("validation", "test"):
-                y = parts[split]["y"].to_numpy()
-                rec.log(
-                    model=model,
-                    seed=seed,
-                    split=split,
-                    row_id=parts[split]["row_id"],
-                    y=y,
-                    p=fake_p(y, skill, 10 * seed + (split == "test")),
-                    metric="log_loss",
-                    config=f"{model}-a",
-                    features="x",
-                    **extra,
-                )
-
-
 def _rung1(rec):
     """The four rung-1 check files of the candidate (values a healthy network gives)."""
     sanity.initial_loss(rec, "mlp", 0.70, classes=2)
@@ -91,7 +72,7 @@ def test_the_documented_fast_script_reaches_rung_2_shown(tmp_path):
     parts = write_split(root)
     rec = Recorder(root)
     manifest = rec.freeze()  # then log at once, as docs/recording.md shows
-    _log_both(rec, parts)
+    log_both(rec, parts, 1.3)
     _rung1(rec)
     rows = _rows(root)
     stamp = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
@@ -140,14 +121,13 @@ def test_order_is_shown_only_where_the_precision_allows(project, created, starte
     rec.freeze(created)
     y = parts["validation"]["y"].to_numpy()
     for model in ("mlp", "lr"):
-        rec.log(
+        log(
+            rec,
             model=model,
-            seed=1,
             split="validation",
             row_id=parts["validation"]["row_id"],
             y=y,
             p=fake_p(y, 1.0, 1),
-            metric="log_loss",
             started_at=started,
         )
     fact = _fact(_report(root), "frozen-before-runs")
@@ -208,15 +188,7 @@ def test_row_ids_must_be_rows_of_the_split_part(project):
     ids = np.concatenate([val[:10], test_ids[:5], val[10:]])  # 5 test rows mixed in at 10
     y = np.zeros(len(ids), dtype=int)
     with pytest.raises(ValueError) as e:
-        rec.log(
-            model="mlp",
-            seed=1,
-            split="val",
-            row_id=ids,
-            y=y,
-            p=np.full(len(ids), 0.4),
-            metric="log_loss",
-        )
+        log(rec, split="val", row_id=ids, y=y, p=np.full(len(ids), 0.4))
     assert str(e.value) == (
         f"row_id[10] = {int(test_ids[0])} is not a row of the frozen validation split "
         "(split/validation.csv, column 'row_id'); 5 of the 65 row ids are not in it"
@@ -224,25 +196,9 @@ def test_row_ids_must_be_rows_of_the_split_part(project):
     assert _rows(root) == [] and list((root / "artefacts/predictions").iterdir()) == []
     # string ids are compared as the report compares them (text, stripped)
     with pytest.raises(ValueError, match=r"row_id\[0\] = 'x1060' is not a row"):
-        rec.log(
-            model="mlp",
-            seed=1,
-            split="validation",
-            row_id=["x1060", "1061"],
-            y=[0, 1],
-            p=[0.2, 0.8],
-            metric="log_loss",
-        )
+        log(rec, split="validation", row_id=["x1060", "1061"], y=[0, 1], p=[0.2, 0.8])
     with pytest.warns(UserWarning, match="2 of the 60 rows of the validation split logged"):
-        rec.log(
-            model="mlp",
-            seed=1,
-            split="validation",
-            row_id=[" 1060", "1061"],
-            y=[0, 1],
-            p=[0.2, 0.8],
-            metric="log_loss",
-        )
+        log(rec, split="validation", row_id=[" 1060", "1061"], y=[0, 1], p=[0.2, 0.8])
 
 
 def test_whole_part_logged_gives_no_warning(project):
@@ -250,15 +206,7 @@ def test_whole_part_logged_gives_no_warning(project):
     y = parts["test"]["y"].to_numpy()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        rec.log(
-            model="mlp",
-            seed=1,
-            split="test",
-            row_id=parts["test"]["row_id"],
-            y=y,
-            p=fake_p(y, 1, 1),
-            metric="log_loss",
-        )
+        log(rec, split="test", row_id=parts["test"]["row_id"], y=y, p=fake_p(y, 1, 1))
 
 
 @pytest.mark.parametrize(
@@ -279,7 +227,7 @@ def test_metric_typos_get_did_you_mean(project, metric, kwargs, message):
     else:
         args = dict(y=[0, 1, 1], p=[0.2, 0.7, 0.9])
     with pytest.raises(ValueError, match=message) as e:
-        rec.log(model="mlp", seed=1, split="validation", row_id=ids, metric=metric, **args)
+        log(rec, split="validation", row_id=ids, metric=metric, **args)
     if metric == "f1":
         assert "did you mean" not in str(e.value)
 
@@ -287,14 +235,7 @@ def test_metric_typos_get_did_you_mean(project, metric, kwargs, message):
 def test_own_metric_named_like_a_built_in_warns(project):
     root, rec, _ = project
     with pytest.warns(UserWarning, match="reads like the built-in 'log_loss': give y and p"):
-        rec.log(
-            model="mlp",
-            seed=1,
-            split="validation",
-            row_id=[1060, 1061],
-            values=[0.3, 0.2],
-            metric="log-loss",
-        )
+        log(rec, split="validation", row_id=[1060, 1061], values=[0.3, 0.2], metric="log-loss")
 
 
 def test_multi_class_p_is_logged_and_a_binary_y_points_to_both_routes(project):
@@ -302,35 +243,19 @@ def test_multi_class_p_is_logged_and_a_binary_y_points_to_both_routes(project):
     ids = [1060, 1061, 1062]
     proba = np.full((3, 3), 1 / 3)
     # a (N, 3) predict_proba is a multi-class run: the built-in metric, p_<class> columns
-    logged = rec.log(
-        model="m",
-        seed=3,
-        split="validation",
-        row_id=ids,
-        y=[0, 1, 2],
-        p=proba,
-        metric="log_loss",
-    )
+    logged = log(rec, model="m", seed=3, split="validation", row_id=ids, y=[0, 1, 2], p=proba)
     assert logged["log_loss"] == pytest.approx(np.log(3))
     with pytest.raises(ValueError) as e:
-        rec.log(
-            model="m",
-            seed=1,
-            split="validation",
-            row_id=ids,
-            y=[0, 1, 2],
-            p=[0.1, 0.2, 0.3],
-            metric="log_loss",
-        )
+        log(rec, model="m", split="validation", row_id=ids, y=[0, 1, 2], p=[0.1, 0.2, 0.3])
     assert str(e.value).startswith(
         "y[2] = 2.0 is not a valid label; it should be 0 or 1; y has 3 labels"
     )
     assert "values=" in str(e.value) and "classes=estimator.classes_" in str(e.value)
     # the per-row route the message names works
     y = np.array([0, 1, 2])
-    got = rec.log(
+    got = log(
+        rec,
         model="m",
-        seed=1,
         split="validation",
         row_id=ids,
         metric="nll",
@@ -338,12 +263,12 @@ def test_multi_class_p_is_logged_and_a_binary_y_points_to_both_routes(project):
     )
     assert got["nll"] == pytest.approx(np.log(3))
     with pytest.raises(ValueError, match=r"p\[:, 1\]"):
-        rec.log(
+        log(
+            rec,
             model="m",
             seed=2,
             split="validation",
             row_id=ids,
             y=[0, 1, 1],
             p=np.full((3, 2), 0.5),
-            metric="log_loss",
         )

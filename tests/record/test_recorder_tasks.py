@@ -38,15 +38,19 @@ def _proba(n, k, seed=0):
     return np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
 
 
+def _log(rec, **kwargs):
+    """rec.log of model "a", seed 1 on 30 test rows r0 .. r29, unless the call says otherwise."""
+    args = dict(model="a", seed=1, split="test", row_id=[f"r{i}" for i in range(30)])
+    return rec.log(**{**args, **kwargs})
+
+
 def test_multiclass_writes_p_columns_and_logs_sklearns_value(tmp_path):
     rec = _project(tmp_path, task='task = "multiclass"')
     ids = [f"r{i}" for i in range(30)]
     p = _proba(30, 3)
     y = np.array(["cat", "dog", "eel"])[np.arange(30) % 3]
-    out = rec.log(
-        model="a",
-        seed=1,
-        split="test",
+    out = _log(
+        rec,
         row_id=ids,
         y=y,
         p=p,
@@ -64,28 +68,12 @@ def test_multiclass_writes_p_columns_and_logs_sklearns_value(tmp_path):
 def test_integer_classes_default_and_two_columns_need_the_task(tmp_path):
     rec = _project(tmp_path)
     ids = [f"r{i}" for i in range(30)]
-    rec.log(
-        model="a",
-        seed=1,
-        split="test",
-        row_id=ids,
-        y=np.arange(30) % 4,
-        p=_proba(30, 4),
-        metric="log_loss",
-    )
+    _log(rec, row_id=ids, y=np.arange(30) % 4, p=_proba(30, 4), metric="log_loss")
     frame = pd.read_parquet(tmp_path / "artefacts/predictions/a-s1-test.parquet")
     assert list(frame.columns)[2:] == ["p_0", "p_1", "p_2", "p_3"]
     assert frame["y"].dtype.kind == "i"
     with pytest.raises(ValueError, match=r"p\[:, 1\]"):
-        rec.log(
-            model="b",
-            seed=1,
-            split="test",
-            row_id=ids,
-            y=np.arange(30) % 2,
-            p=_proba(30, 2),
-            metric="log_loss",
-        )
+        _log(rec, model="b", row_id=ids, y=np.arange(30) % 2, p=_proba(30, 2), metric="log_loss")
 
 
 @pytest.mark.parametrize(
@@ -100,28 +88,13 @@ def test_integer_classes_default_and_two_columns_need_the_task(tmp_path):
 def test_multiclass_refusals(tmp_path, kwargs, message):
     rec = _project(tmp_path)
     with pytest.raises(ValueError, match=message):
-        rec.log(
-            model="a",
-            seed=1,
-            split="test",
-            row_id=[f"r{i}" for i in range(30)],
-            metric="log_loss",
-            **kwargs,
-        )
+        _log(rec, metric="log_loss", **kwargs)
 
 
 def test_a_binary_label_error_points_to_multiclass(tmp_path):
     rec = _project(tmp_path)
     with pytest.raises(ValueError, match="classes=estimator.classes_"):
-        rec.log(
-            model="a",
-            seed=1,
-            split="test",
-            row_id=[f"r{i}" for i in range(30)],
-            y=np.arange(30) % 3,
-            p=np.full(30, 0.5),
-            metric="log_loss",
-        )
+        _log(rec, y=np.arange(30) % 3, p=np.full(30, 0.5), metric="log_loss")
 
 
 def test_regression_writes_y_pred_and_logs_sklearns_value(tmp_path):
@@ -129,40 +102,15 @@ def test_regression_writes_y_pred_and_logs_sklearns_value(tmp_path):
     rng = np.random.default_rng(1)
     y = rng.normal(100, 20, size=30)
     yp = y + rng.normal(0, 5, size=30)
-    out = rec.log(
-        model="a",
-        seed=1,
-        split="test",
-        row_id=[f"r{i}" for i in range(30)],
-        y=y,
-        y_pred=yp,
-        metric=["squared_error", "absolute_error"],
-    )
+    out = _log(rec, y=y, y_pred=yp, metric=["squared_error", "absolute_error"])
     frame = pd.read_parquet(tmp_path / "artefacts/predictions/a-s1-test.parquet")
     assert list(frame.columns) == ["row_id", "y", "y_pred"]
     assert out["squared_error"] == pytest.approx(skm.mean_squared_error(y, yp), rel=1e-12)
     assert out["absolute_error"] == pytest.approx(skm.mean_absolute_error(y, yp), rel=1e-12)
     with pytest.raises(ValueError, match="not a regression metric"):
-        rec.log(
-            model="b",
-            seed=1,
-            split="test",
-            row_id=[f"r{i}" for i in range(30)],
-            y=y,
-            y_pred=yp,
-            metric="log_loss",
-        )
+        _log(rec, model="b", y=y, y_pred=yp, metric="log_loss")
     with pytest.raises(ValueError, match="not both"):
-        rec.log(
-            model="b",
-            seed=1,
-            split="test",
-            row_id=[f"r{i}" for i in range(30)],
-            y=y,
-            y_pred=yp,
-            p=np.full(30, 0.5),
-            metric="squared_error",
-        )
+        _log(rec, model="b", y=y, y_pred=yp, p=np.full(30, 0.5), metric="squared_error")
 
 
 def test_logged_projects_build_with_logged_equal_recomputed(tmp_path):
@@ -172,23 +120,12 @@ def test_logged_projects_build_with_logged_equal_recomputed(tmp_path):
     rec = _project(tmp_path, metric="brier", task='task = "multiclass"')
     ids = [f"r{i}" for i in range(30)]
     for model, seed in (("a", 1), ("b", 2)):
-        rec.log(
-            model=model,
-            seed=1,
-            split="test",
-            row_id=ids,
-            y=np.arange(30) % 3,
-            p=_proba(30, 3, seed),
-            metric="brier",
+        _log(
+            rec, model=model, row_id=ids, y=np.arange(30) % 3, p=_proba(30, 3, seed), metric="brier"
         )
     report, _ = compute_report(load_project(tmp_path))
     assert report["project"]["task"] == "multiclass"
     assert all(c["agree"] for c in report["comparisons"]) and len(report["comparisons"]) == 2
-
-
-def _log(rec, **kwargs):
-    args = dict(model="a", seed=1, split="test", row_id=[f"r{i}" for i in range(30)])
-    return rec.log(**{**args, **kwargs})
 
 
 def test_classes_out_of_sorted_order_warn(tmp_path):
@@ -246,16 +183,20 @@ def test_regression_messages_print_plain_numbers(tmp_path):
     assert "np." not in str(e.value)
 
 
+#: metric names mistyped, by task, and the built-in name the error suggests
+TYPOS = {
+    "multiclass": {"logloss": "log_loss", "acuracy": "accuracy", "nll": "log_loss"},
+    "regression": {
+        "squared_eror": "squared_error",
+        "mse": "squared_error",
+        "MAE": "absolute_error",
+    },
+}
+
+
 @pytest.mark.parametrize(
     ("task", "metric", "suggestion"),
-    [
-        ("multiclass", "logloss", "log_loss"),
-        ("multiclass", "acuracy", "accuracy"),
-        ("multiclass", "nll", "log_loss"),
-        ("regression", "squared_eror", "squared_error"),
-        ("regression", "mse", "squared_error"),
-        ("regression", "MAE", "absolute_error"),
-    ],
+    [(task, typo, name) for task, typos in TYPOS.items() for typo, name in typos.items()],
 )
 def test_task_metric_typos_get_did_you_mean(tmp_path, task, metric, suggestion):
     rec = _project(tmp_path)
@@ -293,10 +234,9 @@ def test_misnamed_class_columns_warn_in_the_report(tmp_path, wrong):
         order = ["c", "a", "b"] if model == {"candidate": "a", "baseline": "b"}.get(wrong) else None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rec.log(
+            _log(
+                rec,
                 model=model,
-                seed=1,
-                split="test",
                 row_id=ids,
                 y=y,
                 p=_good_proba(np.arange(30) % 3, 3, rng),

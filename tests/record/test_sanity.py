@@ -11,6 +11,7 @@ import pytest
 from reportgen import sanity
 from reportgen.errors import Problem
 from reportgen.project.checkfiles import evaluate, parse_checkfile
+from reportgen.sanity.scikit import check_mlp_classifier, check_mlp_regressor
 
 
 def _read(tmp_path, result):
@@ -135,3 +136,17 @@ def test_sklearn_mlp_adapter_public_api_only(tmp_path):
     for r in res:
         cf = parse_checkfile((tmp_path / r["path"]).read_text(), r["path"], [], [])
         assert cf.passed is True
+
+
+@pytest.mark.parametrize(
+    ("adapter", "name"),
+    [(check_mlp_classifier, "check_mlp_classifier"), (check_mlp_regressor, "check_mlp_regressor")],
+)
+def test_a_misspelt_option_is_named_as_the_adapters_own(adapter, name):
+    """The options are typed keywords (MlpOptions): a typo names the adapter and the option."""
+    with pytest.raises(
+        TypeError,
+        match=rf"^{name}\(\) got an unexpected keyword argument 'row'; "
+        r"did you mean 'rows'\?$",
+    ):
+        adapter(None, "mlp", None, [[0.0]], [0.0], row=3)

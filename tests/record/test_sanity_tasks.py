@@ -176,17 +176,18 @@ def test_mlp_regressor_healthy_and_broken(tmp_path, diabetes):
 # ---------------------------------------------------------------- a hand-written loop
 
 
-@pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
-def test_manual_loop_healthy_network_passes(tmp_path, task, digits):
-    X, target = digits
-    X, target = X[:300], target[:300]
-    y = {
+def _labels(target, task):
+    """The digits' targets as a binary, a 3-class or a standardised regression label."""
+    return {
         "binary": (target >= 5).astype(int),
         "multiclass": target % 3,
         "regression": (target - target.mean()) / target.std(),
     }[task]
-    net = NumpyMLP(X.shape[1], 16, 3 if task == "multiclass" else 1, task)
-    res = _by_check(
+
+
+def _check_network(tmp_path, net, task, X, y, train):
+    """sanity.check_network of a NumpyMLP, by check name."""
+    return _by_check(
         sanity.check_network(
             tmp_path,
             "net",
@@ -195,12 +196,21 @@ def test_manual_loop_healthy_network_passes(tmp_path, task, digits):
             forward=net.forward,
             loss=net.loss,
             grad=net.grad,
-            train=net.train,
+            train=train,
             X=X,
             y=y,
             rng=np.random.default_rng(0),
         )
     )
+
+
+@pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
+def test_manual_loop_healthy_network_passes(tmp_path, task, digits):
+    X, target = digits
+    X, target = X[:300], target[:300]
+    y = _labels(target, task)
+    net = NumpyMLP(X.shape[1], 16, 3 if task == "multiclass" else 1, task)
+    res = _check_network(tmp_path, net, task, X, y, net.train)
     assert all(r["passed"] for r in res.values()), [r["text"] for r in res.values()]
     assert res["gradient"]["max_relative_error"] < 1e-4  # central differences, step 1e-6
 
@@ -218,26 +228,10 @@ def test_manual_loop_healthy_network_passes(tmp_path, task, digits):
 def test_manual_loop_broken_network_fails(tmp_path, task, bug, check, digits):
     X, target = digits
     X, target = X[:300], target[:300]
-    y = {
-        "binary": (target >= 5).astype(int),
-        "multiclass": target % 3,
-        "regression": (target - target.mean()) / target.std(),
-    }[task]
+    y = _labels(target, task)
     net = NumpyMLP(X.shape[1], 16, 3 if task == "multiclass" else 1, task, **bug)
-    res = _by_check(
-        sanity.check_network(
-            tmp_path,
-            "net",
-            task=task,
-            init=net.init,
-            forward=net.forward,
-            loss=net.loss,
-            grad=net.grad,
-            train=lambda th, Xb, yb: net.train(th, Xb, yb, steps=50),
-            X=X,
-            y=y,
-            rng=np.random.default_rng(0),
-        )
+    res = _check_network(
+        tmp_path, net, task, X, y, lambda th, Xb, yb: net.train(th, Xb, yb, steps=50)
     )
     assert res[check]["passed"] is False, res[check]["text"]
     if check == "initial_loss":
