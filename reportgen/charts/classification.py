@@ -78,7 +78,7 @@ def _bands(alt, report: dict, data: Datasets, rows: list[dict]) -> dict:
     square = alt.Scale(domain=[0, 1])
     return unit(
         alt.Chart(data.add(rows))
-        .mark_area(opacity=0.16)
+        .mark_area(opacity=0.28)
         .encode(
             x=alt.X("x:Q", scale=square),
             y=alt.Y("low:Q", scale=square),

@@ -45,6 +45,11 @@ def confusion(report: dict, data: Datasets):
     classes = [str(k) for k in sec["classes"]]
     k = len(classes)
     cell = max(14, min(34, 300 // k))
+    if k <= LABELLED_CLASSES:  # wide enough for the largest count at the charts' 11 px
+        most = max(
+            n for role, _, _ in models(report) for row in sec[role]["confusion"] for n in row
+        )
+        cell = max(cell, len(str(most)) * CHAR_PX + 6)
     panels = []
     for role, label, _ in models(report):
         m = sec[role]
@@ -95,7 +100,7 @@ def confusion(report: dict, data: Datasets):
             parts.append(
                 unit(
                     alt.Chart(written)
-                    .mark_text(fontSize=9 if k > 6 else 10)
+                    .mark_text(fontSize=11)
                     .encode(
                         x=x,
                         y=y,

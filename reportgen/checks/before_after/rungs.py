@@ -158,7 +158,8 @@ def relevant_rung(
                 + (f"; {section['category_sentence']}" if section["category_sentence"] else ""),
             )
         )
-    checks += [slice_check(s) for s in slices or [] if s["required"]]
+    scored = tuple(section["artefacts"]) if section else ()
+    checks += [slice_check(s, scored) for s in slices or [] if s["required"]]
     bad = failing_slices(slices)
     n_required = sum(1 for s in slices or [] if s["required"])
     arts = list(project.evidence.get("relevant", []))

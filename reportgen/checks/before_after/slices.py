@@ -158,8 +158,9 @@ def slice_failure(s: dict, subject: str = "tuning") -> str:
     return f"{where} is not shown to be no worse: {nums}{s['not_worse_reason']}"
 
 
-def slice_check(s: dict) -> Check:
-    """A required slice: not worse after tuning than before, within the margin."""
+def slice_check(s: dict, scored: tuple[str, ...] = ()) -> Check:
+    """A required slice: not worse after tuning than before, within the margin; ``scored``:
+    the question files its rows were scored in."""
     where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'question')}): " + (
         "" if s.get("labels_disagree") else f"{_numbers(s)}; "
     )
@@ -169,7 +170,7 @@ def slice_check(s: dict) -> Check:
         passed=bool(s["not_worse"]),
         value=s["low"],
         bar=-s["margin"] if s.get("margin") is not None else None,
-        artefacts=(),
+        artefacts=scored,
         text=where
         + (
             f"not worse shown: the worse end stays within the margin {given(-s['margin'])}"

@@ -82,7 +82,15 @@ class Split:
 
     def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
         """Rung 3."""
-        return noise_rung(self.project, seed, iv)
+        return noise_rung(self.project, seed, iv, self.scored())
+
+    def scored(self) -> list[str]:
+        """The test split file and every test predictions file of both models: what the block
+        interval and the slices were computed from."""
+        test = self.project.manifest.part("test") if self.project.manifest else None
+        return ([test.path] if test else []) + [
+            s.test_pred.path for mr in (self.cand, self.base) for s in mr.seeds if s.test_pred
+        ]
 
     def measured(self) -> list[str]:
         """The artefacts rung 5's bounds were measured on."""
@@ -133,7 +141,7 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
         correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
         fair_rung(project, facts),
         d.noise_rung(seed, iv),
-        relevant_rung(project, rel, slices),
+        relevant_rung(project, rel, slices, d.scored()),
         bounded_rung(project, slices, data, untested, d.measured()),
     )
     sup = supported(ladder)

@@ -160,8 +160,9 @@ def _seed_check(project: Project, seed: dict, seed_arts: list[str]) -> Check:
     )
 
 
-def _interval_check(iv: Interval | None) -> Check:
-    """The evaluation interval excludes zero in the candidate's favour."""
+def _interval_check(iv: Interval | None, arts: list[str]) -> Check:
+    """The evaluation interval excludes zero in the candidate's favour; ``arts``: what it was
+    computed from."""
     if iv is None:
         text = "no evaluation interval (no per-row predictions and no paired seeds)"
     else:
@@ -176,21 +177,29 @@ def _interval_check(iv: Interval | None) -> Check:
         passed=iv.above_zero if iv else None,
         value=iv.low if iv else None,
         bar=0.0,
-        artefacts=(),
+        artefacts=tuple(arts) if iv else (),
         text=text,
     )
 
 
-def noise_rung(project: Project, seed: dict, iv: Interval | None) -> RungResult:
-    """Rung 3: the gap clears the seed rule (retraining) and the evaluation interval excludes zero."""
+def noise_rung(
+    project: Project, seed: dict, iv: Interval | None, scored: list[str] = ()
+) -> RungResult:
+    """Rung 3: the gap clears the seed rule (retraining) and the evaluation interval excludes zero.
+
+    ``scored``: the test split file and both models' test predictions, which a block interval
+    is computed from; an interval over paired seeds rests on the seed values themselves.
+    """
     cfg = project.config
     seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]]
-    checks = [_seed_check(project, seed, seed_arts), _interval_check(iv)]
+    iv_arts = list(scored) if iv is not None and iv.source == "block" else seed_arts
+    checks = [_seed_check(project, seed, seed_arts), _interval_check(iv, iv_arts)]
     rule_ok = bool(seed.get("passes"))
     excl = iv is not None and iv.above_zero
     arts = (
         seed_arts
         + (["runs.csv"] if not seed_arts else [])
+        + [a for a in iv_arts if a not in seed_arts]
         + project.evidence.get("larger_than_noise", [])
     )
     if rule_ok and excl:
@@ -235,8 +244,9 @@ def slice_numbers(s: dict) -> tuple[str, str, str]:
     return with_sign(s["gap"], d), interval(s["low"], s["high"], digits=d), with_sign(s["low"], d)
 
 
-def _slice_check(s: dict) -> Check:
-    """A required slice: not worse than the baseline within the margin."""
+def _slice_check(s: dict, scored: list[str]) -> Check:
+    """A required slice: not worse than the baseline within the margin; ``scored``: the test
+    split file (its slice column) and the test predictions its rows were scored in."""
     where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'row')})"
     if s.get("low") is not None:
         g, ends, _ = slice_numbers(s)
@@ -251,7 +261,7 @@ def _slice_check(s: dict) -> Check:
         passed=bool(s.get("not_worse")),
         value=s["low"],
         bar=-s["margin"] if s.get("margin") is not None else None,
-        artefacts=(),
+        artefacts=tuple(scored),
         text=where
         + "; "
         + (
@@ -262,15 +272,22 @@ def _slice_check(s: dict) -> Check:
     )
 
 
-def relevant_rung(project: Project, rel: dict | None, slices: list[dict] | None) -> RungResult:
-    """Rung 4: a gain worth acting on (the useful effect) and no required slice worse."""
+def relevant_rung(
+    project: Project, rel: dict | None, slices: list[dict] | None, scored: list[str] = ()
+) -> RungResult:
+    """Rung 4: a gain worth acting on (the useful effect) and no required slice worse.
+
+    ``scored``: the test split file and test predictions the slices were measured on.
+    """
     cfg = project.config
     arts = list(project.evidence.get("relevant", []))
     if cfg.min_useful_effect is not None:
         arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
     req = [s for s in (slices or []) if s["required"]]
     bad_slices = [s for s in req if not s.get("not_worse")]
-    checks = [_slice_check(s) for s in req]
+    checks = [_slice_check(s, list(scored)) for s in req]
+    if req:
+        arts += [a for a in scored if a not in arts]
     if rel is None:
         return rung(
             4,
