@@ -84,7 +84,11 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
     assert sum(len(g.items) for g in row.artefacts_shown.groups) == 2
     assert row.artefacts_shown.more == "and 28 more"  # listed in the appendix, row.anchor
     assert row.anchor == "evidence-rung-3"
-    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_shown.more == ""  # 2 cited
+    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_shown.more == "and 12 more"
+    two = copy.deepcopy(weekly_churn)
+    two["ladder"][3]["artefacts"] = two["ladder"][3]["artefacts"][:2]
+    two["ladder"][3]["artefacts_total"] = 2
+    assert view.build_view(two, {}).ladder[3].artefacts_shown.more == ""  # 2 cited: all shown
 
 
 def test_decision_in_its_units(weekly_churn):
