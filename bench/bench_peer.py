@@ -27,8 +27,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from child import run_child  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "examples" / "weekly-churn"
@@ -74,16 +76,7 @@ def peer_python(cache: Path) -> Path:
 
 def timed(cmd: list[str]) -> tuple[float, float]:
     """(wall, CPU) seconds of one fresh process; CPU includes the children it waited for."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode("utf-8", "replace")
-    proc.stderr.close()
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return run_child(cmd)[:2]
 
 
 def load() -> str:

@@ -22,11 +22,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from child import run_child  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,20 +63,6 @@ print(total)
 """
 
 
-def run_child(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of one child process."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err}")
-    return wall, usage.ru_maxrss / 1024  # Linux: kilobytes
-
-
 def project(work: Path, n_val: int, n_test: int, seeds: int, split_fmt: str = "parquet") -> Path:
     sys.path.insert(0, str(ROOT / "bench"))
     from scale_project import make_scale_project
@@ -96,8 +84,8 @@ def compare(path: Path, repeat: int, out: Path, max_file_mb: int | None) -> dict
         build_cmd += ["--max-file-mb", str(max_file_mb)]
     runs: dict[str, list[tuple[float, float]]] = {"floor": [], "build": []}
     for _ in range(repeat):  # alternate, so load from other users hits both alike
-        runs["floor"].append(run_child(floor_cmd))
-        runs["build"].append(run_child(build_cmd))
+        runs["floor"].append(run_child(floor_cmd)[::2])
+        runs["build"].append(run_child(build_cmd)[::2])
     med = {k: (statistics.median(w for w, _ in v), max(r for _, r in v)) for k, v in runs.items()}
     return {"runs": runs, "median": med}
 

@@ -316,20 +316,16 @@ def summary_fields(report: dict) -> dict:
         fields[col] = statuses.get(i)
     before_after = report.get("before_after")
     block = _get(report, "noise", "block")
-    if isinstance(before_after, dict):
-        fields.update(
-            gap_kind="before_after",
-            gap=_get(before_after, "difference"),
-            gap_low=_get(before_after, "low"),
-            gap_high=_get(before_after, "high"),
-        )
-    elif isinstance(block, dict):
-        fields.update(
-            gap_kind="block",
-            gap=_get(block, "gap"),
-            gap_low=_get(block, "low"),
-            gap_high=_get(block, "high"),
-        )
+    # the gap the summary reports: a before-after difference, else the test block line's
+    for kind, sec, key in (("before_after", before_after, "difference"), ("block", block, "gap")):
+        if isinstance(sec, dict):
+            fields.update(
+                gap_kind=kind,
+                gap=_get(sec, key),
+                gap_low=_get(sec, "low"),
+                gap_high=_get(sec, "high"),
+            )
+            break
     return fields
 
 
