@@ -47,7 +47,8 @@ def confusion(report: dict, data: Datasets):
     cell = max(14, min(34, 300 // k))
     if k <= LABELLED_CLASSES:  # wide enough for the largest count at the charts' 11 px
         most = max(
-            n for role, _, _ in models(report) for row in sec[role]["confusion"] for n in row
+            (n for role, _, _ in models(report) for row in sec[role]["confusion"] for n in row),
+            default=0,
         )
         cell = max(cell, len(str(most)) * CHAR_PX + 6)
     panels = []
