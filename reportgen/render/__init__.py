@@ -107,15 +107,22 @@ def render_outputs(
             charts = svgs()  # raises here if drawing failed, even when only the PDF needed it
         if "html" in formats:
             out["html"] = render_html(view, charts).encode("utf-8")
+    if "md" in formats and view is None:
+        from reportgen.view import build_view
+
+        view = build_view(report, (), links)
+    _json_and_md(report, formats, view, out)
+    return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
+
+
+def _json_and_md(report: dict, formats: tuple[str, ...], view, out: dict[str, bytes]) -> None:
+    """report.json and decision-log.md into ``out``, when asked for (md from ``view``)."""
     if "json" in formats:
         out["json"] = report_json(report)
     if "md" in formats:
         from reportgen.render.md import render_markdown
-        from reportgen.view import build_view
 
-        view = view or build_view(report, (), links)
         out["md"] = render_markdown(view).encode("utf-8")
-    return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 
 
 def _render_in_parallel(
@@ -134,12 +141,7 @@ def _render_in_parallel(
     pdf = helpers.pdf if "pdf" in formats else None
     if pdf is not None:
         pdf.submit_html(render_html(view, for_print=True))
-    if "json" in formats:
-        out["json"] = report_json(report)
-    if "md" in formats:
-        from reportgen.render.md import render_markdown
-
-        out["md"] = render_markdown(view).encode("utf-8")
+    _json_and_md(report, formats, view, out)  # while the PDF is laid out
     charts = helpers.charts.result()  # raises here if drawing failed, as render_outputs does
     if pdf is not None:
         pdf.submit_charts(charts)

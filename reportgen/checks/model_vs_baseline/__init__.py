@@ -5,6 +5,8 @@ design that differs (checks/cv) overrides the ones it does its own way."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from reportgen.checks.classify import classification
 from reportgen.checks.clipping import clipping_section
 from reportgen.checks.data import data_section
@@ -82,8 +84,9 @@ class Split:
 
     def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
         """Rung 3."""
-        return noise_rung(self.project, seed, iv, self.scored())
+        return noise_rung(self.project, seed, iv, self.scored)
 
+    @cached_property
     def scored(self) -> list[str]:
         """The test split file and every test predictions file of both models: what the block
         interval and the slices were computed from."""
@@ -141,7 +144,7 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
         correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
         fair_rung(project, facts),
         d.noise_rung(seed, iv),
-        relevant_rung(project, rel, slices, d.scored()),
+        relevant_rung(project, rel, slices, d.scored),
         bounded_rung(project, slices, data, untested, d.measured()),
     )
     sup = supported(ladder)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
@@ -160,7 +162,7 @@ def _seed_check(project: Project, seed: dict, seed_arts: list[str]) -> Check:
     )
 
 
-def _interval_check(iv: Interval | None, arts: list[str]) -> Check:
+def _interval_check(iv: Interval | None, arts: Sequence[str]) -> Check:
     """The evaluation interval excludes zero in the candidate's favour; ``arts``: what it was
     computed from."""
     if iv is None:
@@ -183,7 +185,7 @@ def _interval_check(iv: Interval | None, arts: list[str]) -> Check:
 
 
 def noise_rung(
-    project: Project, seed: dict, iv: Interval | None, scored: list[str] = ()
+    project: Project, seed: dict, iv: Interval | None, scored: Sequence[str] = ()
 ) -> RungResult:
     """Rung 3: the gap clears the seed rule (retraining) and the evaluation interval excludes zero.
 
@@ -244,7 +246,7 @@ def slice_numbers(s: dict) -> tuple[str, str, str]:
     return with_sign(s["gap"], d), interval(s["low"], s["high"], digits=d), with_sign(s["low"], d)
 
 
-def _slice_check(s: dict, scored: list[str]) -> Check:
+def _slice_check(s: dict, scored: Sequence[str]) -> Check:
     """A required slice: not worse than the baseline within the margin; ``scored``: the test
     split file (its slice column) and the test predictions its rows were scored in."""
     where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'row')})"
@@ -273,7 +275,7 @@ def _slice_check(s: dict, scored: list[str]) -> Check:
 
 
 def relevant_rung(
-    project: Project, rel: dict | None, slices: list[dict] | None, scored: list[str] = ()
+    project: Project, rel: dict | None, slices: list[dict] | None, scored: Sequence[str] = ()
 ) -> RungResult:
     """Rung 4: a gain worth acting on (the useful effect) and no required slice worse.
 
@@ -285,7 +287,7 @@ def relevant_rung(
         arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
     req = [s for s in (slices or []) if s["required"]]
     bad_slices = [s for s in req if not s.get("not_worse")]
-    checks = [_slice_check(s, list(scored)) for s in req]
+    checks = [_slice_check(s, scored) for s in req]
     if req:
         arts += [a for a in scored if a not in arts]
     if rel is None:
