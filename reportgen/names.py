@@ -62,19 +62,6 @@ KIND_CHECKS = {
     }[kind]
     for kind, facts in FAIRNESS_FACTS.items()
 }
-#: what users call the built-in metrics (folded: no case, spaces, hyphens or underscores)
-METRIC_ALIASES = {
-    "mse": "squared_error",
-    "meansquarederror": "squared_error",
-    "l2": "squared_error",
-    "mae": "absolute_error",
-    "meanabsoluteerror": "absolute_error",
-    "l1": "absolute_error",
-    "nll": "log_loss",
-    "crossentropy": "log_loss",
-    "acc": "accuracy",
-    "error": "error_rate",
-}
 
 
 def fold(name: str) -> str:
@@ -82,12 +69,20 @@ def fold(name: str) -> str:
     return "".join(c for c in str(name).lower() if c.isalnum())
 
 
+def metric_aliases() -> dict[str, str]:
+    """What users call the built-in metrics, folded, -> the metric ("mse" -> squared_error):
+    the registry's aliases, read when asked so that importing names needs no numpy."""
+    from reportgen.stats.metric_registry import METRICS
+
+    return {fold(a): n for n, m in METRICS.items() for a in m.aliases}
+
+
 def did_you_mean(name: str, known) -> str:
     """'; did you mean 'log_loss'?' when ``name`` is close to one of ``known`` (by spelling, by
     case and separators, or as a common alias such as mse for squared_error), else ''."""
     known = list(known)
     folded = {fold(k): k for k in known}
-    alias = METRIC_ALIASES.get(fold(name))
+    alias = metric_aliases().get(fold(name))
     for hit in (folded.get(fold(name)), alias if alias in known else None):
         if hit is not None:
             return f"; did you mean {hit!r}?"

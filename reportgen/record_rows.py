@@ -20,11 +20,12 @@ from reportgen.project.manifest import canonical_part
 from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
 from reportgen.record_io import csv_cell, finite_vector, row_ids_of, vector, zero_one
 from reportgen.safe import atomic_write
+from reportgen.stats.metric_registry import CORRECT, METRICS, task_metrics
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
 
 COLUMNS = REQUIRED + OPTIONAL
-THRESHOLD_METRICS = ("accuracy", "error_rate", "cost")
-CORRECT_METRICS = ("accuracy", "error_rate")
+THRESHOLD_METRICS = tuple(n for n, m in METRICS.items() if m.threshold)
+CORRECT_METRICS = task_metrics(CORRECT)
 
 Columns = dict[str, np.ndarray]
 

@@ -73,8 +73,10 @@ TABLE = [
     (w.ratio, (-0.001,), {"signed": True}, "0.00"),
     (w.given, (0.5, "kWh²"), {}, "0.5 kWh²"),
     (w.given, (0.5, None), {}, "0.5"),
-    (w.metric_unit, ("squared_error", "kWh"), {}, "kWh²"),
-    (w.metric_unit, ("absolute_error", "kWh"), {}, "kWh"),
+    (w.metric_unit, ("kWh",), {"power": 2}, "kWh²"),
+    (w.metric_unit, ("kWh",), {"power": 1}, "kWh"),
+    (w.metric_unit, ("kWh",), {"power": 0}, None),
+    (w.metric_unit, (None,), {"power": 2}, None),
     (w.ratio, (-2.3e-15,), {"signed": True}, "0.00"),
     # variance terms: a power of ten below 0.001
     (w.variance, (5.4e-6,), {}, "5.4 × 10⁻⁶"),

@@ -151,9 +151,10 @@ def metric_name(report: dict) -> str:
     p = report["project"]
     if not p.get("unit"):
         return p["metric"].replace("_", " ")
+    from reportgen.stats.metric_registry import unit_power
     from reportgen.words import metric_label
 
-    return metric_label(p["metric"], p["unit"])
+    return metric_label(p["metric"], p["unit"], power=unit_power(p["metric"]))
 
 
 def gap_title(report: dict) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
+from reportgen.stats.metric_registry import METRICS, task_metrics
 from reportgen.stats.metrics import per_row_metric
 from reportgen.words import MINUS, count_noun, full, given, metric, sig
 
@@ -131,12 +132,14 @@ def _other_metrics(project: Project, pred: Predictions, threshold: float) -> dic
     cfg = project.config
     if pred.kind != "binary" or pred.p is None:
         return {}
+    unpriced = [n for n in task_metrics("binary") if not METRICS[n].costs]
     out = {}
-    for name in ("log_loss", "brier", "accuracy", "error_rate"):
+    for name in unpriced:
         if name != cfg.metric:
             out[name] = float(np.mean(_per_row(name, project, pred.y, pred.p, threshold)))
-    if cfg.metric in ("accuracy", "error_rate") and threshold != 0.5:
-        for name in ("accuracy", "error_rate"):
+    at_threshold = [n for n in unpriced if METRICS[n].threshold]
+    if cfg.metric in at_threshold and threshold != 0.5:
+        for name in at_threshold:
             out[f"{name} at threshold 0.5"] = float(
                 np.mean(_per_row(name, project, pred.y, pred.p, 0.5))
             )
@@ -187,8 +190,9 @@ def diagnose(
         + ")"
     )
     match_tol = h_log + tol
-    if cfg.metric in ("accuracy", "error_rate") and abs(logged - (1.0 - recomputed)) <= match_tol:
-        other = "error rate" if cfg.metric == "accuracy" else "accuracy"
+    complement = getattr(METRICS.get(cfg.metric), "complement", None)
+    if complement and abs(logged - (1.0 - recomputed)) <= match_tol:
+        other = complement.replace("_", " ")
         return Diagnosis(
             "complement",
             bound,

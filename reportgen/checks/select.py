@@ -11,6 +11,7 @@ from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.project.runs import RunRow
 from reportgen.stats import multiclass, regression
+from reportgen.stats.metric_registry import METRICS
 from reportgen.stats.metrics import per_row_metric
 from reportgen.stats.threshold import choose_threshold
 
@@ -73,9 +74,8 @@ def row_metric(project: Project, pred: Predictions, threshold: float | None) -> 
     if not cfg.builtin_metric:
         return pred.metric
     if pred.kind == "correct":
-        return per_row_metric(
-            "accuracy" if cfg.metric != "error_rate" else "error_rate", correct=pred.correct
-        )
+        name = cfg.metric if METRICS[cfg.metric].from_correct else "accuracy"
+        return per_row_metric(name, correct=pred.correct)
     if pred.kind == "multiclass":
         return multiclass.per_row_metric(cfg.metric, pred.y, pred.proba)
     if pred.kind == "regression":

@@ -22,17 +22,14 @@ from reportgen.project.config_toml import (
     error_count,
     load_toml,
 )
+from reportgen.stats.metric_registry import METRICS, TASKS, task_metrics, unit_power
 from reportgen.words.nouns import metric_unit
 
-#: the built-in metrics of each task (per-row, so the row-weighted estimand holds)
-TASK_METRICS: dict[str, tuple[str, ...]] = {
-    "binary": ("log_loss", "brier", "accuracy", "error_rate", "cost"),
-    "multiclass": ("log_loss", "brier", "accuracy", "error_rate"),
-    "regression": ("squared_error", "absolute_error"),
-}
-TASKS = tuple(TASK_METRICS)
-BUILTIN_METRICS = tuple(dict.fromkeys(m for ms in TASK_METRICS.values() for m in ms))
-HIGHER_IS_BETTER_METRICS = ("accuracy",)
+#: the built-in metrics of each task (per-row, so the row-weighted estimand holds), from the
+#: registry (stats/metric_registry.py), as are the two tuples below
+TASK_METRICS: dict[str, tuple[str, ...]] = {t: task_metrics(t) for t in TASKS}
+BUILTIN_METRICS = tuple(METRICS)
+HIGHER_IS_BETTER_METRICS = tuple(n for n, m in METRICS.items() if m.higher_is_better)
 #: metrics that are not a mean of per-row values: descriptions only (docs/methods.md)
 DESCRIPTIVE_METRICS = ("macro_f1", "f1", "roc_auc", "auc", "average_precision", "r2")
 KINDS = ("model-vs-baseline", "before-after")
@@ -165,19 +162,17 @@ class Config:
     def metric_unit(self) -> str | None:
         """The unit of the metric's values (and of the useful effect): "mmHg²" for a squared
         error, "mmHg" otherwise; None without [claim] unit."""
-        return metric_unit(self.metric, self.claim_unit)
+        return metric_unit(self.claim_unit, power=unit_power(self.metric))
 
     @property
     def metric_words(self) -> str:
         """The metric as sentences name its values, with [claim] unit: "log loss",
-        "mean squared error in mmHg²", "mean absolute error in mmHg". A per-row error is
-        reported as its mean over rows, so the regression metrics say "mean"."""
-        name = self.metric.replace("_", " ")
-        if self.metric in ("squared_error", "absolute_error"):
-            name = "mean " + name
-        if not self.claim_unit:
-            return name
-        return f"{name} in {self.metric_unit}"
+        "mean squared error in mmHg²", "mean absolute error in mmHg": a built-in metric's
+        registry words (a per-row error is reported as its mean over rows: "mean")."""
+        built_in = METRICS.get(self.metric)
+        name = built_in.words if built_in else self.metric.replace("_", " ")
+        unit = self.metric_unit
+        return f"{name} in {unit}" if unit else name
 
 
 def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None:

@@ -6,15 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import EPS, check_metric, scores_labels
+from reportgen.stats._util import check_metric, scores_labels
+from reportgen.stats.metric_registry import CORRECT, METRICS, higher_is_better
 
-HIGHER_IS_BETTER: dict[str, bool] = {
-    "log_loss": False,
-    "brier": False,
-    "accuracy": True,
-    "error_rate": False,
-    "cost": False,
-}
+#: the built-in binary metrics and their direction (from the registry)
+HIGHER_IS_BETTER: dict[str, bool] = higher_is_better("binary")
 
 
 def per_row_metric(
@@ -53,25 +49,13 @@ def per_row_metric(
     ndarray of float64, shape (N,)
     """
     check_metric(name, HIGHER_IS_BETTER, "valid")
-    if name in ("accuracy", "error_rate") and correct is not None:
-        acc = np.asarray(correct, dtype=bool).astype(np.float64)
-        return acc if name == "accuracy" else 1.0 - acc
+    metric = METRICS[name]
+    if metric.from_correct and correct is not None:
+        return metric.per_row[CORRECT](np.asarray(correct, dtype=bool))
     if p is None or y is None:
         raise ValueError(f"metric={name!r} needs both p and y")
     pa, ya = scores_labels(p, y)
-    yf = ya.astype(np.float64)
-    if name == "log_loss":
-        pc = np.clip(pa, EPS, 1.0 - EPS)
-        return -np.where(ya, np.log(pc), np.log(1.0 - pc))
-    if name == "brier":
-        return (pa - yf) ** 2
-    pred = pa >= threshold
-    if name == "accuracy":
-        return (pred == ya).astype(np.float64)
-    if name == "error_rate":
-        return (pred != ya).astype(np.float64)
-    # cost
-    return np.where(pred & ~ya, float(c_fp), 0.0) + np.where(~pred & ya, float(c_fn), 0.0)
+    return metric.per_row["binary"](ya, pa, threshold, c_fp, c_fn)
 
 
 def gap(candidate: Any, baseline: Any, higher_is_better: bool) -> float | np.ndarray:

@@ -12,16 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import EPS, check_metric
+from reportgen.stats._util import check_metric
 from reportgen.stats.calibration import ece, reliability_bins
+from reportgen.stats.metric_registry import METRICS, higher_is_better
 
-#: the built-in multi-class metrics and their direction
-HIGHER_IS_BETTER: dict[str, bool] = {
-    "log_loss": False,
-    "brier": False,
-    "accuracy": True,
-    "error_rate": False,
-}
+#: the built-in multi-class metrics and their direction (from the registry)
+HIGHER_IS_BETTER: dict[str, bool] = higher_is_better("multiclass")
 
 
 def labels_proba(y: Any, proba: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -75,16 +71,7 @@ def per_row_metric(name: str, y: Any, proba: Any) -> np.ndarray:
     """
     check_metric(name, HIGHER_IS_BETTER, "multi-class")
     yi, pa = labels_proba(y, proba)
-    rows = np.arange(yi.size)
-    if name == "log_loss":
-        return -np.log(np.clip(pa[rows, yi], EPS, 1.0 - EPS))
-    if name == "brier":
-        onehot = np.zeros_like(pa)
-        onehot[rows, yi] = 1.0
-        per = ((pa - onehot) ** 2).sum(axis=1)
-        return per * 0.5 if pa.shape[1] == 2 else per
-    right = (pa.argmax(axis=1) == yi).astype(np.float64)
-    return right if name == "accuracy" else 1.0 - right
+    return METRICS[name].per_row["multiclass"](yi, pa)
 
 
 def confusion(y: Any, predicted: Any, k: int) -> np.ndarray:

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 
 from reportgen.stats._util import check_metric
+from reportgen.stats.metric_registry import METRICS, higher_is_better
 
-#: the built-in regression metrics and their direction
-HIGHER_IS_BETTER: dict[str, bool] = {"squared_error": False, "absolute_error": False}
+#: the built-in regression metrics and their direction (from the registry)
+HIGHER_IS_BETTER: dict[str, bool] = higher_is_better("regression")
 
 
 def actual_predicted(y: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -51,8 +52,7 @@ def per_row_metric(name: str, y: Any, y_pred: Any) -> np.ndarray:
     """
     check_metric(name, HIGHER_IS_BETTER, "regression")
     ya, pa = actual_predicted(y, y_pred)
-    r = ya - pa
-    return r * r if name == "squared_error" else np.abs(r)
+    return METRICS[name].per_row["regression"](ya, pa)
 
 
 def summary(y: Any, y_pred: Any) -> dict[str, float | None]:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.stats.metric_registry import unit_power
 from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
 
@@ -126,4 +127,5 @@ def metric_name(report: dict) -> str:
     p = report["project"]
     if not p.get("unit"):
         return str(p["metric"]).replace("_", " ")
-    return metric_label(str(p["metric"]), p["unit"])
+    name = str(p["metric"])
+    return metric_label(name, p["unit"], power=unit_power(name))

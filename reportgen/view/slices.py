@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.stats.metric_registry import unit_power
 from reportgen.view.parts import Figure, Row, chart_figure, in_words, names
 from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
@@ -128,9 +129,9 @@ def _not_shown_no_worse(s: dict, digits: int) -> str:
     return "no worse needs an interval: " + str(s.get("not_worse_reason") or "there is none")
 
 
-def _metric_and_unit(report: dict) -> tuple[str, str | None]:
+def _metric_unit(report: dict) -> str | None:
     p = report.get("project") or {}
-    return str(p.get("metric") or ""), p.get("unit")
+    return metric_unit(p.get("unit"), power=unit_power(str(p.get("metric") or "")))
 
 
 def bounds_view(report: dict) -> BoundsView:
@@ -173,7 +174,7 @@ def bounds_view(report: dict) -> BoundsView:
         relevance_rows = [
             Row(
                 "smallest useful effect",
-                given(rel.get("min_useful_effect"), metric_unit(*_metric_and_unit(report))),
+                given(rel.get("min_useful_effect"), _metric_unit(report)),
             ),
             Row("finding", (finding or DASH).replace("-", " ")),
             Row(

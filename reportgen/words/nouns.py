@@ -22,6 +22,8 @@ IRREGULAR = {
 _ES = re.compile(r"(ss|us|is|x|z|ch|sh)$", re.IGNORECASE)
 #: a word that is already an English plural: weeks, days, areas (not class, bus, axis)
 _PLURAL = re.compile(r"[^sui]s$", re.IGNORECASE)
+#: digits as superscripts, for the power of a unit ("kWh²")
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def noun(name: str) -> str:
@@ -83,18 +85,19 @@ def blocks_phrase(n: float | int | None, block: str | None) -> str:
     return count_noun(n, "block", adjective="single-row")
 
 
-def metric_unit(metric: str, unit: str | None) -> str | None:
-    """The unit of a metric's values given the target's unit: squared for a squared error
-    ("mmHg²"), as given otherwise ("mmHg"); None without one."""
-    if not unit:
+def metric_unit(unit: str | None, *, power: int) -> str | None:
+    """The unit of a metric's values given the target's unit and the power of it the metric's
+    values are in (the registry's ``unit_power``): "mmHg²" for power 2, "mmHg" for 1; None
+    without a unit or for power 0 (a metric without unit, such as a squared log error)."""
+    if not unit or power == 0:
         return None
-    return f"{unit}{'²' if metric == 'squared_error' else ''}"
+    return unit if power == 1 else f"{unit}{str(power).translate(_SUPERSCRIPT)}"
 
 
-def metric_label(metric: str, unit: str | None = None) -> str:
-    """A metric as a heading or an axis names it, with the target's unit when the project
-    gives one: "log loss", "squared error, mmHg²", "absolute error, mmHg"."""
+def metric_label(metric: str, unit: str | None = None, *, power: int) -> str:
+    """A metric as a heading or an axis names it, with the target's unit (to ``power``, the
+    registry's ``unit_power``) when the project gives one: "log loss", "squared error,
+    mmHg²", "absolute error, mmHg"."""
     name = noun(metric)
-    if not unit:
-        return name
-    return f"{name}, {metric_unit(metric, unit)}"
+    unit = metric_unit(unit, power=power)
+    return f"{name}, {unit}" if unit else name
