@@ -1,5 +1,6 @@
 """Pure numeric functions for the report, one module per subject.
 
+metric_registry  the built-in metrics, one entry each (per-row functions, direction, words)
 metrics       per-row metrics and the sign rule (gap: candidate better is positive)
 seeds         the seed rule and paired seeds (retraining noise)
 ttests        Student t, the ratio (delta-method) t on blocks, Welch
