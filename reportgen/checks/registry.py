@@ -64,8 +64,9 @@ DESIGNS: dict[str, tuple[CheckId, ...]] = {
 
 
 def all_ids() -> tuple[str, ...]:
-    """Every declared id and family of every design, each once, in design and report order."""
-    return tuple(dict.fromkeys(c.id for checks in DESIGNS.values() for c in checks))
+    """Every declared id and family of every design, each once, by rung (then as declared)."""
+    first = {c.id: c.rung for checks in DESIGNS.values() for c in checks}
+    return tuple(sorted(first, key=lambda i: first[i]))
 
 
 def report_design(report: dict) -> str | None:

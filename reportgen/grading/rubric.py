@@ -26,6 +26,12 @@ TABLES = ("rungs", "checks", "claim", "deductions")
 #: that is not shown earning its not_shown points; "status" scores each rung's own status
 CREDIT = ("credited", "status")
 DEDUCTION_KEYS = ("per_warning", "max_warnings", "late")
+#: each design in the words of a line that does not apply ("does not apply to a ... comparison")
+DESIGN_WORDS = {
+    "split": "model against baseline",
+    "cv": "cross-validated",
+    "before-after": "before/after",
+}
 
 
 @dataclass(frozen=True)
@@ -78,12 +84,18 @@ def _unknown(what: str, name: str, valid: tuple[str, ...]) -> UsageError:
     return UsageError(f"rubric: unknown {what} {clean_text(name, 80)!r}{hint}")
 
 
+def _registry():
+    """reportgen.checks.registry, imported on first use: it loads all of checks (numpy,
+    pandas), which `evreport rubric init` and importing grading do without."""
+    from reportgen.checks import registry
+
+    return registry
+
+
 def known_check(name: str) -> bool:
     """True for a check id some design can write (checks/registry.py), or a ``*`` pattern
     matching one: the rubric is read before the reports, so any design's id is known."""
-    from reportgen.checks.registry import DESIGNS
-
-    return any(_names_meet(name, c) for checks in DESIGNS.values() for c in checks)
+    return any(_names_meet(name, c) for checks in _registry().DESIGNS.values() for c in checks)
 
 
 def _names_meet(name: str, check) -> bool:
@@ -151,9 +163,7 @@ def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
         raise UsageError("rubric [checks] must be a table")
     for name, p in checks.items():
         if not known_check(name):
-            from reportgen.checks.registry import all_ids
-
-            raise _unknown("check", name, all_ids())
+            raise _unknown("check", name, _registry().all_ids())
         lines.append(
             Line(
                 f"check_{name}",
@@ -262,20 +272,10 @@ def _check_applies(report: dict, pattern: str) -> bool:
     """A check line applies unless the report's design never lists a check it names
     (fair-test-opened-once-candidate in a before-after report, test-interval-excludes-zero in
     a cross-validated one); a report of no known design: every line applies."""
-    from reportgen.checks.registry import DESIGNS, report_design
-
-    design = report_design(report)
+    design = _registry().report_design(report)
     if design is None:
         return True
-    return any(_names_meet(pattern, c) for c in DESIGNS[design])
-
-
-#: each design in the words of a line that does not apply ("does not apply to a ... comparison")
-DESIGN_WORDS = {
-    "split": "model against baseline",
-    "cv": "cross-validated",
-    "before-after": "before/after",
-}
+    return any(_names_meet(pattern, c) for c in _registry().DESIGNS[design])
 
 
 def max_points(rubric: Rubric, scores: list[Score] | None) -> float:
@@ -339,9 +339,7 @@ def score(
         if line.kind == "rung":
             out.append(_rung_score(rubric, line, ladder, lowest))
         elif line.kind == "check" and not _check_applies(report, line.key):
-            from reportgen.checks.registry import report_design
-
-            kind = DESIGN_WORDS[report_design(report)]
+            kind = DESIGN_WORDS[_registry().report_design(report)]
             why = f"does not apply to a {kind} comparison: left out of the maximum"
             out.append(Score(line, 0.0, why, applies=False))
         elif line.kind == "check":
