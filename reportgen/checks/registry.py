@@ -14,9 +14,6 @@ from reportgen.checks.cv import rungs as cv
 from reportgen.checks.ids import CheckId
 from reportgen.checks.model_vs_baseline import rungs as split
 
-#: the report.json ``project.kind`` of each design
-KINDS = {"split": "model-vs-baseline", "cv": "model-vs-baseline", "before-after": "before-after"}
-
 
 def _fair(facts: tuple[str, ...], rare: dict[str, str] | None = None) -> tuple[CheckId, ...]:
     """The rung-2 check of each fairness fact, marked rare where ``rare`` gives a reason."""
@@ -29,7 +26,10 @@ FACTS = {
     "cv": cv.CV_FACTS,
     "before-after": fairness.BEFORE_AFTER_FACTS,
 }
-_CV_VALIDATION = "a cross-validated project with a held-out validation part is not shipped"
+_CV_VALIDATION = (
+    "listed only when both models of a cross-validated project also score a validation part, "
+    "which no shipped project does"
+)
 
 #: each design's check ids, in report.json order (a ``*`` family: one per slice or check file)
 DESIGNS: dict[str, tuple[CheckId, ...]] = {
@@ -48,7 +48,10 @@ DESIGNS: dict[str, tuple[CheckId, ...]] = {
         *_fair(FACTS["cv"], {fairness.SAME_ROWS["validation"]: _CV_VALIDATION}),
         split.SEED_RULE,
         cv.CV_INTERVAL,
-        split.NOT_WORSE.seldom("no shipped cross-validated project has a required slice"),
+        split.NOT_WORSE.seldom(
+            "listed only for a required slice of a cross-validated project's test part, "
+            "which no shipped project has"
+        ),
         split.USEFUL_EFFECT,
     ),
     "before-after": (
