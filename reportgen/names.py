@@ -18,50 +18,6 @@ FILE_NAMES = {
     "json": "report.json",
     "md": "decision-log.md",
 }
-#: the fairness facts (report.json ``fairness[].id``) each kind of comparison checks: a
-#: before-after comparison has one tuning run per version, so no features, split ids, tuning
-#: budget or test-opened-once facts
-FAIRNESS_FACTS = {
-    "model-vs-baseline": (
-        "manifest-verified",
-        "frozen-before-runs",
-        "rule-before-runs",
-        "parts-disjoint",
-        "predictions-cover-parts",
-        "same-rows-validation",
-        "same-rows-test",
-        "same-features",
-        "same-split-id",
-        "same-metric",
-        "tuning-budget",
-        "test-opened-once-candidate",
-        "test-opened-once-baseline",
-    ),
-    "before-after": (
-        "manifest-verified",
-        "frozen-before-runs",
-        "rule-before-runs",
-        "parts-disjoint",
-        "predictions-cover-parts",
-        "same-rows-test",
-        "same-metric",
-    ),
-}
-#: every check id (report.json ``checks[].id``, as a pattern) each kind of comparison can list:
-#: a rubric line for a check no pattern of the report's kind matches does not apply to it
-KIND_CHECKS = {
-    kind: ("logged-equals-recomputed", "rung1-*", "not-worse-on-*")
-    + tuple(f"fair-{f}" for f in facts)
-    + {
-        "model-vs-baseline": (
-            "validation-gap-vs-seed-sd",
-            "test-interval-excludes-zero",
-            "useful-effect",
-        ),
-        "before-after": ("interval-above-zero", "broken-questions", "general-set-held"),
-    }[kind]
-    for kind, facts in FAIRNESS_FACTS.items()
-}
 
 
 def fold(name: str) -> str:

@@ -11,6 +11,49 @@ from reportgen.checks.types import Evidence
 from reportgen.project import Project
 from reportgen.words import count, count_noun, ratio
 
+#: the fairness facts this module checks (report.json ``fairness[].id``; ladder.fair_rung makes
+#: each the rung-2 check ``fair-<fact>``)
+MANIFEST_VERIFIED = "manifest-verified"
+FROZEN_BEFORE_RUNS = "frozen-before-runs"
+RULE_BEFORE_RUNS = "rule-before-runs"
+PARTS_DISJOINT = "parts-disjoint"
+PREDICTIONS_COVER_PARTS = "predictions-cover-parts"
+#: same rows, by split part
+SAME_ROWS = {"validation": "same-rows-validation", "test": "same-rows-test"}
+#: the same logged value for both models, by runs.csv column
+SAME_COLUMN = {"features": "same-features", "split_id": "same-split-id"}
+SAME_METRIC = "same-metric"
+TUNING_BUDGET = "tuning-budget"
+#: test opened once, by role
+TEST_OPENED_ONCE = {
+    "candidate": "test-opened-once-candidate",
+    "baseline": "test-opened-once-baseline",
+}
+#: every fact of a model against its baseline on a split, in report.json order
+SPLIT_FACTS = (
+    MANIFEST_VERIFIED,
+    FROZEN_BEFORE_RUNS,
+    RULE_BEFORE_RUNS,
+    PARTS_DISJOINT,
+    PREDICTIONS_COVER_PARTS,
+    *SAME_ROWS.values(),
+    *SAME_COLUMN.values(),
+    SAME_METRIC,
+    TUNING_BUDGET,
+    *TEST_OPENED_ONCE.values(),
+)
+#: the facts of one model against its own earlier version: one tuning run per version, so no
+#: features, split ids, tuning budget or test-opened-once facts
+BEFORE_AFTER_FACTS = (
+    MANIFEST_VERIFIED,
+    FROZEN_BEFORE_RUNS,
+    RULE_BEFORE_RUNS,
+    PARTS_DISJOINT,
+    PREDICTIONS_COVER_PARTS,
+    SAME_ROWS["test"],
+    SAME_METRIC,
+)
+
 
 def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> Evidence:
     return Evidence(id_, passed, text, tuple(artefacts))
@@ -44,7 +87,7 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
     m = project.manifest
     if m is None:
         return _fact(
-            "manifest-verified",
+            MANIFEST_VERIFIED,
             False,
             "no frozen-split manifest: the split was never frozen "
             "(run `evreport freeze` before training)",
@@ -65,7 +108,7 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
         )
     )
     return _fact(
-        "manifest-verified",
+        MANIFEST_VERIFIED,
         not bad and bool(m.files),
         text,
         [mpath] + [f.path for f in m.files],
@@ -82,11 +125,11 @@ def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
     m = project.manifest
     if m is None or m.created is None:
         return _fact(
-            "frozen-before-runs", None, "no manifest creation time to compare with the runs", []
+            FROZEN_BEFORE_RUNS, None, "no manifest creation time to compare with the runs", []
         )
     if first is None:
         return _fact(
-            "frozen-before-runs",
+            FROZEN_BEFORE_RUNS,
             None,
             "runs.csv has no started_at: cannot show the split was frozen before the first run",
             [mpath],
@@ -102,7 +145,7 @@ def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
     else:
         coarse = max(m.created_resolution, res_run)
         return _fact(
-            "frozen-before-runs",
+            FROZEN_BEFORE_RUNS,
             None,
             f"split frozen {m.created_text} and the first run started {start_text}: written to "
             f"{_duration(coarse)}, these times do not show which came first (evreport freeze "
@@ -110,7 +153,7 @@ def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
             arts,
         )
     return _fact(
-        "frozen-before-runs",
+        FROZEN_BEFORE_RUNS,
         ok,
         f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
         f"({start_text})",
@@ -140,7 +183,7 @@ def _rule_before_runs(project: Project, first) -> Evidence:
     cfg, m = project.config, project.manifest
     if cfg.written is None:
         return _fact(
-            "rule-before-runs",
+            RULE_BEFORE_RUNS,
             None,
             "[rule] written is not set: the rule cannot be shown to predate the runs",
             [],
@@ -148,7 +191,7 @@ def _rule_before_runs(project: Project, first) -> Evidence:
     wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
     if first is None:
         return _fact(
-            "rule-before-runs",
+            RULE_BEFORE_RUNS,
             None,
             f"decision rule written {cfg.written}, but runs.csv has no started_at: the rule "
             "cannot be shown to predate the first run",
@@ -164,7 +207,7 @@ def _rule_before_runs(project: Project, first) -> Evidence:
             f"; it also predates the freeze ({m.created.date()}): fixed even earlier, which is "
             "stronger, not a fairness failure"
         )
-    return _fact("rule-before-runs", ok, text, [wl, first[1].cite(project.runs_name)])
+    return _fact(RULE_BEFORE_RUNS, ok, text, [wl, first[1].cite(project.runs_name)])
 
 
 def _parts_disjoint(ids_by_part: _SplitIds, mpath: str) -> Evidence:
@@ -177,7 +220,7 @@ def _parts_disjoint(ids_by_part: _SplitIds, mpath: str) -> Evidence:
                 hit = ids_by_part.index(parts[a]).intersection(ids_by_part.index(parts[b]))
                 clash = (hit[0], parts[a], parts[b])
     return _fact(
-        "parts-disjoint",
+        PARTS_DISJOINT,
         clash is None,
         "no row_id sits in two parts"
         if clash is None
@@ -206,7 +249,7 @@ def _predictions_cover_parts(project: Project, ids_by_part: _SplitIds) -> Eviden
                 f"{count(len(pred) - found)} not in the part"
             )
     return _fact(
-        "predictions-cover-parts",
+        PREDICTIONS_COVER_PARTS,
         (not cover_bad) if cover_n else None,
         (
             f"each of {count_noun(cover_n, 'predictions file')} covers exactly its part's rows"
@@ -247,7 +290,7 @@ def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
             same = all(len(p) == n_ref and (ref.get_indexer(p.row_id) >= 0).all() for p in every)
         facts.append(
             _fact(
-                f"same-rows-{part}",
+                SAME_ROWS[part],
                 bool(same),
                 f"both models scored on the same {count_noun(n_ref, 'row', adjective=part)}"
                 if same
@@ -275,7 +318,7 @@ def run_column_facts(cand, base, values, lines: list[str], what: str) -> list[Ev
     facts = []
     for col, label in (("features", "feature set"), ("split_id", "split")):
         vals = {mr.role: values(mr, col) for mr in (cand, base)}
-        fid = f"same-{col.replace('_', '-')}"
+        fid = SAME_COLUMN[col]
         if any(None in v for v in vals.values()) or not all(vals.values()):
             text = f"runs.csv has no {col} for every {what}: same {label} not shown"
             facts.append(_fact(fid, None, text, lines))
@@ -304,7 +347,7 @@ def _same_metric(project: Project, cand: ModelRuns, base: ModelRuns) -> Evidence
         p.path for mr in (cand, base) for s in mr.seeds for p in (s.val_pred, s.test_pred) if p
     }
     return _fact(
-        "same-metric",
+        SAME_METRIC,
         True if recomputed else None,
         f"{metric} recomputed by evreport for both models from their predictions"
         if recomputed
@@ -317,11 +360,11 @@ def _tuning_budget(rn: str, cand: ModelRuns, base: ModelRuns) -> Evidence:
     """Both models tried a comparable number of configurations on validation (ratio at most 2)."""
     nc, nb = len(cand.val_configs), len(base.val_configs)
     if not (nc and nb):
-        return _fact("tuning-budget", None, "no validation rows to count configurations", [])
+        return _fact(TUNING_BUDGET, None, "no validation rows to count configurations", [])
     r = max(nc, nb) / min(nc, nb)
     lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"]
     return _fact(
-        "tuning-budget",
+        TUNING_BUDGET,
         r <= 2,
         f"tuning budget: {count_noun(nc, 'config')} for {cand.name}, {count(nb)} for {base.name} "
         f"on validation (ratio {ratio(r)}{', unequal: above 2' if r > 2 else ''})",
@@ -337,7 +380,7 @@ def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
         lines = [r.cite(rn) for r in mr.rows if r.split == "test" and r.ok]
         facts.append(
             _fact(
-                f"test-opened-once-{mr.role}",
+                TEST_OPENED_ONCE[mr.role],
                 (n == 1) if n else None,
                 f"test opened once for {mr.name} (one config scored)"
                 if n == 1
@@ -353,7 +396,7 @@ def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
 
 def fair_status(facts: list[Evidence]) -> tuple[str, str | None]:
     """shown when every fact passes; not shown without a verified manifest; partly otherwise."""
-    manifest = next((f for f in facts if f.id == "manifest-verified"), None)
+    manifest = next((f for f in facts if f.id == MANIFEST_VERIFIED), None)
     if manifest is None or not manifest.passed:
         return "not shown", manifest.text if manifest else "no verified manifest"
     failing = [f for f in facts if f.passed is False]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reportgen.checks.fairness import fair_status
+from reportgen.checks.ids import CheckId
 from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
 from reportgen.names import RUNG_NAMES
@@ -18,6 +19,10 @@ from reportgen.words import count, full, power_of_ten
 
 #: what a rung function returns: the rung and its checks, in report.json order
 RungResult = tuple[Rung, list[Check]]
+#: the check ids this module writes: logged values against recomputed ones (rung 1), and one
+#: check per fairness fact (rung 2; each mode names its facts)
+LOGGED = CheckId("logged-equals-recomputed", 1)
+FAIR = CheckId("fair-*", 2)
 
 
 def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary: str) -> Rung:
@@ -76,7 +81,7 @@ def logged_check(comparisons: list[dict]) -> tuple[Check, list[dict]]:
         else "no predictions to recompute the logged values from"
     )
     check = Check(
-        id="logged-equals-recomputed",
+        id=LOGGED.id,
         rung=1,
         passed=(not bad) if comparisons else None,
         value=len(bad),
@@ -92,7 +97,7 @@ def fair_rung(project: Project, facts: list[Evidence]) -> RungResult:
     status, missing = fair_status(facts)
     arts = [a for f in facts for a in f.artefacts] + project.evidence.get("fair", [])
     checks: list[Check] = [
-        FactCheck(f"fair-{f.id}", 2, f.passed, None, None, f.artefacts, f.text) for f in facts
+        FactCheck(FAIR.of(f.id), 2, f.passed, None, None, f.artefacts, f.text) for f in facts
     ]
     n_ok = sum(1 for f in facts if f.passed)
     shown = f"{count(n_ok)} of {count(len(facts))} fairness facts shown"

@@ -17,44 +17,21 @@ from datetime import datetime
 from pathlib import Path
 
 from reportgen.errors import UsageError, clean_text
-from reportgen.names import KIND_CHECKS, RUNG_KEYS
+from reportgen.names import RUNG_KEYS
 from reportgen.words import count, count_noun
 
 STATUSES = ("shown", "partly", "not shown")
-#: every check id evreport writes into report.json checks[] (docs/report-json.md)
-KNOWN_CHECKS = (
-    "rung1-initial_loss",
-    "rung1-gradient",
-    "rung1-overfit",
-    "rung1-shapes",
-    "logged-equals-recomputed",
-    "fair-manifest-verified",
-    "fair-frozen-before-runs",
-    "fair-rule-before-runs",
-    "fair-parts-disjoint",
-    "fair-predictions-cover-parts",
-    "fair-same-rows-validation",
-    "fair-same-rows-test",
-    "fair-same-features",
-    "fair-same-split-id",
-    "fair-same-metric",
-    "fair-tuning-budget",
-    "fair-test-opened-once-candidate",
-    "fair-test-opened-once-baseline",
-    "validation-gap-vs-seed-sd",
-    "test-interval-excludes-zero",
-    "useful-effect",
-    "interval-above-zero",
-    "broken-questions",
-    "general-set-held",
-)
-#: check ids with a project-specific part: a slice name, a harness check and model
-KNOWN_PATTERNS = ("not-worse-on-*", "rung1-*-*")
 TABLES = ("rungs", "checks", "claim", "deductions")
 #: [rungs] credit: "credited" (default) scores the credited ladder, a rung above the lowest rung
 #: that is not shown earning its not_shown points; "status" scores each rung's own status
 CREDIT = ("credited", "status")
 DEDUCTION_KEYS = ("per_warning", "max_warnings", "late")
+#: each design in the words of a line that does not apply ("does not apply to a ... comparison")
+DESIGN_WORDS = {
+    "split": "model against baseline",
+    "cv": "cross-validated",
+    "before-after": "before/after",
+}
 
 
 @dataclass(frozen=True)
@@ -107,16 +84,43 @@ def _unknown(what: str, name: str, valid: tuple[str, ...]) -> UsageError:
     return UsageError(f"rubric: unknown {what} {clean_text(name, 80)!r}{hint}")
 
 
+def _registry():
+    """reportgen.checks.registry, imported on first use: it loads all of checks (numpy,
+    pandas), which `evreport rubric init` and importing grading do without."""
+    from reportgen.checks import registry
+
+    return registry
+
+
 def known_check(name: str) -> bool:
-    """True for a check id evreport can write, or a ``*`` pattern matching one."""
-    if "*" in name:
-        return any(fnmatch.fnmatchcase(k, name) for k in KNOWN_CHECKS) or name in KNOWN_PATTERNS
-    if name in KNOWN_CHECKS:
-        return True
-    if name.startswith("not-worse-on-") and len(name) > len("not-worse-on-"):
-        return True
-    parts = name.split("-")
-    return len(parts) >= 3 and parts[0] == "rung1" and all(parts[1:])
+    """True for a check id some design can write (checks/registry.py), or a ``*`` pattern
+    matching one: the rubric is read before the reports, so any design's id is known."""
+    return any(_names_meet(name, c) for checks in _registry().DESIGNS.values() for c in checks)
+
+
+def _names_meet(name: str, check) -> bool:
+    """Whether the rubric's check name (an id, or a ``*`` pattern) can name the declared
+    check id or family ``check`` (a CheckId)."""
+    if "*" not in name:
+        return check.matches(name)
+    return _globs_meet(name, check.id)
+
+
+def _globs_meet(a: str, b: str) -> bool:
+    """Whether some id matches both ``*`` patterns (a ``*`` stands for any text, maybe none)."""
+    # meet[j]: a[i:] and b[j:] match a common text, for the row i being filled (i from the end)
+    meet = [False] * len(b) + [True]
+    for j in range(len(b) - 1, -1, -1):
+        meet[j] = b[j] == "*" and meet[j + 1]
+    for i in range(len(a) - 1, -1, -1):
+        row = [False] * len(b) + [a[i] == "*" and meet[len(b)]]
+        for j in range(len(b) - 1, -1, -1):
+            if a[i] == "*" or b[j] == "*":
+                row[j] = meet[j] or row[j + 1]
+            else:
+                row[j] = a[i] == b[j] and meet[j + 1]
+        meet = row
+    return meet[0]
 
 
 def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
@@ -159,7 +163,7 @@ def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
         raise UsageError("rubric [checks] must be a table")
     for name, p in checks.items():
         if not known_check(name):
-            raise _unknown("check", name, KNOWN_CHECKS + KNOWN_PATTERNS)
+            raise _unknown("check", name, _registry().all_ids())
         lines.append(
             Line(
                 f"check_{name}",
@@ -265,13 +269,13 @@ def _check_passed(report: dict, pattern: str) -> tuple[bool, str]:
 
 
 def _check_applies(report: dict, pattern: str) -> bool:
-    """A check line applies unless the report's kind of comparison never lists a check it matches
-    (fair-test-opened-once-candidate in a before-after report)."""
-    project = report.get("project") if isinstance(report.get("project"), dict) else {}
-    known = KIND_CHECKS.get(project.get("kind"))
-    if known is None:
+    """A check line applies unless the report's design never lists a check it names
+    (fair-test-opened-once-candidate in a before-after report, test-interval-excludes-zero in
+    a cross-validated one); a report of no known design: every line applies."""
+    design = _registry().report_design(report)
+    if design is None:
         return True
-    return any(fnmatch.fnmatchcase(k, pattern) or fnmatch.fnmatchcase(pattern, k) for k in known)
+    return any(_names_meet(pattern, c) for c in _registry().DESIGNS[design])
 
 
 def max_points(rubric: Rubric, scores: list[Score] | None) -> float:
@@ -335,7 +339,7 @@ def score(
         if line.kind == "rung":
             out.append(_rung_score(rubric, line, ladder, lowest))
         elif line.kind == "check" and not _check_applies(report, line.key):
-            kind = str(project.get("kind")).replace("-", "/").replace("/vs/", " against ")
+            kind = DESIGN_WORDS[_registry().report_design(report)]
             why = f"does not apply to a {kind} comparison: left out of the maximum"
             out.append(Score(line, 0.0, why, applies=False))
         elif line.kind == "check":

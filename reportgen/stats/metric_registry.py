@@ -6,7 +6,7 @@ direction, whether it needs a decision threshold or the error costs, the power o
 target's unit its values are in, what users call it and the words a sentence names it by.
 Every other table of built-in metrics derives from ``METRICS``: the ``HIGHER_IS_BETTER`` of
 ``stats.metrics``, ``stats.multiclass`` and ``stats.regression``, ``project.config``'s
-``TASK_METRICS``, the Recorder's threshold and ``correct`` metrics, ``names.METRIC_ALIASES``.
+``TASK_METRICS``, the Recorder's threshold and ``correct`` metrics, ``names.metric_aliases()``.
 
 The per-row functions take validated arrays (the task modules' ``per_row_metric`` validate):
 

@@ -6,6 +6,7 @@ from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
 from reportgen.checks.before_after.rungs import harm_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
+from reportgen.checks.fairness import MANIFEST_VERIFIED
 from reportgen.checks.noise_lines import block_head
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
@@ -132,7 +133,7 @@ def _unfair(ladder: list[Rung], facts: list[Evidence]) -> str:
     """The claim's opening when rung 2 is not shown, naming the fact that fails."""
     fact = _failing_fact(ladder, facts)
     missing = ladder[1].missing
-    if fact is None or fact.id == "manifest-verified":
+    if fact is None or fact.id == MANIFEST_VERIFIED:
         return f"The frozen set is not shown to be untouched ({missing})"
     return f"The comparison is not shown to be fair: {_lead(fact)} ({missing})"
 
@@ -258,7 +259,7 @@ def reconsider(
         )
     if not ladder[1].shown:
         fact = _failing_fact(ladder, facts)
-        if fact is None or fact.id == "manifest-verified":
+        if fact is None or fact.id == MANIFEST_VERIFIED:
             items.append(
                 f"the frozen set is shown untouched (now {ladder[1].status}: {ladder[1].missing})"
             )

@@ -9,21 +9,28 @@ from reportgen.checks.before_after.general import (
     unpaired,
 )
 from reportgen.checks.before_after.slices import failing_slices, slice_check, slice_failure
+from reportgen.checks.fairness import BEFORE_AFTER_FACTS
+from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
-from reportgen.names import FAIRNESS_FACTS
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
-BA_FACTS = FAIRNESS_FACTS["before-after"]
+BA_FACTS = BEFORE_AFTER_FACTS
+#: the check ids this module writes: one per evaluation-harness check and model (rung 1), the
+#: interval above zero (rung 3), the broken questions (rung 4), the general set held (rung 5)
+HARNESS = CheckId("rung1-*-*", 1)
+INTERVAL_ABOVE_ZERO = CheckId("interval-above-zero", 3)
+BROKEN_QUESTIONS = CheckId("broken-questions", 4)
+GENERAL_SET_HELD = CheckId("general-set-held", 5)
 
 
 def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
     """Rung 1: the evaluation harness's own checks and logged-versus-recomputed values."""
     harness = list(project.checks)
     checks = [
-        Check(f"rung1-{c.check}-{c.model}", 1, c.passed, None, None, (c.path,), c.text)
+        Check(HARNESS.of(c.check, c.model), 1, c.passed, None, None, (c.path,), c.text)
         for c in harness
     ]
     logged, bad = logged_check(comparisons)
@@ -83,7 +90,7 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
     """Rung 3: the interval of the accuracy difference over the frozen set lies above zero."""
     arts = section["artefacts"] if section else []
     check = Check(
-        id="interval-above-zero",
+        id=INTERVAL_ABOVE_ZERO.id,
         rung=3,
         passed=iv.above_zero if iv else None,
         value=iv.low if iv else None,
@@ -147,7 +154,7 @@ def relevant_rung(
     if section:
         checks.append(
             Check(
-                id="broken-questions",
+                id=BROKEN_QUESTIONS.id,
                 rung=4,
                 passed=None,
                 value=section["broken"],
@@ -223,7 +230,7 @@ def general_rung(project: Project, general: dict | None) -> RungResult:
             "forgetting untested",
         ), []
     check = Check(
-        id="general-set-held",
+        id=GENERAL_SET_HELD.id,
         rung=5,
         passed=general["held"],
         value=general["drop"],

@@ -7,11 +7,15 @@ import numpy as np
 
 # the one per-slice reading of the non-inferiority rule, shared with model-against-baseline
 from reportgen.checks.before_after.paired import paired_interval
+from reportgen.checks.ids import CheckId
 from reportgen.checks.noise import _slice_entry, not_worse_margin
 from reportgen.checks.types import Check
 from reportgen.errors import Problem
 from reportgen.project import Project
 from reportgen.words import count, count_noun, gap_decimals, given, interval, prob, with_sign
+
+#: the check id this module writes: one per required slice (rung 4)
+NOT_WORSE = CheckId("not-worse-on-*", 4)
 
 
 def disagreeing_labels(labels, before_labels) -> np.ndarray | None:
@@ -165,7 +169,7 @@ def slice_check(s: dict, scored: tuple[str, ...] = ()) -> Check:
         "" if s.get("labels_disagree") else f"{_numbers(s)}; "
     )
     return Check(
-        id=f"not-worse-on-{s['slice']}",
+        id=NOT_WORSE.of(s["slice"]),
         rung=4,
         passed=bool(s["not_worse"]),
         value=s["low"],

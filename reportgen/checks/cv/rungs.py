@@ -5,23 +5,46 @@ from __future__ import annotations
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.lines import cv_digits
 from reportgen.checks.cv.select import FoldRuns
-from reportgen.checks.fairness import run_column_facts
+from reportgen.checks.fairness import (
+    PREDICTIONS_COVER_PARTS,
+    SAME_COLUMN,
+    SAME_METRIC,
+    SPLIT_FACTS,
+    TEST_OPENED_ONCE,
+    TUNING_BUDGET,
+    run_column_facts,
+)
+from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, rung
+from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
 from reportgen.checks.types import Check, Evidence, Interval
-from reportgen.names import FAIRNESS_FACTS
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
 
+#: the fairness facts of the folds (report.json ``fairness[].id``), checked here
+FOLDS_FROZEN = "folds-frozen"
+SAME_FOLDS = "same-folds"
+FOLD_PREDICTIONS_COVER_FOLDS = "fold-predictions-cover-folds"
+FOLDS_DISJOINT = "folds-disjoint"
+FOLDS_COVER_ROWS = "folds-cover-rows"
 #: the fairness facts a cv design checks its own way (from the fold runs)
-OWN_FACTS = ("same-features", "same-split-id", "same-metric", "tuning-budget")
+OWN_FACTS = (*SAME_COLUMN.values(), SAME_METRIC, TUNING_BUDGET)
 #: split-design facts that hold in a cv design as they are
-KEPT_FACTS = tuple(f for f in FAIRNESS_FACTS["model-vs-baseline"] if f not in OWN_FACTS)
+KEPT_FACTS = tuple(f for f in SPLIT_FACTS if f not in OWN_FACTS)
 #: kept only when they checked something (a held-out test part)
-ONLY_WHEN_MEASURED = (
-    "predictions-cover-parts",
-    "test-opened-once-candidate",
-    "test-opened-once-baseline",
+ONLY_WHEN_MEASURED = (PREDICTIONS_COVER_PARTS, *TEST_OPENED_ONCE.values())
+#: every fact of a cv design, in report.json order
+CV_FACTS = (
+    *KEPT_FACTS,
+    FOLDS_FROZEN,
+    SAME_FOLDS,
+    FOLD_PREDICTIONS_COVER_FOLDS,
+    FOLDS_DISJOINT,
+    FOLDS_COVER_ROWS,
+    *OWN_FACTS,
 )
+#: rung 3's check of a cv design beside the seed rule: the corrected interval excludes zero
+CV_INTERVAL = CheckId("cv-interval-excludes-zero", 3)
 
 
 def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> Evidence:
@@ -50,7 +73,7 @@ def cv_facts(
     bad = next((g for g in covers if g.covers is False), None)
     out.append(
         _fact(
-            "fold-predictions-cover-folds",
+            FOLD_PREDICTIONS_COVER_FOLDS,
             None if not covers else bad is None,
             "no fold predictions checked against split/folds.csv"
             if not covers
@@ -63,7 +86,7 @@ def cv_facts(
     n = folds.rows if folds is not None else None
     out.append(
         _fact(
-            "folds-disjoint",
+            FOLDS_DISJOINT,
             None if folds is None else True,
             f"no row in two folds of one repeat ({count_noun(len(folds.repeats), 'repeat')})"
             if folds is not None
@@ -73,7 +96,7 @@ def cv_facts(
     )
     out.append(
         _fact(
-            "folds-cover-rows",
+            FOLDS_COVER_ROWS,
             None if folds is None else True,
             f"every one of the {count_noun(n, 'row')} is in one fold of each repeat"
             if folds is not None
@@ -103,7 +126,7 @@ def _folds_frozen(project: Project) -> Evidence:
     m, folds = project.manifest, project.folds
     if folds is None:
         return _fact(
-            "folds-frozen",
+            FOLDS_FROZEN,
             None,
             "no split/folds.csv: the fold assignment is not shown frozen before the runs "
             "(write it, `evreport freeze`, then train)",
@@ -112,14 +135,14 @@ def _folds_frozen(project: Project) -> Evidence:
     entry = m.part("folds") if m is not None else None
     if entry is None:
         return _fact(
-            "folds-frozen",
+            FOLDS_FROZEN,
             False,
             f"{folds.path} is not in the frozen-split manifest: the fold assignment was not frozen",
             [folds.path],
         )
     ok = bool(entry.hash_ok and entry.rows_ok)
     return _fact(
-        "folds-frozen",
+        FOLDS_FROZEN,
         ok,
         f"the fold assignment {entry.path} is frozen in the manifest ({m.created_text})"
         if ok
@@ -137,7 +160,7 @@ def _same_folds(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTab
     folds = count_noun(len(table.gaps), "fold")
     if bad is not None:
         return _fact(
-            "same-folds",
+            SAME_FOLDS,
             False,
             f"the networks of {cand.name} and {base.name} scored different rows on repeat "
             f"{bad.repeat} fold {bad.fold}",
@@ -149,7 +172,7 @@ def _same_folds(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTab
         else " (rows not compared: the run log has no predictions for every fold)"
     )
     return _fact(
-        "same-folds",
+        SAME_FOLDS,
         bool(table.gaps),
         f"both models scored on the same {folds}{rows}",
         lines,
@@ -161,7 +184,7 @@ def _same_metric(project: Project, table: FoldTable) -> Evidence:
     metric = project.config.metric
     from_pred = bool(table.gaps) and all(g.source == "predictions" for g in table.gaps)
     return _fact(
-        "same-metric",
+        SAME_METRIC,
         True if from_pred else None,
         f"{metric} recomputed by evreport for both models from their fold predictions"
         if from_pred
@@ -184,10 +207,10 @@ def _tuning_budget(project: Project, cand: FoldRuns, base: FoldRuns) -> Evidence
 
     nc, nb = configs(cand), configs(base)
     if not (nc and nb):
-        return _fact("tuning-budget", None, "no fold rows to count configurations", [])
+        return _fact(TUNING_BUDGET, None, "no fold rows to count configurations", [])
     r = max(nc, nb) / min(nc, nb)
     return _fact(
-        "tuning-budget",
+        TUNING_BUDGET,
         r <= 2,
         f"tuning budget: {count_noun(nc, 'config')} for {cand.name}, {count(nb)} for {base.name} "
         f"on the folds (ratio {ratio(r)}{', unequal: above 2' if r > 2 else ''})",
@@ -234,7 +257,7 @@ def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -
     measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
     checks = [
         Check(
-            "validation-gap-vs-seed-sd",
+            SEED_RULE.id,
             3,
             rule_ok if measured else None,
             seed.get("gap_in_sd"),
@@ -243,7 +266,7 @@ def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -
             seed_text,
         ),
         Check(
-            "cv-interval-excludes-zero",
+            CV_INTERVAL.id,
             3,
             excl if iv is not None else None,
             iv.low if iv is not None else None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
@@ -23,6 +24,13 @@ from reportgen.words import (
 
 #: the candidate's rung-1 sanity checks (artefacts/checks/)
 RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
+#: the check ids this module writes: a rung-1 check per sanity check, the seed rule and the
+#: evaluation interval (rung 3), each required slice and the useful effect (rung 4)
+SANITY = {name: CheckId(f"rung1-{name}", 1) for name in RUNG_CHECKS}
+SEED_RULE = CheckId("validation-gap-vs-seed-sd", 3)
+TEST_INTERVAL = CheckId("test-interval-excludes-zero", 3)
+NOT_WORSE = CheckId("not-worse-on-*", 4)
+USEFUL_EFFECT = CheckId("useful-effect", 4)
 
 
 def correct_rung(
@@ -37,7 +45,7 @@ def correct_rung(
         c = mine.get(name)
         checks.append(
             Check(
-                id=f"rung1-{name}",
+                id=SANITY[name].id,
                 rung=1,
                 passed=c.passed if c else None,
                 value=None,
@@ -152,7 +160,7 @@ def _seed_check(project: Project, seed: dict, seed_arts: list[str]) -> Check:
     else:
         text = f"seed rule not measured: {seed.get('reason')}"
     return Check(
-        id="validation-gap-vs-seed-sd",
+        id=SEED_RULE.id,
         rung=3,
         passed=rule_ok if (seed.get("gap_in_sd") is not None or seed.get("trivial")) else None,
         value=seed.get("gap_in_sd"),
@@ -174,7 +182,7 @@ def _interval_check(iv: Interval | None, arts: Sequence[str]) -> Check:
             else "does not exclude zero in the candidate's favour"
         )
     return Check(
-        id="test-interval-excludes-zero",
+        id=TEST_INTERVAL.id,
         rung=3,
         passed=iv.above_zero if iv else None,
         value=iv.low if iv else None,
@@ -258,7 +266,7 @@ def _slice_check(s: dict, scored: Sequence[str]) -> Check:
     else:
         where += ": no gap measured"
     return Check(
-        id=f"not-worse-on-{s['slice']}",
+        id=NOT_WORSE.of(s["slice"]),
         rung=4,
         passed=bool(s.get("not_worse")),
         value=s["low"],
@@ -300,7 +308,7 @@ def relevant_rung(
         ), checks
     checks.append(
         Check(
-            id="useful-effect",
+            id=USEFUL_EFFECT.id,
             rung=4,
             passed=rel["finding"] == "useful-gain-shown"
             if cfg.min_useful_effect is not None

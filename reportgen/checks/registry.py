@@ -1,0 +1,90 @@
+"""Every check id each evaluation design can write into report.json ``checks[]``, collected
+from the rung modules that declare and write them: what a grading rubric line may name.
+
+The designs are a model against its baseline on a split ("split") or by cross-validation
+("cv"), and a model against its own earlier version ("before-after").
+"""
+
+from __future__ import annotations
+
+from reportgen.checks import fairness, ladder
+from reportgen.checks.before_after import rungs as before_after
+from reportgen.checks.before_after import slices as before_after_slices
+from reportgen.checks.cv import rungs as cv
+from reportgen.checks.ids import CheckId
+from reportgen.checks.model_vs_baseline import rungs as split
+
+
+def _fair(facts: tuple[str, ...], rare: dict[str, str] | None = None) -> tuple[CheckId, ...]:
+    """The rung-2 check of each fairness fact, marked rare where ``rare`` gives a reason."""
+    return tuple(ladder.FAIR.member(f, rare=(rare or {}).get(f)) for f in facts)
+
+
+#: each design's fairness facts (report.json ``fairness[].id``), in report order
+FACTS = {
+    "split": fairness.SPLIT_FACTS,
+    "cv": cv.CV_FACTS,
+    "before-after": fairness.BEFORE_AFTER_FACTS,
+}
+_CV_VALIDATION = (
+    "listed only when both models of a cross-validated project also score a validation part, "
+    "which no shipped project does"
+)
+
+#: each design's check ids, in report.json order (a ``*`` family: one per slice or check file)
+DESIGNS: dict[str, tuple[CheckId, ...]] = {
+    "split": (
+        *split.SANITY.values(),
+        ladder.LOGGED,
+        *_fair(FACTS["split"]),
+        split.SEED_RULE,
+        split.TEST_INTERVAL,
+        split.NOT_WORSE,
+        split.USEFUL_EFFECT,
+    ),
+    "cv": (
+        *split.SANITY.values(),
+        ladder.LOGGED,
+        *_fair(FACTS["cv"], {fairness.SAME_ROWS["validation"]: _CV_VALIDATION}),
+        split.SEED_RULE,
+        cv.CV_INTERVAL,
+        split.NOT_WORSE.seldom(
+            "listed only for a required slice of a cross-validated project's test part, "
+            "which no shipped project has"
+        ),
+        split.USEFUL_EFFECT,
+    ),
+    "before-after": (
+        before_after.HARNESS,
+        ladder.LOGGED,
+        *_fair(FACTS["before-after"]),
+        before_after.INTERVAL_ABOVE_ZERO,
+        before_after.BROKEN_QUESTIONS,
+        before_after_slices.NOT_WORSE,
+        before_after.GENERAL_SET_HELD,
+    ),
+}
+
+
+def all_ids() -> tuple[str, ...]:
+    """Every declared id and family of every design, each once, by rung (then as declared)."""
+    first = {c.id: c.rung for checks in DESIGNS.values() for c in checks}
+    return tuple(sorted(first, key=lambda i: first[i]))
+
+
+def report_design(report: dict) -> str | None:
+    """The design of a built report.json: before-after by its kind, cv when ``noise.cv`` is
+    set, split otherwise; None for a kind evreport does not write."""
+    project = report.get("project") if isinstance(report.get("project"), dict) else {}
+    kind = project.get("kind")
+    if kind == "before-after":
+        return "before-after"
+    if kind != "model-vs-baseline":
+        return None
+    noise = report.get("noise") if isinstance(report.get("noise"), dict) else {}
+    return "cv" if isinstance(noise.get("cv"), dict) else "split"
+
+
+def declared(design: str, check_id: str) -> CheckId | None:
+    """The declaration of the design's that ``check_id`` is, or is a member of, or None."""
+    return next((c for c in DESIGNS[design] if c.matches(check_id)), None)
