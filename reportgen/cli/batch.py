@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from reportgen.cli_options import format_option
+from reportgen.cli.options import format_option
 
 BATCH_EPILOG = """
 \b

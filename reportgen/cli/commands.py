@@ -7,7 +7,7 @@ import sys
 import click
 
 from reportgen import __version__
-from reportgen.cli_options import format_option
+from reportgen.cli.options import format_option
 from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE, clean_text
 
 EXIT_CODES = f"""
@@ -318,11 +318,11 @@ def _write_ci_files(paths: dict, contents: dict) -> None:
         click.echo(f"wrote {display_name(path)}")
 
 
-from reportgen.cli_batch import batch, rubric  # noqa: E402  (imports only click at module level)
+from reportgen.cli.batch import batch, rubric  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
 main.add_command(rubric)  # issue 14
 
-from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
+from reportgen.cli.importers import import_group  # noqa: E402  (imports only click at module level)
 
 main.add_command(import_group)
