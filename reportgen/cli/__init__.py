@@ -1,5 +1,4 @@
-"""The evreport command line: `main` is the click group the console script and
-`python -m reportgen` run; its commands live in the modules beside it."""
+"""The evreport command line: `main`, the group the console script and `python -m reportgen` run."""
 
 from reportgen.cli.commands import main
 

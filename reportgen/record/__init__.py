@@ -1,5 +1,4 @@
-"""Recording from users' code: `Recorder` writes runs.csv rows, predictions, folds and the
-manifest (docs/recording.md); the steps it takes live in the modules beside it."""
+"""Recording from users' code: `Recorder` (docs/recording.md), re-exported from recorder.py."""
 
 from reportgen.record.recorder import COLUMNS, PREDICTIONS_DIR, Recorder
 
