@@ -297,7 +297,7 @@ def build(
         if not g.passed:
             click.echo(f"evreport: {g.option}: {clean_text(g.reason)}", err=True)
     code = result.exit_code(strict, require_rung)
-    # issue 19: the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
+    # the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
     if mlflow_run or tracking_uri:
         from reportgen.importers.mlflow_log import log_to_mlflow
 
@@ -321,7 +321,7 @@ def _write_ci_files(paths: dict, contents: dict) -> None:
 from reportgen.cli.batch import batch, rubric  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
-main.add_command(rubric)  # issue 14
+main.add_command(rubric)
 
 from reportgen.cli.importers import import_group  # noqa: E402  (imports only click at module level)
 

@@ -1,4 +1,4 @@
-"""Grading a class on top of `evreport batch` (issue 14): rubric and grades.csv, feedback.md,
+"""Grading a class on top of `evreport batch`: rubric and grades.csv, feedback.md,
 copied work, re-grading only what changed, and the class overview's figures.
 
 ``GradingOptions`` is the hooks object of ``reportgen.batch.run_batch`` (the protocol is
