@@ -80,7 +80,7 @@ def clean_stale(out_dir: Path, older_than: float = STALE_SECONDS) -> list[str]:
     """
     import time
 
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(Path(out_dir).iterdir())
     except OSError:

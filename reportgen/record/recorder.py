@@ -261,7 +261,7 @@ class Recorder:
         fit_seconds = checked_seconds(fit_seconds)
         fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
         run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
-        frame, per_row = None, {}
+        frame, per_row = None, dict[str, Any]()
         if status == "ok":
             given = {
                 "y": y,
