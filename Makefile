@@ -36,10 +36,11 @@ test: lint ## set up, run ruff (lint and format check) and mypy, then the whole 
 	$(MAKE) --no-print-directory test-install
 
 # test-fast leaves out what takes seconds per test: the install test, the layout matrix, the
-# perf checks, PDFs, Chromium, helper processes, real-process faults, MLflow servers and
+# perf checks, PDFs and the PDF layout, Chromium, helper processes, real-process faults, MLflow servers and
 # builds of every example (picked with pytest --durations; each still runs in make test)
 FAST_SKIP := --ignore=tests/install --ignore=tests/layouts --ignore=tests/perf \
 	--ignore=tests/render/test_parallel.py --ignore=tests/render/test_pdf.py \
+	--ignore=tests/render/test_layout.py \
 	--ignore=tests/render/test_screen.py --ignore=tests/batch/test_hostile_faults.py \
 	--ignore=tests/batch/test_real_examples.py --ignore=tests/record/test_mlflow_stores.py \
 	--ignore=tests/record/test_mlflow_cv.py \
