@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_peer.py --cache ~/.cache/evreport-bench        # 5 rounds
     EVREPORT_PEER_CACHE=~/.cache/evreport-bench .venv/bin/python bench/bench_peer.py -n 7
 
-The peer (issue 22): Evidently 0.7.23 with pandas < 3, installed once with pip into its own
+The peer: Evidently 0.7.23 with pandas < 3, installed once with pip into its own
 virtualenv under the cache folder, builds the HTML of ClassificationPreset on one model
 pair of examples/weekly-churn (the candidate's seed-1 test predictions as current data,
 the baseline's as reference). Each round runs, in turn, the peer, the full build (HTML,

@@ -1,4 +1,4 @@
-"""Large evaluation sets (issue 13): `evreport build --format json` against a floor script.
+"""Large evaluation sets: `evreport build --format json` against a floor script.
 
     PYTHONPATH=. .venv/bin/python bench/bench_scale.py                 # 2 x 10 seeds, 1e5 / 1e6 rows
     PYTHONPATH=. .venv/bin/python bench/bench_scale.py --sweep         # also 1e5, 1e6, 4e6 test rows
@@ -13,7 +13,7 @@ predictions file with pyarrow, join it to the split file's week by row id (one s
 the split ids, a binary search per file), per-row log loss, per-week sums by bincount, one
 sort of the scores per network. With ``--split-format csv`` the split files are CSV
 (integer ids written as text) and the floor reads them with ``pyarrow.csv`` (ids inferred
-as int64). Targets: time ratio <= 1.5 (issue 22; 2 before), memory ratio <= 3; in the
+as int64). Targets: time ratio <= 1.5, memory ratio <= 3; in the
 sweep, doubling the rows doubles the time within 20 %.
 """
 

@@ -1,4 +1,4 @@
-"""A seeded large model-comparison project (issue 13): models x seeds x (validation, test) rows.
+"""A seeded large model-comparison project: models x seeds x (validation, test) rows.
 
 ``make_scale_project(path, n_val, n_test, seeds=10)`` writes evreport.toml, runs.csv,
 split/{train,validation,test}.parquet (row_id, week, route) with their manifest, and one

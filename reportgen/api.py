@@ -81,7 +81,6 @@ def build_report(
         from reportgen.safe import project_link
 
         link = project_link(project_dir, out_dir) if links else None
-        parallel = {} if helpers is None else {"helpers": helpers}
-        files, problems = render_outputs(report, formats, links=link, **parallel)
+        files, problems = render_outputs(report, formats, links=link, helpers=helpers)
     written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)

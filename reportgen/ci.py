@@ -18,6 +18,7 @@ Both files also describe a build that failed on its input, so a CI system shows 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -237,7 +238,9 @@ def verdict_line(report: dict) -> str:
     )
 
 
-def junit_xml(report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()) -> bytes:
+def junit_xml(
+    report: dict, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
+) -> bytes:
     """The JUnit XML file of a built report (see the module docstring)."""
     import xml.etree.ElementTree as ET
 
@@ -375,7 +378,7 @@ class Summary:
 
 
 def summary_context(
-    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
+    report: dict, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
 ) -> Summary:
     """The context of the summary of a built report."""
     project = report.get("project") or {}
@@ -425,7 +428,7 @@ def render_summary(ctx: Summary) -> str:
 
 
 def summary_markdown(
-    report: dict, gate_list: list[Gate] = (), render_problems: list[str] = ()
+    report: dict, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
 ) -> str:
     """The Markdown job summary of a built report."""
     return render_summary(summary_context(report, list(gate_list), list(render_problems)))

@@ -16,13 +16,14 @@ from reportgen.safe import TMP_PREFIX, FolderBusy, atomic_write, fsync_folder, l
 
 def write_error(path: Path, e: OSError) -> InputError:
     """An OSError while writing as one clear line (read-only folder, full disk ...)."""
-    why = {
+    reasons: dict[int | None, str] = {
         errno.ENOSPC: "the disk is full",
         errno.EDQUOT: "the disk quota is exceeded",
         errno.EROFS: "the file system is read-only",
         errno.EACCES: "permission denied",
         errno.EPERM: "permission denied",
-    }.get(e.errno, e.strerror or type(e).__name__)
+    }
+    why = reasons.get(e.errno, e.strerror or type(e).__name__)
     name = display_name(path)
     return InputError(f"cannot write here: {why}", path=name, slug="cannot-write")
 
@@ -80,7 +81,7 @@ def clean_stale(out_dir: Path, older_than: float = STALE_SECONDS) -> list[str]:
     """
     import time
 
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(Path(out_dir).iterdir())
     except OSError:

@@ -26,7 +26,7 @@ TABLE = [
     (w.fixed, (-0.006, 4), {}, f"{M}0.0060"),
     (w.fixed, (-0.00001, 4), {}, "0.0000"),  # no sign on a rounded zero
     (w.fixed, (-0.0, 2), {}, "0.00"),  # negative zero
-    # a drop: an exact zero is no change at all, never 0.00000 (issue 20 audit, item 8)
+    # a drop: an exact zero is no change at all, never 0.00000
     (w.change, (0.0, 5), {}, "0"),
     (w.change, (-0.0, 5), {}, "0"),
     (w.change, (0.0123, 3), {}, "0.012"),

@@ -148,7 +148,7 @@ def recover(out: Path) -> list[str]:
     complete new one; it is left for the caller to remove. Returns the names restored.
     """
     trash = out / TMP_NAME / TRASH
-    restored = []
+    restored: list[str] = []
     try:
         entries = sorted(trash.iterdir()) if trash.is_dir() and not trash.is_symlink() else []
     except OSError:

@@ -135,6 +135,7 @@ def run_batch(
                     progress(len(rows), len(tasks) + len(reused), row)
 
             if executor == "dask":
+                assert scheduler is not None  # _check_options: dask goes with --scheduler
                 run_dask(tasks, scheduler, on_row)
             else:
                 run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)

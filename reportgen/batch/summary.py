@@ -15,7 +15,7 @@ from reportgen.names import RUNG_NAMES
 from reportgen.safe import csv_cell
 
 SUMMARY_SCHEMA = "evreport-batch/1"
-#: per-row keys of summary.json beyond COLUMNS (issue 14: reuse and rubric points)
+#: per-row keys of summary.json beyond COLUMNS: reuse and rubric points
 EXTRA_ROW_KEYS = ("reused", "total", "max")
 
 

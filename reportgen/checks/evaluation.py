@@ -45,13 +45,6 @@ class EvalData:
         )
         return sums, counts, present.tolist()
 
-    def block_means(
-        self, role: str, mask: np.ndarray | None = None
-    ) -> tuple[np.ndarray, list[int]]:
-        """(S, B') mean per-row metric in each block (only blocks with rows under ``mask``)."""
-        sums, counts, present = self.block_sums(role, mask)
-        return sums / counts, present
-
 
 def natural_key(s: str):
     return [

@@ -177,9 +177,9 @@ def _duration(d: timedelta) -> str:
 
 
 def _rule_before_runs(project: Project, first) -> Evidence:
-    """The decision rule was written on or before the first run's day (methods.md section 1,
-    revised turn 3): its order with the freeze does not matter, and a rule written before the
-    split was frozen is pre-registered even earlier (said, never held against it)."""
+    """The decision rule was written on or before the first run's day (methods.md section 1): its
+    order with the freeze does not matter, and a rule written before the split was frozen is
+    pre-registered even earlier (said, never held against it)."""
     cfg, m = project.config, project.manifest
     if cfg.written is None:
         return _fact(

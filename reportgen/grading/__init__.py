@@ -1,4 +1,4 @@
-"""Grading a class on top of `evreport batch` (issue 14): rubric and grades.csv, feedback.md,
+"""Grading a class on top of `evreport batch`: rubric and grades.csv, feedback.md,
 copied work, re-grading only what changed, and the class overview's figures.
 
 ``GradingOptions`` is the hooks object of ``reportgen.batch.run_batch`` (the protocol is
@@ -10,7 +10,7 @@ copied work, re-grading only what changed, and the class overview's figures.
     finish(...)    after the last row, before the swap: records, feedback.md, grades, duplicates
     write(...)     beside summary.json: grades.csv
 
-This package imports reportgen.batch, never the other way round; cli_batch.py wires them.
+This package imports reportgen.batch, never the other way round; cli/batch.py wires them.
 """
 
 from __future__ import annotations

@@ -438,7 +438,7 @@ def _same_bytes(a: Path, b: Path) -> bool:
 def _write(root: Path, new: list[ImportedRun], staged: dict[str, Path]) -> None:
     """Move the predictions into place (before the rows naming them), then append the rows."""
     from reportgen.record import Recorder
-    from reportgen.record_io import locked
+    from reportgen.record.io import locked
 
     rec = Recorder(root)
     with locked(root):

@@ -246,11 +246,11 @@ def reading(store: Store) -> Iterator[None]:
     finally:
         for lg, level in zip(loggers, levels, strict=True):
             lg.setLevel(level)
-        for k, v in old.items():
-            if v is None:
+        for k, before in old.items():
+            if before is None:
                 os.environ.pop(k, None)
             else:
-                os.environ[k] = v
+                os.environ[k] = before
 
 
 def require_mlflow() -> None:
@@ -352,24 +352,27 @@ def check_file_store(store: Store) -> None:
             raise MlflowImportError(
                 f"cannot read the file store {store.uri}: {folder}: {e.strerror}"
             ) from None
-        for e in entries:
+        for entry in entries:
             seen += 1
-            rel = Path(e.path).relative_to(store.root).as_posix()
+            rel = Path(entry.path).relative_to(store.root).as_posix()
             if seen > SCAN_MAX_ENTRIES or depth >= SCAN_MAX_DEPTH:
                 raise MlflowImportError(
                     f"the file store {store.uri} has more than {SCAN_MAX_ENTRIES:,} entries or "
                     f"folders over {SCAN_MAX_DEPTH} deep (at {clean_text(rel, 200)}); not read"
                 )
-            if e.is_symlink():
+            if entry.is_symlink():
                 raise MlflowImportError(
                     f"the file store {store.uri} has a symlink, {clean_text(rel, 200)}; MLflow "
                     "writes none, so the store is not read"
                 )
-            if e.is_dir(follow_symlinks=False):
-                if depth == 2 and e.name == "artifacts":  # <experiment>/<run>/artifacts
+            if entry.is_dir(follow_symlinks=False):
+                if depth == 2 and entry.name == "artifacts":  # <experiment>/<run>/artifacts
                     continue
-                stack.append((Path(e.path), depth + 1))
-            elif e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_nlink > 1:
+                stack.append((Path(entry.path), depth + 1))
+            elif (
+                entry.is_file(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_nlink > 1
+            ):
                 raise MlflowImportError(
                     f"the file store {store.uri} has a hard-linked file, {clean_text(rel, 200)} "
                     "(its content may come from outside the store); not read"

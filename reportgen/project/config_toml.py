@@ -11,6 +11,7 @@ import difflib
 import math
 import re
 import tomllib
+from collections.abc import Iterable
 from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
@@ -174,6 +175,7 @@ def check_keys(doc: dict, schema: Schema, open_tables: dict[str, str], err: Sink
     """
     lines: dict[str, int] = {}
     for key, value in doc.items():
+        items: Iterable[tuple[str, Any]]
         if isinstance(value, dict):
             if key not in schema:
                 _unknown_table(key, schema, err)

@@ -143,14 +143,6 @@ def confine_dir(root: Path, path: Path, name: str | None = None) -> Path | None:
     return real if real.is_dir() else None
 
 
-def inside_folder(path: Path, folder: Path, name: str) -> Path:
-    """Refuse a file found in ``folder`` whose real location (after symlinks) is outside it."""
-    real, base = _resolve(path), _resolve(folder)
-    if base not in real.parents:
-        raise Refused(f"{name} leads outside {folder.name}/ (through a symlink); it is not read")
-    return real
-
-
 def read_confined(root: Path, path: Path, name: str | None = None, cap: int | None = None) -> bytes:
     """Read a regular file inside ``root`` through one descriptor, at most ``cap`` bytes."""
     name = name or display_name(path)
@@ -286,11 +278,3 @@ def encoding_hint(data: bytes) -> str:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 3 and data[1:4:2] == b"\x00\x00"):
         return "; it looks like UTF-16: save it as UTF-8"
     return "; it may be Latin-1 or Windows-1252: save it as UTF-8"
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()

@@ -70,7 +70,7 @@ def split_fingerprint(row_id: str, entries: list[tuple[str, str]]) -> str:
     return f"sha256:{digest[:16]}"
 
 
-def freeze(project_dir: Path, created: str | None = None, split_dir: str = "split") -> dict:
+def freeze(project_dir: Path | str, created: str | None = None, split_dir: str = "split") -> dict:
     """Hash every split file under ``split/`` into ``split/manifest.json`` and return the manifest.
 
     Split files are read like every project file (confined, capped, parsed as tables), and the
@@ -210,7 +210,7 @@ def _entry_lines(text: str) -> list[int]:
     m = re.search(r'"files"\s*:\s*\[', text)
     if not m:
         return []
-    pos, lines = m.end(), []
+    pos, lines = m.end(), list[int]()
     counted, line = 0, 1  # newlines are counted once, from the previous entry on
     while True:
         while pos < len(text) and text[pos] in " \t\r\n,":

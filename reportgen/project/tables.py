@@ -156,7 +156,7 @@ def _header_fields(text: str) -> int:
     """
     import csv
 
-    start = re.compile(r"[\r\n]*").match(text).end()  # blank lines before the header
+    start = len(text) - len(text.lstrip("\r\n"))  # blank lines before the header
     lines = (m.group(0) for m in _LINE.finditer(text, start))
     try:
         return len(next(csv.reader(lines), []))

@@ -78,7 +78,7 @@ class NoiseView:
     #: noise.clipping.text: rows clipped to p = 0 or 1 that move the test gap
     clipping_note: str | None
     paired_facts: list[Row]
-    #: the third, model-based line: what it would take (issue 12); None without a budget
+    #: the third, model-based line: what it would take; None without a budget
     budget_line: str | None
     budget_rows: list[Row]
     budget_figure: Figure | None

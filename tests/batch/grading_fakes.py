@@ -1,4 +1,4 @@
-"""A fake build for the grading tests (issue 14): a richer report.json than fakes.py gives.
+"""A fake build for the grading tests: a richer report.json than fakes.py gives.
 
 The synthetic project's ``[fake]`` table sets ``rung``, ``claim``, ``failing`` (check ids
 that fail, comma-separated) and ``warnings``; ``inputs`` lists every file of the project

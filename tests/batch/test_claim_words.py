@@ -1,4 +1,4 @@
-"""The honest-claim rule reads negations and hedges as the weaker claim (issue 20, item 15).
+"""The honest-claim rule reads negations and hedges as the weaker claim.
 
 Ten or more phrasings that claim a gain (or more) and ten or more that do not: a careful
 student who writes "does not beat" or "within noise" must not be marked as claiming rung 3.
@@ -27,7 +27,7 @@ NO_GAIN = [
     "The MLP isn't better than gradient boosting by any margin we can measure.",
     "The candidate fails to beat the baseline on test.",
     "Gradient boosting and the MLP are comparable; the MLP is perhaps lower in log loss.",
-    # hedges in a later clause or sentence (the audit of issue 20)
+    # hedges in a later clause or sentence
     "The MLP beats gradient boosting, although this might be noise.",
     "Lower log loss, but this may be noise.",
     "The MLP is better, but this could be chance.",
@@ -52,7 +52,7 @@ GAIN = [
     ("Tuning raises accuracy by 38 points without hurting anything else.", 5),
     ("Gradient boosting is worse than the MLP on every week.", 5),
     ("The MLP wins on log loss, and the gain is robust across weeks.", 5),
-    # the audit's take-backs, negated or absent: still a claim
+    # take-backs, negated or absent: still a claim
     ("The MLP did not fail to beat gradient boosting.", 3),
     ("The MLP never fails to beat gradient boosting.", 3),
     ("The MLP is better, and the interval does not include zero.", 3),
@@ -81,7 +81,7 @@ def test_a_claim_of_a_gain_still_reaches_its_rung(text, rung):
     assert not honest(text, rung - 1)
 
 
-def test_the_issue_s_three_phrasings_and_their_words():
+def test_negation_and_within_noise_name_their_words():
     assert claimed_rung("The MLP does not beat gradient boosting").words == ("not",)
     assert "no evidence" in claimed_rung("We found no evidence that the MLP is better").words
     assert claimed_rung("Lower log loss, but the difference is within noise").words == (
@@ -97,7 +97,7 @@ def test_a_take_back_in_one_sentence_leaves_another_sentence_s_claim():
     assert claimed_rung("A is not better than B, and both are robust everywhere.").rung == 5
 
 
-def test_the_audit_s_hedges_name_their_words():
+def test_hedges_in_a_later_clause_name_their_words():
     assert claimed_rung("The MLP is better, but this could be chance.").words == (
         "could be chance",
     )

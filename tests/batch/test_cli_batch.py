@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import reportgen.batch
-from reportgen.cli_batch import batch
+from reportgen.cli.batch import batch
 
 from .conftest import make_project, zip_tree
 
@@ -95,7 +95,7 @@ def test_cli_module_imports_only_click():
     import sys
 
     code = (
-        "import sys; import reportgen.cli_batch; "
+        "import sys; import reportgen.cli.batch; "
         "heavy = [m for m in ('reportgen.batch', 'jinja2', 'pandas', 'numpy', 'distributed') if m in sys.modules]; "
         "print(heavy)"
     )

@@ -1,5 +1,4 @@
-"""The rubric scores the credited ladder, and feedback's advice comes from what is missing
-(issue 20, items 7 and 15)."""
+"""The rubric scores the credited ladder, and feedback's advice comes from what is missing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: rubric arithmetic, feedback, copied work (the batch end to end: test_grading_batch.py)."""
+"""Grading: rubric arithmetic, feedback, copied work (the batch end to end: test_grading_batch.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14 end to end: a graded batch, re-runs and reuse, the class overview, the CLI's
+"""Grading end to end: a graded batch, re-runs and reuse, the class overview, the CLI's
 grading options, the roster, and real builds graded from their report.json."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile submissions and flaky machines against `evreport batch` (issue 15).
+"""Hostile submissions and flaky machines against `evreport batch`.
 
 OUT only loses what an earlier batch provably made, always holds a complete old or new
 result, and names, zips and memory hogs each cost one error row, never the class.

@@ -1,4 +1,4 @@
-"""Faults against `evreport batch` in real processes (issue 24, items 1, 2, 4 and 8).
+"""Faults against `evreport batch` in real processes.
 
 A full disk (a real tmpfs), a kill at a chosen step of the swap, a syscall made to fail
 under strace, two batches at once and a killed batch: the class's earlier results

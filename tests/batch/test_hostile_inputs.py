@@ -1,4 +1,4 @@
-"""Hostile submissions and settings (issue 24, items 5, 6, 7, 9, 11 and 13).
+"""Hostile submissions and settings.
 
 A name built to steal a grade, a crafted file that poses as another layout, a folder
 1,200 deep, numbers at the edge of what validate accepts, a hard link to a file outside,
@@ -102,8 +102,8 @@ def test_roster_matching_rules():
 # --------------------------------------------------------------------------- 6: the fingerprint
 
 
-def _old_input_hash(folder: Path) -> str:
-    """The fingerprint before issue 24: names and bytes joined without lengths."""
+def _unframed_input_hash(folder: Path) -> str:
+    """A fingerprint of names and bytes joined without lengths, which a crafted tail collides."""
     h = hashlib.sha256()
     for p in sorted(folder.rglob("*")):
         if p.is_file():
@@ -121,7 +121,7 @@ def test_a_crafted_tail_on_runs_csv_no_longer_collides_with_another_layout(tmp_p
     (a / "runs.csv").write_bytes(runs)
     (a / "zz.csv").write_bytes(tail)
     (b / "runs.csv").write_bytes(runs + b"\0entry\0zz.csv\0file\0" + tail)  # the crafted tail
-    assert _old_input_hash(a) == _old_input_hash(b)  # the collision the issue found
+    assert _unframed_input_hash(a) == _unframed_input_hash(b)  # unframed: they collide
     assert input_hash(a, "folder") != input_hash(b, "folder")
     assert input_hash(a, "folder") == input_hash(a, "folder")
 

@@ -51,7 +51,7 @@ def test_decision_table(table, iv, gen, mue):
         assert r["ladder"][4]["status"] == "not shown"
     else:
         assert r["general"]["held"] is True
-    if iv == "below":  # a harm is said to be one (issue 20 item 4), not "not above zero"
+    if iv == "below":  # a harm is said to be one, not "not above zero"
         assert "tuning made it worse" in reasons and "is not above" not in reasons, reasons
     elif iv != "above" or mue == "large":
         assert "is not above" in reasons, reasons

@@ -1,4 +1,4 @@
-"""Log-loss clipping is stated when it moves the test gap (issue 20, item 9)."""
+"""Log-loss clipping is stated when it moves the test gap."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Logged against recomputed: rounding explains a difference only up to what it can move the
-metric; beyond that another metric or other rows (issue 20, item 8)."""
+metric; beyond that another metric or other rows."""
 
 from __future__ import annotations
 

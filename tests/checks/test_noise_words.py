@@ -1,5 +1,5 @@
 """The noise lines' words: the block line's label, the test gap in seed sd on the seed line, the
-two-level interval's seed level, and [evaluation] repeats (issue 20, items 10, 13, 14)."""
+two-level interval's seed level, and [evaluation] repeats."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _html(report: dict) -> str:
     return render_html(build_view(report, set()), {})
 
 
-# ----------------------------------------------------------------------------- item 13
+# ---------------------------------------------------------- the test gap in seed sd
 
 
 def test_block_line_label_and_the_test_gap_in_seed_sd_on_the_seed_line(tmp_path):
@@ -61,7 +61,7 @@ def test_before_after_uses_the_same_block_label(tmp_path):
     assert report["noise"]["lines"][1].startswith(BLOCK_HEAD + " accuracy difference ")
 
 
-# ----------------------------------------------------------------------------- item 10
+# ---------------------------------------------------------------- the block line's label
 
 
 def _two(report: dict) -> str | None:
@@ -98,7 +98,7 @@ def test_seeds_paired_without_shared_labels_says_so(tmp_path):
     )
 
 
-# ----------------------------------------------------------------------------- item 14
+# ------------------------------------------------------------------ [evaluation] repeats
 
 
 def _numbers(obj):
@@ -143,7 +143,7 @@ def test_repeats_is_validated_with_its_line():
     assert parse_config(text.replace('repeats = "epochs"\n', ""), "x", []).repeats == "seeds"
 
 
-# ------------------------------------------------- the audit of issue 20: items 5, 6 and 7
+# ----------------------------------------------------------------- the words on the page
 
 
 def _page(report: dict) -> tuple[str, dict]:

@@ -1,4 +1,4 @@
-"""An interval that rules out a useful gain says so (issue 20, item 12)."""
+"""An interval that rules out a useful gain says so."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _rel(low: float, high: float, m: float | None) -> dict:
     )
 
 
-def test_the_issue_s_interval_rules_out_a_useful_gain():
+def test_an_interval_below_the_useful_effect_rules_out_a_useful_gain():
     rel = _rel(-0.0247, 0.0037, 0.02)
     assert rel["finding"] == "no-useful-gain"
     assert rel["text"] == (

@@ -1,4 +1,4 @@
-"""The rule may predate the freeze, and the credited ladder in both modes (issue 20, items 6, 7)."""
+"""The rule may predate the freeze, and the credited ladder in both modes."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_credited_is_every_rung_below_shown(rung):
 
 
 def test_reconsider_items_are_conditions_with_today_after_them():
-    """Issue 20 audit, item 8: never "rung 1 is shown: no predictions ... (now partly)", which
+    """Never "rung 1 is shown: no predictions ... (now partly)", which
     reads as if rung 1 were shown; the condition first, then today's state and what is missing."""
     from tests.render.make_fixtures import minimal_report
 

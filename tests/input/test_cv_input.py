@@ -1,5 +1,5 @@
 """Cross-validation inputs: split/folds.csv and the run log's fold rows, every error named by
-file, line and column (issue 23, methods.md section 9)."""
+file, line and column (methods.md section 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hostile projects (issue 15): each case builds its input here and expects one clear line.
+"""Hostile projects: each case builds its input here and expects one clear line.
 
 Reads never leave the project folder, writes never go through a symlink, names that are
 not UTF-8 never crash, and nothing a student writes reaches a traceback.

@@ -1,4 +1,4 @@
-"""A killed `evreport build` never leaves files of two builds in --out (issue 24, item 3).
+"""A killed `evreport build` never leaves files of two builds in --out.
 
 The files of a build go into ``.evreport-builds/ID/``; one rename of the symlink
 ``.evreport-current`` switches every top-level name (each a link through it) at once.

@@ -1,4 +1,4 @@
-"""Issue 20 item 2: a repeated row id in any split file is an input error at freeze, validate and
+"""A repeated row id in any split file is an input error at freeze, validate and
 build, naming both lines; the keyed fast path still takes clean files."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Unbounded work (issue 24, item 10): each hostile input is refused by a cap checked first.
+"""Unbounded work: each hostile input is refused by a cap checked first.
 
 Every input is made here, small on disk; each refusal names the file, the limit and the
 value, and comes well within a second or two.

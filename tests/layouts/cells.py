@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-#: model-against-baseline axes (issue 9, "No traceback, ever")
+#: model-against-baseline axes ("No traceback, ever")
 MVB_AXES: dict[str, list] = {
     "layout": ["canonical", "val-only", "test-only", "both", "partly"],
     "predictions": [True, False],
@@ -38,7 +38,7 @@ BA_AXES: dict[str, list] = {
 }
 
 
-#: multi-class and regression axes (issue 21): the layouts, blocks and slices of the binary
+#: multi-class and regression axes: the layouts, blocks and slices of the binary
 #: matrix with each task's own metrics; "canonical" and "val-only" score seeds on validation only
 TASK_LAYOUTS: dict[str, list] = {
     "layout": ["both", "canonical", "val-only", "test-only"],
@@ -143,7 +143,7 @@ def mvb_cells() -> list[dict]:
 
 
 def task_cells() -> list[dict]:
-    """The multi-class and the regression pairwise sets (issue 21)."""
+    """The multi-class and the regression pairwise sets."""
     mc = [{"task": "multiclass", **c} for c in pairwise(MC_AXES)]
     reg = [{"task": "regression", **c} for c in pairwise(REG_AXES)]
     return [{"id": cell_id("task", c), **c} for c in mc + reg]
@@ -198,7 +198,7 @@ BA_BLOCKS_GENERAL = {
     "blocks": "equal",
     "general_blocks": True,
 }
-#: issue 20 items 1-5: before/after blind spots. Item 1: the general set on other questions
+#: before/after blind spots. The general set on other questions
 #: (today: the 150 shared ones pair, drop 0, "held", adopt)
 BA_GENERAL_OTHER = {
     "id": "ba-general-other-questions",
@@ -298,7 +298,7 @@ SPECIAL = [
 ]
 
 
-#: cross-validation cells (issue 23): the layouts of tests/layouts/gen_cv.py
+#: cross-validation cells: the layouts of tests/layouts/gen_cv.py
 CV_CELLS = [
     {"id": "cv-3-folds", "kind": "cv", "repeats": 1, "folds": 3, "rows": 60},
     {"id": "cv-1-repeat", "kind": "cv", "repeats": 1, "folds": 10, "rows": 200},

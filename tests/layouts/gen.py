@@ -1,4 +1,4 @@
-"""A seeded generator of complete evreport projects, one per cell of the layout matrix (issue 9).
+"""A seeded generator of complete evreport projects, one per cell of the layout matrix.
 
 ``make_project(path, **cell)`` writes evreport.toml, runs.csv, split files and the
 manifest (reportgen's ``freeze``), predictions (CSV or Parquet) and rung-1 check
@@ -45,7 +45,7 @@ Cell keys (defaults in ``DEFAULTS``):
   (the general split file has the block column too), ``fixed``/``broken``,
   ``fixed_in_small_blocks`` (all questions after the first block fixed, the first block
   only broken: per-block means and the question-weighted difference part ways).
-- before-after, issue 20: ``general_shift`` (the after version answers the general questions
+- before-after: ``general_shift`` (the after version answers the general questions
   shifted by this many: 0.9 before, 0.7 after, the same on the shared ones),
   ``general_in_split`` (False: no split/general.csv), ``general_unanswered`` / ``unanswered``
   (the after version leaves the last general / frozen questions unanswered), ``duplicate_id``
@@ -116,7 +116,7 @@ DEFAULTS: dict = {
     "general_blocks": False,
     "max_drop": 0.02,
     "fixed_in_small_blocks": False,
-    # before-after, issue 20 items 1-5
+    # before-after blind spots
     "general_shift": 0,
     "general_in_split": True,
     "general_unanswered": 0,

@@ -1,4 +1,4 @@
-"""Generated multi-class and regression projects for the layout matrix (issue 21).
+"""Generated multi-class and regression projects for the layout matrix.
 
 ``make_task_project(path, **cell)`` writes a complete project like ``gen.make_project``, for
 ``task = "multiclass"`` (y and p_<class> columns) or ``"regression"`` (y and y_pred), and

@@ -1,4 +1,4 @@
-"""Issue 20 items 1-5: the before/after cells of the layout matrix where a harm or a mismatch
+"""The before/after cells of the layout matrix where a harm or a mismatch
 passed. Expectations come from the generator's truth (tests/layouts/gen.py) with numpy and scipy,
 never from reportgen."""
 

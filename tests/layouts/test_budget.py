@@ -1,4 +1,4 @@
-"""Issue 12 on generated projects: the toy layout's budget terms, the null cases, the plan sentence."""
+"""The variance budget on generated projects: the toy layout's budget terms, the null cases, the plan sentence."""
 
 from __future__ import annotations
 

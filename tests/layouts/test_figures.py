@@ -1,11 +1,11 @@
-"""Issue 9: the figures of generated layouts against independent computations.
+"""The figures of generated layouts against independent computations.
 
 Expectations come from the generator's truth (tests/layouts/gen.py) with numpy, scipy and
-brute force, never from reportgen. Letters follow the brief: (a) the block estimand,
+brute force, never from reportgen. Letters name the figures: (a) the block estimand,
 (b) intervals contain their estimates, (c) the seed line, (d) seeds paired by label,
 (e) one-class test, (f) before-after without category, (g) harms need evidence,
 (h) honest tie words, (i) validation/test sign disagreement, (j) block kind "group",
-(k) the primary interval is the wider one. The rules on every cell and the issue's items
+(k) the primary interval is the wider one. The rules on every cell and items
 (l) to (p) are in test_figures_items.py.
 """
 
@@ -187,8 +187,7 @@ def test_c_canonical_block_line_uses_the_test_networks(built_cells):
 
 
 def test_c_seed_line_shows_the_test_gap_in_seed_sd(built_cells):
-    """Issue 9 item 1: the test gap in the seed line's sd, said in the seed line (issue 20,
-    item 13: never in the block line)."""
+    """The test gap in the seed line's sd, said in the seed line (never in the block line)."""
     b = built_ok(built_cells, C.CANONICAL)
     noise = b.report["noise"]
     gen = b.gen

@@ -1,4 +1,4 @@
-"""Issue 9: the rules on every generated cell (g) and the issue's items beyond the brief:
+"""The rules on every generated cell (g) and the figures beyond test_figures.py:
 (l) deterministic baseline (8), (m) before-after ladder (7), (n) logged precision (11),
 (o, p) block columns only where used (12). Expectations come from the generator's truth.
 """
@@ -75,8 +75,8 @@ def test_g_adopt_needs_every_piece_of_evidence(cell, built_cells):
         m = (r.get("relevance") or {}).get("min_useful_effect") or 0.0
         assert ba["low"] is not None and ba["low"] > 0 and ba["low"] >= m, ba
         assert (r.get("general") or {}).get("held") is True
-        assert ba["coverage"]["complete"] is True, ba["coverage"]  # issue 20: same questions
-        for s in r.get("slices") or []:  # issue 20: required slices apply in before/after too
+        assert ba["coverage"]["complete"] is True, ba["coverage"]  # same questions
+        for s in r.get("slices") or []:  # required slices apply in before/after too
             if s.get("required"):
                 assert s.get("not_worse") is True, s
     else:

@@ -1,4 +1,4 @@
-"""Issue 9, "No traceback, ever": every cell of the layout matrix builds with exit 0 or 1.
+"""No traceback, ever: every cell of the layout matrix builds with exit 0 or 1.
 
 Exit 1 is an input error printed as one clear line; exit 0 writes a report.json that is
 plain JSON (no NaN, no infinity) and validates against the shipped schema. The cells are a

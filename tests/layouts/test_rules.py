@@ -1,4 +1,4 @@
-"""Issue 9 rules not covered by the figure tests: before-after needs rungs 1-2, deterministic
+"""Layout rules not covered by the figure tests: before-after needs rungs 1-2, deterministic
 models, early warnings for logged-versus-recomputed and empty labels, group blocks' words."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_both_deterministic_rule_trivially_met(tmp_path):
 
 
 def test_test_gap_in_seed_sd_on_the_seed_line(tmp_path):
-    """Issue 20, item 13: the ratio is a seed-line figure; the block line never carries it."""
+    """The ratio is a seed-line figure; the block line never carries it."""
     _, rep = _report(tmp_path, layout="canonical")
     block, seed = rep["noise"]["block"], rep["noise"]["seed"]
     assert block["gap_in_seed_sd"] == pytest.approx(block["gap"] / seed["sd_used"], rel=1e-12)

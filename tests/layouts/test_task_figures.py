@@ -1,4 +1,4 @@
-"""Issue 21: the multi-class and regression figures of generated projects against scikit-learn
+"""The multi-class and regression figures of generated projects against scikit-learn
 and numpy on the predictions files the generator wrote (never reportgen's own arrays)."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def _view_strings(v, path: str = ""):
 
 @pytest.mark.parametrize("cell", cell_params(all_cells()))
 def test_the_view_says_what_is_missing_never_a_placeholder(cell, built_cells):
-    """Issue 20, item 11: a table cell may be a dash; a sentence (a caption, a note, the
+    """A table cell may be a dash; a sentence (a caption, a note, the
     measured value of a check, a reason) never holds one, nor n/a, None or nan."""
     import re
 

@@ -1,4 +1,4 @@
-"""CSV split files (issue 22): canonical integer ids take the integer path, others the text path.
+"""CSV split files: canonical integer ids take the integer path, others the text path.
 
 Each case builds a small project with bench/scale_project.py and compares its report with
 the report of the general path (no row keys at all, every id a Python string) to 1e-12.

@@ -1,4 +1,4 @@
-"""build --max-file-mb: the per-file cap as a deliberate option (issue 13)."""
+"""build --max-file-mb: the per-file cap as a deliberate option."""
 
 from __future__ import annotations
 

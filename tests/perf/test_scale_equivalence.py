@@ -1,6 +1,6 @@
-"""The large-project fast path (issue 13) gives the report of the original code path.
+"""The large-project fast path gives the report the code path without it gives.
 
-The fixtures were written by the pre-issue-13 code on projects from bench/scale_project.py
+The fixtures were written without the fast path, on projects from bench/scale_project.py
 (2 models x 3 seeds x 20,000 validation and test rows; int64 ids in Parquet, string ids in
 CSV). Regenerate only when the generator or the report's content changes on purpose:
 

@@ -19,7 +19,7 @@ import pytest
 
 from reportgen.project.runs import CV_COLUMNS
 from reportgen.record import COLUMNS
-from reportgen.record_io import iso_time
+from reportgen.record.io import iso_time
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

@@ -19,7 +19,7 @@ from sklearn.model_selection import (
 )
 
 from reportgen.record import Recorder
-from reportgen.record_folds import folds_of
+from reportgen.record.folds import folds_of
 from tests.record.conftest import log
 
 N = 40

@@ -1,4 +1,4 @@
-"""Rung 1 for every task (issues 19 item 4 and 21): healthy default initialisations pass the
+"""Rung 1 for every task: healthy default initialisations pass the
 initial-loss rule, deliberately broken networks fail it with the reason, for scikit-learn's
 MLPClassifier and MLPRegressor, a hand-written numpy network, and PyTorch where installed."""
 

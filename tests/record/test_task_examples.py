@@ -1,5 +1,5 @@
 """examples/diabetes-regression and examples/digits-multiclass: written only through the
-Recorder, the sanity adapters and freeze, reaching rung 1 honestly (issue 21); the scripts of
+Recorder, the sanity adapters and freeze, reaching rung 1 honestly; the scripts of
 these two and of examples/breast-cancer import nothing else that writes."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def report_strings(report: dict) -> list[str]:
     return out
 
 
-def test_defect_patterns_catch_the_issue_examples():
+def test_defect_patterns_catch_known_defects():
     bad = (
         "2 run rows left out: mlp seed 4 (validation, runs.csv:12): status failed, ...). "
         "(retention-offer costs (EUR 20 each)) 1 empty bins, 3 batchs, 200.0 cases, "

@@ -1,4 +1,4 @@
-"""The variance budget of the gap (issue 12): hand-worked terms, planning counts, chi-square sd."""
+"""The variance budget of the gap: hand-worked terms, planning counts, chi-square sd."""
 
 import math
 

@@ -1,5 +1,5 @@
 """Which questions each version answered: before and after are paired by question id, so both must
-answer the same questions (methods.md section 8, revised turn 3)."""
+answer the same questions (methods.md section 8)."""
 
 from __future__ import annotations
 

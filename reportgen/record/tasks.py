@@ -11,7 +11,7 @@ import numpy as np
 
 from reportgen.names import did_you_mean
 from reportgen.project.task_columns import SUM_TOLERANCE
-from reportgen.record_io import floats
+from reportgen.record.io import floats
 from reportgen.stats import multiclass, regression
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from reportgen.project.folds import FOLD_SPLIT, FOLDS_PART
-from reportgen.record_io import check_logged_ids
+from reportgen.record.io import check_logged_ids
 from reportgen.safe import atomic_write
 
 FOLDS_FILE = "split/folds.csv"

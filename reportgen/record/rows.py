@@ -18,7 +18,7 @@ from reportgen.names import did_you_mean
 from reportgen.names import fold as _fold
 from reportgen.project.manifest import canonical_part
 from reportgen.project.runs import CV_COLUMNS, OPTIONAL, REQUIRED
-from reportgen.record_io import csv_cell, finite_vector, row_ids_of, vector, zero_one
+from reportgen.record.io import csv_cell, finite_vector, row_ids_of, vector, zero_one
 from reportgen.safe import atomic_write
 from reportgen.stats.metric_registry import CORRECT, METRICS, task_metrics
 from reportgen.stats.metrics import HIGHER_IS_BETTER, per_row_metric
@@ -121,7 +121,7 @@ def _scored(
     """The columns of a run scored by y and p (binary or multi-class) or y and y_pred."""
     y, p, y_pred = given["y"], given["p"], given["y_pred"]
     if y is not None and (y_pred is not None or multiclass(p)):
-        from reportgen.record_tasks import multiclass_frame, regression_frame
+        from reportgen.record.tasks import multiclass_frame, regression_frame
 
         if y_pred is not None:
             return regression_frame(y, y_pred, n, metrics)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from reportgen.cli_options import format_option
+from reportgen.cli.options import format_option
 
 BATCH_EPILOG = """
 \b
@@ -66,7 +66,7 @@ def _unless_given(flag: str, help: str, **kwargs):
     "Dask scheduler address (tcp://host:8786), with --executor dask.",
     metavar="ADDRESS",
 )
-# grading options (issue 14; reportgen/grading)
+# grading options (reportgen/grading)
 @_unless_given(
     "--rubric",
     "Grade with this rubric.toml: OUT/grades.csv and OUT/NAME/feedback.md "

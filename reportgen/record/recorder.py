@@ -26,7 +26,7 @@ from reportgen.project.manifest import (
     split_fingerprint,
 )
 from reportgen.project.runs import REQUIRED
-from reportgen.record_folds import (
+from reportgen.record.folds import (
     FOLD_SPLIT,
     FOLDS_FILE,
     check_fold_rows,
@@ -35,7 +35,7 @@ from reportgen.record_folds import (
     same_fold,
     write_folds,
 )
-from reportgen.record_io import (
+from reportgen.record.io import (
     check_logged_ids,
     csv_bytes,
     env_string,
@@ -45,7 +45,7 @@ from reportgen.record_io import (
     read_predictions,
     utc_now,
 )
-from reportgen.record_rows import (
+from reportgen.record.rows import (
     COLUMNS,
     THRESHOLD_METRICS,
     append_rows,
@@ -261,7 +261,7 @@ class Recorder:
         fit_seconds = checked_seconds(fit_seconds)
         fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
         run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
-        frame, per_row = None, {}
+        frame, per_row = None, dict[str, Any]()
         if status == "ok":
             given = {
                 "y": y,

@@ -7,7 +7,7 @@ import sys
 import click
 
 from reportgen import __version__
-from reportgen.cli_options import format_option
+from reportgen.cli.options import format_option
 from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE, clean_text
 
 EXIT_CODES = f"""
@@ -297,7 +297,7 @@ def build(
         if not g.passed:
             click.echo(f"evreport: {g.option}: {clean_text(g.reason)}", err=True)
     code = result.exit_code(strict, require_rung)
-    # issue 19: the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
+    # the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
     if mlflow_run or tracking_uri:
         from reportgen.importers.mlflow_log import log_to_mlflow
 
@@ -318,11 +318,11 @@ def _write_ci_files(paths: dict, contents: dict) -> None:
         click.echo(f"wrote {display_name(path)}")
 
 
-from reportgen.cli_batch import batch, rubric  # noqa: E402  (imports only click at module level)
+from reportgen.cli.batch import batch, rubric  # noqa: E402  (imports only click at module level)
 
 main.add_command(batch)
-main.add_command(rubric)  # issue 14
+main.add_command(rubric)
 
-from reportgen.cli_import import import_group  # noqa: E402  (imports only click at module level)
+from reportgen.cli.importers import import_group  # noqa: E402  (imports only click at module level)
 
 main.add_command(import_group)

@@ -1,4 +1,4 @@
-"""Issue 20 items 1, 3, 4 and 5 on the issue's own numbers: the sentences a statistician signs.
+"""Before/after on hand-worked numbers: the general set, required slices, harms and coverage.
 
 Each project is written answer by answer (tests/checks/builder_ba.py ``write_ba_project``), so
 every accuracy, count and interval below is worked out by hand from those answers.
@@ -49,7 +49,7 @@ def report(root):
     return compute_report(load_project(root))[0]
 
 
-# --------------------------------------------------------------------------- item 1
+# --------------------------------------------------------------------------- general set
 
 
 @pytest.mark.parametrize("frozen", [False, True], ids=["general-not-frozen", "general-frozen"])
@@ -92,7 +92,7 @@ def test_general_set_scored_on_different_questions(tmp_path, frozen):
         )
 
 
-# --------------------------------------------------------------------------- item 3
+# ------------------------------------------------------------------------ required slices
 
 
 def test_required_slice_in_before_after(tmp_path):
@@ -183,7 +183,7 @@ def test_slice_labels_from_the_split_file_alone_agree(tmp_path):
     assert not any("labels_disagree" in s for s in r["slices"])
 
 
-# --------------------------------------------------------------------------- item 4
+# --------------------------------------------------------------------------------- a harm
 
 
 def test_a_harm_is_said_with_its_numbers(tmp_path):
@@ -210,7 +210,7 @@ def test_a_harm_is_said_with_its_numbers(tmp_path):
     assert r["ladder"][2]["summary"] == "tuning made it worse"
 
 
-# --------------------------------------------------------------------------- item 5
+# ------------------------------------------------------------------------------- coverage
 
 
 def test_unanswered_questions_name_coverage_and_the_count(tmp_path):
@@ -263,7 +263,7 @@ def test_no_frozen_question_in_common_is_said_not_computed(tmp_path):
     )
 
 
-# ------------------------------------------------------- the audit of issue 20: item 8
+# ------------------------------------------------------------- singulars, reconsider, zero drop
 
 
 def test_one_question_outside_the_split_is_said_in_the_singular(tmp_path):
