@@ -75,13 +75,15 @@ def all_ids() -> tuple[str, ...]:
 def report_design(report: dict) -> str | None:
     """The design of a built report.json: before-after by its kind, cv when ``noise.cv`` is
     set, split otherwise; None for a kind evreport does not write."""
-    project: dict = report.get("project") if isinstance(report.get("project"), dict) else {}
+    project = report.get("project")
+    project = project if isinstance(project, dict) else {}
     kind = project.get("kind")
     if kind == "before-after":
         return "before-after"
     if kind != "model-vs-baseline":
         return None
-    noise: dict = report.get("noise") if isinstance(report.get("noise"), dict) else {}
+    noise = report.get("noise")
+    noise = noise if isinstance(noise, dict) else {}
     return "cv" if isinstance(noise.get("cv"), dict) else "split"
 
 

@@ -7,9 +7,9 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reportgen.record import rows as record_rows
 from reportgen.names import did_you_mean, fold, metric_aliases
 from reportgen.project import config
+from reportgen.record import rows as record_rows
 from reportgen.stats import metric_registry as reg
 from reportgen.stats import metrics, multiclass, regression
 from reportgen.stats.metrics import gap
