@@ -37,11 +37,11 @@ def test_unequal_blocks_sign_flip_hand_worked():
         resamples=500,
         rng=np.random.default_rng(0),
     )
-    assert r["gap"] == pytest.approx(d_rows.mean(), rel=1e-12)  # (20 - 9.5) / 2095 > 0
-    assert r["gap"] > 0 > unweighted
-    assert r["rows"] == 2095 and r["blocks"] == 20
-    assert r["low"] <= r["gap"] <= r["high"]
-    assert r["t"]["low"] <= r["gap"] <= r["t"]["high"]
+    assert r.gap == pytest.approx(d_rows.mean(), rel=1e-12)  # (20 - 9.5) / 2095 > 0
+    assert r.gap > 0 > unweighted
+    assert r.rows == 2095 and r.blocks == 20
+    assert r.low <= r.gap <= r.high
+    assert r.t.low <= r.gap <= r.t.high
 
 
 def test_ratio_t_equal_blocks_is_scipy_one_sample_t():
@@ -122,10 +122,10 @@ def test_block_gap_is_the_row_weighted_metric(sizes, seed, hib):
         rng=np.random.default_rng(0),
     )
     want = cand.mean(0).mean() - base.mean(0).mean()
-    assert r["gap"] == pytest.approx(want if hib else -want, rel=1e-9, abs=1e-12)
+    assert r.gap == pytest.approx(want if hib else -want, rel=1e-9, abs=1e-12)
     for lo, hi, pt in [
-        (r["low"], r["high"], r["gap"]),
-        (r["t"]["low"], r["t"]["high"], r["gap"]),
-    ] + [(s["low"], s["high"], s["gap"]) for s in r["per_seed"]]:
+        (r.low, r.high, r.gap),
+        (r.t.low, r.t.high, r.gap),
+    ] + [(s["low"], s["high"], s["gap"]) for s in r.per_seed]:
         if lo is not None:
             assert lo <= pt + 1e-12 and pt <= hi + 1e-12
