@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
+from reportgen.checks.noise_budget import budget_dict
 from reportgen.checks.noise_lines import (
     budget_line,
     impractical_text,
@@ -418,7 +419,7 @@ def budget_section(
     se = (block.get("t") or {}).get("se")
     if B < 2 or se is None or block.get("gap") is None:
         return None, "fewer than 2 blocks: the block term of the budget is unknown"
-    out = bd.budget(
+    res = bd.budget(
         seed_sd=sd,
         n_seeds=S,
         block_var_of_gap=se**2,
@@ -426,14 +427,15 @@ def budget_section(
         gap=block["gap"],
         confidence=cfg.confidence,
         min_useful_effect=cfg.min_useful_effect,
-        number=lambda v: fixed(v, test_decimals(block)),  # the half-width's decimals
     )
+    out = budget_dict(res, lambda v: fixed(v, test_decimals(block)))  # the half-width's decimals
     out["planning"]["impractical_text"] = impractical_text(project, out)
     out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
     out["seed_part"] = seed.get("part", "validation")
-    out["seed_sd_interval"] = bd.sd_interval(
+    sd_iv = bd.sd_interval(
         sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence
     )
+    out["seed_sd_interval"] = {"low": sd_iv.low, "high": sd_iv.high}
     two = block.get("two_level") or {}
     out["two_level_half_width"] = (
         (two["high"] - two["low"]) / 2 if two.get("low") is not None else None

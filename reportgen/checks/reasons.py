@@ -50,6 +50,15 @@ SENTENCES: dict[Reason, Callable[..., str]] = {
         "apply; use k-fold with k = 5 or 10, repeated"
     ),
     Reason.FOLD_WITHOUT_TRAIN_ROWS: lambda: "a fold has no training rows",
+    Reason.GAP_NOT_ABOVE_TARGET: lambda what: (
+        f"the gap is not above {what}: more seeds or blocks cannot show it is"
+    ),
+    Reason.SEEDS_ALONE_CANNOT: lambda width: (
+        "more seeds alone cannot settle this: the block term alone gives plus or minus " + width
+    ),
+    Reason.BLOCKS_ALONE_CANNOT: lambda width: (
+        "more blocks alone cannot settle this: the seed term alone gives plus or minus " + width
+    ),
 }
 
 #: how a t refusal names one difference and all of them, per kind of difference

@@ -18,20 +18,12 @@ from reportgen.stats.bootstrap import (
     wider_interval,
 )
 from reportgen.stats.metrics import gap as signed_gap
-from reportgen.stats.results import Reason, Sides, TInterval
+from reportgen.stats.results import Bounds, Reason, Sides, TInterval
 from reportgen.stats.ttests import ratio_t, welch
 
 HISTOGRAM_BINS = 40
 #: fewer seeds than this on a side: the two-level interval's seed level is coarse
 COARSE_BELOW = 5
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """The ends of an interval; None when there is none."""
-
-    low: float | None = None
-    high: float | None = None
 
 
 @dataclass(frozen=True)

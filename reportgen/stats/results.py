@@ -52,6 +52,12 @@ class Reason(StrEnum):
     LEAVE_ONE_OUT = "leave-one-out"
     #: a fold trains on no rows
     FOLD_WITHOUT_TRAIN_ROWS = "fold-without-train-rows"
+    #: the gap is not above the plan's target: more seeds or blocks cannot show it is
+    GAP_NOT_ABOVE_TARGET = "gap-not-above-target"
+    #: the block term alone reaches the target: more seeds alone cannot settle it
+    SEEDS_ALONE_CANNOT = "seeds-alone-cannot"
+    #: the seed term alone reaches the target: more blocks alone cannot settle it
+    BLOCKS_ALONE_CANNOT = "blocks-alone-cannot"
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,14 @@ class Sides(Generic[T]):
 
     candidate: T
     baseline: T
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The ends of an interval; None when there is none."""
+
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,21 @@ CASES = [
         "use k-fold with k = 5 or 10, repeated",
     ),
     (Reason.FOLD_WITHOUT_TRAIN_ROWS, {}, "a fold has no training rows"),
+    (
+        Reason.GAP_NOT_ABOVE_TARGET,
+        {"what": "the useful effect"},
+        "the gap is not above the useful effect: more seeds or blocks cannot show it is",
+    ),
+    (
+        Reason.SEEDS_ALONE_CANNOT,
+        {"width": "0.012"},
+        "more seeds alone cannot settle this: the block term alone gives plus or minus 0.012",
+    ),
+    (
+        Reason.BLOCKS_ALONE_CANNOT,
+        {"width": "0.012"},
+        "more blocks alone cannot settle this: the seed term alone gives plus or minus 0.012",
+    ),
 ]
 
 

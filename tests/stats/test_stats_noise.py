@@ -8,9 +8,9 @@ import pytest
 from scipy import stats as st
 
 from reportgen.checks.noise import block_dict, primary_reason, seed_rule_dict
-from reportgen.stats.blocks import Bounds, block_noise
+from reportgen.stats.blocks import block_noise
 from reportgen.stats.bootstrap import block_bootstrap, per_seed_intervals, two_level_bootstrap
-from reportgen.stats.results import Reason, Sides
+from reportgen.stats.results import Bounds, Reason, Sides
 from reportgen.stats.seeds import paired_seeds, seed_rule
 from reportgen.stats.ttests import ratio_t, welch
 
