@@ -50,6 +50,9 @@ SENTENCES: dict[Reason, Callable[..., str]] = {
         "apply; use k-fold with k = 5 or 10, repeated"
     ),
     Reason.FOLD_WITHOUT_TRAIN_ROWS: lambda: "a fold has no training rows",
+    Reason.TOO_FEW_BLOCKS: lambda: "fewer than 2 blocks: no interval",
+    Reason.METRIC_UNDEFINED: lambda: "undefined on these rows",
+    Reason.UNDEFINED_ON_RESAMPLES: lambda: "the metric is undefined on almost every resample",
     Reason.GAP_NOT_ABOVE_TARGET: lambda what: (
         f"the gap is not above {what}: more seeds or blocks cannot show it is"
     ),

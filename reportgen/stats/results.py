@@ -52,6 +52,12 @@ class Reason(StrEnum):
     LEAVE_ONE_OUT = "leave-one-out"
     #: a fold trains on no rows
     FOLD_WITHOUT_TRAIN_ROWS = "fold-without-train-rows"
+    #: fewer than 2 blocks: no interval
+    TOO_FEW_BLOCKS = "too-few-blocks"
+    #: the metric is undefined on these rows
+    METRIC_UNDEFINED = "metric-undefined"
+    #: the metric is undefined on almost every resample
+    UNDEFINED_ON_RESAMPLES = "undefined-on-resamples"
     #: the gap is not above the plan's target: more seeds or blocks cannot show it is
     GAP_NOT_ABOVE_TARGET = "gap-not-above-target"
     #: the block term alone reaches the target: more seeds alone cannot settle it

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from reportgen.checks.before_after.sections import category_sentence
 from reportgen.checks.reasons import SENTENCES, sentence, t_sentence
+from reportgen.stats.before_after import Dominant
 from reportgen.stats.results import Reason
 
 CASES = [
@@ -81,6 +83,13 @@ CASES = [
         "use k-fold with k = 5 or 10, repeated",
     ),
     (Reason.FOLD_WITHOUT_TRAIN_ROWS, {}, "a fold has no training rows"),
+    (Reason.TOO_FEW_BLOCKS, {}, "fewer than 2 blocks: no interval"),
+    (Reason.METRIC_UNDEFINED, {}, "undefined on these rows"),
+    (
+        Reason.UNDEFINED_ON_RESAMPLES,
+        {},
+        "the metric is undefined on almost every resample",
+    ),
     (
         Reason.GAP_NOT_ABOVE_TARGET,
         {"what": "the useful effect"},
@@ -118,3 +127,11 @@ def test_t_refusals_name_their_differences():
         "the per-seed differences are all equal: zero spread, no t interval"
     )
     assert t_sentence(None, 4, "fold gap") is None
+
+
+def test_the_dominant_category_sentence():
+    assert category_sentence(Dominant("dates", 7, 9)) == (
+        "7 of 9 broken questions are 'dates': tuning broke something specific."
+    )
+    assert category_sentence(Dominant("dates", 1, 1)) == "The 1 broken question is 'dates'."
+    assert category_sentence(None) is None
