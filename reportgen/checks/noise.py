@@ -227,7 +227,13 @@ def block_dict(res: BlockNoise) -> dict:
         "primary_reason": None,
         "bootstrap": {"low": res.bootstrap.low, "high": res.bootstrap.high},
         "t": t_figures(res.t),
-        "welch": dict(res.welch),
+        "welch": {
+            "se": res.welch.se,
+            "p": res.welch.p,
+            "low": res.welch.low,
+            "high": res.welch.high,
+            "df": res.welch.df,
+        },
         "per_seed": [dict(p) for p in res.per_seed],
         "two_level": {
             "low": two.low,

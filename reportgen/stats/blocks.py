@@ -5,7 +5,7 @@ Every gap is "candidate better" positive (section 0).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -81,8 +81,8 @@ class BlockNoise:
         The wider of the two intervals.
     bootstrap : Bounds
     t : TInterval
-    welch : dict
-        {se, p, low, high, df} of Welch's t on the seed-averaged blocks (``stats.ttests``).
+    welch : TInterval
+        Welch's t on the seed-averaged blocks (``stats.ttests.welch``): what pairing buys.
     per_seed : tuple of dict
         {seed, gap, low, high, primary} per candidate seed (``stats.bootstrap``).
     two_level : TwoLevel
@@ -105,9 +105,7 @@ class BlockNoise:
     primary: str | None = None
     bootstrap: Bounds = Bounds()
     t: TInterval = TInterval()
-    welch: dict[str, Any] = field(
-        default_factory=lambda: dict.fromkeys(("se", "p", "low", "high", "df"))
-    )
+    welch: TInterval = TInterval()
     per_seed: tuple[dict[str, Any], ...] = ()
     excludes_zero: bool = False
     distribution: Histogram | None = None

@@ -93,4 +93,5 @@ class TInterval:
     high: float | None = None
     p: float | None = None
     se: float | None = None
-    df: int | None = None
+    #: an integer for a paired t, the Welch-Satterthwaite df for Welch's t
+    df: float | None = None

@@ -13,6 +13,7 @@ import numpy as np
 from scipy import special
 
 from reportgen.stats._util import SPREAD_RTOL, as_1d, block_counts, check_confidence, no_spread
+from reportgen.stats.results import TInterval
 
 
 def t_test(mean: float, se: float, df: float, confidence: float) -> tuple[float, float, float]:
@@ -94,7 +95,7 @@ def welch(
     higher_is_better: bool,
     confidence: float,
     counts: Any = None,
-) -> dict[str, Any]:
+) -> TInterval:
     """Unpaired contrast on the same estimand: what pairing buys.
 
     Each model's row-weighted metric ``sum / N`` gets its own ratio (delta-method)
@@ -112,26 +113,23 @@ def welch(
 
     Returns
     -------
-    dict
-        ``se``, ``p``, ``low``, ``high``, ``df``. None values with fewer than 2
-        blocks on a side or zero spread on both.
+    TInterval
+        Every field None with fewer than 2 blocks on a side; all but ``se`` None with
+        zero spread on both. ``df`` is the Welch-Satterthwaite (non-integer) df.
     """
     check_confidence(confidence)
     c = as_1d(candidate_blocks, "candidate_blocks")
     b = as_1d(baseline_blocks, "baseline_blocks")
-    out: dict[str, Any] = {"se": None, "p": None, "low": None, "high": None, "df": None}
     if c.size < 2 or b.size < 2:
-        return out
+        return TInterval()
     nc = block_counts(counts, c.size)
     nb = block_counts(counts, b.size)
     v1, v2 = ratio_var(c, nc), ratio_var(b, nb)
     se = float(np.sqrt(v1 + v2))
-    out["se"] = se
     if se == 0.0 or (no_spread(c / nc) and no_spread(b / nb)):
-        return out
+        return TInterval(se=se)
     rc, rb = float(c.sum() / nc.sum()), float(b.sum() / nb.sum())
     first, second = (rc, rb) if higher_is_better else (rb, rc)
     df = float((v1 + v2) ** 2 / (v1**2 / (c.size - 1) + v2**2 / (b.size - 1)))
     low, high, p = t_test(first - second, se, df, confidence)
-    out.update(p=p, low=low, high=high, df=df)
-    return out
+    return TInterval(low, high, p, se, df)

@@ -175,14 +175,12 @@ def test_welch_against_scipy():
     r = welch(c, b, higher_is_better=False, confidence=0.95)
     ref = st.ttest_ind(b, c, equal_var=False)
     ci = ref.confidence_interval(0.95)
-    assert (r["low"], r["high"], r["p"]) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
-    assert r["se"] == pytest.approx(math.sqrt(c.var(ddof=1) / 40 + b.var(ddof=1) / 40), rel=1e-12)
-    assert r["low"] < 0.31 - 0.30 < r["high"] or r["low"] > 0
+    assert (r.low, r.high, r.p) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
+    assert r.se == pytest.approx(math.sqrt(c.var(ddof=1) / 40 + b.var(ddof=1) / 40), rel=1e-12)
+    assert r.low < 0.31 - 0.30 < r.high or r.low > 0
     h = welch(1 - c, 1 - b, higher_is_better=True, confidence=0.95)
-    assert h["low"] == pytest.approx(r["low"], rel=1e-9) and h["p"] == pytest.approx(
-        r["p"], rel=1e-9
-    )
-    assert welch([0.1], [0.2, 0.3], higher_is_better=True, confidence=0.95)["se"] is None
+    assert h.low == pytest.approx(r.low, rel=1e-9) and h.p == pytest.approx(r.p, rel=1e-9)
+    assert welch([0.1], [0.2, 0.3], higher_is_better=True, confidence=0.95).se is None
 
 
 # ----------------------------------------------------------------- bootstraps
@@ -340,7 +338,7 @@ def test_block_noise_contract(json_ready):
     assert sum(r.distribution.counts) == 300
     assert r.excludes_zero is (r.low > 0)
     # pairing buys precision: shared block difficulty inflates the unpaired se
-    assert r.welch["se"] > 2 * r.t.se
+    assert r.welch.se > 2 * r.t.se
 
 
 def test_block_noise_reproducible_and_seed_dependent():
@@ -447,8 +445,8 @@ def test_block_noise_rng_order_and_parts():
     assert list(r.distribution.edges) == pytest.approx(edges.tolist(), rel=1e-15)
     assert r.t.se == pytest.approx(d.std(ddof=1) / math.sqrt(52), rel=1e-12)
     ref = st.ttest_ind(Bm.mean(0), C.mean(0), equal_var=False)
-    assert r.welch["p"] == pytest.approx(ref.pvalue, rel=1e-12)
-    assert r.welch["df"] == pytest.approx(float(ref.df), rel=1e-12)
+    assert r.welch.p == pytest.approx(ref.pvalue, rel=1e-12)
+    assert r.welch.df == pytest.approx(float(ref.df), rel=1e-12)
 
 
 def test_primary_reason_widths_in_the_words_policy():

@@ -94,8 +94,8 @@ def test_welch_ratio_equal_blocks_is_scipy_welch():
     m = 4.0
     r = welch(c * m, b * m, higher_is_better=False, confidence=0.95, counts=np.full(25, m))
     ref = st.ttest_ind(b, c, equal_var=False)
-    assert r["p"] == pytest.approx(ref.pvalue, rel=1e-9)
-    assert r["df"] == pytest.approx(float(ref.df), rel=1e-9)
+    assert r.p == pytest.approx(ref.pvalue, rel=1e-9)
+    assert r.df == pytest.approx(float(ref.df), rel=1e-9)
 
 
 @settings(max_examples=25, deadline=None)
