@@ -234,7 +234,10 @@ def block_dict(res: BlockNoise) -> dict:
             "high": res.welch.high,
             "df": res.welch.df,
         },
-        "per_seed": [dict(p) for p in res.per_seed],
+        "per_seed": [
+            {"seed": p.seed, "gap": p.gap, "low": p.low, "high": p.high, "primary": p.primary}
+            for p in res.per_seed
+        ],
         "two_level": {
             "low": two.low,
             "high": two.high,

@@ -12,6 +12,7 @@ import numpy as np
 
 from reportgen.stats._util import block_counts, paired_blocks, plain, seed_labels
 from reportgen.stats.bootstrap import (
+    SeedInterval,
     block_bootstrap,
     per_seed_intervals,
     two_level_bootstrap,
@@ -83,8 +84,8 @@ class BlockNoise:
     t : TInterval
     welch : TInterval
         Welch's t on the seed-averaged blocks (``stats.ttests.welch``): what pairing buys.
-    per_seed : tuple of dict
-        {seed, gap, low, high, primary} per candidate seed (``stats.bootstrap``).
+    per_seed : tuple of SeedInterval
+        One per candidate seed (``stats.bootstrap.per_seed_intervals``).
     two_level : TwoLevel
     excludes_zero : bool
         The primary interval's low end is above 0.
@@ -106,7 +107,7 @@ class BlockNoise:
     bootstrap: Bounds = Bounds()
     t: TInterval = TInterval()
     welch: TInterval = TInterval()
-    per_seed: tuple[dict[str, Any], ...] = ()
+    per_seed: tuple[SeedInterval, ...] = ()
     excludes_zero: bool = False
     distribution: Histogram | None = None
     reason: Reason | None = None
@@ -173,13 +174,10 @@ def _unusable(Ca: np.ndarray, Ba: np.ndarray) -> Reason | None:
 
 def _one_block_seeds(
     Ca: np.ndarray, Ba: np.ndarray, n: np.ndarray, seed_list: list, higher_is_better: bool
-) -> tuple[dict[str, Any], ...]:
+) -> tuple[SeedInterval, ...]:
     """``per_seed`` on a single block: each seed's gap, no interval."""
     gaps = signed_gap(Ca, Ba.mean(axis=0)[None, :], higher_is_better).sum(axis=1) / n.sum()
-    return tuple(
-        {"seed": plain(s), "gap": float(v), "low": None, "high": None, "primary": None}
-        for s, v in zip(seed_list, gaps, strict=True)
-    )
+    return tuple(SeedInterval(plain(s), float(v)) for s, v in zip(seed_list, gaps, strict=True))
 
 
 def block_noise(
@@ -295,7 +293,7 @@ def _intervals(
         "welch": welch(
             Ca.mean(axis=0), b_mean, higher_is_better=hib, confidence=confidence, counts=n
         ),
-        "per_seed": tuple(per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw)),
+        "per_seed": per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw),
         "two_level": _two_level(Ca, Ba, n, seeds_paired=seeds_paired, pairs=pairs, draw=draw),
         **_primary(boot, t, gap),
         "distribution": Histogram(

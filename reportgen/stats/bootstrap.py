@@ -8,6 +8,7 @@ inputs and an equally seeded generator give identical output.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -114,6 +115,27 @@ def wider_interval(boot: dict, t: dict, point: float) -> tuple[str, float | None
     return name, lo, hi
 
 
+@dataclass(frozen=True)
+class SeedInterval:
+    """One candidate network's gap against the baseline's seed mean, with its interval.
+
+    Attributes
+    ----------
+    seed : Any
+        The seed label as given (numpy scalars converted).
+    gap : float
+    low, high : float or None
+    primary : {"bootstrap", "t"} or None
+        Which interval ``low`` and ``high`` are; None when there is none.
+    """
+
+    seed: Any
+    gap: float
+    low: float | None = None
+    high: float | None = None
+    primary: str | None = None
+
+
 def per_seed_intervals(
     C: Any,
     base_mean: Any,
@@ -125,7 +147,7 @@ def per_seed_intervals(
     rng: np.random.Generator,
     primary: str = "wider",
     counts: Any = None,
-) -> list[dict[str, Any]]:
+) -> tuple[SeedInterval, ...]:
     """One interval per trained candidate network against the baseline's seed mean.
 
     Shows that retraining moves the centre. All seeds share one ``(resamples, B)``
@@ -151,8 +173,7 @@ def per_seed_intervals(
 
     Returns
     -------
-    list of dict, length S_c
-        ``{"seed", "gap", "low", "high", "primary"}``.
+    tuple of SeedInterval, length S_c
     """
     check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
@@ -190,10 +211,8 @@ def per_seed_intervals(
                 (boot if primary == "bootstrap" else t)["low"],
                 (boot if primary == "bootstrap" else t)["high"],
             )
-        out.append(
-            {"seed": plain(s), "gap": float(gaps[i]), "low": lo, "high": hi, "primary": which}
-        )
-    return out
+        out.append(SeedInterval(plain(s), float(gaps[i]), lo, hi, which))
+    return tuple(out)
 
 
 def two_level_bootstrap(

@@ -255,19 +255,17 @@ def test_per_seed_intervals_match_loop_and_count():
     base = rng.normal(0.31, 0.02, 30)
     seeds = np.array([11, 12, 13, 14, 15])
     out = _per_seed(C, base, seeds, np.random.default_rng(9), primary="bootstrap")
-    assert len(out) == 5 and [o["seed"] for o in out] == [11, 12, 13, 14, 15]
-    assert all(type(o["seed"]) is int for o in out)
+    assert len(out) == 5 and [o.seed for o in out] == [11, 12, 13, 14, 15]
+    assert all(type(o.seed) is int for o in out)
     idx = np.random.default_rng(9).integers(0, 30, size=(400, 30))
     for s, o in enumerate(out):
         d = base - C[s]
         means = d[idx].mean(axis=1)
-        assert o["gap"] == pytest.approx(d.mean(), rel=1e-12)
-        assert (o["low"], o["high"]) == pytest.approx(
-            tuple(np.percentile(means, [2.5, 97.5])), rel=1e-10
-        )
+        assert o.gap == pytest.approx(d.mean(), rel=1e-12)
+        assert (o.low, o.high) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), rel=1e-10)
     t_out = _per_seed(C, base, ["a", "b", "c", "d", "e"], np.random.default_rng(9), primary="t")
     ref = st.ttest_1samp(base - C[2], 0.0).confidence_interval(0.95)
-    assert (t_out[2]["low"], t_out[2]["high"]) == pytest.approx((ref.low, ref.high), rel=1e-12)
+    assert (t_out[2].low, t_out[2].high) == pytest.approx((ref.low, ref.high), rel=1e-12)
 
 
 # ----------------------------------------------------------------- block_noise
@@ -367,7 +365,7 @@ def test_two_level_wider_when_seed_spread_large():
     block_w = r.bootstrap.high - r.bootstrap.low
     two_w = r.two_level.high - r.two_level.low
     assert two_w > 3 * block_w
-    gaps = [s["gap"] for s in r.per_seed]
+    gaps = [s.gap for s in r.per_seed]
     assert max(gaps) - min(gaps) > block_w  # retraining moves the centre
 
 
@@ -385,10 +383,10 @@ def test_primary_is_the_wider_and_contains_the_gap(blocks):
     d0 = Bm.mean(0) - C[0]
     ref = st.ttest_1samp(d0, 0.0).confidence_interval(0.95)
     p0 = r.per_seed[0]
-    assert p0["low"] <= p0["gap"] <= p0["high"]
-    assert p0["high"] - p0["low"] >= ref.high - ref.low - 1e-12
-    if p0["primary"] == "t":
-        assert p0["low"] == pytest.approx(ref.low, rel=1e-12)
+    assert p0.low <= p0.gap <= p0.high
+    assert p0.high - p0.low >= ref.high - ref.low - 1e-12
+    if p0.primary == "t":
+        assert p0.low == pytest.approx(ref.low, rel=1e-12)
 
 
 def test_sign_rule_excludes_zero_both_directions():
@@ -407,7 +405,7 @@ def test_degenerate_blocks(json_ready):
     json_ready(block_dict(r))
     assert r.low is None and r.high is None and r.reason is Reason.ONE_BLOCK
     assert r.gap == pytest.approx(float(Bm.mean() - C.mean()), rel=1e-12)
-    assert len(r.per_seed) == 5 and r.per_seed[0]["low"] is None
+    assert len(r.per_seed) == 5 and r.per_seed[0].low is None
     nan = _noise([[0.1, np.nan]], [[0.2, 0.3]], seeds=[0])
     assert nan.low is None and nan.reason is Reason.BLOCK_NOT_FINITE
 
@@ -438,7 +436,7 @@ def test_block_noise_rng_order_and_parts():
     per = _per_seed(C, Bm.mean(0), range(4), rng, resamples=250)
     two = _two_level(C, Bm, False, False, 250, 0.95, rng)
     assert r.bootstrap == Bounds(boot["low"], boot["high"])
-    assert list(r.per_seed) == per
+    assert r.per_seed == per
     assert (r.two_level.low, r.two_level.high) == (two["low"], two["high"])
     counts, edges = np.histogram(boot["means"], bins=40)
     assert list(r.distribution.counts) == counts.tolist()

@@ -126,6 +126,6 @@ def test_block_gap_is_the_row_weighted_metric(sizes, seed, hib):
     for lo, hi, pt in [
         (r.low, r.high, r.gap),
         (r.t.low, r.t.high, r.gap),
-    ] + [(s["low"], s["high"], s["gap"]) for s in r.per_seed]:
+    ] + [(s.low, s.high, s.gap) for s in r.per_seed]:
         if lo is not None:
             assert lo <= pt + 1e-12 and pt <= hi + 1e-12
