@@ -154,9 +154,9 @@ def _two_level(
     )
 
 
-def _primary(boot: dict, t: dict, gap: float) -> dict[str, Any]:
+def _primary(boot: Bounds, t: TInterval, gap: float) -> dict[str, Any]:
     """``primary``, ``low``, ``high`` and ``reason`` of the block line's interval."""
-    if t["low"] is None:
+    if t.low is None:
         # zero spread of the linearised block gaps: no interval is shown (never a pass)
         return {"primary": None, "reason": Reason.BLOCK_GAPS_ZERO_SPREAD}
     which, lo, hi = wider_interval(boot, t, gap)
@@ -285,17 +285,19 @@ def _intervals(
         g, resamples=draw["resamples"], confidence=confidence, rng=draw["rng"], counts=n
     )
     t = ratio_t(g, n, confidence)
+    interval = TInterval(t.low, t.high, t.p, t.se, t.df)
+    bounds = Bounds(boot["low"], boot["high"])
     b_mean = Ba.mean(axis=0)
     counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
     return {
-        "bootstrap": Bounds(boot["low"], boot["high"]),
-        "t": TInterval(t["low"], t["high"], t["p"], t["se"], t["df"]),
+        "bootstrap": bounds,
+        "t": interval,
         "welch": welch(
             Ca.mean(axis=0), b_mean, higher_is_better=hib, confidence=confidence, counts=n
         ),
         "per_seed": per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw),
         "two_level": _two_level(Ca, Ba, n, seeds_paired=seeds_paired, pairs=pairs, draw=draw),
-        **_primary(boot, t, gap),
+        **_primary(bounds, interval, gap),
         "distribution": Histogram(
             tuple(float(e) for e in edges), tuple(int(c) for c in counts_h.tolist())
         ),

@@ -24,6 +24,7 @@ from reportgen.stats._util import (
     seed_labels,
 )
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.results import Bounds, TInterval
 from reportgen.stats.ttests import ratio_t
 
 #: largest resample chunk, in index cells (bounds memory when B is large)
@@ -102,11 +103,13 @@ def block_bootstrap(
     return {"gap": float(da.sum() / n.sum()), "low": low, "high": high, "means": means}
 
 
-def wider_interval(boot: dict, t: dict, point: float) -> tuple[str, float | None, float | None]:
+def wider_interval(
+    boot: Bounds, t: TInterval, point: float
+) -> tuple[str, float | None, float | None]:
     """The primary interval: the wider of bootstrap and t among those that contain ``point``."""
     opts = []
     for name, iv in (("bootstrap", boot), ("t", t)):
-        lo, hi = iv.get("low"), iv.get("high")
+        lo, hi = iv.low, iv.high
         if lo is not None and hi is not None and lo <= point <= hi:
             opts.append((hi - lo, name == "t", name, lo, hi))
     if not opts:
@@ -201,16 +204,13 @@ def per_seed_intervals(
     q = np.percentile(est, [100.0 * alpha, 100.0 * (1.0 - alpha)], axis=1)
     out = []
     for i, s in enumerate(seed_list):
-        boot = {"low": float(q[0, i]), "high": float(q[1, i])}
+        boot = Bounds(float(q[0, i]), float(q[1, i]))
         t = ratio_t(D[i], n, confidence)  # S_c is small
         if primary == "wider":
             which, lo, hi = wider_interval(boot, t, float(gaps[i]))
         else:
-            which, lo, hi = (
-                primary,
-                (boot if primary == "bootstrap" else t)["low"],
-                (boot if primary == "bootstrap" else t)["high"],
-            )
+            chosen = boot if primary == "bootstrap" else t
+            which, lo, hi = primary, chosen.low, chosen.high
         out.append(SeedInterval(plain(s), float(gaps[i]), lo, hi, which))
     return tuple(out)
 

@@ -7,6 +7,7 @@ scipy.stats (about half a second at start-up).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,14 @@ def ratio_var(g: np.ndarray, n: np.ndarray) -> float:
     return float(b / (b - 1) * np.sum(e * e) / n.sum() ** 2)
 
 
-def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RatioT(TInterval):
+    """The paired ratio t on the row-weighted gap: a TInterval with its point ``gap``."""
+
+    gap: float | None = None
+
+
+def ratio_t(g: Any, counts: Any, confidence: float) -> RatioT:
     """Paired t interval on the row-weighted gap ``sum(g) / sum(n)`` (ratio standard error).
 
     Parameters
@@ -54,38 +62,28 @@ def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
 
     Returns
     -------
-    dict
-        ``gap``, ``low``, ``high``, ``p``, ``se`` (delta-method ratio se), ``df``
-        (B - 1). Interval and p None with fewer than 2 blocks or zero spread of the
-        linearised residuals ``g_b - R n_b`` (up to float rounding). The interval is
-        ``gap -/+ q se``, so it always contains its own point estimate.
+    RatioT
+        ``se`` is the delta-method ratio se, ``df`` B - 1. Interval and p None with fewer
+        than 2 blocks or zero spread of the linearised residuals ``g_b - R n_b`` (up to
+        float rounding). The interval is ``gap -/+ q se``, so it always contains its own
+        point estimate.
     """
     check_confidence(confidence)
     ga = as_1d(g, "g")
     n = block_counts(counts, ga.size)
-    out: dict[str, Any] = {
-        "gap": None,
-        "low": None,
-        "high": None,
-        "p": None,
-        "se": None,
-        "df": None,
-    }
     if ga.size == 0:
-        return out
+        return RatioT()
     r = float(ga.sum() / n.sum())
-    out["gap"] = r
     if ga.size < 2:
-        return out
-    out["se"] = float(np.sqrt(ratio_var(ga, n)))
-    out["df"] = int(ga.size - 1)
+        return RatioT(gap=r)
+    se = float(np.sqrt(ratio_var(ga, n)))
+    df = int(ga.size - 1)
     resid = ga - r * n
     scale = max(float(np.max(np.abs(ga))), float(np.max(np.abs(r * n))), 1e-300)
-    if float(np.max(np.abs(resid))) <= 1e3 * SPREAD_RTOL * scale or out["se"] == 0.0:
-        return out
-    low, high, p = t_test(r, out["se"], out["df"], confidence)
-    out.update(low=low, high=high, p=p)
-    return out
+    if float(np.max(np.abs(resid))) <= 1e3 * SPREAD_RTOL * scale or se == 0.0:
+        return RatioT(se=se, df=df, gap=r)
+    low, high, p = t_test(r, se, df, confidence)
+    return RatioT(low, high, p, se, df, gap=r)
 
 
 def welch(

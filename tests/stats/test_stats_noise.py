@@ -157,15 +157,15 @@ def test_ratio_t_on_per_block_gaps_against_scipy():
     r = ratio_t(d, None, 0.9)
     ref = st.ttest_1samp(d, 0.0)
     ci = ref.confidence_interval(0.9)
-    assert (r["low"], r["high"], r["p"]) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
-    assert r["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(30), rel=1e-12)
-    assert r["df"] == 29
+    assert (r.low, r.high, r.p) == pytest.approx((ci.low, ci.high, ref.pvalue), rel=1e-12)
+    assert r.se == pytest.approx(d.std(ddof=1) / math.sqrt(30), rel=1e-12)
+    assert r.df == 29
     # ttest_rel on the two models is the same test
     base = rng.normal(0.5, 0.05, 30)
     cand = base - d  # lower is better: gap = base - cand = d
     rel = st.ttest_rel(base, cand)
-    assert r["p"] == pytest.approx(rel.pvalue, rel=1e-9)
-    assert ratio_t([0.1], None, 0.95)["low"] is None
+    assert r.p == pytest.approx(rel.pvalue, rel=1e-9)
+    assert ratio_t([0.1], None, 0.95).low is None
 
 
 def test_welch_against_scipy():

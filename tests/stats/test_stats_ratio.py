@@ -51,29 +51,29 @@ def test_ratio_t_equal_blocks_is_scipy_one_sample_t():
     r = ratio_t(means * m, np.full(30, m), 0.95)
     ref = st.ttest_1samp(means, 0.0)
     ci = ref.confidence_interval(0.95)
-    assert r["gap"] == pytest.approx(means.mean(), rel=1e-12)
-    assert (r["low"], r["high"]) == (
+    assert r.gap == pytest.approx(means.mean(), rel=1e-12)
+    assert (r.low, r.high) == (
         pytest.approx(ci.low, rel=1e-10),
         pytest.approx(ci.high, rel=1e-10),
     )
-    assert r["p"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert r.p == pytest.approx(ref.pvalue, rel=1e-9)
 
 
 def test_ratio_t_hand_worked():
     # g = (2, 1, 6), n = (2, 1, 3): R = 9/6 = 1.5; residuals g - R n = (-1, -0.5, 1.5)
     r = ratio_t([2.0, 1.0, 6.0], [2.0, 1.0, 3.0], 0.95)
     var = 3 / 2 * (1 + 0.25 + 2.25) / 36
-    assert r["gap"] == 1.5
-    assert r["se"] == pytest.approx(np.sqrt(var), rel=1e-12)
+    assert r.gap == 1.5
+    assert r.se == pytest.approx(np.sqrt(var), rel=1e-12)
     q = st.t.ppf(0.975, 2)
-    assert r["low"] == pytest.approx(1.5 - q * np.sqrt(var), rel=1e-12)
-    assert r["df"] == 2
+    assert r.low == pytest.approx(1.5 - q * np.sqrt(var), rel=1e-12)
+    assert r.df == 2
 
 
 def test_ratio_t_zero_spread_and_one_block():
-    assert ratio_t([2.0, 4.0], [1.0, 2.0], 0.95)["low"] is None  # every block gives gap 2
+    assert ratio_t([2.0, 4.0], [1.0, 2.0], 0.95).low is None  # every block gives gap 2
     one = ratio_t([2.0], [4.0], 0.95)
-    assert one["gap"] == 0.5 and one["low"] is None
+    assert one.gap == 0.5 and one.low is None
 
 
 def test_ratio_bootstrap_equals_python_loop():
