@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData, positions
+from reportgen.checks.reasons import sentence
 from reportgen.checks.select import ModelRuns
 from reportgen.project import Project
 from reportgen.stats import multiclass as mc
@@ -80,7 +81,15 @@ def descriptions_section(
             "name": name,
             "label": label,
             "higher_is_better": True,
-            **res,
+            "candidate": res.candidate,
+            "baseline": res.baseline,
+            "gap": res.gap,
+            "low": res.low,
+            "high": res.high,
+            "blocks": res.blocks,
+            "resamples": res.resamples,
+            "undefined_draws": res.undefined_draws,
+            "reason": sentence(res.reason),
             "confidence": cfg.confidence,
             "networks": {role: len(v) for role, v in nets.items()},
             "rows": int(len(ev.row_ids)),

@@ -5,17 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
+from reportgen.checks.noise_budget import budget_dict
 from reportgen.checks.noise_lines import (
     budget_line,
     impractical_text,
     repeat_words,
     test_decimals,
 )
+from reportgen.checks.reasons import sentence, sides, t_figures, t_sentence
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.project import Project
-from reportgen.stats.blocks import block_noise
-from reportgen.stats.seeds import paired_seeds, seed_rule
+from reportgen.stats.blocks import BlockNoise, TwoLevel, block_noise
+from reportgen.stats.results import Reason
+from reportgen.stats.seeds import SeedRule, paired_seeds, seed_rule
 from reportgen.words import (
     count,
     count_noun,
@@ -60,18 +63,15 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
     part = seed_part(cand, base)
     cs, cv = cand.seed_values(part)
     bs, bv = base.seed_values(part)
-    out = seed_rule(
+    rule = seed_rule(
         cv,
         bv,
         higher_is_better=cfg.higher_is_better,
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
+    out = seed_rule_dict(rule, noise=repeat_words(cfg).noise)
     out["part"] = part
-    if out.get(
-        "reason"
-    ):  # the stats' words are for retrained seeds; [evaluation] repeats names them
-        out["reason"] = out["reason"].replace("retraining noise", repeat_words(cfg).noise)
     out["sd_from"] = sd_source(cfg.seed_sd_from, out)
     out["values"] = {
         mr.role: [
@@ -120,13 +120,47 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
             confidence=cfg.confidence,
         )
         paired = {
-            **{k: res.get(k) for k in ("n", "mean", "sd", "low", "high", "p", "reason")},
+            "n": res.n,
+            "mean": res.mean,
+            "sd": res.sd,
+            "low": res.low,
+            "high": res.high,
+            "p": res.p,
+            "reason": t_sentence(res.reason, res.n, "paired seed"),
             "part": ppart,
             "seeds": common,
             "unpaired": unpaired,
         }
     out["paired"] = paired
     return out, warnings
+
+
+def seed_rule_dict(rule: SeedRule, noise: str = "retraining noise", per: str = "") -> dict:
+    """noise.seed's figures of the seed rule, with its reason and note in words (``noise`` names
+    the noise the seeds measure, ``per`` where the seeds are counted)."""
+    note = None
+    if rule.note is not None and rule.substituted is not None:
+        note = sentence(rule.note, zero=rule.substituted[0], used=rule.substituted[1])
+    reason = (
+        sentence(rule.reason, short=rule.short, noise=noise, per=per)
+        if rule.reason is Reason.TOO_FEW_SEEDS
+        else sentence(rule.reason)
+    )
+    return {
+        "n": sides(rule.n),
+        "sd": sides(rule.sd),
+        "mean": sides(rule.mean),
+        "sd_used": rule.sd_used,
+        "validation_gap": rule.validation_gap,
+        "gap_in_sd": rule.gap_in_sd,
+        "multiple": rule.multiple,
+        "passes": rule.passes,
+        "trivial": rule.trivial,
+        "deterministic": list(rule.deterministic),
+        "note": note,
+        "seeds_beating_baseline": rule.seeds_beating_baseline,
+        "reason": reason,
+    }
 
 
 def no_pairs(reason: str | None = None) -> dict:
@@ -159,7 +193,7 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    out = block_noise(
+    res = block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
@@ -171,8 +205,61 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
         counts=n,
         pairs=pairs,
     )
+    out = block_dict(res)
     out["primary_reason"] = primary_reason(out)
     return out
+
+
+def block_dict(res: BlockNoise) -> dict:
+    """noise.block's figures as report.json has them, the reasons in words (``primary_reason``
+    None: ``primary_reason`` writes it)."""
+    two = res.two_level
+    dist = res.distribution
+    return {
+        "blocks": res.blocks,
+        "rows": res.rows,
+        "gap": res.gap,
+        "low": res.low,
+        "high": res.high,
+        "confidence": res.confidence,
+        "resamples": res.resamples,
+        "primary": res.primary,
+        "primary_reason": None,
+        "bootstrap": {"low": res.bootstrap.low, "high": res.bootstrap.high},
+        "t": t_figures(res.t),
+        "welch": {
+            "se": res.welch.se,
+            "p": res.welch.p,
+            "low": res.welch.low,
+            "high": res.welch.high,
+            "df": res.welch.df,
+        },
+        "per_seed": [
+            {"seed": p.seed, "gap": p.gap, "low": p.low, "high": p.high, "primary": p.primary}
+            for p in res.per_seed
+        ],
+        "two_level": {
+            "low": two.low,
+            "high": two.high,
+            "paired": two.paired,
+            "seeds": sides(two.seeds),
+            "reason": sentence(two.reason, **_two_level_numbers(two)),
+        },
+        "excludes_zero": res.excludes_zero,
+        "distribution": None
+        if dist is None
+        else {"edges": list(dist.edges), "counts": list(dist.counts)},
+        "reason": sentence(res.reason),
+    }
+
+
+def _two_level_numbers(two: TwoLevel) -> dict:
+    """The numbers the two-level interval's reason code says."""
+    if two.reason is Reason.SEEDS_UNSHARED:
+        return {"shared": two.shared}
+    if two.reason is Reason.COARSE_SEED_LEVEL:
+        return {"fewest": two.fewest}
+    return {}
 
 
 def primary_reason(block: dict) -> str | None:
@@ -341,7 +428,7 @@ def budget_section(
     se = (block.get("t") or {}).get("se")
     if B < 2 or se is None or block.get("gap") is None:
         return None, "fewer than 2 blocks: the block term of the budget is unknown"
-    out = bd.budget(
+    res = bd.budget(
         seed_sd=sd,
         n_seeds=S,
         block_var_of_gap=se**2,
@@ -349,14 +436,15 @@ def budget_section(
         gap=block["gap"],
         confidence=cfg.confidence,
         min_useful_effect=cfg.min_useful_effect,
-        number=lambda v: fixed(v, test_decimals(block)),  # the half-width's decimals
     )
+    out = budget_dict(res, lambda v: fixed(v, test_decimals(block)))  # the half-width's decimals
     out["planning"]["impractical_text"] = impractical_text(project, out)
     out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
     out["seed_part"] = seed.get("part", "validation")
-    out["seed_sd_interval"] = bd.sd_interval(
+    sd_iv = bd.sd_interval(
         sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence
     )
+    out["seed_sd_interval"] = {"low": sd_iv.low, "high": sd_iv.high}
     two = block.get("two_level") or {}
     out["two_level_half_width"] = (
         (two["high"] - two["low"]) / 2 if two.get("low") is not None else None

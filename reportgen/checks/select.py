@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -90,26 +91,81 @@ def row_metric(project: Project, pred: Predictions, threshold: float | None) -> 
     )
 
 
+@dataclass(frozen=True)
+class Valued:
+    """The value that stands for one run on a part, and where it comes from."""
+
+    value: float | None
+    source: str
+
+
+def run_value(
+    project: Project, row: RunRow, pred: Predictions | None, threshold: float | None
+) -> Valued:
+    """The valuation policy of both designs: a run's value is recomputed from its predictions
+    when they exist, else it is the logged value, cited by its line."""
+    if pred is not None:
+        return Valued(float(np.mean(row_metric(project, pred, threshold))), pred.path)
+    return Valued(row.value, row.cite(project.runs_name))
+
+
+def left_out_line(name: str, seed: int, where: str, why: str) -> str:
+    """How a left-out run is listed: the model, the seed, where the run is, why it is left out."""
+    return f"{name} seed {seed} ({where}): {why}"
+
+
+def failed_runs(name: str, rows: list[RunRow], where: Callable[[RunRow], str]) -> list[str]:
+    """The left-out lines of the runs whose status is failed, in file order."""
+    return [left_out_line(name, r.seed, where(r), "status failed") for r in rows if not r.ok]
+
+
 def select_runs(project: Project, role: str) -> ModelRuns:
     """The analysed runs of one model, with what was left out and why."""
     cfg = project.config
     name = getattr(cfg, role)
-    runs_name = project.runs_name
+    rn = project.runs_name
     rows = [r for r in project.runs if r.model == name and r.metric == cfg.metric]
     mr = ModelRuns(role, name, None, rows=rows)
-    for r in rows:
-        if not r.ok:
-            mr.left_out.append(
-                f"{name} seed {r.seed} ({r.split}, {r.cite(runs_name)}): status failed"
-            )
+    mr.left_out += failed_runs(name, rows, lambda r: f"{r.split}, {r.cite(rn)}")
     ok = [r for r in rows if r.ok]
+    mr.test_configs = _configs(ok, "test")
+    mr.val_configs = _configs(ok, "validation")
+    mr.config = _analysed_config(ok)
+    mr.left_out += [
+        left_out_line(
+            name,
+            r.seed,
+            r.cite(rn),
+            f"test score of config {r.config!r}, not the analysed config {mr.config!r}",
+        )
+        for r in ok
+        if r.config != mr.config and r.split == "test"
+    ]
+    chosen = [r for r in ok if r.config == mr.config]
+    index = _prediction_index(project)
+    seeds = [_valued_seed(project, s, index) for s in _seed_runs(chosen)]
+    # Every seed with a validation or a test row is analysed: the seed line uses the ones with a
+    # validation value, the block line the ones with test predictions. Only a seed with neither
+    # (e.g. a train row alone) is an incomplete run.
+    for s in seeds:
+        if s.val_row is None and s.test_row is None:
+            mr.left_out.append(_incomplete(name, s, chosen, rn))
+        else:
+            mr.seeds.append(s)
+    return mr
+
+
+def _configs(ok: list[RunRow], split: str) -> list[str | None]:
+    """The configurations scored on ``split``, sorted (None last)."""
+    return sorted({r.config for r in ok if r.split == split}, key=lambda c: (c is None, str(c)))
+
+
+def _analysed_config(ok: list[RunRow]) -> str | None:
+    """The configuration scored on test; if several were: the most complete seeds (validation and
+    test), then the most test rows, then the latest. Without test rows: the validation config with
+    the most rows, then the latest."""
     test_cfg = Counter(r.config for r in ok if r.split == "test")
-    mr.test_configs = sorted(test_cfg, key=lambda c: (c is None, str(c)))
-    mr.val_configs = sorted(
-        {r.config for r in ok if r.split == "validation"}, key=lambda c: (c is None, str(c))
-    )
     if test_cfg:
-        # the config scored on test; if several were: most complete seeds (validation and test), then latest
         last_line = {
             c: max(r.line for r in ok if r.split == "test" and r.config == c) for c in test_cfg
         }
@@ -120,22 +176,19 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             )
             for c in test_cfg
         }
-        mr.config = max(test_cfg, key=lambda c: (complete[c], test_cfg[c], last_line[c]))
-    else:
-        val_cfg = Counter(r.config for r in ok if r.split == "validation")
-        if val_cfg:
-            last_line = {
-                c: max(r.line for r in ok if r.split == "validation" and r.config == c)
-                for c in val_cfg
-            }
-            mr.config = max(val_cfg, key=lambda c: (val_cfg[c], last_line[c]))
-    chosen = [r for r in ok if r.config == mr.config]
-    for r in ok:
-        if r.config != mr.config and r.split == "test":
-            mr.left_out.append(
-                f"{name} seed {r.seed} ({r.cite(runs_name)}): test score of config {r.config!r}, "
-                f"not the analysed config {mr.config!r}"
-            )
+        return max(test_cfg, key=lambda c: (complete[c], test_cfg[c], last_line[c]))
+    val_cfg = Counter(r.config for r in ok if r.split == "validation")
+    if not val_cfg:
+        return None
+    last_line = {
+        c: max(r.line for r in ok if r.split == "validation" and r.config == c) for c in val_cfg
+    }
+    return max(val_cfg, key=lambda c: (val_cfg[c], last_line[c]))
+
+
+def _seed_runs(chosen: list[RunRow]) -> list[SeedRun]:
+    """One SeedRun per seed of the analysed config, sorted by seed: its first validation row and
+    its first test row (file order)."""
     by_seed: dict[int, SeedRun] = {}
     for r in sorted(chosen, key=lambda r: r.line):
         s = by_seed.setdefault(r.seed, SeedRun(r.seed))
@@ -143,37 +196,29 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             s.val_row = r
         elif r.split == "test" and s.test_row is None:
             s.test_row = r
-    index = _prediction_index(project)
-    for seed in sorted(by_seed):
-        s = by_seed[seed]
-        if s.val_row is not None:
-            s.val_pred = index.get((s.val_row.run_id, "validation"))
-        if s.test_row is not None:
-            s.test_pred = index.get((s.test_row.run_id, "test"))
-        s.threshold = threshold_for(project, s.val_pred)
-        for part, row, pred in (("val", s.val_row, s.val_pred), ("test", s.test_row, s.test_pred)):
-            if row is None:
-                continue
-            if pred is not None:
-                value = float(np.mean(row_metric(project, pred, s.threshold)))
-                source = pred.path
-            else:
-                value, source = row.value, row.cite(runs_name)
-            setattr(s, f"{part}_value", value)
-            setattr(s, f"{part}_source", source)
-        mr.seeds.append(s)
-    # Every seed with a validation or a test row is analysed: the seed line uses the ones with a
-    # validation value, the block line the ones with test predictions. Only a seed with neither
-    # (e.g. a train row alone) is an incomplete run.
-    complete = []
-    for s in mr.seeds:
-        if s.val_row is None and s.test_row is None:
-            rows_of_seed = [r for r in chosen if r.seed == s.seed]
-            cite = rows_of_seed[0].cite(runs_name) if rows_of_seed else runs_name
-            mr.left_out.append(
-                f"{name} seed {s.seed} ({cite}): neither a validation nor a test row (incomplete run)"
-            )
-        else:
-            complete.append(s)
-    mr.seeds = complete
-    return mr
+    return [by_seed[seed] for seed in sorted(by_seed)]
+
+
+def _valued_seed(
+    project: Project, s: SeedRun, index: dict[tuple[str, str], Predictions]
+) -> SeedRun:
+    """The seed with its predictions, its threshold and the value of each part it has a row on."""
+    if s.val_row is not None:
+        s.val_pred = index.get((s.val_row.run_id, "validation"))
+    if s.test_row is not None:
+        s.test_pred = index.get((s.test_row.run_id, "test"))
+    s.threshold = threshold_for(project, s.val_pred)
+    if s.val_row is not None:
+        val = run_value(project, s.val_row, s.val_pred, s.threshold)
+        s.val_value, s.val_source = val.value, val.source
+    if s.test_row is not None:
+        test = run_value(project, s.test_row, s.test_pred, s.threshold)
+        s.test_value, s.test_source = test.value, test.source
+    return s
+
+
+def _incomplete(name: str, s: SeedRun, chosen: list[RunRow], rn: str) -> str:
+    """The left-out line of a seed with neither a validation nor a test row."""
+    rows_of_seed = [r for r in chosen if r.seed == s.seed]
+    cite = rows_of_seed[0].cite(rn) if rows_of_seed else rn
+    return left_out_line(name, s.seed, cite, "neither a validation nor a test row (incomplete run)")

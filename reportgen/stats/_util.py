@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from reportgen.stats.results import Reason
+
 EPS = float(np.finfo(np.float64).eps)
 REL_TOL = 8.0 * EPS
 SPREAD_RTOL = 1e-12
@@ -45,15 +47,18 @@ def seed_labels(seeds: Any, n_seeds: int, name: str) -> list:
     return labels
 
 
-def t_unavailable(d: np.ndarray, unit: str, values: str) -> str | None:
-    """Why a t interval on the differences ``d`` cannot be had (fewer than 2, zero spread), or None.
+def t_unavailable(d: np.ndarray) -> Reason | None:
+    """Why a t interval on the differences ``d`` cannot be had, or None.
 
-    ``unit`` names one difference ("fold gap"), ``values`` all of them ("fold gaps").
+    Returns
+    -------
+    Reason or None
+        ``TOO_FEW_FOR_T`` (fewer than 2), ``ZERO_SPREAD`` (all equal up to float rounding).
     """
     if d.size < 2:
-        return f"{d.size} {unit}(s): a t interval needs at least 2"
+        return Reason.TOO_FEW_FOR_T
     if no_spread(d):
-        return f"the {values} are all equal: zero spread, no t interval"
+        return Reason.ZERO_SPREAD
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -114,8 +115,26 @@ def fixed_broken(
     }
 
 
-def category_sentence(broken_by_category: dict[str, int] | None, n_broken: int) -> str | None:
-    """A sentence when one category holds most (more than half) of the broken questions.
+@dataclass(frozen=True)
+class Dominant:
+    """The category that holds most (more than half) of the broken questions.
+
+    Attributes
+    ----------
+    name : str
+    count : int
+        Broken questions in the category.
+    broken : int
+        Broken questions in all.
+    """
+
+    name: str
+    count: int
+    broken: int
+
+
+def dominant_category(broken_by_category: dict[str, int] | None, n_broken: int) -> Dominant | None:
+    """The category holding more than half of the broken questions, or None.
 
     Parameters
     ----------
@@ -126,8 +145,7 @@ def category_sentence(broken_by_category: dict[str, int] | None, n_broken: int) 
 
     Returns
     -------
-    str or None
-        E.g. ``"7 of 9 broken questions are 'dates': tuning broke something specific."``;
+    Dominant or None
         None when no category holds more than half, or nothing is broken.
     """
     if not broken_by_category or n_broken <= 0:
@@ -135,6 +153,4 @@ def category_sentence(broken_by_category: dict[str, int] | None, n_broken: int) 
     name, count = min(broken_by_category.items(), key=lambda kv: (-kv[1], str(kv[0])))
     if 2 * count <= n_broken:
         return None
-    if n_broken == 1:
-        return f"The 1 broken question is '{name}'."
-    return f"{count} of {n_broken} broken questions are '{name}': tuning broke something specific."
+    return Dominant(name, int(count), int(n_broken))

@@ -5,52 +5,112 @@ Every gap is "candidate better" positive (section 0).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from reportgen.stats._util import block_counts, paired_blocks, plain, seed_labels
 from reportgen.stats.bootstrap import (
+    SeedInterval,
     block_bootstrap,
     per_seed_intervals,
     two_level_bootstrap,
     wider_interval,
 )
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.results import Bounds, Reason, Sides, TInterval
 from reportgen.stats.ttests import ratio_t, welch
 
 HISTOGRAM_BINS = 40
+#: fewer seeds than this on a side: the two-level interval's seed level is coarse
+COARSE_BELOW = 5
 
 
-def _section(
-    n_blocks: int, s_c: int, s_b: int, confidence: float, resamples: int, seeds_paired: bool
-) -> dict[str, Any]:
-    """The ``noise.block`` section with every figure None: what is filled in when it can be."""
-    return {
-        "blocks": int(n_blocks),
-        "rows": None,
-        "gap": None,
-        "low": None,
-        "high": None,
-        "confidence": float(confidence),
-        "resamples": int(resamples),
-        "primary": None,
-        "primary_reason": None,  # the sentence: checks/noise.py writes it
-        "bootstrap": {"low": None, "high": None},
-        "t": {"low": None, "high": None, "p": None, "se": None, "df": None},
-        "welch": {"se": None, "p": None, "low": None, "high": None, "df": None},
-        "per_seed": [],
-        "two_level": {
-            "low": None,
-            "high": None,
-            "paired": bool(seeds_paired),
-            "seeds": {"candidate": int(s_c), "baseline": int(s_b)},
-            "reason": None,
-        },
-        "excludes_zero": False,
-        "distribution": None,
-        "reason": None,
-    }
+@dataclass(frozen=True)
+class TwoLevel:
+    """The two-level bootstrap (seeds and blocks) and the seeds that enter it.
+
+    Attributes
+    ----------
+    low, high : float or None
+    paired : bool
+        The seeds were resampled jointly.
+    seeds : Sides of int
+        Seeds of each model that enter the interval.
+    reason : Reason or None
+        ``SEEDS_UNSHARED`` (with ``shared``) or ``COARSE_SEED_LEVEL`` (with ``fewest``).
+    shared : int or None
+        Seed labels both models share, when seeds_paired could not pair them.
+    fewest : int or None
+        The fewer seeds of the two sides, when the seed level is coarse.
+    """
+
+    low: float | None
+    high: float | None
+    paired: bool
+    seeds: Sides[int]
+    reason: Reason | None = None
+    shared: int | None = None
+    fewest: int | None = None
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """The bootstrap estimates binned: ``edges`` (bins + 1,) and ``counts`` (bins,)."""
+
+    edges: tuple[float, ...]
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BlockNoise:
+    """Evaluation noise on paired blocks: the figures of ``noise.block``.
+
+    Attributes
+    ----------
+    blocks : int
+    rows : int or None
+        Rows over the blocks; None without ``counts``.
+    gap : float or None
+        The row-weighted gap ``sum(g) / sum(n)``.
+    low, high : float or None
+        The primary interval.
+    confidence : float
+    resamples : int
+    primary : {"bootstrap", "t"} or None
+        The wider of the two intervals.
+    bootstrap : Bounds
+    t : TInterval
+    welch : TInterval
+        Welch's t on the seed-averaged blocks (``stats.ttests.welch``): what pairing buys.
+    per_seed : tuple of SeedInterval
+        One per candidate seed (``stats.bootstrap.per_seed_intervals``).
+    two_level : TwoLevel
+    excludes_zero : bool
+        The primary interval's low end is above 0.
+    distribution : Histogram or None
+    reason : Reason or None
+        Why the intervals are None: ``NOTHING_TO_COMPARE``, ``BLOCK_NOT_FINITE``,
+        ``ONE_BLOCK``, ``BLOCK_GAPS_ZERO_SPREAD``.
+    """
+
+    blocks: int
+    confidence: float
+    resamples: int
+    two_level: TwoLevel
+    rows: int | None = None
+    gap: float | None = None
+    low: float | None = None
+    high: float | None = None
+    primary: str | None = None
+    bootstrap: Bounds = Bounds()
+    t: TInterval = TInterval()
+    welch: TInterval = TInterval()
+    per_seed: tuple[SeedInterval, ...] = ()
+    excludes_zero: bool = False
+    distribution: Histogram | None = None
+    reason: Reason | None = None
 
 
 def _two_level(
@@ -61,13 +121,13 @@ def _two_level(
     seeds_paired: bool,
     pairs: Any,
     draw: dict[str, Any],
-) -> dict[str, Any]:
-    """``noise.block.two_level``: the seeds that enter it, its interval and why it is coarse.
+) -> TwoLevel:
+    """The two-level interval: the seeds that enter it, its ends and why it is coarse.
 
     ``draw`` holds ``higher_is_better``, ``resamples``, ``confidence`` and ``rng``.
     """
     s_c, s_b = Ca.shape[0], Ba.shape[0]
-    reason = None
+    reason, shared, fewest = None, None, None
     paired = bool(seeds_paired)
     if paired and pairs is None:
         pairs = [(i, i) for i in range(min(s_c, s_b))] if s_c == s_b else []
@@ -79,59 +139,45 @@ def _two_level(
             B2 = Ba[[j for _, j in idx]]
         else:
             paired = False
-            reason = (
-                f"seeds_paired, but only {len(idx)} seed label(s) are shared by both models: "
-                "seeds resampled independently"
-            )
+            reason, shared = Reason.SEEDS_UNSHARED, len(idx)
     two = two_level_bootstrap(C2, B2, paired=paired, counts=n, **draw)
-    if min(C2.shape[0], B2.shape[0]) < 5 and reason is None:
-        reason = (
-            f"{min(C2.shape[0], B2.shape[0])} seed(s) on a side: the seed level of this interval "
-            "is coarse"
-        )
-    return {
-        "low": two["low"],
-        "high": two["high"],
-        "paired": paired,
-        "seeds": {"candidate": int(C2.shape[0]), "baseline": int(B2.shape[0])},
-        "reason": reason,
-    }
+    if min(C2.shape[0], B2.shape[0]) < COARSE_BELOW and reason is None:
+        reason, fewest = Reason.COARSE_SEED_LEVEL, min(C2.shape[0], B2.shape[0])
+    return TwoLevel(
+        two["low"],
+        two["high"],
+        paired,
+        Sides(int(C2.shape[0]), int(B2.shape[0])),
+        reason,
+        shared,
+        fewest,
+    )
 
 
-def _primary(boot: dict, t: dict, gap: float) -> dict[str, Any]:
-    """``primary``, ``low``, ``high`` and ``reason`` of ``noise.block`` (checks/noise.py says
-    why the primary is the one it is: ``primary_reason``)."""
-    if t["low"] is None:
+def _primary(boot: Bounds, t: TInterval, gap: float) -> dict[str, Any]:
+    """``primary``, ``low``, ``high`` and ``reason`` of the block line's interval."""
+    if t.low is None:
         # zero spread of the linearised block gaps: no interval is shown (never a pass)
-        return {
-            "primary": None,
-            "reason": (
-                "the block gaps have zero spread (every block gives the same row-weighted gap): "
-                "no interval"
-            ),
-        }
+        return {"primary": None, "reason": Reason.BLOCK_GAPS_ZERO_SPREAD}
     which, lo, hi = wider_interval(boot, t, gap)
     return {"primary": which, "low": lo, "high": hi}
 
 
-def _unusable(Ca: np.ndarray, Ba: np.ndarray) -> str | None:
+def _unusable(Ca: np.ndarray, Ba: np.ndarray) -> Reason | None:
     """Why nothing can be computed on these block matrices (empty, NaN), or None."""
     if Ca.shape[0] == 0 or Ba.shape[0] == 0 or Ca.shape[1] == 0:
-        return "no blocks or no seeds: nothing to compare"
+        return Reason.NOTHING_TO_COMPARE
     if not (np.all(np.isfinite(Ca)) and np.all(np.isfinite(Ba))):
-        return "a block value is NaN or infinite: intervals not computed"
+        return Reason.BLOCK_NOT_FINITE
     return None
 
 
 def _one_block_seeds(
     Ca: np.ndarray, Ba: np.ndarray, n: np.ndarray, seed_list: list, higher_is_better: bool
-) -> list[dict[str, Any]]:
+) -> tuple[SeedInterval, ...]:
     """``per_seed`` on a single block: each seed's gap, no interval."""
     gaps = signed_gap(Ca, Ba.mean(axis=0)[None, :], higher_is_better).sum(axis=1) / n.sum()
-    return [
-        {"seed": plain(s), "gap": float(v), "low": None, "high": None, "primary": None}
-        for s, v in zip(seed_list, gaps, strict=True)
-    ]
+    return tuple(SeedInterval(plain(s), float(v)) for s, v in zip(seed_list, gaps, strict=True))
 
 
 def block_noise(
@@ -182,35 +228,42 @@ def block_noise(
 
     Returns
     -------
-    dict
-        ``blocks``, ``rows``, ``gap``, ``low``, ``high`` (the primary interval),
-        ``confidence``, ``resamples``, ``primary`` ("bootstrap" or "t", the wider),
-        ``primary_reason`` (None: the sentence is the caller's), ``bootstrap`` {low, high}, ``t`` {low, high, p, se, df},
-        ``welch`` {se, p, low, high, df}, ``per_seed`` [{seed, gap, low, high,
-        primary}], ``two_level`` {low, high, paired, seeds {candidate, baseline},
-        reason}, ``excludes_zero`` (primary low > 0), ``distribution`` {edges (41,),
-        counts (40,)} of the bootstrap estimates, ``reason`` (why intervals are None).
+    BlockNoise
+        Every interval None (with the reason) on fewer than 2 blocks, an empty or
+        non-finite matrix, or block gaps with zero spread.
     """
     Ca, Ba = paired_blocks(C, Bm, confidence)
     seed_list = seed_labels(candidate_seeds, Ca.shape[0], "candidate_seeds")
-    out = _section(Ca.shape[1], Ca.shape[0], Ba.shape[0], confidence, resamples, seeds_paired)
-    out["reason"] = _unusable(Ca, Ba)
-    if out["reason"]:
-        return out
+    base = {
+        "blocks": int(Ca.shape[1]),
+        "confidence": float(confidence),
+        "resamples": int(resamples),
+    }
+    two = TwoLevel(None, None, bool(seeds_paired), Sides(int(Ca.shape[0]), int(Ba.shape[0])))
+    unusable = _unusable(Ca, Ba)
+    if unusable:
+        return BlockNoise(**base, two_level=two, reason=unusable)
     n = block_counts(counts, Ca.shape[1])
-    out["rows"] = int(n.sum()) if counts is not None else None
+    rows = int(n.sum()) if counts is not None else None
     g = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better)
-    out["gap"] = float(g.sum() / n.sum())
+    gap = float(g.sum() / n.sum())
     if Ca.shape[1] < 2:
-        out["reason"] = "1 block: an interval needs at least 2"
-        out["per_seed"] = _one_block_seeds(Ca, Ba, n, seed_list, higher_is_better)
-        return out
+        per_seed = _one_block_seeds(Ca, Ba, n, seed_list, higher_is_better)
+        return BlockNoise(
+            **base, two_level=two, rows=rows, gap=gap, per_seed=per_seed, reason=Reason.ONE_BLOCK
+        )
     draw = dict(
         higher_is_better=higher_is_better, resamples=resamples, confidence=confidence, rng=rng
     )
-    out.update(_intervals(Ca, Ba, g, n, seed_list, draw, seeds_paired=seeds_paired, pairs=pairs))
-    out["excludes_zero"] = bool(out["low"] is not None and out["low"] > 0)
-    return out
+    figures = _intervals(Ca, Ba, g, n, seed_list, draw, seeds_paired=seeds_paired, pairs=pairs)
+    low = figures.get("low")
+    return BlockNoise(
+        **base,
+        rows=rows,
+        gap=gap,
+        excludes_zero=bool(low is not None and low > 0),
+        **figures,
+    )
 
 
 def _intervals(
@@ -224,7 +277,7 @@ def _intervals(
     seeds_paired: bool,
     pairs: Any,
 ) -> dict[str, Any]:
-    """The intervals of ``noise.block`` on 2 or more blocks, drawn from ``draw["rng"]`` in order:
+    """The intervals of ``BlockNoise`` on 2 or more blocks, drawn from ``draw["rng"]`` in order:
     block bootstrap, per-seed intervals, two-level bootstrap."""
     hib, confidence = draw["higher_is_better"], draw["confidence"]
     gap = float(g.sum() / n.sum())
@@ -232,16 +285,20 @@ def _intervals(
         g, resamples=draw["resamples"], confidence=confidence, rng=draw["rng"], counts=n
     )
     t = ratio_t(g, n, confidence)
+    interval = TInterval(t.low, t.high, t.p, t.se, t.df)
+    bounds = Bounds(boot["low"], boot["high"])
     b_mean = Ba.mean(axis=0)
     counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
     return {
-        "bootstrap": {"low": boot["low"], "high": boot["high"]},
-        "t": {k: t[k] for k in ("low", "high", "p", "se", "df")},
+        "bootstrap": bounds,
+        "t": interval,
         "welch": welch(
             Ca.mean(axis=0), b_mean, higher_is_better=hib, confidence=confidence, counts=n
         ),
         "per_seed": per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw),
         "two_level": _two_level(Ca, Ba, n, seeds_paired=seeds_paired, pairs=pairs, draw=draw),
-        **_primary(boot, t, gap),
-        "distribution": {"edges": [float(e) for e in edges], "counts": counts_h.tolist()},
+        **_primary(bounds, interval, gap),
+        "distribution": Histogram(
+            tuple(float(e) for e in edges), tuple(int(c) for c in counts_h.tolist())
+        ),
     }

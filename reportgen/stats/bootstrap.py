@@ -8,6 +8,7 @@ inputs and an equally seeded generator give identical output.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from reportgen.stats._util import (
     seed_labels,
 )
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.results import Bounds, TInterval
 from reportgen.stats.ttests import ratio_t
 
 #: largest resample chunk, in index cells (bounds memory when B is large)
@@ -101,17 +103,40 @@ def block_bootstrap(
     return {"gap": float(da.sum() / n.sum()), "low": low, "high": high, "means": means}
 
 
-def wider_interval(boot: dict, t: dict, point: float) -> tuple[str, float | None, float | None]:
+def wider_interval(
+    boot: Bounds, t: TInterval, point: float
+) -> tuple[str, float | None, float | None]:
     """The primary interval: the wider of bootstrap and t among those that contain ``point``."""
     opts = []
     for name, iv in (("bootstrap", boot), ("t", t)):
-        lo, hi = iv.get("low"), iv.get("high")
+        lo, hi = iv.low, iv.high
         if lo is not None and hi is not None and lo <= point <= hi:
             opts.append((hi - lo, name == "t", name, lo, hi))
     if not opts:
         return "t", None, None
     _, _, name, lo, hi = max(opts)
     return name, lo, hi
+
+
+@dataclass(frozen=True)
+class SeedInterval:
+    """One candidate network's gap against the baseline's seed mean, with its interval.
+
+    Attributes
+    ----------
+    seed : Any
+        The seed label as given (numpy scalars converted).
+    gap : float
+    low, high : float or None
+    primary : {"bootstrap", "t"} or None
+        Which interval ``low`` and ``high`` are; None when there is none.
+    """
+
+    seed: Any
+    gap: float
+    low: float | None = None
+    high: float | None = None
+    primary: str | None = None
 
 
 def per_seed_intervals(
@@ -125,7 +150,7 @@ def per_seed_intervals(
     rng: np.random.Generator,
     primary: str = "wider",
     counts: Any = None,
-) -> list[dict[str, Any]]:
+) -> tuple[SeedInterval, ...]:
     """One interval per trained candidate network against the baseline's seed mean.
 
     Shows that retraining moves the centre. All seeds share one ``(resamples, B)``
@@ -151,8 +176,7 @@ def per_seed_intervals(
 
     Returns
     -------
-    list of dict, length S_c
-        ``{"seed", "gap", "low", "high", "primary"}``.
+    tuple of SeedInterval, length S_c
     """
     check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
@@ -180,20 +204,15 @@ def per_seed_intervals(
     q = np.percentile(est, [100.0 * alpha, 100.0 * (1.0 - alpha)], axis=1)
     out = []
     for i, s in enumerate(seed_list):
-        boot = {"low": float(q[0, i]), "high": float(q[1, i])}
+        boot = Bounds(float(q[0, i]), float(q[1, i]))
         t = ratio_t(D[i], n, confidence)  # S_c is small
         if primary == "wider":
             which, lo, hi = wider_interval(boot, t, float(gaps[i]))
         else:
-            which, lo, hi = (
-                primary,
-                (boot if primary == "bootstrap" else t)["low"],
-                (boot if primary == "bootstrap" else t)["high"],
-            )
-        out.append(
-            {"seed": plain(s), "gap": float(gaps[i]), "low": lo, "high": hi, "primary": which}
-        )
-    return out
+            chosen = boot if primary == "bootstrap" else t
+            which, lo, hi = primary, chosen.low, chosen.high
+        out.append(SeedInterval(plain(s), float(gaps[i]), lo, hi, which))
+    return tuple(out)
 
 
 def two_level_bootstrap(

@@ -9,35 +9,35 @@ evidence: the measured intervals (block bootstrap, t, two-level bootstrap) are.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from scipy import special
 
 from reportgen.stats._util import to_float, z_value
+from reportgen.stats.results import Bounds, Reason
 
 GRID_SEEDS = (1, 2, 4, 10)  # multiples of the current seed count
 GRID_BLOCKS = (1, 2, 4)  # multiples of the current block count
 MAX_PLAN = 10_000_000  # above this "needed" count the plan is reported as out of reach
 
 
-def sd_interval(sd: float | None, n: int, confidence: float) -> dict[str, float | None]:
+def sd_interval(sd: float | None, n: int, confidence: float) -> Bounds:
     """Chi-square interval for a normal sample sd with n values (n - 1 df).
 
     ``sd * sqrt((n-1) / chi2_{1-a/2})`` to ``sd * sqrt((n-1) / chi2_{a/2})``, with the
     chi-square quantiles from ``scipy.special.chdtri`` (inverse survival function).
-    None with fewer than 2 values.
+    Both ends None with fewer than 2 values.
     """
     if sd is None or n < 2:
-        return {"low": None, "high": None}
+        return Bounds()
     df = n - 1
     a = (1.0 - confidence) / 2.0
     upper_q = float(special.chdtri(df, a))  # P(X > q) = a
     lower_q = float(special.chdtri(df, 1.0 - a))
-    return {
-        "low": to_float(sd * math.sqrt(df / upper_q)),
-        "high": to_float(sd * math.sqrt(df / lower_q)) if lower_q > 0 else None,
-    }
+    return Bounds(
+        to_float(sd * math.sqrt(df / upper_q)),
+        to_float(sd * math.sqrt(df / lower_q)) if lower_q > 0 else None,
+    )
 
 
 def half_width(seed_var: float, s: float, block_var: float, b: float, z: float) -> float:
@@ -58,9 +58,93 @@ def _needed(var_this: float, other_term: float, target: float, z: float, now: in
     return n if n <= MAX_PLAN else None
 
 
+@dataclass(frozen=True)
+class Both:
+    """Both counts scaled together by ``scale``: ``S`` seeds and ``B`` blocks."""
+
+    S: int
+    B: int
+    scale: float
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """The predicted half-width with ``S`` seeds and ``B`` blocks."""
+
+    S: int
+    B: int
+    half_width: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Seeds alone, blocks alone and both scaled together that bring the half-width below a target.
+
+    Attributes
+    ----------
+    seeds_needed, blocks_needed : int or None
+        None when that count alone cannot (or the gap is not above the target).
+    both_needed : Both or None
+        None when out of reach (above MAX_PLAN) or the gap is not above the target.
+    reasons : tuple of Reason
+        ``GAP_NOT_ABOVE_TARGET``, or ``SEEDS_ALONE_CANNOT`` and/or ``BLOCKS_ALONE_CANNOT``.
+    block_alone, seed_alone : float
+        The half-width the block term alone, and the seed term alone, gives.
+    """
+
+    seeds_needed: int | None
+    blocks_needed: int | None
+    both_needed: Both | None
+    reasons: tuple[Reason, ...]
+    block_alone: float
+    seed_alone: float
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The variance budget of the gap and its planning figures (noise.budget).
+
+    Attributes
+    ----------
+    seed_term, block_term, total : float
+        ``s_seed^2 / S``, the block term, their sum.
+    seed_share : float or None
+        ``seed_term / total``; None when the total is 0.
+    S, B : int
+    seed_sd, block_sd : float
+        ``block_sd = sqrt(block_term * B)``.
+    z, half_width : float
+        The normal quantile and ``z * sqrt(total)``.
+    combined : Bounds
+        gap plus or minus the half-width.
+    gap : float
+    plan : Plan
+        Against zero.
+    plan_useful : Plan or None
+        Against min_useful_effect; None without it.
+    grid : tuple of GridPoint
+        Multiples GRID_SEEDS x GRID_BLOCKS of today's counts.
+    """
+
+    seed_term: float
+    block_term: float
+    total: float
+    seed_share: float | None
+    S: int
+    B: int
+    seed_sd: float
+    block_sd: float
+    z: float
+    half_width: float
+    combined: Bounds
+    gap: float
+    plan: Plan
+    plan_useful: Plan | None
+    grid: tuple[GridPoint, ...]
+
+
 def _plan(
     target: float,
-    what: str,
     *,
     seed_var: float,
     block_var: float,
@@ -69,42 +153,30 @@ def _plan(
     S: int,
     B: int,
     z: float,
-    number: Callable[[float], str],
-) -> tuple[int | None, int | None, dict | None, str | None]:
+) -> Plan:
     """Seeds alone, blocks alone and both scaled together that bring the half-width below
-    ``target``: ``(seeds_needed, blocks_needed, both_needed, reason)`` (see ``budget``);
-    ``number`` prints a half-width in the reason."""
+    ``target`` (see ``budget``)."""
     total = seed_term + block_term
     hw = z * math.sqrt(total)
+    alone = {"block_alone": z * math.sqrt(block_term), "seed_alone": z * math.sqrt(seed_term)}
     if target <= 0:
-        return (
-            None,
-            None,
-            None,
-            f"the gap is not above {what}: more seeds or blocks cannot show it is",
-        )
+        return Plan(None, None, None, (Reason.GAP_NOT_ABOVE_TARGET,), **alone)
     s_n = _needed(seed_var, block_term, target, z, S)
     b_n = _needed(block_var, seed_term, target, z, B)
     k = (z * z * total) / (target * target)  # scale both counts by k (> 1 when short)
-    both = (
-        {"S": S, "B": B, "scale": 1.0}
+    both: Both | None = (
+        Both(S, B, 1.0)
         if hw < target
-        else {"S": max(2, math.ceil(k * S)), "B": max(2, math.ceil(k * B)), "scale": k}
+        else Both(max(2, math.ceil(k * S)), max(2, math.ceil(k * B)), k)
     )
-    if both["S"] > MAX_PLAN or both["B"] > MAX_PLAN:
+    if both.S > MAX_PLAN or both.B > MAX_PLAN:
         both = None
     reasons = []
     if s_n is None:
-        reasons.append(
-            "more seeds alone cannot settle this: the block term alone gives plus or minus "
-            + number(z * math.sqrt(block_term))
-        )
+        reasons.append(Reason.SEEDS_ALONE_CANNOT)
     if b_n is None:
-        reasons.append(
-            "more blocks alone cannot settle this: the seed term alone gives plus or minus "
-            + number(z * math.sqrt(seed_term))
-        )
-    return s_n, b_n, both, "; ".join(reasons) or None
+        reasons.append(Reason.BLOCKS_ALONE_CANNOT)
+    return Plan(s_n, b_n, both, tuple(reasons), **alone)
 
 
 def budget(
@@ -116,8 +188,7 @@ def budget(
     gap: float,
     confidence: float,
     min_useful_effect: float | None = None,
-    number: Callable[[float], str] | None = None,
-) -> dict[str, Any]:
+) -> Budget:
     """The variance budget and the planning figures (noise.budget).
 
     Parameters
@@ -136,18 +207,10 @@ def budget(
         The current gap (sign rule: candidate better is positive).
     confidence : float
     min_useful_effect : float, optional
-    number : callable, optional
-        Prints a half-width in the planning reasons (the caller's words policy: the
-        interval's decimals); default 2 significant figures.
 
     Returns
     -------
-    dict
-        ``seed_term``, ``block_term``, ``total``, ``seed_share``, ``S``, ``B``,
-        ``seed_sd``, ``block_sd`` (``sqrt(block_term * B)``), ``z``, ``half_width``,
-        ``combined`` {low, high}, ``planning`` {gap, seeds_needed, blocks_needed,
-        both_needed {S, B, scale: the factor both counts grow by}, reason, seeds_needed_useful, blocks_needed_useful,
-        reason_useful, grid [{S, B, half_width}]}.
+    Budget
     """
     S, B = int(n_seeds), int(n_blocks)
     seed_var = float(seed_sd) ** 2
@@ -157,39 +220,6 @@ def budget(
     total = seed_term + block_term
     z = z_value(confidence)
     hw = z * math.sqrt(total)
-    out: dict[str, Any] = {
-        "seed_term": seed_term,
-        "block_term": block_term,
-        "total": total,
-        "seed_share": seed_term / total if total > 0 else None,
-        "S": S,
-        "B": B,
-        "seed_sd": float(seed_sd),
-        "block_sd": math.sqrt(block_var),
-        "z": z,
-        "half_width": hw,
-        "combined": {"low": gap - hw, "high": gap + hw},
-    }
-    plan: dict[str, Any] = {
-        "gap": gap,
-        "seeds_needed": None,
-        "blocks_needed": None,
-        "both_needed": None,
-        "reason": None,
-        "seeds_needed_useful": None,
-        "blocks_needed_useful": None,
-        "reason_useful": None,
-        "grid": [
-            {
-                "S": S * ks,
-                "B": B * kb,
-                "half_width": half_width(seed_var, S * ks, block_var, B * kb, z),
-            }
-            for ks in GRID_SEEDS
-            for kb in GRID_BLOCKS
-        ],
-    }
-
     now = dict(
         seed_var=seed_var,
         block_var=block_var,
@@ -198,17 +228,25 @@ def budget(
         S=S,
         B=B,
         z=z,
-        number=number or (lambda v: f"{v:.2g}"),
     )
-    s_n, b_n, both, reason = _plan(gap, "zero", **now)
-    plan.update(seeds_needed=s_n, blocks_needed=b_n, both_needed=both, reason=reason)
-    if min_useful_effect is not None:
-        s_u, b_u, both_u, reason_u = _plan(gap - min_useful_effect, "the useful effect", **now)
-        plan.update(
-            seeds_needed_useful=s_u,
-            blocks_needed_useful=b_u,
-            both_needed_useful=both_u,
-            reason_useful=reason_u,
-        )
-    out["planning"] = plan
-    return out
+    return Budget(
+        seed_term=seed_term,
+        block_term=block_term,
+        total=total,
+        seed_share=seed_term / total if total > 0 else None,
+        S=S,
+        B=B,
+        seed_sd=float(seed_sd),
+        block_sd=math.sqrt(block_var),
+        z=z,
+        half_width=hw,
+        combined=Bounds(gap - hw, gap + hw),
+        gap=gap,
+        plan=_plan(gap, **now),
+        plan_useful=None if min_useful_effect is None else _plan(gap - min_useful_effect, **now),
+        grid=tuple(
+            GridPoint(S * ks, B * kb, half_width(seed_var, S * ks, block_var, B * kb, z))
+            for ks in GRID_SEEDS
+            for kb in GRID_BLOCKS
+        ),
+    )

@@ -7,14 +7,15 @@ Bengio 2003; for repeated k-fold, Bouckaert and Frank 2004) uses
 (Corani and Benavoli 2015) is the Student t posterior with the same location, scale and df.
 
 Every gap is "candidate better" positive (section 0). scipy.special supplies the t
-distribution (stdtr, stdtrit), as in ``stats.ttests``. Functions return plain floats, ints
-and dicts, with None (and a reason) for what cannot be computed.
+distribution (stdtr, stdtrit), as in ``stats.ttests``. Functions return plain floats or
+frozen results, with None (and a reason code) for what cannot be computed.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from scipy import special
 
 from reportgen.stats._util import as_1d, check_confidence, no_spread, t_unavailable, z_value
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.results import Reason, TInterval
 
 #: fewer fold gaps than this: the corrected t is refused
 MIN_FOLD_GAPS = 3
@@ -29,6 +31,132 @@ MIN_FOLD_GAPS = 3
 FEW_FOLD_GAPS = 10
 #: the planning search stops at this many repeats
 MAX_REPEATS = 1000
+
+
+@dataclass(frozen=True)
+class Bayes:
+    """Posterior probabilities of the Bayesian correlated t; the three sum to 1.
+
+    Attributes
+    ----------
+    rope : float
+        The region of practical equivalence is [-rope, rope].
+    p_worse, p_equivalent, p_better : float
+        P(gap < -rope), P(-rope <= gap <= rope), P(gap > rope).
+    """
+
+    rope: float
+    p_worse: float
+    p_equivalent: float
+    p_better: float
+
+
+@dataclass(frozen=True)
+class ResampledT:
+    """The corrected resampled t and the naive paired t on the mean fold gap.
+
+    Attributes
+    ----------
+    J : int
+        Fold gaps.
+    gap, sd : float or None
+        Mean and sd (ddof 1) of the fold gaps.
+    corrected, naive : TInterval
+        ``se = sqrt((1/J + ratio) s^2)`` and ``se = s / sqrt(J)``, df J - 1.
+    reason : Reason or None
+        ``TOO_FEW_FOR_T`` or ``ZERO_SPREAD`` when the intervals are None.
+    """
+
+    J: int
+    gap: float | None
+    sd: float | None
+    corrected: TInterval
+    naive: TInterval
+    reason: Reason | None
+
+
+@dataclass(frozen=True)
+class CvNoise:
+    """The resampling figures of noise.cv.
+
+    Attributes
+    ----------
+    J : int
+    gap, sd : float or None
+    test_train_ratio : float or None
+        The correction's n_test / n_train; None when refused before it.
+    corrected, naive : TInterval
+    bayes : Bayes or None
+        None without a rope or an interval.
+    few_folds : bool
+        J < FEW_FOLD_GAPS.
+    reason : Reason or None
+        Why the intervals are None: ``TOO_FEW_FOLD_GAPS``, ``FOLD_GAP_NOT_FINITE``,
+        ``FOLD_WITHOUT_TEST_ROWS``, ``LEAVE_ONE_OUT``, ``FOLD_WITHOUT_TRAIN_ROWS``,
+        ``TOO_FEW_FOR_T``, ``ZERO_SPREAD``.
+    """
+
+    J: int
+    gap: float | None
+    sd: float | None
+    test_train_ratio: float | None = None
+    corrected: TInterval = TInterval()
+    naive: TInterval = TInterval()
+    bayes: Bayes | None = None
+    few_folds: bool = False
+    reason: Reason | None = None
+
+
+@dataclass(frozen=True)
+class Planning:
+    """What more repeats can do.
+
+    Attributes
+    ----------
+    half_width : float
+        Today's corrected half-width.
+    floor_half_width : float
+        z x sqrt(ratio) x sd: no number of repeats goes below it.
+    repeats_needed : int or None
+        The fewest repeats whose interval would exclude zero, up to MAX_REPEATS.
+    settled : bool
+        The interval excludes zero today.
+    repeats_cannot : bool
+        No number of repeats would exclude zero.
+    floor_exceeds_useful : bool or None
+        None without ``useful``.
+    """
+
+    half_width: float
+    floor_half_width: float
+    repeats_needed: int | None
+    settled: bool
+    repeats_cannot: bool
+    floor_exceeds_useful: bool | None
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One model's seed spread within folds.
+
+    Attributes
+    ----------
+    n : int
+        The fewest seeds in a fold.
+    sd : float or None
+        sqrt of the mean over folds of the ddof-1 variance; None when a fold has one seed.
+    mean : float
+        The mean over folds of the seed-averaged fold metric.
+    zero : bool
+        Every fold's seeds agree up to float rounding.
+    folds : int
+    """
+
+    n: int
+    sd: float | None
+    mean: float
+    zero: bool
+    folds: int
 
 
 def fold_gap(candidate: Any, baseline: Any, *, higher_is_better: bool) -> float:
@@ -78,13 +206,13 @@ def holdout_ratio(n_test: Any, n_train: Any) -> float:
     return float(np.mean(t / n))
 
 
-def _t(mean: float, se: float, df: int, confidence: float) -> dict[str, float]:
+def _t(mean: float, se: float, df: int, confidence: float) -> TInterval:
     q = float(special.stdtrit(df, 1.0 - (1.0 - confidence) / 2.0))
     p = min(float(2.0 * special.stdtr(df, -abs(mean / se))), 1.0)
-    return {"low": mean - q * se, "high": mean + q * se, "p": p, "se": se, "df": df}
+    return TInterval(mean - q * se, mean + q * se, p, se, df)
 
 
-def resampled_t(gaps: Any, ratio: float, confidence: float = 0.95) -> dict[str, Any]:
+def resampled_t(gaps: Any, ratio: float, confidence: float = 0.95) -> ResampledT:
     """The corrected resampled t on the mean fold gap, and the naive paired t beside it.
 
     Parameters
@@ -97,35 +225,26 @@ def resampled_t(gaps: Any, ratio: float, confidence: float = 0.95) -> dict[str, 
 
     Returns
     -------
-    dict
-        ``J``, ``gap`` (mean d), ``sd`` (s, ddof 1), ``corrected`` {low, high, p, se, df}
-        with ``se = sqrt((1/J + ratio) s^2)`` and df J - 1, ``naive`` {low, high, p, se, df}
-        with ``se = s / sqrt(J)``, and ``reason``. The intervals are None (with the reason)
-        with fewer than 2 gaps or zero spread (up to float rounding).
+    ResampledT
+        The intervals are None (with the reason) with fewer than 2 gaps or zero spread
+        (up to float rounding).
     """
     check_confidence(confidence)
     d = as_1d(gaps, "gaps")
     if not (ratio >= 0 and math.isfinite(ratio)):
         raise ValueError(f"ratio={ratio!r} must be a finite number >= 0")
-    none = {"low": None, "high": None, "p": None, "se": None, "df": None}
-    out: dict[str, Any] = {
-        "J": int(d.size),
-        "gap": float(np.mean(d)) if d.size else None,
-        "sd": float(np.std(d, ddof=1)) if d.size >= 2 else None,
-        "corrected": dict(none),
-        "naive": dict(none),
-        "reason": None,
-    }
-    out["reason"] = t_unavailable(d, "fold gap", "fold gaps")
-    if out["reason"]:
-        return out
-    J, s = d.size, out["sd"]
-    out["corrected"] = _t(out["gap"], math.sqrt(1.0 / J + ratio) * s, J - 1, confidence)
-    out["naive"] = _t(out["gap"], s / math.sqrt(J), J - 1, confidence)
-    return out
+    gap = float(np.mean(d)) if d.size else None
+    s = float(np.std(d, ddof=1)) if d.size >= 2 else None
+    reason = t_unavailable(d)
+    if reason or gap is None or s is None:
+        return ResampledT(int(d.size), gap, s, TInterval(), TInterval(), reason)
+    J = d.size
+    corrected = _t(gap, math.sqrt(1.0 / J + ratio) * s, J - 1, confidence)
+    naive = _t(gap, s / math.sqrt(J), J - 1, confidence)
+    return ResampledT(int(J), gap, s, corrected, naive, None)
 
 
-def correlated_bayes(gap: float, se: float, df: int, rope: float) -> dict[str, float]:
+def correlated_bayes(gap: float, se: float, df: int, rope: float) -> Bayes:
     """Posterior probabilities of the Bayesian correlated t (Corani and Benavoli 2015).
 
     The posterior of the gap is Student t with ``df`` degrees of freedom, location ``gap``
@@ -145,20 +264,13 @@ def correlated_bayes(gap: float, se: float, df: int, rope: float) -> dict[str, f
 
     Returns
     -------
-    dict
-        ``rope``, ``p_worse`` = P(gap < -rope), ``p_equivalent`` = P(-rope <= gap <= rope),
-        ``p_better`` = P(gap > rope); the three sum to 1.
+    Bayes
     """
     if not se > 0 or df < 1 or rope < 0:
         raise ValueError(f"need se > 0, df >= 1 and rope >= 0, got {se!r}, {df!r}, {rope!r}")
     p_worse = float(special.stdtr(df, (-rope - gap) / se))
     p_better = float(special.stdtr(df, -(rope - gap) / se))
-    return {
-        "rope": float(rope),
-        "p_worse": p_worse,
-        "p_equivalent": 1.0 - p_worse - p_better,
-        "p_better": p_better,
-    }
+    return Bayes(float(rope), p_worse, 1.0 - p_worse - p_better, p_better)
 
 
 def half_width(sd: float, J: int, ratio: float, confidence: float) -> float:
@@ -176,7 +288,7 @@ def planning(
     ratio: float,
     confidence: float = 0.95,
     useful: float | None = None,
-) -> dict[str, Any]:
+) -> Planning:
     """What more repeats can do: they shrink only the 1/J part of the corrected variance.
 
     Parameters
@@ -193,35 +305,33 @@ def planning(
 
     Returns
     -------
-    dict
-        ``half_width`` (today), ``floor_half_width`` (z x sqrt(ratio) x sd: no number of
-        repeats goes below it), ``repeats_needed`` (the fewest repeats R' >= R whose
-        interval would exclude zero if the gap and sd stay, up to MAX_REPEATS; None when
-        it already does or none would), ``settled`` (the interval excludes zero today),
-        ``repeats_cannot`` (no number of repeats would exclude zero), ``floor_exceeds_useful``
-        (None without ``useful``).
+    Planning
+        ``repeats_needed`` is the fewest repeats R' >= R whose interval would exclude zero
+        if the gap and sd stay, up to MAX_REPEATS; None when it already does or none would.
     """
     check_confidence(confidence)
     J = repeats * folds
     now = half_width(sd, J, ratio, confidence)
     floor = z_value(confidence) * math.sqrt(ratio) * sd
-    out: dict[str, Any] = {
-        "half_width": now,
-        "floor_half_width": floor,
-        "repeats_needed": None,
-        "settled": abs(gap) > now,
-        "repeats_cannot": abs(gap) <= floor,
-        "floor_exceeds_useful": None if useful is None else bool(floor >= useful),
-    }
-    if not out["settled"] and not out["repeats_cannot"]:
+    settled = abs(gap) > now
+    cannot = abs(gap) <= floor
+    needed = None
+    if not settled and not cannot:
         for r in range(repeats + 1, MAX_REPEATS + 1):
             if half_width(sd, r * folds, ratio, confidence) < abs(gap):
-                out["repeats_needed"] = r
+                needed = r
                 break
-    return out
+    return Planning(
+        half_width=now,
+        floor_half_width=floor,
+        repeats_needed=needed,
+        settled=settled,
+        repeats_cannot=cannot,
+        floor_exceeds_useful=None if useful is None else bool(floor >= useful),
+    )
 
 
-def within_fold_spread(values: Sequence[Any]) -> dict[str, Any]:
+def within_fold_spread(values: Sequence[Any]) -> Spread:
     """One model's seed spread within folds: the mean over folds of the per-fold seed variance.
 
     Parameters
@@ -231,27 +341,17 @@ def within_fold_spread(values: Sequence[Any]) -> dict[str, Any]:
 
     Returns
     -------
-    dict
-        ``n`` (the fewest seeds in a fold), ``sd`` (sqrt of the mean over folds of the
-        ddof-1 variance; None when a fold has fewer than 2 seeds), ``mean`` (the mean over
-        folds of the seed-averaged fold metric), ``zero`` (every fold's seeds agree up to
-        float rounding), ``folds``.
+    Spread
     """
     arrays = [as_1d(v, "values") for v in values]
     if not arrays or any(a.size == 0 for a in arrays):
         raise ValueError("every fold needs at least one network")
     n = min(a.size for a in arrays)
-    out: dict[str, Any] = {
-        "n": int(n),
-        "sd": None,
-        "mean": float(np.mean([a.mean() for a in arrays])),
-        "zero": False,
-        "folds": len(arrays),
-    }
-    if n >= 2:
-        out["sd"] = float(math.sqrt(np.mean([np.var(a, ddof=1) for a in arrays])))
-        out["zero"] = all(no_spread(a) for a in arrays)
-    return out
+    mean = float(np.mean([a.mean() for a in arrays]))
+    if n < 2:
+        return Spread(int(n), None, mean, False, len(arrays))
+    sd = float(math.sqrt(np.mean([np.var(a, ddof=1) for a in arrays])))
+    return Spread(int(n), sd, mean, all(no_spread(a) for a in arrays), len(arrays))
 
 
 def cv_noise(
@@ -262,7 +362,7 @@ def cv_noise(
     ratio: float | None = None,
     confidence: float = 0.95,
     rope: float | None = None,
-) -> dict[str, Any]:
+) -> CvNoise:
     """The resampling figures of noise.cv: corrected and naive t, Bayes, or a refusal.
 
     Parameters
@@ -281,60 +381,40 @@ def cv_noise(
 
     Returns
     -------
-    dict
-        ``J``, ``gap``, ``sd``, ``test_train_ratio``, ``corrected``, ``naive``, ``bayes``
-        (None without ``rope`` or an interval), ``few_folds`` (J < FEW_FOLD_GAPS) and
-        ``reason`` (why the intervals are None: fewer than MIN_FOLD_GAPS gaps, a fold
-        without rows, leave-one-out, zero spread).
+    CvNoise
     """
     d = as_1d(gaps, "gaps")
     if (ratio is None) == (n_test is None or n_train is None):
         raise ValueError("give either ratio or both n_test and n_train")
-    none = {"low": None, "high": None, "p": None, "se": None, "df": None}
-    out: dict[str, Any] = {
-        "J": int(d.size),
-        "gap": float(np.mean(d)) if d.size else None,
-        "sd": float(np.std(d, ddof=1)) if d.size >= 2 else None,
-        "test_train_ratio": None,
-        "corrected": dict(none),
-        "naive": dict(none),
-        "bayes": None,
-        "few_folds": bool(d.size < FEW_FOLD_GAPS),
-        "reason": None,
-    }
+    J = int(d.size)
+    gap = float(np.mean(d)) if d.size else None
+    sd = float(np.std(d, ddof=1)) if d.size >= 2 else None
+    few = bool(d.size < FEW_FOLD_GAPS)
     if d.size < MIN_FOLD_GAPS:
-        out["reason"] = (
-            f"{d.size} fold gap(s): the corrected resampled t needs at least {MIN_FOLD_GAPS}"
-        )
-        return out
+        return CvNoise(J, gap, sd, few_folds=few, reason=Reason.TOO_FEW_FOLD_GAPS)
     if not np.all(np.isfinite(d)):
-        out.update(gap=None, sd=None, reason="a fold gap is not a finite number")
-        return out
+        return CvNoise(J, None, None, few_folds=few, reason=Reason.FOLD_GAP_NOT_FINITE)
     if ratio is None:
-        out["reason"] = _refusal(d, as_1d(n_test, "n_test"), as_1d(n_train, "n_train"))
-        if out["reason"] is not None:
-            return out
+        refused = _refusal(d, as_1d(n_test, "n_test"), as_1d(n_train, "n_train"))
+        if refused is not None:
+            return CvNoise(J, gap, sd, few_folds=few, reason=refused)
         ratio = holdout_ratio(n_test, n_train)
-    out["test_train_ratio"] = float(ratio)
-    res = resampled_t(d, out["test_train_ratio"], confidence)
-    out.update(corrected=res["corrected"], naive=res["naive"], reason=res["reason"])
-    se = res["corrected"]["se"]
-    if rope is not None and se is not None:
-        out["bayes"] = correlated_bayes(out["gap"], se, d.size - 1, rope)
-    return out
+    res = resampled_t(d, float(ratio), confidence)
+    se = res.corrected.se
+    bayes = None
+    if rope is not None and se is not None and gap is not None:
+        bayes = correlated_bayes(gap, se, d.size - 1, rope)
+    return CvNoise(J, gap, sd, float(ratio), res.corrected, res.naive, bayes, few, res.reason)
 
 
-def _refusal(d: np.ndarray, t: np.ndarray, n: np.ndarray) -> str | None:
+def _refusal(d: np.ndarray, t: np.ndarray, n: np.ndarray) -> Reason | None:
     """Why the fold sizes rule the corrected t out, or None."""
     if not (d.size == t.size == n.size):
         raise ValueError(f"one gap, n_test and n_train per fold, got {d.size}, {t.size}, {n.size}")
     if np.any(t <= 0):
-        return "a fold has no held-out rows: its gap is undefined"
+        return Reason.FOLD_WITHOUT_TEST_ROWS
     if np.all(t == 1):
-        return (
-            "leave-one-out (every fold holds out one row): the corrected resampled t does not "
-            "apply; use k-fold with k = 5 or 10, repeated"
-        )
+        return Reason.LEAVE_ONE_OUT
     if np.any(n <= 0):
-        return "a fold has no training rows"
+        return Reason.FOLD_WITHOUT_TRAIN_ROWS
     return None

@@ -10,12 +10,44 @@ R² needs) are summed over the drawn blocks and the metric recomputed from the s
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from reportgen.stats._util import check_confidence, percentile_interval, row_counts
 from reportgen.stats.bootstrap import resample_index
+from reportgen.stats.results import Reason
+
+
+@dataclass(frozen=True)
+class StatisticGap:
+    """Each model's metric, the gap and its percentile interval over the block resamples.
+
+    Attributes
+    ----------
+    candidate, baseline : float or None
+        The metric (mean over the model's networks); None where undefined.
+    gap : float or None
+        Sign rule: positive when the candidate is better.
+    low, high : float or None
+        Percentile interval of the gap over the draws where it is defined.
+    blocks, resamples : int
+    undefined_draws : int
+        Draws where the gap is undefined.
+    reason : Reason or None
+        ``TOO_FEW_BLOCKS``, ``METRIC_UNDEFINED`` or ``UNDEFINED_ON_RESAMPLES``.
+    """
+
+    candidate: float | None
+    baseline: float | None
+    gap: float | None
+    low: float | None
+    high: float | None
+    blocks: int
+    resamples: int
+    undefined_draws: int
+    reason: Reason | None
 
 
 def block_statistic_gap(
@@ -27,7 +59,7 @@ def block_statistic_gap(
     resamples: int,
     confidence: float,
     rng: np.random.Generator,
-) -> dict[str, Any]:
+) -> StatisticGap:
     """Each model's metric (the mean over its networks) and the gap, with a block bootstrap.
 
     Parameters
@@ -47,10 +79,8 @@ def block_statistic_gap(
 
     Returns
     -------
-    dict
-        ``{"candidate", "baseline", "gap", "low", "high", "blocks", "resamples",
-        "undefined_draws", "reason"}``: percentile interval of the gap over the draws where
-        it is defined; no interval with fewer than 2 blocks (``reason`` says so).
+    StatisticGap
+        No interval with fewer than 2 blocks (``reason`` says so).
     """
     check_confidence(confidence)
     c = np.asarray(candidate, dtype=np.float64)
@@ -68,22 +98,13 @@ def block_statistic_gap(
     cv, bv = value(c), value(b)
     gap = sign * (cv - bv) if cv is not None and bv is not None else None
     n_blocks = c.shape[1]
-    out = {
-        "candidate": cv,
-        "baseline": bv,
-        "gap": gap,
-        "low": None,
-        "high": None,
-        "blocks": int(n_blocks),
-        "resamples": int(resamples),
-        "undefined_draws": 0,
-        "reason": None,
-    }
+    base = {"candidate": cv, "baseline": bv, "gap": gap}
+    counts_of = {"blocks": int(n_blocks), "resamples": int(resamples)}
     if n_blocks < 2 or gap is None:
-        out["reason"] = (
-            "fewer than 2 blocks: no interval" if n_blocks < 2 else "undefined on these rows"
+        reason = Reason.TOO_FEW_BLOCKS if n_blocks < 2 else Reason.METRIC_UNDEFINED
+        return StatisticGap(
+            **base, low=None, high=None, **counts_of, undefined_draws=0, reason=reason
         )
-        return out
     draws = []
     for idx in resample_index(rng, resamples, n_blocks):
         counts = row_counts(idx, n_blocks)  # (r, B)
@@ -92,9 +113,17 @@ def block_statistic_gap(
         draws.append(sign * (statistic(cs).mean(axis=0) - statistic(bs).mean(axis=0)))
     d = np.concatenate(draws)
     ok = np.isfinite(d)
-    out["undefined_draws"] = int((~ok).sum())
+    undefined = int((~ok).sum())
     if ok.sum() < 2:
-        out["reason"] = "the metric is undefined on almost every resample"
-        return out
-    out["low"], out["high"] = percentile_interval(d[ok], confidence)
-    return out
+        return StatisticGap(
+            **base,
+            low=None,
+            high=None,
+            **counts_of,
+            undefined_draws=undefined,
+            reason=Reason.UNDEFINED_ON_RESAMPLES,
+        )
+    low, high = percentile_interval(d[ok], confidence)
+    return StatisticGap(
+        **base, low=low, high=high, **counts_of, undefined_draws=undefined, reason=None
+    )

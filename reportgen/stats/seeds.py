@@ -1,11 +1,12 @@
 """Retraining noise: the seed rule and paired seeds (methods.md section 2).
 
-Every gap is "candidate better" positive (section 0). Functions return plain
-floats/ints/dicts with None for what cannot be computed.
+Every gap is "candidate better" positive (section 0). Functions return frozen results
+with None for what cannot be computed and a reason code saying why.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,9 +21,85 @@ from reportgen.stats._util import (
     to_float,
 )
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.results import Reason, Sides
 from reportgen.stats.ttests import t_test
 
 SD_FROM = ("candidate", "baseline", "larger")
+SIDES = ("candidate", "baseline")
+
+
+@dataclass(frozen=True)
+class SeedRule:
+    """The seed rule's figures (section 2).
+
+    Attributes
+    ----------
+    n, sd, mean : Sides
+        Seeds, seed sd (ddof=1, None when n < 2) and seed mean per model.
+    sd_used : float or None
+        The sd the rule divides by.
+    validation_gap : float or None
+        The gap of the seed means (sign rule).
+    gap_in_sd : float or None
+        ``validation_gap / sd_used``; None when the sd is unmeasured or 0.
+    multiple : float
+    passes : bool
+        ``gap_in_sd > multiple``, or a positive gap when ``trivial``; False when unmeasured.
+    trivial : bool
+        Both models have zero seed spread.
+    deterministic : tuple of str
+        The sides whose seeds agree up to float rounding.
+    note : Reason or None
+        ``CHOSEN_SIDE_DETERMINISTIC`` or ``ONE_SIDE_DETERMINISTIC``: another side's sd is used.
+    substituted : tuple of (str, str) or None
+        With ``note``: (the side with zero spread, the side whose sd is used).
+    seeds_beating_baseline : int or None
+        Candidate seeds strictly better than the baseline mean.
+    reason : Reason or None
+        Why ``gap_in_sd`` is None: ``TOO_FEW_SEEDS``, ``NO_GAP``, ``BOTH_DETERMINISTIC``.
+    short : tuple of str
+        With ``TOO_FEW_SEEDS``: the sides with fewer than 2 seeds.
+    """
+
+    n: Sides[int]
+    sd: Sides[float | None]
+    mean: Sides[float | None]
+    sd_used: float | None
+    validation_gap: float | None
+    gap_in_sd: float | None
+    multiple: float
+    passes: bool
+    trivial: bool
+    deterministic: tuple[str, ...]
+    note: Reason | None
+    substituted: tuple[str, str] | None
+    seeds_beating_baseline: int | None
+    reason: Reason | None
+    short: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PairedSeeds:
+    """Per-seed differences with a Student t interval.
+
+    Attributes
+    ----------
+    n : int
+    mean, sd : float or None
+        Of the differences (sd ddof=1, None when n < 2).
+    low, high, p : float or None
+        The t interval and its two-sided p; None with ``reason``.
+    reason : Reason or None
+        ``TOO_FEW_FOR_T`` or ``ZERO_SPREAD``.
+    """
+
+    n: int
+    mean: float | None
+    sd: float | None
+    low: float | None = None
+    high: float | None = None
+    p: float | None = None
+    reason: Reason | None = None
 
 
 def seed_rule(
@@ -32,7 +109,7 @@ def seed_rule(
     higher_is_better: bool,
     multiple: float = 2.0,
     sd_from: str = "larger",
-) -> dict[str, Any]:
+) -> SeedRule:
     """The seed rule: does the validation gap exceed ``multiple`` seed sds? (section 2)
 
     Parameters
@@ -50,13 +127,8 @@ def seed_rule(
 
     Returns
     -------
-    dict
-        ``n`` {candidate, baseline}; ``sd`` {candidate, baseline} (ddof=1, None when
-        n < 2); ``mean`` {candidate, baseline}; ``sd_used``; ``validation_gap`` (gap
-        of the seed means, sign rule); ``gap_in_sd`` (None when the sd is unmeasured
-        or 0); ``multiple``; ``passes`` (False when unmeasured);
-        ``seeds_beating_baseline`` (candidate seeds strictly better than the baseline
-        mean; None without baseline seeds); ``reason`` (why ``gap_in_sd`` is None).
+    SeedRule
+        ``seeds_beating_baseline`` is None without baseline seeds.
     """
     if sd_from not in SD_FROM:
         raise ValueError(f"sd_from={sd_from!r} is not valid. It should be one of {list(SD_FROM)}")
@@ -101,7 +173,7 @@ def spread_rule(
     beating: int | None,
     multiple: float,
     sd_from: str,
-) -> dict[str, Any]:
+) -> SeedRule:
     """The seed rule from each model's seed sd: the sd used, the gap in sd, pass or fail.
 
     Shared by the split design (one value per seed, ``seed_rule``) and cross-validation
@@ -122,73 +194,76 @@ def spread_rule(
 
     Returns
     -------
-    dict
-        The keys of ``seed_rule``.
+    SeedRule
     """
     if sd_from not in SD_FROM:
         raise ValueError(f"sd_from={sd_from!r} is not valid. It should be one of {list(SD_FROM)}")
     sd_c, sd_b, vgap = sd["candidate"], sd["baseline"], gap
-    reason: str | None = None
+    sds = {"candidate": sd_c, "baseline": sd_b}
+    reason: Reason | None = None
+    short: tuple[str, ...] = ()
     if sd_from == "larger":
-        short = [name for name, s in (("candidate", sd_c), ("baseline", sd_b)) if s is None]
+        short = tuple(name for name in SIDES if sds[name] is None)
         sd_used = None if short else max(sd_c, sd_b)  # type: ignore[type-var]
-        if short:
-            reason = (
-                f"retraining noise unmeasured: fewer than 2 seeds for the {' and '.join(short)}"
-            )
     else:
-        sd_used = sd_c if sd_from == "candidate" else sd_b
-        if sd_used is None:
-            reason = f"retraining noise unmeasured: fewer than 2 seeds for the {sd_from}"
-
-    note: str | None = None
-    trivial = False
-    if reason is None and sd_from != "larger" and zero[sd_from]:
-        other = "baseline" if sd_from == "candidate" else "candidate"
-        other_sd = sd_b if other == "baseline" else sd_c
-        if other_sd is not None and not zero[other]:
-            sd_used = other_sd
-            note = (
-                f"the {sd_from} has zero seed spread (deterministic, e.g. logistic regression): "
-                f"the {other}'s sd is used"
-            )
-    elif reason is None and sd_from == "larger":
-        det = [k for k, z in zero.items() if z]
-        if len(det) == 1:
-            note = (
-                f"the {det[0]} has zero seed spread (deterministic, e.g. logistic regression, which "
-                f"is normal): the {'baseline' if det[0] == 'candidate' else 'candidate'}'s sd is used"
-            )
+        sd_used = sds[sd_from]
+        short = (sd_from,) if sd_used is None else ()
+    if short:
+        reason = Reason.TOO_FEW_SEEDS
+    note, substituted, sd_used = _substitute(zero, sds, sd_used, sd_from, reason)
     gap_in_sd: float | None = None
+    trivial = False
     if reason is None and vgap is None:
-        reason = "no validation gap: a model has no seeds"
+        reason = Reason.NO_GAP
     elif reason is None and (sd_used == 0.0 or (zero["candidate"] and zero["baseline"])):
         trivial = True
-        reason = (
-            "both models have zero seed spread (deterministic training): the seed rule is "
-            "trivially met when the gap is positive, and the evaluation line carries the decision"
-        )
+        reason = Reason.BOTH_DETERMINISTIC
     elif reason is None:
         gap_in_sd = to_float(vgap / sd_used)  # type: ignore[operator]
-
-    return {
-        "n": dict(n),
-        "sd": {"candidate": sd_c, "baseline": sd_b},
-        "mean": dict(mean),
-        "sd_used": sd_used,
-        "validation_gap": vgap,
-        "gap_in_sd": gap_in_sd,
-        "multiple": float(multiple),
-        "passes": bool(
+    return SeedRule(
+        n=Sides(n["candidate"], n["baseline"]),
+        sd=Sides(sd_c, sd_b),
+        mean=Sides(mean["candidate"], mean["baseline"]),
+        sd_used=sd_used,
+        validation_gap=vgap,
+        gap_in_sd=gap_in_sd,
+        multiple=float(multiple),
+        passes=bool(
             (gap_in_sd is not None and gap_in_sd > multiple)
             or (trivial and vgap is not None and vgap > 0)
         ),
-        "trivial": trivial,
-        "deterministic": [k for k, z in zero.items() if z],
-        "note": note,
-        "seeds_beating_baseline": beating,
-        "reason": reason,
-    }
+        trivial=trivial,
+        deterministic=tuple(k for k in SIDES if zero[k]),
+        note=note,
+        substituted=substituted,
+        seeds_beating_baseline=beating,
+        reason=reason,
+        short=short,
+    )
+
+
+def _substitute(
+    zero: dict[str, bool],
+    sds: dict[str, float | None],
+    sd_used: float | None,
+    sd_from: str,
+    reason: Reason | None,
+) -> tuple[Reason | None, tuple[str, str] | None, float | None]:
+    """A model with zero seed spread: the other model's sd stands in (note, sides, sd used)."""
+    if reason is not None:
+        return None, None, sd_used
+    if sd_from != "larger":
+        if not zero[sd_from]:
+            return None, None, sd_used
+        other = "baseline" if sd_from == "candidate" else "candidate"
+        if sds[other] is not None and not zero[other]:
+            return Reason.CHOSEN_SIDE_DETERMINISTIC, (sd_from, other), sds[other]
+        return None, None, sd_used
+    det = [k for k in SIDES if zero[k]]
+    if len(det) == 1:
+        other = "baseline" if det[0] == "candidate" else "candidate"
+        return Reason.ONE_SIDE_DETERMINISTIC, (det[0], other), sd_used
+    return None, None, sd_used
 
 
 def paired_seeds(
@@ -197,7 +272,7 @@ def paired_seeds(
     *,
     higher_is_better: bool,
     confidence: float = 0.95,
-) -> dict[str, Any]:
+) -> PairedSeeds:
     """Per-seed differences ``d_i`` (seed i against seed i) with a Student t interval.
 
     Uses ``scipy.stats.ttest_rel(candidate, baseline)`` for higher-is-better and
@@ -212,11 +287,10 @@ def paired_seeds(
 
     Returns
     -------
-    dict
-        ``n``, ``mean``, ``sd`` (ddof=1), ``low``, ``high``, ``p`` (two-sided),
-        ``reason``. All but ``n`` None when n < 2 (``mean`` is kept when n == 1);
-        interval and p None when the differences have zero spread (up to float
-        rounding, see ``SPREAD_RTOL``).
+    PairedSeeds
+        All but ``n`` None when n < 2 (``mean`` is kept when n == 1); interval and p
+        None when the differences have zero spread (up to float rounding, see
+        ``SPREAD_RTOL``).
     """
     check_confidence(confidence)
     c = as_1d(candidate_values, "candidate_values")
@@ -226,21 +300,12 @@ def paired_seeds(
             f"paired seeds need one baseline seed per candidate seed, got {c.size} and {b.size}"
         )
     d = signed_gap(c, b, higher_is_better)
-    out: dict[str, Any] = {
-        "n": int(c.size),
-        "mean": mean_or_none(d),
-        "sd": sample_sd(d),
-        "low": None,
-        "high": None,
-        "p": None,
-        "reason": None,
-    }
-    out["reason"] = t_unavailable(d, "paired seed", "per-seed differences")
-    if out["reason"]:
-        return out
+    mean, sd = mean_or_none(d), sample_sd(d)
+    reason = t_unavailable(d)
+    if reason:
+        return PairedSeeds(int(c.size), mean, sd, reason=reason)
     # equals scipy.stats.ttest_rel(first, second) with first = the better-direction side
     low, high, p = t_test(
         float(np.mean(d)), float(np.std(d, ddof=1)) / np.sqrt(d.size), d.size - 1, confidence
     )
-    out.update(low=low, high=high, p=p)
-    return out
+    return PairedSeeds(int(c.size), mean, sd, low, high, p)

@@ -7,12 +7,14 @@ scipy.stats (about half a second at start-up).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import special
 
 from reportgen.stats._util import SPREAD_RTOL, as_1d, block_counts, check_confidence, no_spread
+from reportgen.stats.results import TInterval
 
 
 def t_test(mean: float, se: float, df: float, confidence: float) -> tuple[float, float, float]:
@@ -39,7 +41,14 @@ def ratio_var(g: np.ndarray, n: np.ndarray) -> float:
     return float(b / (b - 1) * np.sum(e * e) / n.sum() ** 2)
 
 
-def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RatioT(TInterval):
+    """The paired ratio t on the row-weighted gap: a TInterval with its point ``gap``."""
+
+    gap: float | None = None
+
+
+def ratio_t(g: Any, counts: Any, confidence: float) -> RatioT:
     """Paired t interval on the row-weighted gap ``sum(g) / sum(n)`` (ratio standard error).
 
     Parameters
@@ -53,38 +62,28 @@ def ratio_t(g: Any, counts: Any, confidence: float) -> dict[str, Any]:
 
     Returns
     -------
-    dict
-        ``gap``, ``low``, ``high``, ``p``, ``se`` (delta-method ratio se), ``df``
-        (B - 1). Interval and p None with fewer than 2 blocks or zero spread of the
-        linearised residuals ``g_b - R n_b`` (up to float rounding). The interval is
-        ``gap -/+ q se``, so it always contains its own point estimate.
+    RatioT
+        ``se`` is the delta-method ratio se, ``df`` B - 1. Interval and p None with fewer
+        than 2 blocks or zero spread of the linearised residuals ``g_b - R n_b`` (up to
+        float rounding). The interval is ``gap -/+ q se``, so it always contains its own
+        point estimate.
     """
     check_confidence(confidence)
     ga = as_1d(g, "g")
     n = block_counts(counts, ga.size)
-    out: dict[str, Any] = {
-        "gap": None,
-        "low": None,
-        "high": None,
-        "p": None,
-        "se": None,
-        "df": None,
-    }
     if ga.size == 0:
-        return out
+        return RatioT()
     r = float(ga.sum() / n.sum())
-    out["gap"] = r
     if ga.size < 2:
-        return out
-    out["se"] = float(np.sqrt(ratio_var(ga, n)))
-    out["df"] = int(ga.size - 1)
+        return RatioT(gap=r)
+    se = float(np.sqrt(ratio_var(ga, n)))
+    df = int(ga.size - 1)
     resid = ga - r * n
     scale = max(float(np.max(np.abs(ga))), float(np.max(np.abs(r * n))), 1e-300)
-    if float(np.max(np.abs(resid))) <= 1e3 * SPREAD_RTOL * scale or out["se"] == 0.0:
-        return out
-    low, high, p = t_test(r, out["se"], out["df"], confidence)
-    out.update(low=low, high=high, p=p)
-    return out
+    if float(np.max(np.abs(resid))) <= 1e3 * SPREAD_RTOL * scale or se == 0.0:
+        return RatioT(se=se, df=df, gap=r)
+    low, high, p = t_test(r, se, df, confidence)
+    return RatioT(low, high, p, se, df, gap=r)
 
 
 def welch(
@@ -94,7 +93,7 @@ def welch(
     higher_is_better: bool,
     confidence: float,
     counts: Any = None,
-) -> dict[str, Any]:
+) -> TInterval:
     """Unpaired contrast on the same estimand: what pairing buys.
 
     Each model's row-weighted metric ``sum / N`` gets its own ratio (delta-method)
@@ -112,26 +111,23 @@ def welch(
 
     Returns
     -------
-    dict
-        ``se``, ``p``, ``low``, ``high``, ``df``. None values with fewer than 2
-        blocks on a side or zero spread on both.
+    TInterval
+        Every field None with fewer than 2 blocks on a side; all but ``se`` None with
+        zero spread on both. ``df`` is the Welch-Satterthwaite (non-integer) df.
     """
     check_confidence(confidence)
     c = as_1d(candidate_blocks, "candidate_blocks")
     b = as_1d(baseline_blocks, "baseline_blocks")
-    out: dict[str, Any] = {"se": None, "p": None, "low": None, "high": None, "df": None}
     if c.size < 2 or b.size < 2:
-        return out
+        return TInterval()
     nc = block_counts(counts, c.size)
     nb = block_counts(counts, b.size)
     v1, v2 = ratio_var(c, nc), ratio_var(b, nb)
     se = float(np.sqrt(v1 + v2))
-    out["se"] = se
     if se == 0.0 or (no_spread(c / nc) and no_spread(b / nb)):
-        return out
+        return TInterval(se=se)
     rc, rb = float(c.sum() / nc.sum()), float(b.sum() / nb.sum())
     first, second = (rc, rb) if higher_is_better else (rb, rc)
     df = float((v1 + v2) ** 2 / (v1**2 / (c.size - 1) + v2**2 / (b.size - 1)))
     low, high, p = t_test(first - second, se, df, confidence)
-    out.update(p=p, low=low, high=high, df=df)
-    return out
+    return TInterval(low, high, p, se, df)

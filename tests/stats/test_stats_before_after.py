@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from reportgen.stats.before_after import category_sentence, fixed_broken, mcnemar_exact
+from reportgen.stats.before_after import (
+    Dominant,
+    dominant_category,
+    fixed_broken,
+    mcnemar_exact,
+)
 from reportgen.stats.bootstrap import block_bootstrap
 
 
@@ -63,15 +68,12 @@ def test_fixed_broken_ordering_and_missing_category():
         fixed_broken(["x", "y"], [True], [False])
 
 
-def test_category_sentence():
-    assert (
-        category_sentence({"dates": 7, "math": 2}, 9)
-        == "7 of 9 broken questions are 'dates': tuning broke something specific."
-    )
-    assert category_sentence({"a": 2, "b": 1, "c": 1}, 4) is None  # exactly half: not most
-    assert category_sentence({"a": 3, "b": 2}, 5) is not None
-    assert category_sentence({"a": 1, "b": 1}, 2) is None
-    assert category_sentence({}, 0) is None and category_sentence(None, 3) is None
+def test_dominant_category():
+    assert dominant_category({"dates": 7, "math": 2}, 9) == Dominant("dates", 7, 9)
+    assert dominant_category({"a": 2, "b": 1, "c": 1}, 4) is None  # exactly half: not most
+    assert dominant_category({"a": 3, "b": 2}, 5) == Dominant("a", 3, 5)
+    assert dominant_category({"a": 1, "b": 1}, 2) is None
+    assert dominant_category({}, 0) is None and dominant_category(None, 3) is None
 
 
 def test_before_after_bootstrap_over_questions_and_blocks():

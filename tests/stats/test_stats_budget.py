@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as st
 
 from reportgen.stats import budget as bd
+from reportgen.stats.results import Bounds, Reason
 
 
 def test_worked_example_from_the_course_material():
@@ -19,13 +20,13 @@ def test_worked_example_from_the_course_material():
         gap=0.0039,
         confidence=0.95,
     )
-    assert b["seed_term"] == pytest.approx(0.0053**2 / 5, rel=1e-12)  # 5.618e-6
-    assert b["block_term"] == pytest.approx(7.6923e-6, rel=1e-4)
-    assert b["total"] == pytest.approx(13.31e-6, rel=1e-3)
-    assert b["block_sd"] == pytest.approx(0.02, rel=1e-12)
-    assert b["seed_share"] == pytest.approx(b["seed_term"] / b["total"])
-    assert b["z"] == pytest.approx(st.norm.ppf(0.975), rel=1e-12)
-    assert b["half_width"] == pytest.approx(b["z"] * math.sqrt(b["total"]), rel=1e-12)
+    assert b.seed_term == pytest.approx(0.0053**2 / 5, rel=1e-12)  # 5.618e-6
+    assert b.block_term == pytest.approx(7.6923e-6, rel=1e-4)
+    assert b.total == pytest.approx(13.31e-6, rel=1e-3)
+    assert b.block_sd == pytest.approx(0.02, rel=1e-12)
+    assert b.seed_share == pytest.approx(b.seed_term / b.total)
+    assert b.z == pytest.approx(st.norm.ppf(0.975), rel=1e-12)
+    assert b.half_width == pytest.approx(b.z * math.sqrt(b.total), rel=1e-12)
 
 
 def _brute(var_this, other_term, target, z):
@@ -41,16 +42,16 @@ def test_needed_counts_match_a_brute_force_search(gap):
     b = bd.budget(
         seed_sd=sd, n_seeds=S, block_var_of_gap=bsd**2 / B, n_blocks=B, gap=gap, confidence=0.95
     )
-    z, p = b["z"], b["planning"]
-    assert p["seeds_needed"] == _brute(sd**2, bsd**2 / B, gap, z)
-    assert p["blocks_needed"] == _brute(bsd**2, sd**2 / S, gap, z)
-    if p["seeds_needed"] is None:
-        assert "more seeds alone cannot settle this" in p["reason"]
-    both = p["both_needed"]
-    assert bd.half_width(sd**2, both["S"], bsd**2, both["B"], z) < gap or (both == {"S": S, "B": B})
-    grid = {(g["S"], g["B"]): g["half_width"] for g in p["grid"]}
+    z, p = b.z, b.plan
+    assert p.seeds_needed == _brute(sd**2, bsd**2 / B, gap, z)
+    assert p.blocks_needed == _brute(bsd**2, sd**2 / S, gap, z)
+    if p.seeds_needed is None:
+        assert Reason.SEEDS_ALONE_CANNOT in p.reasons
+    both = p.both_needed
+    assert bd.half_width(sd**2, both.S, bsd**2, both.B, z) < gap or (both == bd.Both(S, B, 1.0))
+    grid = {(g.S, g.B): g.half_width for g in b.grid}
     assert set(grid) == {(S * ks, B * kb) for ks in (1, 2, 4, 10) for kb in (1, 2, 4)}
-    assert grid[(S, B)] == pytest.approx(b["half_width"], rel=1e-12)
+    assert grid[(S, B)] == pytest.approx(b.half_width, rel=1e-12)
 
 
 def test_useful_effect_plan_and_non_positive_gap():
@@ -63,12 +64,12 @@ def test_useful_effect_plan_and_non_positive_gap():
         confidence=0.95,
         min_useful_effect=0.01,
     )
-    p = b["planning"]
-    assert p["seeds_needed_useful"] == _brute(0.005**2, 1e-6, 0.01, b["z"])
+    assert b.plan_useful.seeds_needed == _brute(0.005**2, 1e-6, 0.01, b.z)
     neg = bd.budget(
         seed_sd=0.005, n_seeds=5, block_var_of_gap=1e-6, n_blocks=40, gap=-0.01, confidence=0.95
     )
-    assert neg["planning"]["seeds_needed"] is None and "not above zero" in neg["planning"]["reason"]
+    assert neg.plan.seeds_needed is None and neg.plan.reasons == (Reason.GAP_NOT_ABOVE_TARGET,)
+    assert neg.plan_useful is None
 
 
 def test_seed_sd_chi_square_interval_against_scipy():
@@ -76,5 +77,5 @@ def test_seed_sd_chi_square_interval_against_scipy():
     iv = bd.sd_interval(sd, n, 0.95)
     lo = sd * np.sqrt((n - 1) / st.chi2.ppf(0.975, n - 1))
     hi = sd * np.sqrt((n - 1) / st.chi2.ppf(0.025, n - 1))
-    assert iv["low"] == pytest.approx(lo, rel=1e-10) and iv["high"] == pytest.approx(hi, rel=1e-10)
-    assert bd.sd_interval(sd, 1, 0.95) == {"low": None, "high": None}
+    assert iv.low == pytest.approx(lo, rel=1e-10) and iv.high == pytest.approx(hi, rel=1e-10)
+    assert bd.sd_interval(sd, 1, 0.95) == Bounds(None, None)

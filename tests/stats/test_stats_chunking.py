@@ -31,11 +31,9 @@ def test_per_seed_chunked_equals_one_matrix(monkeypatch):
     monkeypatch.setattr(bs, "MAX_CELLS", 50)
     chunked = bs.per_seed_intervals(C, base, rng=np.random.default_rng(5), **kw)
     # same draws; only the summation order of the matrix product differs
-    assert [w["seed"] for w in whole] == [c["seed"] for c in chunked]
+    assert [w.seed for w in whole] == [c.seed for c in chunked]
     for w, c in zip(whole, chunked, strict=True):
-        np.testing.assert_allclose(
-            [w["gap"], w["low"], w["high"]], [c["gap"], c["low"], c["high"]], rtol=1e-12
-        )
+        np.testing.assert_allclose([w.gap, w.low, w.high], [c.gap, c.low, c.high], rtol=1e-12)
 
 
 def test_two_level_chunked_equals_one_matrix(monkeypatch):

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from reportgen.checks.cv.noise import cv_figures
 from reportgen.stats.cv import (
     cv_noise,
     fold_gap,
@@ -21,6 +22,7 @@ from reportgen.stats.cv import (
     resampled_t,
     within_fold_spread,
 )
+from reportgen.stats.results import Reason
 from tests.compare import assert_cv_mirrored
 
 #: (repeats, folds, rows): the fold layouts of these tests, equal folds (rows divisible by folds)
@@ -38,22 +40,22 @@ def test_corrected_t_written_out_by_hand():
     J, mean, s = d.size, d.mean(), d.std(ddof=1)
     se = math.sqrt((1 / J + ratio) * s**2)
     q = stats.t.ppf(0.975, J - 1)
-    assert res["gap"] == pytest.approx(mean, abs=1e-15)
-    assert res["sd"] == pytest.approx(s, rel=1e-12)
-    c = res["corrected"]
-    assert c["se"] == pytest.approx(se, rel=1e-12)
-    assert c["df"] == 9
-    assert c["low"] == pytest.approx(mean - q * se, rel=1e-10)
-    assert c["high"] == pytest.approx(mean + q * se, rel=1e-10)
-    assert c["p"] == pytest.approx(2 * stats.t.sf(abs(mean) / se, J - 1), rel=1e-10)
-    n = res["naive"]
-    assert n["se"] == pytest.approx(s / math.sqrt(J), rel=1e-12)
-    assert n["low"] == pytest.approx(mean - q * s / math.sqrt(J), rel=1e-10)
+    assert res.gap == pytest.approx(mean, abs=1e-15)
+    assert res.sd == pytest.approx(s, rel=1e-12)
+    c = res.corrected
+    assert c.se == pytest.approx(se, rel=1e-12)
+    assert c.df == 9
+    assert c.low == pytest.approx(mean - q * se, rel=1e-10)
+    assert c.high == pytest.approx(mean + q * se, rel=1e-10)
+    assert c.p == pytest.approx(2 * stats.t.sf(abs(mean) / se, J - 1), rel=1e-10)
+    n = res.naive
+    assert n.se == pytest.approx(s / math.sqrt(J), rel=1e-12)
+    assert n.low == pytest.approx(mean - q * s / math.sqrt(J), rel=1e-10)
     # the naive t is scipy's one-sample t over the fold gaps
     t1 = stats.ttest_1samp(d, 0.0)
-    assert n["p"] == pytest.approx(t1.pvalue, rel=1e-10)
+    assert n.p == pytest.approx(t1.pvalue, rel=1e-10)
     ci = t1.confidence_interval(0.95)
-    assert (n["low"], n["high"]) == (
+    assert (n.low, n.high) == (
         pytest.approx(ci.low, rel=1e-10),
         pytest.approx(ci.high, rel=1e-10),
     )
@@ -62,7 +64,7 @@ def test_corrected_t_written_out_by_hand():
 def test_the_correction_at_ten_by_ten_is_more_than_three_times_the_naive_se():
     """J = 100, ratio 1/9: sqrt((1/100 + 1/9) / (1/100)) = 3.48."""
     res = resampled_t(_gaps(100), 1 / 9)
-    assert res["corrected"]["se"] / res["naive"]["se"] == pytest.approx(
+    assert res.corrected.se / res.naive.se == pytest.approx(
         math.sqrt((0.01 + 1 / 9) / 0.01), rel=1e-12
     )
 
@@ -80,17 +82,17 @@ def test_baycomp_agrees_on_equal_folds(repeats, folds, rows, rope):
     n_train = rows - n_test
     gaps = [fold_gap([yi], [xi], higher_is_better=True) for xi, yi in zip(x, y, strict=True)]
     ours = cv_noise(gaps, n_test, n_train, rope=rope)
-    assert ours["test_train_ratio"] == pytest.approx(1 / (folds - 1), rel=1e-12)
+    assert ours.test_train_ratio == pytest.approx(1 / (folds - 1), rel=1e-12)
     theirs = CorrelatedTTest.probs(x, y, rope=rope, runs=repeats)
-    b = ours["bayes"]
+    b = ours.bayes
     if rope == 0:
-        assert b["p_worse"] == pytest.approx(theirs[0], abs=1e-9)
-        assert b["p_better"] == pytest.approx(theirs[1], abs=1e-9)
-        assert b["p_equivalent"] == pytest.approx(0.0, abs=1e-12)
+        assert b.p_worse == pytest.approx(theirs[0], abs=1e-9)
+        assert b.p_better == pytest.approx(theirs[1], abs=1e-9)
+        assert b.p_equivalent == pytest.approx(0.0, abs=1e-12)
     else:
-        got = (b["p_worse"], b["p_equivalent"], b["p_better"])
+        got = (b.p_worse, b.p_equivalent, b.p_better)
         assert got == pytest.approx(theirs, abs=1e-9)
-    assert sum(got if rope else (b["p_worse"], b["p_better"])) == pytest.approx(1.0, abs=1e-12)
+    assert sum(got if rope else (b.p_worse, b.p_better)) == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("higher", [True, False])
@@ -102,13 +104,11 @@ def test_baycomp_sign_convention_for_a_loss(higher):
     if higher:
         cand, base = base, cand
     gaps = [fold_gap([c], [b], higher_is_better=higher) for c, b in zip(cand, base, strict=True)]
-    ours = cv_noise(gaps, np.full(50, 20), np.full(50, 80), rope=0.002)["bayes"]
+    ours = cv_noise(gaps, np.full(50, 20), np.full(50, 80), rope=0.002).bayes
     x, y = (base, cand) if higher else (cand, base)
     theirs = CorrelatedTTest.probs(x, y, rope=0.002, runs=10)
-    assert (ours["p_worse"], ours["p_equivalent"], ours["p_better"]) == pytest.approx(
-        theirs, abs=1e-9
-    )
-    assert ours["p_better"] > ours["p_worse"]
+    assert (ours.p_worse, ours.p_equivalent, ours.p_better) == pytest.approx(theirs, abs=1e-9)
+    assert ours.p_better > ours.p_worse
 
 
 @pytest.mark.parametrize("sizes", [[57] * 9 + [56], [30, 30, 40], [100, 5, 5, 5, 5], [12, 13, 12]])
@@ -121,11 +121,11 @@ def test_baycomp_posterior_agrees_on_unequal_folds(sizes):
     d = _gaps(len(n_test), seed=len(sizes))
     ours = cv_noise(d, n_test, n_train, rope=0.004)
     ratio = float(np.mean(n_test / n_train))
-    assert ours["test_train_ratio"] == pytest.approx(ratio, rel=1e-12)
+    assert ours.test_train_ratio == pytest.approx(ratio, rel=1e-12)
     var = (1 / d.size + ratio) * d.var(ddof=1)
     theirs = Posterior(d.mean(), var, d.size - 1, 0.004).probs()
-    b = ours["bayes"]
-    assert (b["p_worse"], b["p_equivalent"], b["p_better"]) == pytest.approx(theirs, abs=1e-9)
+    b = ours.bayes
+    assert (b.p_worse, b.p_equivalent, b.p_better) == pytest.approx(theirs, abs=1e-9)
 
 
 def test_holdout_ratio_is_the_mean_of_per_fold_ratios():
@@ -146,38 +146,38 @@ def test_fold_gap_averages_seeds_then_rows():
 def test_within_fold_spread_is_the_mean_of_per_fold_variances():
     folds = [[1.0, 3.0], [2.0, 2.0, 5.0]]  # variances 2 and 3
     out = within_fold_spread(folds)
-    assert out["sd"] == pytest.approx(math.sqrt(2.5))
-    assert out["n"] == 2 and out["folds"] == 2 and out["zero"] is False
-    assert out["mean"] == pytest.approx((2.0 + 3.0) / 2)
+    assert out.sd == pytest.approx(math.sqrt(2.5))
+    assert out.n == 2 and out.folds == 2 and out.zero is False
+    assert out.mean == pytest.approx((2.0 + 3.0) / 2)
     one = within_fold_spread([[1.0], [2.0, 3.0]])
-    assert one["sd"] is None and one["n"] == 1
-    assert within_fold_spread([[0.5, 0.5], [0.7, 0.7]])["zero"] is True
+    assert one.sd is None and one.n == 1
+    assert within_fold_spread([[0.5, 0.5], [0.7, 0.7]]).zero is True
 
 
 @pytest.mark.parametrize(
     "gaps, n_test, reason",
     [
-        ([0.1, 0.2], [5, 5], "needs at least 3"),
-        ([0.1, 0.2, 0.3], [1, 1, 1], "leave-one-out"),
-        ([0.1, 0.2, 0.3], [5, 0, 5], "no held-out rows"),
-        ([0.1, 0.1, 0.1], [5, 5, 5], "zero spread"),
+        ([0.1, 0.2], [5, 5], Reason.TOO_FEW_FOLD_GAPS),
+        ([0.1, 0.2, 0.3], [1, 1, 1], Reason.LEAVE_ONE_OUT),
+        ([0.1, 0.2, 0.3], [5, 0, 5], Reason.FOLD_WITHOUT_TEST_ROWS),
+        ([0.1, 0.1, 0.1], [5, 5, 5], Reason.ZERO_SPREAD),
     ],
 )
 def test_refusals_are_null_with_a_reason(gaps, n_test, reason):
     out = cv_noise(gaps, n_test, [20] * len(n_test), rope=0.01)
-    assert reason in out["reason"]
-    assert out["corrected"]["low"] is None and out["naive"]["low"] is None
-    assert out["bayes"] is None
+    assert out.reason is reason
+    assert out.corrected.low is None and out.naive.low is None
+    assert out.bayes is None
 
 
 def test_few_folds_is_said():
-    assert cv_noise(_gaps(6), [10] * 6, [20] * 6)["few_folds"] is True
-    assert cv_noise(_gaps(10), [10] * 10, [90] * 10)["few_folds"] is False
+    assert cv_noise(_gaps(6), [10] * 6, [20] * 6).few_folds is True
+    assert cv_noise(_gaps(10), [10] * 10, [90] * 10).few_folds is False
 
 
 def test_run_log_only_ratio_is_one_over_k_minus_one():
     out = cv_noise(_gaps(20), ratio=1 / 4)
-    assert out["test_train_ratio"] == 0.25
+    assert out.test_train_ratio == 0.25
     with pytest.raises(ValueError):
         cv_noise(_gaps(20), [1] * 20)
 
@@ -187,19 +187,17 @@ def test_planning_floor_and_repeats_needed():
     floor = stats.norm.ppf(0.975) * math.sqrt(ratio) * sd
     # a gap inside the floor: no number of repeats settles it
     p = planning(0.5 * floor, sd, repeats=10, folds=K, ratio=ratio)
-    assert p["floor_half_width"] == pytest.approx(floor, rel=1e-12)
-    assert p["repeats_cannot"] and p["repeats_needed"] is None and not p["settled"]
+    assert p.floor_half_width == pytest.approx(floor, rel=1e-12)
+    assert p.repeats_cannot and p.repeats_needed is None and not p.settled
     # a gap a little wider than the floor: the fewest repeats whose interval excludes zero
     g = 1.05 * floor
     p = planning(g, sd, repeats=1, folds=K, ratio=ratio)
-    r = p["repeats_needed"]
+    r = p.repeats_needed
     assert r is not None and r > 1
     assert half_width(sd, r * K, ratio, 0.95) < g <= half_width(sd, (r - 1) * K, ratio, 0.95)
     # already settled
-    assert planning(10 * floor, sd, repeats=10, folds=K, ratio=ratio, useful=0.001)["settled"]
-    assert planning(g, sd, repeats=1, folds=K, ratio=ratio, useful=floor / 2)[
-        "floor_exceeds_useful"
-    ]
+    assert planning(10 * floor, sd, repeats=10, folds=K, ratio=ratio, useful=0.001).settled
+    assert planning(g, sd, repeats=1, folds=K, ratio=ratio, useful=floor / 2).floor_exceeds_useful
 
 
 gap_lists = st.lists(
@@ -211,14 +209,14 @@ gap_lists = st.lists(
 @given(gaps=gap_lists, folds=st.integers(2, 20), rope=st.floats(0.0, 0.5))
 def test_corrected_interval_contains_the_naive_one(gaps, folds, rope):
     out = cv_noise(gaps, ratio=1 / (folds - 1), rope=rope)
-    c, n = out["corrected"], out["naive"]
-    if c["low"] is None:
+    c, n = out.corrected, out.naive
+    if c.low is None:
         return
-    assert c["low"] <= n["low"] <= out["gap"] <= n["high"] <= c["high"]
-    assert c["p"] >= n["p"] - 1e-12
-    b = out["bayes"]
-    assert min(b.values()) >= -1e-12
-    assert b["p_worse"] + b["p_equivalent"] + b["p_better"] == pytest.approx(1.0, abs=1e-12)
+    assert c.low <= n.low <= out.gap <= n.high <= c.high
+    assert c.p >= n.p - 1e-12
+    b = out.bayes
+    assert min(b.p_worse, b.p_equivalent, b.p_better) >= -1e-12
+    assert b.p_worse + b.p_equivalent + b.p_better == pytest.approx(1.0, abs=1e-12)
 
 
 @settings(max_examples=150, deadline=None)
@@ -228,10 +226,10 @@ def test_swapping_the_models_mirrors_everything(gaps, folds, rope):
     p-values stay and P(worse) and P(better) trade places."""
     a = cv_noise(gaps, ratio=1 / (folds - 1), rope=rope)
     b = cv_noise([-g for g in gaps], ratio=1 / (folds - 1), rope=rope)
-    assert b["gap"] == pytest.approx(-a["gap"], abs=1e-12)
-    if a["corrected"]["low"] is None:
-        assert b["corrected"]["low"] is None
+    assert b.gap == pytest.approx(-a.gap, abs=1e-12)
+    if a.corrected.low is None:
+        assert b.corrected.low is None
         return
-    assert_cv_mirrored(a, b, 1e-12, {"abs": 1e-12})
-    assert b["bayes"]["p_worse"] == pytest.approx(a["bayes"]["p_better"], abs=1e-12)
-    assert b["bayes"]["p_equivalent"] == pytest.approx(a["bayes"]["p_equivalent"], abs=1e-12)
+    assert_cv_mirrored(cv_figures(a), cv_figures(b), 1e-12, {"abs": 1e-12})
+    assert b.bayes.p_worse == pytest.approx(a.bayes.p_better, abs=1e-12)
+    assert b.bayes.p_equivalent == pytest.approx(a.bayes.p_equivalent, abs=1e-12)

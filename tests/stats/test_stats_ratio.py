@@ -37,11 +37,11 @@ def test_unequal_blocks_sign_flip_hand_worked():
         resamples=500,
         rng=np.random.default_rng(0),
     )
-    assert r["gap"] == pytest.approx(d_rows.mean(), rel=1e-12)  # (20 - 9.5) / 2095 > 0
-    assert r["gap"] > 0 > unweighted
-    assert r["rows"] == 2095 and r["blocks"] == 20
-    assert r["low"] <= r["gap"] <= r["high"]
-    assert r["t"]["low"] <= r["gap"] <= r["t"]["high"]
+    assert r.gap == pytest.approx(d_rows.mean(), rel=1e-12)  # (20 - 9.5) / 2095 > 0
+    assert r.gap > 0 > unweighted
+    assert r.rows == 2095 and r.blocks == 20
+    assert r.low <= r.gap <= r.high
+    assert r.t.low <= r.gap <= r.t.high
 
 
 def test_ratio_t_equal_blocks_is_scipy_one_sample_t():
@@ -51,29 +51,29 @@ def test_ratio_t_equal_blocks_is_scipy_one_sample_t():
     r = ratio_t(means * m, np.full(30, m), 0.95)
     ref = st.ttest_1samp(means, 0.0)
     ci = ref.confidence_interval(0.95)
-    assert r["gap"] == pytest.approx(means.mean(), rel=1e-12)
-    assert (r["low"], r["high"]) == (
+    assert r.gap == pytest.approx(means.mean(), rel=1e-12)
+    assert (r.low, r.high) == (
         pytest.approx(ci.low, rel=1e-10),
         pytest.approx(ci.high, rel=1e-10),
     )
-    assert r["p"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert r.p == pytest.approx(ref.pvalue, rel=1e-9)
 
 
 def test_ratio_t_hand_worked():
     # g = (2, 1, 6), n = (2, 1, 3): R = 9/6 = 1.5; residuals g - R n = (-1, -0.5, 1.5)
     r = ratio_t([2.0, 1.0, 6.0], [2.0, 1.0, 3.0], 0.95)
     var = 3 / 2 * (1 + 0.25 + 2.25) / 36
-    assert r["gap"] == 1.5
-    assert r["se"] == pytest.approx(np.sqrt(var), rel=1e-12)
+    assert r.gap == 1.5
+    assert r.se == pytest.approx(np.sqrt(var), rel=1e-12)
     q = st.t.ppf(0.975, 2)
-    assert r["low"] == pytest.approx(1.5 - q * np.sqrt(var), rel=1e-12)
-    assert r["df"] == 2
+    assert r.low == pytest.approx(1.5 - q * np.sqrt(var), rel=1e-12)
+    assert r.df == 2
 
 
 def test_ratio_t_zero_spread_and_one_block():
-    assert ratio_t([2.0, 4.0], [1.0, 2.0], 0.95)["low"] is None  # every block gives gap 2
+    assert ratio_t([2.0, 4.0], [1.0, 2.0], 0.95).low is None  # every block gives gap 2
     one = ratio_t([2.0], [4.0], 0.95)
-    assert one["gap"] == 0.5 and one["low"] is None
+    assert one.gap == 0.5 and one.low is None
 
 
 def test_ratio_bootstrap_equals_python_loop():
@@ -94,8 +94,8 @@ def test_welch_ratio_equal_blocks_is_scipy_welch():
     m = 4.0
     r = welch(c * m, b * m, higher_is_better=False, confidence=0.95, counts=np.full(25, m))
     ref = st.ttest_ind(b, c, equal_var=False)
-    assert r["p"] == pytest.approx(ref.pvalue, rel=1e-9)
-    assert r["df"] == pytest.approx(float(ref.df), rel=1e-9)
+    assert r.p == pytest.approx(ref.pvalue, rel=1e-9)
+    assert r.df == pytest.approx(float(ref.df), rel=1e-9)
 
 
 @settings(max_examples=25, deadline=None)
@@ -122,10 +122,10 @@ def test_block_gap_is_the_row_weighted_metric(sizes, seed, hib):
         rng=np.random.default_rng(0),
     )
     want = cand.mean(0).mean() - base.mean(0).mean()
-    assert r["gap"] == pytest.approx(want if hib else -want, rel=1e-9, abs=1e-12)
+    assert r.gap == pytest.approx(want if hib else -want, rel=1e-9, abs=1e-12)
     for lo, hi, pt in [
-        (r["low"], r["high"], r["gap"]),
-        (r["t"]["low"], r["t"]["high"], r["gap"]),
-    ] + [(s["low"], s["high"], s["gap"]) for s in r["per_seed"]]:
+        (r.low, r.high, r.gap),
+        (r.t.low, r.t.high, r.gap),
+    ] + [(s.low, s.high, s.gap) for s in r.per_seed]:
         if lo is not None:
             assert lo <= pt + 1e-12 and pt <= hi + 1e-12

@@ -185,8 +185,8 @@ def test_block_bootstrap_of_a_recomputed_metric_by_brute_force():
         confidence=0.9,
         rng=np.random.default_rng(11),
     )
-    assert res["candidate"] == pytest.approx(skm.f1_score(y, hat_c, average="macro"), rel=TOL)
-    assert res["gap"] == pytest.approx(
+    assert res.candidate == pytest.approx(skm.f1_score(y, hat_c, average="macro"), rel=TOL)
+    assert res.gap == pytest.approx(
         skm.f1_score(y, hat_c, average="macro") - skm.f1_score(y, hat_b, average="macro"), rel=TOL
     )
     idx = np.random.default_rng(11).integers(0, n_blocks, size=(300, n_blocks))
@@ -198,5 +198,5 @@ def test_block_bootstrap_of_a_recomputed_metric_by_brute_force():
             - skm.f1_score(y[rows], hat_b[rows], average="macro")
         )
     lo, hi = np.percentile(draws, [5, 95])
-    assert (res["low"], res["high"]) == pytest.approx((lo, hi), rel=1e-10)
-    assert res["low"] <= res["gap"] <= res["high"]
+    assert (res.low, res.high) == pytest.approx((lo, hi), rel=1e-10)
+    assert res.low <= res.gap <= res.high

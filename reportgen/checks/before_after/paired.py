@@ -6,6 +6,7 @@ import numpy as np
 
 from reportgen.project import Project
 from reportgen.stats.bootstrap import block_bootstrap, wider_interval
+from reportgen.stats.results import Bounds
 from reportgen.stats.ttests import ratio_t
 from reportgen.words import count_noun
 
@@ -40,8 +41,8 @@ def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.G
     boot = block_bootstrap(g, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng, counts=n)
     t = ratio_t(g, n, cfg.confidence)
     out["bootstrap"] = {"low": boot["low"], "high": boot["high"]}
-    out["t"] = {k: t[k] for k in ("low", "high", "p", "se", "df")}
-    if t["low"] is None:
+    out["t"] = {"low": t.low, "high": t.high, "p": t.p, "se": t.se, "df": t.df}
+    if t.low is None:
         if np.all(diff == 0):
             # no question changed: the exact (Clopper-Pearson) bound on the share of questions that
             # changed, 0 of N, bounds the difference either way: |difference| <= 1 - (alpha/2)^(1/N)
@@ -54,6 +55,6 @@ def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.G
             return out
         out["reason"] = "zero spread: every question (block) moved the same way, no interval"
         return out
-    which, lo, hi = wider_interval(out["bootstrap"], t, out["gap"])
+    which, lo, hi = wider_interval(Bounds(boot["low"], boot["high"]), t, out["gap"])
     out.update(primary=which, low=lo, high=hi)
     return out

@@ -96,7 +96,9 @@ def question_section(
         "broken_by_category": fb["broken_by_category"],
         "fixed_by_category": _by_category(fb["fixed_ids"], ids, cat),
         "broken_rows": fb["broken_rows"],
-        "category_sentence": ba.category_sentence(fb["broken_by_category"], fb["broken"]),
+        "category_sentence": category_sentence(
+            ba.dominant_category(fb["broken_by_category"], fb["broken"])
+        ),
         "coverage": cov,
         "slices": slice_entries(project, b, a, labels, blocks, before_labels),
         "label_warning": label_warning(project, ids, labels, before_labels, apred, ai),
@@ -115,3 +117,16 @@ def question_section(
         else count_noun(piv["units"], "question"),
     )
     return section, iv
+
+
+def category_sentence(dominant: ba.Dominant | None) -> str | None:
+    """The sentence when one category holds most of the broken questions, e.g. "7 of 9 broken
+    questions are 'dates': tuning broke something specific."; None without such a category."""
+    if dominant is None:
+        return None
+    if dominant.broken == 1:
+        return f"The 1 broken question is '{dominant.name}'."
+    return (
+        f"{dominant.count} of {dominant.broken} broken questions are '{dominant.name}': tuning "
+        "broke something specific."
+    )

@@ -11,6 +11,8 @@ rungs.py   the fairness facts of folds and rung 3 on the corrected interval
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from reportgen.checks.cv.gaps import FoldTable, fold_table
 from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
 from reportgen.checks.cv.noise import cv_section, cv_seed_section
@@ -50,16 +52,19 @@ class CrossValidation(Split):
         super().__init__(project, cand, base)
         self.fc, self.fb = fold_runs(project, "candidate"), fold_runs(project, "baseline")
         self.table = fold_table(project, self.fc, self.fb)
-        self.cv: dict = {}
+
+    @cached_property
+    def cv(self) -> dict:
+        """noise.cv with its planning note: computed on first use, whichever hook asks first."""
+        cv = cv_section(self.project, self.table)
+        cv["planning"]["text"] = planning_note(self.project, cv)
+        return cv
 
     def comparisons(self) -> list[dict]:
         return fold_comparisons(self.project, self.fc, self.fb)
 
     def seed(self) -> tuple[dict, list[Problem]]:
-        seed = cv_seed_section(self.project, self.fc, self.fb, self.table)
-        self.cv = cv_section(self.project, self.table)
-        self.cv["planning"]["text"] = planning_note(self.project, self.cv)
-        return seed, []
+        return cv_seed_section(self.project, self.fc, self.fb, self.table), []
 
     def facts(self, facts: list) -> list:
         return cv_facts(self.project, facts, self.fc, self.fb, self.table)
@@ -110,13 +115,8 @@ class CrossValidation(Split):
     def reconsider(self, ladder: list, seed: dict, iv, slices, verdict: str, noise: dict) -> list:
         cv = self.cv
         plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
-        items = dec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan)
-        if iv is None:
-            items = [
-                _no_interval_item(cv) if i.startswith("per-row test predictions") else i
-                for i in items
-            ]
-        return items
+        items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
+        return [_no_interval_item(cv) if i.id == dec.ItemId.NO_INTERVAL else i.text for i in items]
 
 
 def fold_comparisons(project: Project, *models: FoldRuns) -> list[dict]:

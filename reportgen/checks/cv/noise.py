@@ -6,10 +6,20 @@ import numpy as np
 
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.select import FoldRuns
-from reportgen.checks.noise import no_pairs, sd_source
+from reportgen.checks.noise import no_pairs, sd_source, seed_rule_dict
+from reportgen.checks.reasons import sentence, t_figures, t_sentence
 from reportgen.project import Project
-from reportgen.stats.cv import MAX_REPEATS, cv_noise, planning, within_fold_spread
+from reportgen.stats.cv import (
+    MAX_REPEATS,
+    MIN_FOLD_GAPS,
+    Bayes,
+    CvNoise,
+    cv_noise,
+    planning,
+    within_fold_spread,
+)
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.results import Reason
 from reportgen.stats.seeds import spread_rule
 
 
@@ -24,7 +34,7 @@ def cv_section(project: Project, table: FoldTable) -> dict:
     if refused is None and table.gaps and K < 2:
         refused = "one fold per repeat: nothing was held out"
     if refused is not None:
-        res = cv_noise(d, ratio=0.0, confidence=cfg.confidence)
+        res = cv_figures(cv_noise(d, ratio=0.0, confidence=cfg.confidence))
         res.update(
             test_train_ratio=None,
             corrected=dict.fromkeys(("low", "high", "p", "se", "df")),
@@ -33,16 +43,20 @@ def cv_section(project: Project, table: FoldTable) -> dict:
             reason=refused,
         )
     elif project.folds is not None:
-        res = cv_noise(
-            d,
-            [g.n_test for g in table.gaps],
-            [g.n_train for g in table.gaps],
-            confidence=cfg.confidence,
-            rope=cfg.min_useful_effect,
+        res = cv_figures(
+            cv_noise(
+                d,
+                [g.n_test for g in table.gaps],
+                [g.n_train for g in table.gaps],
+                confidence=cfg.confidence,
+                rope=cfg.min_useful_effect,
+            )
         )
     else:
         ratio = 1.0 / (K - 1) if K >= 2 else 0.0
-        res = cv_noise(d, ratio=ratio, confidence=cfg.confidence, rope=cfg.min_useful_effect)
+        res = cv_figures(
+            cv_noise(d, ratio=ratio, confidence=cfg.confidence, rope=cfg.min_useful_effect)
+        )
     corrected = res["corrected"]
     return {
         "repeats": R,
@@ -81,6 +95,35 @@ def cv_section(project: Project, table: FoldTable) -> dict:
     }
 
 
+def cv_figures(res: CvNoise) -> dict:
+    """The resampling figures of noise.cv as report.json has them, the reason in words."""
+    if res.reason is Reason.TOO_FEW_FOLD_GAPS:
+        reason = sentence(res.reason, n=res.J, minimum=MIN_FOLD_GAPS)
+    else:
+        reason = t_sentence(res.reason, res.J, "fold gap")
+    return {
+        "J": res.J,
+        "gap": res.gap,
+        "sd": res.sd,
+        "test_train_ratio": res.test_train_ratio,
+        "corrected": t_figures(res.corrected),
+        "naive": t_figures(res.naive),
+        "bayes": None if res.bayes is None else bayes_figures(res.bayes),
+        "few_folds": res.few_folds,
+        "reason": reason,
+    }
+
+
+def bayes_figures(b: Bayes) -> dict:
+    """noise.cv.bayes: the rope and the three posterior probabilities."""
+    return {
+        "rope": b.rope,
+        "p_worse": b.p_worse,
+        "p_equivalent": b.p_equivalent,
+        "p_better": b.p_better,
+    }
+
+
 def _no_rows(g) -> str:
     return (
         f"repeat {g.repeat} fold {g.fold} has no rows that every network scored: its gap is "
@@ -106,22 +149,22 @@ def _planning(project: Project, res: dict, R: int, K: int) -> dict:
         confidence=cfg.confidence,
         useful=cfg.min_useful_effect,
     )
-    if plan["settled"]:
+    if plan.settled:
         reason = "the corrected interval already excludes zero"
-    elif plan["repeats_cannot"]:
+    elif plan.repeats_cannot:
         reason = "more repeats cannot settle it: the gap is inside the floor half-width"
-    elif plan["repeats_needed"] is None:
+    elif plan.repeats_needed is None:
         reason = f"more than {MAX_REPEATS} repeats would be needed"
     else:
         reason = "more repeats could settle it if the gap and the fold-gap sd stay as they are"
     return {
-        "repeats_needed": plan["repeats_needed"],
-        "floor_half_width": plan["floor_half_width"],
+        "repeats_needed": plan.repeats_needed,
+        "floor_half_width": plan.floor_half_width,
         "reason": reason,
-        "half_width": plan["half_width"],
-        "settled": plan["settled"],
-        "repeats_cannot": plan["repeats_cannot"],
-        "floor_exceeds_useful": plan["floor_exceeds_useful"],
+        "half_width": plan.half_width,
+        "settled": plan.settled,
+        "repeats_cannot": plan.repeats_cannot,
+        "floor_exceeds_useful": plan.floor_exceeds_useful,
     }
 
 
@@ -140,7 +183,7 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
         else None
     )
     per_seed = {fr.role: _seed_means(fr, keys) for fr in (cand, base)}
-    base_mean = spread["baseline"]["mean"] if spread["baseline"] else None
+    base_mean = spread["baseline"].mean if spread["baseline"] else None
     beating = (
         sum(
             1
@@ -150,20 +193,18 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
         if base_mean is not None
         else None
     )
-    empty = {"n": 0, "sd": None, "mean": None, "zero": False}
-    sp = {role: spread[role] or empty for role in ("candidate", "baseline")}
-    out = spread_rule(
-        n={role: sp[role]["n"] for role in sp},
-        sd={role: sp[role]["sd"] for role in sp},
-        mean={role: sp[role]["mean"] for role in sp},
-        zero={role: sp[role]["zero"] for role in sp},
+    sp = {role: spread[role] for role in ("candidate", "baseline")}
+    rule = spread_rule(
+        n={role: v.n if v else 0 for role, v in sp.items()},
+        sd={role: v.sd if v else None for role, v in sp.items()},
+        mean={role: v.mean if v else None for role, v in sp.items()},
+        zero={role: v.zero if v else False for role, v in sp.items()},
         gap=gap,
         beating=beating,
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    if out["reason"] and out["reason"].startswith("retraining noise unmeasured"):
-        out["reason"] = out["reason"].replace("fewer than 2 seeds", "fewer than 2 seeds per fold")
+    out = seed_rule_dict(rule, per=" per fold")
     if out["seeds_beating_baseline"] is None:
         out["seeds_beating_baseline"] = 0
     out["part"] = "cross-validation"

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from reportgen.checks.select import row_metric, threshold_for
+from reportgen.checks.select import failed_runs, left_out_line, run_value, threshold_for
 from reportgen.project import Project
 from reportgen.project.folds import FOLD_SPLIT
 from reportgen.project.predictions import Predictions
@@ -58,12 +56,9 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
         if r.model == name and r.metric == cfg.metric and r.split == FOLD_SPLIT
     ]
     out = FoldRuns(role, name, None, rows=rows)
-    for r in rows:
-        if not r.ok:
-            out.left_out.append(
-                f"{name} seed {r.seed} (repeat {r.repeat or 1} fold {r.fold}, {r.cite(rn)}): "
-                "status failed"
-            )
+    out.left_out += failed_runs(
+        name, rows, lambda r: f"repeat {r.repeat or 1} fold {r.fold}, {r.cite(rn)}"
+    )
     ok = [r for r in rows if r.ok]
     count = Counter(r.config for r in ok)
     out.configs = sorted(count, key=lambda c: (c is None, str(c)))
@@ -87,15 +82,15 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
         nets = out.nets.setdefault(key, [])
         if any(n.seed == r.seed for n in nets):
             out.left_out.append(
-                f"{name} seed {r.seed} (repeat {key[0]} fold {key[1]}, {r.cite(rn)}): a second "
-                "network of this seed on this fold"
+                left_out_line(
+                    name,
+                    r.seed,
+                    f"repeat {key[0]} fold {key[1]}, {r.cite(rn)}",
+                    "a second network of this seed on this fold",
+                )
             )
             continue
         pred = project.predictions.get(r.predictions) if r.predictions else None
-        if pred is not None:
-            value = float(np.mean(row_metric(project, pred, threshold)))
-            source = pred.path
-        else:
-            value, source = r.value, r.cite(rn)
-        nets.append(FoldNet(r.seed, r, pred, value, source, threshold))
+        v = run_value(project, r, pred, threshold)
+        nets.append(FoldNet(r.seed, r, pred, v.value, v.source, threshold))
     return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
@@ -21,6 +23,30 @@ from reportgen.words import (
     ratio,
     singular_noun,
 )
+
+
+class ItemId:
+    """The ids of the reconsider-when items: a design replaces an item by its id."""
+
+    CORRECT = "correct"
+    FAIR = "fair"
+    SEEDS = "seeds"
+    NO_INTERVAL = "no-interval"
+    PLAN = "plan"
+    EXCLUDES_ZERO = "excludes-zero"
+    USEFUL_EFFECT = "useful-effect"
+    REACHES_USEFUL = "reaches-useful"
+    SLICE = "slice"
+    LIVE_GAP = "live-gap"
+    GIVEN = "given"
+
+
+@dataclass(frozen=True)
+class ReconsiderItem:
+    """One reconsider-when item: its id and the sentence report.json shows."""
+
+    id: str
+    text: str
 
 
 def _part(iv: Interval | None) -> str:
@@ -250,61 +276,141 @@ def reconsider(
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when.
     ``block``: noise.block, whose reason names why the test gap has no interval."""
+    items = reconsider_items(project, ladder, seed, iv, slices, verdict, plan, block)
+    return [i.text for i in items]
+
+
+def reconsider_items(
+    project: Project,
+    ladder: list[Rung],
+    seed: dict,
+    iv: Interval | None,
+    slices: list[dict] | None,
+    verdict: str,
+    plan: str | None,
+    block: dict | None = None,
+) -> list[ReconsiderItem]:
+    """The items of ``reconsider`` with their ids, so that a design replaces an item by its id."""
     cfg = project.config
+    items = [
+        *_rung_items(ladder),
+        *_seed_items(project, seed),
+        *_interval_items(project, iv, plan, block),
+        *_slice_items(project, slices),
+    ]
+    m = cfg.min_useful_effect
+    if verdict == "adopt" and m is not None:
+        items.append(
+            ReconsiderItem(
+                ItemId.LIVE_GAP,
+                f"{_live_gap(cfg)} falls below the useful effect {given(m, cfg.metric_unit)}",
+            )
+        )
+    items += [ReconsiderItem(ItemId.GIVEN, text) for text in cfg.reconsider_when]
+    return items
+
+
+def _rung_items(ladder: list[Rung]) -> list[ReconsiderItem]:
+    """Rungs 1 and 2 shown, when they are not."""
     items = []
+    if not ladder[0].shown:
+        items.append(
+            ReconsiderItem(
+                ItemId.CORRECT,
+                f"rung 1 (correct) is shown (now {ladder[0].status}: {ladder[0].missing})",
+            )
+        )
+    if not ladder[1].shown:
+        items.append(
+            ReconsiderItem(
+                ItemId.FAIR,
+                f"the comparison is shown fair (now {ladder[1].status}: {ladder[1].missing})",
+            )
+        )
+    return items
+
+
+def _seed_items(project: Project, seed: dict) -> list[ReconsiderItem]:
+    """The seed line's item: measured noise, a positive gap, or the gap over the seed bar."""
+    cfg = project.config
     n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
     want_n = max(5, n_c, n_b)
-    if not ladder[0].shown:
-        items.append(f"rung 1 (correct) is shown (now {ladder[0].status}: {ladder[0].missing})")
-    if not ladder[1].shown:
-        items.append(f"the comparison is shown fair (now {ladder[1].status}: {ladder[1].missing})")
     if seed.get("gap_in_sd") is None and not seed.get("trivial"):
-        items.append(
+        text = (
             f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
     elif seed.get("trivial") and not seed.get("passes"):
-        items.append(
+        text = (
             f"the {seed.get('part', 'validation')} gap becomes positive (now "
             f"{gap(seed['validation_gap'])}; both models train deterministically)"
         )
     elif not seed.get("passes"):
-        items.append(
+        text = (
             f"the {seed.get('part', 'validation')} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
             f"over {count(want_n)} or more seeds "
             f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
+    else:
+        return []
+    return [ReconsiderItem(ItemId.SEEDS, text)]
+
+
+def _interval_items(
+    project: Project, iv: Interval | None, plan: str | None, block: dict | None
+) -> list[ReconsiderItem]:
+    """The evaluation interval's items: one to be had, the plan, zero excluded, the useful effect."""
+    cfg = project.config
+    items = []
     if iv is None:
-        items.append(_no_interval_item(project, block))
+        items.append(ReconsiderItem(ItemId.NO_INTERVAL, _no_interval_item(project, block)))
     elif iv.low <= 0:
         if plan:
-            items.append(plan)
-        items.append(f"the {_part(iv)} interval excludes zero (now {iv.ends} over {iv.what})")
+            items.append(ReconsiderItem(ItemId.PLAN, plan))
+        items.append(
+            ReconsiderItem(
+                ItemId.EXCLUDES_ZERO,
+                f"the {_part(iv)} interval excludes zero (now {iv.ends} over {iv.what})",
+            )
+        )
     m = cfg.min_useful_effect
     if m is None:
-        items.append("a min_useful_effect is fixed in evreport.toml before new runs (now none)")
+        items.append(
+            ReconsiderItem(
+                ItemId.USEFUL_EFFECT,
+                "a min_useful_effect is fixed in evreport.toml before new runs (now none)",
+            )
+        )
     elif iv is not None and iv.low < m:
         items.append(
-            f"the interval's lower end reaches the useful effect {given(m, cfg.metric_unit)} "
-            f"(now {iv.signed(iv.low)})"
+            ReconsiderItem(
+                ItemId.REACHES_USEFUL,
+                f"the interval's lower end reaches the useful effect {given(m, cfg.metric_unit)} "
+                f"(now {iv.signed(iv.low)})",
+            )
         )
+    return items
+
+
+def _slice_items(project: Project, slices: list[dict] | None) -> list[ReconsiderItem]:
+    """Each required slice not shown no worse: an interval to be had, or its worse end above the bar."""
+    cfg = project.config
+    items = []
     for s in slices or []:
         if s["required"] and not s.get("not_worse"):
             bar = given(-s["margin"]) if s.get("margin") is not None else "a fixed not_worse_margin"
             if s.get("low") is None:
-                items.append(
+                text = (
                     f"slice {s['slice']!r} has enough test rows and blocks for an interval (now "
                     f"{count_noun(s['rows'], 'row')} in {count_noun(s.get('blocks') or 0, 'block')}, "
                     f"no interval), and its worse end stays above {bar}"
                 )
             else:
                 g, ends, low = slice_numbers(s)
-                items.append(
+                text = (
                     f"{cfg.candidate} is shown no worse on slice {s['slice']!r}: the interval's worse "
                     f"end stays above {bar} (now {low}: gap {g}, interval {ends}, "
                     f"{count_noun(s['rows'], 'row')})"
                 )
-    if verdict == "adopt" and m is not None:
-        items.append(f"{_live_gap(cfg)} falls below the useful effect {given(m, cfg.metric_unit)}")
-    items += cfg.reconsider_when
+            items.append(ReconsiderItem(ItemId.SLICE, text))
     return items
