@@ -167,13 +167,23 @@ def parse(tp: Any, value: Any, path: str) -> Any:
             raise _fail(path, describe(tp), value)
         rest = [a for a in args if a is not type(None)]
         if len(rest) == 1:
-            return parse(rest[0], value, path)
+            try:
+                return parse(rest[0], value, path)
+            except ReportShapeError as e:
+                if str(e).startswith(f"{path}: expected "):
+                    raise _fail(path, describe(tp), value) from None
+                raise
         if all(isinstance(a, type) and issubclass(a, Model) for a in rest):
             if not isinstance(value, dict):
                 raise _fail(path, "an object", value)
             cls = next((a for a in rest if a.claims(value)), rest[-1])
             return cls.from_json(value, path)
-        raise TypeError(f"unsupported union {tp!r}")
+        for a in rest:  # a union of JSON types: the first that fits
+            try:
+                return parse(a, value, path)
+            except ReportShapeError:
+                continue
+        raise _fail(path, describe(tp), value)
     origin = get_origin(tp)
     if origin is tuple:
         if not isinstance(value, list):

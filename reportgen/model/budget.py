@@ -1,4 +1,4 @@
-"""report.json `budget`."""
+"""report.json ``noise.budget`` and ``noise.clipping``: the noise budget and log-loss clipping."""
 
 from __future__ import annotations
 
@@ -10,77 +10,77 @@ from reportgen.model.common import Bounds, IntPair
 
 @dataclass(frozen=True, slots=True)
 class BothNeeded(Model):
-    """report.noise.budget.planning.both_needed"""
+    """Seeds and blocks both scaled by one factor to settle the claim."""
 
-    S: int
-    B: int
-    scale: float
+    S: int = key("seeds")
+    B: int = key("blocks")
+    scale: float = key("the factor both grow by (1: today's suffice)")
 
 
 @dataclass(frozen=True, slots=True)
 class GridPoint(Model):
-    """report.noise.budget.planning.grid[]"""
+    """One point of the planning grid: seeds, blocks and the half-width they give."""
 
-    S: int
-    B: int
-    half_width: float
+    S: int = key("seeds")
+    B: int = key("blocks")
+    half_width: float = key("the half-width they give")
 
 
 @dataclass(frozen=True, slots=True)
 class Planning(Model):
-    """report.noise.budget.planning"""
+    """``noise.budget.planning``: what more seeds or blocks would settle the claim."""
 
-    gap: float
-    seeds_needed: int | None
-    blocks_needed: int | None
-    both_needed: BothNeeded | None
-    reason: str | None
-    seeds_needed_useful: int | None
-    blocks_needed_useful: int | None
-    reason_useful: str | None
-    grid: tuple[GridPoint, ...]
+    gap: float = key("the gap to settle")
+    seeds_needed: int | None = key("seeds needed to exclude zero, or null")
+    blocks_needed: int | None = key("blocks needed to exclude zero, or null")
+    both_needed: BothNeeded | None = key("both scaled to exclude zero, or null")
+    reason: str | None = key("why none is needed or possible, or null")
+    seeds_needed_useful: int | None = key("seeds needed to reach the useful effect, or null")
+    blocks_needed_useful: int | None = key("blocks needed to reach the useful effect, or null")
+    reason_useful: str | None = key("why none is needed or possible for the useful effect, or null")
+    grid: tuple[GridPoint, ...] = key("half-widths for more seeds and blocks")
     both_needed_useful: BothNeeded | None | Missing = key(
         "the seeds and blocks both scaled to reach the useful effect; absent without one"
     )
-    impractical_text: str | None
-    impractical: bool
+    impractical_text: str | None = key("when impractical, the sentence saying so; else null")
+    impractical: bool = key("both_needed asks for more than 4 times today's seeds and blocks")
 
 
 @dataclass(frozen=True, slots=True)
 class Budget(Model):
-    """report.noise.budget"""
+    """``noise.budget``: the noise budget, seed and block terms of the interval (a planning model)."""
 
-    seed_term: float
-    block_term: float
-    total: float
-    seed_share: float
-    S: int
-    B: int
-    seed_sd: float
-    block_sd: float
-    z: float
-    half_width: float
-    combined: Bounds
-    planning: Planning
-    seed_part: str
-    seed_sd_interval: Bounds
-    two_level_half_width: float
-    test_networks: int
-    line: str
+    seed_term: float = key("the seed variance term")
+    block_term: float = key("the block variance term")
+    total: float = key("their sum")
+    seed_share: float = key("the seed term's share of the total")
+    S: int = key("seeds today")
+    B: int = key("blocks today")
+    seed_sd: float = key("the seed sd")
+    block_sd: float = key("the block sd")
+    z: float = key("the normal quantile of the confidence")
+    half_width: float = key("the model-based half-width")
+    combined: Bounds = key("the gap plus and minus the half-width")
+    planning: Planning = key("what more seeds or blocks would do")
+    seed_part: str = key("where the seed sd was measured")
+    seed_sd_interval: Bounds = key("the seed sd's interval")
+    two_level_half_width: float = key("the two-level interval's half-width")
+    test_networks: int = key("the test networks the seed term counts")
+    line: str = key("the Both sources (model-based) sentence")
 
 
 @dataclass(frozen=True, slots=True)
 class Clipping(Model):
-    """report.noise.clipping"""
+    """``noise.clipping``: log-loss rows clipped at p = 0 or 1 and whether they move the gap."""
 
-    eps: float
-    clipped_loss: float
-    rows: IntPair
-    rows_total: int
-    rows_without: int
-    gap: float
-    gap_without: float | None
-    change: float | None
-    interval_width: float | None
-    matters: bool
-    text: str | None
+    eps: float = key("the clip")
+    clipped_loss: float = key("the loss of a clipped row: -ln(eps)")
+    rows: IntPair = key("test rows per model that hit the clip in at least one network")
+    rows_total: int = key("test rows")
+    rows_without: int = key("rows neither model clipped")
+    gap: float = key("the test gap")
+    gap_without: float | None = key("the gap on rows neither model clipped, or null")
+    change: float | None = key("how far the clipped rows move the gap, or null")
+    interval_width: float | None = key("the primary interval's width, or null")
+    matters: bool = key("the change exceeds a tenth of the interval width")
+    text: str | None = key("the sentence the noise section shows when it matters, else null")

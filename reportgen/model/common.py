@@ -1,74 +1,66 @@
-"""report.json `common`."""
+"""Small report.json shapes many sections share: per-model pairs, bounds, a t interval."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.model.base import Model
+from reportgen.model.base import Model, key
 
 
 @dataclass(frozen=True, slots=True)
 class IntPair(Model):
-    """report.noise.seed.n"""
+    """A count per model: the candidate's and the baseline's."""
 
-    candidate: int
-    baseline: int
+    candidate: int = key("the candidate's count")
+    baseline: int = key("the baseline's count")
 
 
 @dataclass(frozen=True, slots=True)
 class MaybeFloatPair(Model):
-    """report.noise.seed.sd"""
+    """A number per model, None where it cannot be computed."""
 
-    candidate: float | None
-    baseline: float | None
+    candidate: float | None = key("the candidate's value, or null")
+    baseline: float | None = key("the baseline's value, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class FloatPair(Model):
-    """report.noise.seed.mean"""
+    """A number per model."""
 
-    candidate: float
-    baseline: float
+    candidate: float = key("the candidate's value")
+    baseline: float = key("the baseline's value")
 
 
 @dataclass(frozen=True, slots=True)
 class SeedLists(Model):
-    """report.noise.seed.paired.unpaired"""
+    """Seed labels per model."""
 
-    candidate: tuple[int, ...]
-    baseline: tuple[int, ...]
+    candidate: tuple[int, ...] = key("the candidate's seed labels")
+    baseline: tuple[int, ...] = key("the baseline's seed labels")
 
 
 @dataclass(frozen=True, slots=True)
 class MaybeBounds(Model):
-    """report.noise.block.bootstrap"""
+    """An interval's two ends, None where there is no interval."""
 
-    low: float | None
-    high: float | None
+    low: float | None = key("the lower end, or null")
+    high: float | None = key("the upper end, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class TTest(Model):
-    """report.noise.block.t"""
+    """A t interval: its ends, p value, standard error and degrees of freedom (None: none)."""
 
-    low: float | None
-    high: float | None
-    p: float | None
-    se: float | None
-    df: int | None
+    low: float | None = key("the lower end, or null")
+    high: float | None = key("the upper end, or null")
+    p: float | None = key("the p value, or null")
+    se: float | None = key("the standard error, or null")
+    df: int | None = key("the degrees of freedom, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class Bounds(Model):
-    """report.noise.budget.combined"""
+    """An interval's two ends."""
 
-    low: float
-    high: float
-
-
-@dataclass(frozen=True, slots=True)
-class StrPair(Model):
-    """report.data.cv.configs"""
-
-    candidate: str
-    baseline: str
+    low: float = key("the lower end")
+    high: float = key("the upper end")

@@ -1,4 +1,4 @@
-"""report.json `multiclass`."""
+"""report.json ``multiclass``: a multi-class task's figures per model."""
 
 from __future__ import annotations
 
@@ -25,74 +25,76 @@ class ClassOrder(Model):
 
 @dataclass(frozen=True, slots=True)
 class ClassRow(Model):
-    """report.multiclass.role.per_class[]"""
+    """One class's counts and scores (``multiclass.<model>.per_class``)."""
 
-    class_: str = key("", json_name="class")
-    rows: int
-    predicted: int
-    correct: int
-    recall: float | None
-    precision: float | None
-    f1: float | None
+    class_: str = key("the class", json_name="class")
+    rows: int = key("its test rows")
+    predicted: int = key("rows predicted as it")
+    correct: int = key("rows of it predicted right")
+    recall: float | None = key("recall; null without rows")
+    precision: float | None = key("precision, or null")
+    f1: float | None = key("F1, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class TopLabel(Model):
-    """report.multiclass.role.top_label"""
+    """Top-label (confidence) calibration: its ECE and bins."""
 
-    ece: float | None
-    bins: tuple[CalibrationBin, ...]
+    ece: float | None = key("its ECE, or null")
+    bins: tuple[CalibrationBin, ...] = key("its bins")
 
 
 @dataclass(frozen=True, slots=True)
 class ClasswiseEce(Model):
-    """report.multiclass.role.classwise_ece"""
+    """Class-wise ECE: per class, and its mean over classes."""
 
-    mean: float | None
-    per_class: tuple[float, ...]
+    mean: float | None = key("the mean over classes, or null")
+    per_class: tuple[float, ...] = key("per class, in classes order")
 
 
 @dataclass(frozen=True, slots=True)
 class MulticlassSeed(Model):
-    """report.multiclass.role.per_seed[]"""
+    """One seed's accuracy and top-label ECE."""
 
-    seed: int
-    accuracy: float
-    top_label_ece: float
+    seed: int = key("the seed")
+    accuracy: float = key("its test accuracy")
+    top_label_ece: float = key("its top-label ECE")
 
 
 @dataclass(frozen=True, slots=True)
 class MulticlassModel(Model):
-    """report.multiclass.role"""
+    """One model's multi-class figures (``multiclass.<model>``)."""
 
-    seed: int
-    rows: int
+    seed: int = key("the representative seed")
+    rows: int = key("test rows")
     class_order: ClassOrder | None = key(
         "null, or why the p_ columns look named in the wrong order: test accuracy more than 3 binomial standard errors below 1/K while the best relabelling of the columns scores above the majority-class rate"
     )
-    accuracy: float
-    macro_f1: float | None
+    accuracy: float = key("test accuracy")
+    macro_f1: float | None = key("macro F1, or null")
     confusion: tuple[tuple[int, ...], ...] = key(
         "rows the actual class, columns the predicted one, in classes order"
     )
     confusion_normalised: tuple[tuple[float, ...] | None, ...] = key(
         "each row divided by its count; null for a class without test rows"
     )
-    per_class: tuple[ClassRow, ...]
-    missing_classes: tuple[str, ...]
-    top_label: TopLabel
-    classwise_ece: ClasswiseEce
-    validation_top_label_ece: float | None
-    per_seed: tuple[MulticlassSeed, ...]
+    per_class: tuple[ClassRow, ...] = key("per class, in classes order")
+    missing_classes: tuple[str, ...] = key("classes without test rows")
+    top_label: TopLabel = key("top-label calibration")
+    classwise_ece: ClasswiseEce = key("class-wise ECE")
+    validation_top_label_ece: float | None = key("validation top-label ECE, or null")
+    per_seed: tuple[MulticlassSeed, ...] = key("every seed")
 
 
 @dataclass(frozen=True, slots=True)
 class Multiclass(Model):
-    """report.multiclass"""
+    """``multiclass``: a multi-class task's figures per model, one representative network on test."""
 
-    classes: tuple[str, ...]
-    bins: int
-    top_label_variant: str
-    classwise_variant: str
+    classes: tuple[str, ...] = key(
+        "the class names, in the order of every per-class list and matrix"
+    )
+    bins: int = key("bins per reliability diagram")
+    top_label_variant: str = key("the top-label calibration, in words")
+    classwise_variant: str = key("the class-wise ECE, in words")
     candidate: MulticlassModel = key("the candidate's figures")
     baseline: MulticlassModel = key("the baseline's figures")

@@ -1,4 +1,4 @@
-"""report.json `noise`."""
+"""report.json ``noise``: its three variants by design and mode, and the evaluation interval."""
 
 from __future__ import annotations
 
@@ -15,14 +15,17 @@ from reportgen.model.seed import SeedNoise
 
 @dataclass(frozen=True, slots=True)
 class Interval(Model):
-    """report.noise.interval"""
+    """``noise.interval``: the evaluation interval of the gap (candidate better positive) that rung 3 and relevance rest on."""
 
-    gap: float
-    low: float
-    high: float
-    source: IntervalSource
-    part: str | None = key("", omit_if_none=True)
-    what: str
+    gap: float = key("the gap")
+    low: float = key("the lower end")
+    high: float = key("the upper end")
+    source: IntervalSource = key("how it was measured")
+    part: str | None = key(
+        "the part it is on (test, validation, cross-validation); absent in before-after",
+        omit_if_none=True,
+    )
+    what: str = key("what it is over, in words: 30 weeks, 5 seed pairs (validation), 40 questions")
 
     @property
     def above_zero(self) -> bool:
@@ -37,27 +40,37 @@ class Interval(Model):
 
 @dataclass(frozen=True, slots=True)
 class SignDisagreement(Model):
-    """report.noise.sign_disagreement"""
+    """``noise.sign_disagreement``: the validation and test gaps have opposite signs."""
 
-    validation_gap: float
-    test_gap: float
-    text: str
+    validation_gap: float = key("the validation gap")
+    test_gap: float = key("the test gap")
+    text: str = key("the disagreement in words")
 
 
 @dataclass(frozen=True, slots=True)
 class Noise(Model):
-    """report.noise"""
+    """``noise`` of a model-vs-baseline split design: the seed and block lines and the interval."""
 
-    seed: SeedNoise | None
-    block: BlockNoise | None
-    lines: tuple[str, ...]
-    covers: tuple[str, ...]
-    interval: Interval | None
-    sign_disagreement: SignDisagreement | None | Missing
-    budget: Budget | None | Missing
-    budget_reason: str | None | Missing
-    clipping: Clipping | None | Missing
-    cv: CrossValidation | None
+    seed: SeedNoise | None = key("retraining noise; null without seed values")
+    block: BlockNoise | None = key(
+        "evaluation noise on the test part; null without per-row predictions"
+    )
+    lines: tuple[str, ...] = key(
+        "the noise section's lines: the seed line, then the block (or resampling) line"
+    )
+    covers: tuple[str, ...] = key("what each line covers and what it does not")
+    interval: Interval | None = key("the interval rung 3 and relevance rest on, or null")
+    sign_disagreement: SignDisagreement | None | Missing = key(
+        "the validation and test gaps disagree in sign; null when not; absent in before-after"
+    )
+    budget: Budget | None | Missing = key(
+        "the noise budget; null when it cannot be computed (budget_reason); absent in before-after"
+    )
+    budget_reason: str | None | Missing = key(
+        "why there is no budget, or null; absent in before-after"
+    )
+    clipping: Clipping | None | Missing = key("log-loss clipping, or null; absent in before-after")
+    cv: CrossValidation | None = key("the cross-validated comparison; null in the split design")
 
 
 @dataclass(frozen=True, slots=True)

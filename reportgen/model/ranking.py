@@ -1,4 +1,4 @@
-"""report.json `ranking`."""
+"""report.json ``ranking`` and ``calibration``: per model, the same representative seed."""
 
 from __future__ import annotations
 
@@ -9,62 +9,64 @@ from reportgen.model.base import Model, key
 
 @dataclass(frozen=True, slots=True)
 class Roc(Model):
-    """report.ranking.role.roc"""
+    """The ROC curve, at most 500 points."""
 
-    fpr: tuple[float, ...]
-    tpr: tuple[float, ...]
+    fpr: tuple[float, ...] = key("false positive rates")
+    tpr: tuple[float, ...] = key("true positive rates")
 
 
 @dataclass(frozen=True, slots=True)
 class PrecisionRecall(Model):
-    """report.ranking.role.pr"""
+    """The precision-recall curve, at most 500 points."""
 
-    recall: tuple[float, ...]
-    precision: tuple[float, ...]
+    recall: tuple[float, ...] = key("recalls")
+    precision: tuple[float, ...] = key("precisions")
 
 
 @dataclass(frozen=True, slots=True)
 class RocBand(Model):
-    """report.ranking.role.roc_band"""
+    """The spread of every network's ROC curve: lowest and highest true positive rate at each false positive rate."""
 
-    fpr: tuple[float, ...]
-    low: tuple[float, ...]
-    high: tuple[float, ...]
-    seeds: int
+    fpr: tuple[float, ...] = key("51 false positive rates, 0 to 1")
+    low: tuple[float, ...] = key("the lowest true positive rate at each")
+    high: tuple[float, ...] = key("the highest")
+    seeds: int = key("the networks it spans")
 
 
 @dataclass(frozen=True, slots=True)
 class PrBand(Model):
-    """report.ranking.role.pr_band"""
+    """The spread of every network's precision-recall curve: lowest and highest interpolated precision at each recall."""
 
-    recall: tuple[float, ...]
-    low: tuple[float, ...]
-    high: tuple[float, ...]
-    seeds: int
+    recall: tuple[float, ...] = key("recalls")
+    low: tuple[float, ...] = key("the lowest interpolated precision at each")
+    high: tuple[float, ...] = key("the highest")
+    seeds: int = key("the networks it spans")
 
 
 @dataclass(frozen=True, slots=True)
 class RankingModel(Model):
-    """report.ranking.role"""
+    """One model's ranking figures on test (``ranking.<model>``)."""
 
-    seed: int
-    roc_auc: float | None
-    roc_auc_reason: str | None
-    average_precision: float | None
-    average_precision_reason: str | None
-    validation_roc_auc: float | None
-    mean_roc_auc: float | None
-    positives: int
-    negatives: int
-    roc: Roc | None
-    pr: PrecisionRecall | None
-    roc_band: RocBand | None
-    pr_band: PrBand | None
+    seed: int = key("the representative seed")
+    roc_auc: float | None = key("test ROC AUC, or null")
+    roc_auc_reason: str | None = key("why it is null, or null")
+    average_precision: float | None = key("test average precision, or null")
+    average_precision_reason: str | None = key("why it is null, or null")
+    validation_roc_auc: float | None = key("validation ROC AUC, or null")
+    mean_roc_auc: float | None = key("the mean test ROC AUC over seeds, or null")
+    positives: int = key("positive test rows")
+    negatives: int = key("negative test rows")
+    roc: Roc | None = key("the ROC curve, or null when undefined")
+    pr: PrecisionRecall | None = key("the precision-recall curve, or null when undefined")
+    roc_band: RocBand | None = key(
+        "every network's ROC spread; null with fewer than two networks with both classes"
+    )
+    pr_band: PrBand | None = key("every network's precision-recall spread; null likewise")
 
 
 @dataclass(frozen=True, slots=True)
 class Ranking(Model):
-    """report.ranking"""
+    """``ranking``: ROC and precision-recall figures per model."""
 
     candidate: RankingModel = key("the candidate's figures")
     baseline: RankingModel = key("the baseline's figures")
@@ -72,13 +74,15 @@ class Ranking(Model):
 
 @dataclass(frozen=True, slots=True)
 class CalibrationBin(Model):
-    """report.calibration.role.bins[]"""
+    """One equal-width probability bin of a reliability diagram."""
 
-    low: float
-    high: float
-    count: int
-    mean_p: float | None
-    fraction_positive: float | None
+    low: float = key("the bin's lower edge")
+    high: float = key("its upper edge")
+    count: int = key("rows in it")
+    mean_p: float | None = key("their mean probability; null for an empty bin")
+    fraction_positive: float | None = key(
+        "the fraction positive (top label: right); null for an empty bin"
+    )
     fraction_low: float | None = key(
         "lower end of the Wilson interval on fraction_positive at build.confidence; null for an empty bin"
     )
@@ -89,19 +93,19 @@ class CalibrationBin(Model):
 
 @dataclass(frozen=True, slots=True)
 class CalibrationModel(Model):
-    """report.calibration.role"""
+    """One model's calibration on test (``calibration.<model>``)."""
 
-    seed: int
-    ece: float | None
-    brier: float | None
-    validation_ece: float | None
-    bins: tuple[CalibrationBin, ...]
+    seed: int = key("the representative seed")
+    ece: float | None = key("expected calibration error on test, or null")
+    brier: float | None = key("Brier score on test, or null")
+    validation_ece: float | None = key("validation ECE, or null")
+    bins: tuple[CalibrationBin, ...] = key("the reliability diagram's bins")
 
 
 @dataclass(frozen=True, slots=True)
 class Calibration(Model):
-    """report.calibration"""
+    """``calibration``: the reliability figures per model."""
 
     candidate: CalibrationModel = key("the candidate's figures")
     baseline: CalibrationModel = key("the baseline's figures")
-    bins: int
+    bins: int = key("bins per reliability diagram")

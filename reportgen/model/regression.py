@@ -1,4 +1,4 @@
-"""report.json `regression`."""
+"""report.json ``regression``: a regression task's figures per model."""
 
 from __future__ import annotations
 
@@ -9,88 +9,88 @@ from reportgen.model.base import Model, key
 
 @dataclass(frozen=True, slots=True)
 class Target(Model):
-    """report.regression.target"""
+    """The test target's summary."""
 
-    rows: int
-    mean: float
-    sd: float | None
-    min: float
-    max: float
+    rows: int = key("test rows")
+    mean: float = key("its mean")
+    sd: float | None = key("its sd, or null")
+    min: float = key("its minimum")
+    max: float = key("its maximum")
 
 
 @dataclass(frozen=True, slots=True)
 class Points(Model):
-    """report.regression.role.points"""
+    """Actual against predicted, at most 500 rows evenly spaced in the order of y."""
 
-    actual: tuple[float, ...]
-    predicted: tuple[float, ...]
-    shown: int
+    actual: tuple[float, ...] = key("actual values")
+    predicted: tuple[float, ...] = key("predicted values")
+    shown: int = key("rows shown")
 
 
 @dataclass(frozen=True, slots=True)
 class BlockRow(Model):
-    """report.regression.role.by_block[]"""
+    """One block's regression figures."""
 
-    block: str
-    rows: int
-    mse: float | None
-    rmse: float | None
-    mae: float | None
-    r2: float | None
-    mean_residual: float | None
+    block: str = key("the block")
+    rows: int = key("rows")
+    mse: float | None = key("mean squared error, or null")
+    rmse: float | None = key("root mean squared error, or null")
+    mae: float | None = key("mean absolute error, or null")
+    r2: float | None = key("R², or null")
+    mean_residual: float | None = key("the mean residual, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class SliceRow(Model):
-    """report.regression.role.by_slice[]"""
+    """One slice's regression figures."""
 
-    slice: str
-    rows: int
-    mse: float | None
-    rmse: float | None
-    mae: float | None
-    r2: float | None
-    mean_residual: float | None
+    slice: str = key("the slice")
+    rows: int = key("rows")
+    mse: float | None = key("mean squared error, or null")
+    rmse: float | None = key("root mean squared error, or null")
+    mae: float | None = key("mean absolute error, or null")
+    r2: float | None = key("R², or null")
+    mean_residual: float | None = key("the mean residual, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class RegressionSeed(Model):
-    """report.regression.role.per_seed[]"""
+    """One seed's regression figures."""
 
-    seed: int
-    rows: int
-    mse: float
-    rmse: float
-    mae: float
-    r2: float
-    mean_residual: float
+    seed: int = key("the seed")
+    rows: int = key("rows")
+    mse: float = key("mean squared error, or null")
+    rmse: float = key("root mean squared error, or null")
+    mae: float = key("mean absolute error, or null")
+    r2: float = key("R², or null")
+    mean_residual: float = key("the mean residual, or null")
 
 
 @dataclass(frozen=True, slots=True)
 class RegressionModel(Model):
-    """report.regression.role"""
+    """One model's regression figures (``regression.<model>``)."""
 
-    seed: int
-    rows: int
-    mse: float | None
-    rmse: float | None
-    mae: float | None
-    r2: float | None
-    mean_residual: float | None
-    points: Points
-    by_block: tuple[BlockRow, ...] | None
-    by_slice: tuple[SliceRow, ...] | None
-    per_seed: tuple[RegressionSeed, ...]
+    seed: int = key("the representative seed")
+    rows: int = key("rows")
+    mse: float | None = key("mean squared error, or null")
+    rmse: float | None = key("root mean squared error, or null")
+    mae: float | None = key("mean absolute error, or null")
+    r2: float | None = key("R², or null")
+    mean_residual: float | None = key("the mean residual, or null")
+    points: Points = key("actual against predicted")
+    by_block: tuple[BlockRow, ...] | None = key("per block; null without a block column")
+    by_slice: tuple[SliceRow, ...] | None = key("per slice; null without a slice column")
+    per_seed: tuple[RegressionSeed, ...] = key("every seed")
 
 
 @dataclass(frozen=True, slots=True)
 class Regression(Model):
-    """report.regression"""
+    """``regression``: a regression task's figures per model, one representative network on test."""
 
-    unit: str | None
-    residual: str
-    target: Target
-    block_column: str | None
-    slice_column: str | None
+    unit: str | None = key("[claim] unit, or null")
+    residual: str = key("what a residual is, in words")
+    target: Target = key("the test target")
+    block_column: str | None = key("the block column, or null")
+    slice_column: str | None = key("the slice column, or null")
     candidate: RegressionModel = key("the candidate's figures")
     baseline: RegressionModel = key("the baseline's figures")
