@@ -2,7 +2,7 @@
 
 __init__.py        compute_report: the one entry point, by project kind
 report.py          header, claim block and assembly, shared by both modes
-types.py           Interval, Evidence, Check, Rung: the shapes that travel into report.json
+types.py           Interval, Evidence, Check, Rung: the report model's shapes (reportgen.model)
 ladder.py          shared rung machinery: a rung, the logged-value check, rung 2, supported rung
 recompute.py       logged against recomputed values and their warning
 relevance.py       the useful effect, equivalence, costs per period

@@ -157,6 +157,15 @@ def describe(tp: Any) -> str:
     return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}[tp]
 
 
+#: the Python types of a valid JSON value of a scalar annotation (bool is not a number)
+_PLAIN: dict[Any, frozenset[type]] = {
+    float: frozenset({int, float}),
+    int: frozenset({int}),
+    str: frozenset({str}),
+    bool: frozenset({bool}),
+}
+
+
 def parse(tp: Any, value: Any, path: str) -> Any:
     """``value`` (plain JSON) as the annotation ``tp`` states, or ReportShapeError at ``path``."""
     if _is_union(tp):
@@ -189,6 +198,9 @@ def parse(tp: Any, value: Any, path: str) -> Any:
         if not isinstance(value, list):
             raise _fail(path, "a list", value)
         item = get_args(tp)[0]
+        plain = _PLAIN.get(item)
+        if plain is not None and all(type(v) in plain for v in value):
+            return tuple(value)  # a list of numbers or strings: checked in one pass
         return tuple(parse(item, v, f"{path}[{i}]") for i, v in enumerate(value))
     if origin is dict:
         if not isinstance(value, dict):

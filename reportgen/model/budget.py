@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportgen.model.base import Missing, Model, key
-from reportgen.model.common import Bounds, IntPair
+from reportgen.model.common import Bounds, IntPair, MaybeBounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +63,11 @@ class Budget(Model):
     combined: Bounds = key("the gap plus and minus the half-width")
     planning: Planning = key("what more seeds or blocks would do")
     seed_part: str = key("where the seed sd was measured")
-    seed_sd_interval: Bounds = key("the seed sd's interval")
-    two_level_half_width: float = key("the two-level interval's half-width")
-    test_networks: int = key("the test networks the seed term counts")
+    seed_sd_interval: MaybeBounds = key(
+        "the seed sd's interval (null ends with fewer than 2 seeds)"
+    )
+    two_level_half_width: float | None = key("the two-level interval's half-width, or null")
+    test_networks: int | None = key("the fewest test networks of a model, or null")
     line: str = key("the Both sources (model-based) sentence")
 
 

@@ -14,7 +14,7 @@ class ThresholdSeed(Model):
     seed: int = key("the seed")
     threshold: float = key("its threshold")
     validation_cost: float | None = key("its validation cost, or null")
-    test_cost: float = key("its test cost")
+    test_cost: float | None = key("its test cost, or null with no rows")
     roc_auc: float | None = key("its test ROC AUC, or null")
 
 
@@ -35,7 +35,7 @@ class ThresholdModel(Model):
     threshold_reason: str | None = key("why the threshold is 0.5, or null")
     predicts_none: bool = key("it predicts no positive on test")
     validation_cost: float | None = key("its validation cost per case, or null")
-    test_cost: float = key("its test cost per case")
+    test_cost: float | None = key("its test cost per case, or null with no rows")
     confusion: tuple[tuple[int, ...], ...] = key("the test confusion matrix [[TN, FP], [FN, TP]]")
     precision: float = key("test precision")
     recall: float = key("test recall")
