@@ -2,7 +2,7 @@
 
 __init__.py        compute_report: the one entry point, by project kind
 report.py          header, claim block and assembly, shared by both modes
-types.py           Interval, Evidence, Check, Rung: the shapes that travel into report.json
+types.py           Interval, Evidence, Check, Rung: the report model's shapes (reportgen.model)
 ladder.py          shared rung machinery: a rung, the logged-value check, rung 2, supported rung
 recompute.py       logged against recomputed values and their warning
 relevance.py       the useful effect, equivalence, costs per period
@@ -15,7 +15,7 @@ select, evaluation, fairness, noise, classify, data: the sections the modes are 
 from __future__ import annotations
 
 from reportgen.checks import before_after, cv, model_vs_baseline
-from reportgen.checks.report import assemble, header
+from reportgen.checks.report import assemble, header, validate
 from reportgen.errors import Problem
 from reportgen.project import Project
 
@@ -36,9 +36,12 @@ def compute_report(project: Project, command: str | None = None) -> tuple[dict, 
     """Every check of methods.md: the report dict (report-json.md) and every warning.
 
     The warnings are the project's load warnings followed by those the checks found, in the
-    order report.json lists them. The project is never modified, so a second call returns an
+    order report.json lists them. The report is parsed once by its model (reportgen.model), so
+    a build whose report lacks the documented shape stops with an internal error. The project is never modified, so a second call returns an
     equal report and equal warnings.
     """
     sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
-    return assemble(header(project, command), sections, warnings), warnings
+    report = assemble(header(project, command), sections, warnings)
+    validate(report)
+    return report, warnings

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.checks.types import Shape
 from reportgen.errors import EvreportError
+from reportgen.model.base import Model
 
 
 class ReportValueError(EvreportError):
@@ -21,13 +21,13 @@ def jsonable(obj: Any, path: str = "report") -> Any:
     """Return ``obj`` as plain JSON types. NaN/infinity raise ReportValueError naming the path.
 
     numpy bools, ints and floats become Python scalars; arrays and tuples become lists;
-    dict keys become strings; the checks' typed results (checks.types) become their objects.
+    dict keys become strings; a report model object (reportgen.model) becomes its JSON object.
     A value that cannot be computed must already be None.
     """
     if obj is None or isinstance(obj, bool | str):
         return obj
-    if isinstance(obj, Shape):
-        return jsonable(obj.as_dict(), path)
+    if isinstance(obj, Model):
+        return {k: jsonable(v, f"{path}.{k}") for k, v in obj.json_items()}
     if isinstance(obj, np.bool_):
         return bool(obj)
     if isinstance(obj, int | np.integer):

@@ -10,6 +10,7 @@ from importlib import metadata
 from reportgen import __version__
 from reportgen.checks.jsonsafe import ReportValueError, jsonable
 from reportgen.errors import Problem
+from reportgen.model import Report, ReportShapeError
 from reportgen.project import Project
 
 SCHEMA = "evreport/1"
@@ -130,3 +131,17 @@ def assemble(head: dict, sections: dict, warnings: list[Problem]) -> dict:
         report["noise"].setdefault("cv", None)
     report["warnings"] = [w.as_dict() for w in warnings]
     return jsonable(report)
+
+
+def validate(report: dict) -> Report:
+    """The report parsed by its model (reportgen.model): a build checks its own output's shape.
+
+    A mismatch is an internal error (ReportShapeError naming the JSON path), never bad input.
+    """
+    try:
+        return Report.from_json(report)
+    except ReportShapeError as e:
+        raise ReportShapeError(
+            f"internal error: {e}; please report this with the project (report.json would not "
+            "have the shape docs/report-json.md states)"
+        ) from None
