@@ -13,6 +13,7 @@ from reportgen.checks.fairness import fair_status
 from reportgen.checks.ids import CheckId
 from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
+from reportgen.model.enums import RungStatus
 from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
 from reportgen.words import count, full, power_of_ten
@@ -30,7 +31,7 @@ def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary
     return Rung(
         rung=n,
         name=RUNG_NAMES[n - 1],
-        status=status,
+        status=RungStatus(status),
         artefacts=tuple(dict.fromkeys(artefacts)),
         missing=None if status == "shown" else missing,
         summary=summary,

@@ -10,6 +10,7 @@ from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.before_after.slices import label_warning, slice_entries
 from reportgen.checks.select import ModelRuns, row_metric
 from reportgen.checks.types import Interval
+from reportgen.model.enums import IntervalSource
 from reportgen.project import Project
 from reportgen.stats import before_after as ba
 from reportgen.words import blocks_phrase, count_noun
@@ -110,7 +111,7 @@ def question_section(
         gap=piv["gap"],
         low=piv["low"],
         high=piv["high"],
-        source="questions",
+        source=IntervalSource.QUESTIONS,
         part=None,
         what=blocks_phrase(piv["units"], cfg.block)
         if blocks is not None

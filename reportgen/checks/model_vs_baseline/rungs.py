@@ -8,6 +8,7 @@ from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
+from reportgen.model.enums import IntervalSource
 from reportgen.project import Project
 from reportgen.words import (
     blocks_phrase,
@@ -125,7 +126,7 @@ def primary_interval(seed: dict, block: dict | None) -> Interval | None:
             gap=block["gap"],
             low=block["low"],
             high=block["high"],
-            source="block",
+            source=IntervalSource.BLOCK,
             part="test",
             what=blocks_phrase(block["blocks"], block.get("block_column")),
         )
@@ -135,7 +136,7 @@ def primary_interval(seed: dict, block: dict | None) -> Interval | None:
             gap=p["mean"],
             low=p["low"],
             high=p["high"],
-            source="paired-seeds",
+            source=IntervalSource.PAIRED_SEEDS,
             part=p.get("part") or "validation",
             what=f"{count_noun(p['n'], 'seed pair')} ({p.get('part') or 'validation'})",
         )
