@@ -31,7 +31,8 @@ def render_in_fresh_process(fmt: str) -> tuple[float, float]:
     code = (
         "import json, sys, time; t = time.perf_counter();"
         "from reportgen.render import render_outputs;"
-        f"r = json.load(open({str(FIXTURE)!r}));"
+        "from reportgen.model import Report;"
+        f"r = Report.from_json(json.load(open({str(FIXTURE)!r})));"
         f"files, problems = render_outputs(r, ({fmt!r},));"
         "assert not problems, problems;"
         "print(time.perf_counter() - t)"
@@ -66,9 +67,10 @@ def best(fn, *args, repeat: int = 3) -> tuple[float, float]:
 
 
 def in_process(repeat: int) -> None:
+    from reportgen.model import Report
     from reportgen.render import render_outputs
 
-    report = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    report = Report.from_json(json.loads(FIXTURE.read_text(encoding="utf-8")))
     # charts in this process (chart_process=False): a long-lived process keeps a warm engine
     render_outputs(report, ("html", "pdf"), chart_process=False)  # warm imports and vl-convert
     print(f"render_outputs on {FIXTURE.name}, warm process, best of {repeat}:")

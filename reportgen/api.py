@@ -1,6 +1,6 @@
 """build_report: the one short orchestrator. Each step is a function you can test alone.
 
-argv -> cli -> load (Project) -> checks (report dict) -> render (bytes per file) -> atomic write
+argv -> cli -> load (Project) -> checks (the typed Report) -> render (bytes per file) -> atomic write
 """
 
 from __future__ import annotations
@@ -10,23 +10,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportgen.errors import EXIT_OK, EXIT_STRICT, Problem
+from reportgen.model import Report
 from reportgen.names import FORMATS
 
 
 @dataclass
 class BuildResult:
-    """What a build produced: the report dict, where it went, and what went wrong on the way
+    """What a build produced: the report, where it went, and what went wrong on the way
     (``warnings``: the load and check warnings report.json lists)."""
 
-    report: dict
+    report: Report
     out_dir: Path
     written: list[Path] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     render_problems: list[str] = field(default_factory=list)
 
     @property
-    def verdict(self) -> str | None:
-        return (self.report.get("decision") or {}).get("verdict")
+    def verdict(self) -> str:
+        return self.report.decision.verdict
 
     def exit_code(self, strict: bool = False, require_rung: int | None = None) -> int:
         """1 when a format could not be written; 3 when a CI gate fails (see reportgen.ci)."""
@@ -34,7 +35,7 @@ class BuildResult:
 
         if self.render_problems:
             return 1
-        if not all(g.passed for g in gates(self.report, strict, require_rung)):
+        if not all(g.passed for g in gates(self.report.to_json(), strict, require_rung)):
             return EXIT_STRICT
         return EXIT_OK
 
@@ -62,7 +63,7 @@ def build_report(
     for a fresh folder that is swapped in whole (a batch's). ``links``: the HTML links each
     artefact to its file, relative to ``out`` when the path there is short (safe.project_link).
     """
-    from reportgen.checks import compute_report
+    from reportgen.checks import compute
     from reportgen.outputs import atomic_write_dir
     from reportgen.project import ProjectPaths, load_project
     from reportgen.render import Helpers, render_outputs
@@ -75,7 +76,7 @@ def build_report(
         from reportgen.errors import display_name
 
         # a non-UTF-8 folder name must not stop report.json from being written
-        report, warnings = compute_report(
+        report, warnings = compute(
             project, command=display_name(command or f"evreport build {project_dir}")
         )
         from reportgen.safe import project_link

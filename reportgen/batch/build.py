@@ -188,9 +188,10 @@ def build_one(task: dict) -> dict:
             versioned=False,
             links=False,  # built in a staging folder, and a zip's project is temporary
         )
-        row.update(summary_fields(result.report))
+        raw = result.report.to_json()  # the summary and the hooks read report.json's JSON
+        row.update(summary_fields(raw))
         if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project
-            row.update(resolve(task["after_build"])(Path(project), result.report))
+            row.update(resolve(task["after_build"])(Path(project), raw))
         row["warnings"] = len(result.warnings)
         row["report"] = _report_link(task)
         if result.render_problems:

@@ -1,6 +1,6 @@
 """From a loaded project to the report dict (report.json): every check, the ladder, the decision.
 
-__init__.py        compute_report: the one entry point, by project kind
+__init__.py        compute (the typed Report) and compute_report (its plain JSON): the entry points, by project kind
 report.py          header, claim block and assembly, shared by both modes
 types.py           Interval, Evidence, Check, Rung: the report model's shapes (reportgen.model)
 ladder.py          shared rung machinery: a rung, the logged-value check, rung 2, supported rung
@@ -17,6 +17,7 @@ from __future__ import annotations
 from reportgen.checks import before_after, cv, model_vs_baseline
 from reportgen.checks.report import assemble, header, validate
 from reportgen.errors import Problem
+from reportgen.model import Report
 from reportgen.project import Project
 
 #: each project kind's checks (and cross-validation's): the report sections and the warnings
@@ -32,16 +33,27 @@ def mode(project: Project) -> str:
     return "cv" if project.config.design == "cv" else project.config.kind
 
 
-def compute_report(project: Project, command: str | None = None) -> tuple[dict, list[Problem]]:
-    """Every check of methods.md: the report dict (report-json.md) and every warning.
-
-    The warnings are the project's load warnings followed by those the checks found, in the
-    order report.json lists them. The report is parsed once by its model (reportgen.model), so
-    a build whose report lacks the documented shape stops with an internal error. The project is never modified, so a second call returns an
-    equal report and equal warnings.
-    """
+def _assembled(project: Project, command: str | None) -> tuple[dict, list[Problem]]:
     sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
-    report = assemble(header(project, command), sections, warnings)
+    return assemble(header(project, command), sections, warnings), warnings
+
+
+def compute(project: Project, command: str | None = None) -> tuple[Report, list[Problem]]:
+    """Every check of methods.md: the typed report (reportgen.model) and every warning.
+
+    The warnings are the project's load warnings followed by those the checks found, in the
+    order report.json lists them. A report that lacks the documented shape stops the build
+    with an internal error (ReportShapeError naming the path). The project is never modified,
+    so a second call returns an equal report and equal warnings.
+    """
+    report, warnings = _assembled(project, command)
+    return validate(report), warnings
+
+
+def compute_report(project: Project, command: str | None = None) -> tuple[dict, list[Problem]]:
+    """``compute`` as plain JSON: report.json's object (checked against its model) and every
+    warning, for callers that read or write the JSON itself."""
+    report, warnings = _assembled(project, command)
     validate(report)
     return report, warnings

@@ -35,9 +35,10 @@ def log_report(result, run_id: str, tracking_uri: str) -> str:
         try:
             for path in result.written:
                 client.log_artifact(run_id, str(path), artifact_path=ARTIFACT_DIR)
-            claim = result.report.get("claim") or {}
             client.set_tag(run_id, "evreport.verdict", str(result.verdict))
-            client.set_tag(run_id, "evreport.supported_rung", str(claim.get("supported_rung")))
+            client.set_tag(
+                run_id, "evreport.supported_rung", str(result.report.claim.supported_rung)
+            )
         except Exception as e:
             raise mlflow_store.store_error(store, e) from None
     return (

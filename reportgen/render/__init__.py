@@ -1,4 +1,4 @@
-"""Render a report dict to the files a build writes: HTML, PDF, report.json, decision-log.md.
+"""Render a report to the files a build writes: HTML, PDF, report.json, decision-log.md.
 
 Heavy libraries (altair, vl_convert, weasyprint) are imported inside functions so that
 importing this package, and ``evreport --help``, stays instant.
@@ -10,12 +10,14 @@ import json
 import sys
 from contextlib import contextmanager
 
+from reportgen.model import Report
 from reportgen.names import FILE_NAMES, FORMATS
 
 
-def report_json(report: dict) -> bytes:
-    """The report dict as the report.json file (the versioned contract)."""
-    text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+def report_json(report: Report | dict) -> bytes:
+    """The report as the report.json file (the versioned contract); a dict is its plain JSON."""
+    data = report.to_json() if isinstance(report, Report) else report
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return text.encode("utf-8")
 
 
@@ -58,7 +60,7 @@ class Helpers:
 
 
 def render_outputs(
-    report: dict,
+    report: Report,
     formats: tuple[str, ...],
     *,
     chart_process: bool | None = None,
@@ -86,8 +88,10 @@ def render_outputs(
             f"unknown output format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats are {', '.join(FORMATS)}"
         )
+    # the view and the chart builders read report.json's plain JSON
+    raw = report.to_json()
     if helpers is not None and {"html", "pdf"} & set(formats):
-        return _render_in_parallel(report, formats, helpers, links)
+        return _render_in_parallel(raw, formats, helpers, links)
     out: dict[str, bytes] = {}
     problems: list[str] = []
     view = None
@@ -95,8 +99,8 @@ def render_outputs(
         from reportgen.render.html import render_html
         from reportgen.view import build_view
 
-        with drawn_charts(report, chart_process) as (keys, svgs):
-            view = build_view(report, keys, links)
+        with drawn_charts(raw, chart_process) as (keys, svgs):
+            view = build_view(raw, keys, links)
             if "pdf" in formats:  # laid out while the helper still draws the charts
                 from reportgen.render.pdf import PdfUnavailable, render_pdf
 
@@ -110,8 +114,8 @@ def render_outputs(
     if "md" in formats and view is None:
         from reportgen.view import build_view
 
-        view = build_view(report, (), links)
-    _json_and_md(report, formats, view, out)
+        view = build_view(raw, (), links)
+    _json_and_md(raw, formats, view, out)
     return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 
 

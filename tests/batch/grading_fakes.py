@@ -12,7 +12,7 @@ import json
 import tomllib
 from pathlib import Path
 
-from batch.fakes import fake_build_report, fake_report
+from batch.fakes import PartialReport, fake_build_report, fake_report
 
 import reportgen.api
 from reportgen.batch import build_one
@@ -66,7 +66,9 @@ def grading_build_report(project_dir, out=None, formats=("html", "json"), comman
     report = grading_report(project_dir, spec)
     if "json" in formats:
         (Path(out) / "report.json").write_text(json.dumps(report), encoding="utf-8")
-    return reportgen.api.BuildResult(report, Path(out), result.written, report["warnings"], [])
+    return reportgen.api.BuildResult(
+        PartialReport(report), Path(out), result.written, report["warnings"], []
+    )
 
 
 def grading_build(task: dict) -> dict:

@@ -286,7 +286,7 @@ def test_a_build_with_every_number_at_its_bound_is_whole(tmp_path):
 
     root = _weekly_churn(tmp_path, AT_THE_BOUNDS)
     result = build_report(root, tmp_path / "out", ("json", "md"))
-    assert result.report["project"]["title"]
+    assert result.report.project.title
     md = (tmp_path / "out" / "decision-log.md").read_text(encoding="utf-8")
     assert "http[:]//evil" in md.replace("\\", "")
     cmarkgfm = pytest.importorskip("cmarkgfm")

@@ -242,10 +242,10 @@ def listing(root: Path) -> dict[str, str]:
     return out
 
 
-def _stub_render_outputs(report: dict, formats, **_options):
+def _stub_render_outputs(report, formats, **_options):
     files = {}
     if "json" in formats:
-        files["report.json"] = (json.dumps(report, indent=1, default=str) + "\n").encode()
+        files["report.json"] = (json.dumps(report.to_json(), indent=1) + "\n").encode()
     if "md" in formats:
         files["decision-log.md"] = b"# decision log (stub)\n"
     return files, []

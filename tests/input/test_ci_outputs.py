@@ -19,6 +19,7 @@ from junitparser import Error, Failure, JUnitXml, Skipped, SystemOut
 from reportgen import ci
 from reportgen.api import BuildResult
 from reportgen.cli import main
+from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import escape_controls
 
@@ -50,7 +51,11 @@ def fake_build(monkeypatch, tmp_path):
     def fake(project, out, formats, **kw):
         out_dir = Path(out) if out else Path(project) / "report"
         return BuildResult(
-            copy.deepcopy(holder["report"]), out_dir, [], [], holder.get("render", [])
+            Report.from_json(copy.deepcopy(holder["report"])),
+            out_dir,
+            [],
+            [],
+            holder.get("render", []),
         )
 
     monkeypatch.setattr("reportgen.api.build_report", fake)

@@ -229,7 +229,7 @@ def test_build_report_with_a_non_utf8_path_writes_report_json(tmp_path, stub_ren
 
     root = make_project(Path(os.fsdecode(os.fsencode(tmp_path) + b"/M\xfcller")))
     result = build_report(root, formats=("json",))
-    assert "M\ufffdller" in result.report["build"]["command"]
+    assert "M\ufffdller" in result.report.build.command
     json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from reportgen.model import Report
+
 # EXAMPLES: the examples that get a fixture, whose PDF layout test_layout.py and test_text.py
 # measure; ROOT is re-exported for the render tests
 from .make_fixtures import EXAMPLES, FIXTURES
@@ -51,7 +53,7 @@ class Rendered:
             from reportgen.render import render_outputs
 
             formats = tuple(f for f in ALL_FORMATS if f != "pdf" or name in WITH_PDF)
-            files, problems = render_outputs(load(name), formats)
+            files, problems = render_outputs(Report.from_json(load(name)), formats)
             assert problems == [], problems
             self._files[name] = files
         return self._files[name]

@@ -15,6 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from reportgen.model import Report
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
@@ -43,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         project = load_project(ROOT / "examples" / name, ProjectPaths())
         report, _ = compute_report(project, command=f"evreport build examples/{name}")
         formats = ("pdf", "html") if browser else ("pdf",)
-        files, problems = render_outputs(report, formats)
+        files, problems = render_outputs(Report.from_json(report), formats)
         if problems:
             print(f"{name}: {problems}", file=sys.stderr)
             return 1

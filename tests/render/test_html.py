@@ -9,6 +9,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
+from reportgen.model import Report
 from reportgen.render import render_outputs
 from reportgen.render.html import render_html
 from reportgen.view import build_view
@@ -119,8 +120,8 @@ def test_size_under_one_megabyte(rendered):
 
 
 def test_deterministic(weekly_churn):
-    a, _ = render_outputs(weekly_churn, ("html",))
-    b, _ = render_outputs(weekly_churn, ("html",))
+    a, _ = render_outputs(Report.from_json(weekly_churn), ("html",))
+    b, _ = render_outputs(Report.from_json(weekly_churn), ("html",))
     assert a["report.html"] == b["report.html"]
 
 
@@ -159,7 +160,7 @@ def test_question_text_with_markup_is_shown_as_text(tuned_no_replay):
 def test_golden_html(name, request):
     """Compare with tests/render/golden/; EVREPORT_UPDATE_GOLDEN=1 (make golden) rewrites it."""
     report = scrubbed(request.getfixturevalue(name))
-    files, _ = render_outputs(report, ("html",))
+    files, _ = render_outputs(Report.from_json(report), ("html",))
     html = files["report.html"].decode("utf-8")
     path = GOLDEN / f"report-{name.replace('_', '-')}.html"
     if os.environ.get("EVREPORT_UPDATE_GOLDEN"):

@@ -8,30 +8,31 @@ import sys
 
 import pytest
 
+from reportgen.model import Report
 from reportgen.render import render_outputs
 
 
 def test_json_only_is_the_contract_bytes(weekly_churn):
-    files, problems = render_outputs(weekly_churn, ("json",))
+    files, problems = render_outputs(Report.from_json(weekly_churn), ("json",))
     assert problems == [] and list(files) == ["report.json"]
     expected = json.dumps(weekly_churn, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     assert files["report.json"] == expected.encode("utf-8")
 
 
 def test_subset_of_formats(minimal):
-    files, problems = render_outputs(minimal, ("md", "json"))
+    files, problems = render_outputs(Report.from_json(minimal), ("md", "json"))
     assert sorted(files) == ["decision-log.md", "report.json"]
     assert problems == []
 
 
 def test_unknown_format_is_named(minimal):
     with pytest.raises(ValueError, match="'docx'.*html, pdf, json, md"):
-        render_outputs(minimal, ("docx",))
+        render_outputs(Report.from_json(minimal), ("docx",))
 
 
 def test_missing_weasyprint_returns_other_files(minimal, monkeypatch):
     monkeypatch.setitem(sys.modules, "weasyprint", None)  # import weasyprint -> ImportError
-    files, problems = render_outputs(minimal, ("html", "pdf", "json"))
+    files, problems = render_outputs(Report.from_json(minimal), ("html", "pdf", "json"))
     assert sorted(files) == ["report.html", "report.json"]
     assert len(problems) == 1
     assert "PDF not written" in problems[0]
@@ -56,7 +57,7 @@ def test_markdown_has_decision_and_reconsider(weekly_churn_files, weekly_churn):
 def test_markdown_user_text_opens_no_raw_html(weekly_churn):
     report = copy.deepcopy(weekly_churn)
     report["project"]["claim"] = report["claim"]["original"] = "mlp <script>alert(1)</script>"
-    md = render_outputs(report, ("md",))[0]["decision-log.md"].decode("utf-8")
+    md = render_outputs(Report.from_json(report), ("md",))[0]["decision-log.md"].decode("utf-8")
     assert "<script>" not in md and "\\<script\\>" in md
 
 
@@ -78,8 +79,8 @@ def test_lazy_imports():
 
 
 def test_charts_drawn_in_a_helper_process_are_the_same(weekly_churn):
-    helper, _ = render_outputs(weekly_churn, ("html",), chart_process=True)
-    here, _ = render_outputs(weekly_churn, ("html",), chart_process=False)
+    helper, _ = render_outputs(Report.from_json(weekly_churn), ("html",), chart_process=True)
+    here, _ = render_outputs(Report.from_json(weekly_churn), ("html",), chart_process=False)
     assert helper["report.html"] == here["report.html"]
 
 

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from reportgen.model import Report
 from reportgen.names import FORMATS
 from reportgen.render import Helpers, render_outputs
 from reportgen.render.pdf import PdfUnavailable
@@ -22,9 +23,11 @@ def pdf_pages(data: bytes) -> list[str]:
 
 
 def test_helpers_write_the_same_files(weekly_churn):
-    here, problems_here = render_outputs(weekly_churn, FORMATS, chart_process=False)
+    here, problems_here = render_outputs(
+        Report.from_json(weekly_churn), FORMATS, chart_process=False
+    )
     with Helpers(FORMATS) as helpers:
-        there, problems = render_outputs(weekly_churn, FORMATS, helpers=helpers)
+        there, problems = render_outputs(Report.from_json(weekly_churn), FORMATS, helpers=helpers)
     assert problems == problems_here == []
     assert list(there) == list(here)
     for name in ("report.html", "report.json", "decision-log.md"):
@@ -35,7 +38,9 @@ def test_helpers_write_the_same_files(weekly_churn):
 def test_html_and_json_start_no_pdf_worker(minimal):
     with Helpers(("html", "json")) as helpers:
         assert helpers.pdf is None
-        files, problems = render_outputs(minimal, ("html", "json"), helpers=helpers)
+        files, problems = render_outputs(
+            Report.from_json(minimal), ("html", "json"), helpers=helpers
+        )
     assert sorted(files) == ["report.html", "report.json"] and problems == []
 
 

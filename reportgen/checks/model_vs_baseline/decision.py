@@ -34,7 +34,7 @@ class ItemId:
     NO_INTERVAL = "no-interval"
     PLAN = "plan"
     EXCLUDES_ZERO = "excludes-zero"
-    USEFUL_EFFECT = "useful-effect"
+    USEFUL_EFFECT = "useful-gain"
     REACHES_USEFUL = "reaches-useful"
     SLICE = "slice"
     LIVE_GAP = "live-gap"
