@@ -14,10 +14,12 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from reportgen.batch.intake import Submission
 from reportgen.batch.outdir import STAGE, TMP_NAME, UNZIP
 from reportgen.errors import EvreportError, InputError, clean_text, display_name
+from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import TreeTooLarge, walk_tree
 
@@ -188,10 +190,9 @@ def build_one(task: dict) -> dict:
             versioned=False,
             links=False,  # built in a staging folder, and a zip's project is temporary
         )
-        raw = result.report.to_json()  # the summary and the hooks read report.json's JSON
-        row.update(summary_fields(raw))
+        row.update(summary_fields(result.report))
         if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project
-            row.update(resolve(task["after_build"])(Path(project), raw))
+            row.update(resolve(task["after_build"])(Path(project), result.report))
         row["warnings"] = len(result.warnings)
         row["report"] = _report_link(task)
         if result.render_problems:
@@ -294,39 +295,35 @@ def _report_link(task: dict) -> str | None:
     return None
 
 
-def _get(d, *keys):
-    for k in keys:
-        if not isinstance(d, dict):
-            return None
-        d = d.get(k)
-    if isinstance(d, float) and not math.isfinite(d):
-        return None  # the contract says null; never let NaN reach the summary
-    return d
+def _finite(x: float | None) -> float | None:
+    """A number for the summary: None for NaN or an infinity (the contract says null)."""
+    return x if x is None or math.isfinite(x) else None
 
 
-def summary_fields(report: dict) -> dict:
-    """The summary columns taken from one report.json (see docs/report-json.md)."""
-    statuses = {r.get("rung"): r.get("status") for r in report.get("ladder") or []}
-    fields = {
-        "verdict": _get(report, "decision", "verdict"),
-        "recommend": _get(report, "decision", "recommend"),
-        "supported_rung": _get(report, "claim", "supported_rung"),
-        "seed_gap_in_sd": _get(report, "noise", "seed", "gap_in_sd"),
+def summary_fields(report: Report) -> dict[str, Any]:
+    """The summary columns taken from one report (see docs/report-json.md)."""
+    statuses = {r.rung: str(r.status) for r in report.ladder}
+    seed = report.noise.seed
+    fields: dict[str, Any] = {
+        "verdict": str(report.decision.verdict),
+        "recommend": report.decision.recommend,
+        "supported_rung": report.claim.supported_rung,
+        "seed_gap_in_sd": _finite(seed.gap_in_sd) if seed is not None else None,
     }
     for i, col in enumerate(RUNG_COLUMNS, 1):
         fields[col] = statuses.get(i)
-    before_after = report.get("before_after")
-    block = _get(report, "noise", "block")
     # the gap the summary reports: a before-after difference, else the test block line's
-    for kind, sec, key in (("before_after", before_after, "difference"), ("block", block, "gap")):
-        if isinstance(sec, dict):
-            fields.update(
-                gap_kind=kind,
-                gap=_get(sec, key),
-                gap_low=_get(sec, "low"),
-                gap_high=_get(sec, "high"),
-            )
-            break
+    ba, block = report.before_after, report.noise.block
+    gap: tuple[str, float | None, float | None, float | None] | None = None
+    if ba is not None:
+        gap = ("before_after", ba.difference, ba.low, ba.high)
+    elif block is not None:
+        gap = ("block", block.gap, block.low, block.high)
+    if gap is not None:
+        kind, value, low, high = gap
+        fields.update(
+            gap_kind=kind, gap=_finite(value), gap_low=_finite(low), gap_high=_finite(high)
+        )
     return fields
 
 

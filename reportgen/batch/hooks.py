@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from reportgen.batch.intake import Submission
 
@@ -22,8 +22,9 @@ from reportgen.batch.intake import Submission
 class BatchHooks(Protocol):
     """What ``run_batch`` asks of a layer on top of it; ``NoHooks`` is the plain batch."""
 
-    #: ``module:function`` a worker calls as ``function(project_folder, report_dict)`` after
-    #: a build; the dict it returns is added to the row (JSON-able). None: nothing.
+    #: ``module:function`` a worker calls as ``function(project_folder, report)`` (a
+    #: ``reportgen.model.Report``) after a build; the dict it returns is added to the row
+    #: (JSON-able). None: nothing.
     after_build: str | None
 
     def formats(self, formats: Sequence[str]) -> tuple[str, ...]:
@@ -38,11 +39,11 @@ class BatchHooks(Protocol):
         formats: Sequence[str],
         build_ref: str,
         stage: Path,
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         """Stage reports that need no build into ``stage/NAME``; their rows (not rebuilt)."""
         ...
 
-    def finish(self, rows: list[dict], stage: Path) -> dict:
+    def finish(self, rows: list[dict[str, Any]], stage: Path) -> dict[str, Any]:
         """Work on the staged reports and the rows (in name order); keys for summary.json."""
         ...
 
@@ -59,10 +60,18 @@ class NoHooks:
     def formats(self, formats: Sequence[str]) -> tuple[str, ...]:
         return tuple(formats)
 
-    def prepare(self, out, subs, earlier, formats, build_ref, stage) -> list[dict]:
+    def prepare(
+        self,
+        out: Path,
+        subs: Sequence[Submission],
+        earlier: Sequence[str],
+        formats: Sequence[str],
+        build_ref: str,
+        stage: Path,
+    ) -> list[dict[str, Any]]:
         return []
 
-    def finish(self, rows: list[dict], stage: Path) -> dict:
+    def finish(self, rows: list[dict[str, Any]], stage: Path) -> dict[str, Any]:
         return {}
 
     def write(self, out: Path) -> None:

@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from reportgen.model.enums import Verdict
 from reportgen.names import RUNG_NAMES
 
-VERDICTS = ("adopt", "keep-baseline", "roll-back", "inconclusive")
+#: the verdicts in the order the verdict chart draws them
+VERDICTS = tuple(str(v) for v in Verdict)
 #: a bar's height and its label's baseline below the bar's top, in px
 BAR_HEIGHT, TEXT_DROP = 15, 12
 
@@ -45,6 +48,7 @@ class BarChart:
 
 
 def bar_chart(title: str, items: Sequence[tuple[str, int]], plot_width: int = 260) -> BarChart:
+    """Bars for ``items`` (label, count), the longest ``plot_width`` px wide."""
     label_width, row = 150, 22
     most = max((n for _, n in items), default=0) or 1
     bars = []
@@ -117,12 +121,12 @@ class Overview:
         return "; ".join(self.common)
 
 
-def _rung_key(r: dict):
+def _rung_key(r: dict[str, Any]) -> tuple[int, str, str]:
     s = r.get("supported_rung")
     return (-(s if isinstance(s, int) else -1), r["name"].casefold(), r["name"])
 
 
-def _by_rung(rows: Sequence[dict]) -> list[RungRow]:
+def _by_rung(rows: Sequence[dict[str, Any]]) -> list[RungRow]:
     return [
         RungRow(
             r["name"],
@@ -137,7 +141,7 @@ def _by_rung(rows: Sequence[dict]) -> list[RungRow]:
     ]
 
 
-def overview_context(rows: Sequence[dict], extra: Mapping) -> Overview:
+def overview_context(rows: Sequence[dict[str, Any]], extra: Mapping[str, Any]) -> Overview:
     """The class overview from the summary rows and the hooks' keys of summary.json."""
     ok = [r for r in rows if r.get("status") == "ok"]
     rungs = Counter(r.get("supported_rung") for r in ok)

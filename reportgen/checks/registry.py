@@ -13,6 +13,8 @@ from reportgen.checks.before_after import slices as before_after_slices
 from reportgen.checks.cv import rungs as cv
 from reportgen.checks.ids import CheckId
 from reportgen.checks.model_vs_baseline import rungs as split
+from reportgen.model import Report
+from reportgen.model.enums import Kind
 
 
 def _fair(facts: tuple[str, ...], rare: dict[str, str] | None = None) -> tuple[CheckId, ...]:
@@ -85,6 +87,14 @@ def report_design(report: dict) -> str | None:
     noise = report.get("noise")
     noise = noise if isinstance(noise, dict) else {}
     return "cv" if isinstance(noise.get("cv"), dict) else "split"
+
+
+def design_of(report: Report) -> str:
+    """The design of a typed report: before-after by its kind, cv when ``noise.cv`` is set,
+    split otherwise (``report_design`` for the plain JSON)."""
+    if report.project.kind == Kind.BEFORE_AFTER:
+        return "before-after"
+    return "cv" if report.noise.cv is not None else "split"
 
 
 def declared(design: str, check_id: str) -> CheckId | None:

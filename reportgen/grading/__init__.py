@@ -17,22 +17,24 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from reportgen.batch.intake import safe_name
 from reportgen.errors import UsageError, clean_text, display_name
+from reportgen.grading.reuse import MAX_REPORT_BYTES, read_report
 from reportgen.grading.rubric import Rubric
 from reportgen.safe import atomic_write, csv_cell
 from reportgen.words import points_value
 
+if TYPE_CHECKING:
+    from reportgen.grading.feedback import Feedback
+
 GRADES = "grades.csv"
 FEEDBACK = "feedback.md"
-MAX_REPORT_BYTES = 200_000_000
 
 
 @dataclass
@@ -80,7 +82,7 @@ class GradingOptions:
             if self.force:
                 continue
             prev = reuse.reusable(out, sub.name, earlier, key)
-            if prev is None:
+            if prev is None or not reuse.report_reusable(out / sub.name, formats):
                 continue
             try:
                 reuse.stage_copy(out / sub.name, stage / sub.name)
@@ -285,23 +287,12 @@ def parse_deadline(text: str) -> datetime:
 # ----------------------------------------------------------------------------- grades
 
 
-def _read_report(folder: Path) -> dict | None:
-    path = folder / "report.json"
-    try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
-            return None
-        doc = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
 def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None) -> None:
     """One row's grade (into opts.grades and the row), feedback.md and the HTML section."""
     from reportgen.grading.feedback import feedback_data, render_markdown
     from reportgen.grading.rubric import max_points, score, total
 
-    report = _read_report(folder) if folder is not None else None
+    report = read_report(folder) if folder is not None else None
     if row["status"] == "ok" and report is not None:
         scores = score(
             opts.rubric,
@@ -342,7 +333,7 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
         _add_html_section(folder / "report.html", fb)
 
 
-def _add_html_section(path: Path, fb) -> None:
+def _add_html_section(path: Path, fb: Feedback) -> None:
     """Put the feedback first in report.html's body (a new file renamed over the old one)."""
     from reportgen.grading.feedback import render_html_section, with_feedback_section
 

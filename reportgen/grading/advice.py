@@ -1,19 +1,17 @@
 """What to do about the lowest rung not shown, from what the report says is missing.
 
-Feedback used to give every student the same paragraph per rung, so a student whose test rows
-already fell in 30 weekly blocks was told to "give the test rows a block column". The advice
-here is read from the report itself: the failing fairness facts, the seed counts, whether the
-test gap has an interval, the useful effect, the slices. Only when the report says nothing
-usable (an old or hand-made report.json) does the general paragraph stand in.
-
-Every value read is student data: anything that is not the type expected is ignored.
+The advice is read from the report itself, so a student whose test rows already fall in 30
+weekly blocks is never told to "give the test rows a block column": the failing fairness
+facts, the seed counts, whether the test gap has an interval, the useful effect, the slices.
+Only when the report says nothing more specific does the general paragraph stand in.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
+from reportgen.model import Report
+from reportgen.model.enums import Finding, Kind, Repeats
 from reportgen.words import count, count_noun, gap_decimals, given, interval, ratio, with_sign
 
 #: the general paragraph per rung, for a report that says nothing more specific
@@ -47,27 +45,12 @@ GENERAL = {
 MOST = 3
 
 
-def _num(x: object) -> float | None:
-    """A finite number from the report, else None (student data)."""
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        return None
-    return float(x) if math.isfinite(x) else None
+def _text(x: str | None) -> str | None:
+    """Report text with its outer blanks stripped, None when empty."""
+    return x.strip() if x and x.strip() else None
 
 
-def _int(x: object) -> int | None:
-    v = _num(x)
-    return int(v) if v is not None and v.is_integer() and v >= 0 else None
-
-
-def _dict(x: object) -> dict:
-    return x if isinstance(x, dict) else {}
-
-
-def _text(x: object) -> str | None:
-    return x.strip() if isinstance(x, str) and x.strip() else None
-
-
-def advice(report: dict, rung: int | None) -> str:
+def advice(report: Report, rung: int | None) -> str:
     """The advice for the lowest rung not shown, as one paragraph ("" when every rung is shown)."""
     if rung is None:
         return ""
@@ -75,32 +58,28 @@ def advice(report: dict, rung: int | None) -> str:
     return " ".join(pieces[:MOST]) or GENERAL.get(rung, "")
 
 
-def _correct(report: dict) -> list[str]:
-    checks = [c for c in report.get("checks") or [] if isinstance(c, dict) and c.get("rung") == 1]
+def _correct(report: Report) -> list[str]:
+    checks = [c for c in report.checks if c.rung == 1]
     out = []
-    absent = [
-        str(c["id"]).removeprefix("rung1-")
-        for c in checks
-        if str(c.get("id", "")).startswith("rung1-") and c.get("passed") is None
-    ]
-    failed = [
-        c for c in checks if str(c.get("id", "")).startswith("rung1-") and c.get("passed") is False
-    ]
+    sanity = [c for c in checks if c.id.startswith("rung1-")]
+    absent = [c.id.removeprefix("rung1-") for c in sanity if c.passed is None]
+    failed = [c for c in sanity if c.passed is False]
     for c in failed[:1]:
+        text = _text(c.text)
         out.append(
-            f"Fix the failing {str(c['id']).removeprefix('rung1-')} check"
-            + (f" ({_text(c.get('text'))})" if _text(c.get("text")) else "")
+            f"Fix the failing {c.id.removeprefix('rung1-')} check"
+            + (f" ({text})" if text else "")
             + " and run it again."
         )
     if absent:
         out.append(f"Add the missing check files to artefacts/checks/: {', '.join(absent)}.")
-    logged = next((c for c in checks if c.get("id") == "logged-equals-recomputed"), None)
-    if logged is not None and logged.get("passed") is False:
+    logged = next((c for c in checks if c.id == "logged-equals-recomputed"), None)
+    if logged is not None and logged.passed is False:
         out.append(
             "Make the logged values in runs.csv agree with their predictions files: the report's "
             "warning names the row and the likely cause."
         )
-    elif logged is not None and logged.get("passed") is None:
+    elif logged is not None and logged.passed is None:
         out.append(
             "Name a predictions file for every run in runs.csv so that evreport can recompute "
             "each logged value."
@@ -160,71 +139,72 @@ FACT_ADVICE = {
 }
 
 
-def _fair(report: dict) -> list[str]:
+def _fair(report: Report) -> list[str]:
     out = []
-    for f in report.get("fairness") or []:
-        if not isinstance(f, dict) or f.get("passed") is True:
+    for f in report.fairness:
+        if f.passed is True:
             continue
-        failed, unknown = FACT_ADVICE.get(str(f.get("id")), (None, None))
-        said = failed if f.get("passed") is False else unknown
+        failed, unknown = FACT_ADVICE.get(f.id, (None, None))
+        said = failed if f.passed is False else unknown
         if said and said not in out:
-            text = _text(f.get("text"))
-            out.append(
-                said[:-1] + f" (now: {text})." if text and f.get("passed") is False else said
-            )
+            text = _text(f.text)
+            out.append(said[:-1] + f" (now: {text})." if text and f.passed is False else said)
     return out
 
 
-def _noise(report: dict) -> list[str]:
-    noise = _dict(report.get("noise"))
-    seed, block = _dict(noise.get("seed")), noise.get("block")
-    samples = _dict(report.get("project")).get("repeats") == "samples"
-    out = []
-    n = _dict(seed.get("n"))
-    n_c, n_b = _int(n.get("candidate")), _int(n.get("baseline"))
-    in_sd, bar = _num(seed.get("gap_in_sd")), _num(seed.get("multiple"))
-    if in_sd is None and not seed.get("trivial") and n_c is not None and n_b is not None:
-        out.append(
+def _seed(report: Report) -> list[str]:
+    """What the seed line asks for: more seeds when unmeasured, a larger gap when it fails."""
+    seed = report.noise.seed
+    if seed is None:
+        return []
+    samples = report.project.repeats == Repeats.SAMPLES
+    in_sd = seed.gap_in_sd
+    if in_sd is None and not seed.trivial:
+        return [
             f"Log at least 5 seeds of each model in runs.csv, each with its validation "
-            f"predictions (now {count(n_c)} and {count(n_b)}), so that "
+            f"predictions (now {count(seed.n.candidate)} and {count(seed.n.baseline)}), so that "
             + ("the sampling noise of repeated runs" if samples else "retraining noise")
             + " is measured."
-        )
-    elif in_sd is not None and bar is not None and seed.get("passes") is False:
-        out.append(
+        ]
+    if in_sd is not None and not seed.passes:
+        return [
             f"The validation gap is {ratio(in_sd, signed=True)} seed sd and the rule needs more "
-            f"than {given(bar)}: more seeds make the sd better known but do not raise the ratio; "
-            "only a larger gap passes it."
-        )
-    iv = block if isinstance(block, dict) else _dict(noise.get("interval"))
-    if block is None and _num(iv.get("low")) is None:
+            f"than {given(seed.multiple)}: more seeds make the sd better known but do not raise "
+            "the ratio; only a larger gap passes it."
+        ]
+    return []
+
+
+def _noise(report: Report) -> list[str]:
+    out = _seed(report)
+    block, iv = report.noise.block, report.noise.interval
+    if block is None and iv is None:
         out.append(
             "Write per-row test predictions for both models (a predictions file for each test "
             "run) so that the test gap gets an interval."
         )
-    elif _num(iv.get("low")) is None:
-        blocks = _int(iv.get("blocks"))
-        if blocks is not None and blocks < 2:
+    elif block is None and iv is not None:
+        out.extend(_test_interval(report, iv.low, iv.high, iv.gap))
+    elif block is not None and block.low is None:
+        reason = _text(block.reason)
+        if 0 <= block.blocks < 2:
             out.append(
-                f"The test rows fall in {count_noun(blocks, 'block')}, and an interval needs at "
-                "least 2: score the test part over more blocks."
+                f"The test rows fall in {count_noun(block.blocks, 'block')}, and an interval "
+                "needs at least 2: score the test part over more blocks."
             )
-        elif _text(iv.get("reason")):
-            out.append(f"The test gap has no interval: {_text(iv.get('reason'))}.")
-    else:
-        low, high, gap = _num(iv.get("low")), _num(iv.get("high")), _num(iv.get("gap"))
-        if low is not None and high is not None:
-            out.extend(_test_interval(report, low, high, gap))
+        elif reason:
+            out.append(f"The test gap has no interval: {reason}.")
+    elif block is not None and block.low is not None and block.high is not None:
+        out.extend(_test_interval(report, block.low, block.high, block.gap))
     return out
 
 
-def _test_interval(report: dict, low: float, high: float, gap: float | None) -> list[str]:
+def _test_interval(report: Report, low: float, high: float, gap: float | None) -> list[str]:
     """What the test interval says: a harm when wholly below zero, undecided when it spans zero."""
     ends = interval(low, high, digits=gap_decimals(gap, low, high))
     if high < 0:
-        project = _dict(report.get("project"))
-        cand = _text(project.get("candidate")) or "the candidate"
-        base = _text(project.get("baseline")) or "the baseline"
+        cand = _text(report.project.candidate) or "the candidate"
+        base = _text(report.project.baseline) or "the baseline"
         return [
             f"The test interval {ends} lies wholly below zero: {cand} is worse than {base} on "
             "the test rows, a harm that more test rows would not turn into a gain; claim the "
@@ -238,53 +218,53 @@ def _test_interval(report: dict, low: float, high: float, gap: float | None) -> 
     return []
 
 
-def _relevant(report: dict) -> list[str]:
-    rel = report.get("relevance")
+def _relevant(report: Report) -> list[str]:
+    rel = report.relevance
     out = []
-    if not isinstance(rel, dict):
+    if rel is None:
         return ["There is no evaluation interval to judge the size of the gap: show rung 3 first."]
-    m = _num(rel.get("min_useful_effect"))
-    low, high, gap = _num(rel.get("low")), _num(rel.get("high")), _num(rel.get("gap"))
+    m = rel.min_useful_effect
     if m is None:
         out.append(
             "State the smallest gain worth having as min_useful_effect in evreport.toml [claim], "
             "before new runs."
         )
-    elif rel.get("finding") == "positive-not-useful" and low is not None:
+    elif rel.finding == Finding.POSITIVE_NOT_USEFUL:
+        low = with_sign(rel.low, gap_decimals(rel.gap, rel.low, rel.high))
         out.append(
-            f"The interval's lower end {with_sign(low, gap_decimals(gap, low, high))} does not "
+            f"The interval's lower end {low} does not "
             f"reach your useful effect {given(m)}: the gain may be real but is not shown to be "
             "worth having; more test data would narrow the interval."
         )
-    for s in report.get("slices") or []:
-        if isinstance(s, dict) and s.get("required") and s.get("not_worse") is False:
-            why = _text(s.get("not_worse_reason"))
+    for s in report.slices or ():
+        if s.required and not s.not_worse:
+            why = _text(s.not_worse_reason)
             out.append(
-                f"Show that the candidate is no worse on slice {str(s.get('slice'))!r}"
+                f"Show that the candidate is no worse on slice {s.slice!r}"
                 + (f" (now: {why})." if why else ".")
             )
     return out
 
 
-def _bounded(report: dict) -> list[str]:
-    project = _dict(report.get("project"))
+def _bounded(report: Report) -> list[str]:
+    project = report.project
     out = []
-    if project.get("kind") == "before-after":
-        general = report.get("general")
-        if not isinstance(general, dict):
+    if project.kind == Kind.BEFORE_AFTER:
+        general = report.general
+        if general is None:
             out.append(
                 "Score both versions on a general question set ([general] split in "
                 "evreport.toml), so that forgetting is measured."
             )
-        elif _text(general.get("reason")):
-            out.append(f"The general set is not shown to hold: {_text(general.get('reason'))}.")
+        elif _text(general.reason):
+            out.append(f"The general set is not shown to hold: {_text(general.reason)}.")
         return out
-    if not project.get("slice_column"):
+    if not project.slice_column:
         out.append(
             "Add a slice column ([evaluation] slice) and list the slices that must not get "
             "worse under not_worse_on."
         )
-    if not project.get("block_column"):
+    if not project.block_column:
         out.append(
             "Add a block column ([evaluation] block, for example the week) so that the report "
             "can state the period the result was measured on."
@@ -292,7 +272,7 @@ def _bounded(report: dict) -> list[str]:
     return out
 
 
-ADVISERS: dict[int, Callable[[dict], list[str]]] = {
+ADVISERS: dict[int, Callable[[Report], list[str]]] = {
     1: _correct,
     2: _fair,
     3: _noise,

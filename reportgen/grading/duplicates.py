@@ -15,8 +15,10 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 from reportgen.errors import clean_text
+from reportgen.model import Report
 
 #: run-log values shared to 6 significant digits on at least this many rows flag a pair
 MIN_SHARED_VALUES = 5
@@ -36,7 +38,7 @@ def _value_key(text: str) -> str | None:
     return f"{v:.6g}" if math.isfinite(v) else None
 
 
-def fingerprint(project: Path, report: dict) -> dict:
+def fingerprint(project: Path, report: Report) -> dict[str, Any]:
     """The parts of one submission that copied work would share (JSON-able).
 
     ``predictions`` and ``split``: {path: sha256} from report.json ``inputs``;
@@ -47,19 +49,14 @@ def fingerprint(project: Path, report: dict) -> dict:
     """
     from reportgen.project.files import decode_text, read_confined
 
-    fp: dict = {
+    fp: dict[str, Any] = {
         "predictions": {},
         "split": {},
         "runs_sorted": None,
         "values": [],
         "latest_started_at": None,
         "missing": {
-            str(r["rung"]): r["missing"]
-            for r in report.get("ladder") or []
-            if isinstance(r, dict)
-            and isinstance(r.get("rung"), int)
-            and r.get("status") != "shown"
-            and isinstance(r.get("missing"), str)
+            str(r.rung): r.missing for r in report.ladder if not r.shown and r.missing is not None
         },
     }
     pred_paths: set[str] = set()
@@ -94,12 +91,8 @@ def fingerprint(project: Path, report: dict) -> dict:
                 if latest is None or t > latest[0]:
                     latest = (t, started.strip())
         fp["latest_started_at"] = latest[1] if latest else None
-    for item in report.get("inputs") or []:
-        if not isinstance(item, dict):
-            continue
-        path, sha = item.get("path"), item.get("sha256")
-        if not isinstance(path, str) or not isinstance(sha, str):
-            continue
+    for item in report.inputs:
+        path, sha = item.path, item.sha256
         if path in pred_paths or "/predictions/" in f"/{path}":
             fp["predictions"][path] = sha
         elif path.startswith("split/"):
@@ -107,7 +100,7 @@ def fingerprint(project: Path, report: dict) -> dict:
     return fp
 
 
-def safe_fingerprint(project: Path, report: dict) -> dict | None:
+def safe_fingerprint(project: Path, report: Report) -> dict[str, Any] | None:
     """``fingerprint`` that never fails a build: None when anything goes wrong."""
     try:
         return fingerprint(project, report)
@@ -115,7 +108,7 @@ def safe_fingerprint(project: Path, report: dict) -> dict | None:
         return None
 
 
-def fingerprint_row(project: Path, report: dict) -> dict:
+def fingerprint_row(project: Path, report: Report) -> dict[str, Any]:
     """The batch's after-build hook (run in each worker): the row's ``fingerprint``."""
     return {"fingerprint": safe_fingerprint(project, report)}
 

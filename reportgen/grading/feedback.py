@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 
 from reportgen.errors import clean_text
 from reportgen.grading.advice import advice
-from reportgen.grading.rubric import Score, lowest_unshown
+from reportgen.grading.rubric import Score, ladder_by_rung, lowest_unshown
+from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import inert_markdown
 from reportgen.words import points
@@ -81,24 +82,22 @@ class Feedback:
 
 def feedback_data(
     name: str,
-    report: dict | None,
+    report: Report | None,
     scores: Sequence[Score] | None = None,
     total: float | None = None,
     max_points: float | None = None,
     error: str | None = None,
 ) -> Feedback:
     """The feedback for one submission (``report`` None for a failed build)."""
-    report = report or {}
-    ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
-    claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
-    built = bool(report)
+    built = report is not None
+    ladder = ladder_by_rung(report) if report is not None else {}
     rung = lowest_unshown(ladder) if built else None
-    row = ladder.get(rung) or {} if rung else {}
-    status = row.get("status") if isinstance(row.get("status"), str) else "not shown"
-    missing = row.get("missing") if isinstance(row.get("missing"), str) else None
-    supported = claim.get("supported_rung")
-    rewritten = claim.get("rewritten") if isinstance(claim.get("rewritten"), str) else None
-    items = [clean_text(i, 600) for i in claim.get("reconsider_items") or [] if isinstance(i, str)]
+    row = ladder.get(rung) if rung else None
+    status = str(row.status) if row is not None else "not shown"
+    missing = row.missing if row is not None else None
+    claim = report.claim if report is not None else None
+    rewritten = claim.rewritten if claim is not None else None
+    items = [clean_text(i, 600) for i in claim.reconsider_items] if claim is not None else []
     fb = Feedback(
         name=clean_text(name, 200),
         graded=scores is not None,
@@ -111,12 +110,12 @@ def feedback_data(
         error=None if built else clean_text(error or "unknown", 1000),
         rung=rung,
         rung_name=RUNG_NAMES[rung - 1] if rung else "",
-        meaning=RUNG_MEANING.get(rung, ""),
+        meaning=RUNG_MEANING.get(rung, "") if rung else "",
         status=clean_text(status, 20),
         missing=clean_text(missing, 600) if missing and missing.strip() else None,
-        advice=advice(report, rung) if built else "",
-        files=[clean_text(a, 200) for a in row.get("artefacts") or [] if isinstance(a, str)][:5],
-        supported=str(supported) if isinstance(supported, int) else "?",
+        advice=advice(report, rung) if report is not None else "",
+        files=[clean_text(a, 200) for a in row.artefacts][:5] if row is not None else [],
+        supported=str(claim.supported_rung) if claim is not None else "?",
         rewritten=clean_text(rewritten, 1500) if rewritten and rewritten.strip() else None,
         reconsider=items[:10],
     )
@@ -135,6 +134,7 @@ def _label(text: str) -> str:
 
 
 def render_markdown(fb: Feedback) -> str:
+    """feedback.md: the points table, what to fix first, the supported claim, the glossary."""
     e = md_escape
     lines = [f"# Feedback for {e(fb.name, 200)}", ""]
     if fb.graded:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
 from reportgen.errors import clean_text
 
@@ -22,9 +23,11 @@ def _pattern(text: str) -> str:
     return clean_text(_NUMBER.sub("N", " ".join(text.split())), 300)
 
 
-def common_missing(fingerprints: Mapping[str, dict | None]) -> dict[str, list[dict]]:
+def common_missing(
+    fingerprints: Mapping[str, dict[str, Any] | None],
+) -> dict[str, list[dict[str, Any]]]:
     """Per rung (``"1"`` .. ``"5"``): the most common missing things, ``{"text", "count"}``."""
-    per: dict[str, Counter] = {str(i): Counter() for i in range(1, 6)}
+    per: dict[str, Counter[str]] = {str(i): Counter() for i in range(1, 6)}
     for fp in fingerprints.values():
         for rung, text in ((fp or {}).get("missing") or {}).items():
             if rung in per and isinstance(text, str):

@@ -15,7 +15,9 @@ import shutil
 import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from reportgen.model import Report, ReportShapeError
 from reportgen.safe import TreeTooLarge, atomic_write, walk_tree
 
 RECORD = ".evreport-inputs.json"
@@ -24,6 +26,8 @@ RECORD_SCHEMA = "evreport-batch-inputs/1"
 MAX_FILES = 20_000
 MAX_BYTES = 2 * 1024**3
 _CHUNK = 1 << 20
+#: a report.json or report.html larger than this is not read
+MAX_REPORT_BYTES = 200_000_000
 
 
 def _file_digest(path: bytes, budget: list[int]) -> bytes | None:
@@ -41,7 +45,7 @@ def _file_digest(path: bytes, budget: list[int]) -> bytes | None:
     return h.digest()
 
 
-def _field(h, data: bytes) -> None:
+def _field(h: hashlib._Hash, data: bytes) -> None:
     """Feed one field with its length first, so no two sequences of fields give one stream."""
     h.update(len(data).to_bytes(8, "big"))
     h.update(data)
@@ -101,7 +105,7 @@ def key(input_sha: str | None, version: str, formats: Sequence[str], build_ref: 
     return f"{input_sha}|evreport {version}|{','.join(sorted(formats))}|{build_ref}"
 
 
-def write_record(folder: Path, reuse_key: str | None, row: dict) -> None:
+def write_record(folder: Path, reuse_key: str | None, row: dict[str, Any]) -> None:
     """Save the reuse key and the summary row beside the report (in its staging folder)."""
     if reuse_key is None or not folder.is_dir() or folder.is_symlink():
         return
@@ -109,7 +113,7 @@ def write_record(folder: Path, reuse_key: str | None, row: dict) -> None:
     atomic_write(folder / RECORD, (json.dumps(doc, default=str) + "\n").encode("utf-8"))
 
 
-def read_record(folder: Path) -> dict | None:
+def read_record(folder: Path) -> dict[str, Any] | None:
     """The record an earlier batch left in OUT/NAME, or None when absent or not ours."""
     path = folder / RECORD
     try:
@@ -127,14 +131,44 @@ def read_record(folder: Path) -> dict | None:
     return doc
 
 
-def reusable(out: Path, name: str, earlier: Sequence[str], reuse_key: str | None) -> dict | None:
+def read_report(folder: Path) -> Report | None:
+    """``folder/report.json`` as a Report: the one way grading reads a report from disk.
+
+    None when it is absent, a link, too large or not JSON. ReportShapeError when it is JSON
+    but not the shape this evreport writes (a missing or unknown key, a wrong type).
+    """
+    path = folder / "report.json"
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
+            return None
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return Report.from_json(doc)
+
+
+def report_reusable(folder: Path, formats: Sequence[str]) -> bool:
+    """The earlier report.json in ``folder`` (when the formats include it) has this
+    evreport's shape; an older shape is rebuilt, as a changed submission would be."""
+    if "json" not in formats:
+        return True
+    try:
+        return read_report(folder) is not None
+    except ReportShapeError:
+        return False
+
+
+def reusable(
+    out: Path, name: str, earlier: Sequence[str], reuse_key: str | None
+) -> dict[str, Any] | None:
     """The earlier row of ``OUT/name`` when its report may be reused, else None."""
     if reuse_key is None or name not in earlier:
         return None
     doc = read_record(out / name)
     if doc is None or doc["key"] != reuse_key or doc["row"].get("status") != "ok":
         return None
-    return doc["row"]
+    row: dict[str, Any] = doc["row"]
+    return row
 
 
 def stage_copy(src: Path, dst: Path) -> None:

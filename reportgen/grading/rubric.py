@@ -12,13 +12,21 @@ import difflib
 import fnmatch
 import math
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from reportgen.errors import UsageError, clean_text
 from reportgen.names import RUNG_KEYS
 from reportgen.words import count, count_noun
+
+if TYPE_CHECKING:
+    from reportgen.checks.ids import CheckId
+    from reportgen.model import Report
+    from reportgen.model.ladder import Rung
 
 STATUSES = ("shown", "partly", "not shown")
 TABLES = ("rungs", "checks", "claim", "deductions")
@@ -41,7 +49,7 @@ class Line:
     column: str
     kind: str  # rung | check | claim | warnings | late
     key: str  # rung number as text, check id or pattern, "honest", ...
-    points: dict  # rung: {status: points}; others: {"points": p} (deductions positive)
+    points: dict[str, float]  # rung: {status: points}; others: {"points": p} (deductions positive)
     label: str
 
     @property
@@ -84,7 +92,7 @@ def _unknown(what: str, name: str, valid: tuple[str, ...]) -> UsageError:
     return UsageError(f"rubric: unknown {what} {clean_text(name, 80)!r}{hint}")
 
 
-def _registry():
+def _registry() -> ModuleType:
     """reportgen.checks.registry, imported on first use: it loads all of checks (numpy,
     pandas), which `evreport rubric init` and importing grading do without."""
     from reportgen.checks import registry
@@ -98,7 +106,7 @@ def known_check(name: str) -> bool:
     return any(_names_meet(name, c) for checks in _registry().DESIGNS.values() for c in checks)
 
 
-def _names_meet(name: str, check) -> bool:
+def _names_meet(name: str, check: CheckId) -> bool:
     """Whether the rubric's check name (an id, or a ``*`` pattern) can name the declared
     check id or family ``check`` (a CheckId)."""
     if "*" not in name:
@@ -123,7 +131,7 @@ def _globs_meet(a: str, b: str) -> bool:
     return meet[0]
 
 
-def parse_rubric(doc: dict, source: str = "rubric.toml") -> Rubric:
+def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
     """A Rubric from the parsed TOML; UsageError names the bad table, key or value."""
     for table in doc:
         if table not in TABLES:
@@ -252,30 +260,24 @@ class Score:
     applies: bool = True
 
 
-def _check_passed(report: dict, pattern: str) -> tuple[bool, str]:
-    checks = [c for c in report.get("checks") or [] if isinstance(c, dict)]
-    found = [
-        c for c in checks if isinstance(c.get("id"), str) and fnmatch.fnmatchcase(c["id"], pattern)
-    ]
+def _check_passed(report: Report, pattern: str) -> tuple[bool, str]:
+    found = [c for c in report.checks if fnmatch.fnmatchcase(c.id, pattern)]
     if not found:
         return False, "this check is not in your report"
-    failed = [c for c in found if c.get("passed") is not True]
+    failed = [c for c in found if c.passed is not True]
     if not failed:
         return True, "passed"
     c = failed[0]
-    state = "not shown" if c.get("passed") is None else "failed"
-    text = c.get("text") if isinstance(c.get("text"), str) else ""
-    return False, f"{state}: {text}" if text else state
+    state = "not shown" if c.passed is None else "failed"
+    return False, f"{state}: {c.text}" if c.text else state
 
 
-def _check_applies(report: dict, pattern: str) -> bool:
+def _check_applies(report: Report, pattern: str) -> bool:
     """A check line applies unless the report's design never lists a check it names
     (fair-test-opened-once-candidate in a before-after report, test-interval-excludes-zero in
-    a cross-validated one); a report of no known design: every line applies."""
-    design = _registry().report_design(report)
-    if design is None:
-        return True
-    return any(_names_meet(pattern, c) for c in _registry().DESIGNS[design])
+    a cross-validated one)."""
+    registry = _registry()
+    return any(_names_meet(pattern, c) for c in registry.DESIGNS[registry.design_of(report)])
 
 
 def max_points(rubric: Rubric, scores: list[Score] | None) -> float:
@@ -285,21 +287,22 @@ def max_points(rubric: Rubric, scores: list[Score] | None) -> float:
     return round(sum(s.line.max for s in scores if s.applies), 4)
 
 
-def lowest_unshown(ladder: dict) -> int | None:
+def lowest_unshown(ladder: Mapping[int, Rung]) -> int | None:
     """The lowest rung (1 to 5) whose status is not "shown" (a missing rung counts), or None."""
-    return next((i for i in range(1, 6) if (ladder.get(i) or {}).get("status") != "shown"), None)
+    return next((i for i in range(1, 6) if i not in ladder or not ladder[i].shown), None)
 
 
-def _rung_score(rubric: Rubric, line: Line, ladder: dict, lowest: int | None) -> Score:
+def _rung_score(
+    rubric: Rubric, line: Line, ladder: Mapping[int, Rung], lowest: int | None
+) -> Score:
     """A rung line's points: its status's, except that on the credited ladder a rung above the
     lowest unshown one earns the points of "not shown" (it keeps its status, not its credit)."""
     i = int(line.key)
-    status = (ladder.get(i) or {}).get("status")
-    if not isinstance(status, str):
+    if i not in ladder:
         return Score(line, 0.0, "not in the report")
+    status = str(ladder[i].status)
     if rubric.credit == "credited" and lowest is not None and i > lowest:
-        below = (ladder.get(lowest) or {}).get("status")
-        below = below if isinstance(below, str) else "not in the report"
+        below = str(ladder[lowest].status) if lowest in ladder else "not in the report"
         return Score(
             line,
             line.points.get("not shown", 0.0),
@@ -320,48 +323,41 @@ def late_runs(latest: str | None, deadline: datetime | None) -> bool:
         return False
 
 
+def _claim_score(line: Line, report: Report) -> Score:
+    """The honest-claim line: the claim as written against the rung the evidence supports."""
+    from reportgen.grading.claim import claimed_rung, honest
+
+    text = report.project.claim
+    supported = report.claim.supported_rung
+    reach = claimed_rung(text)
+    words = f" ('{', '.join(reach.words)}')" if reach.words else ""
+    why = f"your claim{words} reaches rung {reach.rung}; the evidence supports rung {supported}"
+    return Score(line, line.points["points"] if honest(text, supported) else 0.0, why)
+
+
 def score(
     rubric: Rubric,
-    report: dict,
+    report: Report,
     warnings: int = 0,
     latest_started_at: str | None = None,
     deadline: datetime | None = None,
 ) -> list[Score]:
-    """Every rubric line's points for one built report (report.json as a dict)."""
-    from reportgen.grading.claim import claimed_rung, honest
-
-    ladder = {r.get("rung"): r for r in report.get("ladder") or [] if isinstance(r, dict)}
-    claim = report.get("claim") if isinstance(report.get("claim"), dict) else {}
-    project = report.get("project") if isinstance(report.get("project"), dict) else {}
+    """Every rubric line's points for one built report."""
+    ladder = ladder_by_rung(report)
     lowest = lowest_unshown(ladder)
     out = []
     for line in rubric.lines:
         if line.kind == "rung":
             out.append(_rung_score(rubric, line, ladder, lowest))
         elif line.kind == "check" and not _check_applies(report, line.key):
-            kind = DESIGN_WORDS[_registry().report_design(report)]
+            kind = DESIGN_WORDS[_registry().design_of(report)]
             why = f"does not apply to a {kind} comparison: left out of the maximum"
             out.append(Score(line, 0.0, why, applies=False))
         elif line.kind == "check":
             ok, why = _check_passed(report, line.key)
             out.append(Score(line, line.points["points"] if ok else 0.0, why))
         elif line.kind == "claim":
-            text = (
-                project.get("claim")
-                if isinstance(project.get("claim"), str)
-                else claim.get("original")
-            )
-            supported = claim.get("supported_rung")
-            reach = claimed_rung(text)
-            ok = honest(text, supported)
-            words = f" ('{', '.join(reach.words)}')" if reach.words else ""
-            evidence = (
-                f"the evidence supports rung {supported}"
-                if isinstance(supported, int) and not isinstance(supported, bool)
-                else "the report names no supported rung"
-            )
-            why = f"your claim{words} reaches rung {reach.rung}; {evidence}"
-            out.append(Score(line, line.points["points"] if ok else 0.0, why))
+            out.append(_claim_score(line, report))
         elif line.kind == "warnings":
             n = warnings if isinstance(warnings, int) and warnings > 0 else 0
             pts = min(n * line.points["points"], line.points["cap"])
@@ -371,6 +367,11 @@ def score(
             why = f"a run started at {latest_started_at}, after the deadline" if late else "on time"
             out.append(Score(line, -line.points["points"] if late else 0.0, why))
     return out
+
+
+def ladder_by_rung(report: Report) -> dict[int, Rung]:
+    """The report's ladder rows by rung number."""
+    return {r.rung: r for r in report.ladder}
 
 
 def total(scores: list[Score]) -> float:

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,10 @@ from reportgen.batch import (
     unique_names,
 )
 from reportgen.errors import UsageError
+from reportgen.model.enums import RungStatus
 
 from .conftest import make_project, raw_zip, snapshot, zip_tree
+from .fakes import fixture_report
 
 
 @pytest.mark.parametrize(
@@ -282,12 +285,24 @@ def test_progress_plain_lines():
 def test_summary_fields_turn_nan_into_null_and_read_before_after():
     from reportgen.batch import summary_fields
 
-    report = {
-        "ladder": [{"rung": 1, "status": "shown"}, {"rung": 3, "status": "partly"}],
-        "claim": {"supported_rung": 1},
-        "noise": {"seed": {"gap_in_sd": float("nan")}, "block": {"gap": 0.1}},
-        "before_after": {"difference": 0.065, "low": 0.01, "high": float("inf")},
-    }
+    churn, ba = (
+        fixture_report("report-weekly-churn.json"),
+        fixture_report("report-tuned-replay.json"),
+    )
+    assert churn.noise.seed is not None and churn.noise.block is not None
+    assert ba.before_after is not None
+    first, third = ba.ladder[0], ba.ladder[2]
+    report = replace(
+        ba,
+        ladder=(replace(first, status=RungStatus.SHOWN), replace(third, status=RungStatus.PARTLY)),
+        claim=replace(ba.claim, supported_rung=1),
+        noise=replace(
+            ba.noise,
+            seed=replace(churn.noise.seed, gap_in_sd=float("nan")),
+            block=replace(churn.noise.block, gap=0.1),
+        ),
+        before_after=replace(ba.before_after, difference=0.065, low=0.01, high=float("inf")),
+    )
     fields = summary_fields(report)
     assert fields["seed_gap_in_sd"] is None
     assert (fields["gap_kind"], fields["gap"], fields["gap_low"], fields["gap_high"]) == (

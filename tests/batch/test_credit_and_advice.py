@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-import copy
 import tomllib
+from dataclasses import replace
 
 import pytest
 
-from reportgen.checks import compute_report
+from reportgen.checks import compute
 from reportgen.errors import UsageError
 from reportgen.grading.advice import GENERAL, advice
 from reportgen.grading.feedback import feedback_data, render_markdown
 from reportgen.grading.rubric import TEMPLATE, max_points, parse_rubric, score
+from reportgen.model import Report
+from reportgen.model.common import IntPair
 from reportgen.project import ProjectPaths, load_project
 from tests.checks.builder_ba import HARM, write_ba_project
 
+from .fakes import fixture_report, with_ladder
+
 
 @pytest.fixture(scope="module")
-def churn() -> dict:
+def churn() -> Report:
     """weekly-churn: rungs 1, 2 and 5 shown, 3 and 4 not; 30 weekly test blocks."""
-    report, _ = compute_report(load_project("examples/weekly-churn", ProjectPaths()))
+    report, _ = compute(load_project("examples/weekly-churn", ProjectPaths()))
     return report
 
 
@@ -28,8 +32,8 @@ def _points(scores) -> dict:
 
 
 def test_a_shown_rung_above_an_unshown_one_earns_no_credit(churn):
-    assert [r["credited"] for r in churn["ladder"]] == [True, True, False, False, False]
-    assert churn["ladder"][4]["status"] == "shown"  # its own status is kept
+    assert [r.credited for r in churn.ladder] == [True, True, False, False, False]
+    assert churn.ladder[4].status == "shown"  # its own status is kept
     pts = _points(score(parse_rubric(tomllib.loads(TEMPLATE)), churn))
     assert pts["rung5_bounded"] == (0.0, "shown, not credited: rung 3 below it is not shown")
     assert pts["rung2_fair"] == (2.0, "shown")
@@ -44,10 +48,8 @@ def test_the_rubric_may_score_each_rung_s_own_status(churn):
 
 def test_not_credited_earns_the_not_shown_points():
     doc = {"rungs": {"relevant": {"shown": 2, "partly": 1, "not_shown": 0.5}}}
-    ladder = [
-        {"rung": i, "status": s} for i, s in enumerate(["shown", "partly"] + ["shown"] * 3, 1)
-    ]
-    (s,) = score(parse_rubric(doc), {"ladder": ladder})
+    statuses = ["shown", "partly"] + ["shown"] * 3
+    (s,) = score(parse_rubric(doc), with_ladder(fixture_report("report-minimal.json"), statuses))
     assert (s.points, s.why) == (0.5, "shown, not credited: rung 2 below it is partly")
 
 
@@ -68,10 +70,8 @@ def test_advice_for_thirty_weekly_blocks_never_asks_for_a_block_column(churn):
     assert "block column" not in md.split("## The claim")[0]
 
 
-def _with(report: dict, **noise) -> dict:
-    r = copy.deepcopy(report)
-    r["noise"].update(noise)
-    return r
+def _with(report: Report, **noise) -> Report:
+    return replace(report, noise=replace(report.noise, **noise))
 
 
 def test_advice_without_per_row_predictions_asks_for_them(churn):
@@ -80,58 +80,66 @@ def test_advice_without_per_row_predictions_asks_for_them(churn):
 
 
 def test_advice_with_one_seed_per_model_asks_for_seeds(churn):
-    seed = dict(churn["noise"]["seed"], n={"candidate": 1, "baseline": 1}, gap_in_sd=None)
-    seed["trivial"] = False
+    assert churn.noise.seed is not None
+    seed = replace(churn.noise.seed, n=IntPair(candidate=1, baseline=1), gap_in_sd=None)
+    seed = replace(seed, trivial=False)
     text = advice(_with(churn, seed=seed), 3)
     assert "Log at least 5 seeds of each model" in text and "(now 1 and 1)" in text
 
 
 def test_advice_with_one_block_asks_for_more_blocks(churn):
-    block = dict(churn["noise"]["block"], low=None, high=None, blocks=1)
+    assert churn.noise.block is not None
+    block = replace(churn.noise.block, low=None, high=None, blocks=1)
     assert "fall in 1 block, and an interval needs at least 2" in advice(
         _with(churn, block=block), 3
     )
 
 
 def test_advice_for_fairness_names_the_failing_fact(churn):
-    r = copy.deepcopy(churn)
-    fact = next(f for f in r["fairness"] if f["id"] == "rule-before-runs")
-    fact.update(passed=False, text="decision rule written 2026-04-01, AFTER the first run")
+    fact = replace(
+        next(f for f in churn.fairness if f.id == "rule-before-runs"),
+        passed=False,
+        text="decision rule written 2026-04-01, AFTER the first run",
+    )
+    r = replace(churn, fairness=tuple(fact if f.id == fact.id else f for f in churn.fairness))
     text = advice(r, 2)
     assert "[rule] written in evreport.toml) is dated after the first run" in text
     assert "(now: decision rule written 2026-04-01, AFTER the first run)" in text
 
 
 def test_advice_for_relevance_and_bounds(churn):
-    r = copy.deepcopy(churn)
-    r["relevance"]["min_useful_effect"] = None
+    assert churn.relevance is not None
+    r = replace(churn, relevance=replace(churn.relevance, min_useful_effect=None))
     assert advice(r, 4).startswith("State the smallest gain worth having")
-    r["project"]["slice_column"] = None
+    r = replace(r, project=replace(r.project, slice_column=None))
     assert "Add a slice column" in advice(r, 5)
     assert "block column" not in advice(r, 5)  # the report has one: week
-    r["project"]["block_column"] = None
+    r = replace(r, project=replace(r.project, block_column=None))
     assert "Add a block column" in advice(r, 5)
 
 
-def test_advice_falls_back_to_the_general_paragraph_on_a_bare_report():
-    assert advice({"ladder": []}, 2) == GENERAL[2]
-    # student data of the wrong type is ignored, never a crash
-    hostile = {"noise": {"seed": {"n": "five", "gap_in_sd": "x"}, "block": {"low": [1]}}}
-    assert advice(hostile, 3) == GENERAL[3]
-    assert advice({"relevance": {"min_useful_effect": float("nan")}}, 4).startswith("State")
+def test_advice_falls_back_to_the_general_paragraph_when_the_report_says_nothing_more(churn):
+    fair = replace(churn, fairness=tuple(replace(f, passed=True) for f in churn.fairness))
+    assert advice(fair, 2) == GENERAL[2]
+    # the seed rule passes and the test interval lies above zero: nothing specific to say
+    assert churn.noise.seed is not None and churn.noise.block is not None
+    seed = replace(churn.noise.seed, passes=True)
+    block = replace(churn.noise.block, low=0.001, high=0.007)
+    assert advice(_with(churn, seed=seed, block=block), 3) == GENERAL[3]
+    assert advice(replace(churn, relevance=None), 4).startswith("There is no evaluation interval")
 
 
-def harm_report(tmp_path) -> dict:
+def harm_report(tmp_path) -> Report:
     """report.json of a before-after harm: 5 fixed, 40 broken, interval −0.159 to −0.075."""
     before, after = HARM
     root = write_ba_project(tmp_path / "p", before=before, after=after)
-    return compute_report(load_project(root))[0]
+    return compute(load_project(root))[0]
 
 
 def test_advice_on_a_harm_says_harm_and_never_narrowing(tmp_path):
     """300 questions, 150 right before; 5 fixed, 40 broken: interval −0.159 to −0.075."""
     r = harm_report(tmp_path)
-    assert r["ladder"][2]["status"] == "not shown"
+    assert r.ladder[2].status == "not shown"
     text = advice(r, 3)
     assert text == (
         "The test interval −0.159 to −0.075 lies wholly below zero: after is worse than before "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -11,31 +12,37 @@ from reportgen.grading.claim import claimed_rung, honest
 from reportgen.grading.duplicates import find_duplicates
 from reportgen.grading.feedback import feedback_data, md_escape, render_markdown
 from reportgen.grading.rubric import TEMPLATE, parse_rubric, score, total
+from reportgen.model import Report
+from reportgen.model.ladder import Check
 
+from .fakes import fixture_report, with_ladder
 from .grading_fakes import RUBRIC
 
 
-def report(rung: int = 2, claim: str = "A and B are tied.", failing=(), partly_at=None) -> dict:
+def report(rung: int = 2, claim: str = "A and B are tied.", failing=(), partly_at=None) -> Report:
+    """weekly-churn's report with the ladder shown up to ``rung``, the claim and three checks."""
     statuses = ["shown" if i <= rung else "not shown" for i in range(1, 6)]
     if partly_at:
         statuses[partly_at - 1] = "partly"
-    return {
-        "ladder": [
-            {
-                "rung": i,
-                "status": s,
-                "missing": None if s == "shown" else f"thing {i}",
-                "artefacts": [],
-            }
-            for i, s in enumerate(statuses, 1)
-        ],
-        "claim": {"supported_rung": rung, "original": claim},
-        "project": {"claim": claim},
-        "checks": [
-            {"id": c, "passed": c not in failing, "text": "t"}
-            for c in ("logged-equals-recomputed", "not-worse-on-a", "not-worse-on-b")
-        ],
-    }
+    base = with_ladder(fixture_report("report-weekly-churn.json"), statuses, artefacts=())
+    ladder = tuple(replace(r, missing=None if r.shown else f"thing {r.rung}") for r in base.ladder)
+    checks = tuple(
+        Check(id=c, rung=1, passed=c not in failing, value=None, bar=None, artefacts=(), text="t")
+        for c in ("logged-equals-recomputed", "not-worse-on-a", "not-worse-on-b")
+    )
+    return replace(
+        base,
+        ladder=ladder,
+        claim=replace(base.claim, supported_rung=rung, original=claim),
+        project=replace(base.project, claim=claim),
+        checks=checks,
+    )
+
+
+def with_row(rep: Report, rung: int, **changes) -> Report:
+    """``rep`` with one ladder row's fields changed."""
+    ladder = tuple(replace(r, **changes) if r.rung == rung else r for r in rep.ladder)
+    return replace(rep, ladder=ladder)
 
 
 def points(scores) -> dict:
@@ -115,8 +122,7 @@ def test_rubric_arithmetic_each_line(given, warnings, started, expected, expecte
 def test_a_missing_check_earns_nothing_and_one_warning_costs_half():
     r = parse_rubric(RUBRIC)
     # a missing check earns nothing; one warning costs 0.5
-    rep = report(rung=0)
-    rep["checks"] = []
+    rep = replace(report(rung=0), checks=())
     s = score(r, rep, warnings=1)
     assert points(s)["check_logged-equals-recomputed"] == 0
     assert points(s)["rung1_correct"] == 0
@@ -190,10 +196,13 @@ def test_claimed_rung(text, rung):
 
 @pytest.mark.parametrize("missing_rung", [1, 2, 3, 4, 5])
 def test_feedback_names_the_lowest_rung_not_shown(missing_rung):
-    rep = report(rung=missing_rung - 1)
-    rep["ladder"][missing_rung - 1]["artefacts"] = ["artefacts/x.json"]
-    rep["claim"]["reconsider_items"] = ["the gap holds on [new data](http://evil)"]
-    rep["claim"]["rewritten"] = "A <b>ties</b> B."
+    rep = with_row(report(rung=missing_rung - 1), missing_rung, artefacts=("artefacts/x.json",))
+    claim = replace(
+        rep.claim,
+        reconsider_items=("the gap holds on [new data](http://evil)",),
+        rewritten="A <b>ties</b> B.",
+    )
+    rep = replace(rep, claim=claim)
     md = render_markdown(feedback_data("alice", rep))
     names = ("correct", "fair", "larger than noise", "relevant", "bounded")
     assert f"rung {missing_rung} ({names[missing_rung - 1]})" in md
@@ -291,8 +300,9 @@ def test_html_feedback_section_is_escaped_and_replaced_on_regrade():
         with_feedback_section,
     )
 
-    rep = report(rung=1)
-    rep["ladder"][1]["missing"] = "<script>alert(1)</script> <!-- /evreport-feedback -->"
+    rep = with_row(
+        report(rung=1), 2, missing="<script>alert(1)</script> <!-- /evreport-feedback -->"
+    )
     r = parse_rubric(RUBRIC)
     s = score(r, rep)
     section = render_html_section(feedback_data("alice", rep, s, total(s), r.max))

@@ -303,6 +303,42 @@ def test_regrade_with_a_new_rubric_reuses_reports_but_not_grades(tmp_path):
     assert "**Points: 7 of 7**" in new_feedback and new_feedback != old_feedback
 
 
+@pytest.mark.parametrize("change", ["missing-key", "unknown-key"])
+def test_a_report_json_of_another_shape_is_rebuilt_not_reused(tmp_path, change):
+    """An earlier report.json without a key this evreport writes, or with one it does not,
+    is rebuilt as a changed submission would be; the unchanged one beside it is reused."""
+    subs = tmp_path / "subs"
+    for name in ("alice", "bob"):
+        grading_project(subs / name, rung=3, claim="A beats B.")
+    out = tmp_path / "out"
+    rubric = parse_rubric(RUBRIC)
+    run = {"formats": ("json",), "jobs": 1, "build": grading_build}
+    run_batch([subs], out, grading=GradingOptions(rubric=rubric), **run)
+    path = out / "alice" / "report.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if change == "missing-key":
+        del doc["noise"]["seed"]["gap_in_sd"]
+    else:
+        doc["claim"]["confidence"] = 0.9
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    again = run_batch([subs], out, grading=GradingOptions(rubric=rubric), **run)
+    assert {r["name"]: r["reused"] for r in again.rows} == {"alice": False, "bob": True}
+    assert again.extra["reused"] == 1
+    rebuilt = json.loads(path.read_text(encoding="utf-8"))
+    assert "confidence" not in rebuilt["claim"] and "gap_in_sd" in rebuilt["noise"]["seed"]
+    assert grades(out)["alice"]["status"] == "ok"
+
+
+def test_read_report_fails_loudly_on_another_shape(tmp_path):
+    from reportgen.grading.reuse import read_report
+    from reportgen.model import ReportShapeError
+
+    assert read_report(tmp_path) is None  # no report.json
+    (tmp_path / "report.json").write_text('{"schema": "evreport/1"}', encoding="utf-8")
+    with pytest.raises(ReportShapeError, match="report.tool: missing key"):
+        read_report(tmp_path)
+
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 

@@ -147,7 +147,9 @@ def batch_pages(reads: Reads) -> None:
     from reportgen.grading.rubric import TEMPLATE, parse_rubric, score, total
 
     rubric = parse_rubric(tomllib.loads(TEMPLATE))
-    reports = {name: load(name) for name in EXAMPLES}
+    from reportgen.model import Report
+
+    reports = {name: Report.from_json(load(name)) for name in EXAMPLES}
     rows, fingerprints = [], {}
     for i, (name, report) in enumerate(reports.items()):
         scores = score(rubric, report)
