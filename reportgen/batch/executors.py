@@ -9,6 +9,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
 
 from reportgen.batch.build import error_row
 from reportgen.batch.worker import Worker
@@ -25,9 +26,9 @@ def default_jobs() -> int:
 
 
 def run_local(
-    tasks: Sequence[dict],
+    tasks: Sequence[dict[str, Any]],
     jobs: int,
-    on_row: Callable[[dict], None],
+    on_row: Callable[[dict[str, Any]], None],
     cwd: str | None = None,
     memory_mb: int | None = None,
 ) -> None:
@@ -36,7 +37,7 @@ def run_local(
     lock = threading.Lock()
     local = threading.local()
 
-    def run(task: dict) -> dict:
+    def run(task: dict[str, Any]) -> dict[str, Any]:
         worker = getattr(local, "worker", None)
         if worker is None:
             worker = local.worker = Worker(task["build"], cwd, memory_mb)
@@ -68,7 +69,7 @@ _dask_workers: list[Worker] = []
 _dask_lock = threading.Lock()
 
 
-def dask_task(task: dict) -> dict:
+def dask_task(task: dict[str, Any]) -> dict[str, Any]:
     """What a Dask worker runs: build one task in this thread's evreport worker process."""
     workers = getattr(_dask_local, "workers", None)
     if workers is None:
@@ -90,7 +91,9 @@ def close_dask_workers() -> int:
     return len(workers)
 
 
-def run_dask(tasks: Sequence[dict], scheduler: str, on_row: Callable[[dict], None]) -> None:
+def run_dask(
+    tasks: Sequence[dict[str, Any]], scheduler: str, on_row: Callable[[dict[str, Any]], None]
+) -> None:
     """Run tasks on an existing Dask distributed cluster; paths must be on a shared filesystem."""
     try:
         from distributed import Client

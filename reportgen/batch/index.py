@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportgen.batch.build import RUNG_COLUMNS
 from reportgen.batch.overview import Overview, overview_context
@@ -81,7 +82,7 @@ def _rung(x: object) -> str:
     return str(x) if isinstance(x, int) and not isinstance(x, bool) else cells.DASH
 
 
-def _index_row(r: dict) -> IndexRow:
+def _index_row(r: dict[str, Any]) -> IndexRow:
     rungs = [
         RungCell(s, _RUNG_CSS.get(s, "unknown")) for s in (r.get(c) or "" for c in RUNG_COLUMNS)
     ]
@@ -124,4 +125,5 @@ def render_index(ctx: IndexContext) -> str:
     from reportgen.render.env import environment, stylesheet
 
     template = environment("html").get_template("batch/index.html")
-    return template.render(ctx=ctx, css=stylesheet(*STYLESHEETS))
+    html: str = template.render(ctx=ctx, css=stylesheet(*STYLESHEETS))
+    return html

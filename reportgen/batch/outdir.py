@@ -12,6 +12,7 @@ import re
 import shutil
 from collections.abc import Collection, Sequence
 from pathlib import Path
+from typing import Any
 
 from reportgen.batch.intake import RESERVED, Submission, safe_name
 from reportgen.errors import InputError, UsageError, clean_text, display_name
@@ -162,7 +163,9 @@ def recover(out: Path) -> list[str]:
     return restored
 
 
-def swap_in(out: Path, rows: list[dict], earlier: Sequence[str]) -> tuple[list[str], list[str]]:
+def swap_in(
+    out: Path, rows: list[dict[str, Any]], earlier: Sequence[str]
+) -> tuple[list[str], list[str]]:
     """Move each new report from the staging folder into OUT, replacing only our own entries.
 
     Each ``OUT/NAME`` is replaced by ``replace_folder``, so a report folder is always a

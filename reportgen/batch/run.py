@@ -6,8 +6,9 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from reportgen.batch.build import build_one, build_ref, clean_row, plan_tasks
 from reportgen.batch.executors import default_jobs, run_dask, run_local
@@ -94,8 +95,8 @@ def run_batch(
     timeout: float = DEFAULT_TIMEOUT,
     executor: str = "local",
     scheduler: str | None = None,
-    progress: Callable[[int, int, dict], None] | None = None,
-    build: Callable[[dict], dict] = build_one,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
+    build: Callable[[dict[str, Any]], dict[str, Any]] = build_one,
     memory_mb: int | None = None,
     grading: BatchHooks | None = None,
 ) -> BatchResult:
@@ -126,9 +127,9 @@ def run_batch(
             skip = {r["name"] for r in reused}
             todo = [s for s in subs if s.name not in skip]
             tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
-            rows: list[dict] = [clean_row(r) for r in reused]
+            rows: list[dict[str, Any]] = [clean_row(r) for r in reused]
 
-            def on_row(row: dict) -> None:
+            def on_row(row: dict[str, Any]) -> None:
                 row = clean_row(row)
                 rows.append(row)
                 if progress is not None:
@@ -157,7 +158,7 @@ def run_batch(
 
 
 @contextlib.contextmanager
-def _locked(out: Path):
+def _locked(out: Path) -> Iterator[None]:
     """OUT, created, with its lock held: a second batch (or build) into it stops with one line."""
     lock = lock_folder(out)
     try:

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from reportgen.batch.build import COLUMNS
 from reportgen.errors import EXIT_INPUT, EXIT_OK
@@ -24,10 +25,10 @@ class BatchResult:
     """The rows of the summary, in name order, and what the batch exits with."""
 
     out: Path
-    rows: list[dict]
+    rows: list[dict[str, Any]]
     seconds: float = 0.0
     #: top-level keys the hooks add to summary.json (grading: reused, duplicates ...)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
@@ -38,7 +39,7 @@ class BatchResult:
         return EXIT_INPUT if self.failed else EXIT_OK
 
 
-def summary_csv(rows: Sequence[dict]) -> str:
+def summary_csv(rows: Sequence[dict[str, Any]]) -> str:
     """summary.csv: one row per submission, COLUMNS; no cell can become a formula."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -48,7 +49,7 @@ def summary_csv(rows: Sequence[dict]) -> str:
     return buf.getvalue()
 
 
-def counts(rows: Sequence[dict]) -> dict:
+def counts(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """How many submissions built, failed, and reached each rung (supported_rung >= k)."""
     ok = [r for r in rows if r["status"] == "ok"]
     reached = {
