@@ -110,7 +110,7 @@ class GradingOptions:
             fp = row.pop("fingerprint", None)
             row.setdefault("reused", False)
             folder = stage / row["name"]
-            staged = bool(row.get("report")) and folder.is_dir() and not folder.is_symlink()
+            staged = bool(row["report"]) and folder.is_dir() and not folder.is_symlink()
             if row["status"] == "ok":
                 fingerprints[row["name"]] = fp
                 if staged and not row["reused"]:
@@ -137,7 +137,7 @@ class GradingOptions:
             groups, common, missing = [], [], {}
         extra = {
             "missing_by_rung": missing,
-            "reused": sum(1 for r in rows if r.get("reused")),
+            "reused": sum(1 for r in rows if r["reused"]),
             "duplicates": groups,
             "duplicates_common": common,
         }
@@ -297,7 +297,7 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
         scores = score(
             opts.rubric,
             report,
-            warnings=row.get("warnings") or 0,
+            warnings=row["warnings"] or 0,
             latest_started_at=(fp or {}).get("latest_started_at"),
             deadline=opts.deadline,
         )
@@ -305,7 +305,7 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
         error = ""
     else:
         scores, points = None, 0.0
-        error = row.get("error") or "the report could not be read"
+        error = row["error"] or "the report could not be read"
     most = max_points(opts.rubric, scores)
     grade = {
         "name": row["name"],
@@ -375,7 +375,7 @@ def grades_csv(opts: GradingOptions) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(cols)
     for r in rows:
-        writer.writerow([_cell(_gradebook(r.get(c))) for c in cols])
+        writer.writerow([_cell(_gradebook(r[c])) for c in cols])
     return buf.getvalue()
 
 

@@ -188,7 +188,7 @@ def claimed_rung(text: str | None) -> ClaimReach:
         for rung, words in counted.items():
             best.setdefault(rung, []).extend(words)
     for rung in (5, 4, 3):
-        if best.get(rung):
+        if rung in best:
             return ClaimReach(rung, tuple(dict.fromkeys(best[rung]))[:3])
     return ClaimReach(2, tuple(dict.fromkeys(" ".join(w.split()) for w in weakened))[:3])
 

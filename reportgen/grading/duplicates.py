@@ -136,7 +136,9 @@ def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict]
         if fp.get("runs_sorted"):
             by_key[("runs", fp["runs_sorted"])].add(name)
     common: list[str] = []
-    shared: dict[frozenset, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    shared: defaultdict[frozenset[str], defaultdict[str, list[str]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for key, names in by_key.items():
         if len(names) < 2:
             continue
@@ -173,18 +175,18 @@ def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict]
     return groups, sorted(common)
 
 
-def _describe(kinds: Mapping[str, list[str]]) -> list[str]:
+def _describe(kinds: defaultdict[str, list[str]]) -> list[str]:
     out = []
     for kind, label in (("predictions", "predictions"), ("split", "split")):
-        items = sorted(kinds.get(kind) or [])
+        items = sorted(kinds[kind])
         if items:
             named = ", ".join(clean_text(i, 200) for i in items[:3]) + (
                 f" and {len(items) - 3} more" if len(items) > 3 else ""
             )
             out.append(f"{_plural(len(items), f'byte-identical {label} file')}: {named}")
-    if kinds.get("runs"):
+    if kinds["runs"]:
         out.append("an identical runs.csv (after sorting its rows)")
-    if kinds.get("values"):
+    if kinds["values"]:
         n = int(kinds["values"][0])
         out.append(f"{n} run-log values identical to 6 significant digits")
     return out

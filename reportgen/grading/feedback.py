@@ -110,7 +110,7 @@ def feedback_data(
         error=None if built else clean_text(error or "unknown", 1000),
         rung=rung,
         rung_name=RUNG_NAMES[rung - 1] if rung else "",
-        meaning=RUNG_MEANING.get(rung, "") if rung else "",
+        meaning=RUNG_MEANING[rung] if rung else "",
         status=clean_text(status, 20),
         missing=clean_text(missing, 600) if missing and missing.strip() else None,
         advice=advice(report, rung) if report is not None else "",
