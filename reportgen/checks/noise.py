@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
@@ -15,9 +17,11 @@ from reportgen.checks.noise_lines import (
 from reportgen.checks.reasons import sentence, sides, t_figures, t_sentence
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
+from reportgen.model.common import FloatPair, IntPair, MaybeFloatPair, SeedLists
+from reportgen.model.seed import Paired, PairedMeasured, SeedNoise, SeedValue, SeedValues
 from reportgen.project import Project
 from reportgen.stats.blocks import BlockNoise, TwoLevel, block_noise
-from reportgen.stats.results import Reason
+from reportgen.stats.results import Reason, Sides
 from reportgen.stats.seeds import SeedRule, paired_seeds, seed_rule
 from reportgen.words import (
     count,
@@ -55,7 +59,9 @@ def _paired_part(cand: ModelRuns, base: ModelRuns) -> tuple[str, list]:
     return part, shared[part]
 
 
-def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[dict, list[Problem]]:
+def seed_section(
+    project: Project, cand: ModelRuns, base: ModelRuns
+) -> tuple[SeedNoise, list[Problem]]:
     """noise.seed: the seed rule on the part both models have seeds for, and the paired analysis;
     with a warning when seeds_paired leaves seed labels without a partner."""
     cfg = project.config
@@ -70,12 +76,9 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    out = seed_rule_dict(rule, noise=repeat_words(cfg).noise)
-    out["part"] = part
-    out["sd_from"] = sd_source(cfg.seed_sd_from, out)
-    out["values"] = {
-        mr.role: [
-            {"seed": s.seed, "value": v, "source": src}
+    values = {
+        mr.role: tuple(
+            SeedValue(seed=s.seed, value=v, source=src, folds=None)
             for s in mr.seeds
             for v, src in [
                 (s.val_value, s.val_source)
@@ -83,26 +86,21 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
                 else (s.test_value, s.test_source)
             ]
             if v is not None
-        ]
+        )
         for mr in (cand, base)
     }
-    out["left_out"] = cand.left_out + base.left_out
-    # how many networks each line rests on (validation-only seeds are normal)
-    out["test_networks"] = {
-        mr.role: sum(1 for s in mr.seeds if s.test_pred is not None) for mr in (cand, base)
-    }
-    paired = no_pairs()
+    paired: Paired = no_pairs()
     if cfg.seeds_paired:
         ppart, common = _paired_part(cand, base)
         ct, ctv = cand.seed_values(ppart)
         bt, btv = base.seed_values(ppart)
         ci = dict(zip(ct, ctv, strict=True))
         bi = dict(zip(bt, btv, strict=True))
-        unpaired = {
-            "candidate": sorted(set(ct) - set(common), key=str),
-            "baseline": sorted(set(bt) - set(common), key=str),
-        }
-        if unpaired["candidate"] or unpaired["baseline"]:
+        unpaired = SeedLists(
+            candidate=tuple(sorted(set(ct) - set(common), key=str)),
+            baseline=tuple(sorted(set(bt) - set(common), key=str)),
+        )
+        if unpaired.candidate or unpaired.baseline:
             warnings.append(
                 Problem(
                     f"seeds_paired: seeds pair by label; on {ppart} "
@@ -119,24 +117,40 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
             higher_is_better=cfg.higher_is_better,
             confidence=cfg.confidence,
         )
-        paired = {
-            "n": res.n,
-            "mean": res.mean,
-            "sd": res.sd,
-            "low": res.low,
-            "high": res.high,
-            "p": res.p,
-            "reason": t_sentence(res.reason, res.n, "paired seed"),
-            "part": ppart,
-            "seeds": common,
-            "unpaired": unpaired,
-        }
-    out["paired"] = paired
-    return out, warnings
+        paired = PairedMeasured(
+            n=res.n,
+            mean=res.mean,
+            sd=res.sd,
+            low=res.low,
+            high=res.high,
+            p=res.p,
+            reason=t_sentence(res.reason, res.n, "paired seed"),
+            part=ppart,
+            seeds=tuple(common),
+            unpaired=unpaired,
+        )
+    seed = SeedNoise(
+        **seed_rule_fields(rule, noise=repeat_words(cfg).noise),
+        part=part,
+        within_folds=None,
+        folds=None,
+        sd_from=sd_source(cfg.seed_sd_from, rule.sd, rule.sd_used),
+        values=SeedValues(candidate=values["candidate"], baseline=values["baseline"]),
+        left_out=tuple(cand.left_out + base.left_out),
+        # how many networks each line rests on (validation-only seeds are normal)
+        test_networks=IntPair(
+            candidate=sum(1 for s in cand.seeds if s.test_pred is not None),
+            baseline=sum(1 for s in base.seeds if s.test_pred is not None),
+        ),
+        paired=paired,
+    )
+    return seed, warnings
 
 
-def seed_rule_dict(rule: SeedRule, noise: str = "retraining noise", per: str = "") -> dict:
-    """noise.seed's figures of the seed rule, with its reason and note in words (``noise`` names
+def seed_rule_fields(
+    rule: SeedRule, noise: str = "retraining noise", per: str = ""
+) -> dict[str, Any]:
+    """The SeedNoise fields of the seed rule, with its reason and note in words (``noise`` names
     the noise the seeds measure, ``per`` where the seeds are counted)."""
     note = None
     if rule.note is not None and rule.substituted is not None:
@@ -147,45 +161,57 @@ def seed_rule_dict(rule: SeedRule, noise: str = "retraining noise", per: str = "
         else sentence(rule.reason)
     )
     return {
-        "n": sides(rule.n),
-        "sd": sides(rule.sd),
-        "mean": sides(rule.mean),
+        "n": IntPair(candidate=rule.n.candidate, baseline=rule.n.baseline),
+        "sd": MaybeFloatPair(candidate=rule.sd.candidate, baseline=rule.sd.baseline),
+        # the model states both means: a side without one fails the report's validation
+        "mean": FloatPair(
+            candidate=cast(float, rule.mean.candidate), baseline=cast(float, rule.mean.baseline)
+        ),
         "sd_used": rule.sd_used,
         "validation_gap": rule.validation_gap,
         "gap_in_sd": rule.gap_in_sd,
         "multiple": rule.multiple,
         "passes": rule.passes,
         "trivial": rule.trivial,
-        "deterministic": list(rule.deterministic),
+        "deterministic": tuple(rule.deterministic),
         "note": note,
         "seeds_beating_baseline": rule.seeds_beating_baseline,
         "reason": reason,
     }
 
 
-def no_pairs(reason: str | None = None) -> dict:
+def no_pairs(reason: str | None = None) -> Paired:
     """noise.seed.paired when no seed pairs are compared (and why, when it says)."""
-    keys = ("n", "mean", "sd", "low", "high", "p", "part")
-    return {**dict.fromkeys(keys), "seeds": [], "unpaired": None, "reason": reason}
+    return Paired(
+        n=None,
+        mean=None,
+        sd=None,
+        low=None,
+        high=None,
+        p=None,
+        part=None,
+        seeds=(),
+        unpaired=None,
+        reason=reason,
+    )
 
 
-def _seed_list(unpaired: dict, cand: str, base: str) -> str:
+def _seed_list(unpaired: SeedLists, cand: str, base: str) -> str:
     parts = []
-    for role, name in (("candidate", cand), ("baseline", base)):
-        if unpaired[role]:
-            parts.append(f"{name} seeds {', '.join(str(s) for s in unpaired[role])}")
+    for seeds, name in ((unpaired.candidate, cand), (unpaired.baseline, base)):
+        if seeds:
+            parts.append(f"{name} seeds {', '.join(str(s) for s in seeds)}")
     return "; ".join(parts)
 
 
-def sd_source(sd_from: str, seed: dict) -> str | None:
+def sd_source(sd_from: str, sd: Sides[float | None], sd_used: float | None) -> str | None:
     """Which model's sd the rule used (after the deterministic-model substitution)."""
-    if seed.get("sd_used") is None:
+    if sd_used is None:
         return None
-    sd = seed["sd"]
     if sd_from != "larger":
         other = "baseline" if sd_from == "candidate" else "candidate"
-        return sd_from if sd.get(sd_from) == seed["sd_used"] else other
-    return "candidate" if (sd["candidate"] or 0) >= (sd["baseline"] or 0) else "baseline"
+        return sd_from if getattr(sd, sd_from, None) == sd_used else other
+    return "candidate" if (sd.candidate or 0) >= (sd.baseline or 0) else "baseline"
 
 
 def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs=None) -> dict:
@@ -281,7 +307,9 @@ def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:
     return [(i, bpos[s]) for i, s in enumerate(ev.seeds["candidate"]) if s in bpos]
 
 
-def block_section(project: Project, ev: EvalData | None, seed: dict | None = None) -> dict | None:
+def block_section(
+    project: Project, ev: EvalData | None, seed: SeedNoise | None = None
+) -> dict | None:
     if ev is None:
         return None
     cfg = project.config
@@ -295,10 +323,10 @@ def block_section(project: Project, ev: EvalData | None, seed: dict | None = Non
     # the words of the two-level interval's seed level are the checks', not the statistics'
     out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev, out.get("reason"))
     # the test gap in seed sd (the seed line's sd), beside the block line
-    sd = (seed or {}).get("sd_used")
+    sd = seed.sd_used if seed is not None else None
     out["gap_in_seed_sd"] = (
         out["gap"] / sd
-        if sd and out.get("gap") is not None and not (seed or {}).get("trivial")
+        if sd and out.get("gap") is not None and not (seed is not None and seed.trivial)
         else None
     )
     return out
@@ -411,15 +439,15 @@ def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin)
 
 
 def budget_section(
-    project: Project, seed: dict, block: dict | None
+    project: Project, seed: SeedNoise, block: dict | None
 ) -> tuple[dict | None, str | None]:
     """noise.budget: Var(gap) ~ s_seed^2 / S + s_block^2 / B with the planning figures, or
     (None, reason)."""
     from reportgen.stats import budget as bd
 
     cfg = project.config
-    S = min(seed["n"]["candidate"], seed["n"]["baseline"])
-    sd = seed.get("sd_used")
+    S = min(seed.n.candidate, seed.n.baseline)
+    sd = seed.sd_used
     if sd is None or S < 2:
         return None, "fewer than 2 seeds on a side: the seed term of the budget is unknown"
     if block is None:
@@ -440,10 +468,8 @@ def budget_section(
     out = budget_dict(res, lambda v: fixed(v, test_decimals(block)))  # the half-width's decimals
     out["planning"]["impractical_text"] = impractical_text(project, out)
     out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
-    out["seed_part"] = seed.get("part", "validation")
-    sd_iv = bd.sd_interval(
-        sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence
-    )
+    out["seed_part"] = seed.part
+    sd_iv = bd.sd_interval(sd, getattr(seed.n, seed.sd_from or "candidate") or S, cfg.confidence)
     out["seed_sd_interval"] = {"low": sd_iv.low, "high": sd_iv.high}
     two = block.get("two_level") or {}
     out["two_level_half_width"] = (

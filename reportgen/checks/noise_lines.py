@@ -4,7 +4,10 @@ decimals wherever it is printed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reportgen.checks.select import ModelRuns
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.project.config import Config
 from reportgen.words import (
@@ -51,52 +54,59 @@ def seed_head(cfg: Config) -> str:
     return f"Seed spread ({repeat_words(cfg).label}):"
 
 
-def _gap_words(seed: dict, unit: str) -> str:
+def _gap_words(seed: SeedNoise, unit: str) -> str:
     """ "the validation gap is +0.0032 log loss", or why there is none."""
-    part = seed.get("part", "validation")
-    if seed.get("validation_gap") is None:
+    part = seed.part
+    if seed.validation_gap is None:
         return f"there is no {part} gap (a model has no {part} values)"
-    return f"the {part} gap is {gap(seed['validation_gap'])} {unit}"
+    return f"the {part} gap is {gap(seed.validation_gap)} {unit}"
 
 
 def seed_rule_words(
-    cfg: Config, seed: dict, names: tuple[str, str], opening: str, sd_words, of: int, where=""
+    cfg: Config,
+    seed: SeedNoise,
+    names: tuple[str, str],
+    opening: str,
+    sd_words: Callable[[str, str], str],
+    of: int,
+    where: str = "",
 ) -> str:
     """A measured seed line: the gap in seed sd, the sd (``sd_words(seeds, larger)`` says what
     it is over), the rule's verdict and how many of ``of`` candidate seeds beat the baseline's
     mean (``where``: " over the folds")."""
     cand, base = names
     who = {"candidate": cand, "baseline": base}
-    src = seed.get("sd_from") or "candidate"
-    larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.get("note") else ""
-    seeds = count_noun(seed["n"][src], "seed", adjective=who[src])
+    src = seed.sd_from or "candidate"
+    larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.note else ""
+    seeds = count_noun(getattr(seed.n, src), "seed", adjective=who[src])
     return (
-        f"{opening}, {ratio(seed['gap_in_sd'], signed=True)} seed sd (sd "
-        f"{spread(seed['sd_used'])}{sd_words(seeds, larger)}); the rule needs more than "
-        f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed['passes'] else 'fails'}; "
-        f"{count(seed['seeds_beating_baseline'])} of {count_noun(of, 'seed', adjective=cand)} "
+        f"{opening}, {ratio(seed.gap_in_sd, signed=True)} seed sd (sd "
+        f"{spread(seed.sd_used)}{sd_words(seeds, larger)}); the rule needs more than "
+        f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed.passes else 'fails'}; "
+        f"{count(seed.seeds_beating_baseline)} of {count_noun(of, 'seed', adjective=cand)} "
         f"beat the {base} mean{where}."
     )
 
 
-def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
+def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRuns) -> str:
+    """The seed line of the split design: the rule, its note, the left-out rows, the pairs."""
     cfg = project.config
     unit = cfg.metric_words
-    part = seed.get("part", "validation")
+    part = seed.part
     level = "" if part == "validation" else " measured on test seeds (a test-level number):"
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
+    n_c, n_b = seed.n.candidate, seed.n.baseline
     head = f"{seed_head(cfg)}{level}"
-    if seed.get("trivial"):
+    if seed.trivial:
         s1 = (
             f"{head} {_gap_words(seed, unit)}; both models have zero "
             f"seed spread over {count(n_c)} and {count(n_b)} seeds (deterministic training), so "
             f"the seed rule is trivially "
-            f"{'met' if seed['passes'] else 'failed (the gap is not positive)'} and the "
+            f"{'met' if seed.passes else 'failed (the gap is not positive)'} and the "
             "evaluation line carries the decision."
         )
-    elif seed.get("gap_in_sd") is None:
+    elif seed.gap_in_sd is None:
         s1 = (
-            f"{head} not measured: {seed.get('reason') or 'fewer than 2 seeds'} "
+            f"{head} not measured: {seed.reason or 'fewer than 2 seeds'} "
             f"({count_noun(n_c, 'seed', adjective=cand.name)}, "
             f"{count_noun(n_b, 'seed', adjective=base.name)}); {_gap_words(seed, unit)}."
         )
@@ -109,31 +119,31 @@ def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -
             lambda seeds, larger: f" over {seeds}{larger}",
             n_c,
         )
-    if seed.get("note"):
-        s1 += f" Note: {seed['note']}."
+    if seed.note:
+        s1 += f" Note: {seed.note}."
     if n_c != n_b:
         s1 += (
             f" The means compare {count_noun(n_c, 'seed', adjective=cand.name)} with "
             f"{count_noun(n_b, 'seed', adjective=base.name)}."
         )
-    if seed.get("left_out"):
-        s1 += f" {count_noun(len(seed['left_out']), 'run row')} left out (listed in the appendix)."
-    p = seed["paired"]
-    if p.get("low") is not None:
-        d = gap_decimals(p["mean"], p["low"], p["high"])
+    if seed.left_out:
+        s1 += f" {count_noun(len(seed.left_out), 'run row')} left out (listed in the appendix)."
+    p = seed.paired
+    if p.low is not None:
+        d = gap_decimals(p.mean, p.low, p.high)
         s1 += (
-            f" Paired by seed label ({p['part']}): mean difference {with_sign(p['mean'], d)}, "
-            f"{confidence(cfg.confidence)} t interval {interval(p['low'], p['high'], digits=d)} "
-            f"over {count_noun(p['n'], 'seed pair')}."
+            f" Paired by seed label ({p.part}): mean difference {with_sign(p.mean, d)}, "
+            f"{confidence(cfg.confidence)} t interval {interval(p.low, p.high, digits=d)} "
+            f"over {count_noun(p.n, 'seed pair')}."
         )
-    elif cfg.seeds_paired and p.get("reason"):
-        s1 += f" Paired by seed label: no interval ({p['reason']})."
+    elif cfg.seeds_paired and p.reason:
+        s1 += f" Paired by seed label: no interval ({p.reason})."
     return s1
 
 
 def lines(
-    project: Project, seed: dict, block: dict | None, cand: ModelRuns, base: ModelRuns
-) -> tuple[list, list]:
+    project: Project, seed: SeedNoise, block: dict | None, cand: ModelRuns, base: ModelRuns
+) -> tuple[list[str], list[str]]:
     """The two noise sentences and what each covers; the test gap in seed sd is a seed-line
     figure (the seed sd scales it), so it is said there, never in the block line."""
     cfg = project.config
@@ -152,7 +162,7 @@ def lines(
             "evaluation noise is unmeasured"
             + (
                 " and rung 3 rests on the paired seed interval."
-                if seed["paired"].get("low") is not None
+                if seed.paired.low is not None
                 else "."
             )
         )

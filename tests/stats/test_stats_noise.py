@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from reportgen.checks.noise import block_dict, primary_reason, seed_rule_dict
+from reportgen.checks.jsonsafe import jsonable
+from reportgen.checks.noise import block_dict, primary_reason, seed_rule_fields
 from reportgen.stats.blocks import block_noise
 from reportgen.stats.bootstrap import block_bootstrap, per_seed_intervals, two_level_bootstrap
 from reportgen.stats.results import Bounds, Reason, Sides
@@ -105,8 +106,10 @@ def test_seed_rule_zero_sd_and_bad_option():
 
 
 def test_seed_rule_json_ready(json_ready):
-    json_ready(seed_rule_dict(seed_rule(np.array([0.3, 0.31]), [0.4], higher_is_better=False)))
-    json_ready(seed_rule_dict(seed_rule(np.array([0.3, 0.31]), [0.4, 0.42], higher_is_better=True)))
+    for cand, base, hib in (([0.3, 0.31], [0.4], False), ([0.3, 0.31], [0.4, 0.42], True)):
+        json_ready(
+            jsonable(seed_rule_fields(seed_rule(np.array(cand), base, higher_is_better=hib)))
+        )
 
 
 # ----------------------------------------------------------------- paired seeds / t / welch

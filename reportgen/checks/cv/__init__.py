@@ -26,6 +26,7 @@ from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
 
@@ -63,13 +64,13 @@ class CrossValidation(Split):
     def comparisons(self) -> list[dict]:
         return fold_comparisons(self.project, self.fc, self.fb)
 
-    def seed(self) -> tuple[dict, list[Problem]]:
+    def seed(self) -> tuple[SeedNoise, list[Problem]]:
         return cv_seed_section(self.project, self.fc, self.fb, self.table), []
 
     def facts(self, facts: list) -> list:
         return cv_facts(self.project, facts, self.fc, self.fb, self.table)
 
-    def interval(self, seed: dict, block: dict | None) -> Interval | None:
+    def interval(self, seed: SeedNoise, block: dict | None) -> Interval | None:
         return cv_interval(self.cv)
 
     def data(self, data: dict) -> dict:
@@ -88,13 +89,13 @@ class CrossValidation(Split):
     def tasks(self, ev) -> dict:
         return {}
 
-    def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
+    def noise_rung(self, seed: SeedNoise, iv: Interval | None) -> RungResult:
         return cv_noise_rung(self.project, seed, iv, self.cv)
 
     def measured(self) -> list[str]:
         return measured(self.project, self.cand, self.base)
 
-    def noise(self, seed: dict, block: dict | None) -> dict:
+    def noise(self, seed: SeedNoise, block: dict | None) -> dict:
         project, cv = self.project, self.cv
         lines = [seed_line(project, seed, self.fc, self.fb, cv), cv_line(project, cv)]
         covers = list(COVERS)
@@ -112,7 +113,9 @@ class CrossValidation(Split):
             "what more repeats can do",
         }
 
-    def reconsider(self, ladder: list, seed: dict, iv, slices, verdict: str, noise: dict) -> list:
+    def reconsider(
+        self, ladder: list, seed: SeedNoise, iv, slices, verdict: str, noise: dict
+    ) -> list:
         cv = self.cv
         plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
         items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from reportgen import words
 from reportgen.checks.cv.select import FoldRuns
 from reportgen.checks.noise_lines import seed_rule_words
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.stats.cv import FEW_FOLD_GAPS
 
@@ -21,30 +22,30 @@ def cv_head(cv: dict) -> str:
     )
 
 
-def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: dict) -> str:
+def seed_line(project: Project, seed: SeedNoise, cand: FoldRuns, base: FoldRuns, cv: dict) -> str:
     """The seed line within folds: the rule on the mean fold gap, with the within-fold seed sd
     (the gap with the resampling line's decimals)."""
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
-    folds = words.count_noun(seed.get("folds") or 0, "fold")
-    g = seed.get("validation_gap")
+    n_c, n_b = seed.n.candidate, seed.n.baseline
+    folds = words.count_noun(seed.folds or 0, "fold")
+    g = seed.validation_gap
     gap_words = (
         f"the cross-validation gap is {words.with_sign(g, cv_digits(cv))} {unit}"
         if g is not None
         else "there is no cross-validation gap"
     )
-    if seed.get("trivial"):
+    if seed.trivial:
         s = (
             f"{SEED_HEAD} {gap_words}; both models have zero seed spread within every fold "
             f"({words.count(n_c)} and {words.count(n_b)} seeds per fold: deterministic "
             "training), so the seed rule is trivially "
-            f"{'met' if seed['passes'] else 'failed (the gap is not positive)'}"
+            f"{'met' if seed.passes else 'failed (the gap is not positive)'}"
             " and the resampling line carries the decision."
         )
-    elif seed.get("gap_in_sd") is None:
+    elif seed.gap_in_sd is None:
         s = (
-            f"{SEED_HEAD} not measured within folds: {seed.get('reason') or 'fewer than 2 seeds'} "
+            f"{SEED_HEAD} not measured within folds: {seed.reason or 'fewer than 2 seeds'} "
             f"({words.count_noun(n_c, 'seed', adjective=cand.name)} and "
             f"{words.count_noun(n_b, 'seed', adjective=base.name)} per fold); {gap_words}."
         )
@@ -57,16 +58,15 @@ def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: 
             lambda seeds, larger: (
                 f": the mean over {folds} of each fold's seed variance, {seeds} per fold{larger}"
             ),
-            len(seed["values"]["candidate"]),
+            len(seed.values.candidate),
             " over the folds",
         )
-    if seed.get("note"):
-        s += f" Note: {seed['note']}."
+    if seed.note:
+        s += f" Note: {seed.note}."
     s += " The fold gaps compare seed-averaged networks."
-    if seed.get("left_out"):
+    if seed.left_out:
         s += (
-            f" {words.count_noun(len(seed['left_out']), 'run row')} "
-            "left out (listed in the appendix)."
+            f" {words.count_noun(len(seed.left_out), 'run row')} left out (listed in the appendix)."
         )
     return s
 

@@ -6,8 +6,9 @@ import numpy as np
 
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.select import FoldRuns
-from reportgen.checks.noise import no_pairs, sd_source, seed_rule_dict
+from reportgen.checks.noise import no_pairs, sd_source, seed_rule_fields
 from reportgen.checks.reasons import sentence, t_figures, t_sentence
+from reportgen.model.seed import SeedNoise, SeedValue, SeedValues
 from reportgen.project import Project
 from reportgen.stats.cv import (
     MAX_REPEATS,
@@ -168,7 +169,9 @@ def _planning(project: Project, res: dict, R: int, K: int) -> dict:
     }
 
 
-def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTable) -> dict:
+def cv_seed_section(
+    project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTable
+) -> SeedNoise:
     """noise.seed in a cv design: the seed spread within folds (the mean over the analysed folds
     of each fold's seed variance), the rule on the mean fold gap; the fold gaps average seeds."""
     cfg = project.config
@@ -188,7 +191,7 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
         sum(
             1
             for v in per_seed["candidate"]
-            if signed_gap(v["value"], base_mean, cfg.higher_is_better) > 0
+            if signed_gap(v.value, base_mean, cfg.higher_is_better) > 0
         )
         if base_mean is not None
         else None
@@ -204,22 +207,24 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    out = seed_rule_dict(rule, per=" per fold")
-    if out["seeds_beating_baseline"] is None:
-        out["seeds_beating_baseline"] = 0
-    out["part"] = "cross-validation"
-    out["within_folds"] = True
-    out["folds"] = len(keys)
-    out["sd_from"] = sd_source(cfg.seed_sd_from, out)
-    out["values"] = per_seed
-    out["left_out"] = cand.left_out + base.left_out + table.left_out
-    out["test_networks"] = None
+    fields = seed_rule_fields(rule, per=" per fold")
+    if fields["seeds_beating_baseline"] is None:
+        fields["seeds_beating_baseline"] = 0
     reason = "cross-validation: seeds are compared within folds (the seed line), not paired"
-    out["paired"] = no_pairs(reason if cfg.seeds_paired else None)
-    return out
+    return SeedNoise(
+        **fields,
+        part="cross-validation",
+        within_folds=True,
+        folds=len(keys),
+        sd_from=sd_source(cfg.seed_sd_from, rule.sd, rule.sd_used),
+        values=SeedValues(candidate=per_seed["candidate"], baseline=per_seed["baseline"]),
+        left_out=tuple(cand.left_out + base.left_out + table.left_out),
+        test_networks=None,
+        paired=no_pairs(reason if cfg.seeds_paired else None),
+    )
 
 
-def _seed_means(fr: FoldRuns, keys) -> list[dict]:
+def _seed_means(fr: FoldRuns, keys: list[tuple[int, int]]) -> tuple[SeedValue, ...]:
     """Per seed label, its mean fold metric over the analysed folds it trained on."""
     out = []
     for seed in fr.seeds():
@@ -227,11 +232,11 @@ def _seed_means(fr: FoldRuns, keys) -> list[dict]:
         vals = [v for v in vals if v is not None]
         if vals:
             out.append(
-                {
-                    "seed": seed,
-                    "value": float(np.mean(vals)),
-                    "source": f"mean over {len(vals)} folds",
-                    "folds": len(vals),
-                }
+                SeedValue(
+                    seed=seed,
+                    value=float(np.mean(vals)),
+                    source=f"mean over {len(vals)} folds",
+                    folds=len(vals),
+                )
             )
-    return out
+    return tuple(out)

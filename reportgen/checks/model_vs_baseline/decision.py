@@ -8,6 +8,7 @@ from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import (
     blocks_phrase,
@@ -59,27 +60,27 @@ def equivalent(rel: dict | None) -> bool:
     return bool(rel and rel.get("finding") == "equivalent")
 
 
-def _not_better_reason(project: Project, seed: dict, iv: Interval | None) -> str:
+def _not_better_reason(project: Project, seed: SeedNoise, iv: Interval | None) -> str:
     """Why the candidate is not shown to be better, in words that claim no more than was shown."""
     cfg = project.config
-    rule_ok = bool(seed.get("passes"))
+    rule_ok = seed.passes
     excl = iv is not None and iv.low > 0
     if iv is None:
         return "not shown to be better: there is no evaluation interval"
     if iv.high < 0:
         return f"not shown to be better: the {_part(iv)} interval {iv.ends} lies below zero"
-    if excl and not rule_ok and seed.get("trivial"):
+    if excl and not rule_ok and seed.trivial:
         return (
             f"the interval {iv.ends} excludes zero, but validation disagrees: "
-            f"both models train deterministically and the {seed.get('part', 'validation')} gap "
-            f"{gap(seed['validation_gap'])} is not positive"
+            f"both models train deterministically and the {seed.part} gap "
+            f"{gap(seed.validation_gap)} is not positive"
         )
     if excl and not rule_ok:
         return f"the interval {iv.ends} excludes zero, but the seed rule fails: " + (
-            f"the gap is {ratio(seed['gap_in_sd'], signed=True)} seed sd, not more than "
+            f"the gap is {ratio(seed.gap_in_sd, signed=True)} seed sd, not more than "
             f"{given(cfg.seed_sd_multiple)}"
-            if seed.get("gap_in_sd") is not None
-            else (seed.get("reason") or f"{repeat_words(cfg).noise} is unmeasured")
+            if seed.gap_in_sd is not None
+            else (seed.reason or f"{repeat_words(cfg).noise} is unmeasured")
         )
     if not excl:
         return (
@@ -94,7 +95,7 @@ def decide(
     ladder: list[Rung],
     iv: Interval | None,
     sup: int,
-    seed: dict,
+    seed: SeedNoise,
     rel: dict | None,
 ) -> dict:
     """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
@@ -113,7 +114,7 @@ def decide(
             reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
         return {"verdict": "adopt", "recommend": cfg.candidate, "reasons": reasons}
     reasons += [r.reason for r in ladder[:4] if not r.shown]
-    seed_measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
+    seed_measured = seed.gap_in_sd is not None or seed.trivial
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != "shown":
         verdict = "keep-baseline"
@@ -145,7 +146,7 @@ def rewrite_claim(
     ladder: list[Rung],
     sup: int,
     iv: Interval | None,
-    seed: dict,
+    seed: SeedNoise,
     rel: dict | None,
     slices: list[dict] | None,
     data: dict,
@@ -157,8 +158,8 @@ def rewrite_claim(
     measured = (
         f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
         if iv
-        else f"a validation {metric} gap of {gap(seed['validation_gap'])}"
-        if seed.get("validation_gap") is not None
+        else f"a validation {metric} gap of {gap(seed.validation_gap)}"
+        if seed.validation_gap is not None
         else f"no {metric} gap (no evaluation interval and no validation gap)"
     )
     if sup == 0:
@@ -177,15 +178,15 @@ def rewrite_claim(
             f"({conf} interval {interval(-iv.high, -iv.low, digits=iv.digits)}, {iv.what})."
         )
     if sup == 2:
-        sd = seed.get("gap_in_sd")
-        part = seed.get("part", "validation")
+        sd = seed.gap_in_sd
+        part = seed.part
         seed_txt = (
             f"the {part} gap is {ratio(sd, signed=True)} seed sd against a bar of "
             f"{given(cfg.seed_sd_multiple)}"
             if sd is not None
             else (
                 "both models train deterministically (zero seed spread)"
-                if seed.get("trivial")
+                if seed.trivial
                 else f"{repeat_words(cfg).noise} is unmeasured"
             )
         )
@@ -201,7 +202,7 @@ def rewrite_claim(
                 f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
                 f"inside ±{given(cfg.min_useful_effect)}."
             )
-        if iv is not None and iv.low > 0 and not seed.get("passes"):
+        if iv is not None and iv.low > 0 and not seed.passes:
             return (
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
@@ -212,8 +213,8 @@ def rewrite_claim(
             f"and {test_txt}" + (f"; {ruled_out}" if ruled_out else "") + "."
         )
     noise = (
-        f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
-        if seed.get("gap_in_sd") is not None
+        f"{ratio(seed.gap_in_sd, signed=True)} seed sd"
+        if seed.gap_in_sd is not None
         else "both models train deterministically: zero seed spread"
     )
     base = (
@@ -267,7 +268,7 @@ def _live_gap(cfg) -> str:
 def reconsider(
     project: Project,
     ladder: list[Rung],
-    seed: dict,
+    seed: SeedNoise,
     iv: Interval | None,
     slices: list[dict] | None,
     verdict: str,
@@ -283,7 +284,7 @@ def reconsider(
 def reconsider_items(
     project: Project,
     ladder: list[Rung],
-    seed: dict,
+    seed: SeedNoise,
     iv: Interval | None,
     slices: list[dict] | None,
     verdict: str,
@@ -330,26 +331,26 @@ def _rung_items(ladder: list[Rung]) -> list[ReconsiderItem]:
     return items
 
 
-def _seed_items(project: Project, seed: dict) -> list[ReconsiderItem]:
+def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
     """The seed line's item: measured noise, a positive gap, or the gap over the seed bar."""
     cfg = project.config
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
+    n_c, n_b = seed.n.candidate, seed.n.baseline
     want_n = max(5, n_c, n_b)
-    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
+    if seed.gap_in_sd is None and not seed.trivial:
         text = (
             f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
-    elif seed.get("trivial") and not seed.get("passes"):
+    elif seed.trivial and not seed.passes:
         text = (
-            f"the {seed.get('part', 'validation')} gap becomes positive (now "
-            f"{gap(seed['validation_gap'])}; both models train deterministically)"
+            f"the {seed.part} gap becomes positive (now "
+            f"{gap(seed.validation_gap)}; both models train deterministically)"
         )
-    elif not seed.get("passes"):
+    elif not seed.passes:
         text = (
-            f"the {seed.get('part', 'validation')} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
+            f"the {seed.part} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
             f"over {count(want_n)} or more seeds "
-            f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
+            f"(now {ratio(seed.gap_in_sd, signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
     else:
         return []
