@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 import numpy as np
@@ -14,13 +15,17 @@ from reportgen.checks.noise_lines import (
     repeat_words,
     test_decimals,
 )
-from reportgen.checks.reasons import sentence, sides, t_figures, t_sentence
+from reportgen.checks.reasons import sentence, t_sentence, t_test
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
-from reportgen.model.common import FloatPair, IntPair, MaybeFloatPair, SeedLists
+from reportgen.model.block import BlockNoise as BlockModel
+from reportgen.model.block import Distribution, SeedGap, Welch
+from reportgen.model.block import TwoLevel as TwoLevelModel
+from reportgen.model.common import FloatPair, IntPair, MaybeBounds, MaybeFloatPair, SeedLists, TTest
 from reportgen.model.seed import Paired, PairedMeasured, SeedNoise, SeedValue, SeedValues
 from reportgen.project import Project
-from reportgen.stats.blocks import BlockNoise, TwoLevel, block_noise
+from reportgen.stats.blocks import BlockNoise as BlockStats
+from reportgen.stats.blocks import TwoLevel, block_noise
 from reportgen.stats.results import Reason, Sides
 from reportgen.stats.seeds import SeedRule, paired_seeds, seed_rule
 from reportgen.words import (
@@ -214,12 +219,18 @@ def sd_source(sd_from: str, sd: Sides[float | None], sd_used: float | None) -> s
     return "candidate" if (sd.candidate or 0) >= (sd.baseline or 0) else "baseline"
 
 
-def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs=None) -> dict:
-    """noise.block statistics on the rows under ``mask`` (all rows when None), the project's rule."""
+def _block_noise(
+    project: Project,
+    ev: EvalData,
+    mask: np.ndarray | None,
+    seeds_paired: bool,
+    pairs: list[tuple[int, int]] | None = None,
+) -> BlockStats:
+    """The block statistics on the rows under ``mask`` (all rows when None), the project's rule."""
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    res = block_noise(
+    return block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
@@ -231,16 +242,15 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
         counts=n,
         pairs=pairs,
     )
-    out = block_dict(res)
-    out["primary_reason"] = primary_reason(out)
-    return out
 
 
-def block_dict(res: BlockNoise) -> dict:
-    """noise.block's figures as report.json has them, the reasons in words (``primary_reason``
-    None: ``primary_reason`` writes it)."""
+def block_fields(res: BlockStats) -> dict[str, Any]:
+    """The BlockNoise fields the statistics give, the reasons in words (the fields of the
+    evaluation data, block_column to gap_in_seed_sd, are block_section's)."""
     two = res.two_level
     dist = res.distribution
+    bootstrap = MaybeBounds(low=res.bootstrap.low, high=res.bootstrap.high)
+    t = t_test(res.t)
     return {
         "blocks": res.blocks,
         "rows": res.rows,
@@ -250,36 +260,32 @@ def block_dict(res: BlockNoise) -> dict:
         "confidence": res.confidence,
         "resamples": res.resamples,
         "primary": res.primary,
-        "primary_reason": None,
-        "bootstrap": {"low": res.bootstrap.low, "high": res.bootstrap.high},
-        "t": t_figures(res.t),
-        "welch": {
-            "se": res.welch.se,
-            "p": res.welch.p,
-            "low": res.welch.low,
-            "high": res.welch.high,
-            "df": res.welch.df,
-        },
-        "per_seed": [
-            {"seed": p.seed, "gap": p.gap, "low": p.low, "high": p.high, "primary": p.primary}
+        "primary_reason": primary_reason(res.primary, res.blocks, bootstrap, t),
+        "bootstrap": bootstrap,
+        "t": t,
+        "welch": Welch(
+            se=res.welch.se, p=res.welch.p, low=res.welch.low, high=res.welch.high, df=res.welch.df
+        ),
+        "per_seed": tuple(
+            SeedGap(seed=p.seed, gap=p.gap, low=p.low, high=p.high, primary=p.primary)
             for p in res.per_seed
-        ],
-        "two_level": {
-            "low": two.low,
-            "high": two.high,
-            "paired": two.paired,
-            "seeds": sides(two.seeds),
-            "reason": sentence(two.reason, **_two_level_numbers(two)),
-        },
+        ),
+        "two_level": TwoLevelModel(
+            low=two.low,
+            high=two.high,
+            paired=two.paired,
+            seeds=IntPair(candidate=two.seeds.candidate, baseline=two.seeds.baseline),
+            reason=sentence(two.reason, **_two_level_numbers(two)),
+        ),
         "excludes_zero": res.excludes_zero,
         "distribution": None
         if dist is None
-        else {"edges": list(dist.edges), "counts": list(dist.counts)},
+        else Distribution(edges=tuple(dist.edges), counts=tuple(dist.counts)),
         "reason": sentence(res.reason),
     }
 
 
-def _two_level_numbers(two: TwoLevel) -> dict:
+def _two_level_numbers(two: TwoLevel) -> dict[str, int | None]:
     """The numbers the two-level interval's reason code says."""
     if two.reason is Reason.SEEDS_UNSHARED:
         return {"shared": two.shared}
@@ -288,17 +294,23 @@ def _two_level_numbers(two: TwoLevel) -> dict:
     return {}
 
 
-def primary_reason(block: dict) -> str | None:
+def primary_reason(
+    primary: str | None, blocks: int, bootstrap: MaybeBounds, t: TTest | MaybeBounds
+) -> str | None:
     """Why the primary interval of a ``noise.block`` is the one it is: the two widths at 3
     significant figures; None when there is no primary interval."""
-    if block.get("primary") is None:
+    if primary is None:
         return None
-    widths = {k: block[k]["high"] - block[k]["low"] for k in ("bootstrap", "t")}
+    widths = {k: _width(iv) for k, iv in (("bootstrap", bootstrap), ("t", t))}
     text = f"the wider of the two: bootstrap width {sig(widths['bootstrap'])}, t width {sig(widths['t'])}"
-    n = block["blocks"]
-    if n < FEW_BLOCKS:
-        text += f" ({count(n)} blocks: the percentile bootstrap undercovers)"
+    if blocks < FEW_BLOCKS:
+        text += f" ({count(blocks)} blocks: the percentile bootstrap undercovers)"
     return text
+
+
+def _width(iv: TTest | MaybeBounds) -> float:
+    """The width of an interval the primary one was chosen from (both ends are there)."""
+    return cast(float, iv.high) - cast(float, iv.low)
 
 
 def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:
@@ -309,27 +321,32 @@ def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:
 
 def block_section(
     project: Project, ev: EvalData | None, seed: SeedNoise | None = None
-) -> dict | None:
+) -> BlockModel | None:
+    """noise.block: the block bootstrap and ratio t on the test rows, with the two-level note
+    and the test gap in the seed line's sd; None without per-row test predictions."""
     if ev is None:
         return None
     cfg = project.config
-    out = _block_noise(
+    res = _block_noise(
         project, ev, None, cfg.seeds_paired, seed_pairs(ev) if cfg.seeds_paired else None
     )
-    out["block_column"] = ev.block_column
-    out["block_kind"] = cfg.block_kind
-    out["rows"] = int(len(ev.row_ids))
-    out["networks"] = {k: len(v) for k, v in ev.seeds.items()}
+    fields = block_fields(res)
+    two: TwoLevelModel = fields["two_level"]
     # the words of the two-level interval's seed level are the checks', not the statistics'
-    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev, out.get("reason"))
-    # the test gap in seed sd (the seed line's sd), beside the block line
+    fields["two_level"] = replace(two, reason=two_level_note(project, two, ev, fields["reason"]))
+    fields["rows"] = int(len(ev.row_ids))
     sd = seed.sd_used if seed is not None else None
-    out["gap_in_seed_sd"] = (
-        out["gap"] / sd
-        if sd and out.get("gap") is not None and not (seed is not None and seed.trivial)
-        else None
+    test_gap = fields["gap"]
+    return BlockModel(
+        **fields,
+        block_column=ev.block_column,
+        block_kind=cfg.block_kind,
+        networks=IntPair(candidate=len(ev.seeds["candidate"]), baseline=len(ev.seeds["baseline"])),
+        # the test gap in seed sd (the seed line's sd), beside the block line
+        gap_in_seed_sd=test_gap / sd
+        if sd and test_gap is not None and not (seed is not None and seed.trivial)
+        else None,
     )
-    return out
 
 
 #: with this many seeds or fewer on a side the two-level interval's seed level stays coarse
@@ -337,15 +354,15 @@ COARSE_SEEDS = 5
 
 
 def two_level_note(
-    project: Project, two: dict, ev: EvalData, block_reason: str | None = None
+    project: Project, two: TwoLevelModel, ev: EvalData, block_reason: str | None = None
 ) -> str | None:
-    """What the two-level interval's seed level is worth (methods.md section 3, revised turn
-    3): none with one network per model, coarse with at most 5 seeds on a side, and whether
-    seeds_paired could pair them; why there is no two-level interval (``block_reason``: the
-    block line's) when there is none; None when there is nothing to say."""
+    """What the two-level interval's seed level is worth (methods.md section 3): none with one
+    network per model, coarse with at most 5 seeds on a side, and whether seeds_paired could
+    pair them; why there is no two-level interval (``block_reason``: the block line's) when
+    there is none; None when there is nothing to say."""
     cfg = project.config
     nets = {k: len(v) for k, v in ev.seeds.items()}
-    if two.get("low") is None:
+    if two.low is None:
         return "there is no two-level interval" + (
             f", because the block line has none ({block_reason})" if block_reason else ""
         )
@@ -356,21 +373,21 @@ def two_level_note(
             f"{repeat_words(cfg).noise}"
         )
     notes = []
-    if cfg.seeds_paired and not two.get("paired"):
+    if cfg.seeds_paired and not two.paired:
         shared = len(seed_pairs(ev))
         notes.append(
             f"seeds_paired, but {count_noun(shared, 'seed label')} "
             f"{'is' if shared == 1 else 'are'} shared by both models: the seeds are resampled "
             "independently"
         )
-    seeds = two.get("seeds") or nets
-    fewest = min(seeds["candidate"], seeds["baseline"])
+    seeds = two.seeds
+    fewest = min(seeds.candidate, seeds.baseline)
     if fewest <= COARSE_SEEDS:
         names = {"candidate": cfg.candidate, "baseline": cfg.baseline}
-        one = [names[k] for k in ("candidate", "baseline") if seeds[k] == 1]
+        one = [names[k] for k in ("candidate", "baseline") if getattr(seeds, k) == 1]
         notes.append(
-            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds['candidate'])} "
-            f"and {count(seeds['baseline'])}) the seed level stays coarse"
+            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds.candidate)} "
+            f"and {count(seeds.baseline)}) the seed level stays coarse"
             + (
                 f"; {one[0]} has one {repeat_words(cfg).unit}, so its side has no seed level"
                 if one
@@ -397,7 +414,15 @@ def slices_section(project: Project, ev: EvalData | None) -> list[dict] | None:
     for name in map(str, np.unique(ev.slices)):  # sorted, without a Python string per row
         mask = ev.slices == name
         res = _block_noise(project, ev, mask, False)
-        out.append(_slice_entry(name, int(mask.sum()), res, name in cfg.not_worse_on, margin))
+        figures = {
+            "blocks": res.blocks,
+            "gap": res.gap,
+            "low": res.low,
+            "high": res.high,
+            "primary": res.primary,
+            "reason": sentence(res.reason),
+        }
+        out.append(_slice_entry(name, int(mask.sum()), figures, name in cfg.not_worse_on, margin))
     for name in cfg.not_worse_on:
         if name not in {s["slice"] for s in out}:
             out.append(_slice_entry(name, 0, None, True, margin))
@@ -439,7 +464,7 @@ def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin)
 
 
 def budget_section(
-    project: Project, seed: SeedNoise, block: dict | None
+    project: Project, seed: SeedNoise, block: BlockModel | None
 ) -> tuple[dict | None, str | None]:
     """noise.budget: Var(gap) ~ s_seed^2 / S + s_block^2 / B with the planning figures, or
     (None, reason)."""
@@ -452,16 +477,16 @@ def budget_section(
         return None, "fewer than 2 seeds on a side: the seed term of the budget is unknown"
     if block is None:
         return None, "no per-row test predictions: the block term of the budget is unknown"
-    B = block.get("blocks") or 0
-    se = (block.get("t") or {}).get("se")
-    if B < 2 or se is None or block.get("gap") is None:
+    B = block.blocks
+    se = block.t.se
+    if B < 2 or se is None or block.gap is None:
         return None, "fewer than 2 blocks: the block term of the budget is unknown"
     res = bd.budget(
         seed_sd=sd,
         n_seeds=S,
         block_var_of_gap=se**2,
         n_blocks=B,
-        gap=block["gap"],
+        gap=block.gap,
         confidence=cfg.confidence,
         min_useful_effect=cfg.min_useful_effect,
     )
@@ -471,12 +496,11 @@ def budget_section(
     out["seed_part"] = seed.part
     sd_iv = bd.sd_interval(sd, getattr(seed.n, seed.sd_from or "candidate") or S, cfg.confidence)
     out["seed_sd_interval"] = {"low": sd_iv.low, "high": sd_iv.high}
-    two = block.get("two_level") or {}
+    two = block.two_level
     out["two_level_half_width"] = (
-        (two["high"] - two["low"]) / 2 if two.get("low") is not None else None
+        (two.high - two.low) / 2 if two.low is not None and two.high is not None else None
     )
-    nets = block.get("networks") or {}
-    out["test_networks"] = min(nets.values()) if nets else None
+    out["test_networks"] = min(block.networks.candidate, block.networks.baseline)
     out["line"] = budget_line(project, out, block)
     if out["test_networks"] is not None and out["test_networks"] < S:
         out["line"] += (

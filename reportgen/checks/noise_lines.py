@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reportgen.checks.select import ModelRuns
+from reportgen.model.block import BlockNoise
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.project.config import Config
@@ -142,7 +143,11 @@ def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRu
 
 
 def lines(
-    project: Project, seed: SeedNoise, block: dict | None, cand: ModelRuns, base: ModelRuns
+    project: Project,
+    seed: SeedNoise,
+    block: BlockNoise | None,
+    cand: ModelRuns,
+    base: ModelRuns,
 ) -> tuple[list[str], list[str]]:
     """The two noise sentences and what each covers; the test gap in seed sd is a seed-line
     figure (the seed sd scales it), so it is said there, never in the block line."""
@@ -150,10 +155,10 @@ def lines(
     words = repeat_words(cfg)
     unit = cfg.metric_words
     s1 = _seed_line(project, seed, cand, base)
-    if block is not None and block.get("gap_in_seed_sd") is not None:
+    if block is not None and block.gap_in_seed_sd is not None:
         s1 += (
-            f" The test gap, {with_sign(block['gap'], test_decimals(block))} {unit}, is "
-            f"{ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
+            f" The test gap, {with_sign(block.gap, test_decimals(block))} {unit}, is "
+            f"{ratio(block.gap_in_seed_sd, signed=True)} seed sd."
         )
     head = block_head(cfg)
     if block is None:
@@ -166,16 +171,16 @@ def lines(
                 else "."
             )
         )
-    elif block.get("low") is None:
+    elif block.low is None:
         test_gap = (
-            f"the test gap is {gap(block['gap'])} {unit}"
-            if block.get("gap") is not None
+            f"the test gap is {gap(block.gap)} {unit}"
+            if block.gap is not None
             else "there is no test gap"
         )
         s2 = (
             f"{head} {test_gap} over "
-            f"{blocks_phrase(block['blocks'], cfg.block)}, but there is no interval: "
-            f"{block.get('reason') or 'fewer than 2 blocks'}."
+            f"{blocks_phrase(block.blocks, cfg.block)}, but there is no interval: "
+            f"{block.reason or 'fewer than 2 blocks'}."
         )
     else:
         s2 = f"{head} {_block_sentence(project, block, unit)}"
@@ -196,47 +201,48 @@ def lines(
     return [s1, s2], covers
 
 
-def one_per_model(block: dict | None) -> bool:
+def one_per_model(block: BlockNoise | None) -> bool:
     """The test gap rests on one network (one run) per model: no seed averaging, no seed level."""
-    nets = (block or {}).get("networks") or {}
-    return bool(nets) and all(n == 1 for n in nets.values())
+    return block is not None and block.networks.candidate == block.networks.baseline == 1
 
 
-def test_decimals(block: dict) -> int:
+def test_decimals(block: BlockNoise | None) -> int:
     """The decimals of the test gap wherever it is printed (the block line, the budget, the
     plan, the sign disagreement): its primary interval's, as the table of intervals has them."""
-    return gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
+    if block is None:
+        return gap_decimals(None, None, None)
+    return gap_decimals(block.gap, block.low, block.high)
 
 
-def _block_sentence(project: Project, block: dict, unit: str) -> str:
+def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
     """The block line with its intervals: every interval in it has the primary one's decimals,
     as the table of intervals beside it does."""
     cfg = project.config
-    what = blocks_phrase(block["blocks"], cfg.block)
-    t, bs = block["t"], block["bootstrap"]
+    what = blocks_phrase(block.blocks, cfg.block)
+    t, bs = block.t, block.bootstrap
     d = test_decimals(block)
-    nets = block.get("networks") or {}
+    nets = block.networks
     repeat = repeat_words(cfg).unit
     seeds_txt = (
-        f"seed-averaged over {count(nets.get('candidate'))} and {count(nets.get('baseline'))} "
+        f"seed-averaged over {count(nets.candidate)} and {count(nets.baseline)} "
         f"{plural_noun(repeat)}"
-        if nets and (nets.get("candidate", 1) > 1 or nets.get("baseline", 1) > 1)
+        if nets.candidate > 1 or nets.baseline > 1
         else f"one {repeat} per model"
     )
-    t_txt = interval(t["low"], t["high"], digits=d)
-    if t.get("p") is not None:
-        t_txt += f", {p_text(t['p'])}"
+    t_txt = interval(t.low, t.high, digits=d)
+    if t.p is not None:
+        t_txt += f", {p_text(t.p)}"
     s2 = (
-        f"the test gap is {with_sign(block['gap'], d)} {unit} (row-weighted over "
-        f"{count_noun(block['rows'], 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
-        f"{interval(block['low'], block['high'], digits=d)} over {what}, the wider of the "
-        f"bootstrap ({interval(bs['low'], bs['high'], digits=d)}, "
-        f"{count_noun(block['resamples'], 'resample')}) and the paired t ({t_txt})."
+        f"the test gap is {with_sign(block.gap, d)} {unit} (row-weighted over "
+        f"{count_noun(block.rows, 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
+        f"{interval(block.low, block.high, digits=d)} over {what}, the wider of the "
+        f"bootstrap ({interval(bs.low, bs.high, digits=d)}, "
+        f"{count_noun(block.resamples, 'resample')}) and the paired t ({t_txt})."
     )
     return s2
 
 
-def budget_line(project: Project, b: dict, block: dict) -> str:
+def budget_line(project: Project, b: dict, block: BlockNoise) -> str:
     """The third, model-based line: both sources in one interval, beside the two measured ones."""
     cfg = project.config
     unit = cfg.metric_words
@@ -249,7 +255,7 @@ def budget_line(project: Project, b: dict, block: dict) -> str:
         else "the seed share is undefined (both terms are zero)"
     )
     s = (
-        f"Both sources (model-based): gap {with_sign(block['gap'], d)} {unit} plus or minus "
+        f"Both sources (model-based): gap {with_sign(block.gap, d)} {unit} plus or minus "
         f"{fixed(b['half_width'], d)}, {interval(lo, hi, digits=d)}: "
         f"seed term {variance(b['seed_term'])} ({spread(b['seed_sd'])}² / {count_noun(b['S'], 'seed')}"
         + (", validation sd" if b["seed_part"] == "validation" else ", test sd")
@@ -289,7 +295,7 @@ def impractical_text(project: Project, budget: dict) -> str | None:
     return text
 
 
-def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> str | None:
+def plan_sentence(project: Project, budget: dict | None, block: BlockNoise | None) -> str | None:
     """The reconsider-when sentence from the planner, or None when it has nothing to add."""
     if not budget:
         return None
@@ -305,7 +311,7 @@ def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> 
     if both and (both["S"], both["B"]) != (S, B):
         s = (
             f"with {count_noun(both['S'], 'seed')} and {count_noun(both['B'], word)} the interval "
-            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))}"
+            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block))}"
             + (f"; {p['impractical_text']}" if p.get("impractical_text") else "")
             + f" ({now}; a planning estimate from the variance budget)"
         )

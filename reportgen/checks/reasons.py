@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from reportgen.model.common import TTest
 from reportgen.stats.results import Reason, Sides, TInterval
 
 #: the words of each code; the numbers a code needs are keyword arguments
@@ -95,3 +96,9 @@ def sides(pair: Sides) -> dict:
 def t_figures(t: TInterval) -> dict:
     """{low, high, p, se, df} of a t interval."""
     return {"low": t.low, "high": t.high, "p": t.p, "se": t.se, "df": t.df}
+
+
+def t_test(t: TInterval) -> TTest:
+    """A t interval as report.json holds it: its ends, p value, standard error and df."""
+    df = None if t.df is None else cast(int, t.df)  # a paired t's df is an integer
+    return TTest(low=t.low, high=t.high, p=t.p, se=t.se, df=df)

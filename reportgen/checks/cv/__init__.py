@@ -26,6 +26,7 @@ from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
+from reportgen.model.block import BlockNoise
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -70,7 +71,7 @@ class CrossValidation(Split):
     def facts(self, facts: list) -> list:
         return cv_facts(self.project, facts, self.fc, self.fb, self.table)
 
-    def interval(self, seed: SeedNoise, block: dict | None) -> Interval | None:
+    def interval(self, seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
         return cv_interval(self.cv)
 
     def data(self, data: dict) -> dict:
@@ -95,7 +96,7 @@ class CrossValidation(Split):
     def measured(self) -> list[str]:
         return measured(self.project, self.cand, self.base)
 
-    def noise(self, seed: SeedNoise, block: dict | None) -> dict:
+    def noise(self, seed: SeedNoise, block: BlockNoise | None) -> dict:
         project, cv = self.project, self.cv
         lines = [seed_line(project, seed, self.fc, self.fb, cv), cv_line(project, cv)]
         covers = list(COVERS)

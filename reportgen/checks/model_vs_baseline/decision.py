@@ -8,6 +8,7 @@ from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
+from reportgen.model.block import BlockNoise
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import (
@@ -242,17 +243,17 @@ def rewrite_claim(
     return base + (", " + " and ".join(where) if where else "") + "."
 
 
-def _no_interval_item(project: Project, block: dict | None) -> str:
+def _no_interval_item(project: Project, block: BlockNoise | None) -> str:
     """What would give the test gap an interval: predictions, more blocks, or what is missing."""
     if block is None:
         return "per-row test predictions for both models give an evaluation interval (now none)"
-    if (block.get("blocks") or 0) < 2:
+    if block.blocks < 2:
         word = project.config.block or "block"
         return (
             f"the test rows fall in at least 2 {plural_noun(word)}, so that the test gap gets an "
-            f"evaluation interval (now {blocks_phrase(block.get('blocks') or 0, project.config.block)})"
+            f"evaluation interval (now {blocks_phrase(block.blocks, project.config.block)})"
         )
-    return f"the test gap gets an evaluation interval (now none: {block.get('reason') or 'no interval'})"
+    return f"the test gap gets an evaluation interval (now none: {block.reason or 'no interval'})"
 
 
 def _live_gap(cfg) -> str:
@@ -273,7 +274,7 @@ def reconsider(
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
-    block: dict | None = None,
+    block: BlockNoise | None = None,
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when.
     ``block``: noise.block, whose reason names why the test gap has no interval."""
@@ -289,7 +290,7 @@ def reconsider_items(
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
-    block: dict | None = None,
+    block: BlockNoise | None = None,
 ) -> list[ReconsiderItem]:
     """The items of ``reconsider`` with their ids, so that a design replaces an item by its id."""
     cfg = project.config
@@ -358,7 +359,7 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
 
 
 def _interval_items(
-    project: Project, iv: Interval | None, plan: str | None, block: dict | None
+    project: Project, iv: Interval | None, plan: str | None, block: BlockNoise | None
 ) -> list[ReconsiderItem]:
     """The evaluation interval's items: one to be had, the plan, zero excluded, the useful effect."""
     cfg = project.config

@@ -8,6 +8,7 @@ from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
+from reportgen.model.block import BlockNoise
 from reportgen.model.enums import IntervalSource
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
@@ -120,16 +121,21 @@ def _correct_status(
     )
 
 
-def primary_interval(seed: SeedNoise, block: dict | None) -> Interval | None:
+def primary_interval(seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
     """The evaluation interval rung 3 and relevance rest on: the block interval, else the paired seed interval."""
-    if block is not None and block.get("low") is not None:
+    if (
+        block is not None
+        and block.low is not None
+        and block.high is not None
+        and block.gap is not None
+    ):
         return Interval(
-            gap=block["gap"],
-            low=block["low"],
-            high=block["high"],
+            gap=block.gap,
+            low=block.low,
+            high=block.high,
             source=IntervalSource.BLOCK,
             part="test",
-            what=blocks_phrase(block["blocks"], block.get("block_column")),
+            what=blocks_phrase(block.blocks, block.block_column),
         )
     p = seed.paired
     if p.low is not None and p.high is not None and p.mean is not None and p.n is not None:
