@@ -93,11 +93,6 @@ def sides(pair: Sides) -> dict:
     return {"candidate": pair.candidate, "baseline": pair.baseline}
 
 
-def t_figures(t: TInterval) -> dict:
-    """{low, high, p, se, df} of a t interval."""
-    return {"low": t.low, "high": t.high, "p": t.p, "se": t.se, "df": t.df}
-
-
 def t_test(t: TInterval) -> TTest:
     """A t interval as report.json holds it: its ends, p value, standard error and df."""
     df = None if t.df is None else cast(int, t.df)  # a paired t's df is an integer

@@ -11,6 +11,7 @@ rungs.py   the fairness facts of folds and rung 3 on the corrected interval
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 
 from reportgen.checks.cv.gaps import FoldTable, fold_table
@@ -27,6 +28,7 @@ from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
+from reportgen.model.cv import CrossValidation as CvSection
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -56,11 +58,10 @@ class CrossValidation(Split):
         self.table = fold_table(project, self.fc, self.fb)
 
     @cached_property
-    def cv(self) -> dict:
+    def cv(self) -> CvSection:
         """noise.cv with its planning note: computed on first use, whichever hook asks first."""
         cv = cv_section(self.project, self.table)
-        cv["planning"]["text"] = planning_note(self.project, cv)
-        return cv
+        return replace(cv, planning=replace(cv.planning, text=planning_note(self.project, cv)))
 
     def comparisons(self) -> list[dict]:
         return fold_comparisons(self.project, self.fc, self.fb)
@@ -118,7 +119,7 @@ class CrossValidation(Split):
         self, ladder: list, seed: SeedNoise, iv, slices, verdict: str, noise: dict
     ) -> list:
         cv = self.cv
-        plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
+        plan = cv.planning.text if cv.planning.repeats_needed else None
         items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
         return [_no_interval_item(cv) if i.id == dec.ItemId.NO_INTERVAL else i.text for i in items]
 
@@ -150,10 +151,11 @@ def fold_comparisons(project: Project, *models: FoldRuns) -> list[dict]:
     return out
 
 
-def _no_interval_item(cv: dict) -> str:
+def _no_interval_item(cv: CvSection) -> str:
+    """What would give a cv design its corrected interval, and what it has now."""
     return (
         f"at least 3 fold gaps with spread give a corrected interval (now "
-        f"{count_noun(cv['J'], 'fold gap')}: {cv.get('reason') or 'no spread'})"
+        f"{count_noun(cv.J, 'fold gap')}: {cv.reason or 'no spread'})"
     )
 
 

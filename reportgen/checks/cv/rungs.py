@@ -18,6 +18,8 @@ from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
 from reportgen.checks.types import Check, Evidence, Interval
+from reportgen.model.cv import CrossValidation
+from reportgen.model.enums import IntervalSource
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
@@ -219,19 +221,21 @@ def _tuning_budget(project: Project, cand: FoldRuns, base: FoldRuns) -> Evidence
     )
 
 
-def cv_interval(cv: dict) -> Interval | None:
+def cv_interval(cv: CrossValidation) -> Interval | None:
     """The evidence of rung 3 in a cv design: the corrected resampled t interval."""
-    c = cv.get("corrected") or {}
-    if c.get("low") is None:
+    c = cv.corrected
+    if c.low is None or c.high is None or cv.gap is None:
         return None
     what = (
-        f"{count_noun(cv['J'], 'fold gap')} of {count(cv['repeats'])} x {count(cv['folds'])} "
+        f"{count_noun(cv.J, 'fold gap')} of {count(cv.repeats)} x {count(cv.folds)} "
         "folds by the corrected resampled t"
     )
-    return Interval(cv["gap"], c["low"], c["high"], "cv-corrected", "cross-validation", what)
+    return Interval(cv.gap, c.low, c.high, IntervalSource.CV_CORRECTED, "cross-validation", what)
 
 
-def cv_noise_rung(project: Project, seed: SeedNoise, iv: Interval | None, cv: dict) -> RungResult:
+def cv_noise_rung(
+    project: Project, seed: SeedNoise, iv: Interval | None, cv: CrossValidation
+) -> RungResult:
     """Rung 3: the mean fold gap clears the seed rule (within folds) and the corrected interval
     excludes zero in the candidate's favour."""
     cfg = project.config
@@ -282,7 +286,7 @@ def cv_noise_rung(project: Project, seed: SeedNoise, iv: Interval | None, cv: di
                 )
             )
             if iv is not None
-            else f"no corrected interval: {cv.get('reason') or 'the fold gaps have no spread'}",
+            else f"no corrected interval: {cv.reason or 'the fold gaps have no spread'}",
         ),
     ]
     if rule_ok and excl:
@@ -298,7 +302,7 @@ def cv_noise_rung(project: Project, seed: SeedNoise, iv: Interval | None, cv: di
     elif not rule_ok:
         missing = checks[0].text
     elif iv is None:
-        missing = f"no corrected cross-validation interval ({cv.get('reason') or 'no spread'})"
+        missing = f"no corrected cross-validation interval ({cv.reason or 'no spread'})"
     else:
         missing = f"the corrected cross-validation interval {iv.ends} does not exclude zero in the candidate's favour"
     summary = (
