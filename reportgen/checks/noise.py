@@ -8,12 +8,9 @@ from typing import Any, cast
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
-from reportgen.checks.noise_budget import budget_dict
+from reportgen.checks.noise_budget import budget_section as budget_section
 from reportgen.checks.noise_lines import (
-    budget_line,
-    impractical_text,
     repeat_words,
-    test_decimals,
 )
 from reportgen.checks.reasons import sentence, t_sentence, t_test
 from reportgen.checks.select import ModelRuns
@@ -31,7 +28,6 @@ from reportgen.stats.seeds import SeedRule, paired_seeds, seed_rule
 from reportgen.words import (
     count,
     count_noun,
-    fixed,
     gap_decimals,
     given,
     sig,
@@ -461,52 +457,3 @@ def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin)
         "not_worse": reason is None,
         "not_worse_reason": reason,
     }
-
-
-def budget_section(
-    project: Project, seed: SeedNoise, block: BlockModel | None
-) -> tuple[dict | None, str | None]:
-    """noise.budget: Var(gap) ~ s_seed^2 / S + s_block^2 / B with the planning figures, or
-    (None, reason)."""
-    from reportgen.stats import budget as bd
-
-    cfg = project.config
-    S = min(seed.n.candidate, seed.n.baseline)
-    sd = seed.sd_used
-    if sd is None or S < 2:
-        return None, "fewer than 2 seeds on a side: the seed term of the budget is unknown"
-    if block is None:
-        return None, "no per-row test predictions: the block term of the budget is unknown"
-    B = block.blocks
-    se = block.t.se
-    if B < 2 or se is None or block.gap is None:
-        return None, "fewer than 2 blocks: the block term of the budget is unknown"
-    res = bd.budget(
-        seed_sd=sd,
-        n_seeds=S,
-        block_var_of_gap=se**2,
-        n_blocks=B,
-        gap=block.gap,
-        confidence=cfg.confidence,
-        min_useful_effect=cfg.min_useful_effect,
-    )
-    out = budget_dict(res, lambda v: fixed(v, test_decimals(block)))  # the half-width's decimals
-    out["planning"]["impractical_text"] = impractical_text(project, out)
-    out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
-    out["seed_part"] = seed.part
-    sd_iv = bd.sd_interval(sd, getattr(seed.n, seed.sd_from or "candidate") or S, cfg.confidence)
-    out["seed_sd_interval"] = {"low": sd_iv.low, "high": sd_iv.high}
-    two = block.two_level
-    out["two_level_half_width"] = (
-        (two.high - two.low) / 2 if two.low is not None and two.high is not None else None
-    )
-    out["test_networks"] = min(block.networks.candidate, block.networks.baseline)
-    out["line"] = budget_line(project, out, block)
-    if out["test_networks"] is not None and out["test_networks"] < S:
-        out["line"] += (
-            f" Today's test gap rests on "
-            f"{count_noun(out['test_networks'], repeat_words(cfg).unit)} per model, "
-            f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
-            f"per model and understates the {repeat_words(cfg).noise} of today's gap."
-        )
-    return out, None

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from reportgen.checks.select import ModelRuns
 from reportgen.model.block import BlockNoise
+from reportgen.model.budget import BothNeeded, Budget
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.project.config import Config
@@ -242,28 +243,28 @@ def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
     return s2
 
 
-def budget_line(project: Project, b: dict, block: BlockNoise) -> str:
+def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
     """The third, model-based line: both sources in one interval, beside the two measured ones."""
     cfg = project.config
     unit = cfg.metric_words
-    what = blocks_phrase(b["B"], cfg.block)
-    lo, hi = b["combined"]["low"], b["combined"]["high"]
+    what = blocks_phrase(b.B, cfg.block)
+    lo, hi = b.combined.low, b.combined.high
     d = test_decimals(block)
     share = (
-        f"the seed share is {pct(b['seed_share'])}"
-        if b["seed_share"] is not None
+        f"the seed share is {pct(b.seed_share)}"
+        if b.seed_share is not None
         else "the seed share is undefined (both terms are zero)"
     )
     s = (
         f"Both sources (model-based): gap {with_sign(block.gap, d)} {unit} plus or minus "
-        f"{fixed(b['half_width'], d)}, {interval(lo, hi, digits=d)}: "
-        f"seed term {variance(b['seed_term'])} ({spread(b['seed_sd'])}² / {count_noun(b['S'], 'seed')}"
-        + (", validation sd" if b["seed_part"] == "validation" else ", test sd")
-        + f") and block term {variance(b['block_term'])} (over {what}); {share}."
+        f"{fixed(b.half_width, d)}, {interval(lo, hi, digits=d)}: "
+        f"seed term {variance(b.seed_term)} ({spread(b.seed_sd)}² / {count_noun(b.S, 'seed')}"
+        + (", validation sd" if b.seed_part == "validation" else ", test sd")
+        + f") and block term {variance(b.block_term)} (over {what}); {share}."
     )
-    hw2 = b.get("two_level_half_width")
+    hw2 = b.two_level_half_width
     if hw2:
-        ratio_ = b["half_width"] / hw2
+        ratio_ = b.half_width / hw2
         if abs(ratio_ - 1) > 0.25:
             s += (
                 " The two-level bootstrap's half-width is "
@@ -280,39 +281,38 @@ IMPRACTICAL_SCALE = 4.0
 PER_YEAR = {"week": 52.18, "day": 365.25, "month": 12.0, "quarter": 4.0}
 
 
-def impractical_text(project: Project, budget: dict) -> str | None:
-    """noise.budget.planning.impractical_text: why the both-scaled plan is no plan (it needs
-    more than IMPRACTICAL_SCALE times today's seeds and blocks), or None."""
-    both = budget["planning"].get("both_needed")
-    if not both or both.get("scale", 1.0) <= IMPRACTICAL_SCALE:
+def impractical_text(project: Project, both: BothNeeded | None) -> str | None:
+    """noise.budget.planning.impractical_text: why the both-scaled plan (``both``) is no plan
+    (it needs more than IMPRACTICAL_SCALE times today's seeds and blocks), or None."""
+    if both is None or both.scale <= IMPRACTICAL_SCALE:
         return None
     column = project.config.block
     word = column or "test row"
-    text = f"impractical: {fixed(both['scale'], 1)} times today's seeds and {plural_noun(word)}"
+    text = f"impractical: {fixed(both.scale, 1)} times today's seeds and {plural_noun(word)}"
     per_year = PER_YEAR.get((column or "").lower().removesuffix("s"))
     if per_year and project.config.block_kind == "period":
-        text += f", {fixed(both['B'] / per_year, 1)} years of data"
+        text += f", {fixed(both.B / per_year, 1)} years of data"
     return text
 
 
-def plan_sentence(project: Project, budget: dict | None, block: BlockNoise | None) -> str | None:
+def plan_sentence(project: Project, budget: Budget | None, block: BlockNoise | None) -> str | None:
     """The reconsider-when sentence from the planner, or None when it has nothing to add."""
-    if not budget:
+    if budget is None:
         return None
     cfg = project.config
-    p = budget["planning"]
-    S, B = budget["S"], budget["B"]
-    g = p["gap"]
+    p = budget.planning
+    S, B = budget.S, budget.B
+    g = p.gap
     word = cfg.block or "test row"
     now = f"now {count_noun(S, 'seed')}, {count_noun(B, word)}"
     if g <= 0:
         return None
-    both = p.get("both_needed")
-    if both and (both["S"], both["B"]) != (S, B):
+    both = p.both_needed
+    if both is not None and (both.S, both.B) != (S, B):
         s = (
-            f"with {count_noun(both['S'], 'seed')} and {count_noun(both['B'], word)} the interval "
+            f"with {count_noun(both.S, 'seed')} and {count_noun(both.B, word)} the interval "
             f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block))}"
-            + (f"; {p['impractical_text']}" if p.get("impractical_text") else "")
+            + (f"; {p.impractical_text}" if p.impractical_text else "")
             + f" ({now}; a planning estimate from the variance budget)"
         )
         return s
