@@ -103,7 +103,8 @@ def budget_section(
         block_sd=res.block_sd,
         z=res.z,
         half_width=res.half_width,
-        combined=Bounds(low=res.combined.low, high=res.combined.high),
+        # a budget always has its combined interval
+        combined=Bounds(low=cast(float, res.combined.low), high=cast(float, res.combined.high)),
         # the half-width's decimals are the test gap's
         planning=planning(project, res, lambda v: fixed(v, test_decimals(block))),
         seed_part=seed.part,

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from reportgen.model.common import TTest
-from reportgen.stats.results import Reason, Sides, TInterval
+from reportgen.stats.results import Reason, TInterval
 
 #: the words of each code; the numbers a code needs are keyword arguments
 SENTENCES: dict[Reason, Callable[..., str]] = {
@@ -86,11 +86,6 @@ def t_sentence(reason: Reason | None, n: int, unit: str) -> str | None:
     if reason is Reason.ZERO_SPREAD:
         return sentence(reason, values=T_UNITS[unit])
     return sentence(reason)
-
-
-def sides(pair: Sides) -> dict:
-    """{candidate, baseline} of a pair of figures, in that order."""
-    return {"candidate": pair.candidate, "baseline": pair.baseline}
 
 
 def t_test(t: TInterval) -> TTest:
