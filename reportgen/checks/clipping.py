@@ -17,6 +17,7 @@ from reportgen.checks.evaluation import EvalData
 from reportgen.checks.noise_lines import repeat_words, test_decimals
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
+from reportgen.model.block import BlockNoise
 from reportgen.project import Project
 from reportgen.stats._util import EPS
 from reportgen.stats.metrics import gap as signed_gap
@@ -35,18 +36,21 @@ def clipped_rows(values: np.ndarray) -> np.ndarray:
 
 
 def clipping_section(
-    project: Project, ev: EvalData | None, block: dict | None, models: tuple[ModelRuns, ModelRuns]
+    project: Project,
+    ev: EvalData | None,
+    block: BlockNoise | None,
+    models: tuple[ModelRuns, ModelRuns],
 ) -> tuple[dict | None, list[Problem]]:
     """report.json ``noise.clipping`` (None unless the metric is log loss on per-row test
     predictions) and the warning when clipping moves the test gap by more than a tenth of the
     interval's width."""
     cfg = project.config
-    if cfg.metric != "log_loss" or ev is None or block is None or block.get("gap") is None:
+    if cfg.metric != "log_loss" or ev is None or block is None or block.gap is None:
         return None, []
     hit = {role: clipped_rows(ev.values[role]) for role in ("candidate", "baseline")}
     per_model = {role: hit[role].any(axis=0) for role in hit}
     keep = ~(per_model["candidate"] | per_model["baseline"])
-    gap = block["gap"]
+    gap = block.gap
     gap_without = (
         gap
         if keep.all()
@@ -60,7 +64,7 @@ def clipping_section(
         if keep.any()
         else None
     )
-    low, high = block.get("low"), block.get("high")
+    low, high = block.low, block.high
     width = high - low if low is not None and high is not None else None
     change = gap_without - gap if gap_without is not None else None
     matters = bool(
@@ -86,7 +90,7 @@ def clipping_section(
     return out, [Problem(out["text"], path, slug="log-loss-clipped", severity="warning")]
 
 
-def _sentence(project: Project, c: dict, block: dict) -> str:
+def _sentence(project: Project, c: dict, block: BlockNoise) -> str:
     cfg = project.config
     d = test_decimals(block)
     n_c, n_b = c["rows"]["candidate"], c["rows"]["baseline"]

@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any, cast
+
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData
-from reportgen.checks.noise_budget import budget_dict
+from reportgen.checks.noise_budget import budget_section as budget_section
 from reportgen.checks.noise_lines import (
-    budget_line,
-    impractical_text,
     repeat_words,
-    test_decimals,
 )
-from reportgen.checks.reasons import sentence, sides, t_figures, t_sentence
+from reportgen.checks.reasons import sentence, t_sentence, t_test
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
+from reportgen.model.block import BlockNoise as BlockModel
+from reportgen.model.block import Distribution, SeedGap, Welch
+from reportgen.model.block import TwoLevel as TwoLevelModel
+from reportgen.model.common import FloatPair, IntPair, MaybeBounds, MaybeFloatPair, SeedLists, TTest
+from reportgen.model.seed import Paired, PairedMeasured, SeedNoise, SeedValue, SeedValues
 from reportgen.project import Project
-from reportgen.stats.blocks import BlockNoise, TwoLevel, block_noise
-from reportgen.stats.results import Reason
+from reportgen.stats.blocks import BlockNoise as BlockStats
+from reportgen.stats.blocks import TwoLevel, block_noise
+from reportgen.stats.results import Reason, Sides
 from reportgen.stats.seeds import SeedRule, paired_seeds, seed_rule
 from reportgen.words import (
     count,
     count_noun,
-    fixed,
     gap_decimals,
     given,
     sig,
@@ -55,7 +60,9 @@ def _paired_part(cand: ModelRuns, base: ModelRuns) -> tuple[str, list]:
     return part, shared[part]
 
 
-def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[dict, list[Problem]]:
+def seed_section(
+    project: Project, cand: ModelRuns, base: ModelRuns
+) -> tuple[SeedNoise, list[Problem]]:
     """noise.seed: the seed rule on the part both models have seeds for, and the paired analysis;
     with a warning when seeds_paired leaves seed labels without a partner."""
     cfg = project.config
@@ -70,12 +77,9 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    out = seed_rule_dict(rule, noise=repeat_words(cfg).noise)
-    out["part"] = part
-    out["sd_from"] = sd_source(cfg.seed_sd_from, out)
-    out["values"] = {
-        mr.role: [
-            {"seed": s.seed, "value": v, "source": src}
+    values = {
+        mr.role: tuple(
+            SeedValue(seed=s.seed, value=v, source=src, folds=None)
             for s in mr.seeds
             for v, src in [
                 (s.val_value, s.val_source)
@@ -83,26 +87,21 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
                 else (s.test_value, s.test_source)
             ]
             if v is not None
-        ]
+        )
         for mr in (cand, base)
     }
-    out["left_out"] = cand.left_out + base.left_out
-    # how many networks each line rests on (validation-only seeds are normal)
-    out["test_networks"] = {
-        mr.role: sum(1 for s in mr.seeds if s.test_pred is not None) for mr in (cand, base)
-    }
-    paired = no_pairs()
+    paired: Paired = no_pairs()
     if cfg.seeds_paired:
         ppart, common = _paired_part(cand, base)
         ct, ctv = cand.seed_values(ppart)
         bt, btv = base.seed_values(ppart)
         ci = dict(zip(ct, ctv, strict=True))
         bi = dict(zip(bt, btv, strict=True))
-        unpaired = {
-            "candidate": sorted(set(ct) - set(common), key=str),
-            "baseline": sorted(set(bt) - set(common), key=str),
-        }
-        if unpaired["candidate"] or unpaired["baseline"]:
+        unpaired = SeedLists(
+            candidate=tuple(sorted(set(ct) - set(common), key=str)),
+            baseline=tuple(sorted(set(bt) - set(common), key=str)),
+        )
+        if unpaired.candidate or unpaired.baseline:
             warnings.append(
                 Problem(
                     f"seeds_paired: seeds pair by label; on {ppart} "
@@ -119,24 +118,40 @@ def seed_section(project: Project, cand: ModelRuns, base: ModelRuns) -> tuple[di
             higher_is_better=cfg.higher_is_better,
             confidence=cfg.confidence,
         )
-        paired = {
-            "n": res.n,
-            "mean": res.mean,
-            "sd": res.sd,
-            "low": res.low,
-            "high": res.high,
-            "p": res.p,
-            "reason": t_sentence(res.reason, res.n, "paired seed"),
-            "part": ppart,
-            "seeds": common,
-            "unpaired": unpaired,
-        }
-    out["paired"] = paired
-    return out, warnings
+        paired = PairedMeasured(
+            n=res.n,
+            mean=res.mean,
+            sd=res.sd,
+            low=res.low,
+            high=res.high,
+            p=res.p,
+            reason=t_sentence(res.reason, res.n, "paired seed"),
+            part=ppart,
+            seeds=tuple(common),
+            unpaired=unpaired,
+        )
+    seed = SeedNoise(
+        **seed_rule_fields(rule, noise=repeat_words(cfg).noise),
+        part=part,
+        within_folds=None,
+        folds=None,
+        sd_from=sd_source(cfg.seed_sd_from, rule.sd, rule.sd_used),
+        values=SeedValues(candidate=values["candidate"], baseline=values["baseline"]),
+        left_out=tuple(cand.left_out + base.left_out),
+        # how many networks each line rests on (validation-only seeds are normal)
+        test_networks=IntPair(
+            candidate=sum(1 for s in cand.seeds if s.test_pred is not None),
+            baseline=sum(1 for s in base.seeds if s.test_pred is not None),
+        ),
+        paired=paired,
+    )
+    return seed, warnings
 
 
-def seed_rule_dict(rule: SeedRule, noise: str = "retraining noise", per: str = "") -> dict:
-    """noise.seed's figures of the seed rule, with its reason and note in words (``noise`` names
+def seed_rule_fields(
+    rule: SeedRule, noise: str = "retraining noise", per: str = ""
+) -> dict[str, Any]:
+    """The SeedNoise fields of the seed rule, with its reason and note in words (``noise`` names
     the noise the seeds measure, ``per`` where the seeds are counted)."""
     note = None
     if rule.note is not None and rule.substituted is not None:
@@ -147,53 +162,71 @@ def seed_rule_dict(rule: SeedRule, noise: str = "retraining noise", per: str = "
         else sentence(rule.reason)
     )
     return {
-        "n": sides(rule.n),
-        "sd": sides(rule.sd),
-        "mean": sides(rule.mean),
+        "n": IntPair(candidate=rule.n.candidate, baseline=rule.n.baseline),
+        "sd": MaybeFloatPair(candidate=rule.sd.candidate, baseline=rule.sd.baseline),
+        # the model states both means: a side without one fails the report's validation
+        "mean": FloatPair(
+            candidate=cast(float, rule.mean.candidate), baseline=cast(float, rule.mean.baseline)
+        ),
         "sd_used": rule.sd_used,
         "validation_gap": rule.validation_gap,
         "gap_in_sd": rule.gap_in_sd,
         "multiple": rule.multiple,
         "passes": rule.passes,
         "trivial": rule.trivial,
-        "deterministic": list(rule.deterministic),
+        "deterministic": tuple(rule.deterministic),
         "note": note,
         "seeds_beating_baseline": rule.seeds_beating_baseline,
         "reason": reason,
     }
 
 
-def no_pairs(reason: str | None = None) -> dict:
+def no_pairs(reason: str | None = None) -> Paired:
     """noise.seed.paired when no seed pairs are compared (and why, when it says)."""
-    keys = ("n", "mean", "sd", "low", "high", "p", "part")
-    return {**dict.fromkeys(keys), "seeds": [], "unpaired": None, "reason": reason}
+    return Paired(
+        n=None,
+        mean=None,
+        sd=None,
+        low=None,
+        high=None,
+        p=None,
+        part=None,
+        seeds=(),
+        unpaired=None,
+        reason=reason,
+    )
 
 
-def _seed_list(unpaired: dict, cand: str, base: str) -> str:
+def _seed_list(unpaired: SeedLists, cand: str, base: str) -> str:
     parts = []
-    for role, name in (("candidate", cand), ("baseline", base)):
-        if unpaired[role]:
-            parts.append(f"{name} seeds {', '.join(str(s) for s in unpaired[role])}")
+    for seeds, name in ((unpaired.candidate, cand), (unpaired.baseline, base)):
+        if seeds:
+            parts.append(f"{name} seeds {', '.join(str(s) for s in seeds)}")
     return "; ".join(parts)
 
 
-def sd_source(sd_from: str, seed: dict) -> str | None:
+def sd_source(sd_from: str, sd: Sides[float | None], sd_used: float | None) -> str | None:
     """Which model's sd the rule used (after the deterministic-model substitution)."""
-    if seed.get("sd_used") is None:
+    if sd_used is None:
         return None
-    sd = seed["sd"]
     if sd_from != "larger":
         other = "baseline" if sd_from == "candidate" else "candidate"
-        return sd_from if sd.get(sd_from) == seed["sd_used"] else other
-    return "candidate" if (sd["candidate"] or 0) >= (sd["baseline"] or 0) else "baseline"
+        return sd_from if getattr(sd, sd_from, None) == sd_used else other
+    return "candidate" if (sd.candidate or 0) >= (sd.baseline or 0) else "baseline"
 
 
-def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs=None) -> dict:
-    """noise.block statistics on the rows under ``mask`` (all rows when None), the project's rule."""
+def _block_noise(
+    project: Project,
+    ev: EvalData,
+    mask: np.ndarray | None,
+    seeds_paired: bool,
+    pairs: list[tuple[int, int]] | None = None,
+) -> BlockStats:
+    """The block statistics on the rows under ``mask`` (all rows when None), the project's rule."""
     cfg = project.config
     C, n, _ = ev.block_sums("candidate", mask)
     B, _, _ = ev.block_sums("baseline", mask)
-    res = block_noise(
+    return block_noise(
         C,
         B,
         candidate_seeds=ev.seeds["candidate"],
@@ -205,16 +238,15 @@ def _block_noise(project: Project, ev: EvalData, mask, seeds_paired: bool, pairs
         counts=n,
         pairs=pairs,
     )
-    out = block_dict(res)
-    out["primary_reason"] = primary_reason(out)
-    return out
 
 
-def block_dict(res: BlockNoise) -> dict:
-    """noise.block's figures as report.json has them, the reasons in words (``primary_reason``
-    None: ``primary_reason`` writes it)."""
+def block_fields(res: BlockStats) -> dict[str, Any]:
+    """The BlockNoise fields the statistics give, the reasons in words (the fields of the
+    evaluation data, block_column to gap_in_seed_sd, are block_section's)."""
     two = res.two_level
     dist = res.distribution
+    bootstrap = MaybeBounds(low=res.bootstrap.low, high=res.bootstrap.high)
+    t = t_test(res.t)
     return {
         "blocks": res.blocks,
         "rows": res.rows,
@@ -224,36 +256,32 @@ def block_dict(res: BlockNoise) -> dict:
         "confidence": res.confidence,
         "resamples": res.resamples,
         "primary": res.primary,
-        "primary_reason": None,
-        "bootstrap": {"low": res.bootstrap.low, "high": res.bootstrap.high},
-        "t": t_figures(res.t),
-        "welch": {
-            "se": res.welch.se,
-            "p": res.welch.p,
-            "low": res.welch.low,
-            "high": res.welch.high,
-            "df": res.welch.df,
-        },
-        "per_seed": [
-            {"seed": p.seed, "gap": p.gap, "low": p.low, "high": p.high, "primary": p.primary}
+        "primary_reason": primary_reason(res.primary, res.blocks, bootstrap, t),
+        "bootstrap": bootstrap,
+        "t": t,
+        "welch": Welch(
+            se=res.welch.se, p=res.welch.p, low=res.welch.low, high=res.welch.high, df=res.welch.df
+        ),
+        "per_seed": tuple(
+            SeedGap(seed=p.seed, gap=p.gap, low=p.low, high=p.high, primary=p.primary)
             for p in res.per_seed
-        ],
-        "two_level": {
-            "low": two.low,
-            "high": two.high,
-            "paired": two.paired,
-            "seeds": sides(two.seeds),
-            "reason": sentence(two.reason, **_two_level_numbers(two)),
-        },
+        ),
+        "two_level": TwoLevelModel(
+            low=two.low,
+            high=two.high,
+            paired=two.paired,
+            seeds=IntPair(candidate=two.seeds.candidate, baseline=two.seeds.baseline),
+            reason=sentence(two.reason, **_two_level_numbers(two)),
+        ),
         "excludes_zero": res.excludes_zero,
         "distribution": None
         if dist is None
-        else {"edges": list(dist.edges), "counts": list(dist.counts)},
+        else Distribution(edges=tuple(dist.edges), counts=tuple(dist.counts)),
         "reason": sentence(res.reason),
     }
 
 
-def _two_level_numbers(two: TwoLevel) -> dict:
+def _two_level_numbers(two: TwoLevel) -> dict[str, int | None]:
     """The numbers the two-level interval's reason code says."""
     if two.reason is Reason.SEEDS_UNSHARED:
         return {"shared": two.shared}
@@ -262,17 +290,23 @@ def _two_level_numbers(two: TwoLevel) -> dict:
     return {}
 
 
-def primary_reason(block: dict) -> str | None:
+def primary_reason(
+    primary: str | None, blocks: int, bootstrap: MaybeBounds, t: TTest | MaybeBounds
+) -> str | None:
     """Why the primary interval of a ``noise.block`` is the one it is: the two widths at 3
     significant figures; None when there is no primary interval."""
-    if block.get("primary") is None:
+    if primary is None:
         return None
-    widths = {k: block[k]["high"] - block[k]["low"] for k in ("bootstrap", "t")}
+    widths = {k: _width(iv) for k, iv in (("bootstrap", bootstrap), ("t", t))}
     text = f"the wider of the two: bootstrap width {sig(widths['bootstrap'])}, t width {sig(widths['t'])}"
-    n = block["blocks"]
-    if n < FEW_BLOCKS:
-        text += f" ({count(n)} blocks: the percentile bootstrap undercovers)"
+    if blocks < FEW_BLOCKS:
+        text += f" ({count(blocks)} blocks: the percentile bootstrap undercovers)"
     return text
+
+
+def _width(iv: TTest | MaybeBounds) -> float:
+    """The width of an interval the primary one was chosen from (both ends are there)."""
+    return cast(float, iv.high) - cast(float, iv.low)
 
 
 def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:
@@ -281,27 +315,34 @@ def seed_pairs(ev: EvalData) -> list[tuple[int, int]]:
     return [(i, bpos[s]) for i, s in enumerate(ev.seeds["candidate"]) if s in bpos]
 
 
-def block_section(project: Project, ev: EvalData | None, seed: dict | None = None) -> dict | None:
+def block_section(
+    project: Project, ev: EvalData | None, seed: SeedNoise | None = None
+) -> BlockModel | None:
+    """noise.block: the block bootstrap and ratio t on the test rows, with the two-level note
+    and the test gap in the seed line's sd; None without per-row test predictions."""
     if ev is None:
         return None
     cfg = project.config
-    out = _block_noise(
+    res = _block_noise(
         project, ev, None, cfg.seeds_paired, seed_pairs(ev) if cfg.seeds_paired else None
     )
-    out["block_column"] = ev.block_column
-    out["block_kind"] = cfg.block_kind
-    out["rows"] = int(len(ev.row_ids))
-    out["networks"] = {k: len(v) for k, v in ev.seeds.items()}
+    fields = block_fields(res)
+    two: TwoLevelModel = fields["two_level"]
     # the words of the two-level interval's seed level are the checks', not the statistics'
-    out["two_level"]["reason"] = two_level_note(project, out["two_level"], ev, out.get("reason"))
-    # the test gap in seed sd (the seed line's sd), beside the block line
-    sd = (seed or {}).get("sd_used")
-    out["gap_in_seed_sd"] = (
-        out["gap"] / sd
-        if sd and out.get("gap") is not None and not (seed or {}).get("trivial")
-        else None
+    fields["two_level"] = replace(two, reason=two_level_note(project, two, ev, fields["reason"]))
+    fields["rows"] = int(len(ev.row_ids))
+    sd = seed.sd_used if seed is not None else None
+    test_gap = fields["gap"]
+    return BlockModel(
+        **fields,
+        block_column=ev.block_column,
+        block_kind=cfg.block_kind,
+        networks=IntPair(candidate=len(ev.seeds["candidate"]), baseline=len(ev.seeds["baseline"])),
+        # the test gap in seed sd (the seed line's sd), beside the block line
+        gap_in_seed_sd=test_gap / sd
+        if sd and test_gap is not None and not (seed is not None and seed.trivial)
+        else None,
     )
-    return out
 
 
 #: with this many seeds or fewer on a side the two-level interval's seed level stays coarse
@@ -309,15 +350,15 @@ COARSE_SEEDS = 5
 
 
 def two_level_note(
-    project: Project, two: dict, ev: EvalData, block_reason: str | None = None
+    project: Project, two: TwoLevelModel, ev: EvalData, block_reason: str | None = None
 ) -> str | None:
-    """What the two-level interval's seed level is worth (methods.md section 3, revised turn
-    3): none with one network per model, coarse with at most 5 seeds on a side, and whether
-    seeds_paired could pair them; why there is no two-level interval (``block_reason``: the
-    block line's) when there is none; None when there is nothing to say."""
+    """What the two-level interval's seed level is worth (methods.md section 3): none with one
+    network per model, coarse with at most 5 seeds on a side, and whether seeds_paired could
+    pair them; why there is no two-level interval (``block_reason``: the block line's) when
+    there is none; None when there is nothing to say."""
     cfg = project.config
     nets = {k: len(v) for k, v in ev.seeds.items()}
-    if two.get("low") is None:
+    if two.low is None:
         return "there is no two-level interval" + (
             f", because the block line has none ({block_reason})" if block_reason else ""
         )
@@ -328,21 +369,21 @@ def two_level_note(
             f"{repeat_words(cfg).noise}"
         )
     notes = []
-    if cfg.seeds_paired and not two.get("paired"):
+    if cfg.seeds_paired and not two.paired:
         shared = len(seed_pairs(ev))
         notes.append(
             f"seeds_paired, but {count_noun(shared, 'seed label')} "
             f"{'is' if shared == 1 else 'are'} shared by both models: the seeds are resampled "
             "independently"
         )
-    seeds = two.get("seeds") or nets
-    fewest = min(seeds["candidate"], seeds["baseline"])
+    seeds = two.seeds
+    fewest = min(seeds.candidate, seeds.baseline)
     if fewest <= COARSE_SEEDS:
         names = {"candidate": cfg.candidate, "baseline": cfg.baseline}
-        one = [names[k] for k in ("candidate", "baseline") if seeds[k] == 1]
+        one = [names[k] for k in ("candidate", "baseline") if getattr(seeds, k) == 1]
         notes.append(
-            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds['candidate'])} "
-            f"and {count(seeds['baseline'])}) the seed level stays coarse"
+            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds.candidate)} "
+            f"and {count(seeds.baseline)}) the seed level stays coarse"
             + (
                 f"; {one[0]} has one {repeat_words(cfg).unit}, so its side has no seed level"
                 if one
@@ -369,7 +410,15 @@ def slices_section(project: Project, ev: EvalData | None) -> list[dict] | None:
     for name in map(str, np.unique(ev.slices)):  # sorted, without a Python string per row
         mask = ev.slices == name
         res = _block_noise(project, ev, mask, False)
-        out.append(_slice_entry(name, int(mask.sum()), res, name in cfg.not_worse_on, margin))
+        figures = {
+            "blocks": res.blocks,
+            "gap": res.gap,
+            "low": res.low,
+            "high": res.high,
+            "primary": res.primary,
+            "reason": sentence(res.reason),
+        }
+        out.append(_slice_entry(name, int(mask.sum()), figures, name in cfg.not_worse_on, margin))
     for name in cfg.not_worse_on:
         if name not in {s["slice"] for s in out}:
             out.append(_slice_entry(name, 0, None, True, margin))
@@ -408,55 +457,3 @@ def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin)
         "not_worse": reason is None,
         "not_worse_reason": reason,
     }
-
-
-def budget_section(
-    project: Project, seed: dict, block: dict | None
-) -> tuple[dict | None, str | None]:
-    """noise.budget: Var(gap) ~ s_seed^2 / S + s_block^2 / B with the planning figures, or
-    (None, reason)."""
-    from reportgen.stats import budget as bd
-
-    cfg = project.config
-    S = min(seed["n"]["candidate"], seed["n"]["baseline"])
-    sd = seed.get("sd_used")
-    if sd is None or S < 2:
-        return None, "fewer than 2 seeds on a side: the seed term of the budget is unknown"
-    if block is None:
-        return None, "no per-row test predictions: the block term of the budget is unknown"
-    B = block.get("blocks") or 0
-    se = (block.get("t") or {}).get("se")
-    if B < 2 or se is None or block.get("gap") is None:
-        return None, "fewer than 2 blocks: the block term of the budget is unknown"
-    res = bd.budget(
-        seed_sd=sd,
-        n_seeds=S,
-        block_var_of_gap=se**2,
-        n_blocks=B,
-        gap=block["gap"],
-        confidence=cfg.confidence,
-        min_useful_effect=cfg.min_useful_effect,
-    )
-    out = budget_dict(res, lambda v: fixed(v, test_decimals(block)))  # the half-width's decimals
-    out["planning"]["impractical_text"] = impractical_text(project, out)
-    out["planning"]["impractical"] = out["planning"]["impractical_text"] is not None
-    out["seed_part"] = seed.get("part", "validation")
-    sd_iv = bd.sd_interval(
-        sd, seed["n"].get(seed.get("sd_from") or "candidate") or S, cfg.confidence
-    )
-    out["seed_sd_interval"] = {"low": sd_iv.low, "high": sd_iv.high}
-    two = block.get("two_level") or {}
-    out["two_level_half_width"] = (
-        (two["high"] - two["low"]) / 2 if two.get("low") is not None else None
-    )
-    nets = block.get("networks") or {}
-    out["test_networks"] = min(nets.values()) if nets else None
-    out["line"] = budget_line(project, out, block)
-    if out["test_networks"] is not None and out["test_networks"] < S:
-        out["line"] += (
-            f" Today's test gap rests on "
-            f"{count_noun(out['test_networks'], repeat_words(cfg).unit)} per model, "
-            f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
-            f"per model and understates the {repeat_words(cfg).noise} of today's gap."
-        )
-    return out, None

@@ -4,7 +4,12 @@ decimals wherever it is printed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reportgen.checks.select import ModelRuns
+from reportgen.model.block import BlockNoise
+from reportgen.model.budget import BothNeeded, Budget
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.project.config import Config
 from reportgen.words import (
@@ -51,52 +56,59 @@ def seed_head(cfg: Config) -> str:
     return f"Seed spread ({repeat_words(cfg).label}):"
 
 
-def _gap_words(seed: dict, unit: str) -> str:
+def _gap_words(seed: SeedNoise, unit: str) -> str:
     """ "the validation gap is +0.0032 log loss", or why there is none."""
-    part = seed.get("part", "validation")
-    if seed.get("validation_gap") is None:
+    part = seed.part
+    if seed.validation_gap is None:
         return f"there is no {part} gap (a model has no {part} values)"
-    return f"the {part} gap is {gap(seed['validation_gap'])} {unit}"
+    return f"the {part} gap is {gap(seed.validation_gap)} {unit}"
 
 
 def seed_rule_words(
-    cfg: Config, seed: dict, names: tuple[str, str], opening: str, sd_words, of: int, where=""
+    cfg: Config,
+    seed: SeedNoise,
+    names: tuple[str, str],
+    opening: str,
+    sd_words: Callable[[str, str], str],
+    of: int,
+    where: str = "",
 ) -> str:
     """A measured seed line: the gap in seed sd, the sd (``sd_words(seeds, larger)`` says what
     it is over), the rule's verdict and how many of ``of`` candidate seeds beat the baseline's
     mean (``where``: " over the folds")."""
     cand, base = names
     who = {"candidate": cand, "baseline": base}
-    src = seed.get("sd_from") or "candidate"
-    larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.get("note") else ""
-    seeds = count_noun(seed["n"][src], "seed", adjective=who[src])
+    src = seed.sd_from or "candidate"
+    larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.note else ""
+    seeds = count_noun(getattr(seed.n, src), "seed", adjective=who[src])
     return (
-        f"{opening}, {ratio(seed['gap_in_sd'], signed=True)} seed sd (sd "
-        f"{spread(seed['sd_used'])}{sd_words(seeds, larger)}); the rule needs more than "
-        f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed['passes'] else 'fails'}; "
-        f"{count(seed['seeds_beating_baseline'])} of {count_noun(of, 'seed', adjective=cand)} "
+        f"{opening}, {ratio(seed.gap_in_sd, signed=True)} seed sd (sd "
+        f"{spread(seed.sd_used)}{sd_words(seeds, larger)}); the rule needs more than "
+        f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed.passes else 'fails'}; "
+        f"{count(seed.seeds_beating_baseline)} of {count_noun(of, 'seed', adjective=cand)} "
         f"beat the {base} mean{where}."
     )
 
 
-def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -> str:
+def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRuns) -> str:
+    """The seed line of the split design: the rule, its note, the left-out rows, the pairs."""
     cfg = project.config
     unit = cfg.metric_words
-    part = seed.get("part", "validation")
+    part = seed.part
     level = "" if part == "validation" else " measured on test seeds (a test-level number):"
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
+    n_c, n_b = seed.n.candidate, seed.n.baseline
     head = f"{seed_head(cfg)}{level}"
-    if seed.get("trivial"):
+    if seed.trivial:
         s1 = (
             f"{head} {_gap_words(seed, unit)}; both models have zero "
             f"seed spread over {count(n_c)} and {count(n_b)} seeds (deterministic training), so "
             f"the seed rule is trivially "
-            f"{'met' if seed['passes'] else 'failed (the gap is not positive)'} and the "
+            f"{'met' if seed.passes else 'failed (the gap is not positive)'} and the "
             "evaluation line carries the decision."
         )
-    elif seed.get("gap_in_sd") is None:
+    elif seed.gap_in_sd is None:
         s1 = (
-            f"{head} not measured: {seed.get('reason') or 'fewer than 2 seeds'} "
+            f"{head} not measured: {seed.reason or 'fewer than 2 seeds'} "
             f"({count_noun(n_c, 'seed', adjective=cand.name)}, "
             f"{count_noun(n_b, 'seed', adjective=base.name)}); {_gap_words(seed, unit)}."
         )
@@ -109,41 +121,45 @@ def _seed_line(project: Project, seed: dict, cand: ModelRuns, base: ModelRuns) -
             lambda seeds, larger: f" over {seeds}{larger}",
             n_c,
         )
-    if seed.get("note"):
-        s1 += f" Note: {seed['note']}."
+    if seed.note:
+        s1 += f" Note: {seed.note}."
     if n_c != n_b:
         s1 += (
             f" The means compare {count_noun(n_c, 'seed', adjective=cand.name)} with "
             f"{count_noun(n_b, 'seed', adjective=base.name)}."
         )
-    if seed.get("left_out"):
-        s1 += f" {count_noun(len(seed['left_out']), 'run row')} left out (listed in the appendix)."
-    p = seed["paired"]
-    if p.get("low") is not None:
-        d = gap_decimals(p["mean"], p["low"], p["high"])
+    if seed.left_out:
+        s1 += f" {count_noun(len(seed.left_out), 'run row')} left out (listed in the appendix)."
+    p = seed.paired
+    if p.low is not None:
+        d = gap_decimals(p.mean, p.low, p.high)
         s1 += (
-            f" Paired by seed label ({p['part']}): mean difference {with_sign(p['mean'], d)}, "
-            f"{confidence(cfg.confidence)} t interval {interval(p['low'], p['high'], digits=d)} "
-            f"over {count_noun(p['n'], 'seed pair')}."
+            f" Paired by seed label ({p.part}): mean difference {with_sign(p.mean, d)}, "
+            f"{confidence(cfg.confidence)} t interval {interval(p.low, p.high, digits=d)} "
+            f"over {count_noun(p.n, 'seed pair')}."
         )
-    elif cfg.seeds_paired and p.get("reason"):
-        s1 += f" Paired by seed label: no interval ({p['reason']})."
+    elif cfg.seeds_paired and p.reason:
+        s1 += f" Paired by seed label: no interval ({p.reason})."
     return s1
 
 
 def lines(
-    project: Project, seed: dict, block: dict | None, cand: ModelRuns, base: ModelRuns
-) -> tuple[list, list]:
+    project: Project,
+    seed: SeedNoise,
+    block: BlockNoise | None,
+    cand: ModelRuns,
+    base: ModelRuns,
+) -> tuple[list[str], list[str]]:
     """The two noise sentences and what each covers; the test gap in seed sd is a seed-line
     figure (the seed sd scales it), so it is said there, never in the block line."""
     cfg = project.config
     words = repeat_words(cfg)
     unit = cfg.metric_words
     s1 = _seed_line(project, seed, cand, base)
-    if block is not None and block.get("gap_in_seed_sd") is not None:
+    if block is not None and block.gap_in_seed_sd is not None:
         s1 += (
-            f" The test gap, {with_sign(block['gap'], test_decimals(block))} {unit}, is "
-            f"{ratio(block['gap_in_seed_sd'], signed=True)} seed sd."
+            f" The test gap, {with_sign(block.gap, test_decimals(block))} {unit}, is "
+            f"{ratio(block.gap_in_seed_sd, signed=True)} seed sd."
         )
     head = block_head(cfg)
     if block is None:
@@ -152,20 +168,20 @@ def lines(
             "evaluation noise is unmeasured"
             + (
                 " and rung 3 rests on the paired seed interval."
-                if seed["paired"].get("low") is not None
+                if seed.paired.low is not None
                 else "."
             )
         )
-    elif block.get("low") is None:
+    elif block.low is None:
         test_gap = (
-            f"the test gap is {gap(block['gap'])} {unit}"
-            if block.get("gap") is not None
+            f"the test gap is {gap(block.gap)} {unit}"
+            if block.gap is not None
             else "there is no test gap"
         )
         s2 = (
             f"{head} {test_gap} over "
-            f"{blocks_phrase(block['blocks'], cfg.block)}, but there is no interval: "
-            f"{block.get('reason') or 'fewer than 2 blocks'}."
+            f"{blocks_phrase(block.blocks, cfg.block)}, but there is no interval: "
+            f"{block.reason or 'fewer than 2 blocks'}."
         )
     else:
         s2 = f"{head} {_block_sentence(project, block, unit)}"
@@ -186,68 +202,69 @@ def lines(
     return [s1, s2], covers
 
 
-def one_per_model(block: dict | None) -> bool:
+def one_per_model(block: BlockNoise | None) -> bool:
     """The test gap rests on one network (one run) per model: no seed averaging, no seed level."""
-    nets = (block or {}).get("networks") or {}
-    return bool(nets) and all(n == 1 for n in nets.values())
+    return block is not None and block.networks.candidate == block.networks.baseline == 1
 
 
-def test_decimals(block: dict) -> int:
+def test_decimals(block: BlockNoise | None) -> int:
     """The decimals of the test gap wherever it is printed (the block line, the budget, the
     plan, the sign disagreement): its primary interval's, as the table of intervals has them."""
-    return gap_decimals(block.get("gap"), block.get("low"), block.get("high"))
+    if block is None:
+        return gap_decimals(None, None, None)
+    return gap_decimals(block.gap, block.low, block.high)
 
 
-def _block_sentence(project: Project, block: dict, unit: str) -> str:
+def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
     """The block line with its intervals: every interval in it has the primary one's decimals,
     as the table of intervals beside it does."""
     cfg = project.config
-    what = blocks_phrase(block["blocks"], cfg.block)
-    t, bs = block["t"], block["bootstrap"]
+    what = blocks_phrase(block.blocks, cfg.block)
+    t, bs = block.t, block.bootstrap
     d = test_decimals(block)
-    nets = block.get("networks") or {}
+    nets = block.networks
     repeat = repeat_words(cfg).unit
     seeds_txt = (
-        f"seed-averaged over {count(nets.get('candidate'))} and {count(nets.get('baseline'))} "
+        f"seed-averaged over {count(nets.candidate)} and {count(nets.baseline)} "
         f"{plural_noun(repeat)}"
-        if nets and (nets.get("candidate", 1) > 1 or nets.get("baseline", 1) > 1)
+        if nets.candidate > 1 or nets.baseline > 1
         else f"one {repeat} per model"
     )
-    t_txt = interval(t["low"], t["high"], digits=d)
-    if t.get("p") is not None:
-        t_txt += f", {p_text(t['p'])}"
+    t_txt = interval(t.low, t.high, digits=d)
+    if t.p is not None:
+        t_txt += f", {p_text(t.p)}"
     s2 = (
-        f"the test gap is {with_sign(block['gap'], d)} {unit} (row-weighted over "
-        f"{count_noun(block['rows'], 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
-        f"{interval(block['low'], block['high'], digits=d)} over {what}, the wider of the "
-        f"bootstrap ({interval(bs['low'], bs['high'], digits=d)}, "
-        f"{count_noun(block['resamples'], 'resample')}) and the paired t ({t_txt})."
+        f"the test gap is {with_sign(block.gap, d)} {unit} (row-weighted over "
+        f"{count_noun(block.rows, 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
+        f"{interval(block.low, block.high, digits=d)} over {what}, the wider of the "
+        f"bootstrap ({interval(bs.low, bs.high, digits=d)}, "
+        f"{count_noun(block.resamples, 'resample')}) and the paired t ({t_txt})."
     )
     return s2
 
 
-def budget_line(project: Project, b: dict, block: dict) -> str:
+def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
     """The third, model-based line: both sources in one interval, beside the two measured ones."""
     cfg = project.config
     unit = cfg.metric_words
-    what = blocks_phrase(b["B"], cfg.block)
-    lo, hi = b["combined"]["low"], b["combined"]["high"]
+    what = blocks_phrase(b.B, cfg.block)
+    lo, hi = b.combined.low, b.combined.high
     d = test_decimals(block)
     share = (
-        f"the seed share is {pct(b['seed_share'])}"
-        if b["seed_share"] is not None
+        f"the seed share is {pct(b.seed_share)}"
+        if b.seed_share is not None
         else "the seed share is undefined (both terms are zero)"
     )
     s = (
-        f"Both sources (model-based): gap {with_sign(block['gap'], d)} {unit} plus or minus "
-        f"{fixed(b['half_width'], d)}, {interval(lo, hi, digits=d)}: "
-        f"seed term {variance(b['seed_term'])} ({spread(b['seed_sd'])}² / {count_noun(b['S'], 'seed')}"
-        + (", validation sd" if b["seed_part"] == "validation" else ", test sd")
-        + f") and block term {variance(b['block_term'])} (over {what}); {share}."
+        f"Both sources (model-based): gap {with_sign(block.gap, d)} {unit} plus or minus "
+        f"{fixed(b.half_width, d)}, {interval(lo, hi, digits=d)}: "
+        f"seed term {variance(b.seed_term)} ({spread(b.seed_sd)}² / {count_noun(b.S, 'seed')}"
+        + (", validation sd" if b.seed_part == "validation" else ", test sd")
+        + f") and block term {variance(b.block_term)} (over {what}); {share}."
     )
-    hw2 = b.get("two_level_half_width")
+    hw2 = b.two_level_half_width
     if hw2:
-        ratio_ = b["half_width"] / hw2
+        ratio_ = b.half_width / hw2
         if abs(ratio_ - 1) > 0.25:
             s += (
                 " The two-level bootstrap's half-width is "
@@ -264,39 +281,38 @@ IMPRACTICAL_SCALE = 4.0
 PER_YEAR = {"week": 52.18, "day": 365.25, "month": 12.0, "quarter": 4.0}
 
 
-def impractical_text(project: Project, budget: dict) -> str | None:
-    """noise.budget.planning.impractical_text: why the both-scaled plan is no plan (it needs
-    more than IMPRACTICAL_SCALE times today's seeds and blocks), or None."""
-    both = budget["planning"].get("both_needed")
-    if not both or both.get("scale", 1.0) <= IMPRACTICAL_SCALE:
+def impractical_text(project: Project, both: BothNeeded | None) -> str | None:
+    """noise.budget.planning.impractical_text: why the both-scaled plan (``both``) is no plan
+    (it needs more than IMPRACTICAL_SCALE times today's seeds and blocks), or None."""
+    if both is None or both.scale <= IMPRACTICAL_SCALE:
         return None
     column = project.config.block
     word = column or "test row"
-    text = f"impractical: {fixed(both['scale'], 1)} times today's seeds and {plural_noun(word)}"
+    text = f"impractical: {fixed(both.scale, 1)} times today's seeds and {plural_noun(word)}"
     per_year = PER_YEAR.get((column or "").lower().removesuffix("s"))
     if per_year and project.config.block_kind == "period":
-        text += f", {fixed(both['B'] / per_year, 1)} years of data"
+        text += f", {fixed(both.B / per_year, 1)} years of data"
     return text
 
 
-def plan_sentence(project: Project, budget: dict | None, block: dict | None) -> str | None:
+def plan_sentence(project: Project, budget: Budget | None, block: BlockNoise | None) -> str | None:
     """The reconsider-when sentence from the planner, or None when it has nothing to add."""
-    if not budget:
+    if budget is None:
         return None
     cfg = project.config
-    p = budget["planning"]
-    S, B = budget["S"], budget["B"]
-    g = p["gap"]
+    p = budget.planning
+    S, B = budget.S, budget.B
+    g = p.gap
     word = cfg.block or "test row"
     now = f"now {count_noun(S, 'seed')}, {count_noun(B, word)}"
     if g <= 0:
         return None
-    both = p.get("both_needed")
-    if both and (both["S"], both["B"]) != (S, B):
+    both = p.both_needed
+    if both is not None and (both.S, both.B) != (S, B):
         s = (
-            f"with {count_noun(both['S'], 'seed')} and {count_noun(both['B'], word)} the interval "
-            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block or {}))}"
-            + (f"; {p['impractical_text']}" if p.get("impractical_text") else "")
+            f"with {count_noun(both.S, 'seed')} and {count_noun(both.B, word)} the interval "
+            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block))}"
+            + (f"; {p.impractical_text}" if p.impractical_text else "")
             + f" ({now}; a planning estimate from the variance budget)"
         )
         return s

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from reportgen.stats.results import Reason, Sides, TInterval
+from reportgen.model.common import TTest
+from reportgen.stats.results import Reason, TInterval
 
 #: the words of each code; the numbers a code needs are keyword arguments
 SENTENCES: dict[Reason, Callable[..., str]] = {
@@ -87,11 +88,7 @@ def t_sentence(reason: Reason | None, n: int, unit: str) -> str | None:
     return sentence(reason)
 
 
-def sides(pair: Sides) -> dict:
-    """{candidate, baseline} of a pair of figures, in that order."""
-    return {"candidate": pair.candidate, "baseline": pair.baseline}
-
-
-def t_figures(t: TInterval) -> dict:
-    """{low, high, p, se, df} of a t interval."""
-    return {"low": t.low, "high": t.high, "p": t.p, "se": t.se, "df": t.df}
+def t_test(t: TInterval) -> TTest:
+    """A t interval as report.json holds it: its ends, p value, standard error and df."""
+    df = None if t.df is None else cast(int, t.df)  # a paired t's df is an integer
+    return TTest(low=t.low, high=t.high, p=t.p, se=t.se, df=df)

@@ -29,7 +29,9 @@ def test_cv_figures_are_the_same_whichever_hook_asks_first(tmp_path):
     rung = rung_first.noise_rung(seed, iv_before)
     assert iv_before == iv_after
     assert repr(rung) == repr(seed_first.noise_rung(seed, iv_after))
-    figures = [json.dumps(d.cv, sort_keys=True) for d in (seed_first, interval_first, rung_first)]
+    figures = [
+        json.dumps(d.cv.to_json(), sort_keys=True) for d in (seed_first, interval_first, rung_first)
+    ]
     assert figures[0] == figures[1] == figures[2]
-    assert interval_first.cv["planning"]["text"] == seed_first.cv["planning"]["text"]
+    assert interval_first.cv.planning.text == seed_first.cv.planning.text
     assert interval_first.noise(seed, None)["cv"] is interval_first.cv

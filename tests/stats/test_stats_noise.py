@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from reportgen.checks.noise import block_dict, primary_reason, seed_rule_dict
+from reportgen.checks.jsonsafe import jsonable
+from reportgen.checks.noise import block_fields, primary_reason, seed_rule_fields
+from reportgen.model.common import MaybeBounds
 from reportgen.stats.blocks import block_noise
 from reportgen.stats.bootstrap import block_bootstrap, per_seed_intervals, two_level_bootstrap
 from reportgen.stats.results import Bounds, Reason, Sides
@@ -105,8 +107,10 @@ def test_seed_rule_zero_sd_and_bad_option():
 
 
 def test_seed_rule_json_ready(json_ready):
-    json_ready(seed_rule_dict(seed_rule(np.array([0.3, 0.31]), [0.4], higher_is_better=False)))
-    json_ready(seed_rule_dict(seed_rule(np.array([0.3, 0.31]), [0.4, 0.42], higher_is_better=True)))
+    for cand, base, hib in (([0.3, 0.31], [0.4], False), ([0.3, 0.31], [0.4, 0.42], True)):
+        json_ready(
+            jsonable(seed_rule_fields(seed_rule(np.array(cand), base, higher_is_better=hib)))
+        )
 
 
 # ----------------------------------------------------------------- paired seeds / t / welch
@@ -317,13 +321,14 @@ REPORT_KEYS = {
 def test_block_noise_contract(json_ready):
     C, Bm = _models(0)
     r = _noise(C, Bm, 300, seeds=[1, 2, 3, 4, 5])
-    assert set(block_dict(r)) == REPORT_KEYS
-    json_ready(block_dict(r))
-    json.dumps(block_dict(r), allow_nan=False)
+    assert set(block_fields(r)) == REPORT_KEYS
+    json_ready(jsonable(block_fields(r)))
+    json.dumps(jsonable(block_fields(r)), allow_nan=False)
     assert r.blocks == 52 and r.resamples == 300 and r.confidence == 0.95
     # the primary interval is the wider of bootstrap and t
     widths = {k: getattr(r, k).high - getattr(r, k).low for k in ("bootstrap", "t")}
-    assert r.primary == max(widths, key=widths.get) and block_dict(r)["primary_reason"] is None
+    assert r.primary == max(widths, key=widths.get)
+    assert block_fields(r)["primary_reason"].startswith("the wider of the two: bootstrap width ")
     assert (r.low, r.high) == (getattr(r, r.primary).low, getattr(r, r.primary).high)
     assert r.low <= r.gap <= r.high
     assert r.t.low <= r.gap <= r.t.high
@@ -376,7 +381,7 @@ def test_primary_is_the_wider_and_contains_the_gap(blocks):
     w = {k: getattr(r, k).high - getattr(r, k).low for k in ("bootstrap", "t")}
     assert r.high - r.low == pytest.approx(max(w.values()), rel=1e-12)
     assert r.low <= r.gap <= r.high
-    reason = primary_reason(block_dict(r))  # the sentence checks/noise.py writes into noise.block
+    reason = block_fields(r)["primary_reason"]  # the sentence noise.block holds
     assert reason.startswith("the wider of the two: bootstrap width ")
     assert (f"({blocks} blocks: the percentile bootstrap undercovers)" in reason) == (blocks < 30)
     # per-seed intervals: the wider of the two, each containing its own gap; t against scipy
@@ -402,7 +407,7 @@ def test_sign_rule_excludes_zero_both_directions():
 def test_degenerate_blocks(json_ready):
     C, Bm = _models(6, blocks=1)
     r = _noise(C, Bm)
-    json_ready(block_dict(r))
+    json_ready(jsonable(block_fields(r)))
     assert r.low is None and r.high is None and r.reason is Reason.ONE_BLOCK
     assert r.gap == pytest.approx(float(Bm.mean() - C.mean()), rel=1e-12)
     assert len(r.per_seed) == 5 and r.per_seed[0].low is None
@@ -449,15 +454,11 @@ def test_block_noise_rng_order_and_parts():
 
 def test_primary_reason_widths_in_the_words_policy():
     """A regression target's widths are plain numbers with separators, never 1.42e+03."""
-    block = {
-        "primary": "t",
-        "blocks": 12,
-        "bootstrap": {"low": -700.0, "high": 720.0},
-        "t": {"low": -0.000016, "high": 0.000016},
-    }
-    assert primary_reason(block) == (
+    bootstrap = MaybeBounds(low=-700.0, high=720.0)
+    t = MaybeBounds(low=-0.000016, high=0.000016)
+    assert primary_reason("t", 12, bootstrap, t) == (
         "the wider of the two: bootstrap width 1,420, t width 3.20 × 10⁻⁵ "
         "(12 blocks: the percentile bootstrap undercovers)"
     )
-    assert primary_reason({**block, "blocks": 30}).endswith("t width 3.20 × 10⁻⁵")
-    assert primary_reason({**block, "primary": None}) is None
+    assert primary_reason("t", 30, bootstrap, t).endswith("t width 3.20 × 10⁻⁵")
+    assert primary_reason(None, 12, bootstrap, t) is None

@@ -11,6 +11,7 @@ rungs.py   the fairness facts of folds and rung 3 on the corrected interval
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 
 from reportgen.checks.cv.gaps import FoldTable, fold_table
@@ -26,6 +27,9 @@ from reportgen.checks.recompute import REL_TOL
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
+from reportgen.model.block import BlockNoise
+from reportgen.model.cv import CrossValidation as CvSection
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
 
@@ -54,22 +58,21 @@ class CrossValidation(Split):
         self.table = fold_table(project, self.fc, self.fb)
 
     @cached_property
-    def cv(self) -> dict:
+    def cv(self) -> CvSection:
         """noise.cv with its planning note: computed on first use, whichever hook asks first."""
         cv = cv_section(self.project, self.table)
-        cv["planning"]["text"] = planning_note(self.project, cv)
-        return cv
+        return replace(cv, planning=replace(cv.planning, text=planning_note(self.project, cv)))
 
     def comparisons(self) -> list[dict]:
         return fold_comparisons(self.project, self.fc, self.fb)
 
-    def seed(self) -> tuple[dict, list[Problem]]:
+    def seed(self) -> tuple[SeedNoise, list[Problem]]:
         return cv_seed_section(self.project, self.fc, self.fb, self.table), []
 
     def facts(self, facts: list) -> list:
         return cv_facts(self.project, facts, self.fc, self.fb, self.table)
 
-    def interval(self, seed: dict, block: dict | None) -> Interval | None:
+    def interval(self, seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
         return cv_interval(self.cv)
 
     def data(self, data: dict) -> dict:
@@ -88,13 +91,13 @@ class CrossValidation(Split):
     def tasks(self, ev) -> dict:
         return {}
 
-    def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
+    def noise_rung(self, seed: SeedNoise, iv: Interval | None) -> RungResult:
         return cv_noise_rung(self.project, seed, iv, self.cv)
 
     def measured(self) -> list[str]:
         return measured(self.project, self.cand, self.base)
 
-    def noise(self, seed: dict, block: dict | None) -> dict:
+    def noise(self, seed: SeedNoise, block: BlockNoise | None) -> dict:
         project, cv = self.project, self.cv
         lines = [seed_line(project, seed, self.fc, self.fb, cv), cv_line(project, cv)]
         covers = list(COVERS)
@@ -112,9 +115,11 @@ class CrossValidation(Split):
             "what more repeats can do",
         }
 
-    def reconsider(self, ladder: list, seed: dict, iv, slices, verdict: str, noise: dict) -> list:
+    def reconsider(
+        self, ladder: list, seed: SeedNoise, iv, slices, verdict: str, noise: dict
+    ) -> list:
         cv = self.cv
-        plan = cv["planning"]["text"] if cv["planning"].get("repeats_needed") else None
+        plan = cv.planning.text if cv.planning.repeats_needed else None
         items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
         return [_no_interval_item(cv) if i.id == dec.ItemId.NO_INTERVAL else i.text for i in items]
 
@@ -146,10 +151,11 @@ def fold_comparisons(project: Project, *models: FoldRuns) -> list[dict]:
     return out
 
 
-def _no_interval_item(cv: dict) -> str:
+def _no_interval_item(cv: CvSection) -> str:
+    """What would give a cv design its corrected interval, and what it has now."""
     return (
         f"at least 3 fold gaps with spread give a corrected interval (now "
-        f"{count_noun(cv['J'], 'fold gap')}: {cv.get('reason') or 'no spread'})"
+        f"{count_noun(cv.J, 'fold gap')}: {cv.reason or 'no spread'})"
     )
 
 

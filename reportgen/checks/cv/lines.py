@@ -4,47 +4,53 @@ note. Every number through reportgen.words."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from reportgen import words
 from reportgen.checks.cv.select import FoldRuns
 from reportgen.checks.noise_lines import seed_rule_words
+from reportgen.model.cv import CrossValidation
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.stats.cv import FEW_FOLD_GAPS
 
 SEED_HEAD = "Seed spread (retraining):"
 
 
-def cv_head(cv: dict) -> str:
+def cv_head(cv: CrossValidation) -> str:
     """ "Resampling (cross-validation, 10 x 10 folds: which rows trained and tested each model):" """
     return (
-        f"Resampling (cross-validation, {words.count(cv['repeats'])} x "
-        f"{words.count(cv['folds'])} folds: which rows trained and tested each model):"
+        f"Resampling (cross-validation, {words.count(cv.repeats)} x "
+        f"{words.count(cv.folds)} folds: which rows trained and tested each model):"
     )
 
 
-def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: dict) -> str:
+def seed_line(
+    project: Project, seed: SeedNoise, cand: FoldRuns, base: FoldRuns, cv: CrossValidation
+) -> str:
     """The seed line within folds: the rule on the mean fold gap, with the within-fold seed sd
     (the gap with the resampling line's decimals)."""
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
-    folds = words.count_noun(seed.get("folds") or 0, "fold")
-    g = seed.get("validation_gap")
+    n_c, n_b = seed.n.candidate, seed.n.baseline
+    folds = words.count_noun(seed.folds or 0, "fold")
+    g = seed.validation_gap
     gap_words = (
         f"the cross-validation gap is {words.with_sign(g, cv_digits(cv))} {unit}"
         if g is not None
         else "there is no cross-validation gap"
     )
-    if seed.get("trivial"):
+    if seed.trivial:
         s = (
             f"{SEED_HEAD} {gap_words}; both models have zero seed spread within every fold "
             f"({words.count(n_c)} and {words.count(n_b)} seeds per fold: deterministic "
             "training), so the seed rule is trivially "
-            f"{'met' if seed['passes'] else 'failed (the gap is not positive)'}"
+            f"{'met' if seed.passes else 'failed (the gap is not positive)'}"
             " and the resampling line carries the decision."
         )
-    elif seed.get("gap_in_sd") is None:
+    elif seed.gap_in_sd is None:
         s = (
-            f"{SEED_HEAD} not measured within folds: {seed.get('reason') or 'fewer than 2 seeds'} "
+            f"{SEED_HEAD} not measured within folds: {seed.reason or 'fewer than 2 seeds'} "
             f"({words.count_noun(n_c, 'seed', adjective=cand.name)} and "
             f"{words.count_noun(n_b, 'seed', adjective=base.name)} per fold); {gap_words}."
         )
@@ -57,120 +63,119 @@ def seed_line(project: Project, seed: dict, cand: FoldRuns, base: FoldRuns, cv: 
             lambda seeds, larger: (
                 f": the mean over {folds} of each fold's seed variance, {seeds} per fold{larger}"
             ),
-            len(seed["values"]["candidate"]),
+            len(seed.values.candidate),
             " over the folds",
         )
-    if seed.get("note"):
-        s += f" Note: {seed['note']}."
+    if seed.note:
+        s += f" Note: {seed.note}."
     s += " The fold gaps compare seed-averaged networks."
-    if seed.get("left_out"):
+    if seed.left_out:
         s += (
-            f" {words.count_noun(len(seed['left_out']), 'run row')} "
-            "left out (listed in the appendix)."
+            f" {words.count_noun(len(seed.left_out), 'run row')} left out (listed in the appendix)."
         )
     return s
 
 
-def cv_digits(cv: dict) -> int:
+def cv_digits(cv: CrossValidation) -> int:
     """The decimals of the cv gap wherever it is printed: its corrected interval's."""
-    c = cv.get("corrected") or {}
-    return words.gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
+    return words.gap_decimals(cv.gap, cv.corrected.low, cv.corrected.high)
 
 
-def _ratio_words(cv: dict, folds_path: str | None) -> str:
-    r = words.sig(cv["test_train_ratio"], 3)
-    if cv["ratio_from"] == "fold count":
+def _ratio_words(cv: CrossValidation, folds_path: str | None) -> str:
+    """Where the test-over-train ratio of the corrected variance comes from, in words."""
+    r = words.sig(cast(float, cv.test_train_ratio), 3)  # a corrected interval has its ratio
+    if cv.ratio_from == "fold count":
         return (
             f"n_test/n_train = 1/(K − 1) = {r} from the fold count: there is no split/folds.csv, "
             "so equal folds are assumed"
         )
-    logged = ", training rows as logged in train_rows" if cv.get("train_rows_logged") else ""
+    logged = ", training rows as logged in train_rows" if cv.train_rows_logged else ""
     return f"n_test/n_train = {r}, the mean over the folds of {folds_path or 'split/folds.csv'}{logged}"
 
 
-def cv_line(project: Project, cv: dict) -> str:
+def cv_line(project: Project, cv: CrossValidation) -> str:
     """The resampling line: both intervals and the three probabilities."""
     cfg = project.config
     unit = cfg.metric.replace("_", " ")
     head = cv_head(cv)
-    what = words.count_noun(cv["J"], "fold gap")
-    if not cv.get("complete"):
-        what += f" ({words.count(cv['repeats'])} repeats of up to {words.count(cv['folds'])} folds)"
-    if cv.get("reason"):
+    what = words.count_noun(cv.J, "fold gap")
+    if not cv.complete:
+        what += f" ({words.count(cv.repeats)} repeats of up to {words.count(cv.folds)} folds)"
+    if cv.reason:
         mean = (
-            f"the mean fold gap is {words.gap(cv['gap'])} {unit} over {what}, but "
-            if cv.get("gap") is not None
+            f"the mean fold gap is {words.gap(cv.gap)} {unit} over {what}, but "
+            if cv.gap is not None
             else ""
         )
-        return f"{head} {mean}no interval: {cv['reason']}."
+        return f"{head} {mean}no interval: {cv.reason}."
     d = cv_digits(cv)
-    c, n = cv["corrected"], cv["naive"]
-    if c["low"] is None:
+    c, n = cv.corrected, cv.naive
+    if c.low is None:
         return (
-            f"{head} the mean fold gap is {words.with_sign(cv['gap'], d)} {unit} over {what}, but "
+            f"{head} the mean fold gap is {words.with_sign(cv.gap, d)} {unit} over {what}, but "
             "there is no interval: the fold gaps have no spread."
         )
     folds_path = project.folds.path if project.folds is not None else None
     s = (
-        f"{head} the mean fold gap is {words.with_sign(cv['gap'], d)} {unit} over {what} (sd "
-        f"{words.spread(cv['sd'])}); the corrected resampled t gives the "
-        f"{words.confidence(cv['confidence'])} interval "
-        f"{words.interval(c['low'], c['high'], digits=d)} ({words.p_text(c['p'])}; variance "
-        f"(1/{words.count(cv['J'])} + {words.sig(cv['test_train_ratio'], 3)}) × sd², df "
-        f"{words.count(c['df'])}; {_ratio_words(cv, folds_path)}); the naive paired t over "
-        f"folds, {words.interval(n['low'], n['high'], digits=d)} ({words.p_text(n['p'])}), is "
+        f"{head} the mean fold gap is {words.with_sign(cv.gap, d)} {unit} over {what} (sd "
+        f"{words.spread(cv.sd)}); the corrected resampled t gives the "
+        f"{words.confidence(cv.confidence)} interval "
+        f"{words.interval(c.low, c.high, digits=d)} ({words.p_text(c.p)}; variance "
+        f"(1/{words.count(cv.J)} + {words.sig(cv.test_train_ratio, 3)}) × sd², df "
+        f"{words.count(c.df)}; {_ratio_words(cv, folds_path)}); the naive paired t over "
+        f"folds, {words.interval(n.low, n.high, digits=d)} ({words.p_text(n.p)}), is "
         "too narrow because the folds' training sets overlap."
     )
-    b = cv.get("bayes")
+    b = cv.bayes
     if b is not None:
         s += (
-            f" Bayesian correlated t with ±{words.given(b['rope'])} as the region of practical "
-            f"equivalence: {words.posterior_text('worse', b['p_worse'])}, "
-            f"{words.posterior_text('equivalent', b['p_equivalent'])}, "
-            f"{words.posterior_text('better', b['p_better'])}."
+            f" Bayesian correlated t with ±{words.given(b.rope)} as the region of practical "
+            f"equivalence: {words.posterior_text('worse', b.p_worse)}, "
+            f"{words.posterior_text('equivalent', b.p_equivalent)}, "
+            f"{words.posterior_text('better', b.p_better)}."
         )
     elif cfg.min_useful_effect is None:
         s += " No min_useful_effect is fixed, so the Bayesian correlated t has no region of practical equivalence."
-    if cv["J"] < FEW_FOLD_GAPS:
+    if cv.J < FEW_FOLD_GAPS:
         s += (
-            f" Only {words.count_noun(cv['J'], 'fold gap')}: their sd, and so both intervals, "
+            f" Only {words.count_noun(cv.J, 'fold gap')}: their sd, and so both intervals, "
             f"rest on few values ({words.count(FEW_FOLD_GAPS)} or more advised)."
         )
     return s
 
 
-def planning_note(project: Project, cv: dict) -> str | None:
+def planning_note(project: Project, cv: CrossValidation) -> str | None:
     """More repeats shrink only the 1/J part: when they cannot settle it, and what would."""
-    p = cv.get("planning") or {}
-    if p.get("floor_half_width") is None:
+    p = cv.planning
+    if p.floor_half_width is None:
         return None
     d = cv_digits(cv)
-    floor = words.fixed(p["floor_half_width"], d)
-    now = words.fixed(p["half_width"], d)
+    floor = words.fixed(p.floor_half_width, d)
+    now = words.fixed(cast(float, p.half_width), d)  # a planned interval has its half-width
     base = (
         f"More repeats shrink only the 1/J part of the corrected variance; the n_test/n_train "
         f"part stays, so no number of repeats takes the half-width (now {now}) below {floor}."
     )
     m = project.config.min_useful_effect
-    if p.get("settled"):
+    if p.settled:
         s = f"{base} The corrected interval already excludes zero."
-    elif p.get("repeats_cannot"):
+    elif p.repeats_cannot:
         s = (
-            f"{base} The mean fold gap {words.with_sign(cv['gap'], d)} lies inside that floor, so "
+            f"{base} The mean fold gap {words.with_sign(cv.gap, d)} lies inside that floor, so "
             "more repeats cannot settle it; what would: more data (a larger sample narrows the "
             "fold gaps themselves), or a held-out test part large enough to decide on its own, "
             "scored once."
         )
-    elif p.get("repeats_needed") is not None:
+    elif p.repeats_needed is not None:
         s = (
-            f"{base} With {words.count(p['repeats_needed'])} repeats of "
-            f"{words.count(cv['folds'])} folds the interval would exclude zero if the gap stays "
-            f"at {words.with_sign(cv['gap'], d)} and the fold-gap sd stays as it is (a planning "
+            f"{base} With {words.count(p.repeats_needed)} repeats of "
+            f"{words.count(cv.folds)} folds the interval would exclude zero if the gap stays "
+            f"at {words.with_sign(cv.gap, d)} and the fold-gap sd stays as it is (a planning "
             "estimate)."
         )
     else:
-        s = f"{base} {p.get('reason', '')}."
-    if p.get("floor_exceeds_useful") and m is not None:
+        s = f"{base} {p.reason}."
+    if p.floor_exceeds_useful and m is not None:
         s += (
             f" The floor is wider than the useful effect {words.given(m)}: cross-validation on "
             "these rows cannot tell a useful gain from a tie, however often it is repeated."

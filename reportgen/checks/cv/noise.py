@@ -2,30 +2,41 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
+from reportgen.checks.cv.gaps import FoldGap as FoldGapRow
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.select import FoldRuns
-from reportgen.checks.noise import no_pairs, sd_source, seed_rule_dict
-from reportgen.checks.reasons import sentence, t_figures, t_sentence
+from reportgen.checks.noise import no_pairs, sd_source, seed_rule_fields
+from reportgen.checks.reasons import sentence, t_sentence, t_test
+from reportgen.model.base import MISSING
+from reportgen.model.common import TTest
+from reportgen.model.cv import Bayes, CrossValidation, CvPlanning, FoldGap
+from reportgen.model.seed import SeedNoise, SeedValue, SeedValues
 from reportgen.project import Project
 from reportgen.stats.cv import (
     MAX_REPEATS,
     MIN_FOLD_GAPS,
-    Bayes,
     CvNoise,
     cv_noise,
     planning,
     within_fold_spread,
 )
+from reportgen.stats.cv import Bayes as StatsBayes
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.stats.results import Reason
 from reportgen.stats.seeds import spread_rule
 
+#: the corrected and naive t of a refused cv analysis: no interval
+NO_T = TTest(low=None, high=None, p=None, se=None, df=None)
 
-def cv_section(project: Project, table: FoldTable) -> dict:
+
+def cv_section(project: Project, table: FoldTable) -> CrossValidation:
     """report.json ``noise.cv``: the fold gaps, the corrected and naive t, the Bayesian
-    correlated t against min_useful_effect, and what more repeats could do."""
+    correlated t against min_useful_effect, and what more repeats could do (its planning
+    note is CrossValidation.cv's)."""
     cfg = project.config
     K, R = table.folds, table.repeats
     d = np.array([g.gap for g in table.gaps if g.gap is not None], dtype=float)
@@ -34,118 +45,108 @@ def cv_section(project: Project, table: FoldTable) -> dict:
     if refused is None and table.gaps and K < 2:
         refused = "one fold per repeat: nothing was held out"
     if refused is not None:
-        res = cv_figures(cv_noise(d, ratio=0.0, confidence=cfg.confidence))
-        res.update(
-            test_train_ratio=None,
-            corrected=dict.fromkeys(("low", "high", "p", "se", "df")),
-            naive=dict.fromkeys(("low", "high", "p", "se", "df")),
-            bayes=None,
-            reason=refused,
-        )
+        res = cv_noise(d, ratio=0.0, confidence=cfg.confidence)
     elif project.folds is not None:
-        res = cv_figures(
-            cv_noise(
-                d,
-                [g.n_test for g in table.gaps],
-                [g.n_train for g in table.gaps],
-                confidence=cfg.confidence,
-                rope=cfg.min_useful_effect,
-            )
+        res = cv_noise(
+            d,
+            [g.n_test for g in table.gaps],
+            [g.n_train for g in table.gaps],
+            confidence=cfg.confidence,
+            rope=cfg.min_useful_effect,
         )
     else:
         ratio = 1.0 / (K - 1) if K >= 2 else 0.0
-        res = cv_figures(
-            cv_noise(d, ratio=ratio, confidence=cfg.confidence, rope=cfg.min_useful_effect)
-        )
-    corrected = res["corrected"]
-    return {
-        "repeats": R,
-        "folds": K,
-        "J": len(table.gaps),
-        "gap": res["gap"],
-        "sd": res["sd"],
-        "test_train_ratio": res["test_train_ratio"],
-        "confidence": cfg.confidence,
-        "ratio_from": "folds.csv" if project.folds is not None else "fold count",
-        "corrected": corrected,
-        "naive": res["naive"],
-        "bayes": res["bayes"],
-        "planning": _planning(project, res, R, K),
-        "reason": res["reason"],
-        "few_folds": res["few_folds"],
-        "excludes_zero": None
-        if corrected["low"] is None
-        else bool(corrected["low"] > 0 or corrected["high"] < 0),
-        "source": table.source,
-        "complete": R * K == len(table.gaps),
-        "train_rows_logged": any(g.n_train_from == "train_rows" for g in table.gaps),
-        "fold_gaps": [
-            {
-                "repeat": g.repeat,
-                "fold": g.fold,
-                "gap": g.gap,
-                "rows": g.rows,
-                "n_test": g.n_test,
-                "n_train": g.n_train,
-                "source": g.source,
-            }
+        res = cv_noise(d, ratio=ratio, confidence=cfg.confidence, rope=cfg.min_useful_effect)
+    corrected, naive = t_test(res.corrected), t_test(res.naive)
+    bayes = None if res.bayes is None else bayes_figures(res.bayes)
+    test_train_ratio, reason = res.test_train_ratio, cv_reason(res)
+    if refused is not None:
+        corrected, naive, bayes, test_train_ratio, reason = NO_T, NO_T, None, None, refused
+    return CrossValidation(
+        repeats=R,
+        folds=K,
+        J=len(table.gaps),
+        gap=res.gap,
+        sd=res.sd,
+        test_train_ratio=test_train_ratio,
+        confidence=cfg.confidence,
+        ratio_from="folds.csv" if project.folds is not None else "fold count",
+        corrected=corrected,
+        naive=naive,
+        bayes=bayes,
+        planning=_planning(project, res, corrected, test_train_ratio, R, K),
+        reason=reason,
+        few_folds=res.few_folds,
+        excludes_zero=None
+        if corrected.low is None or corrected.high is None
+        else bool(corrected.low > 0 or corrected.high < 0),
+        source=table.source,
+        complete=R * K == len(table.gaps),
+        train_rows_logged=any(g.n_train_from == "train_rows" for g in table.gaps),
+        fold_gaps=tuple(
+            FoldGap(
+                repeat=g.repeat,
+                fold=g.fold,
+                gap=g.gap,
+                rows=g.rows,
+                n_test=g.n_test,
+                n_train=g.n_train,
+                source=g.source,
+            )
             for g in table.gaps
-        ],
-        "left_out": list(table.left_out),
-    }
+        ),
+        left_out=tuple(table.left_out),
+    )
 
 
-def cv_figures(res: CvNoise) -> dict:
-    """The resampling figures of noise.cv as report.json has them, the reason in words."""
+def cv_reason(res: CvNoise) -> str | None:
+    """Why noise.cv has no interval, in words."""
     if res.reason is Reason.TOO_FEW_FOLD_GAPS:
-        reason = sentence(res.reason, n=res.J, minimum=MIN_FOLD_GAPS)
-    else:
-        reason = t_sentence(res.reason, res.J, "fold gap")
-    return {
-        "J": res.J,
-        "gap": res.gap,
-        "sd": res.sd,
-        "test_train_ratio": res.test_train_ratio,
-        "corrected": t_figures(res.corrected),
-        "naive": t_figures(res.naive),
-        "bayes": None if res.bayes is None else bayes_figures(res.bayes),
-        "few_folds": res.few_folds,
-        "reason": reason,
-    }
+        return sentence(res.reason, n=res.J, minimum=MIN_FOLD_GAPS)
+    return t_sentence(res.reason, res.J, "fold gap")
 
 
-def bayes_figures(b: Bayes) -> dict:
+def bayes_figures(b: StatsBayes) -> Bayes:
     """noise.cv.bayes: the rope and the three posterior probabilities."""
-    return {
-        "rope": b.rope,
-        "p_worse": b.p_worse,
-        "p_equivalent": b.p_equivalent,
-        "p_better": b.p_better,
-    }
+    return Bayes(rope=b.rope, p_worse=b.p_worse, p_equivalent=b.p_equivalent, p_better=b.p_better)
 
 
-def _no_rows(g) -> str:
+def _no_rows(g: FoldGapRow) -> str:
     return (
         f"repeat {g.repeat} fold {g.fold} has no rows that every network scored: its gap is "
         "undefined"
     )
 
 
-def _planning(project: Project, res: dict, R: int, K: int) -> dict:
-    """noise.cv.planning: repeats needed, the floor no number of repeats goes below, and why."""
+def _planning(
+    project: Project,
+    res: CvNoise,
+    corrected: TTest,
+    ratio: float | None,
+    R: int,
+    K: int,
+) -> CvPlanning:
+    """noise.cv.planning: repeats needed, the floor no number of repeats goes below, and why
+    (its text is the planning note, written once the section is whole)."""
     cfg = project.config
-    if res["corrected"]["se"] is None:
-        return {
-            "repeats_needed": None,
-            "floor_half_width": None,
-            "reason": "no corrected interval, so no planning figures",
-        }
+    if corrected.se is None:
+        return CvPlanning(
+            repeats_needed=None,
+            floor_half_width=None,
+            reason="no corrected interval, so no planning figures",
+            half_width=None,
+            settled=None,
+            repeats_cannot=None,
+            floor_exceeds_useful=MISSING,
+            text=None,
+        )
+    # a corrected interval has its mean, sd and ratio
     plan = planning(
-        res["gap"],
-        res["sd"],
+        cast(float, res.gap),
+        cast(float, res.sd),
         repeats=R,
         folds=K,
-        ratio=res["test_train_ratio"],
+        ratio=cast(float, ratio),
         confidence=cfg.confidence,
         useful=cfg.min_useful_effect,
     )
@@ -157,18 +158,21 @@ def _planning(project: Project, res: dict, R: int, K: int) -> dict:
         reason = f"more than {MAX_REPEATS} repeats would be needed"
     else:
         reason = "more repeats could settle it if the gap and the fold-gap sd stay as they are"
-    return {
-        "repeats_needed": plan.repeats_needed,
-        "floor_half_width": plan.floor_half_width,
-        "reason": reason,
-        "half_width": plan.half_width,
-        "settled": plan.settled,
-        "repeats_cannot": plan.repeats_cannot,
-        "floor_exceeds_useful": plan.floor_exceeds_useful,
-    }
+    return CvPlanning(
+        repeats_needed=plan.repeats_needed,
+        floor_half_width=plan.floor_half_width,
+        reason=reason,
+        half_width=plan.half_width,
+        settled=plan.settled,
+        repeats_cannot=plan.repeats_cannot,
+        floor_exceeds_useful=plan.floor_exceeds_useful,
+        text=None,
+    )
 
 
-def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTable) -> dict:
+def cv_seed_section(
+    project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTable
+) -> SeedNoise:
     """noise.seed in a cv design: the seed spread within folds (the mean over the analysed folds
     of each fold's seed variance), the rule on the mean fold gap; the fold gaps average seeds."""
     cfg = project.config
@@ -188,7 +192,7 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
         sum(
             1
             for v in per_seed["candidate"]
-            if signed_gap(v["value"], base_mean, cfg.higher_is_better) > 0
+            if signed_gap(v.value, base_mean, cfg.higher_is_better) > 0
         )
         if base_mean is not None
         else None
@@ -204,22 +208,24 @@ def cv_seed_section(project: Project, cand: FoldRuns, base: FoldRuns, table: Fol
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    out = seed_rule_dict(rule, per=" per fold")
-    if out["seeds_beating_baseline"] is None:
-        out["seeds_beating_baseline"] = 0
-    out["part"] = "cross-validation"
-    out["within_folds"] = True
-    out["folds"] = len(keys)
-    out["sd_from"] = sd_source(cfg.seed_sd_from, out)
-    out["values"] = per_seed
-    out["left_out"] = cand.left_out + base.left_out + table.left_out
-    out["test_networks"] = None
+    fields = seed_rule_fields(rule, per=" per fold")
+    if fields["seeds_beating_baseline"] is None:
+        fields["seeds_beating_baseline"] = 0
     reason = "cross-validation: seeds are compared within folds (the seed line), not paired"
-    out["paired"] = no_pairs(reason if cfg.seeds_paired else None)
-    return out
+    return SeedNoise(
+        **fields,
+        part="cross-validation",
+        within_folds=True,
+        folds=len(keys),
+        sd_from=sd_source(cfg.seed_sd_from, rule.sd, rule.sd_used),
+        values=SeedValues(candidate=per_seed["candidate"], baseline=per_seed["baseline"]),
+        left_out=tuple(cand.left_out + base.left_out + table.left_out),
+        test_networks=None,
+        paired=no_pairs(reason if cfg.seeds_paired else None),
+    )
 
 
-def _seed_means(fr: FoldRuns, keys) -> list[dict]:
+def _seed_means(fr: FoldRuns, keys: list[tuple[int, int]]) -> tuple[SeedValue, ...]:
     """Per seed label, its mean fold metric over the analysed folds it trained on."""
     out = []
     for seed in fr.seeds():
@@ -227,11 +233,11 @@ def _seed_means(fr: FoldRuns, keys) -> list[dict]:
         vals = [v for v in vals if v is not None]
         if vals:
             out.append(
-                {
-                    "seed": seed,
-                    "value": float(np.mean(vals)),
-                    "source": f"mean over {len(vals)} folds",
-                    "folds": len(vals),
-                }
+                SeedValue(
+                    seed=seed,
+                    value=float(np.mean(vals)),
+                    source=f"mean over {len(vals)} folds",
+                    folds=len(vals),
+                )
             )
-    return out
+    return tuple(out)

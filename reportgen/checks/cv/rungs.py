@@ -18,6 +18,9 @@ from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
 from reportgen.checks.types import Check, Evidence, Interval
+from reportgen.model.cv import CrossValidation
+from reportgen.model.enums import IntervalSource
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
 
@@ -218,49 +221,51 @@ def _tuning_budget(project: Project, cand: FoldRuns, base: FoldRuns) -> Evidence
     )
 
 
-def cv_interval(cv: dict) -> Interval | None:
+def cv_interval(cv: CrossValidation) -> Interval | None:
     """The evidence of rung 3 in a cv design: the corrected resampled t interval."""
-    c = cv.get("corrected") or {}
-    if c.get("low") is None:
+    c = cv.corrected
+    if c.low is None or c.high is None or cv.gap is None:
         return None
     what = (
-        f"{count_noun(cv['J'], 'fold gap')} of {count(cv['repeats'])} x {count(cv['folds'])} "
+        f"{count_noun(cv.J, 'fold gap')} of {count(cv.repeats)} x {count(cv.folds)} "
         "folds by the corrected resampled t"
     )
-    return Interval(cv["gap"], c["low"], c["high"], "cv-corrected", "cross-validation", what)
+    return Interval(cv.gap, c.low, c.high, IntervalSource.CV_CORRECTED, "cross-validation", what)
 
 
-def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -> RungResult:
+def cv_noise_rung(
+    project: Project, seed: SeedNoise, iv: Interval | None, cv: CrossValidation
+) -> RungResult:
     """Rung 3: the mean fold gap clears the seed rule (within folds) and the corrected interval
     excludes zero in the candidate's favour."""
     cfg = project.config
-    rule_ok = bool(seed.get("passes"))
+    rule_ok = seed.passes
     excl = iv is not None and iv.above_zero
     arts = [project.folds.path] if project.folds is not None else [project.runs_name]
     arts += project.evidence.get("larger_than_noise", [])
-    g = seed.get("validation_gap")
+    g = seed.validation_gap
     gap_text = "no gap" if g is None else with_sign(g, cv_digits(cv))
-    if seed.get("trivial"):
+    if seed.trivial:
         seed_text = (
             f"cross-validation gap {gap_text}: both models have zero seed "
             "spread within folds, so the rule is trivially "
             + ("met" if rule_ok else "failed (the gap is not positive)")
         )
-    elif seed.get("gap_in_sd") is not None:
+    elif seed.gap_in_sd is not None:
         seed_text = (
             f"cross-validation gap {gap_text} is "
-            f"{ratio(seed['gap_in_sd'], signed=True)} seed sd (within folds); the rule needs "
+            f"{ratio(seed.gap_in_sd, signed=True)} seed sd (within folds); the rule needs "
             f"more than {given(cfg.seed_sd_multiple)}"
         )
     else:
-        seed_text = f"seed rule not measured: {seed.get('reason')}"
-    measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
+        seed_text = f"seed rule not measured: {seed.reason}"
+    measured = seed.gap_in_sd is not None or seed.trivial
     checks = [
         Check(
             SEED_RULE.id,
             3,
             rule_ok if measured else None,
-            seed.get("gap_in_sd"),
+            seed.gap_in_sd,
             cfg.seed_sd_multiple,
             tuple(arts[:1]),
             seed_text,
@@ -281,7 +286,7 @@ def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -
                 )
             )
             if iv is not None
-            else f"no corrected interval: {cv.get('reason') or 'the fold gaps have no spread'}",
+            else f"no corrected interval: {cv.reason or 'the fold gaps have no spread'}",
         ),
     ]
     if rule_ok and excl:
@@ -293,11 +298,11 @@ def cv_noise_rung(project: Project, seed: dict, iv: Interval | None, cv: dict) -
             "the gap clears the seed rule and the corrected cross-validation interval excludes zero",
         ), checks
     if not measured:
-        missing = seed.get("reason") or "retraining noise unmeasured: fewer than 2 seeds per fold"
+        missing = seed.reason or "retraining noise unmeasured: fewer than 2 seeds per fold"
     elif not rule_ok:
         missing = checks[0].text
     elif iv is None:
-        missing = f"no corrected cross-validation interval ({cv.get('reason') or 'no spread'})"
+        missing = f"no corrected cross-validation interval ({cv.reason or 'no spread'})"
     else:
         missing = f"the corrected cross-validation interval {iv.ends} does not exclude zero in the candidate's favour"
     summary = (

@@ -32,6 +32,8 @@ from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
+from reportgen.model.block import BlockNoise
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
 
@@ -229,11 +231,11 @@ def measured_artefacts(project: Project, cand: ModelRuns, base: ModelRuns) -> li
     return out
 
 
-def sign_disagreement(seed: dict, block: dict | None) -> dict | None:
+def sign_disagreement(seed: SeedNoise, block: BlockNoise | None) -> dict | None:
     """The validation (seed-line) gap and the test (block-line) gap point in opposite directions."""
-    v = seed.get("validation_gap")
-    t = (block or {}).get("gap")
-    if seed.get("part") != "validation" or v is None or t is None or v * t >= 0:
+    v = seed.validation_gap
+    t = block.gap if block is not None else None
+    if seed.part != "validation" or v is None or t is None or v * t >= 0:
         return None
     return {
         "validation_gap": v,

@@ -8,6 +8,8 @@ from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
+from reportgen.model.block import BlockNoise
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import (
     blocks_phrase,
@@ -59,27 +61,27 @@ def equivalent(rel: dict | None) -> bool:
     return bool(rel and rel.get("finding") == "equivalent")
 
 
-def _not_better_reason(project: Project, seed: dict, iv: Interval | None) -> str:
+def _not_better_reason(project: Project, seed: SeedNoise, iv: Interval | None) -> str:
     """Why the candidate is not shown to be better, in words that claim no more than was shown."""
     cfg = project.config
-    rule_ok = bool(seed.get("passes"))
+    rule_ok = seed.passes
     excl = iv is not None and iv.low > 0
     if iv is None:
         return "not shown to be better: there is no evaluation interval"
     if iv.high < 0:
         return f"not shown to be better: the {_part(iv)} interval {iv.ends} lies below zero"
-    if excl and not rule_ok and seed.get("trivial"):
+    if excl and not rule_ok and seed.trivial:
         return (
             f"the interval {iv.ends} excludes zero, but validation disagrees: "
-            f"both models train deterministically and the {seed.get('part', 'validation')} gap "
-            f"{gap(seed['validation_gap'])} is not positive"
+            f"both models train deterministically and the {seed.part} gap "
+            f"{gap(seed.validation_gap)} is not positive"
         )
     if excl and not rule_ok:
         return f"the interval {iv.ends} excludes zero, but the seed rule fails: " + (
-            f"the gap is {ratio(seed['gap_in_sd'], signed=True)} seed sd, not more than "
+            f"the gap is {ratio(seed.gap_in_sd, signed=True)} seed sd, not more than "
             f"{given(cfg.seed_sd_multiple)}"
-            if seed.get("gap_in_sd") is not None
-            else (seed.get("reason") or f"{repeat_words(cfg).noise} is unmeasured")
+            if seed.gap_in_sd is not None
+            else (seed.reason or f"{repeat_words(cfg).noise} is unmeasured")
         )
     if not excl:
         return (
@@ -94,7 +96,7 @@ def decide(
     ladder: list[Rung],
     iv: Interval | None,
     sup: int,
-    seed: dict,
+    seed: SeedNoise,
     rel: dict | None,
 ) -> dict:
     """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
@@ -113,7 +115,7 @@ def decide(
             reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
         return {"verdict": "adopt", "recommend": cfg.candidate, "reasons": reasons}
     reasons += [r.reason for r in ladder[:4] if not r.shown]
-    seed_measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
+    seed_measured = seed.gap_in_sd is not None or seed.trivial
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != "shown":
         verdict = "keep-baseline"
@@ -145,7 +147,7 @@ def rewrite_claim(
     ladder: list[Rung],
     sup: int,
     iv: Interval | None,
-    seed: dict,
+    seed: SeedNoise,
     rel: dict | None,
     slices: list[dict] | None,
     data: dict,
@@ -157,8 +159,8 @@ def rewrite_claim(
     measured = (
         f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
         if iv
-        else f"a validation {metric} gap of {gap(seed['validation_gap'])}"
-        if seed.get("validation_gap") is not None
+        else f"a validation {metric} gap of {gap(seed.validation_gap)}"
+        if seed.validation_gap is not None
         else f"no {metric} gap (no evaluation interval and no validation gap)"
     )
     if sup == 0:
@@ -177,15 +179,15 @@ def rewrite_claim(
             f"({conf} interval {interval(-iv.high, -iv.low, digits=iv.digits)}, {iv.what})."
         )
     if sup == 2:
-        sd = seed.get("gap_in_sd")
-        part = seed.get("part", "validation")
+        sd = seed.gap_in_sd
+        part = seed.part
         seed_txt = (
             f"the {part} gap is {ratio(sd, signed=True)} seed sd against a bar of "
             f"{given(cfg.seed_sd_multiple)}"
             if sd is not None
             else (
                 "both models train deterministically (zero seed spread)"
-                if seed.get("trivial")
+                if seed.trivial
                 else f"{repeat_words(cfg).noise} is unmeasured"
             )
         )
@@ -201,7 +203,7 @@ def rewrite_claim(
                 f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
                 f"inside ±{given(cfg.min_useful_effect)}."
             )
-        if iv is not None and iv.low > 0 and not seed.get("passes"):
+        if iv is not None and iv.low > 0 and not seed.passes:
             return (
                 f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
                 f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
@@ -212,8 +214,8 @@ def rewrite_claim(
             f"and {test_txt}" + (f"; {ruled_out}" if ruled_out else "") + "."
         )
     noise = (
-        f"{ratio(seed['gap_in_sd'], signed=True)} seed sd"
-        if seed.get("gap_in_sd") is not None
+        f"{ratio(seed.gap_in_sd, signed=True)} seed sd"
+        if seed.gap_in_sd is not None
         else "both models train deterministically: zero seed spread"
     )
     base = (
@@ -241,17 +243,17 @@ def rewrite_claim(
     return base + (", " + " and ".join(where) if where else "") + "."
 
 
-def _no_interval_item(project: Project, block: dict | None) -> str:
+def _no_interval_item(project: Project, block: BlockNoise | None) -> str:
     """What would give the test gap an interval: predictions, more blocks, or what is missing."""
     if block is None:
         return "per-row test predictions for both models give an evaluation interval (now none)"
-    if (block.get("blocks") or 0) < 2:
+    if block.blocks < 2:
         word = project.config.block or "block"
         return (
             f"the test rows fall in at least 2 {plural_noun(word)}, so that the test gap gets an "
-            f"evaluation interval (now {blocks_phrase(block.get('blocks') or 0, project.config.block)})"
+            f"evaluation interval (now {blocks_phrase(block.blocks, project.config.block)})"
         )
-    return f"the test gap gets an evaluation interval (now none: {block.get('reason') or 'no interval'})"
+    return f"the test gap gets an evaluation interval (now none: {block.reason or 'no interval'})"
 
 
 def _live_gap(cfg) -> str:
@@ -267,12 +269,12 @@ def _live_gap(cfg) -> str:
 def reconsider(
     project: Project,
     ladder: list[Rung],
-    seed: dict,
+    seed: SeedNoise,
     iv: Interval | None,
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
-    block: dict | None = None,
+    block: BlockNoise | None = None,
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when.
     ``block``: noise.block, whose reason names why the test gap has no interval."""
@@ -283,12 +285,12 @@ def reconsider(
 def reconsider_items(
     project: Project,
     ladder: list[Rung],
-    seed: dict,
+    seed: SeedNoise,
     iv: Interval | None,
     slices: list[dict] | None,
     verdict: str,
     plan: str | None,
-    block: dict | None = None,
+    block: BlockNoise | None = None,
 ) -> list[ReconsiderItem]:
     """The items of ``reconsider`` with their ids, so that a design replaces an item by its id."""
     cfg = project.config
@@ -330,26 +332,26 @@ def _rung_items(ladder: list[Rung]) -> list[ReconsiderItem]:
     return items
 
 
-def _seed_items(project: Project, seed: dict) -> list[ReconsiderItem]:
+def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
     """The seed line's item: measured noise, a positive gap, or the gap over the seed bar."""
     cfg = project.config
-    n_c, n_b = seed["n"]["candidate"], seed["n"]["baseline"]
+    n_c, n_b = seed.n.candidate, seed.n.baseline
     want_n = max(5, n_c, n_b)
-    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
+    if seed.gap_in_sd is None and not seed.trivial:
         text = (
             f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
-    elif seed.get("trivial") and not seed.get("passes"):
+    elif seed.trivial and not seed.passes:
         text = (
-            f"the {seed.get('part', 'validation')} gap becomes positive (now "
-            f"{gap(seed['validation_gap'])}; both models train deterministically)"
+            f"the {seed.part} gap becomes positive (now "
+            f"{gap(seed.validation_gap)}; both models train deterministically)"
         )
-    elif not seed.get("passes"):
+    elif not seed.passes:
         text = (
-            f"the {seed.get('part', 'validation')} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
+            f"the {seed.part} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
             f"over {count(want_n)} or more seeds "
-            f"(now {ratio(seed['gap_in_sd'], signed=True)} sd over {count(n_c)} and {count(n_b)})"
+            f"(now {ratio(seed.gap_in_sd, signed=True)} sd over {count(n_c)} and {count(n_b)})"
         )
     else:
         return []
@@ -357,7 +359,7 @@ def _seed_items(project: Project, seed: dict) -> list[ReconsiderItem]:
 
 
 def _interval_items(
-    project: Project, iv: Interval | None, plan: str | None, block: dict | None
+    project: Project, iv: Interval | None, plan: str | None, block: BlockNoise | None
 ) -> list[ReconsiderItem]:
     """The evaluation interval's items: one to be had, the plan, zero excluded, the useful effect."""
     cfg = project.config

@@ -8,7 +8,9 @@ from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
+from reportgen.model.block import BlockNoise
 from reportgen.model.enums import IntervalSource
+from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import (
     blocks_phrase,
@@ -119,52 +121,57 @@ def _correct_status(
     )
 
 
-def primary_interval(seed: dict, block: dict | None) -> Interval | None:
+def primary_interval(seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
     """The evaluation interval rung 3 and relevance rest on: the block interval, else the paired seed interval."""
-    if block is not None and block.get("low") is not None:
+    if (
+        block is not None
+        and block.low is not None
+        and block.high is not None
+        and block.gap is not None
+    ):
         return Interval(
-            gap=block["gap"],
-            low=block["low"],
-            high=block["high"],
+            gap=block.gap,
+            low=block.low,
+            high=block.high,
             source=IntervalSource.BLOCK,
             part="test",
-            what=blocks_phrase(block["blocks"], block.get("block_column")),
+            what=blocks_phrase(block.blocks, block.block_column),
         )
-    p = seed.get("paired") or {}
-    if p.get("low") is not None:
+    p = seed.paired
+    if p.low is not None and p.high is not None and p.mean is not None and p.n is not None:
         return Interval(
-            gap=p["mean"],
-            low=p["low"],
-            high=p["high"],
+            gap=p.mean,
+            low=p.low,
+            high=p.high,
             source=IntervalSource.PAIRED_SEEDS,
-            part=p.get("part") or "validation",
-            what=f"{count_noun(p['n'], 'seed pair')} ({p.get('part') or 'validation'})",
+            part=p.part or "validation",
+            what=f"{count_noun(p.n, 'seed pair')} ({p.part or 'validation'})",
         )
     return None
 
 
-def _seed_check(project: Project, seed: dict, seed_arts: list[str]) -> Check:
+def _seed_check(project: Project, seed: SeedNoise, seed_arts: list[str]) -> Check:
     """The seed rule: the gap in seed sd against the bar (trivially met with zero spread)."""
     bar = project.config.seed_sd_multiple
-    rule_ok = bool(seed.get("passes"))
-    part = seed.get("part", "validation")
-    if seed.get("trivial"):
+    rule_ok = seed.passes
+    part = seed.part
+    if seed.trivial:
         text = (
-            f"{part} gap {gap(seed['validation_gap'])}: both models have zero seed spread, so the "
+            f"{part} gap {gap(seed.validation_gap)}: both models have zero seed spread, so the "
             "rule is trivially " + ("met" if rule_ok else "failed (the gap is not positive)")
         )
-    elif seed.get("gap_in_sd") is not None:
+    elif seed.gap_in_sd is not None:
         text = (
-            f"{part} gap {gap(seed['validation_gap'])} is {ratio(seed['gap_in_sd'], signed=True)} "
+            f"{part} gap {gap(seed.validation_gap)} is {ratio(seed.gap_in_sd, signed=True)} "
             f"seed sd; the rule needs more than {given(bar)}"
         )
     else:
-        text = f"seed rule not measured: {seed.get('reason')}"
+        text = f"seed rule not measured: {seed.reason}"
     return Check(
         id=SEED_RULE.id,
         rung=3,
-        passed=rule_ok if (seed.get("gap_in_sd") is not None or seed.get("trivial")) else None,
-        value=seed.get("gap_in_sd"),
+        passed=rule_ok if (seed.gap_in_sd is not None or seed.trivial) else None,
+        value=seed.gap_in_sd,
         bar=bar,
         artefacts=tuple(seed_arts),
         text=text,
@@ -194,7 +201,7 @@ def _interval_check(iv: Interval | None, arts: Sequence[str]) -> Check:
 
 
 def noise_rung(
-    project: Project, seed: dict, iv: Interval | None, scored: Sequence[str] = ()
+    project: Project, seed: SeedNoise, iv: Interval | None, scored: Sequence[str] = ()
 ) -> RungResult:
     """Rung 3: the gap clears the seed rule (retraining) and the evaluation interval excludes zero.
 
@@ -202,10 +209,10 @@ def noise_rung(
     is computed from; an interval over paired seeds rests on the seed values themselves.
     """
     cfg = project.config
-    seed_arts = [v["source"] for role in ("candidate", "baseline") for v in seed["values"][role]]
+    seed_arts = [v.source for v in (*seed.values.candidate, *seed.values.baseline)]
     iv_arts = list(scored) if iv is not None and iv.source == "block" else seed_arts
     checks = [_seed_check(project, seed, seed_arts), _interval_check(iv, iv_arts)]
-    rule_ok = bool(seed.get("passes"))
+    rule_ok = seed.passes
     excl = iv is not None and iv.above_zero
     arts = (
         seed_arts
@@ -221,16 +228,16 @@ def noise_rung(
             None,
             "the gap clears the seed rule and the test interval excludes zero",
         ), checks
-    if seed.get("gap_in_sd") is None and not seed.get("trivial"):
-        missing = seed.get("reason") or f"{repeat_words(cfg).noise} unmeasured: fewer than 2 seeds"
-    elif not rule_ok and seed.get("trivial"):
+    if seed.gap_in_sd is None and not seed.trivial:
+        missing = seed.reason or f"{repeat_words(cfg).noise} unmeasured: fewer than 2 seeds"
+    elif not rule_ok and seed.trivial:
         missing = (
-            f"both models are deterministic and the {seed.get('part', 'validation')} gap "
-            f"{gap(seed['validation_gap'])} is not positive"
+            f"both models are deterministic and the {seed.part} gap "
+            f"{gap(seed.validation_gap)} is not positive"
         )
     elif not rule_ok:
         missing = (
-            f"the {seed.get('part', 'validation')} gap is {ratio(seed['gap_in_sd'], signed=True)} "
+            f"the {seed.part} gap is {ratio(seed.gap_in_sd, signed=True)} "
             f"seed sd, not more than {given(cfg.seed_sd_multiple)}"
         )
     elif iv is None:
