@@ -10,6 +10,8 @@ from reportgen.checks.fairness import MANIFEST_VERIFIED
 from reportgen.checks.noise_lines import block_head
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
+from reportgen.model.enums import Verdict
+from reportgen.model.ladder import Decision
 from reportgen.project import Project
 from reportgen.words import (
     confidence,
@@ -77,7 +79,7 @@ def decide(
     general: dict | None,
     slices: list[dict] | None = None,
     rel: dict | None = None,
-) -> dict:
+) -> Decision:
     """Adopt only when correct and fair are shown, the gain clears the bar, every required slice is
     shown no worse and the general set held; a difference below zero is said to be a harm."""
     cfg = project.config
@@ -114,7 +116,7 @@ def decide(
     elif not general["held"]:
         failed.append(general_failure(general))
     if not failed:
-        verdict, rec = "adopt", cfg.candidate
+        verdict, rec = Verdict.ADOPT, cfg.candidate
         g = drop_numbers(general)
         reasons = [
             f"the gain {iv.signed(iv.gap)} ({iv.ends}) is above "
@@ -123,10 +125,10 @@ def decide(
             f"{g['allowed']})"
         ]
     else:
-        verdict, rec, reasons = "roll-back", cfg.baseline, failed
+        verdict, rec, reasons = Verdict.ROLL_BACK, cfg.baseline, failed
     if section and section["category_sentence"]:
         reasons.append(section["category_sentence"])
-    return {"verdict": verdict, "recommend": rec, "reasons": reasons}
+    return Decision(verdict, rec, tuple(reasons))
 
 
 def _unfair(ladder: list[Rung], facts: list[Evidence]) -> str:

@@ -5,6 +5,7 @@ design that differs (checks/cv) overrides the ones it does its own way."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 
 from reportgen.checks.classify import classification
@@ -152,8 +153,9 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
     noise = {"seed": seed, "block": block, "interval": iv, "clipping": clipping}
     noise.update(d.noise(seed, block))
     if noise["sign_disagreement"]:
-        decision["reasons"].append(noise["sign_disagreement"]["text"])
-    items = d.reconsider(ladder, seed, iv, slices, decision["verdict"], noise)
+        reasons = (*decision.reasons, noise["sign_disagreement"]["text"])
+        decision = replace(decision, reasons=reasons)
+    items = d.reconsider(ladder, seed, iv, slices, decision.verdict, noise)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
     sections = {
         "ladder": ladder,

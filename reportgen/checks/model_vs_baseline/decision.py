@@ -8,6 +8,8 @@ from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
+from reportgen.model.enums import Verdict
+from reportgen.model.ladder import Decision
 from reportgen.project import Project
 from reportgen.words import (
     blocks_phrase,
@@ -96,7 +98,7 @@ def decide(
     sup: int,
     seed: dict,
     rel: dict | None,
-) -> dict:
+) -> Decision:
     """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
     the word "tie" is used only when equivalence is shown."""
     cfg = project.config
@@ -106,17 +108,17 @@ def decide(
         reasons.append(
             f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero"
         )
-        return {"verdict": "keep-baseline", "recommend": cfg.baseline, "reasons": reasons}
+        return Decision(Verdict.KEEP_BASELINE, cfg.baseline, tuple(reasons))
     if sup >= 4:
         reasons.append("correct, fair, larger than noise and relevant are all shown")
         if st["bounded"] != "shown":
             reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
-        return {"verdict": "adopt", "recommend": cfg.candidate, "reasons": reasons}
+        return Decision(Verdict.ADOPT, cfg.candidate, tuple(reasons))
     reasons += [r.reason for r in ladder[:4] if not r.shown]
     seed_measured = seed.get("gap_in_sd") is not None or bool(seed.get("trivial"))
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != "shown":
-        verdict = "keep-baseline"
+        verdict = Verdict.KEEP_BASELINE
         if equivalent(rel):
             reasons.append(
                 f"a tie is a finding: the interval lies inside ±{given(cfg.min_useful_effect)}, so keep "
@@ -128,16 +130,16 @@ def decide(
                 + f"; keep the simpler baseline ({cfg.baseline})"
             )
     elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
-        verdict = "inconclusive"
+        verdict = Verdict.INCONCLUSIVE
         reasons.append(
             f"the evidence is incomplete, so the simpler baseline ({cfg.baseline}) stays"
         )
     else:
-        verdict = "keep-baseline"
+        verdict = Verdict.KEEP_BASELINE
         reasons.append(
             f"the gain is real but not shown to be worth the change: keep {cfg.baseline}"
         )
-    return {"verdict": verdict, "recommend": cfg.baseline, "reasons": reasons}
+    return Decision(verdict, cfg.baseline, tuple(reasons))
 
 
 def rewrite_claim(
