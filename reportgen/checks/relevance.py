@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportgen.checks.types import Interval
+from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import cost, gap_decimals, given, with_sign
 
@@ -64,7 +65,7 @@ def ruled_out_words(rel: dict | None) -> str:
     return f"a useful gain of {given(rel['min_useful_effect'])} is ruled out (upper end {high})"
 
 
-def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | None:
+def relevance(project: Project, iv: Interval | None, th: Threshold | None) -> dict | None:
     """report.json ``relevance``: the finding against min_useful_effect, per period and, with
     thresholds ``th``, in costs."""
     cfg = project.config
@@ -88,7 +89,7 @@ def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | 
         "cost_per_period": None,
     }
     if th is not None:
-        c, b = th["candidate"]["mean_test_cost"], th["baseline"]["mean_test_cost"]
+        c, b = th.candidate.mean_test_cost, th.baseline.mean_test_cost
         out["cost_per_case"] = {"candidate": c, "baseline": b, "difference": b - c}
         if cfg.cases_per_period:
             out["cost_per_period"] = (b - c) * cfg.cases_per_period
