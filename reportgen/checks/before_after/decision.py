@@ -12,6 +12,7 @@ from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.model.enums import Verdict
 from reportgen.model.ladder import Decision
+from reportgen.model.relevance import Relevance
 from reportgen.project import Project
 from reportgen.words import (
     confidence,
@@ -78,7 +79,7 @@ def decide(
     section: dict | None,
     general: dict | None,
     slices: list[dict] | None = None,
-    rel: dict | None = None,
+    rel: Relevance | None = None,
 ) -> Decision:
     """Adopt only when correct and fair are shown, the gain clears the bar, every required slice is
     shown no worse and the general set held; a difference below zero is said to be a harm."""
@@ -148,7 +149,7 @@ def rewrite_claim(
     general: dict | None,
     slices: list[dict] | None = None,
     facts: list[Evidence] = (),
-    rel: dict | None = None,
+    rel: Relevance | None = None,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config

@@ -13,6 +13,7 @@ from reportgen.checks.fairness import BEFORE_AFTER_FACTS
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
+from reportgen.model.relevance import Relevance
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
 
@@ -144,7 +145,7 @@ def relevant_rung(
     section: dict | None,
     iv: Interval | None,
     slices: list[dict] | None,
-    rel: dict | None = None,
+    rel: Relevance | None = None,
 ) -> RungResult:
     """Rung 4: the interval's lower end above the useful effect and every ``not_worse_on`` slice
     shown no worse (section 7's rule); the broken questions beside it. ``rel``: report.json
@@ -195,10 +196,8 @@ def relevant_rung(
             if bad
             else "positive, usefulness not established",
         ), checks
-    if rel and rel["finding"] in FINDING_SUMMARY:
-        return rung(
-            4, "not shown", arts, rel["finding_text"], FINDING_SUMMARY[rel["finding"]]
-        ), checks
+    if rel is not None and rel.finding in FINDING_SUMMARY:
+        return rung(4, "not shown", arts, rel.finding_text, FINDING_SUMMARY[rel.finding]), checks
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
 
 

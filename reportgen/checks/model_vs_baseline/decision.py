@@ -8,8 +8,9 @@ from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
-from reportgen.model.enums import Verdict
+from reportgen.model.enums import Finding, Verdict
 from reportgen.model.ladder import Decision
+from reportgen.model.relevance import Relevance
 from reportgen.project import Project
 from reportgen.words import (
     blocks_phrase,
@@ -56,9 +57,9 @@ def _part(iv: Interval | None) -> str:
     return (iv.part if iv else None) or "test"
 
 
-def equivalent(rel: dict | None) -> bool:
+def equivalent(rel: Relevance | None) -> bool:
     """A tie is shown only when the interval lies inside plus or minus min_useful_effect."""
-    return bool(rel and rel.get("finding") == "equivalent")
+    return rel is not None and rel.finding == Finding.EQUIVALENT
 
 
 def _not_better_reason(project: Project, seed: dict, iv: Interval | None) -> str:
@@ -97,7 +98,7 @@ def decide(
     iv: Interval | None,
     sup: int,
     seed: dict,
-    rel: dict | None,
+    rel: Relevance | None,
 ) -> Decision:
     """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
     the word "tie" is used only when equivalence is shown."""
@@ -148,7 +149,7 @@ def rewrite_claim(
     sup: int,
     iv: Interval | None,
     seed: dict,
-    rel: dict | None,
+    rel: Relevance | None,
     slices: list[dict] | None,
     data: dict,
 ) -> str:
@@ -225,8 +226,8 @@ def rewrite_claim(
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
     base += f", at least the useful effect of {given(cfg.min_useful_effect, cfg.metric_unit)}"
-    if rel and rel.get("cost_per_period") is not None:
-        base += f" (about {cost(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
+    if rel is not None and rel.cost_per_period is not None:
+        base += f" (about {cost(rel.cost_per_period)} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
         return base + f"; where it stops holding is not shown ({ladder[4].missing})."
     where = []
