@@ -139,10 +139,11 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
     data = d.data(data_section(project, cand, base, ev))
     untested = d.not_tested(ev)
     tasks = d.tasks(ev)
-    warnings += class_order_warnings(tasks.get("multiclass"))
-    doubt = ((tasks.get("multiclass") or {}).get("candidate") or {}).get("class_order")
+    multiclass = tasks.get("multiclass")
+    warnings += class_order_warnings(multiclass)
+    doubt = multiclass.candidate.class_order if multiclass is not None else None
     ladder, checks = climb(
-        correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
+        correct_rung(project, cfg.candidate, comparisons, doubt and doubt.text),
         fair_rung(project, facts),
         d.noise_rung(seed, iv),
         relevant_rung(project, rel, slices, d.scored),
