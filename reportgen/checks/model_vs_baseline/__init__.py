@@ -33,6 +33,7 @@ from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
+from reportgen.model.data import Data
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
 
@@ -71,7 +72,7 @@ class Split:
         """The interval rung 3 and relevance rest on."""
         return primary_interval(seed, block)
 
-    def data(self, data: dict) -> dict:
+    def data(self, data: Data) -> Data:
         """The data section, from the split design's."""
         return data
 

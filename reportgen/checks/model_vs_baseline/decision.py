@@ -8,6 +8,7 @@ from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
+from reportgen.model.data import Data
 from reportgen.model.enums import Finding, Verdict
 from reportgen.model.ladder import Decision
 from reportgen.model.relevance import Relevance
@@ -151,7 +152,7 @@ def rewrite_claim(
     seed: dict,
     rel: Relevance | None,
     slices: list[dict] | None,
-    data: dict,
+    data: Data,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
@@ -239,8 +240,8 @@ def rewrite_claim(
                 f"on each of the {count_noun(len(measured), 'slice')} with an interval"
                 + (f" ({count(unmeasured)} too small to measure)" if unmeasured else "")
             )
-    if data.get("blocks") and cfg.block:
-        where.append(f"over {plural_noun(cfg.block)} {data['first_block']} to {data['last_block']}")
+    if data.blocks and cfg.block:
+        where.append(f"over {plural_noun(cfg.block)} {data.first_block} to {data.last_block}")
     return base + (", " + " and ".join(where) if where else "") + "."
 
 

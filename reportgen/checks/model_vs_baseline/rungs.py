@@ -8,6 +8,7 @@ from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
+from reportgen.model.data import Data
 from reportgen.model.enums import IntervalSource
 from reportgen.model.relevance import Relevance
 from reportgen.project import Project
@@ -349,7 +350,7 @@ def relevant_rung(
 def bounded_rung(
     project: Project,
     slices: list[dict] | None,
-    data: dict,
+    data: Data,
     not_tested: list[str],
     measured: list[str],
 ) -> RungResult:
@@ -360,12 +361,11 @@ def bounded_rung(
     parts = []
     if slices:
         parts.append(f"{count_noun(len(slices), 'slice')} with intervals")
-    if data.get("blocks") and cfg.block:
+    if data.blocks and cfg.block:
         parts.append(
-            f"{count_noun(data['blocks'], cfg.block)} ({data.get('first_block')} to "
-            f"{data.get('last_block')})"
+            f"{count_noun(data.blocks, cfg.block)} ({data.first_block} to {data.last_block})"
         )
-    if slices and cfg.block and data.get("blocks"):
+    if slices and cfg.block and data.blocks:
         return rung(5, "shown", arts, None, "; ".join(parts)), []
     if parts:
         missing = (
