@@ -10,6 +10,7 @@ from reportgen.checks.fairness import MANIFEST_VERIFIED
 from reportgen.checks.noise_lines import block_head
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
+from reportgen.model.before_after import General
 from reportgen.model.enums import Verdict
 from reportgen.model.ladder import Decision
 from reportgen.model.relevance import Relevance
@@ -77,7 +78,7 @@ def decide(
     ladder: list[Rung],
     iv: Interval | None,
     section: dict | None,
-    general: dict | None,
+    general: General | None,
     slices: list[dict] | None = None,
     rel: Relevance | None = None,
 ) -> Decision:
@@ -86,12 +87,12 @@ def decide(
     cfg = project.config
     failed = [r.reason for r in ladder[:2] if not r.shown]
     cov = section.get("coverage") if section else None
-    if cov is not None and not cov["complete"]:
+    if cov is not None and not cov.complete:
         failed.append(
             (
-                f"the frozen-set accuracies are on the {count(cov['both'])} of "
-                f"{count_noun(cov['questions'], 'question')} both versions answered: "
-                if cov["both"]
+                f"the frozen-set accuracies are on the {count(cov.both)} of "
+                f"{count_noun(cov.questions, 'question')} both versions answered: "
+                if cov.both
                 else "the two versions answered no frozen question in common: "
             )
             + coverage_words(cov, "frozen")
@@ -114,7 +115,7 @@ def decide(
     failed += [slice_failure(s) for s in failing_slices(slices)]
     if general is None:
         failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
-    elif not general["held"]:
+    elif not general.held:
         failed.append(general_failure(general))
     if not failed:
         verdict, rec = Verdict.ADOPT, cfg.candidate
@@ -146,7 +147,7 @@ def rewrite_claim(
     ladder: list[Rung],
     sup: int,
     section: dict | None,
-    general: dict | None,
+    general: General | None,
     slices: list[dict] | None = None,
     facts: list[Evidence] = (),
     rel: Relevance | None = None,
@@ -207,7 +208,7 @@ def reconsider(
     ladder: list[Rung],
     iv: Interval | None,
     section: dict | None,
-    general: dict | None,
+    general: General | None,
     slices: list[dict] | None = None,
     facts: list[Evidence] = (),
 ) -> list[str]:
@@ -232,13 +233,13 @@ def reconsider(
             f"slice {s['slice']!r} is shown no worse after tuning: its interval's worse end stays "
             f"above {bar} ({now})"
         )
-    if general is not None and not general["held"] and unpaired(general):
+    if general is not None and not general.held and unpaired(general):
         items.append(
             "both versions answer the same general questions, so the drop can be measured (now "
-            + coverage_words(general["coverage"], "general")
+            + coverage_words(general.coverage, "general")
             + ")"
         )
-    elif general is not None and not general["held"]:
+    elif general is not None and not general.held:
         g = drop_numbers(general)
         now = (
             f"now {g['drop']}, interval {g['interval']}"

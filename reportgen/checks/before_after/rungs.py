@@ -13,6 +13,7 @@ from reportgen.checks.fairness import BEFORE_AFTER_FACTS
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
+from reportgen.model.before_after import General
 from reportgen.model.relevance import Relevance
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
@@ -201,7 +202,7 @@ def relevant_rung(
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
 
 
-def _general_text(project: Project, general: dict) -> str:
+def _general_text(project: Project, general: General) -> str:
     """The general-set check in words: before and after, the drop, its interval, the allowance."""
     if unpaired(general):
         return f"general set {general_scores(general)}: {general_failure(general)}"
@@ -213,11 +214,11 @@ def _general_text(project: Project, general: dict) -> str:
     )
     return (
         f"general set {g['before']} -> {g['after']}, drop {g['drop']}, {iv} (allowed "
-        f"{g['allowed']}): " + ("held" if general["held"] else general_failure(general))
+        f"{g['allowed']}): " + ("held" if general.held else general_failure(general))
     )
 
 
-def general_rung(project: Project, general: dict | None) -> RungResult:
+def general_rung(project: Project, general: General | None) -> RungResult:
     """Rung 5: the general-abilities set held (no forgetting beyond max_drop)."""
     arts = list(project.evidence.get("bounded", []))
     if general is None:
@@ -231,21 +232,21 @@ def general_rung(project: Project, general: dict | None) -> RungResult:
     check = Check(
         id=GENERAL_SET_HELD.id,
         rung=5,
-        passed=general["held"],
-        value=general["drop"],
-        bar=general["max_drop"],
-        artefacts=tuple(general["artefacts"]),
+        passed=general.held,
+        value=general.drop,
+        bar=general.max_drop,
+        artefacts=general.artefacts,
         text=_general_text(project, general),
     )
-    arts += general["artefacts"]
-    if not general["held"]:
+    arts += general.artefacts
+    if not general.held:
         return rung(
             5,
             "not shown",
             arts,
             general_failure(general),
             "the general set did not hold"
-            if general.get("status") == "dropped"
+            if general.status == "dropped"
             else "holding the general set is not shown",
         ), [check]
     return rung(
