@@ -33,7 +33,7 @@ def mode(project: Project) -> str:
     return "cv" if project.config.design == "cv" else project.config.kind
 
 
-def _assembled(project: Project, command: str | None) -> tuple[dict, list[Problem]]:
+def _assembled(project: Project, command: str | None) -> tuple[Report | dict, list[Problem]]:
     sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
     return assemble(header(project, command), sections, warnings), warnings
@@ -48,12 +48,14 @@ def compute(project: Project, command: str | None = None) -> tuple[Report, list[
     so a second call returns an equal report and equal warnings.
     """
     report, warnings = _assembled(project, command)
-    return validate(report), warnings
+    return (report if isinstance(report, Report) else validate(report)), warnings
 
 
 def compute_report(project: Project, command: str | None = None) -> tuple[dict, list[Problem]]:
     """``compute`` as plain JSON: report.json's object (checked against its model) and every
     warning, for callers that read or write the JSON itself."""
     report, warnings = _assembled(project, command)
+    if isinstance(report, Report):
+        return report.to_json(), warnings
     validate(report)
     return report, warnings

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 
 from reportgen.checks.select import ModelRuns
+from reportgen.model.ranking import (
+    Calibration,
+    CalibrationBin,
+    CalibrationModel,
+    PrBand,
+    PrecisionRecall,
+    Ranking,
+    RankingModel,
+    Roc,
+    RocBand,
+)
+from reportgen.model.threshold import CostCurve, Costs, Threshold, ThresholdModel, ThresholdSeed
 from reportgen.project import Project
 from reportgen.stats import calibration, ranking, threshold
 from reportgen.words import count_noun, prob
@@ -36,56 +51,83 @@ def _curve(xs, ys) -> tuple[list[float], list[float]]:
 
 def classification(
     project: Project, cand: ModelRuns, base: ModelRuns
-) -> tuple[dict | None, dict | None, dict | None]:
+) -> tuple[Threshold | None, Ranking | None, Calibration | None]:
     """The threshold, ranking and calibration sections, or (None, None, None) without y/p predictions."""
     cfg = project.config
     fp, fn = cfg.false_positive, cfg.false_negative
-    th, rk, cal = {}, {}, {}
+    th, rk, cal = [], [], []
     for mr in (cand, base):
         rep = representative(mr)
         if rep is None:
             return None, None, None
-        per_seed, counts, bands = _per_seed(project, mr, rep)
+        per_seed, counts, (roc_band, pr_band) = _per_seed(project, mr, rep)
         vp = rep.val_pred if _binary_val(rep) else None
-        th[mr.role] = _threshold_entry(project, mr, rep, vp, per_seed)
-        rk[mr.role] = _ranking_entry(rep, vp, counts, per_seed) | bands
-        cal[mr.role] = {
-            "seed": rep.seed,
-            "ece": calibration.ece(rep.test_pred.p, rep.test_pred.y, cfg.bins),
-            "brier": calibration.brier(rep.test_pred.p, rep.test_pred.y),
-            "validation_ece": calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
-            "bins": calibration.reliability_bins(
-                rep.test_pred.p, rep.test_pred.y, cfg.bins, confidence=cfg.confidence
-            ),
-        }
-    th["theoretical_cutoff"] = threshold.theoretical_cutoff(fp, fn)
-    th["costs"] = {
-        "false_positive": fp,
-        "false_negative": fn,
-        "unit": cfg.unit,
-        "cases_per_period": cfg.cases_per_period,
-        "period": cfg.period,
-    }
-    th["rule"] = cfg.threshold
-    cal["bins"] = cfg.bins
-    return th, rk, cal
+        th.append(_threshold_entry(project, mr, rep, vp, per_seed))
+        rk.append(
+            replace(_ranking_entry(rep, vp, counts, per_seed), roc_band=roc_band, pr_band=pr_band)
+        )
+        bins = calibration.reliability_bins(
+            rep.test_pred.p, rep.test_pred.y, cfg.bins, confidence=cfg.confidence
+        )
+        cal.append(
+            CalibrationModel(
+                seed=rep.seed,
+                ece=calibration.ece(rep.test_pred.p, rep.test_pred.y, cfg.bins),
+                brier=calibration.brier(rep.test_pred.p, rep.test_pred.y),
+                validation_ece=calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
+                bins=tuple(CalibrationBin(**b) for b in bins),
+            )
+        )
+    costs = Costs(
+        false_positive=fp,
+        false_negative=fn,
+        unit=cfg.unit,
+        cases_per_period=cfg.cases_per_period,
+        period=cfg.period,
+    )
+    threshold_section = Threshold(
+        candidate=th[0],
+        baseline=th[1],
+        theoretical_cutoff=threshold.theoretical_cutoff(fp, fn),
+        costs=costs,
+        rule=cfg.threshold,
+    )
+    return (
+        threshold_section,
+        Ranking(candidate=rk[0], baseline=rk[1]),
+        Calibration(candidate=cal[0], baseline=cal[1], bins=cfg.bins),
+    )
 
 
-def _band(curves: list, grid, xkey: str) -> dict | None:
-    """ranking.<role>.roc_band / pr_band: the lowest and highest seed curve on the grid."""
+def _band(curves: list[Any], grid: Any) -> tuple[list[float], list[float], list[float], int] | None:
+    """The grid and the lowest and highest seed curve on it, and the curves it spans."""
     band = ranking.curve_band(curves)
     if band is None:
         return None
     low, high = band
-    return {
-        xkey: [float(v) for v in grid],
-        "low": [float(v) for v in low],
-        "high": [float(v) for v in high],
-        "seeds": sum(c is not None for c in curves),
-    }
+    return (
+        [float(v) for v in grid],
+        [float(v) for v in low],
+        [float(v) for v in high],
+        sum(c is not None for c in curves),
+    )
 
 
-def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object, dict]:
+def _roc_band(curves: list[Any], grid: Any) -> RocBand | None:
+    """ranking.<role>.roc_band: every network's ROC spread on the grid."""
+    b = _band(curves, grid)
+    return None if b is None else RocBand(tuple(b[0]), tuple(b[1]), tuple(b[2]), b[3])
+
+
+def _pr_band(curves: list[Any], grid: Any) -> PrBand | None:
+    """ranking.<role>.pr_band: every network's precision-recall spread on the grid."""
+    b = _band(curves, grid)
+    return None if b is None else PrBand(tuple(b[0]), tuple(b[1]), tuple(b[2]), b[3])
+
+
+def _per_seed(
+    project: Project, mr: ModelRuns, rep: Any
+) -> tuple[list[ThresholdSeed], Any, tuple[RocBand | None, PrBand | None]]:
     """Each network's threshold, costs and ROC AUC, the representative's sorted counts, and
     the spread of every network's ROC and precision-recall curves (their bands)."""
     fp, fn = project.config.false_positive, project.config.false_negative
@@ -108,21 +150,22 @@ def _per_seed(project: Project, mr: ModelRuns, rep) -> tuple[list[dict], object,
         if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
             sorted_once[s.seed] = counts
         per_seed.append(
-            {
-                "seed": s.seed,
-                "threshold": s.threshold,
-                "validation_cost": vt["cost"] if vt else None,
-                "test_cost": tt["cost"],
-                "roc_auc": ranking.roc_auc(s.test_pred.p, s.test_pred.y, counts),
-            }
+            ThresholdSeed(
+                seed=s.seed,
+                threshold=s.threshold,
+                validation_cost=vt["cost"] if vt else None,
+                test_cost=tt["cost"],
+                roc_auc=ranking.roc_auc(s.test_pred.p, s.test_pred.y, counts),
+            )
         )
     tp = rep.test_pred
     counts = sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
-    bands = {"roc_band": _band(rocs, grid, "fpr"), "pr_band": _band(prs, grid, "recall")}
-    return per_seed, counts, bands
+    return per_seed, counts, (_roc_band(rocs, grid), _pr_band(prs, grid))
 
 
-def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[dict]) -> dict:
+def _threshold_entry(
+    project: Project, mr: ModelRuns, rep: Any, vp: Any, per_seed: list[ThresholdSeed]
+) -> ThresholdModel:
     """threshold.<role>: the representative's validation-chosen threshold, on validation and test."""
     cfg = project.config
     fp, fn = cfg.false_positive, cfg.false_negative
@@ -134,7 +177,7 @@ def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[di
         ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
         keep = ts <= 1.0  # the "predict none" sentinel is marked separately
         cx, cy = _curve(ts[keep], cs[keep])
-        curve = {"threshold": cx, "cost": cy}
+        curve = CostCurve(threshold=tuple(cx), cost=tuple(cy))
     threshold_reason = None
     if vp is None:
         threshold_reason = (
@@ -145,33 +188,38 @@ def _threshold_entry(project: Project, mr: ModelRuns, rep, vp, per_seed: list[di
                 else "0.5 (the cost-minimising threshold is chosen on validation predictions)"
             )
         )
-    return {
-        "seed": rep.seed,
-        "threshold": rep.threshold,
-        "threshold_reason": threshold_reason,
-        "predicts_none": bool(rep.threshold > 1.0),
-        "validation_cost": v["cost"] if v else None,
-        "test_cost": t["cost"],
-        "confusion": t["confusion"],
-        "precision": t["precision"],
-        "recall": t["recall"],
-        "false_positive_rate": t["false_positive_rate"],
-        "predicted_positive": t["predicted_positive"],
-        "actual_positive": t["actual_positive"],
-        "rows": t["rows"],
-        "validation_confusion": v["confusion"] if v else None,
-        "validation_precision": v["precision"] if v else None,
-        "validation_recall": v["recall"] if v else None,
-        "mean_test_cost": float(np.mean([p["test_cost"] for p in per_seed])),
-        "per_seed": per_seed,
-        "curve": curve,
-    }
+    return ThresholdModel(
+        seed=rep.seed,
+        threshold=rep.threshold,
+        threshold_reason=threshold_reason,
+        predicts_none=bool(rep.threshold > 1.0),
+        validation_cost=v["cost"] if v else None,
+        test_cost=t["cost"],
+        confusion=_matrix(t["confusion"]),
+        precision=t["precision"],
+        recall=t["recall"],
+        false_positive_rate=t["false_positive_rate"],
+        predicted_positive=t["predicted_positive"],
+        actual_positive=t["actual_positive"],
+        rows=t["rows"],
+        validation_confusion=_matrix(v["confusion"]) if v else None,
+        validation_precision=v["precision"] if v else None,
+        validation_recall=v["recall"] if v else None,
+        mean_test_cost=float(np.mean([p.test_cost for p in per_seed])),
+        per_seed=tuple(per_seed),
+        curve=curve,
+    )
 
 
-def _ranking_entry(rep, vp, counts, per_seed: list[dict]) -> dict:
+def _matrix(rows: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    """A confusion matrix as the model holds it."""
+    return tuple(tuple(r) for r in rows)
+
+
+def _ranking_entry(rep: Any, vp: Any, counts: Any, per_seed: list[ThresholdSeed]) -> RankingModel:
     """ranking.<role>: the representative's ROC AUC and average precision with their curves."""
     tp = rep.test_pred
-    aucs = [p["roc_auc"] for p in per_seed if p["roc_auc"] is not None]
+    aucs = [p.roc_auc for p in per_seed if p.roc_auc is not None]
     n_pos = int(np.count_nonzero(tp.y))
     n_neg = int(tp.y.size - n_pos)
     auc = ranking.roc_auc(tp.p, tp.y, counts)
@@ -180,29 +228,31 @@ def _ranking_entry(rep, vp, counts, per_seed: list[dict]) -> dict:
     if auc is not None:
         fpr, tpr = ranking.roc_points(tp.p, tp.y, counts)
         fx, fy = _curve(fpr, tpr)
-        roc = {"fpr": fx, "tpr": fy}
+        roc = Roc(fpr=tuple(fx), tpr=tuple(fy))
     if ap is not None:
         rec, prec = ranking.pr_points(tp.p, tp.y, counts)
         rx, ry = _curve(rec, prec)
-        pr = {"recall": rx, "precision": ry}
+        pr = PrecisionRecall(recall=tuple(rx), precision=tuple(ry))
     one_class = (
         f"the test part has one class only ({count_noun(n_pos, 'positive')}, "
         f"{count_noun(n_neg, 'negative')})"
         if not (n_pos and n_neg)
         else None
     )
-    return {
-        "seed": rep.seed,
-        "roc_auc": auc,
-        "roc_auc_reason": None if auc is not None else f"{one_class}: ROC AUC is undefined",
-        "average_precision": ap,
-        "average_precision_reason": None
+    return RankingModel(
+        seed=rep.seed,
+        roc_auc=auc,
+        roc_auc_reason=None if auc is not None else f"{one_class}: ROC AUC is undefined",
+        average_precision=ap,
+        average_precision_reason=None
         if ap is not None
         else "no positives in the test part: average precision is undefined",
-        "validation_roc_auc": ranking.roc_auc(vp.p, vp.y) if vp is not None else None,
-        "mean_roc_auc": float(np.mean(aucs)) if aucs else None,
-        "positives": n_pos,
-        "negatives": n_neg,
-        "roc": roc,
-        "pr": pr,
-    }
+        validation_roc_auc=ranking.roc_auc(vp.p, vp.y) if vp is not None else None,
+        mean_roc_auc=float(np.mean(aucs)) if aucs else None,
+        positives=n_pos,
+        negatives=n_neg,
+        roc=roc,
+        pr=pr,
+        roc_band=None,
+        pr_band=None,
+    )

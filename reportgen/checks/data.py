@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from reportgen.checks.select import ModelRuns
+from reportgen.model.common import IntPair, SeedLists
+from reportgen.model.data import Configs, Data
 from reportgen.project import Project
 
 
-def data_section(project: Project, cand, base, ev) -> dict:
+def data_section(project: Project, cand: ModelRuns, base: ModelRuns, ev: Any) -> Data:
     """Rows per part, the analysed seeds and configs; blocks and test rows when ``ev`` is given."""
     m = project.manifest
     parts = (
@@ -13,26 +18,18 @@ def data_section(project: Project, cand, base, ev) -> dict:
         if m
         else {k: len(v) for k, v in project.split_frames.items()}
     )
-    out = {
-        "parts": parts,
-        "block_column": project.config.block,
-        "blocks": None,
-        "first_block": None,
-        "last_block": None,
-        "test_rows": None,
-        "seeds": {
-            "candidate": [s.seed for s in cand.seeds],
-            "baseline": [s.seed for s in base.seeds],
-        },
-        "configs": {"candidate": cand.config, "baseline": base.config},
-        "rows_not_shared": None,
-    }
-    if ev is not None:
-        out.update(
-            blocks=len(ev.blocks),
-            first_block=ev.blocks[0],
-            last_block=ev.blocks[-1],
-            test_rows=int(len(ev.row_ids)),
-            rows_not_shared=ev.dropped,
-        )
-    return out
+    return Data(
+        parts=parts,
+        block_column=project.config.block,
+        blocks=None if ev is None else len(ev.blocks),
+        first_block=None if ev is None else ev.blocks[0],
+        last_block=None if ev is None else ev.blocks[-1],
+        test_rows=None if ev is None else int(len(ev.row_ids)),
+        seeds=SeedLists(
+            candidate=tuple(s.seed for s in cand.seeds),
+            baseline=tuple(s.seed for s in base.seeds),
+        ),
+        configs=Configs(candidate=cand.config, baseline=base.config),
+        rows_not_shared=None if ev is None else IntPair(**ev.dropped),
+        cv=None,
+    )

@@ -10,6 +10,8 @@ import numpy as np
 from reportgen.checks.evaluation import EvalData, positions
 from reportgen.checks.reasons import sentence
 from reportgen.checks.select import ModelRuns
+from reportgen.model.common import IntPair
+from reportgen.model.relevance import Description
 from reportgen.project import Project
 from reportgen.stats import multiclass as mc
 from reportgen.stats import regression as rg
@@ -48,7 +50,7 @@ def _r2_sums(pred, pos, codes, n_blocks):
 
 def descriptions_section(
     project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns
-) -> list[dict] | None:
+) -> list[Description] | None:
     """The descriptions of this task's test predictions, or None (binary, or no predictions)."""
     task = project.task
     if ev is None or task not in ("multiclass", "regression"):
@@ -77,23 +79,23 @@ def descriptions_section(
         rng=np.random.default_rng(cfg.random_seed),
     )
     return [
-        {
-            "name": name,
-            "label": label,
-            "higher_is_better": True,
-            "candidate": res.candidate,
-            "baseline": res.baseline,
-            "gap": res.gap,
-            "low": res.low,
-            "high": res.high,
-            "blocks": res.blocks,
-            "resamples": res.resamples,
-            "undefined_draws": res.undefined_draws,
-            "reason": sentence(res.reason),
-            "confidence": cfg.confidence,
-            "networks": {role: len(v) for role, v in nets.items()},
-            "rows": int(len(ev.row_ids)),
-            "block_column": ev.block_column,
-            "why": WHY,
-        }
+        Description(
+            name=name,
+            label=label,
+            higher_is_better=True,
+            candidate=res.candidate,
+            baseline=res.baseline,
+            gap=res.gap,
+            low=res.low,
+            high=res.high,
+            blocks=res.blocks,
+            resamples=res.resamples,
+            undefined_draws=res.undefined_draws,
+            reason=sentence(res.reason),
+            confidence=cfg.confidence,
+            networks=IntPair(candidate=len(nets["candidate"]), baseline=len(nets["baseline"])),
+            rows=int(len(ev.row_ids)),
+            block_column=ev.block_column,
+            why=WHY,
+        )
     ]

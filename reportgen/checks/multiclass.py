@@ -4,11 +4,23 @@ network (chosen on validation, as for a binary task); every seed's accuracy besi
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from reportgen.checks.classify import representative
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
+from reportgen.model.multiclass import (
+    ClassOrder,
+    ClassRow,
+    ClasswiseEce,
+    Multiclass,
+    MulticlassModel,
+    MulticlassSeed,
+    TopLabel,
+)
+from reportgen.model.ranking import CalibrationBin
 from reportgen.project import Project
 from reportgen.stats import multiclass as mc
 from reportgen.words import count, prob
@@ -27,26 +39,30 @@ CLASSWISE = (
 )
 
 
-def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> dict | None:
+def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Multiclass | None:
     """The multi-class figures of both models, or None (another task, or no test predictions)."""
     if project.task != "multiclass":
         return None
-    reps = {mr.role: representative(mr, "multiclass") for mr in (cand, base)}
-    if any(r is None for r in reps.values()):
+    crep, brep = representative(cand, "multiclass"), representative(base, "multiclass")
+    if crep is None or brep is None:
         return None
-    classes = list(project.classes or reps["candidate"].test_pred.classes)
-    out = {
-        "classes": classes,
-        "bins": project.config.bins,
-        "top_label_variant": TOP_LABEL,
-        "classwise_variant": CLASSWISE,
-    }
-    for mr in (cand, base):
-        out[mr.role] = _model_entry(project, mr, reps[mr.role], classes)
-    return out
+    classes = list(project.classes or crep.test_pred.classes)
+    return Multiclass(
+        classes=tuple(classes),
+        bins=project.config.bins,
+        top_label_variant=TOP_LABEL,
+        classwise_variant=CLASSWISE,
+        candidate=_model_entry(project, cand, crep, classes),
+        baseline=_model_entry(project, base, brep, classes),
+    )
 
 
-def _model_entry(project: Project, mr: ModelRuns, rep, classes: list[str]) -> dict:
+def _top_label(figures: dict[str, Any]) -> TopLabel:
+    """Top-label calibration as the model holds it."""
+    return TopLabel(ece=figures["ece"], bins=tuple(CalibrationBin(**b) for b in figures["bins"]))
+
+
+def _model_entry(project: Project, mr: ModelRuns, rep: Any, classes: list[str]) -> MulticlassModel:
     cfg = project.config
     tp = rep.test_pred
     k = len(classes)
@@ -54,34 +70,37 @@ def _model_entry(project: Project, mr: ModelRuns, rep, classes: list[str]) -> di
     conf = mc.confusion(tp.y, predicted, k)
     per = mc.per_class(conf)
     vp = rep.val_pred if rep.val_pred is not None and rep.val_pred.kind == "multiclass" else None
-    return {
-        "seed": rep.seed,
-        "rows": int(tp.y.size),
-        "class_order": class_order(conf, classes, mr.name, tp.path),
-        "accuracy": float(np.mean(predicted == tp.y)),
-        "macro_f1": mc.macro_f1(conf),
-        "confusion": conf.tolist(),
-        "confusion_normalised": mc.row_normalised(conf),
-        "per_class": [{"class": c, **v} for c, v in zip(classes, per, strict=True)],
-        "missing_classes": [c for c, v in zip(classes, per, strict=True) if not v["rows"]],
-        "top_label": mc.top_label(tp.y, tp.proba, cfg.bins, confidence=cfg.confidence),
-        "classwise_ece": mc.classwise_ece(tp.y, tp.proba, cfg.bins),
-        "validation_top_label_ece": (
+    classwise = mc.classwise_ece(tp.y, tp.proba, cfg.bins)
+    return MulticlassModel(
+        seed=rep.seed,
+        rows=int(tp.y.size),
+        class_order=class_order(conf, classes, mr.name, tp.path),
+        accuracy=float(np.mean(predicted == tp.y)),
+        macro_f1=mc.macro_f1(conf),
+        confusion=tuple(tuple(r) for r in conf.tolist()),
+        confusion_normalised=tuple(
+            None if r is None else tuple(r) for r in mc.row_normalised(conf)
+        ),
+        per_class=tuple(ClassRow(c, **v) for c, v in zip(classes, per, strict=True)),
+        missing_classes=tuple(c for c, v in zip(classes, per, strict=True) if not v["rows"]),
+        top_label=_top_label(mc.top_label(tp.y, tp.proba, cfg.bins, confidence=cfg.confidence)),
+        classwise_ece=ClasswiseEce(mean=classwise["mean"], per_class=tuple(classwise["per_class"])),
+        validation_top_label_ece=(
             mc.top_label(vp.y, vp.proba, cfg.bins)["ece"] if vp is not None else None
         ),
-        "per_seed": [
-            {
-                "seed": s.seed,
-                "accuracy": float(np.mean(s.test_pred.proba.argmax(axis=1) == s.test_pred.y)),
-                "top_label_ece": mc.top_label(s.test_pred.y, s.test_pred.proba, cfg.bins)["ece"],
-            }
+        per_seed=tuple(
+            MulticlassSeed(
+                seed=s.seed,
+                accuracy=float(np.mean(s.test_pred.proba.argmax(axis=1) == s.test_pred.y)),
+                top_label_ece=mc.top_label(s.test_pred.y, s.test_pred.proba, cfg.bins)["ece"],
+            )
             for s in mr.seeds
             if s.test_pred is not None and s.test_pred.kind == "multiclass"
-        ],
-    }
+        ),
+    )
 
 
-def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> dict | None:
+def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> ClassOrder | None:
     """A doubt about the p_ columns' names, or None: the accuracy is far below what guessing
     at random reaches (1/K), and another reading of the columns (the assignment of columns to
     classes that maximises the confusion matrix's diagonal) would score above the
@@ -104,29 +123,28 @@ def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> 
     for i, j in zip(actual, column, strict=True):
         relabelled[j] = classes[i]
     moved = [f"p_{classes[j]} as {relabelled[j]}" for j in range(k) if relabelled[j] != classes[j]]
-    return {
-        "accuracy": accuracy,
-        "chance": chance,
-        "majority": majority,
-        "relabelled": relabelled,
-        "relabelled_accuracy": best,
-        "path": path,
-        "text": (
+    return ClassOrder(
+        accuracy=accuracy,
+        chance=chance,
+        majority=majority,
+        relabelled=tuple(relabelled),
+        relabelled_accuracy=best,
+        path=path,
+        text=(
             f"{model}'s test accuracy {prob(accuracy)} is far below what guessing at random "
             f"reaches ({prob(chance)} for {count(k)} classes), but reading its columns "
             f"{', '.join(moved)} would give {prob(best)}: the p_ columns are likely named in the "
             "wrong order (classes= must be estimator.classes_, in its order)"
         ),
-    }
+    )
 
 
-def class_order_warnings(section: dict | None) -> list[Problem]:
+def class_order_warnings(section: Multiclass | None) -> list[Problem]:
     """The ``class-order`` warning of each model whose p_ columns look misnamed."""
-    out = []
-    for role in ("candidate", "baseline"):
-        doubt = ((section or {}).get(role) or {}).get("class_order")
-        if doubt:
-            out.append(
-                Problem(doubt["text"], doubt["path"], slug="class-order", severity="warning")
-            )
-    return out
+    if section is None:
+        return []
+    return [
+        Problem(m.class_order.text, m.class_order.path, slug="class-order", severity="warning")
+        for m in (section.candidate, section.baseline)
+        if m.class_order is not None
+    ]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from reportgen.checks.types import Interval
+from reportgen.model.enums import Finding
+from reportgen.model.relevance import CostPerCase, Relevance
+from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import cost, gap_decimals, given, with_sign
 
@@ -55,49 +58,50 @@ def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None 
     return f"the interval {iv.ends} is too wide to decide"
 
 
-def ruled_out_words(rel: dict | None) -> str:
+def ruled_out_words(rel: Relevance | None) -> str:
     """ "a useful gain of 0.02 is ruled out (upper end +0.0188)" when report.json ``relevance``
     says so, else ""."""
-    if not rel or rel.get("finding") != "no-useful-gain":
+    if rel is None or rel.finding != Finding.NO_USEFUL_GAIN:
         return ""
-    high = with_sign(rel["high"], gap_decimals(rel["gap"], rel["low"], rel["high"]))
-    return f"a useful gain of {given(rel['min_useful_effect'])} is ruled out (upper end {high})"
+    high = with_sign(rel.high, gap_decimals(rel.gap, rel.low, rel.high))
+    return f"a useful gain of {given(rel.min_useful_effect)} is ruled out (upper end {high})"
 
 
-def relevance(project: Project, iv: Interval | None, th: dict | None) -> dict | None:
+def relevance(project: Project, iv: Interval | None, th: Threshold | None) -> Relevance | None:
     """report.json ``relevance``: the finding against min_useful_effect, per period and, with
     thresholds ``th``, in costs."""
     cfg = project.config
     if iv is None:
         return None
     m = cfg.min_useful_effect
-    low, high, gap = iv.low, iv.high, iv.gap
     finding = _finding(iv, m)
-    out = {
-        "min_useful_effect": m,
-        "finding": finding,
-        "gap": gap,
-        "low": low,
-        "high": high,
-        "per_period": gap * cfg.cases_per_period if cfg.cases_per_period else None,
-        "cases_per_period": cfg.cases_per_period,
-        "period": cfg.period,
-        "unit": cfg.unit,
-        "metric_unit": cfg.metric,
-        "cost_per_case": None,
-        "cost_per_period": None,
-    }
+    per_case = per_period = None
     if th is not None:
-        c, b = th["candidate"]["mean_test_cost"], th["baseline"]["mean_test_cost"]
-        out["cost_per_case"] = {"candidate": c, "baseline": b, "difference": b - c}
+        c, b = th.candidate.mean_test_cost, th.baseline.mean_test_cost
+        per_case = CostPerCase(candidate=c, baseline=b, difference=b - c)
         if cfg.cases_per_period:
-            out["cost_per_period"] = (b - c) * cfg.cases_per_period
-    out["finding_text"] = _finding_text(iv, m, finding, cfg.metric_unit)
-    out["text"] = out["finding_text"]
-    if out["cost_per_period"] is not None:
-        out["text"] += (
+            per_period = (b - c) * cfg.cases_per_period
+    finding_text = _finding_text(iv, m, finding, cfg.metric_unit)
+    text = finding_text
+    if per_period is not None:
+        text += (
             f"; at each model's validation-chosen threshold the candidate "
-            f"{'saves' if out['cost_per_period'] >= 0 else 'costs'} {cost(abs(out['cost_per_period']))} "
+            f"{'saves' if per_period >= 0 else 'costs'} {cost(abs(per_period))} "
             f"{cfg.unit} per {cfg.period or 'period'}"
         )
-    return out
+    return Relevance(
+        min_useful_effect=m,
+        finding=Finding(finding),
+        gap=iv.gap,
+        low=iv.low,
+        high=iv.high,
+        per_period=iv.gap * cfg.cases_per_period if cfg.cases_per_period else None,
+        cases_per_period=cfg.cases_per_period,
+        period=cfg.period,
+        unit=cfg.unit,
+        metric_unit=cfg.metric,
+        cost_per_case=per_case,
+        cost_per_period=per_period,
+        finding_text=finding_text,
+        text=text,
+    )

@@ -4,16 +4,24 @@ of the sections in report.json's order (report-json.md)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from importlib import metadata
+from typing import Any, Literal
 
 from reportgen import __version__
 from reportgen.checks.jsonsafe import ReportValueError, jsonable
 from reportgen.errors import Problem
 from reportgen.model import Report, ReportShapeError
+from reportgen.model.base import Model
+from reportgen.model.data import ReportWarning
+from reportgen.model.enums import Kind, Repeats, Severity, Task, TaskSource
+from reportgen.model.header import Build, Input, Tool
+from reportgen.model.header import Project as ProjectInfo
+from reportgen.model.ladder import Claim
 from reportgen.project import Project
 
-SCHEMA = "evreport/1"
+SCHEMA: Literal["evreport/1"] = "evreport/1"
 LIBRARIES = (
     "numpy",
     "scipy",
@@ -58,8 +66,8 @@ def build_date() -> str:
     return when.date().isoformat()
 
 
-def _versions() -> dict:
-    out = {}
+def _versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
     for name in LIBRARIES:
         try:
             out[name] = metadata.version(name)
@@ -68,72 +76,121 @@ def _versions() -> dict:
     return out
 
 
-def header(project: Project, command: str | None) -> dict:
+@dataclass(frozen=True, slots=True)
+class Header:
+    """report.json's schema, tool, build, project and inputs: what was built from what."""
+
+    schema: Literal["evreport/1"]
+    tool: Tool
+    build: Build
+    project: ProjectInfo
+    inputs: tuple[Input, ...]
+
+
+def header(project: Project, command: str | None) -> Header:
     """schema, tool, build, project and inputs: what was built from what, and how."""
     cfg = project.config
-    return {
-        "schema": SCHEMA,
-        "tool": {"name": "evreport", "version": __version__},
-        "build": {
-            "date": build_date(),
-            "command": command or f"evreport build {project.root}",
-            "libraries": _versions(),
-            "random_seed": cfg.random_seed,
-            "resamples": cfg.resamples,
-            "confidence": cfg.confidence,
-        },
-        "project": {
-            "title": cfg.title,
-            "author": cfg.author,
-            "kind": cfg.kind,
-            "candidate": cfg.candidate,
-            "baseline": cfg.baseline,
-            "metric": cfg.metric,
-            "higher_is_better": cfg.higher_is_better,
-            "claim": cfg.claim_text,
-            "block_column": cfg.block,
-            "slice_column": cfg.slice,
-            "task": project.task,
-            "task_source": project.task_source,
-            "unit": cfg.claim_unit,
-            "repeats": cfg.repeats,
+    return Header(
+        schema=SCHEMA,
+        tool=Tool(name="evreport", version=__version__),
+        build=Build(
+            date=build_date(),
+            command=command or f"evreport build {project.root}",
+            libraries=_versions(),
+            random_seed=cfg.random_seed,
+            resamples=cfg.resamples,
+            confidence=cfg.confidence,
+        ),
+        project=ProjectInfo(
+            title=cfg.title,
+            author=cfg.author,
+            kind=Kind(cfg.kind),
+            candidate=cfg.candidate,
+            baseline=cfg.baseline,
+            metric=cfg.metric,
+            higher_is_better=cfg.higher_is_better,
+            claim=cfg.claim_text,
+            block_column=cfg.block,
+            slice_column=cfg.slice,
+            task=None if project.task is None else Task(project.task),
+            task_source=None if project.task_source is None else TaskSource(project.task_source),
+            unit=cfg.claim_unit,
+            repeats=Repeats(cfg.repeats),
             # [models]: the candidate's and baseline's names as the page prints them
-            "display_names": {
+            display_names={
                 m: cfg.display_names[m]
                 for m in (cfg.candidate, cfg.baseline)
                 if m in cfg.display_names
             },
-        },
-        "inputs": [{"path": p, "sha256": h, "bytes": n} for p, (h, n) in project.inputs.items()],
-    }
+        ),
+        inputs=tuple(Input(path=p, sha256=h, bytes=n) for p, (h, n) in project.inputs.items()),
+    )
 
 
-def claim(project: Project, rewritten: str, supported_rung: int, items: list[str]) -> dict:
+def claim(project: Project, rewritten: str, supported_rung: int, items: list[str]) -> Claim:
     """report.json ``claim``: as written, as supported, and what would reopen the decision."""
-    return {
-        "original": project.config.claim_text,
-        "rewritten": rewritten,
-        "supported_rung": supported_rung,
-        "reconsider_when": "; ".join(items),
-        "reconsider_items": items,
-    }
+    return Claim(
+        original=project.config.claim_text,
+        rewritten=rewritten,
+        supported_rung=supported_rung,
+        reconsider_when="; ".join(items),
+        reconsider_items=tuple(items),
+    )
 
 
-def assemble(head: dict, sections: dict, warnings: list[Problem]) -> dict:
-    """The whole report as plain JSON types: the header, every section in order, the warnings."""
+def _is_model(value: Any) -> bool:
+    """A section value the model holds as is: a Model, a list of them or of strings, or None."""
+    if value is None or isinstance(value, Model):
+        return True
+    if isinstance(value, list | tuple):
+        return all(isinstance(v, Model | str) for v in value)
+    return False
+
+
+def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) -> Report | dict:
+    """The whole report: the header, every section in order, the warnings.
+
+    When every section is a model object (reportgen.model) the result is the Report itself,
+    its values checked for JSON (jsonable); otherwise the plain JSON dict, for validate.
+    """
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
         raise ReportValueError(
             f"internal error: report.json has no place for the sections {unknown}"
         )
-    report = {**head, **{k: sections.get(k) for k in SECTIONS}}
-    if isinstance(report["noise"], dict):  # noise.cv: null outside a cv design
-        report["noise"].setdefault("cv", None)
-    report["warnings"] = [w.as_dict() for w in warnings]
-    return jsonable(report)
+    values = {k: sections.get(k) for k in SECTIONS}
+    found = tuple(
+        ReportWarning(
+            path=w.path,
+            line=w.line,
+            column=w.column,
+            severity=Severity(w.severity),
+            slug=w.slug,
+            message=w.message,
+        )
+        for w in warnings
+    )
+    if all(_is_model(v) for v in values.values()):
+        tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+        report = Report(
+            schema=head.schema,
+            tool=head.tool,
+            build=head.build,
+            project=head.project,
+            inputs=head.inputs,
+            warnings=found,
+            **tupled,
+        )
+        jsonable(report)
+        return report
+    plain: dict[str, Any] = {f.name: getattr(head, f.name) for f in fields(head)} | values
+    if isinstance(plain["noise"], dict):  # noise.cv: null outside a cv design
+        plain["noise"].setdefault("cv", None)
+    out: dict[str, Any] = jsonable({**plain, "warnings": found})
+    return out
 
 
-def validate(report: dict) -> Report:
+def validate(report: dict[str, Any]) -> Report:
     """The report parsed by its model (reportgen.model): a build checks its own output's shape.
 
     A mismatch is an internal error (ReportShapeError naming the JSON path), never bad input.

@@ -10,8 +10,9 @@ import pytest
 
 from reportgen.checks import compute_report
 from reportgen.checks.jsonsafe import ReportValueError, jsonable
-from reportgen.checks.report import SECTIONS, assemble
+from reportgen.checks.report import SECTIONS, Header, assemble
 from reportgen.checks.types import Check, Evidence, FactCheck, Interval, Rung
+from reportgen.model import Report
 from reportgen.project import load_project
 from tests.layouts.gen import make_project
 
@@ -107,10 +108,18 @@ def test_rung_reason_and_dict():
     ]
 
 
+def _head() -> Header:
+    """The header of a fixture report."""
+    r = Report.from_json(json.loads((ROOT / "tests/fixtures/report-minimal.json").read_text()))
+    return Header(r.schema, r.tool, r.build, r.project, r.inputs)
+
+
 def test_assemble_orders_sections_and_refuses_unknown_ones():
-    head = {"schema": "evreport/1"}
+    head = _head()
     out = assemble(head, {"general": 1, "ladder": []}, [])
-    assert list(out) == ["schema", *SECTIONS, "warnings"]
+    assert isinstance(out, dict)
+    header_keys = ["schema", "tool", "build", "project", "inputs"]
+    assert list(out) == [*header_keys, *SECTIONS, "warnings"]
     assert out["general"] == 1 and out["threshold"] is None and out["warnings"] == []
     with pytest.raises(ReportValueError, match="no place for the sections"):
         assemble(head, {"ladderz": []}, [])

@@ -11,28 +11,31 @@ import scipy.stats
 from reportgen.checks import compute_report
 from reportgen.checks.relevance import relevance
 from reportgen.checks.types import Interval
+from reportgen.model.relevance import Relevance
 from reportgen.project import load_project
 from reportgen.project.config import Config
 from tests.checks.builder import make_project
 from tests.checks.builder_ba import write_ba_project
 
 
-def _rel(low: float, high: float, m: float | None) -> dict:
+def _rel(low: float, high: float, m: float | None) -> Relevance:
     project = SimpleNamespace(config=Config(min_useful_effect=m))
-    return relevance(
+    rel = relevance(
         project, Interval((low + high) / 2, low, high, "block", "test", "30 weeks"), None
     )
+    assert rel is not None
+    return rel
 
 
 def test_an_interval_below_the_useful_effect_rules_out_a_useful_gain():
     rel = _rel(-0.0247, 0.0037, 0.02)
-    assert rel["finding"] == "no-useful-gain"
-    assert rel["text"] == (
+    assert rel.finding == "no-useful-gain"
+    assert rel.text == (
         "the interval −0.0247 to +0.0037 lies below the useful effect 0.02: no useful gain is "
         "there (its upper end +0.0037 rules one out), but it is no tie either: its lower end "
         "−0.0247 reaches beyond −0.02"
     )
-    assert "too wide" not in rel["text"]
+    assert "too wide" not in rel.text
 
 
 @pytest.mark.parametrize(
@@ -51,7 +54,7 @@ def test_an_interval_below_the_useful_effect_rules_out_a_useful_gain():
     ],
 )
 def test_findings_in_order(low, high, m, finding):
-    assert _rel(low, high, m)["finding"] == finding
+    assert _rel(low, high, m).finding == finding
 
 
 def test_the_claim_and_rung_4_say_the_gain_is_ruled_out(tmp_path):

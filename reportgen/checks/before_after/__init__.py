@@ -3,6 +3,8 @@ earlier version; fixed and broken questions, and forgetting on a general-abiliti
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reportgen.checks.before_after import decision as dec
 from reportgen.checks.before_after.general import general_section
 from reportgen.checks.before_after.rungs import (
@@ -46,7 +48,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     items = dec.reconsider(project, ladder, iv, section, general, slices, facts)
     data = data_section(project, after_runs, before_runs, None)
     if section:
-        data.update(blocks=section["blocks"], test_rows=section["questions"])
+        data = replace(data, blocks=section["blocks"], test_rows=section["questions"])
     sections = {
         "ladder": ladder,
         "claim": claim(project, rewritten, sup, items),

@@ -3,14 +3,19 @@ answer the same questions (methods.md section 8)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
+from reportgen.model.before_after import Coverage, CoverageSide
 from reportgen.project import Project
 from reportgen.words import count, count_noun
 
 
-def coverage(project: Project, part: str, before_ids, after_ids) -> tuple[dict, np.ndarray]:
+def coverage(
+    project: Project, part: str, before_ids: Any, after_ids: Any
+) -> tuple[Coverage, np.ndarray]:
     """report.json ``coverage`` of a part and the questions both versions answered (sorted ids).
 
     The part's questions are its split file's row ids when there is one, else every question
@@ -29,54 +34,57 @@ def coverage(project: Project, part: str, before_ids, after_ids) -> tuple[dict, 
     both = b.intersection(a)
     both = both[ref.get_indexer(both) >= 0]
 
-    def side(ids: pd.Index) -> dict:
+    def side(ids: pd.Index) -> CoverageSide:
         answered = int((ref.get_indexer(ids) >= 0).sum())
-        return {
-            "answered": answered,
-            "lacks": int(ref.size) - answered,
-            "outside": int(ids.size) - answered,
-        }
+        return CoverageSide(
+            answered=answered, lacks=int(ref.size) - answered, outside=int(ids.size) - answered
+        )
 
-    out = {
-        "questions": int(ref.size),
-        "source": source,
-        "both": int(both.size),
-        "before": side(b),
-        "after": side(a),
-    }
-    out["complete"] = all(
-        out[role]["lacks"] == 0 and out[role]["outside"] == 0 for role in ("before", "after")
+    before, after = side(b), side(a)
+    out = Coverage(
+        questions=int(ref.size),
+        source=source,
+        both=int(both.size),
+        before=before,
+        after=after,
+        complete=all(s.lacks == 0 and s.outside == 0 for s in (before, after)),
     )
     return out, np.array(sorted(both), dtype=object)
 
 
-def coverage_words(cov: dict, what: str) -> str:
+def _side(cov: Coverage, role: str) -> CoverageSide:
+    """What the ``role`` version (before or after) answered."""
+    return cov.before if role == "before" else cov.after
+
+
+def coverage_words(cov: Coverage, what: str) -> str:
     """What the versions lack or have too many, e.g. "the after version left 10 of the 300 frozen
     questions unanswered"; empty when the pairing is complete."""
-    of = count_noun(cov["questions"], "question", adjective=what)
-    lack = [r for r in ("before", "after") if cov[r]["lacks"]]
+    of = count_noun(cov.questions, "question", adjective=what)
+    lack = [r for r in ("before", "after") if _side(cov, r).lacks]
     said = []
     if len(lack) == 1:
         said.append(
-            f"the {lack[0]} version left {count(cov[lack[0]]['lacks'])} of the {of} unanswered"
+            f"the {lack[0]} version left {count(_side(cov, lack[0]).lacks)} of the {of} unanswered"
         )
     elif lack:
         said.append(
-            f"the before version left {count(cov['before']['lacks'])} and the after version "
-            f"{count(cov['after']['lacks'])} of the {of} unanswered"
+            f"the before version left {count(cov.before.lacks)} and the after version "
+            f"{count(cov.after.lacks)} of the {of} unanswered"
         )
     for role in ("before", "after"):
-        if cov[role]["outside"]:  # only against a split file: otherwise the set is the answers
+        outside = _side(cov, role).outside
+        if outside:  # only against a split file: otherwise the set is the answers
             said.append(
-                f"the {role} version answered {count_noun(cov[role]['outside'], 'question')} "
-                f"that {'is' if cov[role]['outside'] == 1 else 'are'} not in the {what} set's "
+                f"the {role} version answered {count_noun(outside, 'question')} "
+                f"that {'is' if outside == 1 else 'are'} not in the {what} set's "
                 "split file"
             )
     return " and ".join(said)
 
 
-def on_questions(cov: dict | None) -> str:
+def on_questions(cov: Coverage | None) -> str:
     """ " on 290 of 300 questions" when the pairing is incomplete, else empty."""
-    if cov is None or cov["complete"]:
+    if cov is None or cov.complete:
         return ""
-    return f" on {count(cov['both'])} of {count_noun(cov['questions'], 'question')}"
+    return f" on {count(cov.both)} of {count_noun(cov.questions, 'question')}"

@@ -10,6 +10,10 @@ from reportgen.checks.fairness import MANIFEST_VERIFIED
 from reportgen.checks.noise_lines import block_head
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
+from reportgen.model.before_after import General
+from reportgen.model.enums import Verdict
+from reportgen.model.ladder import Decision
+from reportgen.model.relevance import Relevance
 from reportgen.project import Project
 from reportgen.words import (
     confidence,
@@ -74,21 +78,21 @@ def decide(
     ladder: list[Rung],
     iv: Interval | None,
     section: dict | None,
-    general: dict | None,
+    general: General | None,
     slices: list[dict] | None = None,
-    rel: dict | None = None,
-) -> dict:
+    rel: Relevance | None = None,
+) -> Decision:
     """Adopt only when correct and fair are shown, the gain clears the bar, every required slice is
     shown no worse and the general set held; a difference below zero is said to be a harm."""
     cfg = project.config
     failed = [r.reason for r in ladder[:2] if not r.shown]
     cov = section.get("coverage") if section else None
-    if cov is not None and not cov["complete"]:
+    if cov is not None and not cov.complete:
         failed.append(
             (
-                f"the frozen-set accuracies are on the {count(cov['both'])} of "
-                f"{count_noun(cov['questions'], 'question')} both versions answered: "
-                if cov["both"]
+                f"the frozen-set accuracies are on the {count(cov.both)} of "
+                f"{count_noun(cov.questions, 'question')} both versions answered: "
+                if cov.both
                 else "the two versions answered no frozen question in common: "
             )
             + coverage_words(cov, "frozen")
@@ -111,10 +115,10 @@ def decide(
     failed += [slice_failure(s) for s in failing_slices(slices)]
     if general is None:
         failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
-    elif not general["held"]:
+    elif not general.held:
         failed.append(general_failure(general))
     if not failed:
-        verdict, rec = "adopt", cfg.candidate
+        verdict, rec = Verdict.ADOPT, cfg.candidate
         g = drop_numbers(general)
         reasons = [
             f"the gain {iv.signed(iv.gap)} ({iv.ends}) is above "
@@ -123,10 +127,10 @@ def decide(
             f"{g['allowed']})"
         ]
     else:
-        verdict, rec, reasons = "roll-back", cfg.baseline, failed
+        verdict, rec, reasons = Verdict.ROLL_BACK, cfg.baseline, failed
     if section and section["category_sentence"]:
         reasons.append(section["category_sentence"])
-    return {"verdict": verdict, "recommend": rec, "reasons": reasons}
+    return Decision(verdict, rec, tuple(reasons))
 
 
 def _unfair(ladder: list[Rung], facts: list[Evidence]) -> str:
@@ -143,10 +147,10 @@ def rewrite_claim(
     ladder: list[Rung],
     sup: int,
     section: dict | None,
-    general: dict | None,
+    general: General | None,
     slices: list[dict] | None = None,
     facts: list[Evidence] = (),
-    rel: dict | None = None,
+    rel: Relevance | None = None,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
@@ -204,7 +208,7 @@ def reconsider(
     ladder: list[Rung],
     iv: Interval | None,
     section: dict | None,
-    general: dict | None,
+    general: General | None,
     slices: list[dict] | None = None,
     facts: list[Evidence] = (),
 ) -> list[str]:
@@ -229,13 +233,13 @@ def reconsider(
             f"slice {s['slice']!r} is shown no worse after tuning: its interval's worse end stays "
             f"above {bar} ({now})"
         )
-    if general is not None and not general["held"] and unpaired(general):
+    if general is not None and not general.held and unpaired(general):
         items.append(
             "both versions answer the same general questions, so the drop can be measured (now "
-            + coverage_words(general["coverage"], "general")
+            + coverage_words(general.coverage, "general")
             + ")"
         )
-    elif general is not None and not general["held"]:
+    elif general is not None and not general.held:
         g = drop_numbers(general)
         now = (
             f"now {g['drop']}, interval {g['interval']}"

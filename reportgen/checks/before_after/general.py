@@ -3,18 +3,24 @@ only when shown, and its words."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from reportgen.checks.before_after.coverage import coverage, coverage_words
 from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.select import row_metric
+from reportgen.model.base import MISSING
+from reportgen.model.before_after import General, GeneralT
+from reportgen.model.common import MaybeBounds
+from reportgen.model.enums import GeneralStatus
 from reportgen.project import Project
 from reportgen.project.predictions import MISSING_LABEL
 from reportgen.words import change, count, count_noun, gap_decimals, given, interval, prob
 
 
-def general_section(project: Project) -> dict | None:
+def general_section(project: Project) -> General | None:
     """The general-abilities set before and after: the drop with a paired interval; held only when
     the interval's upper end of the drop is at most max_drop (a harm must be ruled out, not assumed)."""
     cfg = project.config
@@ -39,123 +45,131 @@ def general_section(project: Project) -> dict | None:
         arts.append(r.cite(project.runs_name))
     before, after = vals["baseline"], vals["candidate"]
     drop = (before - after) if cfg.higher_is_better else (after - before)
-    out = {
-        "split": cfg.general_split,
-        "before": before,
-        "after": after,
-        "drop": drop,
-        "low": None,
-        "high": None,
-        "max_drop": cfg.max_drop,
-        "held": False,
-        "status": "not shown",
-        "reason": None,
-        "questions": None,
-        "coverage": None,
-        "artefacts": arts,
-    }
-    if len(preds) == 2:
-        (bp, bv), (ap, av) = preds["baseline"], preds["candidate"]
-        cov, ids = coverage(project, cfg.general_split, bp.row_id, ap.row_id)
-        out["coverage"] = cov
-        if not cov["complete"]:
-            # paired by question id: a drop on other questions than each version's own is no drop
-            out.update(
-                drop=None,
-                reason="the two versions did not answer the same general questions ("
-                + coverage_words(cov, "general")
-                + "), so the drop is not shown",
-            )
-            return out
-        bpos = pd.Index(bp.row_id).get_indexer(ids)
-        apos = pd.Index(ap.row_id).get_indexer(ids)
-        b, a = bv[bpos], av[apos]
-        d = (b - a) if cfg.higher_is_better else (a - b)  # per-question drop
-        blocks = ap.block[apos] if (cfg.block and ap.block is not None) else None
-        if blocks is not None and np.all(blocks == MISSING_LABEL):
-            blocks = None  # the block column is optional on the general set: empty means absent
-        iv = paired_interval(project, d, blocks, np.random.default_rng(cfg.random_seed + 1))
-        out.update(
-            questions=int(ids.size),
-            drop=iv["gap"] if iv["gap"] is not None else drop,
-            low=iv["low"],
-            high=iv["high"],
-            primary=iv["primary"],
-            bootstrap=iv["bootstrap"],
-            t=iv["t"],
+    out = General(
+        split=cfg.general_split,
+        before=before,
+        after=after,
+        drop=drop,
+        low=None,
+        high=None,
+        max_drop=cfg.max_drop,
+        held=False,
+        status=GeneralStatus.NOT_SHOWN,
+        reason=None,
+        questions=None,
+        coverage=None,
+        artefacts=tuple(arts),
+        primary=MISSING,
+        bootstrap=MISSING,
+        t=MISSING,
+    )
+    if len(preds) != 2:
+        reason = "no per-question predictions on the general set for both models: no interval"
+        return _judged(project, replace(out, reason=reason))
+    (bp, bv), (ap, av) = preds["baseline"], preds["candidate"]
+    cov, ids = coverage(project, cfg.general_split, bp.row_id, ap.row_id)
+    if not cov.complete:
+        # paired by question id: a drop on other questions than each version's own is no drop
+        reason = (
+            "the two versions did not answer the same general questions ("
+            + coverage_words(cov, "general")
+            + "), so the drop is not shown"
         )
-        if iv["high"] is None:
-            out["reason"] = f"no interval on the drop ({iv['reason']})"
-    else:
-        out["reason"] = (
-            "no per-question predictions on the general set for both models: no interval"
-        )
-    if out["high"] is not None and out["high"] <= cfg.max_drop + 1e-12:
-        out.update(held=True, status="held")
-    elif out["low"] is not None and out["low"] > cfg.max_drop:
-        out.update(status="dropped", reason="the whole interval of the drop is above max_drop")
-    elif out["high"] is not None:
-        out["reason"] = (
+        return replace(out, coverage=cov, drop=None, reason=reason)
+    bpos = pd.Index(bp.row_id).get_indexer(ids)
+    apos = pd.Index(ap.row_id).get_indexer(ids)
+    b, a = bv[bpos], av[apos]
+    d = (b - a) if cfg.higher_is_better else (a - b)  # per-question drop
+    blocks = ap.block[apos] if (cfg.block and ap.block is not None) else None
+    if blocks is not None and np.all(blocks == MISSING_LABEL):
+        blocks = None  # the block column is optional on the general set: empty means absent
+    iv = paired_interval(project, d, blocks, np.random.default_rng(cfg.random_seed + 1))
+    out = replace(
+        out,
+        coverage=cov,
+        questions=int(ids.size),
+        drop=iv["gap"] if iv["gap"] is not None else drop,
+        low=iv["low"],
+        high=iv["high"],
+        primary=iv["primary"],
+        bootstrap=MaybeBounds(**iv["bootstrap"]),
+        t=GeneralT(**iv["t"]),
+        reason=f"no interval on the drop ({iv['reason']})" if iv["high"] is None else None,
+    )
+    return _judged(project, out)
+
+
+def _judged(project: Project, out: General) -> General:
+    """``out`` held when its drop's upper end is within max_drop, dropped when its whole
+    interval is above it, else not shown with the reason."""
+    max_drop = project.config.max_drop
+    if out.high is not None and out.high <= max_drop + 1e-12:
+        return replace(out, held=True, status=GeneralStatus.HELD)
+    if out.low is not None and out.low > max_drop:
+        reason = "the whole interval of the drop is above max_drop"
+        return replace(out, status=GeneralStatus.DROPPED, reason=reason)
+    if out.high is not None:
+        reason = (
             f"the drop's upper bound {drop_numbers(out)['high']} exceeds the allowed "
-            f"{given(cfg.max_drop)}: holding is not shown"
+            f"{given(max_drop)}: holding is not shown"
         )
+        return replace(out, reason=reason)
     return out
 
 
-def drop_numbers(general: dict) -> dict[str, str]:
+def drop_numbers(general: General) -> dict[str, str]:
     """The general set's numbers as printed: scores before and after (rates, 3 decimals), the
     drop and its bounds with one decimal count, the interval (both ends signed), the allowance."""
-    d = gap_decimals(general["drop"], general.get("low"), general.get("high"))
-    has = general.get("low") is not None and general.get("high") is not None
+    d = gap_decimals(general.drop, general.low, general.high)
+    low, high = general.low, general.high
     return {
-        "before": prob(general["before"]),
-        "after": prob(general["after"]),
-        "drop": change(general["drop"], d),
-        "high": change(general["high"], d) if general.get("high") is not None else "",
-        "interval": interval(general["low"], general["high"], digits=d) if has else "",
-        "allowed": given(general["max_drop"]),
+        "before": prob(general.before),
+        "after": prob(general.after),
+        "drop": change(general.drop, d),
+        "high": change(high, d) if high is not None else "",
+        "interval": interval(low, high, digits=d) if low is not None and high is not None else "",
+        "allowed": given(general.max_drop),
     }
 
 
-def unpaired(general: dict) -> bool:
+def unpaired(general: General) -> bool:
     """The two versions answered different general questions: no drop is shown."""
-    cov = general.get("coverage")
-    return cov is not None and not cov["complete"]
+    cov = general.coverage
+    return cov is not None and not cov.complete
 
 
-def general_scores(general: dict) -> str:
+def general_scores(general: General) -> str:
     """The general-set scores before and after, each on how many questions when the versions
     answered different ones: "0.900 on 500 of 750 questions -> 0.700 on 500 of 750 questions"."""
-    if not unpaired(general):
-        return f"{prob(general['before'])} -> {prob(general['after'])}"
-    cov = general["coverage"]
+    cov = general.coverage
+    if cov is None or cov.complete:
+        return f"{prob(general.before)} -> {prob(general.after)}"
     each = []
-    for role in ("before", "after"):
-        side = cov[role]
+    for side, score in ((cov.before, general.before), (cov.after, general.after)):
         on = (
-            f"{count(side['answered'])} of {count_noun(cov['questions'], 'question')}"
-            if not side["outside"]
-            else count_noun(side["answered"] + side["outside"], "question")
+            f"{count(side.answered)} of {count_noun(cov.questions, 'question')}"
+            if not side.outside
+            else count_noun(side.answered + side.outside, "question")
         )
-        each.append(f"{prob(general[role])} on {on}")
+        each.append(f"{prob(score)} on {on}")
     return " -> ".join(each)
 
 
-def general_failure(general: dict) -> str:
+def general_failure(general: General) -> str:
     """Why the general set does not count as held, naming the numbers."""
     if unpaired(general):
-        return f"holding the general set is not shown: {general['reason']}"
+        return f"holding the general set is not shown: {general.reason}"
     g = drop_numbers(general)
-    if general.get("status") == "dropped" or (
-        general.get("high") is None and general["drop"] > general["max_drop"]
+    if general.status == "dropped" or (
+        general.high is None and general.drop is not None and general.drop > general.max_drop
     ):
         return (
             f"the general set dropped {g['drop']} ({g['before']} -> {g['after']}), more than the "
             f"allowed {g['allowed']}"
         )
-    if general.get("high") is None:
+    if general.high is None:
         return (
-            f"holding the general set is not shown: {general.get('reason')} (drop {g['drop']}, "
+            f"holding the general set is not shown: {general.reason} (drop {g['drop']}, "
             f"allowed {g['allowed']})"
         )
     return (

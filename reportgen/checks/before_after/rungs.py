@@ -13,6 +13,8 @@ from reportgen.checks.fairness import BEFORE_AFTER_FACTS
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
+from reportgen.model.before_after import General
+from reportgen.model.relevance import Relevance
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
 
@@ -144,7 +146,7 @@ def relevant_rung(
     section: dict | None,
     iv: Interval | None,
     slices: list[dict] | None,
-    rel: dict | None = None,
+    rel: Relevance | None = None,
 ) -> RungResult:
     """Rung 4: the interval's lower end above the useful effect and every ``not_worse_on`` slice
     shown no worse (section 7's rule); the broken questions beside it. ``rel``: report.json
@@ -195,14 +197,12 @@ def relevant_rung(
             if bad
             else "positive, usefulness not established",
         ), checks
-    if rel and rel["finding"] in FINDING_SUMMARY:
-        return rung(
-            4, "not shown", arts, rel["finding_text"], FINDING_SUMMARY[rel["finding"]]
-        ), checks
+    if rel is not None and rel.finding in FINDING_SUMMARY:
+        return rung(4, "not shown", arts, rel.finding_text, FINDING_SUMMARY[rel.finding]), checks
     return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
 
 
-def _general_text(project: Project, general: dict) -> str:
+def _general_text(project: Project, general: General) -> str:
     """The general-set check in words: before and after, the drop, its interval, the allowance."""
     if unpaired(general):
         return f"general set {general_scores(general)}: {general_failure(general)}"
@@ -214,11 +214,11 @@ def _general_text(project: Project, general: dict) -> str:
     )
     return (
         f"general set {g['before']} -> {g['after']}, drop {g['drop']}, {iv} (allowed "
-        f"{g['allowed']}): " + ("held" if general["held"] else general_failure(general))
+        f"{g['allowed']}): " + ("held" if general.held else general_failure(general))
     )
 
 
-def general_rung(project: Project, general: dict | None) -> RungResult:
+def general_rung(project: Project, general: General | None) -> RungResult:
     """Rung 5: the general-abilities set held (no forgetting beyond max_drop)."""
     arts = list(project.evidence.get("bounded", []))
     if general is None:
@@ -232,21 +232,21 @@ def general_rung(project: Project, general: dict | None) -> RungResult:
     check = Check(
         id=GENERAL_SET_HELD.id,
         rung=5,
-        passed=general["held"],
-        value=general["drop"],
-        bar=general["max_drop"],
-        artefacts=tuple(general["artefacts"]),
+        passed=general.held,
+        value=general.drop,
+        bar=general.max_drop,
+        artefacts=general.artefacts,
         text=_general_text(project, general),
     )
-    arts += general["artefacts"]
-    if not general["held"]:
+    arts += general.artefacts
+    if not general.held:
         return rung(
             5,
             "not shown",
             arts,
             general_failure(general),
             "the general set did not hold"
-            if general.get("status") == "dropped"
+            if general.status == "dropped"
             else "holding the general set is not shown",
         ), [check]
     return rung(

@@ -28,7 +28,9 @@ from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
+from reportgen.model.common import SeedLists
 from reportgen.model.cv import CrossValidation as CvSection
+from reportgen.model.data import Configs, CvData, Data
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -75,15 +77,21 @@ class CrossValidation(Split):
     def interval(self, seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
         return cv_interval(self.cv)
 
-    def data(self, data: dict) -> dict:
+    def data(self, data: Data) -> Data:
         project = self.project
-        data["cv"] = _data(project, self.fc, self.fb, self.table)
-        if project.folds is not None and "folds" in data["parts"]:
-            data["parts"]["folds"] = project.folds.rows  # rows cross-validated, not file lines
-        for mr, fr in ((self.cand, self.fc), (self.base, self.fb)):
-            data["seeds"][mr.role] = sorted(set(data["seeds"][mr.role]) | set(fr.seeds()), key=str)
-            data["configs"][mr.role] = data["configs"][mr.role] or fr.config
-        return data
+        parts = dict(data.parts)
+        if project.folds is not None and "folds" in parts:
+            parts["folds"] = project.folds.rows  # rows cross-validated, not file lines
+        seeds = SeedLists(
+            candidate=tuple(sorted({*data.seeds.candidate, *self.fc.seeds()}, key=str)),
+            baseline=tuple(sorted({*data.seeds.baseline, *self.fb.seeds()}, key=str)),
+        )
+        configs = Configs(
+            candidate=data.configs.candidate or self.fc.config,
+            baseline=data.configs.baseline or self.fb.config,
+        )
+        cv = _data(project, self.fc, self.fb, self.table)
+        return replace(data, parts=parts, seeds=seeds, configs=configs, cv=cv)
 
     def not_tested(self, ev) -> list[str]:
         return not_tested(self.project, ev, self.fc, self.fb)
@@ -159,18 +167,18 @@ def _no_interval_item(cv: CvSection) -> str:
     )
 
 
-def _data(project: Project, fc: FoldRuns, fb: FoldRuns, table: FoldTable) -> dict:
+def _data(project: Project, fc: FoldRuns, fb: FoldRuns, table: FoldTable) -> CvData:
     """data.cv: the rows cross-validated, repeats, folds and seeds per model."""
     folds = project.folds
-    return {
-        "rows": folds.rows if folds is not None else None,
-        "repeats": table.repeats,
-        "folds": table.folds,
-        "fold_gaps": len(table.gaps),
-        "folds_file": folds.path if folds is not None else None,
-        "seeds": {"candidate": fc.seeds(), "baseline": fb.seeds()},
-        "configs": {"candidate": fc.config, "baseline": fb.config},
-    }
+    return CvData(
+        rows=folds.rows if folds is not None else None,
+        repeats=table.repeats,
+        folds=table.folds,
+        fold_gaps=len(table.gaps),
+        folds_file=folds.path if folds is not None else None,
+        seeds=SeedLists(candidate=tuple(fc.seeds()), baseline=tuple(fb.seeds())),
+        configs=Configs(candidate=fc.config, baseline=fb.config),
+    )
 
 
 def measured(project: Project, cand, base) -> list[str]:

@@ -5,6 +5,7 @@ design that differs (checks/cv) overrides the ones it does its own way."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 
 from reportgen.checks.classify import classification
@@ -33,6 +34,7 @@ from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.checks.types import Interval
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
+from reportgen.model.data import Data
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
@@ -72,7 +74,7 @@ class Split:
         """The interval rung 3 and relevance rest on."""
         return primary_interval(seed, block)
 
-    def data(self, data: dict) -> dict:
+    def data(self, data: Data) -> Data:
         """The data section, from the split design's."""
         return data
 
@@ -140,10 +142,11 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
     data = d.data(data_section(project, cand, base, ev))
     untested = d.not_tested(ev)
     tasks = d.tasks(ev)
-    warnings += class_order_warnings(tasks.get("multiclass"))
-    doubt = ((tasks.get("multiclass") or {}).get("candidate") or {}).get("class_order")
+    multiclass = tasks.get("multiclass")
+    warnings += class_order_warnings(multiclass)
+    doubt = multiclass.candidate.class_order if multiclass is not None else None
     ladder, checks = climb(
-        correct_rung(project, cfg.candidate, comparisons, doubt and doubt["text"]),
+        correct_rung(project, cfg.candidate, comparisons, doubt and doubt.text),
         fair_rung(project, facts),
         d.noise_rung(seed, iv),
         relevant_rung(project, rel, slices, d.scored),
@@ -154,8 +157,9 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
     noise = {"seed": seed, "block": block, "interval": iv, "clipping": clipping}
     noise.update(d.noise(seed, block))
     if noise["sign_disagreement"]:
-        decision["reasons"].append(noise["sign_disagreement"]["text"])
-    items = d.reconsider(ladder, seed, iv, slices, decision["verdict"], noise)
+        reasons = (*decision.reasons, noise["sign_disagreement"]["text"])
+        decision = replace(decision, reasons=reasons)
+    items = d.reconsider(ladder, seed, iv, slices, decision.verdict, noise)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
     sections = {
         "ladder": ladder,

@@ -9,6 +9,10 @@ from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.model.block import BlockNoise
+from reportgen.model.data import Data
+from reportgen.model.enums import Finding, Verdict
+from reportgen.model.ladder import Decision
+from reportgen.model.relevance import Relevance
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import (
@@ -56,9 +60,9 @@ def _part(iv: Interval | None) -> str:
     return (iv.part if iv else None) or "test"
 
 
-def equivalent(rel: dict | None) -> bool:
+def equivalent(rel: Relevance | None) -> bool:
     """A tie is shown only when the interval lies inside plus or minus min_useful_effect."""
-    return bool(rel and rel.get("finding") == "equivalent")
+    return rel is not None and rel.finding == Finding.EQUIVALENT
 
 
 def _not_better_reason(project: Project, seed: SeedNoise, iv: Interval | None) -> str:
@@ -97,8 +101,8 @@ def decide(
     iv: Interval | None,
     sup: int,
     seed: SeedNoise,
-    rel: dict | None,
-) -> dict:
+    rel: Relevance | None,
+) -> Decision:
     """Verdict and recommendation for model-vs-baseline. Without a shown gain the simpler baseline stays;
     the word "tie" is used only when equivalence is shown."""
     cfg = project.config
@@ -108,17 +112,17 @@ def decide(
         reasons.append(
             f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero"
         )
-        return {"verdict": "keep-baseline", "recommend": cfg.baseline, "reasons": reasons}
+        return Decision(Verdict.KEEP_BASELINE, cfg.baseline, tuple(reasons))
     if sup >= 4:
         reasons.append("correct, fair, larger than noise and relevant are all shown")
         if st["bounded"] != "shown":
             reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
-        return {"verdict": "adopt", "recommend": cfg.candidate, "reasons": reasons}
+        return Decision(Verdict.ADOPT, cfg.candidate, tuple(reasons))
     reasons += [r.reason for r in ladder[:4] if not r.shown]
     seed_measured = seed.gap_in_sd is not None or seed.trivial
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != "shown":
-        verdict = "keep-baseline"
+        verdict = Verdict.KEEP_BASELINE
         if equivalent(rel):
             reasons.append(
                 f"a tie is a finding: the interval lies inside ±{given(cfg.min_useful_effect)}, so keep "
@@ -130,16 +134,16 @@ def decide(
                 + f"; keep the simpler baseline ({cfg.baseline})"
             )
     elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
-        verdict = "inconclusive"
+        verdict = Verdict.INCONCLUSIVE
         reasons.append(
             f"the evidence is incomplete, so the simpler baseline ({cfg.baseline}) stays"
         )
     else:
-        verdict = "keep-baseline"
+        verdict = Verdict.KEEP_BASELINE
         reasons.append(
             f"the gain is real but not shown to be worth the change: keep {cfg.baseline}"
         )
-    return {"verdict": verdict, "recommend": cfg.baseline, "reasons": reasons}
+    return Decision(verdict, cfg.baseline, tuple(reasons))
 
 
 def rewrite_claim(
@@ -148,9 +152,9 @@ def rewrite_claim(
     sup: int,
     iv: Interval | None,
     seed: SeedNoise,
-    rel: dict | None,
+    rel: Relevance | None,
     slices: list[dict] | None,
-    data: dict,
+    data: Data,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
@@ -225,8 +229,8 @@ def rewrite_claim(
     if sup == 3:
         return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
     base += f", at least the useful effect of {given(cfg.min_useful_effect, cfg.metric_unit)}"
-    if rel and rel.get("cost_per_period") is not None:
-        base += f" (about {cost(rel['cost_per_period'])} {cfg.unit} per {cfg.period or 'period'})"
+    if rel is not None and rel.cost_per_period is not None:
+        base += f" (about {cost(rel.cost_per_period)} {cfg.unit} per {cfg.period or 'period'})"
     if sup == 4:
         return base + f"; where it stops holding is not shown ({ladder[4].missing})."
     where = []
@@ -238,8 +242,8 @@ def rewrite_claim(
                 f"on each of the {count_noun(len(measured), 'slice')} with an interval"
                 + (f" ({count(unmeasured)} too small to measure)" if unmeasured else "")
             )
-    if data.get("blocks") and cfg.block:
-        where.append(f"over {plural_noun(cfg.block)} {data['first_block']} to {data['last_block']}")
+    if data.blocks and cfg.block:
+        where.append(f"over {plural_noun(cfg.block)} {data.first_block} to {data.last_block}")
     return base + (", " + " and ".join(where) if where else "") + "."
 
 

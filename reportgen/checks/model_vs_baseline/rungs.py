@@ -9,7 +9,9 @@ from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.types import Check, Interval, Rung
 from reportgen.model.block import BlockNoise
+from reportgen.model.data import Data
 from reportgen.model.enums import IntervalSource
+from reportgen.model.relevance import Relevance
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import (
@@ -291,7 +293,7 @@ def _slice_check(s: dict, scored: Sequence[str]) -> Check:
 
 
 def relevant_rung(
-    project: Project, rel: dict | None, slices: list[dict] | None, scored: Sequence[str] = ()
+    project: Project, rel: Relevance | None, slices: list[dict] | None, scored: Sequence[str] = ()
 ) -> RungResult:
     """Rung 4: a gain worth acting on (the useful effect) and no required slice worse.
 
@@ -318,20 +320,20 @@ def relevant_rung(
         Check(
             id=USEFUL_EFFECT.id,
             rung=4,
-            passed=rel["finding"] == "useful-gain-shown"
+            passed=rel.finding == "useful-gain-shown"
             if cfg.min_useful_effect is not None
             else None,
-            value=rel["low"],
+            value=rel.low,
             bar=cfg.min_useful_effect,
             artefacts=tuple(arts[:2]),
-            text=rel["text"],
+            text=rel.text,
         )
     )
-    if rel["finding"] == "useful-gain-shown" and not bad_slices:
-        return rung(4, "shown", arts, None, rel["text"]), checks
-    if rel["finding"] not in ("useful-gain-shown", "positive-not-useful"):
+    if rel.finding == "useful-gain-shown" and not bad_slices:
+        return rung(4, "shown", arts, None, rel.text), checks
+    if rel.finding not in ("useful-gain-shown", "positive-not-useful"):
         return rung(
-            4, "not shown", arts, rel["finding_text"], "no gain worth acting on is shown"
+            4, "not shown", arts, rel.finding_text, "no gain worth acting on is shown"
         ), checks
     if bad_slices:
         s = bad_slices[0]
@@ -346,16 +348,16 @@ def relevant_rung(
     else:
         missing = (
             f"the interval's lower end "
-            f"{with_sign(rel['low'], gap_decimals(rel['gap'], rel['low'], rel['high']))} does not "
+            f"{with_sign(rel.low, gap_decimals(rel.gap, rel.low, rel.high))} does not "
             f"reach the useful effect {given(cfg.min_useful_effect, cfg.metric_unit)}"
         )
-    return rung(4, "partly", arts, missing, rel["text"]), checks
+    return rung(4, "partly", arts, missing, rel.text), checks
 
 
 def bounded_rung(
     project: Project,
     slices: list[dict] | None,
-    data: dict,
+    data: Data,
     not_tested: list[str],
     measured: list[str],
 ) -> RungResult:
@@ -366,12 +368,11 @@ def bounded_rung(
     parts = []
     if slices:
         parts.append(f"{count_noun(len(slices), 'slice')} with intervals")
-    if data.get("blocks") and cfg.block:
+    if data.blocks and cfg.block:
         parts.append(
-            f"{count_noun(data['blocks'], cfg.block)} ({data.get('first_block')} to "
-            f"{data.get('last_block')})"
+            f"{count_noun(data.blocks, cfg.block)} ({data.first_block} to {data.last_block})"
         )
-    if slices and cfg.block and data.get("blocks"):
+    if slices and cfg.block and data.blocks:
         return rung(5, "shown", arts, None, "; ".join(parts)), []
     if parts:
         missing = (
