@@ -258,12 +258,14 @@ class Model:
     """A report.json object as a frozen dataclass: strict ``from_json``, exact ``to_json``."""
 
     __slots__ = ()
+    #: set by @dataclass on every subclass; declared so that dataclasses.fields takes the class
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
     #: report.json's key order when it differs from the fields' order (field names)
     KEYS: ClassVar[tuple[str, ...] | None] = None
 
     @classmethod
-    def claims(cls, data: dict) -> bool:
+    def claims(cls, data: dict[str, Any]) -> bool:
         """This class is the one for ``data`` among the classes of a union (a discriminator)."""
         return True
 
@@ -277,7 +279,7 @@ class Model:
         unknown = [k for k in data if k not in known]
         if unknown:
             raise ReportShapeError(f"{path}.{unknown[0]}: unknown key")
-        values = {}
+        values: dict[str, Any] = {}
         for s in fields:
             where = f"{path}.{s.json_name}"
             if s.json_name not in data:
@@ -303,7 +305,7 @@ class Model:
             out.append((s.json_name, v))
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The report.json object: plain JSON types, keys in report.json's order."""
         return {k: dump(v) for k, v in self.json_items()}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from reportgen.model.base import Model, key
 from reportgen.model.enums import RungStatus, Verdict
@@ -84,7 +84,7 @@ class FactCheck(Check):
     )
 
     @classmethod
-    def claims(cls, data: dict) -> bool:
+    def claims(cls, data: dict[str, Any]) -> bool:
         """A fairness fact's check: its id starts "fair-"."""
         return str(data.get("id", "")).startswith("fair-")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from reportgen.model.base import Missing, Model, key
 from reportgen.model.block import BlockNoise
@@ -92,7 +92,7 @@ class NoiseWithCv(Noise):
     )
 
     @classmethod
-    def claims(cls, data: dict) -> bool:
+    def claims(cls, data: dict[str, Any]) -> bool:
         """A cross-validated comparison's noise: ``cv`` holds its figures."""
         return data.get("cv") is not None
 
@@ -116,6 +116,6 @@ class NoiseBeforeAfter(Noise):
     )
 
     @classmethod
-    def claims(cls, data: dict) -> bool:
+    def claims(cls, data: dict[str, Any]) -> bool:
         """A before-after project's noise: it has no ``budget`` key."""
         return "budget" not in data

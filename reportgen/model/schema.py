@@ -44,7 +44,7 @@ def _without_none(tp: Any) -> Any:
     return rest[0] if len(rest) == 1 else Union[rest]  # noqa: UP007
 
 
-def type_schema(tp: Any, defs: dict) -> dict:
+def type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """The schema of one annotation; nested Models go to ``defs`` (by class name)."""
     if _union(tp):
         args = list(get_args(tp))
@@ -54,7 +54,7 @@ def type_schema(tp: Any, defs: dict) -> dict:
         if base is not None:
             rest = [base]
         if len(rest) > 1:
-            inner = {"anyOf": [type_schema(a, defs) for a in rest]}
+            inner: dict[str, Any] = {"anyOf": [type_schema(a, defs) for a in rest]}
             if all(set(x) == {"type"} for x in inner["anyOf"]):
                 inner = {"type": [x["type"] for x in inner["anyOf"]]}
         else:
@@ -92,7 +92,7 @@ def type_schema(tp: Any, defs: dict) -> dict:
     raise TypeError(f"unsupported annotation {tp!r}")
 
 
-def object_schema(cls: type[Model], defs: dict) -> dict:
+def object_schema(cls: type[Model], defs: dict[str, Any]) -> dict[str, Any]:
     """The schema of a Model: its keys, their meanings, which are required, nothing else."""
     props = {}
     for s in specs(cls):
@@ -110,9 +110,9 @@ def object_schema(cls: type[Model], defs: dict) -> dict:
     return out
 
 
-def schema() -> dict:
+def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of report.json."""
-    defs: dict = {}
+    defs: dict[str, Any] = {}
     root = object_schema(Report, defs)
     root.pop("description", None)
     return {**HEAD, **root, "$defs": dict(sorted(defs.items()))}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from reportgen.model.base import Model, key
 from reportgen.model.common import FloatPair, IntPair, MaybeFloatPair, SeedLists
@@ -64,7 +64,7 @@ class PairedMeasured(Paired):
     )
 
     @classmethod
-    def claims(cls, data: dict) -> bool:
+    def claims(cls, data: dict[str, Any]) -> bool:
         """The paired analysis ran: it names its part."""
         return data.get("part") is not None
 

@@ -6,8 +6,16 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from reportgen.stats.results import Reason
+
+#: a float64 array, the type of every metric value and gap array in stats/
+FloatArray = NDArray[np.float64]
+#: a bool array (labels, correctness)
+BoolArray = NDArray[np.bool_]
+#: an integer array (indices, counts)
+IntArray = NDArray[np.integer[Any]]
 
 EPS = float(np.finfo(np.float64).eps)
 REL_TOL = 8.0 * EPS
@@ -29,7 +37,7 @@ def check_metric(name: str, known: dict[str, bool], kind: str) -> None:
         )
 
 
-def paired_blocks(C: Any, Bm: Any, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+def paired_blocks(C: Any, Bm: Any, confidence: float) -> tuple[FloatArray, FloatArray]:
     """Check ``confidence``; the two models' (S, B) block matrices as float64, one B for both."""
     check_confidence(confidence)
     Ca = np.atleast_2d(np.asarray(C, dtype=np.float64))
@@ -39,7 +47,7 @@ def paired_blocks(C: Any, Bm: Any, confidence: float) -> tuple[np.ndarray, np.nd
     return Ca, Ba
 
 
-def seed_labels(seeds: Any, n_seeds: int, name: str) -> list:
+def seed_labels(seeds: Any, n_seeds: int, name: str) -> list[Any]:
     """The seed labels as a list, one per candidate seed (ValueError naming ``name`` otherwise)."""
     labels = list(np.asarray(seeds, dtype=object).tolist())
     if len(labels) != n_seeds:
@@ -47,7 +55,7 @@ def seed_labels(seeds: Any, n_seeds: int, name: str) -> list:
     return labels
 
 
-def t_unavailable(d: np.ndarray) -> Reason | None:
+def t_unavailable(d: FloatArray) -> Reason | None:
     """Why a t interval on the differences ``d`` cannot be had, or None.
 
     Returns
@@ -74,22 +82,22 @@ def plain(x: Any) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
-def sample_sd(x: np.ndarray) -> float | None:
+def sample_sd(x: FloatArray) -> float | None:
     """Sample sd (ddof=1), None when fewer than 2 values."""
     return float(np.std(x, ddof=1)) if x.size >= 2 else None
 
 
-def mean_or_none(x: np.ndarray) -> float | None:
+def mean_or_none(x: FloatArray) -> float | None:
     """Mean, None for an empty array."""
     return float(np.mean(x)) if x.size else None
 
 
-def no_spread(x: np.ndarray) -> bool:
+def no_spread(x: FloatArray) -> bool:
     """True when the sd is 0 up to float rounding: sd <= 1e-12 * max|x| (ddof=1, n >= 2)."""
     return bool(np.std(x, ddof=1) <= SPREAD_RTOL * np.max(np.abs(x)))
 
 
-def block_counts(counts: Any, n_blocks: int) -> np.ndarray:
+def block_counts(counts: Any, n_blocks: int) -> FloatArray:
     """Rows per block as float64 (all ones when None); every count must be > 0."""
     if counts is None:
         return np.ones(n_blocks)
@@ -109,7 +117,7 @@ def to_float(x: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def as_1d(x: Any, name: str, dtype: Any = np.float64) -> np.ndarray:
+def as_1d(x: Any, name: str, dtype: Any = np.float64) -> FloatArray:
     """Return ``x`` as a 1-D array of ``dtype``; raise ValueError naming ``name`` otherwise."""
     a = np.asarray(x, dtype=dtype)
     if a.ndim != 1:
@@ -117,7 +125,7 @@ def as_1d(x: Any, name: str, dtype: Any = np.float64) -> np.ndarray:
     return a
 
 
-def scores_labels(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+def scores_labels(p: Any, y: Any) -> tuple[FloatArray, BoolArray]:
     """Validate a score vector and a 0/1 label vector of the same length.
 
     Parameters
@@ -149,14 +157,14 @@ def scores_labels(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return pa, ya_raw.astype(bool)
 
 
-def percentile_interval(means: np.ndarray, confidence: float) -> tuple[float, float]:
+def percentile_interval(means: FloatArray, confidence: float) -> tuple[float, float]:
     """Percentile interval of bootstrap means: numpy.percentile (linear) at (1-c)/2, 1-(1-c)/2."""
     alpha = (1.0 - confidence) / 2.0
     low, high = np.percentile(means, [100.0 * alpha, 100.0 * (1.0 - alpha)], method="linear")
     return float(low), float(high)
 
 
-def row_counts(idx: np.ndarray, k: int) -> np.ndarray:
+def row_counts(idx: IntArray, k: int) -> FloatArray:
     """How often each of ``k`` values occurs in each row of ``idx``: (R, n) ints -> (R, k) float64."""
     r = idx.shape[0]
     flat = (idx + (np.arange(r, dtype=idx.dtype) * k)[:, None]).ravel()

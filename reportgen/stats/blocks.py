@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import block_counts, paired_blocks, plain, seed_labels
+from reportgen.stats._util import FloatArray, block_counts, paired_blocks, plain, seed_labels
 from reportgen.stats.bootstrap import (
     SeedInterval,
     block_bootstrap,
@@ -18,7 +18,7 @@ from reportgen.stats.bootstrap import (
     two_level_bootstrap,
     wider_interval,
 )
-from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.metrics import gaps as signed_gaps
 from reportgen.stats.results import Bounds, Reason, Sides, TInterval
 from reportgen.stats.ttests import ratio_t, welch
 
@@ -114,9 +114,9 @@ class BlockNoise:
 
 
 def _two_level(
-    Ca: np.ndarray,
-    Ba: np.ndarray,
-    n: np.ndarray,
+    Ca: FloatArray,
+    Ba: FloatArray,
+    n: FloatArray,
     *,
     seeds_paired: bool,
     pairs: Any,
@@ -163,7 +163,7 @@ def _primary(boot: Bounds, t: TInterval, gap: float) -> dict[str, Any]:
     return {"primary": which, "low": lo, "high": hi}
 
 
-def _unusable(Ca: np.ndarray, Ba: np.ndarray) -> Reason | None:
+def _unusable(Ca: FloatArray, Ba: FloatArray) -> Reason | None:
     """Why nothing can be computed on these block matrices (empty, NaN), or None."""
     if Ca.shape[0] == 0 or Ba.shape[0] == 0 or Ca.shape[1] == 0:
         return Reason.NOTHING_TO_COMPARE
@@ -173,10 +173,10 @@ def _unusable(Ca: np.ndarray, Ba: np.ndarray) -> Reason | None:
 
 
 def _one_block_seeds(
-    Ca: np.ndarray, Ba: np.ndarray, n: np.ndarray, seed_list: list, higher_is_better: bool
+    Ca: FloatArray, Ba: FloatArray, n: FloatArray, seed_list: list[Any], higher_is_better: bool
 ) -> tuple[SeedInterval, ...]:
     """``per_seed`` on a single block: each seed's gap, no interval."""
-    gaps = signed_gap(Ca, Ba.mean(axis=0)[None, :], higher_is_better).sum(axis=1) / n.sum()
+    gaps = signed_gaps(Ca, Ba.mean(axis=0)[None, :], higher_is_better).sum(axis=1) / n.sum()
     return tuple(SeedInterval(plain(s), float(v)) for s, v in zip(seed_list, gaps, strict=True))
 
 
@@ -192,7 +192,7 @@ def block_noise(
     seeds_paired: bool = False,
     counts: Any = None,
     pairs: Any = None,
-) -> dict[str, Any]:
+) -> BlockNoise:
     """Evaluation noise on paired blocks: the ``noise.block`` section of report.json.
 
     The estimand is the test metric over all rows (row-weighted): per block, the
@@ -234,7 +234,7 @@ def block_noise(
     """
     Ca, Ba = paired_blocks(C, Bm, confidence)
     seed_list = seed_labels(candidate_seeds, Ca.shape[0], "candidate_seeds")
-    base = {
+    base: dict[str, Any] = {
         "blocks": int(Ca.shape[1]),
         "confidence": float(confidence),
         "resamples": int(resamples),
@@ -245,7 +245,7 @@ def block_noise(
         return BlockNoise(**base, two_level=two, reason=unusable)
     n = block_counts(counts, Ca.shape[1])
     rows = int(n.sum()) if counts is not None else None
-    g = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better)
+    g = signed_gaps(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better)
     gap = float(g.sum() / n.sum())
     if Ca.shape[1] < 2:
         per_seed = _one_block_seeds(Ca, Ba, n, seed_list, higher_is_better)
@@ -267,11 +267,11 @@ def block_noise(
 
 
 def _intervals(
-    Ca: np.ndarray,
-    Ba: np.ndarray,
-    g: np.ndarray,
-    n: np.ndarray,
-    seed_list: list,
+    Ca: FloatArray,
+    Ba: FloatArray,
+    g: FloatArray,
+    n: FloatArray,
+    seed_list: list[Any],
     draw: dict[str, Any],
     *,
     seeds_paired: bool,

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from reportgen.stats._util import (
+    IntArray,
     as_1d,
     block_counts,
     check_confidence,
@@ -23,7 +24,7 @@ from reportgen.stats._util import (
     row_counts,
     seed_labels,
 )
-from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.metrics import gaps as signed_gaps
 from reportgen.stats.results import Bounds, TInterval
 from reportgen.stats.ttests import ratio_t
 
@@ -31,7 +32,7 @@ from reportgen.stats.ttests import ratio_t
 MAX_CELLS = 4_000_000
 
 
-def resample_index(rng: np.random.Generator, r: int, k: int) -> Iterator[np.ndarray]:
+def resample_index(rng: np.random.Generator, r: int, k: int) -> Iterator[IntArray]:
     """Index matrices for ``r`` resamples of ``k`` units with replacement, in chunks.
 
     Successive chunks from one generator give the same stream as one ``(r, k)`` draw
@@ -190,7 +191,7 @@ def per_seed_intervals(
         )
     n_blocks = Ca.shape[1]
     n = block_counts(counts, n_blocks)
-    D = signed_gap(Ca, bm[None, :], higher_is_better)  # (S_c, B) gap sums
+    D = signed_gaps(Ca, bm[None, :], higher_is_better)  # (S_c, B) gap sums
     gaps = D.sum(axis=1) / n.sum()
     # bootstrap: (S_c, B) @ (B, R) over shared draws, in chunks of resamples
     est = np.concatenate(
@@ -273,7 +274,7 @@ def two_level_bootstrap(
     w_b = w_c if paired else row_counts(rng.integers(0, s_b, size=(r, s_b)), s_b)
     cand = np.einsum("rs,rs->r", w_c, Pc) / s_c
     base = np.einsum("rs,rs->r", w_b, Pb) / s_b
-    means = signed_gap(cand, base, higher_is_better) / N
+    means = signed_gaps(cand, base, higher_is_better) / N
     low, high = percentile_interval(means, confidence)
-    point = signed_gap(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better).sum() / n.sum()
+    point = signed_gaps(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better).sum() / n.sum()
     return {"gap": float(point), "low": low, "high": high}

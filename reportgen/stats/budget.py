@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from scipy import special
 
@@ -164,13 +165,12 @@ def _plan(
     s_n = _needed(seed_var, block_term, target, z, S)
     b_n = _needed(block_var, seed_term, target, z, B)
     k = (z * z * total) / (target * target)  # scale both counts by k (> 1 when short)
-    both: Both | None = (
+    scaled = (
         Both(S, B, 1.0)
         if hw < target
         else Both(max(2, math.ceil(k * S)), max(2, math.ceil(k * B)), k)
     )
-    if both.S > MAX_PLAN or both.B > MAX_PLAN:
-        both = None
+    both = None if scaled.S > MAX_PLAN or scaled.B > MAX_PLAN else scaled
     reasons = []
     if s_n is None:
         reasons.append(Reason.SEEDS_ALONE_CANNOT)
@@ -220,7 +220,7 @@ def budget(
     total = seed_term + block_term
     z = z_value(confidence)
     hw = z * math.sqrt(total)
-    now = dict(
+    now: dict[str, Any] = dict(
         seed_var=seed_var,
         block_var=block_var,
         seed_term=seed_term,

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import scores_labels
+from reportgen.stats._util import FloatArray, IntArray, scores_labels
 from reportgen.stats.proportions import wilson
 
 #: bins with fewer rows than this are drawn hollow and not joined to the reliability curve:
@@ -14,7 +14,7 @@ from reportgen.stats.proportions import wilson
 MIN_JOINED = 20
 
 
-def _bin_stats(p: Any, y: Any, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _bin_stats(p: Any, y: Any, bins: int) -> tuple[FloatArray, IntArray, FloatArray, FloatArray]:
     """Edges (B + 1,), counts (B,), score sums (B,) and positive counts (B,) per bin."""
     if int(bins) != bins or bins < 1:
         raise ValueError(f"bins={bins!r} is not valid. It should be a positive integer")
@@ -23,8 +23,10 @@ def _bin_stats(p: Any, y: Any, bins: int) -> tuple[np.ndarray, np.ndarray, np.nd
     # bin b holds edges[b] <= p < edges[b + 1]; the last bin also holds p == 1
     idx = np.clip(np.searchsorted(edges, pa, side="right") - 1, 0, bins - 1)
     counts = np.bincount(idx, minlength=bins)
-    sums = np.bincount(idx, weights=pa, minlength=bins)
-    pos = np.bincount(idx, weights=ya.astype(np.float64), minlength=bins)
+    sums = np.bincount(idx, weights=pa, minlength=bins).astype(np.float64, copy=False)
+    pos = np.bincount(idx, weights=ya.astype(np.float64), minlength=bins).astype(
+        np.float64, copy=False
+    )
     return edges, counts, sums, pos
 
 

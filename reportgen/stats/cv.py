@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from reportgen.stats._util import as_1d, check_confidence, no_spread, t_unavailable, z_value
+from reportgen.stats._util import (
+    FloatArray,
+    as_1d,
+    check_confidence,
+    no_spread,
+    t_unavailable,
+    z_value,
+)
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.stats.results import Reason, TInterval
 
@@ -407,7 +414,7 @@ def cv_noise(
     return CvNoise(J, gap, sd, float(ratio), res.corrected, res.naive, bayes, few, res.reason)
 
 
-def _refusal(d: np.ndarray, t: np.ndarray, n: np.ndarray) -> Reason | None:
+def _refusal(d: FloatArray, t: FloatArray, n: FloatArray) -> Reason | None:
     """Why the fold sizes rule the corrected t out, or None."""
     if not (d.size == t.size == n.size):
         raise ValueError(f"one gap, n_test and n_train per fold, got {d.size}, {t.size}, {n.size}")

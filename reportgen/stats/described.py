@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import check_confidence, percentile_interval, row_counts
+from reportgen.stats._util import FloatArray, check_confidence, percentile_interval, row_counts
 from reportgen.stats.bootstrap import resample_index
 from reportgen.stats.results import Reason
 
@@ -53,7 +53,7 @@ class StatisticGap:
 def block_statistic_gap(
     candidate: Any,
     baseline: Any,
-    statistic: Callable[[np.ndarray], np.ndarray],
+    statistic: Callable[[FloatArray], FloatArray],
     *,
     higher_is_better: bool,
     resamples: int,
@@ -91,14 +91,14 @@ def block_statistic_gap(
         )
     sign = 1.0 if higher_is_better else -1.0
 
-    def value(stats: np.ndarray) -> float | None:
+    def value(stats: FloatArray) -> float | None:
         v = float(np.mean(statistic(stats.sum(axis=1))))
         return v if np.isfinite(v) else None
 
     cv, bv = value(c), value(b)
     gap = sign * (cv - bv) if cv is not None and bv is not None else None
     n_blocks = c.shape[1]
-    base = {"candidate": cv, "baseline": bv, "gap": gap}
+    base: dict[str, Any] = {"candidate": cv, "baseline": bv, "gap": gap}
     counts_of = {"blocks": int(n_blocks), "resamples": int(resamples)}
     if n_blocks < 2 or gap is None:
         reason = Reason.TOO_FEW_BLOCKS if n_blocks < 2 else Reason.METRIC_UNDEFINED

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reportgen.stats._util import EPS
+from reportgen.stats._util import EPS, BoolArray, FloatArray, IntArray
 
 #: the tasks of a model-vs-baseline claim (``[claim] task``), in the order config lists them
 TASKS = ("binary", "multiclass", "regression")
@@ -38,7 +38,7 @@ class Metric:
     name: str
     higher_is_better: bool
     #: predictions kind ("binary", "multiclass", "regression", "correct") -> per-row function
-    per_row: Mapping[str, Callable[..., np.ndarray]]
+    per_row: Mapping[str, Callable[..., FloatArray]]
     #: the noun phrase a sentence names its value by ("mean squared error")
     words: str
     #: whether the per-row value depends on the decision threshold
@@ -63,61 +63,65 @@ class Metric:
         return CORRECT in self.per_row
 
 
-def _binary_log_loss(y, p, *_):
+def _binary_log_loss(y: BoolArray, p: FloatArray, *_: float) -> FloatArray:
     pc = np.clip(p, EPS, 1.0 - EPS)
     return -np.where(y, np.log(pc), np.log(1.0 - pc))
 
 
-def _binary_brier(y, p, *_):
+def _binary_brier(y: BoolArray, p: FloatArray, *_: float) -> FloatArray:
     return (p - y.astype(np.float64)) ** 2
 
 
-def _binary_accuracy(y, p, threshold, *_):
-    return ((p >= threshold) == y).astype(np.float64)
+def _binary_accuracy(y: BoolArray, p: FloatArray, threshold: float, *_: float) -> FloatArray:
+    return np.equal(p >= threshold, y).astype(np.float64)
 
 
-def _binary_error_rate(y, p, threshold, *_):
-    return ((p >= threshold) != y).astype(np.float64)
+def _binary_error_rate(y: BoolArray, p: FloatArray, threshold: float, *_: float) -> FloatArray:
+    return np.not_equal(p >= threshold, y).astype(np.float64)
 
 
-def _binary_cost(y, p, threshold, c_fp, c_fn):
+def _binary_cost(
+    y: BoolArray, p: FloatArray, threshold: float, c_fp: float, c_fn: float
+) -> FloatArray:
     pred = p >= threshold
     return np.where(pred & ~y, float(c_fp), 0.0) + np.where(~pred & y, float(c_fn), 0.0)
 
 
-def _multiclass_log_loss(y, proba):
+def _multiclass_log_loss(y: IntArray, proba: FloatArray) -> FloatArray:
     return -np.log(np.clip(proba[np.arange(y.size), y], EPS, 1.0 - EPS))
 
 
-def _multiclass_brier(y, proba):
+def _multiclass_brier(y: IntArray, proba: FloatArray) -> FloatArray:
     onehot = np.zeros_like(proba)
     onehot[np.arange(y.size), y] = 1.0
-    per = ((proba - onehot) ** 2).sum(axis=1)
+    per: FloatArray = ((proba - onehot) ** 2).sum(axis=1)
     return per * 0.5 if proba.shape[1] == 2 else per
 
 
-def _multiclass_accuracy(y, proba):
-    return (proba.argmax(axis=1) == y).astype(np.float64)
+def _multiclass_accuracy(y: IntArray, proba: FloatArray) -> FloatArray:
+    right: FloatArray = np.equal(proba.argmax(axis=1), y).astype(np.float64)
+    return right
 
 
-def _multiclass_error_rate(y, proba):
-    return 1.0 - _multiclass_accuracy(y, proba)
+def _multiclass_error_rate(y: IntArray, proba: FloatArray) -> FloatArray:
+    wrong: FloatArray = 1.0 - _multiclass_accuracy(y, proba)
+    return wrong
 
 
-def _squared_error(y, y_pred):
+def _squared_error(y: FloatArray, y_pred: FloatArray) -> FloatArray:
     r = y - y_pred
     return r * r
 
 
-def _absolute_error(y, y_pred):
+def _absolute_error(y: FloatArray, y_pred: FloatArray) -> FloatArray:
     return np.abs(y - y_pred)
 
 
-def _right(correct):
+def _right(correct: BoolArray) -> FloatArray:
     return correct.astype(np.float64)
 
 
-def _wrong(correct):
+def _wrong(correct: BoolArray) -> FloatArray:
     return 1.0 - correct.astype(np.float64)
 
 

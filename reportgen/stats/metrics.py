@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import check_metric, scores_labels
+from reportgen.stats._util import FloatArray, check_metric, scores_labels
 from reportgen.stats.metric_registry import CORRECT, METRICS, higher_is_better
 
 #: the built-in binary metrics and their direction (from the registry)
@@ -22,7 +22,7 @@ def per_row_metric(
     threshold: float = 0.5,
     c_fp: float = 1.0,
     c_fn: float = 1.0,
-) -> np.ndarray:
+) -> FloatArray:
     """Per-row values of a metric, whose mean is the metric.
 
     Parameters
@@ -58,7 +58,7 @@ def per_row_metric(
     return metric.per_row["binary"](ya, pa, threshold, c_fp, c_fn)
 
 
-def gap(candidate: Any, baseline: Any, higher_is_better: bool) -> float | np.ndarray:
+def gap(candidate: Any, baseline: Any, higher_is_better: bool) -> float | FloatArray:
     """The gap with the sign rule: positive when the candidate is better.
 
     Parameters
@@ -74,7 +74,12 @@ def gap(candidate: Any, baseline: Any, higher_is_better: bool) -> float | np.nda
         ``candidate - baseline`` when higher is better, else ``baseline - candidate``.
         A plain float when both inputs are scalars.
     """
+    d = gaps(candidate, baseline, higher_is_better)
+    return float(d) if d.ndim == 0 else d
+
+
+def gaps(candidate: Any, baseline: Any, higher_is_better: bool) -> FloatArray:
+    """:func:`gap` as a float64 array always (0-d for two scalars): for callers that index it."""
     c = np.asarray(candidate, dtype=np.float64)
     b = np.asarray(baseline, dtype=np.float64)
-    d = c - b if higher_is_better else b - c
-    return float(d) if d.ndim == 0 else d
+    return c - b if higher_is_better else b - c

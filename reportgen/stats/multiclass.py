@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import check_metric
+from reportgen.stats._util import FloatArray, IntArray, check_metric
 from reportgen.stats.calibration import ece, reliability_bins
 from reportgen.stats.metric_registry import METRICS, higher_is_better
 
@@ -20,7 +20,7 @@ from reportgen.stats.metric_registry import METRICS, higher_is_better
 HIGHER_IS_BETTER: dict[str, bool] = higher_is_better("multiclass")
 
 
-def labels_proba(y: Any, proba: Any) -> tuple[np.ndarray, np.ndarray]:
+def labels_proba(y: Any, proba: Any) -> tuple[IntArray, FloatArray]:
     """Validate class indices and a probability matrix of the same length.
 
     Parameters
@@ -49,7 +49,7 @@ def labels_proba(y: Any, proba: Any) -> tuple[np.ndarray, np.ndarray]:
     return yi, pa
 
 
-def per_row_metric(name: str, y: Any, proba: Any) -> np.ndarray:
+def per_row_metric(name: str, y: Any, proba: Any) -> FloatArray:
     """Per-row values of a multi-class metric, whose mean is the metric.
 
     Parameters
@@ -74,7 +74,7 @@ def per_row_metric(name: str, y: Any, proba: Any) -> np.ndarray:
     return METRICS[name].per_row["multiclass"](yi, pa)
 
 
-def confusion(y: Any, predicted: Any, k: int) -> np.ndarray:
+def confusion(y: Any, predicted: Any, k: int) -> IntArray:
     """Confusion counts, rows the actual class and columns the predicted one.
 
     Parameters
@@ -94,7 +94,7 @@ def confusion(y: Any, predicted: Any, k: int) -> np.ndarray:
     return np.bincount(yi * k + pi, minlength=k * k).reshape(k, k)
 
 
-def row_normalised(conf: np.ndarray) -> list[list[float] | None]:
+def row_normalised(conf: IntArray) -> list[list[float] | None]:
     """Each row of a confusion matrix divided by its count; None for a class with no rows."""
     out: list[list[float] | None] = []
     for row in np.asarray(conf, dtype=np.float64):
@@ -103,7 +103,7 @@ def row_normalised(conf: np.ndarray) -> list[list[float] | None]:
     return out
 
 
-def per_class(conf: np.ndarray) -> list[dict[str, Any]]:
+def per_class(conf: IntArray) -> list[dict[str, Any]]:
     """Per class: rows, predicted, recall and precision (None where the denominator is 0) and F1.
 
     Parameters
@@ -136,14 +136,14 @@ def per_class(conf: np.ndarray) -> list[dict[str, Any]]:
     return out
 
 
-def macro_f1(conf: np.ndarray) -> float | None:
+def macro_f1(conf: IntArray) -> float | None:
     """Mean F1 over the classes present in the labels or the predictions (as
     ``sklearn.metrics.f1_score(average="macro")``); None without rows."""
     f1 = [c["f1"] for c in per_class(conf) if c["f1"] is not None]
     return float(np.mean(f1)) if f1 else None
 
 
-def macro_f1_batch(conf: np.ndarray) -> np.ndarray:
+def macro_f1_batch(conf: FloatArray | IntArray) -> FloatArray:
     """Macro F1 of many confusion matrices at once.
 
     Parameters

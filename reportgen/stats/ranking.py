@@ -6,10 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import scores_labels
+from reportgen.stats._util import FloatArray, IntArray, scores_labels
+
+#: what descending_counts returns: cumulative TP and FP per distinct score, n_pos, n_neg
+Counts = tuple[IntArray, IntArray, int, int]
 
 
-def descending_counts(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int, int]:
+def descending_counts(p: Any, y: Any) -> Counts:
     """Cumulative TP and FP at each distinct score, highest score first (one sort).
 
     Pass the result as ``counts=`` to :func:`roc_points`, :func:`roc_auc`,
@@ -35,14 +38,14 @@ def descending_counts(p: Any, y: Any) -> tuple[np.ndarray, np.ndarray, int, int]
     return tp, fp, n_pos, int(ya.size) - n_pos
 
 
-def _rate(num: np.ndarray, den: int) -> np.ndarray:
+def _rate(num: IntArray, den: int) -> FloatArray:
     """``num / den`` as float64; NaN everywhere when ``den == 0`` (as sklearn's curves)."""
     if den == 0:
         return np.full(num.shape, np.nan)
     return num / den
 
 
-def roc_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+def roc_points(p: Any, y: Any, counts: Counts | None = None) -> tuple[FloatArray, FloatArray]:
     """ROC curve from "predict none" (0, 0) to "predict all" (1, 1), one point per distinct score.
 
     Parameters
@@ -67,7 +70,7 @@ def roc_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray,
     return _rate(fp, n_neg), _rate(tp, n_pos)
 
 
-def roc_auc(p: Any, y: Any, counts: tuple | None = None) -> float | None:
+def roc_auc(p: Any, y: Any, counts: Counts | None = None) -> float | None:
     """Area under the ROC curve by the trapezoid over grouped ties.
 
     Equals the rate of (positive, negative) pairs ranked correctly, ties counting 1/2.
@@ -92,7 +95,7 @@ def roc_auc(p: Any, y: Any, counts: tuple | None = None) -> float | None:
     return area / (n_pos * n_neg)
 
 
-def pr_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+def pr_points(p: Any, y: Any, counts: Counts | None = None) -> tuple[FloatArray, FloatArray]:
     """Precision-recall points, one per distinct score, highest score first (recall ascending).
 
     Parameters
@@ -110,7 +113,7 @@ def pr_points(p: Any, y: Any, counts: tuple | None = None) -> tuple[np.ndarray, 
     return _rate(tp, n_pos), tp / np.maximum(tp + fp, 1)
 
 
-def average_precision(p: Any, y: Any, counts: tuple | None = None) -> float | None:
+def average_precision(p: Any, y: Any, counts: Counts | None = None) -> float | None:
     """Average precision: the step sum ``sum_k (R_k - R_{k-1}) P_k`` over distinct scores.
 
     Not a trapezoid. Equals ``sklearn.metrics.average_precision_score``.
@@ -137,12 +140,12 @@ def average_precision(p: Any, y: Any, counts: tuple | None = None) -> float | No
 BAND_POINTS = 51
 
 
-def band_grid(points: int = BAND_POINTS) -> np.ndarray:
+def band_grid(points: int = BAND_POINTS) -> FloatArray:
     """The common grid, 0 to 1 in equal steps, that each seed's curve is read on."""
     return np.linspace(0.0, 1.0, points)
 
 
-def roc_on_grid(counts: tuple, grid: np.ndarray) -> np.ndarray | None:
+def roc_on_grid(counts: Counts, grid: FloatArray) -> FloatArray | None:
     """The ROC curve's true positive rate at each false positive rate of ``grid``.
 
     The highest TPR any threshold reaches at FPR at most ``g`` (the step curve as drawn).
@@ -167,7 +170,7 @@ def roc_on_grid(counts: tuple, grid: np.ndarray) -> np.ndarray | None:
     return tpr[np.clip(idx, 0, tpr.size - 1)]
 
 
-def pr_on_grid(counts: tuple, grid: np.ndarray) -> np.ndarray | None:
+def pr_on_grid(counts: Counts, grid: FloatArray) -> FloatArray | None:
     """Interpolated precision at each recall of ``grid``: the highest precision any
     threshold reaches at a recall of at least ``r`` (the usual interpolated PR curve).
 
@@ -195,7 +198,7 @@ def pr_on_grid(counts: tuple, grid: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def curve_band(curves: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+def curve_band(curves: list[FloatArray]) -> tuple[FloatArray, FloatArray] | None:
     """The lowest and highest of several curves read on one grid: the spread of the seeds.
 
     Parameters
@@ -214,7 +217,7 @@ def curve_band(curves: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None
     return stack.min(axis=0), stack.max(axis=0)
 
 
-def thin(x: Any, y: Any, max_points: int = 500) -> tuple[np.ndarray, np.ndarray]:
+def thin(x: Any, y: Any, max_points: int = 500) -> tuple[FloatArray, FloatArray]:
     """Keep at most ``max_points`` points of a curve, first and last included, shape kept.
 
     Half the budget goes to points evenly spaced by index, half to points evenly

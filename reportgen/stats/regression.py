@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import check_metric
+from reportgen.stats._util import FloatArray, IntArray, check_metric
 from reportgen.stats.metric_registry import METRICS, higher_is_better
 
 #: the built-in regression metrics and their direction (from the registry)
 HIGHER_IS_BETTER: dict[str, bool] = higher_is_better("regression")
 
 
-def actual_predicted(y: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+def actual_predicted(y: Any, y_pred: Any) -> tuple[FloatArray, FloatArray]:
     """Validate actual and predicted values: 1-D, the same length, finite.
 
     Parameters
@@ -36,7 +36,7 @@ def actual_predicted(y: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     return ya, pa
 
 
-def per_row_metric(name: str, y: Any, y_pred: Any) -> np.ndarray:
+def per_row_metric(name: str, y: Any, y_pred: Any) -> FloatArray:
     """Per-row values of a regression metric, whose mean is the metric.
 
     Parameters
@@ -134,7 +134,7 @@ def by_group(codes: Any, y: Any, y_pred: Any, n_groups: int) -> list[dict[str, f
     return out
 
 
-def r2_block_stats(codes: Any, y: Any, y_pred: Any, n_blocks: int) -> np.ndarray:
+def r2_block_stats(codes: Any, y: Any, y_pred: Any, n_blocks: int) -> FloatArray:
     """Per block the sums R² is computed from: rows, sum y, sum y², sum of squared residuals.
 
     Returns
@@ -156,7 +156,7 @@ def r2_block_stats(codes: Any, y: Any, y_pred: Any, n_blocks: int) -> np.ndarray
     )
 
 
-def r2_from_sums(s: np.ndarray) -> np.ndarray:
+def r2_from_sums(s: FloatArray) -> FloatArray:
     """R² from summed ``r2_block_stats`` (..., 4); NaN where y is constant."""
     s = np.asarray(s, dtype=np.float64)
     n, sy, syy, sres = s[..., 0], s[..., 1], s[..., 2], s[..., 3]
@@ -165,7 +165,7 @@ def r2_from_sums(s: np.ndarray) -> np.ndarray:
         return np.where(ss_tot > 1e-12 * np.abs(syy), 1.0 - sres / ss_tot, np.nan)
 
 
-def thin_points(y: Any, y_pred: Any, max_points: int = 500) -> np.ndarray:
+def thin_points(y: Any, y_pred: Any, max_points: int = 500) -> IntArray:
     """Which rows a predicted-against-actual chart draws: all of them up to ``max_points``,
     else ``max_points`` rows evenly spaced in the order of ``y`` (the range stays covered).
 

@@ -21,6 +21,7 @@ from reportgen.stats._util import (
     to_float,
 )
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.stats.metrics import gaps as signed_gaps
 from reportgen.stats.results import Reason, Sides
 from reportgen.stats.ttests import t_test
 
@@ -137,7 +138,7 @@ def seed_rule(
     sd_c, sd_b = sample_sd(c), sample_sd(b)
     mean_c, mean_b = mean_or_none(c), mean_or_none(b)
     vgap = (
-        signed_gap(mean_c, mean_b, higher_is_better)
+        float(signed_gap(mean_c, mean_b, higher_is_better))
         if mean_c is not None and mean_b is not None
         else None
     )
@@ -299,7 +300,7 @@ def paired_seeds(
         raise ValueError(
             f"paired seeds need one baseline seed per candidate seed, got {c.size} and {b.size}"
         )
-    d = signed_gap(c, b, higher_is_better)
+    d = signed_gaps(c, b, higher_is_better)
     mean, sd = mean_or_none(d), sample_sd(d)
     reason = t_unavailable(d)
     if reason:

@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.stats._util import REL_TOL, scores_labels
+from reportgen.stats._util import REL_TOL, BoolArray, FloatArray, IntArray, scores_labels
 
 PREDICT_NONE: float = float(np.nextafter(1.0, np.inf))
 """Sentinel threshold just above 1.0: no score reaches it, so nothing is predicted positive."""
 
 
-def _sorted_counts(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _sorted_counts(p: FloatArray, y: BoolArray) -> tuple[FloatArray, IntArray]:
     """Sort once: return sorted scores (N,) and cumulative positives (N + 1,) in that order."""
     order = np.argsort(p, kind="stable")
     ps = p[order]
@@ -21,7 +21,7 @@ def _sorted_counts(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return ps, cum_pos
 
 
-def _candidates(ps: np.ndarray) -> np.ndarray:
+def _candidates(ps: FloatArray) -> FloatArray:
     """Distinct sorted scores plus 0.5 and PREDICT_NONE, ascending, without duplicates."""
     if ps.size:
         distinct = ps[np.concatenate(([True], ps[1:] != ps[:-1]))]
@@ -35,7 +35,7 @@ def _candidates(ps: np.ndarray) -> np.ndarray:
     return np.insert(distinct, pos[~present], extra[~present])
 
 
-def _fp_fn(ps: np.ndarray, cum_pos: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fp_fn(ps: FloatArray, cum_pos: IntArray, t: FloatArray) -> tuple[IntArray, IntArray]:
     """FP and FN counts at thresholds ``t`` (predict 1 when p >= t); tied rows enter together."""
     below = np.searchsorted(ps, t, side="left")  # rows with p < t: predicted 0
     n_pos = cum_pos[-1]
@@ -45,7 +45,7 @@ def _fp_fn(ps: np.ndarray, cum_pos: np.ndarray, t: np.ndarray) -> tuple[np.ndarr
     return fp, fn
 
 
-def cost_curve(p: Any, y: Any, c_fp: float, c_fn: float) -> tuple[np.ndarray, np.ndarray]:
+def cost_curve(p: Any, y: Any, c_fp: float, c_fn: float) -> tuple[FloatArray, FloatArray]:
     """Mean cost per row at every candidate threshold.
 
     Candidates are every distinct score, 0.5 and :data:`PREDICT_NONE`. Cost at ``t``
@@ -77,7 +77,7 @@ def cost_curve(p: Any, y: Any, c_fp: float, c_fn: float) -> tuple[np.ndarray, np
     return t, (float(c_fp) * fp + float(c_fn) * fn) / pa.size
 
 
-def select_from_curve(thresholds: np.ndarray, costs: np.ndarray) -> float | None:
+def select_from_curve(thresholds: FloatArray, costs: FloatArray) -> float | None:
     """Apply the section-4 selection rule to a cost curve.
 
     Minimum cost, costs within ``8 * eps`` relative of the smallest tying; among

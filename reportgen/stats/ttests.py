@@ -13,7 +13,14 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from reportgen.stats._util import SPREAD_RTOL, as_1d, block_counts, check_confidence, no_spread
+from reportgen.stats._util import (
+    SPREAD_RTOL,
+    FloatArray,
+    as_1d,
+    block_counts,
+    check_confidence,
+    no_spread,
+)
 from reportgen.stats.results import TInterval
 
 
@@ -28,7 +35,7 @@ def t_test(mean: float, se: float, df: float, confidence: float) -> tuple[float,
     return mean - q * se, mean + q * se, min(p, 1.0)
 
 
-def ratio_var(g: np.ndarray, n: np.ndarray) -> float:
+def ratio_var(g: FloatArray, n: FloatArray) -> float:
     """Delta-method (linearisation) variance of ``sum(g) / sum(n)`` over B sampled blocks.
 
     ``B / (B - 1) * sum((g_b - R n_b)^2) / sum(n)^2`` with ``R = sum(g) / sum(n)``: the

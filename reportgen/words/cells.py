@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from reportgen.words import numbers as n
 
@@ -27,7 +28,7 @@ def _dashed(fmt: Callable[..., str]) -> Callable[..., str]:
     """``fmt`` for a table cell: a dash when its first argument (or any end given) is missing."""
 
     @functools.wraps(fmt)
-    def cell(x, *args, **kwargs) -> str:
+    def cell(x: Any, *args: Any, **kwargs: Any) -> str:
         return DASH if _missing(x) else fmt(x, *args, **kwargs)
 
     return cell

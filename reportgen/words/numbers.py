@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from typing import TypeGuard
 
 MINUS = "\u2212"
 #: a gap's decimals stop here: a gap smaller than 10⁻⁶ prints as a rounded zero
@@ -73,7 +74,7 @@ def decimals(*values: float | int | None, sig: int = 3, cap: int | None = MAX_DE
     return max(0, d if cap is None else min(cap, d))
 
 
-def _finite(v: object) -> bool:
+def _finite(v: object) -> TypeGuard[float | int]:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
