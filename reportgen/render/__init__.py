@@ -88,10 +88,10 @@ def render_outputs(
             f"unknown output format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats are {', '.join(FORMATS)}"
         )
-    # the view and the chart builders read report.json's plain JSON
+    # the chart builders and report.json read its plain JSON
     raw = report.to_json()
     if helpers is not None and {"html", "pdf"} & set(formats):
-        return _render_in_parallel(raw, formats, helpers, links)
+        return _render_in_parallel(report, formats, helpers, links)
     out: dict[str, bytes] = {}
     problems: list[str] = []
     view = None
@@ -100,7 +100,7 @@ def render_outputs(
         from reportgen.view import build_view
 
         with drawn_charts(raw, chart_process) as (keys, svgs):
-            view = build_view(raw, keys, links)
+            view = build_view(report, keys, links)
             if "pdf" in formats:  # laid out while the helper still draws the charts
                 from reportgen.render.pdf import PdfUnavailable, render_pdf
 
@@ -114,7 +114,7 @@ def render_outputs(
     if "md" in formats and view is None:
         from reportgen.view import build_view
 
-        view = build_view(raw, (), links)
+        view = build_view(report, (), links)
     _json_and_md(raw, formats, view, out)
     return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 
@@ -130,7 +130,7 @@ def _json_and_md(report: dict, formats: tuple[str, ...], view, out: dict[str, by
 
 
 def _render_in_parallel(
-    report: dict, formats: tuple[str, ...], helpers: Helpers, links: str | None
+    report: Report, formats: tuple[str, ...], helpers: Helpers, links: str | None
 ) -> tuple[dict[str, bytes], list[str]]:
     """render_outputs with Helpers: the same files; the PDF is laid out while this process
     writes the others, and the charts are drawn meanwhile."""
@@ -140,12 +140,13 @@ def _render_in_parallel(
 
     out: dict[str, bytes] = {}
     problems: list[str] = []
-    helpers.charts.submit_report(report)
+    raw = report.to_json()
+    helpers.charts.submit_report(raw)
     view = build_view(report, helpers.charts.keys(), links)
     pdf = helpers.pdf if "pdf" in formats else None
     if pdf is not None:
         pdf.submit_html(render_html(view, for_print=True))
-    _json_and_md(report, formats, view, out)  # while the PDF is laid out
+    _json_and_md(raw, formats, view, out)  # while the PDF is laid out
     charts = helpers.charts.result()  # raises here if drawing failed, as render_outputs does
     if pdf is not None:
         pdf.submit_charts(charts)

@@ -24,8 +24,10 @@ render/html.py).
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from reportgen.model import Report
+from reportgen.model.enums import Kind
 from reportgen.view.appendix import (
     ComparisonRow,
     Fact,
@@ -60,15 +62,41 @@ from reportgen.view.summary import (
 from reportgen.view.tasks import AbsentView, absent_view
 from reportgen.view.threshold import ThresholdView, threshold_view
 
-__all__ = ["Figure", "ReportView", "Row", "Status", "build_view"]
+__all__ = ["Figure", "ReportView", "Row", "Section", "Status", "build_view"]
+
+
+#: what the threshold and calibration sections print in a cross-validated comparison without a
+#: held-out test part
+CV_ABSENT = AbsentView(
+    threshold="Not computed: a cross-validated comparison scores each fold once; the "
+    "threshold, cost, ROC and precision-recall are drawn on a held-out test part scored once "
+    "after cross-validation, and this project has none.",
+    calibration="Not computed: calibration is drawn on a held-out test part scored once after "
+    "cross-validation, and this project has none.",
+)
 
 
 @dataclass(frozen=True)
-class TocEntry:
-    """One line of the screen page's table of contents: a section's heading and its id."""
+class Section:
+    """One section of the page, in page order: its heading's id and words, its partial and
+    whether this report prints it."""
 
     anchor: str
+    #: the section's heading (its h2)
     title: str
+    partial: str
+    present: bool
+    #: the section's line in the table of contents when it is shorter than its title
+    short: str | None = None
+    #: listed in the screen page's table of contents
+    listed: bool = True
+    #: printed on page one (with the title block and the claim), not after it
+    page_one: bool = False
+
+    @property
+    def toc(self) -> str:
+        """The section's line in the table of contents: its short title, else its title."""
+        return self.short or self.title
 
 
 @dataclass(frozen=True)
@@ -76,8 +104,8 @@ class ReportView:
     """Everything templates/report.html prints, in reading order."""
 
     header: Header
-    #: the sections of this report, for the screen page's table of contents (not printed)
-    contents: list[TocEntry]
+    #: the page's sections in order, with their headings and presence (and the contents)
+    sections: tuple[Section, ...]
     claim: ClaimView
     decision: DecisionView
     ladder: list[LadderRow]
@@ -88,6 +116,7 @@ class ReportView:
     calibration: CalibrationView | None
     multiclass: MulticlassView | None
     regression: RegressionView | None
+    #: what the threshold and calibration sections print when the report has neither
     absent: AbsentView
     slices: SlicesView | None
     bounds: BoundsView
@@ -100,48 +129,104 @@ class ReportView:
     comparisons: list[ComparisonRow]
 
 
-def contents(report: dict) -> list[TocEntry]:
-    """The sections the page prints, in order (the conditions of templates/report.html)."""
-    model_pair = report["project"].get("kind") != "before-after"
-    entries = [
-        ("h-ladder", "The claim ladder", True),
-        ("h-before-after", "Before and after", bool(report.get("before_after"))),
-        ("h-noise", "Is it larger than noise?", True),
-        ("h-threshold", "Threshold, cost and ranking", model_pair or bool(report.get("threshold"))),
-        ("h-calibration", "Calibration", model_pair or bool(report.get("calibration"))),
-        ("h-slices", "Slices and bounds", True),
-        ("h-fairness", "Fairness of the comparison", True),
-        ("h-appendix", "Appendix: evidence, warnings and provenance", True),
-    ]
-    return [TocEntry(a, t) for a, t, shown in entries if shown]
+def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
+    """The page's sections in order: which this report prints (by the sections ``v`` holds),
+    with their headings; a comparison of two models prints the threshold and calibration
+    sections even without them, saying why (``v.absent``)."""
+    model_pair = report.project.kind != Kind.BEFORE_AFTER
+    noise = "partials/_cv.html" if v.cv is not None else "partials/_noise.html"
+
+    return (
+        Section("h-ladder", "The claim ladder", "partials/_ladder.html", True, page_one=True),
+        Section(
+            "h-before-after",
+            "Before and after",
+            "partials/_before_after.html",
+            v.before_after is not None,
+        ),
+        Section(
+            "h-noise",
+            "Is it larger than noise?",
+            noise,
+            True,
+        ),
+        Section(
+            "h-threshold",
+            "Threshold, cost and ranking",
+            "partials/_threshold.html",
+            model_pair or v.threshold is not None,
+        ),
+        Section(
+            "h-calibration",
+            "Calibration",
+            "partials/_calibration.html",
+            model_pair or v.calibration is not None,
+        ),
+        Section(
+            "h-multiclass",
+            "Multi-class: confusion, recall and calibration",
+            "partials/_multiclass.html",
+            v.multiclass is not None,
+            listed=False,
+        ),
+        Section(
+            "h-regression",
+            "Regression: errors, predicted against actual, residuals",
+            "partials/_regression.html",
+            v.regression is not None,
+            listed=False,
+        ),
+        Section(
+            "h-slices",
+            "Slices and bounds: where the result stops holding",
+            "partials/_slices.html",
+            True,
+            short="Slices and bounds",
+        ),
+        Section(
+            "h-fairness",
+            "Fairness of the comparison",
+            "partials/_fairness.html",
+            True,
+        ),
+        Section(
+            "h-appendix",
+            "Appendix: evidence, warnings and provenance",
+            "partials/_appendix.html",
+            True,
+        ),
+    )
 
 
-def build_view(report: dict, charts: Collection[str], links: str | None = None) -> ReportView:
-    """The whole report context from the report dict and the keys of the charts it can draw.
+def build_view(report: Report, charts: Collection[str], links: str | None = None) -> ReportView:
+    """The whole report context from the report and the keys of the charts it can draw.
 
     links: the relative path from the report's folder to the project's ("../" when the
     report sits in the project's report/ folder); None prints artefacts as plain text.
     """
     links = link_prefix(links)
-    return ReportView(
+    raw = report.to_json()  # the sections not yet typed read report.json's JSON
+    cv = cv_view(report, charts)
+    view = ReportView(
         header=header_view(report),
-        contents=contents(report),
+        sections=(),
         claim=claim_view(report),
         decision=decision_view(report),
         ladder=ladder_view(report, links),
         noise=noise_view(report, charts),
-        cv=cv_view(report, charts),
-        threshold=threshold_view(report, charts),
-        calibration=calibration_view(report, charts),
-        multiclass=multiclass_view(report, charts),
-        regression=regression_view(report, charts),
-        absent=absent_view(report),
-        slices=slices_view(report, charts),
-        bounds=bounds_view(report),
-        fairness=facts(report.get("fairness") or [], report, links),
-        evidence=evidence_view(report, links),
-        provenance=provenance_view(report, links),
-        before_after=before_after_view(report, charts),
-        warnings=warnings_view(report),
-        comparisons=comparisons_view(report, links),
+        cv=cv,
+        threshold=threshold_view(raw, charts),
+        calibration=calibration_view(raw, charts),
+        multiclass=multiclass_view(raw, charts),
+        regression=regression_view(raw, charts),
+        absent=CV_ABSENT if cv is not None else absent_view(raw),
+        slices=slices_view(raw, charts),
+        bounds=bounds_view(raw),
+        fairness=facts(raw["fairness"], raw, links),
+        evidence=evidence_view(raw, links),
+        provenance=provenance_view(raw, links),
+        before_after=before_after_view(raw, charts),
+        warnings=warnings_view(raw),
+        comparisons=comparisons_view(raw, links),
     )
+    return replace(view, sections=sections(report, view))

@@ -58,7 +58,7 @@ class ArtefactList:
     more: str
 
 
-def _escaped(m: re.Match) -> str:
+def _escaped(m: re.Match[str]) -> str:
     """One character of a path segment as its %XX escapes: " " -> %20, "é" -> %C3%A9."""
     return "".join("%" + bytes([b]).hex().upper() for b in m.group(0).encode("utf-8"))
 

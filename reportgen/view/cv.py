@@ -6,6 +6,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen import words
+from reportgen.model import Report
+from reportgen.model.common import TTest
+from reportgen.model.cv import CrossValidation
+from reportgen.model.seed import SeedNoise
 from reportgen.view.noise import IntervalRow, SeedRow, seed_rows
 from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
 from reportgen.words import gap_decimals
@@ -53,122 +57,131 @@ class CvView:
     test_covers: str | None
 
 
-def cv_view(report: dict, charts: Collection[str]) -> CvView | None:
+def cv_view(report: Report, charts: Collection[str]) -> CvView | None:
     """The cross-validation noise section, or None outside a cv design."""
-    noise = report["noise"]
-    cv = noise.get("cv")
-    if not cv:
+    noise = report.noise
+    cv = noise.cv
+    if cv is None:
         return None
-    lines = [str(x) for x in noise.get("lines") or []]
-    covers = [str(x) for x in noise.get("covers") or []]
-    lines += [DASH] * (3 - len(lines))
-    covers += [DASH] * (3 - len(covers))
-    seed = noise.get("seed") or {}
-    has_test = noise.get("block") is not None
+    lines = list(noise.lines) + [DASH] * (3 - len(noise.lines))
+    covers = list(noise.covers) + [DASH] * (3 - len(noise.covers))
+    seed = noise.seed
+    has_test = noise.block is not None
     return CvView(
         seed_line=lines[0],
         seed_covers=covers[0],
         seed_rows=seed_rows(report, seed),
-        seed_facts=_seed_facts(report, seed),
-        seed_reason=seed.get("reason"),
-        left_out=[str(x) for x in seed.get("left_out") or []],
+        seed_facts=_seed_facts(report, cv, seed),
+        seed_reason=seed.reason if seed is not None else None,
+        left_out=list(seed.left_out) if seed is not None else [],
         line=lines[1],
         covers=covers[1],
         figure=_figure(report, cv, charts),
         interval_rows=_interval_rows(cv),
         bayes_rows=_bayes_rows(cv),
         facts=_facts(cv),
-        planning=(cv.get("planning") or {}).get("text"),
-        reason=cv.get("reason"),
+        planning=cv.planning.text,
+        reason=cv.reason,
         test_line=lines[2] if has_test else None,
         test_covers=covers[2] if has_test else None,
     )
 
 
-def _seed_facts(report: dict, seed: dict) -> list[Row]:
+def _seed_facts(report: Report, cv: CrossValidation, seed: SeedNoise | None) -> list[Row]:
+    """The seed rule within folds: the gap, the sd it uses, the result."""
     cand, base = names(report)
-    cv = report["noise"]["cv"]
-    corrected = cv.get("corrected") or {}
-    beating = seed.get("seeds_beating_baseline")
-    n_seeds = len((seed.get("values") or {}).get("candidate") or [])
+    corrected = cv.corrected
+    if seed is None:
+        return [
+            Row("cross-validation gap (candidate better is positive)", DASH),
+            Row("within-fold seed sd used by the rule", DASH),
+            Row("gap in seed sd", DASH),
+            Row("rule: gap must exceed", f"{given(None)} seed sd"),
+            Row("rule result", passed_word(None)[0]),
+            Row(f"{cand} seeds beating the {base} mean", DASH),
+        ]
     return [
         Row(
             "cross-validation gap (candidate better is positive)",
             with_sign(
-                seed.get("validation_gap"),
-                gap_decimals(cv.get("gap"), corrected.get("low"), corrected.get("high")),
+                seed.validation_gap,
+                gap_decimals(cv.gap, corrected.low, corrected.high),
             ),
         ),
-        Row("within-fold seed sd used by the rule", spread(seed.get("sd_used"))),
-        Row("gap in seed sd", ratio(seed.get("gap_in_sd"), signed=True)),
-        Row("rule: gap must exceed", f"{given(seed.get('multiple'))} seed sd"),
-        Row("rule result", passed_word(seed.get("passes"))[0]),
+        Row("within-fold seed sd used by the rule", spread(seed.sd_used)),
+        Row("gap in seed sd", ratio(seed.gap_in_sd, signed=True)),
+        Row("rule: gap must exceed", f"{given(seed.multiple)} seed sd"),
+        Row("rule result", passed_word(seed.passes)[0]),
         Row(
             f"{cand} seeds beating the {base} mean",
-            DASH if beating is None else f"{count(beating)} of {count(n_seeds)}",
+            f"{count(seed.seeds_beating_baseline)} of {count(len(seed.values.candidate))}",
         ),
     ]
 
 
-def _interval_rows(cv: dict) -> list[IntervalRow]:
-    c, n = cv.get("corrected") or {}, cv.get("naive") or {}
-    if c.get("low") is None:
+def _interval_rows(cv: CrossValidation) -> list[IntervalRow]:
+    """The corrected and the naive t interval on the mean fold gap."""
+    c = cv.corrected
+    if c.low is None:
         return []
-    d = gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
+    d = gap_decimals(cv.gap, c.low, c.high)
+    parts: tuple[tuple[str, str, TTest], ...] = (
+        (
+            "corrected resampled t (Nadeau and Bengio)",
+            "a t interval on the fold gaps, widened because the folds share training rows",
+            c,
+        ),
+        (
+            "naive paired t over folds (too narrow)",
+            "treats the fold gaps as independent, which they are not: for comparison only",
+            cv.naive,
+        ),
+    )
     return [
         IntervalRow(
             label,
             gloss,
-            with_sign(cv.get("gap"), d),
-            interval(part.get("low"), part.get("high"), digits=d),
-            pvalue(part.get("p")),
-            fixed(part.get("se"), d),
+            with_sign(cv.gap, d),
+            interval(part.low, part.high, digits=d),
+            pvalue(part.p),
+            fixed(part.se, d),
         )
-        for label, gloss, part in (
-            (
-                "corrected resampled t (Nadeau and Bengio)",
-                "a t interval on the fold gaps, widened because the folds share training rows",
-                c,
-            ),
-            (
-                "naive paired t over folds (too narrow)",
-                "treats the fold gaps as independent, which they are not: for comparison only",
-                n,
-            ),
-        )
+        for label, gloss, part in parts
     ]
 
 
-def _bayes_rows(cv: dict) -> list[Row]:
-    b = cv.get("bayes")
-    if not b:
+def _bayes_rows(cv: CrossValidation) -> list[Row]:
+    """The Bayesian correlated t's three probabilities; none without min_useful_effect."""
+    b = cv.bayes
+    if b is None:
         return []
-    rope = given(b.get("rope"))
+    rope = given(b.rope)
     return [
-        Row(f"P(gap < −{rope}): the candidate is worse", posterior(b.get("p_worse"))),
-        Row(f"P(−{rope} ≤ gap ≤ {rope}): practically equivalent", posterior(b.get("p_equivalent"))),
-        Row(f"P(gap > {rope}): the candidate is better", posterior(b.get("p_better"))),
+        Row(f"P(gap < −{rope}): the candidate is worse", posterior(b.p_worse)),
+        Row(f"P(−{rope} ≤ gap ≤ {rope}): practically equivalent", posterior(b.p_equivalent)),
+        Row(f"P(gap > {rope}): the candidate is better", posterior(b.p_better)),
     ]
 
 
-def _facts(cv: dict) -> list[Row]:
-    c = cv.get("corrected") or {}
+def _facts(cv: CrossValidation) -> list[Row]:
+    """The design's numbers: repeats, folds, the ratio, degrees of freedom."""
     return [
-        Row("repeats × folds", f"{count(cv.get('repeats'))} × {count(cv.get('folds'))}"),
-        Row("fold gaps (J)", count(cv.get("J"))),
-        Row("sd of the fold gaps", spread(cv.get("sd"))),
-        Row("n_test / n_train", sig(cv.get("test_train_ratio"), 3)),
-        Row("ratio from", str(cv.get("ratio_from") or DASH)),
-        Row("degrees of freedom", count(c.get("df"))),
-        Row("confidence", confidence(cv.get("confidence"))),
-        Row("corrected interval excludes zero", yes_no(cv.get("excludes_zero"))),
+        Row("repeats × folds", f"{count(cv.repeats)} × {count(cv.folds)}"),
+        Row("fold gaps (J)", count(cv.J)),
+        Row("sd of the fold gaps", spread(cv.sd)),
+        Row("n_test / n_train", sig(cv.test_train_ratio, 3)),
+        Row("ratio from", cv.ratio_from or DASH),
+        Row("degrees of freedom", count(cv.corrected.df)),
+        Row("confidence", confidence(cv.confidence)),
+        Row("corrected interval excludes zero", yes_no(cv.excludes_zero)),
     ]
 
 
-def _figure(report: dict, cv: dict, charts: Collection[str]) -> Figure | None:
-    c = cv.get("corrected") or {}
-    d = gap_decimals(cv.get("gap"), c.get("low"), c.get("high"))
-    gaps = [g["gap"] for g in cv.get("fold_gaps") or [] if g.get("gap") is not None]
+def _figure(report: Report, cv: CrossValidation, charts: Collection[str]) -> Figure | None:
+    """The fold-gap chart: each fold's gap and the intervals on their mean."""
+    c = cv.corrected
+    d = gap_decimals(cv.gap, c.low, c.high)
+    gaps = [g.gap for g in cv.fold_gaps if g.gap is not None]
     above = sum(1 for g in gaps if g > 0)
     return chart_figure(
         charts,
@@ -181,21 +194,21 @@ def _figure(report: dict, cv: dict, charts: Collection[str]) -> Figure | None:
     )
 
 
-def _description(report: dict, cv: dict, n: int, above: int, d: int) -> str:
+def _description(report: Report, cv: CrossValidation, n: int, above: int, d: int) -> str:
     """The fold-gap chart in words (a sentence: no dash where an interval is missing)."""
-    c, nv = cv.get("corrected") or {}, cv.get("naive") or {}
+    c, nv = cv.corrected, cv.naive
     s = (
         f"Dot plot of {words.count_noun(n, 'fold gap')} in {metric_name(report)} over "
-        f"{words.count_noun(cv.get('repeats') or 0, 'repeat')}, {words.count(above)} of them "
+        f"{words.count_noun(cv.repeats or 0, 'repeat')}, {words.count(above)} of them "
         "above zero"
     )
-    if cv.get("gap") is not None:
-        s += f"; mean {words.with_sign(cv['gap'], d)}"
-    if c.get("low") is not None and nv.get("low") is not None:
+    if cv.gap is not None:
+        s += f"; mean {words.with_sign(cv.gap, d)}"
+    if c.low is not None and c.high is not None and nv.low is not None and nv.high is not None:
         s += (
-            f", corrected interval {words.interval(c['low'], c['high'], digits=d)}, naive "
-            f"interval {words.interval(nv['low'], nv['high'], digits=d)}"
+            f", corrected interval {words.interval(c.low, c.high, digits=d)}, naive "
+            f"interval {words.interval(nv.low, nv.high, digits=d)}"
         )
     else:
-        s += f"; no interval: {cv.get('reason') or 'the fold gaps have no spread'}"
+        s += f"; no interval: {cv.reason or 'the fold gaps have no spread'}"
     return s + "."

@@ -6,6 +6,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.header import Project
 from reportgen.stats.metric_registry import unit_power
 from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
@@ -82,17 +84,26 @@ def chart_figure(
     return Figure(key, caption, description) if key in charts else None
 
 
-def ids(report: dict) -> tuple[str, str]:
+def _project(report: Report | dict[str, object]) -> Project:
+    """The report's project; a plain report.json dict is read as one (the view modules not yet
+    typed pass their JSON)."""
+    if isinstance(report, Report):
+        return report.project
+    return Project.from_json(report["project"], "report.project")
+
+
+def ids(report: Report | dict[str, object]) -> tuple[str, str]:
     """(candidate, baseline) model ids, as runs.csv and evreport.toml name them."""
-    p = report["project"]
-    return str(p["candidate"]), str(p["baseline"])
+    p = _project(report)
+    return p.candidate, p.baseline
 
 
-def names(report: dict) -> tuple[str, str]:
+def names(report: Report | dict[str, object]) -> tuple[str, str]:
     """(candidate, baseline) as the page names them: the display names of evreport.toml's
     [models] (report.json ``project.display_names``), else the ids."""
-    shown = report["project"].get("display_names") or {}
-    return tuple(str(shown.get(i) or i) for i in ids(report))  # type: ignore[return-value]
+    shown = _project(report).display_names
+    cand, base = ids(report)
+    return shown.get(cand) or cand, shown.get(base) or base
 
 
 #: words evreport's own sentences use as words: a model id that is one of them stays an id
@@ -103,13 +114,13 @@ OWN_WORDS = frozenset(
 )
 
 
-def _ids_pattern(model_ids: list[str]) -> re.Pattern:
+def _ids_pattern(model_ids: list[str]) -> re.Pattern[str]:
     """Any of the ids as a word of its own: not inside a path, a file name or a longer name."""
     alternatives = "|".join(re.escape(i) for i in sorted(model_ids, key=len, reverse=True))
     return re.compile(r"(?<![\w./:\\-])(?:" + alternatives + r")(?![\w/\\-]|\.\w)")
 
 
-def in_words(text: str, report: dict) -> str:
+def in_words(text: str, report: Report | dict[str, object]) -> str:
     """A sentence of report.json as the page prints it: each model id that stands as a word
     of its own replaced by the model's display name (checks/ writes ids; see docs/report.md)."""
     subs = {
@@ -122,10 +133,9 @@ def in_words(text: str, report: dict) -> str:
     return _ids_pattern(list(subs)).sub(lambda m: subs[m.group(0)], text)
 
 
-def metric_name(report: dict) -> str:
+def metric_name(report: Report | dict[str, object]) -> str:
     """The metric as words, with [claim] unit: log_loss -> log loss, "squared error, mmHg²"."""
-    p = report["project"]
-    if not p.get("unit"):
-        return str(p["metric"]).replace("_", " ")
-    name = str(p["metric"])
-    return metric_label(name, p["unit"], power=unit_power(name))
+    p = _project(report)
+    if not p.unit:
+        return p.metric.replace("_", " ")
+    return str(metric_label(p.metric, p.unit, power=unit_power(p.metric)))

@@ -6,6 +6,10 @@ import math
 import re
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.enums import Kind, RungStatus, Verdict
+from reportgen.model.ladder import Rung
+from reportgen.model.noise import SignDisagreement
 from reportgen.names import RUNG_NAMES
 from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
@@ -25,10 +29,10 @@ CHECK_WORDS = {
     "interval-above-zero": "interval's lower end",
 }
 VERDICT_CLASS = {
-    "adopt": "shown",
-    "keep-baseline": "partly",
-    "roll-back": "not-shown",
-    "inconclusive": "neutral",
+    Verdict.ADOPT: "shown",
+    Verdict.KEEP_BASELINE: "partly",
+    Verdict.ROLL_BACK: "not-shown",
+    Verdict.INCONCLUSIVE: "neutral",
 }
 
 
@@ -104,19 +108,20 @@ class DecisionView:
     sign_flip: str | None
 
 
-def header_view(report: dict) -> Header:
-    p = report["project"]
+def header_view(report: Report) -> Header:
+    """The title block: the project's title, byline, models and metric."""
+    p = report.project
     cand, base = names(report)
     return Header(
-        title=str(p["title"]),
-        author=p.get("author"),
-        date=timestamp(report.get("build", {}).get("date")),
-        version=str(report.get("tool", {}).get("version") or DASH),
-        kind="before and after" if p["kind"] == "before-after" else "model against baseline",
+        title=p.title,
+        author=p.author,
+        date=timestamp(report.build.date),
+        version=report.tool.version or DASH,
+        kind="before and after" if p.kind == Kind.BEFORE_AFTER else "model against baseline",
         candidate=cand,
         baseline=base,
         metric=metric_name(report),
-        direction="higher is better" if p["higher_is_better"] else "lower is better",
+        direction="higher is better" if p.higher_is_better else "lower is better",
     )
 
 
@@ -132,9 +137,10 @@ def reconsider_item(text: str) -> Reconsider:
     return Reconsider(text, "")
 
 
-def claim_view(report: dict) -> ClaimView:
-    c = report["claim"]
-    rung = c.get("supported_rung") or 0
+def claim_view(report: Report) -> ClaimView:
+    """The claim as written, as the evidence supports it, and what would reopen it."""
+    c = report.claim
+    rung = c.supported_rung
     if rung <= 0:
         supported = "The evidence supports no rung of the ladder: not even rung 1 (correct)."
     else:
@@ -142,37 +148,27 @@ def claim_view(report: dict) -> ClaimView:
             f"The evidence supports the claim up to rung {count(rung)} ({RUNG_NAMES[rung - 1]}); "
             "the rewritten claim says no more than that."
         )
-    items = c.get("reconsider_items")
-    if items is None:  # a report from before the list: its one sentence, as one item
-        items = [_strip_prefix(str(c.get("reconsider_when") or DASH), "reconsider when")]
     return ClaimView(
-        original=str(c.get("original") or report["project"].get("claim") or DASH),
-        rewritten=in_words(str(c.get("rewritten") or DASH), report),
+        original=c.original or report.project.claim or DASH,
+        rewritten=in_words(c.rewritten or DASH, report),
         supported=supported,
-        reconsider=[reconsider_item(in_words(str(x), report)) for x in items],
+        reconsider=[reconsider_item(in_words(x, report)) for x in c.reconsider_items],
     )
 
 
-def _strip_prefix(text: str, prefix: str) -> str:
-    """Drop a leading label the template already prints ("Reconsider when ...")."""
-    if text.lower().startswith(prefix):
-        rest = text[len(prefix) :].lstrip(" :")
-        return rest[:1].upper() + rest[1:] if rest else text
-    return text
-
-
-def decision_view(report: dict) -> DecisionView:
-    d = report["decision"]
+def decision_view(report: Report) -> DecisionView:
+    """The verdict in the models' names, the model recommended, the reasons and alternatives."""
+    d = report.decision
     cand_id, base_id = ids(report)
     cand, base = names(report)
-    verdict = d.get("verdict") or "inconclusive"
+    verdict = d.verdict
     words = {
-        "adopt": f"Adopt {cand}",
-        "keep-baseline": f"Keep {base}",
-        "roll-back": f"Roll back to {base}",
-        "inconclusive": "Inconclusive",
+        Verdict.ADOPT: f"Adopt {cand}",
+        Verdict.KEEP_BASELINE: f"Keep {base}",
+        Verdict.ROLL_BACK: f"Roll back to {base}",
+        Verdict.INCONCLUSIVE: "Inconclusive",
     }
-    recommend_id = str(d.get("recommend") or base_id)
+    recommend_id = d.recommend or base_id
     role = (
         "candidate"
         if recommend_id == cand_id
@@ -182,17 +178,17 @@ def decision_view(report: dict) -> DecisionView:
     )
     recommend = {cand_id: cand, base_id: base}.get(recommend_id, recommend_id)
     other = base if recommend_id == cand_id else cand
-    if verdict == "adopt":
+    if verdict == Verdict.ADOPT:
         alternatives = [f"Keep {base}: the baseline stays if the evidence is judged insufficient."]
     else:
         alternatives = [
             f"Adopt {other}: not supported by this evidence; see the reconsider-when line "
             "for what would change that."
         ]
-    reasons = [str(r) for r in d.get("reasons") or []]
+    reasons = list(d.reasons)
     return DecisionView(
-        verdict=words.get(verdict, verdict),
-        css=VERDICT_CLASS.get(verdict, "neutral"),
+        verdict=words[verdict],
+        css=VERDICT_CLASS[verdict],
         recommend=recommend,
         recommend_role=role,
         reasons=[in_words(r, report) for r in reasons],
@@ -202,34 +198,32 @@ def decision_view(report: dict) -> DecisionView:
     )
 
 
-def _in_units(report: dict) -> str | None:
+def _in_units(report: Report) -> str | None:
     """The test cost difference at the chosen thresholds, per period when a volume is set,
     in the costs' unit ([costs] unit) right after the amount."""
-    rel = report.get("relevance") or {}
-    cpc = rel.get("cost_per_case") or {}
-    if cpc.get("difference") is None:
+    rel = report.relevance
+    if rel is None or rel.cost_per_case is None:
         return None
     cand, _ = names(report)
-    unit = str(rel.get("unit") or "cost units")
-    per_period = rel.get("cost_per_period")
+    unit = rel.unit or "cost units"
+    per_period = rel.cost_per_period
     if per_period is not None:
-        period = rel.get("period") or "period"
-        amount, where = per_period, f"per {period}"
-        volume = rel.get("cases_per_period")
-        if volume is not None:
-            where += f" of {count(volume)} cases"
+        amount, where = per_period, f"per {rel.period or 'period'}"
+        if rel.cases_per_period is not None:
+            where += f" of {count(rel.cases_per_period)} cases"
     else:
-        amount, where = cpc["difference"], "per case"
+        amount, where = rel.cost_per_case.difference, "per case"
     if amount == 0:
         return f"At each model's chosen threshold, {cand} and the baseline cost the same on test."
     verb = "saves" if amount > 0 else "costs"
     more = "" if amount > 0 else " more"
     # with costs 1 and 1 on an error metric the saving per case is the test gap itself: one
     # number, printed with the gap's digits (0.0060, never 0.0060 and 0.00600 on one page)
-    block = (report.get("noise") or {}).get("block") or {}
-    same = per_period is None and block.get("gap") is not None
-    same = same and math.isclose(abs(amount), abs(block["gap"]), rel_tol=1e-9, abs_tol=1e-15)
-    digits = gap_decimals(block.get("gap"), block.get("low"), block.get("high")) if same else None
+    block = report.noise.block
+    digits = None
+    if per_period is None and block is not None and block.gap is not None:
+        if math.isclose(abs(amount), abs(block.gap), rel_tol=1e-9, abs_tol=1e-15):
+            digits = gap_decimals(block.gap, block.low, block.high)
     amount_text = fixed(abs(amount), digits) if digits is not None else cost(abs(amount))
     return (
         f"At each model's chosen threshold, {cand} {verb} {amount_text} {unit}"
@@ -237,67 +231,74 @@ def _in_units(report: dict) -> str | None:
     )
 
 
-def _sign_flip(report: dict, reasons: list[str]) -> str | None:
+def _sign_flip(report: Report, reasons: list[str]) -> str | None:
     """noise.sign_disagreement (validation and test gaps of opposite sign), in the view's
     numbers; None when a decision reason says it already (page one says it once)."""
-    noise = report.get("noise") or {}
-    dis = noise.get("sign_disagreement")
-    if not dis or (dis.get("text") and dis["text"] in reasons):
+    dis = report.noise.sign_disagreement
+    if not isinstance(dis, SignDisagreement) or (dis.text and dis.text in reasons):
         return None
-    val, test = dis["validation_gap"], dis["test_gap"]
-    block = noise.get("block") or {}
+    val, test = dis.validation_gap, dis.test_gap
+    block = report.noise.block
+    low, high = (None, None) if block is None else (block.low, block.high)
     cand, base = names(report)
     better = {True: cand, False: base}
     return (
         f"Validation and test disagree: on validation {better[val > 0]} is better "
         f"(gap {gap(val)}), on test {better[test > 0]} "
-        f"(gap {gap_with_interval(test, block.get('low'), block.get('high'))})."
+        f"(gap {gap_with_interval(test, low, high)})."
     )
 
 
-def _page_one_artefacts(listed: list[str], total: int, links: str | None) -> ArtefactList:
+def _page_one_artefacts(listed: list[str], links: str | None) -> ArtefactList:
     """The first PAGE_ONE_ARTEFACTS of a rung's artefacts, grouped, and "and 24 more"."""
     first = artefact_list(listed[:PAGE_ONE_ARTEFACTS], links)
-    left = total - min(len(listed), PAGE_ONE_ARTEFACTS)
+    left = len(listed) - min(len(listed), PAGE_ONE_ARTEFACTS)
     return ArtefactList(first.groups, f"and {count(left)} more" if left > 0 else "")
 
 
-def _not_credited(r: dict, lowest: dict | None) -> str | None:
+def _not_credited(r: Rung, lowest: Rung | None) -> str | None:
     """Why a shown rung earns no credit: the lowest unshown rung below it."""
-    if r.get("status") != "shown" or r.get("credited") is not False or lowest is None:
+    if r.status != RungStatus.SHOWN or r.credited or lowest is None:
         return None
     return (
-        f"not credited: rung {count(lowest['rung'])} ({lowest['name']}) below it is {lowest['status']}, "
+        f"not credited: rung {count(lowest.rung)} ({lowest.name}) below it is {lowest.status}, "
         "and a rung counts only when every rung below it is shown"
     )
 
 
-def ladder_view(report: dict, links: str | None = None) -> list[LadderRow]:
+def _failed_numbers(report: Report) -> dict[int, list[str]]:
+    """Each rung's failed checks: the value against its bar, in words, by rung."""
     failed: dict[int, list[str]] = {}
-    for c in report.get("checks") or []:
-        if c.get("passed") is False and c.get("rung") is not None:
-            cid = str(c.get("id") or "check")
-            what = measured(c.get("value"), c.get("bar"), value_format(report, cid))
+    raw = None
+    for c in report.checks:
+        if c.passed is False:
+            cid = c.id or "check"
+            raw = raw or report.to_json()  # appendix.value_format reads report.json's JSON
+            what = measured(c.value, c.bar, value_format(raw, cid))
             if what:
                 label = CHECK_WORDS.get(cid, cid.replace("-", " "))
-                failed.setdefault(int(c["rung"]), []).append(f"{label}: {what}")
-    lowest = next((r for r in report["ladder"] if r.get("status") != "shown"), None)
+                failed.setdefault(c.rung, []).append(f"{label}: {what}")
+    return failed
+
+
+def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
+    """The claim ladder: each rung's status, what is missing, its artefacts and numbers."""
+    failed = _failed_numbers(report)
+    lowest = next((r for r in report.ladder if r.status != RungStatus.SHOWN), None)
     rows = []
-    for r in report["ladder"]:
-        # a later report may carry the full list beside the capped one
-        listed = [str(a) for a in r.get("artefacts_all") or r.get("artefacts") or []]
-        total = max(int(r.get("artefacts_total") or 0), len(listed))
+    for r in report.ladder:
+        listed = list(r.artefacts)
         rows.append(
             LadderRow(
-                rung=int(r["rung"]),
-                name=str(r["name"]),
-                status=rung_status(r["status"], r.get("credited")),
+                rung=r.rung,
+                name=r.name,
+                status=rung_status(r.status, r.credited),
                 artefacts=[path_text(a, links) for a in listed],
-                artefacts_shown=_page_one_artefacts(listed, total, links),
-                anchor=f"evidence-rung-{int(r['rung'])}",
-                missing=in_words(_not_credited(r, lowest) or str(r.get("missing") or DASH), report),
-                numbers=failed.get(int(r["rung"]), []) if r.get("status") != "shown" else [],
-                summary=in_words(str(r["summary"]), report) if r.get("summary") else None,
+                artefacts_shown=_page_one_artefacts(listed, links),
+                anchor=f"evidence-rung-{r.rung}",
+                missing=in_words(_not_credited(r, lowest) or r.missing or DASH, report),
+                numbers=failed.get(r.rung, []) if r.status != RungStatus.SHOWN else [],
+                summary=in_words(r.summary, report) if r.summary else None,
             )
         )
     return rows

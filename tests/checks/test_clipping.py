@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from reportgen.checks import compute_report
+from reportgen.model import Report
 from reportgen.project import load_project
 from reportgen.render.html import render_html
 from reportgen.view import build_view
@@ -78,7 +79,7 @@ def test_two_clipped_rows_in_300_add_0_24_and_flip_the_gap(tmp_path):
     assert "(the other sign)" in clip["text"]
     (w,) = [w for w in warnings if w.slug == "log-loss-clipped"]
     assert w.message == clip["text"] and w.path == "artefacts/predictions/net-1-test.csv"
-    html = render_html(build_view(report, set()), {})
+    html = render_html(build_view(Report.from_json(report), set()), {})
     assert clip["text"].replace("'", "&#39;") in html
 
 

@@ -13,6 +13,7 @@ from reportgen.charts.specs import chart_specs
 from reportgen.checks import compute_report
 from reportgen.checks.noise_lines import BLOCK_HEAD
 from reportgen.errors import Problem
+from reportgen.model import Report
 from reportgen.project import load_project
 from reportgen.project.config import parse_config
 from reportgen.render.html import render_html
@@ -33,7 +34,7 @@ def _report(tmp_path, samples: bool = False, **cell) -> dict:
 
 
 def _html(report: dict) -> str:
-    return render_html(build_view(report, set()), {})
+    return render_html(build_view(Report.from_json(report), set()), {})
 
 
 # ---------------------------------------------------------- the test gap in seed sd
@@ -151,7 +152,7 @@ def _page(report: dict) -> tuple[str, dict]:
     place of the drawing, its style sheet left out; and the chart keys."""
     specs = chart_specs(report)
     svgs = {key: f"<svg><desc>{json.dumps(spec)}</desc></svg>" for key, spec in specs.items()}
-    page = render_html(build_view(report, set(svgs)), svgs)
+    page = render_html(build_view(Report.from_json(report), set(svgs)), svgs)
     return html.unescape(re.sub(r"<style.*?</style>", "", page, flags=re.S)), svgs
 
 

@@ -10,6 +10,7 @@ import pytest
 from reportgen.checks import compute_report
 from reportgen.checks.ladder import credit
 from reportgen.checks.ladder import rung as make_rung
+from reportgen.model import Report
 from reportgen.project import load_project
 from reportgen.render.html import render_html
 from reportgen.view import build_view
@@ -79,13 +80,13 @@ def test_credited_ladder_model_against_baseline(tmp_path):
         ("shown", False),
     ]
     assert report["claim"]["supported_rung"] == 2
-    row = ladder_view(report)[4]
+    row = ladder_view(Report.from_json(report))[4]
     assert (row.status.word, row.status.css) == ("shown, not credited", "not-credited")
     assert row.missing == (
         "not credited: rung 3 (larger than noise) below it is partly, and a rung counts "
         "only when every rung below it is shown"
     )
-    assert [r.status.css for r in ladder_view(report)[:2]] == ["shown", "shown"]
+    assert [r.status.css for r in ladder_view(Report.from_json(report))[:2]] == ["shown", "shown"]
 
 
 def test_credited_ladder_before_after(tmp_path):
@@ -94,13 +95,13 @@ def test_credited_ladder_before_after(tmp_path):
     report, _ = compute_report(load_project(root))
     assert _statuses(report)[2] == ("not shown", False)
     assert _statuses(report)[4] == ("shown", False)
-    assert ladder_view(report)[4].status.word == "shown, not credited"
+    assert ladder_view(Report.from_json(report))[4].status.word == "shown, not credited"
 
 
 def test_page_one_shows_the_not_credited_badge_never_green(tmp_path):
     root = make_project(tmp_path / "p", cand_strength=1.0, seed_jitter=0.3)
     report, _ = compute_report(load_project(root))
-    html = render_html(build_view(report, set()), {})
+    html = render_html(build_view(Report.from_json(report), set()), {})
     ladder = html.split('aria-labelledby="h-ladder"')[1].split("</section>")[0]
     rows = re.findall(r'<tr class="row-([\w-]+)">', ladder)
     assert rows == ["shown", "shown", "partly", "partly", "not-credited"]

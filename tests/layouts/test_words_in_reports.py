@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reportgen.checks import compute_report
+from reportgen.model import Report
 from reportgen.project import ProjectPaths, load_project
 from tests.forbidden import forbidden_forms
 from tests.layouts.cells import all_cells
@@ -92,7 +93,7 @@ def test_the_view_says_what_is_missing_never_a_placeholder(cell, built_cells):
     report = built_report(built_cells, cell)
     found = [
         (path, text)
-        for path, text in _view_strings(build_view(report, _EveryChart()))
+        for path, text in _view_strings(build_view(Report.from_json(report), _EveryChart()))
         if (DASH in text and text != DASH) or re.search(r"\bn/a\b|\bNone\b|\bnan\b", text)
     ]
     assert found == []

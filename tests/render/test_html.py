@@ -94,7 +94,7 @@ def test_no_external_urls_and_no_script(weekly_churn_files):
 def test_script_claim_is_escaped_text(weekly_churn):
     report = copy.deepcopy(weekly_churn)
     report["project"]["claim"] = report["claim"]["original"] = HOSTILE_CLAIM
-    html = render_html(build_view(report, ()))
+    html = render_html(build_view(Report.from_json(report), ()))
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<script>" not in html
     soup = BeautifulSoup(html, "html.parser")
@@ -150,7 +150,7 @@ def test_before_after_section(tuned_no_replay_files, tuned_no_replay):
 def test_question_text_with_markup_is_shown_as_text(tuned_no_replay):
     report = copy.deepcopy(tuned_no_replay)
     report["before_after"]["broken_rows"][0]["text"] = 'Who wrote "<b>Middlemarch</b>"?'
-    soup = BeautifulSoup(render_html(build_view(report, ())), "html.parser")
+    soup = BeautifulSoup(render_html(build_view(Report.from_json(report), ())), "html.parser")
     section = soup.select_one("section.before-after")
     assert '"<b>Middlemarch</b>"' in section.get_text()
     assert section.find("b") is None

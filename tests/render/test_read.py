@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from reportgen import view
+from reportgen.model import Report
 from reportgen.project.config import MAX_DISPLAY_NAME, parse_config
 from reportgen.safe import project_link
 from reportgen.view.artefacts import artefact_list, file_href, link_prefix
@@ -72,7 +74,7 @@ def test_report_json_carries_the_display_names(weekly_churn):
 
 
 def test_page_names_models_by_display_name(weekly_churn):
-    v = view.build_view(weekly_churn, {})
+    v = view.build_view(Report.from_json(weekly_churn), {})
     assert (v.header.candidate, v.header.baseline) == (
         "MLP (1 x 32)",
         "gradient boosting",
@@ -83,8 +85,17 @@ def test_page_names_models_by_display_name(weekly_churn):
     assert "mlp" not in v.claim.rewritten
 
 
+def _models(candidate: str, baseline: str, display_names: dict[str, str]) -> Report:
+    """weekly-churn's report with the two models' ids and display names replaced."""
+    report = Report.from_json(load("weekly-churn"))
+    project = replace(
+        report.project, candidate=candidate, baseline=baseline, display_names=display_names
+    )
+    return replace(report, project=project)
+
+
 def test_in_words_replaces_ids_that_stand_as_words():
-    report = {"project": {"candidate": "mlp", "baseline": "gbm", "display_names": {"mlp": "MLP"}}}
+    report = _models("mlp", "gbm", {"mlp": "MLP"})
     assert names(report) == ("MLP", "gbm")
     text = "mlp seed 4 (runs.csv:12); artefacts/mlp/x.csv, mlp-c and r03-mlp-s1.csv; mlp."
     assert (
@@ -94,7 +105,7 @@ def test_in_words_replaces_ids_that_stand_as_words():
 
 
 def test_in_words_leaves_an_id_that_is_one_of_evreports_words():
-    report = {"project": {"candidate": "new", "baseline": "old", "display_names": {"new": "v2"}}}
+    report = _models("new", "old", {"new": "v2"})
     assert in_words("the new model", report) == "the new model"
 
 
@@ -102,7 +113,7 @@ def test_in_words_leaves_an_id_that_is_one_of_evreports_words():
 
 
 def test_saving_names_its_unit(weekly_churn):
-    v = view.build_view(weekly_churn, {})
+    v = view.build_view(Report.from_json(weekly_churn), {})
     rel = weekly_churn["relevance"]
     assert f"saves 85.8 {rel['unit']} per week of 10,000 cases" in v.decision.in_units
     assert rel["cost_per_period"] == pytest.approx(85.8, abs=0.05)
@@ -114,7 +125,7 @@ def test_saving_equal_to_the_gap_has_the_gaps_digits():
     block = r["noise"]["block"]
     assert math.isclose(r["relevance"]["cost_per_case"]["difference"], block["gap"], rel_tol=1e-9)
     d = gap_decimals(block["gap"], block["low"], block["high"])
-    v = view.build_view(r, {})
+    v = view.build_view(Report.from_json(r), {})
     assert f"saves {fixed(block['gap'], d)} cost units per case" in v.decision.in_units
     assert f"test gap of +{fixed(block['gap'], d)}" in v.claim.rewritten
 
@@ -141,7 +152,7 @@ def test_planner_flags_an_impractical_plan(weekly_churn):
         i for i in weekly_churn["claim"]["reconsider_items"] if i.startswith("with 41 seeds")
     )
     assert plan["impractical_text"] in item
-    v = view.build_view(weekly_churn, {})
+    v = view.build_view(Report.from_json(weekly_churn), {})
     row = next(r for r in v.noise.budget_rows if r.label == "both scaled together")
     assert row.value == f"41 seeds and 243 weeks: {plan['impractical_text']}"
 
@@ -152,7 +163,7 @@ def test_planner_says_nothing_when_the_plan_is_modest():
 
 
 def test_reconsider_when_is_a_list_with_todays_values(weekly_churn):
-    v = view.build_view(weekly_churn, {})
+    v = view.build_view(Report.from_json(weekly_churn), {})
     items = v.claim.reconsider
     assert len(items) == len(weekly_churn["claim"]["reconsider_items"]) == 6
     assert (items[0].what, items[0].now) == (
@@ -171,7 +182,11 @@ def test_confusion_rates(weekly_churn, role):
     (tn, fp), (fn, tp) = t["confusion"]
     assert t["false_positive_rate"] == pytest.approx(fp / (fp + tn))
     assert t["recall"] == pytest.approx(tp / (tp + fn))
-    m = next(m for m in view.build_view(weekly_churn, {}).threshold.models if role in m.model)
+    m = next(
+        m
+        for m in view.build_view(Report.from_json(weekly_churn), {}).threshold.models
+        if role in m.model
+    )
     assert m.fpr == fixed(fp / (fp + tn), 3)
 
 
@@ -251,7 +266,7 @@ def test_fairness_facts_cite_what_was_checked(weekly_churn):
 
 
 def test_appendix_lists_every_artefact_once_per_check(weekly_churn):
-    v = view.build_view(weekly_churn, {})
+    v = view.build_view(Report.from_json(weekly_churn), {})
     fair = next(e for e in v.evidence if e.rung == 2)
     cover = next(f for f in fair.facts if f.label == "predictions cover parts")
     listed = [g.head.text + i.text for g in cover.artefacts.groups for i in g.items]
@@ -300,6 +315,6 @@ def test_pdf_html_has_no_links(rendered):
     from reportgen.render.html import render_html
     from reportgen.view import build_view
 
-    v = build_view(load("weekly-churn"), (), "../")
+    v = build_view(Report.from_json(load("weekly-churn")), (), "../")
     assert '<a class="file"' in render_html(v, {}, for_print=False)
     assert '<a class="file"' not in render_html(v, {}, for_print=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from reportgen.model import Report
 from reportgen.view import build_view
 
 from .conftest import load
@@ -22,7 +23,7 @@ def _target_decimals(scale: float) -> int:
 
 def test_regression_errors_table_in_the_targets_digits():
     report = load("diabetes-regression")
-    view = build_view(report, ()).regression
+    view = build_view(Report.from_json(report), ()).regression
     sec = report["regression"]
     sd = sec["target"]["sd"]
     d, d2 = _target_decimals(sd), _target_decimals(sd**2)
@@ -52,7 +53,7 @@ def test_regression_errors_table_in_the_targets_digits():
 
 def test_a_description_says_it_is_the_mean_over_the_networks():
     report = load("diabetes-regression")
-    (row,) = build_view(report, ()).regression.descriptions
+    (row,) = build_view(Report.from_json(report), ()).regression.descriptions
     r2 = report["descriptions"][0]
     assert row.label == "R² (a description, not the claim's metric)"
     assert row.value.startswith(
@@ -64,7 +65,7 @@ def test_a_description_says_it_is_the_mean_over_the_networks():
 
 def test_multiclass_confusion_and_per_class_cells():
     report = load("digits-multiclass")
-    view = build_view(report, ()).multiclass
+    view = build_view(Report.from_json(report), ()).multiclass
     sec = report["multiclass"]
     for conf, role in zip(view.confusions, ("candidate", "baseline"), strict=True):
         m = sec[role]
@@ -88,19 +89,24 @@ def test_without_a_block_column_no_period_is_measured():
     """The first and last "blocks" of a project without a block column are row ids."""
     report = load("diabetes-regression")
     assert report["data"]["block_column"] is None and report["data"]["first_block"]
-    rows = {r.label: r.value for r in build_view(report, ()).bounds.data}
+    rows = {r.label: r.value for r in build_view(Report.from_json(report), ()).bounds.data}
     assert "period measured" not in rows
     assert rows["blocks on test"] == f"{report['data']['blocks']:,} single-row blocks"
-    weekly = {r.label: r.value for r in build_view(load("weekly-churn"), ()).bounds.data}
+    weekly = {
+        r.label: r.value for r in build_view(Report.from_json(load("weekly-churn")), ()).bounds.data
+    }
     assert weekly["period measured"].split(" to ")[0] == load("weekly-churn")["data"]["first_block"]
 
 
 def test_the_smallest_useful_effect_carries_the_unit():
     report = load("diabetes-regression")
     assert report["project"]["unit"] == "points"
-    rows = {r.label: r.value for r in build_view(report, ()).bounds.relevance}
+    rows = {r.label: r.value for r in build_view(Report.from_json(report), ()).bounds.relevance}
     assert rows["smallest useful effect"] == "100 points²"
-    rows = {r.label: r.value for r in build_view(load("weekly-churn"), ()).bounds.relevance}
+    rows = {
+        r.label: r.value
+        for r in build_view(Report.from_json(load("weekly-churn")), ()).bounds.relevance
+    }
     assert rows["smallest useful effect"] == str(
         load("weekly-churn")["relevance"]["min_useful_effect"]
     )
@@ -110,7 +116,7 @@ def test_the_budget_says_what_its_seed_count_is_for():
     """'seeds needed 2' beside a failed seed rule read as the rule's need: it is the interval's."""
     report = load("digits-multiclass")
     plan = report["noise"]["budget"]["planning"]
-    rows = {r.label: r.value for r in build_view(report, ()).noise.budget_rows}
+    rows = {r.label: r.value for r in build_view(Report.from_json(report), ()).noise.budget_rows}
     assert "seeds needed, blocks fixed" not in rows
     seeds = rows["seeds for the interval to exclude zero, blocks fixed"]
     if plan["seeds_needed"]:

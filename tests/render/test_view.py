@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reportgen import view
+from reportgen.model import Report
+from reportgen.model.noise import SignDisagreement
+from reportgen.model.seed import SeedNoise
 from reportgen.view.parts import in_words
 
 
+def build(report: dict | Report) -> view.ReportView:
+    """The view of a fixture's report (its plain JSON read as the model) without charts."""
+    typed = report if isinstance(report, Report) else Report.from_json(report)
+    return view.build_view(typed, {})
+
+
 def test_model_vs_baseline_view_has_every_section(weekly_churn):
-    v = view.build_view(weekly_churn, {})
+    v = build(weekly_churn)
     assert [r.status.word for r in v.ladder] == [
         "shown",
         "shown",
@@ -36,13 +47,13 @@ def test_model_vs_baseline_view_has_every_section(weekly_churn):
 
 
 def test_reconsider_label_not_repeated(weekly_churn):
-    v = view.build_view(weekly_churn, {})
+    v = build(weekly_churn)
     assert not v.claim.reconsider[0].what.lower().startswith("reconsider when")
     assert v.claim.reconsider[0].what.startswith("the validation gap exceeds 2 seed sd")
 
 
 def test_minimal_view_tolerates_null_sections(minimal):
-    v = view.build_view(minimal, {})
+    v = build(minimal)
     assert v.threshold is None and v.calibration is None and v.slices is None
     assert v.before_after is None
     assert v.noise.interval_rows == []
@@ -53,7 +64,7 @@ def test_minimal_view_tolerates_null_sections(minimal):
 
 
 def test_before_after_view(tuned_no_replay):
-    v = view.build_view(tuned_no_replay, {})
+    v = build(tuned_no_replay)
     ba = v.before_after
     assert ba is not None
     assert [q.id for q in ba.broken] == tuned_no_replay["before_after"]["broken_ids"]
@@ -63,7 +74,7 @@ def test_before_after_view(tuned_no_replay):
 
 
 def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
-    rows = {r.name: r for r in view.build_view(weekly_churn, {}).ladder}
+    rows = {r.name: r for r in build(weekly_churn).ladder}
     assert rows["correct"].numbers == []
     assert rows["larger than noise"].numbers == [
         "validation gap in seed sd: +0.88, bar 2",
@@ -76,23 +87,21 @@ def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
 
 
 def test_artefacts_counted_not_silently_capped(weekly_churn):
-    import copy
-
-    report = copy.deepcopy(weekly_churn)
-    report["ladder"][2]["artefacts_total"] = 30
-    row = view.build_view(report, {}).ladder[2]
+    report = Report.from_json(weekly_churn)
+    rung = report.ladder[2]
+    many = replace(rung, artefacts=tuple(f"runs.csv:{i}" for i in range(2, 32)))
+    row = build(replace(report, ladder=(*report.ladder[:2], many, *report.ladder[3:]))).ladder[2]
     assert sum(len(g.items) for g in row.artefacts_shown.groups) == 2
     assert row.artefacts_shown.more == "and 28 more"  # listed in the appendix, row.anchor
     assert row.anchor == "evidence-rung-3"
-    assert view.build_view(weekly_churn, {}).ladder[3].artefacts_shown.more == "and 12 more"
-    two = copy.deepcopy(weekly_churn)
-    two["ladder"][3]["artefacts"] = two["ladder"][3]["artefacts"][:2]
-    two["ladder"][3]["artefacts_total"] = 2
-    assert view.build_view(two, {}).ladder[3].artefacts_shown.more == ""  # 2 cited: all shown
+    assert build(report).ladder[3].artefacts_shown.more == "and 12 more"
+    two = replace(report.ladder[3], artefacts=report.ladder[3].artefacts[:2])
+    cut = replace(report, ladder=(*report.ladder[:3], two, *report.ladder[4:]))
+    assert build(cut).ladder[3].artefacts_shown.more == ""  # 2 cited: all shown
 
 
 def test_decision_in_its_units(weekly_churn):
-    d = view.build_view(weekly_churn, {}).decision
+    d = build(weekly_churn).decision
     assert d.in_units == (
         "At each model's chosen threshold, MLP (1 x 32) saves 85.8 retention-offer "
         "costs (EUR 20 each) per week of 10,000 cases on test; a point estimate, without an "
@@ -101,26 +110,28 @@ def test_decision_in_its_units(weekly_churn):
 
 
 def test_sign_flip_said_on_page_one(weekly_churn):
-    import copy
-
-    report = copy.deepcopy(weekly_churn)
-    assert view.build_view(report, {}).decision.sign_flip is None
+    report = Report.from_json(weekly_churn)
+    assert build(report).decision.sign_flip is None
     # the view prints the checks' noise.sign_disagreement, never its own reading of the gaps
-    report["noise"]["seed"]["validation_gap"] = -0.0045
-    assert view.build_view(report, {}).decision.sign_flip is None
-    gap = report["noise"]["block"]["gap"]
-    report["noise"]["sign_disagreement"] = {"validation_gap": -0.0045, "test_gap": gap, "text": "x"}
-    assert view.build_view(report, {}).decision.sign_flip == (
+    assert isinstance(report.noise.seed, SeedNoise) and report.noise.block is not None
+    seed = replace(report.noise.seed, validation_gap=-0.0045)
+    report = replace(report, noise=replace(report.noise, seed=seed))
+    assert build(report).decision.sign_flip is None
+    gap = report.noise.block.gap
+    assert gap is not None
+    flip = SignDisagreement(validation_gap=-0.0045, test_gap=gap, text="x")
+    flipped = replace(report, noise=replace(report.noise, sign_disagreement=flip))
+    assert build(flipped).decision.sign_flip == (
         "Validation and test disagree: on validation gradient boosting is better (gap "
         "\u22120.00450), on test MLP (1 x 32) (gap +0.0032 (\u22120.0051 to "
         "+0.0116))."
     )
-    report["noise"]["sign_disagreement"] = None
-    assert view.build_view(report, {}).decision.sign_flip is None
+    cleared = replace(report, noise=replace(report.noise, sign_disagreement=None))
+    assert build(cleared).decision.sign_flip is None
 
 
 def test_pdf_inputs_short_hashes_html_full(weekly_churn):
-    p = view.build_view(weekly_churn, {}).provenance
+    p = build(weekly_churn).provenance
     f = p.inputs[0]
     assert len(f.sha256) == 64 and f.sha256_short == f.sha256[:12]
     assert "".join(f.sha256_groups) == f.sha256 and {len(g) for g in f.sha256_groups} == {16}

@@ -32,6 +32,7 @@ import pytest
 from jinja2 import nodes
 
 import reportgen.view
+from reportgen.model import Report
 from reportgen.render.env import environment
 from reportgen.resources import resource_dir
 
@@ -131,7 +132,7 @@ def report_pages(reads: Reads) -> None:
     for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
         keys = tuple(chart_specs(report))
-        view = wrap(build_view(report, keys), reads)
+        view = wrap(build_view(Report.from_json(report), keys), reads)
         render_html(view, dict.fromkeys(keys, "<svg></svg>"))
         render_html(view, for_print=True)
         render_markdown(view)
