@@ -32,6 +32,7 @@ import pytest
 from jinja2 import nodes
 
 import reportgen.view
+from reportgen.model import Report
 from reportgen.render.env import environment
 from reportgen.resources import resource_dir
 
@@ -130,7 +131,7 @@ def report_pages(reads: Reads) -> None:
 
     for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
-        keys = tuple(chart_specs(report))
+        keys = tuple(chart_specs(Report.from_json(report)))
         view = wrap(build_view(report, keys), reads)
         render_html(view, dict.fromkeys(keys, "<svg></svg>"))
         render_html(view, for_print=True)
@@ -192,7 +193,7 @@ def ci_pages(reads: Reads) -> None:
     from reportgen import ci
 
     for name in (*EXAMPLES, MINIMAL, *GENERATED):
-        report = load(name)
+        report = Report.from_json(load(name))
         gates = ci.gates(report, strict=True, require_rung=3)
         ci.render_summary(wrap(ci.summary_context(report, gates, ["PDF not written"]), reads))
         ci.render_summary(wrap(ci.summary_context(report), reads))
