@@ -88,10 +88,10 @@ def render_outputs(
             f"unknown output format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats are {', '.join(FORMATS)}"
         )
-    # the view and the chart builders read report.json's plain JSON
-    raw = report.to_json()
     if helpers is not None and {"html", "pdf"} & set(formats):
-        return _render_in_parallel(raw, formats, helpers, links)
+        return _render_in_parallel(report, formats, helpers, links)
+    # the view reads report.json's plain JSON
+    raw = report.to_json()
     out: dict[str, bytes] = {}
     problems: list[str] = []
     view = None
@@ -99,7 +99,7 @@ def render_outputs(
         from reportgen.render.html import render_html
         from reportgen.view import build_view
 
-        with drawn_charts(raw, chart_process) as (keys, svgs):
+        with drawn_charts(report, chart_process) as (keys, svgs):
             view = build_view(raw, keys, links)
             if "pdf" in formats:  # laid out while the helper still draws the charts
                 from reportgen.render.pdf import PdfUnavailable, render_pdf
@@ -130,7 +130,7 @@ def _json_and_md(report: dict, formats: tuple[str, ...], view, out: dict[str, by
 
 
 def _render_in_parallel(
-    report: dict, formats: tuple[str, ...], helpers: Helpers, links: str | None
+    report: Report, formats: tuple[str, ...], helpers: Helpers, links: str | None
 ) -> tuple[dict[str, bytes], list[str]]:
     """render_outputs with Helpers: the same files; the PDF is laid out while this process
     writes the others, and the charts are drawn meanwhile."""
@@ -141,11 +141,12 @@ def _render_in_parallel(
     out: dict[str, bytes] = {}
     problems: list[str] = []
     helpers.charts.submit_report(report)
-    view = build_view(report, helpers.charts.keys(), links)
+    raw = report.to_json()  # the view reads report.json's plain JSON
+    view = build_view(raw, helpers.charts.keys(), links)
     pdf = helpers.pdf if "pdf" in formats else None
     if pdf is not None:
         pdf.submit_html(render_html(view, for_print=True))
-    _json_and_md(report, formats, view, out)  # while the PDF is laid out
+    _json_and_md(raw, formats, view, out)  # while the PDF is laid out
     charts = helpers.charts.result()  # raises here if drawing failed, as render_outputs does
     if pdf is not None:
         pdf.submit_charts(charts)
@@ -160,7 +161,7 @@ def _render_in_parallel(
 
 
 @contextmanager
-def drawn_charts(report: dict, chart_process: bool | None):
+def drawn_charts(report: Report, chart_process: bool | None):
     """(chart keys, svgs): the keys at once; svgs() returns key -> SVG, waiting if need be.
 
     In a helper process (see svg_process) the SVG is drawn while this process goes on.
