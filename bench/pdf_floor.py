@@ -16,16 +16,15 @@ from pathlib import Path
 
 
 def prepare(project: Path, out: Path) -> None:
-    from reportgen.checks import compute_report
-    from reportgen.model import Report
+    from reportgen.checks import compute
     from reportgen.project import load_project
     from reportgen.render import drawn_charts
     from reportgen.render.html import render_html
     from reportgen.view import build_view
 
-    report, _ = compute_report(load_project(project), command="evreport build PROJECT")
+    report, _ = compute(load_project(project), command="evreport build PROJECT")
     with drawn_charts(report, False) as (keys, svgs):
-        page = render_html(build_view(Report.from_json(report), keys, None), for_print=True)
+        page = render_html(build_view(report, keys, None), for_print=True)
         charts = svgs()
     out.mkdir(parents=True, exist_ok=True)
     (out / "page.html").write_text(page, encoding="utf-8")

@@ -35,7 +35,7 @@ class BuildResult:
 
         if self.render_problems:
             return 1
-        if not all(g.passed for g in gates(self.report.to_json(), strict, require_rung)):
+        if not all(g.passed for g in gates(self.report, strict, require_rung)):
             return EXIT_STRICT
         return EXIT_OK
 

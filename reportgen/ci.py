@@ -21,10 +21,16 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportgen.errors import Problem, UsageError, display_name
 from reportgen.names import FILE_NAMES, RUNG_NAMES
 from reportgen.safe import TMP_PREFIX, escape_controls
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
+    from reportgen.model import Report
 
 #: the report's own folder inside a project (build's default --out)
 REPORT_DIR = "report"
@@ -44,10 +50,10 @@ class Gate:
     reason: str
 
 
-def gates(report: dict, strict: bool = False, require_rung: int | None = None) -> list[Gate]:
+def gates(report: Report, strict: bool = False, require_rung: int | None = None) -> list[Gate]:
     """The gates asked for, in option order: ``--strict``, then ``--require-rung N``."""
     out = []
-    verdict = (report.get("decision") or {}).get("verdict")
+    verdict = str(report.decision.verdict)
     if strict:
         out.append(
             Gate(
@@ -57,8 +63,8 @@ def gates(report: dict, strict: bool = False, require_rung: int | None = None) -
             )
         )
     if require_rung is not None:
-        rung = (report.get("claim") or {}).get("supported_rung")
-        ok = isinstance(rung, int) and rung >= require_rung
+        rung = report.claim.supported_rung
+        ok = rung >= require_rung
         reason = f"supported rung is {rung} of 5" + (
             f", at least {require_rung} required" if not ok else ""
         )
@@ -69,24 +75,24 @@ def gates(report: dict, strict: bool = False, require_rung: int | None = None) -
     return out
 
 
-def _first_missing_rung(report: dict, supported) -> str | None:
+def _first_missing_rung(report: Report, supported: int) -> str | None:
     """The rung above the supported one, as "rung 3, larger than noise: not shown: WHY"."""
-    nxt = (supported or 0) + 1
-    for r in report.get("ladder") or []:
-        if r.get("rung") == nxt:
-            why = r.get("missing")
-            return f"rung {nxt}, {r.get('name')}: {r.get('status')}" + (f": {why}" if why else "")
+    nxt = supported + 1
+    for r in report.ladder:
+        if r.rung == nxt:
+            why = r.missing
+            return f"rung {nxt}, {r.name}: {r.status}" + (f": {why}" if why else "")
     return None
 
 
-def reasons(report: dict) -> list[str]:
+def reasons(report: Report) -> list[str]:
     """The decision's reasons, each one printable line."""
     from reportgen.errors import clean_text
 
-    return [clean_text(r) for r in (report.get("decision") or {}).get("reasons") or []]
+    return [clean_text(r) for r in report.decision.reasons]
 
 
-def built(report: dict, gate_list: list[Gate], render_problems: list[str]) -> dict[str, bytes]:
+def built(report: Report, gate_list: list[Gate], render_problems: list[str]) -> dict[str, bytes]:
     """{"junit": bytes, "summary": bytes} of a built report."""
     return {
         "junit": junit_xml(report, gate_list, render_problems),
@@ -94,7 +100,7 @@ def built(report: dict, gate_list: list[Gate], render_problems: list[str]) -> di
     }
 
 
-def failed_build(project_name: str, problems: list) -> dict[str, bytes]:
+def failed_build(project_name: str, problems: Sequence[Problem | str]) -> dict[str, bytes]:
     """{"junit": bytes, "summary": bytes} of a build that stopped on its input."""
     return {
         "junit": failed_build_junit(project_name, problems),
@@ -180,7 +186,7 @@ class _Case:
     output: str = ""
 
 
-def _suite(parent, name: str, cases: list[_Case]):
+def _suite(parent: Element, name: str, cases: list[_Case]) -> Element:
     """A <testsuite> of ``cases`` under ``parent``, with its counts."""
     import xml.etree.ElementTree as ET
 
@@ -206,7 +212,7 @@ def _suite(parent, name: str, cases: list[_Case]):
     return suite
 
 
-def _properties(suite, props: list[tuple[str, object]]) -> None:
+def _properties(suite: Element, props: list[tuple[str, object]]) -> None:
     import xml.etree.ElementTree as ET
 
     el = ET.Element("properties")
@@ -215,7 +221,7 @@ def _properties(suite, props: list[tuple[str, object]]) -> None:
     suite.insert(0, el)
 
 
-def _finish(root) -> bytes:
+def _finish(root: Element) -> bytes:
     import xml.etree.ElementTree as ET
 
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -226,40 +232,37 @@ def _finish(root) -> bytes:
         root.set(k, str(v))
     root.set("time", "0")
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return data + b"\n"
 
 
-def verdict_line(report: dict) -> str:
+def verdict_line(report: Report) -> str:
     """The line `evreport build` prints: verdict, recommended model, supported rung."""
-    claim, decision = report.get("claim") or {}, report.get("decision") or {}
+    claim, decision = report.claim, report.decision
     return (
-        f"verdict: {decision.get('verdict')} (recommend {decision.get('recommend')}); "
-        f"supported rung {claim.get('supported_rung')} of 5"
+        f"verdict: {decision.verdict} (recommend {decision.recommend}); "
+        f"supported rung {claim.supported_rung} of 5"
     )
 
 
 def junit_xml(
-    report: dict, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
+    report: Report, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
 ) -> bytes:
     """The JUnit XML file of a built report (see the module docstring)."""
     import xml.etree.ElementTree as ET
 
-    project = report.get("project") or {}
-    claim, decision = report.get("claim") or {}, report.get("decision") or {}
-    root = ET.Element("testsuites", name=_attr(f"evreport: {project.get('title') or ''}"))
-    reasons = decision.get("reasons") or []
-    out = "\n".join([verdict_line(report), *(f"- {r}" for r in reasons)])
+    project, claim, decision = report.project, report.claim, report.decision
+    root = ET.Element("testsuites", name=_attr(f"evreport: {project.title or ''}"))
+    out = "\n".join([verdict_line(report), *(f"- {r}" for r in decision.reasons)])
     ladder = []
-    for r in report.get("ladder") or []:
-        status = r.get("status")
-        detail = r.get("missing") or r.get("summary") or status
-        body = "\n".join(
-            filter(None, [r.get("summary"), "artefacts: " + ", ".join(r.get("artefacts") or [])])
-        )
+    for r in report.ladder:
+        status = r.status
+        detail = r.missing or r.summary or status
+        body = "\n".join(filter(None, [r.summary, "artefacts: " + ", ".join(r.artefacts)]))
         ladder.append(
             _Case(
                 "evreport.ladder",
-                f"rung {r.get('rung')}: {r.get('name')}",
+                f"rung {r.rung}: {r.name}",
                 None if status == "shown" else "failure",
                 str(status),
                 f"{status}: {detail}",
@@ -270,44 +273,27 @@ def junit_xml(
     _properties(
         suite,
         [
-            ("verdict", decision.get("verdict")),
-            ("recommend", decision.get("recommend")),
-            ("supported_rung", claim.get("supported_rung")),
-            ("claim.original", claim.get("original")),
-            ("claim.rewritten", claim.get("rewritten")),
-            ("candidate", project.get("candidate")),
-            ("baseline", project.get("baseline")),
-            ("metric", project.get("metric")),
-            ("evreport", (report.get("tool") or {}).get("version")),
+            ("verdict", decision.verdict),
+            ("recommend", decision.recommend),
+            ("supported_rung", claim.supported_rung),
+            ("claim.original", claim.original),
+            ("claim.rewritten", claim.rewritten),
+            ("candidate", project.candidate),
+            ("baseline", project.baseline),
+            ("metric", project.metric),
+            ("evreport", report.tool.version),
         ],
     )
     ET.SubElement(suite, "system-out").text = _text(out)
     checks = []
-    for c in report.get("checks") or []:
-        passed = c.get("passed")
-        outcome = {True: None, False: "failure", None: "skipped"}[passed]
+    for c in report.checks:
+        outcome = {True: None, False: "failure", None: "skipped"}[c.passed]
         measured = (
-            f"value {c.get('value')}, bar {c.get('bar')}"
-            if c.get("value") is not None or c.get("bar") is not None
-            else ""
+            f"value {c.value}, bar {c.bar}" if c.value is not None or c.bar is not None else ""
         )
-        body = "\n".join(
-            filter(
-                None,
-                [c.get("text"), measured, "artefacts: " + ", ".join(c.get("artefacts") or [])],
-            )
-        )
-        rung = c.get("rung")
-        where = f"rung{rung}" if isinstance(rung, int) else "other"
+        body = "\n".join(filter(None, [c.text, measured, "artefacts: " + ", ".join(c.artefacts)]))
         checks.append(
-            _Case(
-                f"evreport.checks.{where}",
-                str(c.get("id")),
-                outcome,
-                "check",
-                str(c.get("text") or ""),
-                body,
-            )
+            _Case(f"evreport.checks.rung{c.rung}", str(c.id), outcome, "check", c.text, body)
         )
     if checks:
         _suite(root, "checks", checks)
@@ -315,7 +301,7 @@ def junit_xml(
     return _finish(root)
 
 
-def _build_suite(root, errors: list[str], gate_list) -> None:
+def _build_suite(root: Element, errors: list[str], gate_list: Sequence[Gate]) -> None:
     """The build itself (an error with every problem) and each gate, as one <testsuite>."""
     cases = [
         _Case(
@@ -336,7 +322,7 @@ def _build_suite(root, errors: list[str], gate_list) -> None:
     _suite(root, "build", cases)
 
 
-def failed_build_junit(project_name: str, problems: list[Problem | str]) -> bytes:
+def failed_build_junit(project_name: str, problems: Sequence[Problem | str]) -> bytes:
     """The JUnit XML file of a build that stopped on its input: one error, every problem."""
     import xml.etree.ElementTree as ET
 
@@ -378,40 +364,35 @@ class Summary:
 
 
 def summary_context(
-    report: dict, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
+    report: Report, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
 ) -> Summary:
     """The context of the summary of a built report."""
-    project = report.get("project") or {}
-    claim, decision = report.get("claim") or {}, report.get("decision") or {}
+    claim, decision = report.claim, report.decision
     ladder = [
         SummaryLine(
-            STATUS_MARK.get(r.get("status"), "❔"),
-            f"{r.get('rung')}. {r.get('name')}: {r.get('status')}",
-            r.get("missing")
-            if r.get("status") != "shown" and r.get("missing")
-            else r.get("summary") or "",
+            STATUS_MARK.get(r.status, "❔"),
+            f"{r.rung}. {r.name}: {r.status}",
+            r.missing if r.status != "shown" and r.missing else r.summary or "",
         )
-        for r in report.get("ladder") or []
+        for r in report.ladder
     ]
-    checks = report.get("checks") or []
+    checks = report.checks
     not_passed = [
-        SummaryLine(CHECK_MARK[c.get("passed")], str(c.get("id")), str(c.get("text") or ""))
-        for c in checks
-        if c.get("passed") is not True
+        SummaryLine(CHECK_MARK[c.passed], str(c.id), c.text) for c in checks if c.passed is not True
     ]
     passed = len(checks) - len(not_passed)
-    rung = claim.get("supported_rung")
-    name = RUNG_NAMES[rung - 1] if isinstance(rung, int) and 1 <= rung <= 5 else "none"
+    rung = claim.supported_rung
+    name = RUNG_NAMES[rung - 1] if 1 <= rung <= 5 else "none"
     return Summary(
-        title=str(project.get("title") or ""),
+        title=report.project.title,
         built=True,
-        verdict=str(decision.get("verdict")),
-        recommend=str(decision.get("recommend")),
+        verdict=str(decision.verdict),
+        recommend=decision.recommend,
         supported=f"{rung} of 5 ({name})",
-        original=str(claim.get("original") or ""),
-        rewritten=str(claim.get("rewritten") or ""),
+        original=claim.original,
+        rewritten=claim.rewritten,
         ladder=ladder,
-        reasons=[str(r) for r in decision.get("reasons") or []],
+        reasons=list(decision.reasons),
         checks=not_passed,
         checks_passed=f"{passed} of {len(checks)}",
         gates=[SummaryLine("✅" if g.passed else "❌", g.option, g.reason) for g in gate_list],
@@ -424,17 +405,18 @@ def render_summary(ctx: Summary) -> str:
     """templates/ci-summary.md with ``ctx`` (markdown environment: every value made inert)."""
     from reportgen.render.env import environment
 
-    return environment("markdown").get_template("ci-summary.md").render(s=ctx)
+    text: str = environment("markdown").get_template("ci-summary.md").render(s=ctx)
+    return text
 
 
 def summary_markdown(
-    report: dict, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
+    report: Report, gate_list: Sequence[Gate] = (), render_problems: Sequence[str] = ()
 ) -> str:
     """The Markdown job summary of a built report."""
     return render_summary(summary_context(report, list(gate_list), list(render_problems)))
 
 
-def failed_summary_context(project_name: str, problems: list[Problem | str]) -> Summary:
+def failed_summary_context(project_name: str, problems: Sequence[Problem | str]) -> Summary:
     """The context of the summary of a build that stopped on its input: the problems."""
     shown = [str(p) for p in problems[:MAX_PROBLEMS]]
     more = len(problems) - len(shown)
@@ -456,6 +438,6 @@ def failed_summary_context(project_name: str, problems: list[Problem | str]) -> 
     )
 
 
-def failed_build_summary(project_name: str, problems: list[Problem | str]) -> str:
+def failed_build_summary(project_name: str, problems: Sequence[Problem | str]) -> str:
     """The Markdown job summary of a build that stopped on its input."""
     return render_summary(failed_summary_context(project_name, problems))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen.charts.compose import (
     BAD,
     BASELINE_COLOUR,
@@ -21,34 +23,34 @@ from reportgen.charts.compose import (
     with_references,
     zero_and_useful,
 )
+from reportgen.model import Report
 from reportgen.stats.proportions import wilson
 
 
-def before_after_interval(report: dict, data: Datasets):
+def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | None:
     """The before/after difference with its interval(s) and zero."""
     import altair as alt
 
-    ba = report.get("before_after")
-    if not ba or ba.get("difference") is None or ba.get("low") is None:
+    ba = report.before_after
+    if ba is None or ba.difference is None or ba.low is None:
         return None
-    primary = ba.get("primary") or "bootstrap"
+    primary = ba.primary or "bootstrap"
     rows = [
         {
             "row": f"after − before ({primary})",
-            "gap": ba["difference"],
-            "low": ba["low"],
-            "high": ba["high"],
+            "gap": ba.difference,
+            "low": ba.low,
+            "high": ba.high,
             "kind": "primary interval",
         }
     ]
-    t = ba.get("t") or {}
-    if primary != "t" and t.get("low") is not None:
+    if primary != "t" and ba.t.low is not None:
         rows.append(
             {
                 "row": "after − before (t)",
-                "gap": ba["difference"],
-                "low": t["low"],
-                "high": t["high"],
+                "gap": ba.difference,
+                "low": ba.t.low,
+                "high": ba.t.high,
                 "kind": "for comparison",
             }
         )
@@ -63,15 +65,15 @@ def before_after_interval(report: dict, data: Datasets):
     )
 
 
-def fixed_broken(report: dict, data: Datasets):
+def fixed_broken(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Fixed and broken questions per category; without fixed_by_category, fixed in one bar."""
     import altair as alt
 
-    ba = report.get("before_after")
-    if not ba:
+    ba = report.before_after
+    if ba is None:
         return None
-    broken_by = ba.get("broken_by_category") or {}
-    fixed_by = ba.get("fixed_by_category")
+    broken_by = ba.broken_by_category or {}
+    fixed_by = ba.fixed_by_category
     if fixed_by:
         # both bars for every category, most broken first: a regression shows at the top
         cats = sorted(
@@ -84,9 +86,7 @@ def fixed_broken(report: dict, data: Datasets):
             for what, counts in (("fixed", fixed_by), ("broken", broken_by))
         ]
     else:
-        rows = []
-        if ba.get("fixed") is not None:
-            rows.append({"category": "all categories", "what": "fixed", "count": ba["fixed"]})
+        rows = [{"category": "all categories", "what": "fixed", "count": ba.fixed}]
         rows += [
             {"category": str(c), "what": "broken", "count": n}
             for c, n in sorted(broken_by.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -122,7 +122,7 @@ def fixed_broken(report: dict, data: Datasets):
     return layer(unit(bars), unit(labels), width=WIDTH - 80, height=max(60, 30 * len(order)))
 
 
-def forgetting(report: dict, data: Datasets):
+def forgetting(report: Report, data: Datasets) -> dict[str, Any] | None:
     """General-set metric before and after against the lowest value the allowed drop permits.
 
     Each bar is labelled with its value and the rows it rests on; for accuracy (a
@@ -131,23 +131,22 @@ def forgetting(report: dict, data: Datasets):
     """
     import altair as alt
 
-    general = report.get("general")
-    if not general or general.get("before") is None or general.get("after") is None:
+    general = report.general
+    if general is None or general.before is None or general.after is None:
         return None
-    hib = report["project"]["higher_is_better"]
-    parts = (report.get("data") or {}).get("parts") or {}
-    n = parts.get(str(general.get("split") or "general"))
-    proportion = bool(n) and all(0 <= general[k] <= 1 for k in ("before", "after"))
-    proportion = proportion and report["project"]["metric"] in ("accuracy", "exact_match")
-    # rule.confidence, 0.95 when the report predates build.confidence
-    confidence = (report.get("build") or {}).get("confidence") or 0.95
-    cov = general.get("coverage") or {}
-    rows = []
-    for when in ("before", "after"):
-        value = general[when]
-        if cov and not cov.get("complete"):  # each version's score is on its own questions
-            n = cov[when]["answered"] + cov[when]["outside"]
-        row = {"when": when, "value": value, "label": f"{value:.3f}"}
+    hib = report.project.higher_is_better
+    before, after = general.before, general.after
+    n: float | None = report.data.parts.get(general.split or "general")
+    proportion = bool(n) and all(0 <= v <= 1 for v in (before, after))
+    proportion = proportion and report.project.metric in ("accuracy", "exact_match")
+    confidence = report.build.confidence
+    cov = general.coverage
+    rows: list[dict[str, Any]] = []
+    for when, value in (("before", before), ("after", after)):
+        if cov is not None and not cov.complete:  # each version's score is on its own questions
+            side = cov.before if when == "before" else cov.after
+            n = side.answered + side.outside
+        row: dict[str, Any] = {"when": when, "value": value, "label": f"{value:.3f}"}
         if n:
             row["label"] += (
                 f" ({round(value * n):,} of {int(n):,} right)"
@@ -157,10 +156,8 @@ def forgetting(report: dict, data: Datasets):
         if proportion:
             row["low"], row["high"] = wilson(value * n, n, confidence)
         rows.append(row)
-    floor = None
-    if general.get("max_drop") is not None:
-        drop = general["max_drop"]
-        floor = general["before"] - drop if hib else general["before"] + drop
+    drop = general.max_drop
+    floor = before - drop if hib else before + drop
     xs = [r["value"] for r in rows] + [r.get("high") for r in rows] + [floor]
     # bars start at zero; a little room past the longest bar, its interval and the floor
     xscale = alt.Scale(domain=[0, 1.06 * max(x for x in xs if x is not None)], nice=False)
@@ -207,14 +204,12 @@ def forgetting(report: dict, data: Datasets):
             )
         )
     )
-    refs = []
-    if floor is not None:
-        refs.append(
-            {
-                "x": floor,
-                "what": f"{'lowest' if hib else 'highest'} value the allowed drop permits",
-                "colour": BAD,
-                "dash": DASHED,
-            }
-        )
+    refs = [
+        {
+            "x": floor,
+            "what": f"{'lowest' if hib else 'highest'} value the allowed drop permits",
+            "colour": BAD,
+            "dash": DASHED,
+        }
+    ]
     return sized(with_references(alt, data, layers, refs, xscale), WIDTH - 80, 80)

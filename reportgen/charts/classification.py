@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reportgen.charts.compose import (
     DASHED,
@@ -13,15 +15,21 @@ from reportgen.charts.compose import (
     layer,
     model_colour,
     models,
+    of,
     padded,
     sized,
     unit,
     with_references,
 )
+from reportgen.model import Report
+from reportgen.model.ranking import CalibrationBin, RocBand
 from reportgen.stats.calibration import MIN_JOINED
 
+#: one model's curve: its label, the x values and the y values (checks thinned them)
+Curve = tuple[str, Sequence[float | None], Sequence[float | None]]
 
-def _guide_line(alt, data: Datasets, y0: float, y1: float) -> dict:
+
+def _guide_line(alt: Any, data: Datasets, y0: float, y1: float) -> dict[str, Any]:
     """A thin dashed grey line from (0, y0) to (1, y1): chance diagonal or chance level."""
     return unit(
         alt.Chart(data.add([{"x": 0, "y": y0}, {"x": 1, "y": y1}]))
@@ -30,22 +38,25 @@ def _guide_line(alt, data: Datasets, y0: float, y1: float) -> dict:
     )
 
 
-def _curve_rows(report: dict, section: str, xkey: str, ykey: str, sub: str | None = None):
-    """Both models' curves as rows (model, x, y, order); checks thinned them before the report."""
+def _curve_rows(curves: list[Curve]) -> list[dict[str, Any]]:
+    """Both models' curves as rows (model, x, y, order); a model without its curve is left out."""
     rows = []
-    section_data = report.get(section) or {}
-    for role, label, _ in models(report):
-        part = (section_data.get(role) or {}).get(sub) if sub else section_data.get(role)
-        if not part or not part.get(xkey):
-            continue
-        for order, (x, y) in enumerate(zip(part[xkey], part[ykey], strict=False)):
+    for label, xs, ys in curves:
+        for order, (x, y) in enumerate(zip(xs, ys, strict=False)):
             if x is None or y is None:
                 continue
             rows.append({"model": label, "x": x, "y": y, "order": order})
     return rows
 
 
-def _unit_square_curves(alt, report: dict, data: Datasets, rows, x_title, y_title) -> dict:
+def _unit_square_curves(
+    alt: Any,
+    report: Report,
+    data: Datasets,
+    rows: list[dict[str, Any]],
+    x_title: str,
+    y_title: str,
+) -> dict[str, Any]:
     """Both models' curves on [0, 1] x [0, 1] (ROC, precision-recall)."""
     square = alt.Scale(domain=[0, 1])
     return unit(
@@ -60,20 +71,24 @@ def _unit_square_curves(alt, report: dict, data: Datasets, rows, x_title, y_titl
     )
 
 
-def _band_rows(report: dict, key: str, xkey: str, skip_zero: bool = False) -> list[dict]:
-    """Both models' seed bands (ranking.<role>.roc_band / pr_band) as rows (model, x, low, high)."""
-    rows = []
+def _band_rows(report: Report, roc: bool, skip_zero: bool = False) -> list[dict[str, Any]]:
+    """Both models' seed bands (ranking.<role>.roc_band, or pr_band) as rows (model, x, low, high)."""
+    rows: list[dict[str, Any]] = []
+    if report.ranking is None:
+        return rows
     for role, label, _ in models(report):
-        band = ((report.get("ranking") or {}).get(role) or {}).get(key)
-        if not band:
+        m = of(report.ranking, role)
+        band = m.roc_band if roc else m.pr_band
+        if band is None:
             continue
-        for x, lo, hi in zip(band[xkey], band["low"], band["high"], strict=True):
+        xs = band.fpr if isinstance(band, RocBand) else band.recall
+        for x, lo, hi in zip(xs, band.low, band.high, strict=True):
             if not (skip_zero and x == 0):
                 rows.append({"model": label, "x": x, "low": lo, "high": hi})
     return rows
 
 
-def _bands(alt, report: dict, data: Datasets, rows: list[dict]) -> dict:
+def _bands(alt: Any, report: Report, data: Datasets, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The lowest to highest curve of each model's networks, shaded in the model's colour."""
     square = alt.Scale(domain=[0, 1])
     return unit(
@@ -91,14 +106,17 @@ def _bands(alt, report: dict, data: Datasets, rows: list[dict]) -> dict:
 # ---------------------------------------------------------------- threshold and ranking
 
 
-def threshold_cost(report: dict, data: Datasets):
+def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Validation cost against threshold for both models, chosen thresholds and the theoretical cutoff."""
     import altair as alt
 
-    th = report.get("threshold")
-    if not th:
+    th = report.threshold
+    if th is None:
         return None
-    rows = _curve_rows(report, "threshold", "threshold", "cost", sub="curve")
+    curves = [(label, of(th, role).curve) for role, label, _ in models(report)]
+    rows = _curve_rows(
+        [(label, c.threshold, c.cost) for label, c in curves if c is not None and c.threshold]
+    )
     if not rows:
         return None
     # above a model's highest score it predicts no positives: its cost stays where the
@@ -107,14 +125,12 @@ def threshold_cost(report: dict, data: Datasets):
         last = max((r for r in rows if r["model"] == label), key=lambda r: r["order"])
         if last["x"] < 1:
             rows.append({**last, "x": 1.0, "order": last["order"] + 1})
-    unit_words = ((th.get("costs") or {}).get("unit")) or "cost units"
+    unit_words = th.costs.unit or "cost units"
     chosen = []
     for role, label, _ in models(report):
-        m = th.get(role) or {}
-        if m.get("threshold") is not None and m.get("validation_cost") is not None:
-            chosen.append(
-                {"model": label, "x": min(m["threshold"], 1.0), "y": m["validation_cost"]}
-            )
+        m = of(th, role)
+        if m.validation_cost is not None:
+            chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": m.validation_cost})
     colour = model_colour(alt, report)
     line = (
         alt.Chart(data.add(rows))
@@ -145,10 +161,10 @@ def threshold_cost(report: dict, data: Datasets):
             )
         )
     refs = []
-    if th.get("theoretical_cutoff") is not None:
+    if th.theoretical_cutoff is not None:
         refs.append(
             {
-                "x": th["theoretical_cutoff"],
+                "x": th.theoretical_cutoff,
                 "what": "theoretical cutoff c_FP / (c_FP + c_FN)",
                 "colour": INK,
                 "dash": DASHED,
@@ -157,15 +173,29 @@ def threshold_cost(report: dict, data: Datasets):
     return sized(with_references(alt, data, layers, refs), WIDTH, 190)
 
 
-def roc_curve(report: dict, data: Datasets):
+def _ranking_curves(report: Report, roc: bool) -> list[Curve]:
+    """Both models' ROC (roc) or precision-recall curves, those the report has."""
+    if report.ranking is None:
+        return []
+    out: list[Curve] = []
+    for role, label, _ in models(report):
+        m = of(report.ranking, role)
+        if roc and m.roc is not None and m.roc.fpr:
+            out.append((label, m.roc.fpr, m.roc.tpr))
+        if not roc and m.pr is not None and m.pr.recall:
+            out.append((label, m.pr.recall, m.pr.precision))
+    return out
+
+
+def roc_curve(report: Report, data: Datasets) -> dict[str, Any] | None:
     """ROC curves of both models on test with the chance diagonal."""
     import altair as alt
 
-    rows = _curve_rows(report, "ranking", "fpr", "tpr", sub="roc")
+    rows = _curve_rows(_ranking_curves(report, roc=True))
     if not rows:
         return None
     layers = [_guide_line(alt, data, 0, 1)]
-    band = _band_rows(report, "roc_band", "fpr")
+    band = _band_rows(report, roc=True)
     if band:
         layers.append(_bands(alt, report, data, band))
     layers.append(
@@ -174,19 +204,19 @@ def roc_curve(report: dict, data: Datasets):
     return layer(*layers, width=230, height=230)
 
 
-def pr_curve(report: dict, data: Datasets):
+def pr_curve(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Precision-recall curves of both models on test, with the positive rate as the chance level."""
     import altair as alt
 
     # precision at recall 0 is a convention (1 by definition), not a measurement: drawn, it is
     # a vertical segment up the axis that no threshold produces
-    rows = [r for r in _curve_rows(report, "ranking", "recall", "precision", sub="pr") if r["x"]]
+    rows = [r for r in _curve_rows(_ranking_curves(report, roc=False)) if r["x"]]
     if not rows:
         return None
     layers = []
-    cand = (report.get("threshold") or {}).get("candidate") or {}
-    if cand.get("actual_positive") is not None and cand.get("rows"):
-        rate = cand["actual_positive"] / cand["rows"]
+    cand = None if report.threshold is None else report.threshold.candidate
+    if cand is not None and cand.rows:
+        rate = cand.actual_positive / cand.rows
         layers.append(_guide_line(alt, data, rate, rate))
         layers.append(
             unit(
@@ -196,14 +226,14 @@ def pr_curve(report: dict, data: Datasets):
                 .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), text=alt.Text("text:N"))
             )
         )
-    band = _band_rows(report, "pr_band", "recall", skip_zero=True)
+    band = _band_rows(report, roc=False, skip_zero=True)
     if band:
         layers.append(_bands(alt, report, data, band))
     layers.append(_unit_square_curves(alt, report, data, rows, "recall", "precision"))
     return layer(*layers, width=230, height=230)
 
 
-def ranking_pair(report: dict, data: Datasets):
+def ranking_pair(report: Report, data: Datasets) -> dict[str, Any] | None:
     """ROC and precision-recall side by side, one shared legend."""
     parts = [c for c in (roc_curve(report, data), pr_curve(report, data)) if c is not None]
     if not parts:
@@ -214,7 +244,7 @@ def ranking_pair(report: dict, data: Datasets):
 # ---------------------------------------------------------------- calibration
 
 
-def reliability(report: dict, data: Datasets):
+def reliability(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Reliability diagram: a point per bin sized by its rows, with the bin's interval.
 
     The interval is the one the report gives per bin (``fraction_low`` to ``fraction_high``,
@@ -222,16 +252,22 @@ def reliability(report: dict, data: Datasets):
     Bins with fewer than MIN_JOINED rows are hollow and left out of the line: joined like
     the others they would claim a precision their two or three rows do not have.
     """
-    cal = report.get("calibration")
-    if not cal:
+    cal = report.calibration
+    if cal is None:
         return None
-    bins = {role: (cal.get(role) or {}).get("bins") or [] for role, _, _ in models(report)}
+    bins = {role: of(cal, role).bins for role, _, _ in models(report)}
     return reliability_diagram(
         report, data, bins, "mean predicted probability in the bin", "observed positive fraction"
     )
 
 
-def reliability_diagram(report: dict, data: Datasets, bins: dict, x_title: str, y_title: str):
+def reliability_diagram(
+    report: Report,
+    data: Datasets,
+    bins: Mapping[str, Sequence[CalibrationBin]],
+    x_title: str,
+    y_title: str,
+) -> dict[str, Any] | None:
     """The reliability diagram of both models' ``bins`` (role -> reliability_bins), the
     binary one (class-1 probability) or a multi-class model's top-label one."""
     import altair as alt
@@ -241,21 +277,21 @@ def reliability_diagram(report: dict, data: Datasets, bins: dict, x_title: str, 
         # the two models' points sit a little apart so their intervals do not overlap
         nudge = -0.006 if role == "candidate" else 0.006
         run = 0  # the line breaks at a small bin rather than bridging it
-        for b in bins.get(role) or []:
-            if not b.get("count") or b.get("mean_p") is None or b.get("fraction_positive") is None:
+        for b in bins[role]:
+            if not b.count or b.mean_p is None or b.fraction_positive is None:
                 continue  # empty bins are not drawn
-            run += b["count"] < MIN_JOINED
+            run += b.count < MIN_JOINED
             rows.append(
                 {
                     "model": label,
-                    "mean_p": b["mean_p"],
-                    "x": min(1.0, max(0.0, b["mean_p"] + nudge)),
-                    "observed": b["fraction_positive"],
-                    "low": b.get("fraction_low"),
-                    "high": b.get("fraction_high"),
-                    "count": b["count"],
-                    "bin": f"{b['low']:.2f}–{b['high']:.2f}",
-                    "joined": b["count"] >= MIN_JOINED,
+                    "mean_p": b.mean_p,
+                    "x": min(1.0, max(0.0, b.mean_p + nudge)),
+                    "observed": b.fraction_positive,
+                    "low": b.fraction_low,
+                    "high": b.fraction_high,
+                    "count": b.count,
+                    "bin": f"{b.low:.2f}–{b.high:.2f}",
+                    "joined": b.count >= MIN_JOINED,
                     "run": f"{role}-{run}",
                 }
             )

@@ -9,6 +9,26 @@ imported inside the functions that need it: ``evreport --help`` must stay instan
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any, Literal, Protocol, TypeVar
+
+from reportgen.model import Report
+
+#: a model's place in the comparison: the key of its per-model figures
+Role = Literal["candidate", "baseline"]
+T = TypeVar("T", covariant=True)
+
+
+class _Pair(Protocol[T]):
+    """A per-model section: the candidate's and the baseline's figures."""
+
+    @property
+    def candidate(self) -> T: ...
+
+    @property
+    def baseline(self) -> T: ...
+
+
 #: the font every chart uses; installed on the build machine (fc-list) and embedded by
 #: weasyprint, so SVG text looks the same in the browser and in the PDF
 FONT = "DejaVu Sans"
@@ -66,9 +86,10 @@ class Datasets:
     """
 
     def __init__(self) -> None:
-        self.values: dict[str, list[dict]] = {}
+        self.values: dict[str, list[dict[str, Any]]] = {}
 
-    def add(self, rows: list[dict]):
+    def add(self, rows: list[dict[str, Any]]) -> Any:
+        """Store ``rows`` under the next name; the altair reference to them."""
         import altair as alt
 
         name = f"data-{len(self.values) + 1}"
@@ -79,12 +100,13 @@ class Datasets:
 # ---------------------------------------------------------------- Vega-Lite composition
 
 
-def unit(chart) -> dict:
+def unit(chart: Any) -> dict[str, Any]:
     """One altair chart (data, mark, encoding) as a Vega-Lite dict, without schema validation."""
-    return chart.to_dict(validate=False, context={"top_level": False})
+    view: dict[str, Any] = chart.to_dict(validate=False, context={"top_level": False})
+    return view
 
 
-def layer(*parts: dict, **props) -> dict:
+def layer(*parts: dict[str, Any], **props: Any) -> dict[str, Any]:
     """Layer Vega-Lite views; data that every part shares moves up to the layer, as altair does."""
     data = parts[0].get("data")
     if data is not None and all(p.get("data") == data for p in parts):
@@ -93,12 +115,12 @@ def layer(*parts: dict, **props) -> dict:
     return {"layer": list(parts), **props}
 
 
-def sized(view: dict, width: int, height: int) -> dict:
+def sized(view: dict[str, Any], width: int, height: int) -> dict[str, Any]:
     """The view with its plotting width and height in px."""
     return {**view, "width": width, "height": height}
 
 
-def top_level(view: dict, data: Datasets) -> dict:
+def top_level(view: dict[str, Any], data: Datasets) -> dict[str, Any]:
     """A complete spec: the shared config, the view, the schema and the named datasets."""
     import altair as alt
 
@@ -108,14 +130,14 @@ def top_level(view: dict, data: Datasets) -> dict:
 # ---------------------------------------------------------------- shared encodings
 
 
-def model_name(report: dict, role: str) -> str:
+def model_name(report: Report, role: Role) -> str:
     """A model as the page names it: its display name (evreport.toml [models]), else its id."""
-    project = report["project"]
-    model_id = str(project[role])
-    return str((project.get("display_names") or {}).get(model_id) or model_id)
+    project = report.project
+    model_id = str(project.candidate if role == "candidate" else project.baseline)
+    return str(project.display_names.get(model_id) or model_id)
 
 
-def models(report: dict) -> list[tuple[str, str, str]]:
+def models(report: Report) -> list[tuple[Role, str, str]]:
     """(role, label, colour) for candidate and baseline; labels are the user's model names."""
     return [
         ("candidate", f"{model_name(report, 'candidate')} (candidate)", CANDIDATE_COLOUR),
@@ -123,7 +145,12 @@ def models(report: dict) -> list[tuple[str, str, str]]:
     ]
 
 
-def nominal_colour(alt, field: str, pairs: list[tuple[str, str]], **kwargs):
+def of(pair: _Pair[T], role: Role) -> T:
+    """The candidate's or the baseline's member of a per-model section."""
+    return pair.candidate if role == "candidate" else pair.baseline
+
+
+def nominal_colour(alt: Any, field: str, pairs: list[tuple[str, str]], **kwargs: Any) -> Any:
     """A nominal colour with a fixed domain -> colour mapping, legend in domain order."""
     domain = [p[0] for p in pairs]
     return alt.Color(
@@ -134,35 +161,37 @@ def nominal_colour(alt, field: str, pairs: list[tuple[str, str]], **kwargs):
     )
 
 
-def model_colour(alt, report: dict, **kwargs):
+def model_colour(alt: Any, report: Report, **kwargs: Any) -> Any:
     """The candidate/baseline colour encoding on the field ``model`` (the labels of ``models``);
     ``kwargs`` go to ``alt.Color`` (a legend whose symbols keep full opacity, for one)."""
     pairs = [(label, colour) for _, label, colour in models(report)]
     return nominal_colour(alt, "model", pairs, title=None, **kwargs)
 
 
-def direction(report: dict) -> str:
+def direction(report: Report) -> str:
     """The words "higher is better" or "lower is better", for axis titles."""
-    return "higher is better" if report["project"]["higher_is_better"] else "lower is better"
+    return "higher is better" if report.project.higher_is_better else "lower is better"
 
 
-def metric_name(report: dict) -> str:
+def metric_name(report: Report) -> str:
     """The project's metric as axis titles write it (underscores as spaces), with [claim] unit."""
-    p = report["project"]
-    if not p.get("unit"):
-        return p["metric"].replace("_", " ")
+    p = report.project
+    if not p.unit:
+        return p.metric.replace("_", " ")
     from reportgen.stats.metric_registry import unit_power
     from reportgen.words import metric_label
 
-    return metric_label(p["metric"], p["unit"], power=unit_power(p["metric"]))
+    return str(metric_label(p.metric, p.unit, power=unit_power(p.metric)))
 
 
-def gap_title(report: dict) -> str:
+def gap_title(report: Report) -> str:
     """The axis title of every gap: the metric, with the sign rule spelled out."""
     return f"gap in {metric_name(report)} (candidate better is positive)"
 
 
-def reference(alt, data: Datasets, rows: list[dict], scale=None) -> dict:
+def reference(
+    alt: Any, data: Datasets, rows: list[dict[str, Any]], scale: Any = None
+) -> dict[str, Any]:
     """Labelled vertical reference rules (zero, bounds, cut-offs) with their own legend."""
     legend = list({r["what"]: r for r in rows}.values())
     domain = [r["what"] for r in legend]
@@ -184,8 +213,12 @@ def reference(alt, data: Datasets, rows: list[dict], scale=None) -> dict:
 
 
 def with_references(
-    alt, data: Datasets, data_layers: list[dict], refs: list[dict], scale=None
-) -> dict:
+    alt: Any,
+    data: Datasets,
+    data_layers: list[dict[str, Any]],
+    refs: list[dict[str, Any]],
+    scale: Any = None,
+) -> dict[str, Any]:
     """Data layers sharing one colour legend, plus reference rules with a legend of their own.
 
     The rules are drawn last, on top of bars and bands: a zero line or an interval end
@@ -201,7 +234,9 @@ def with_references(
     )
 
 
-def padded(values, pad: float = 0.08, include_zero: bool = False) -> list[float] | None:
+def padded(
+    values: Iterable[float | None], pad: float = 0.08, include_zero: bool = False
+) -> list[float] | None:
     """An axis domain around `values` with `pad` of its width free on each side.
 
     No reference line or interval end then sits on the frame, where it reads as the axis
@@ -217,16 +252,24 @@ def padded(values, pad: float = 0.08, include_zero: bool = False) -> list[float]
     return [lo - pad * width, hi + pad * width]
 
 
-def zero_and_useful(report: dict, zero: str) -> list[dict]:
+def zero_and_useful(report: Report, zero: str) -> list[dict[str, Any]]:
     """Reference rules at zero and, when the project sets one, at the smallest useful effect."""
-    refs = [{"x": 0, "what": zero, "colour": INK, "dash": SOLID}]
-    useful = (report.get("relevance") or {}).get("min_useful_effect")
+    refs: list[dict[str, Any]] = [{"x": 0, "what": zero, "colour": INK, "dash": SOLID}]
+    useful = None if report.relevance is None else report.relevance.min_useful_effect
     if useful is not None:
         refs.append({"x": useful, "what": "smallest useful effect", "colour": GOOD, "dash": DASHED})
     return refs
 
 
-def dot_whisker(alt, data: Datasets, rows, label_field, x_title, refs, colours) -> dict:
+def dot_whisker(
+    alt: Any,
+    data: Datasets,
+    rows: list[dict[str, Any]],
+    label_field: str,
+    x_title: str,
+    refs: list[dict[str, Any]],
+    colours: list[tuple[str, str]],
+) -> dict[str, Any]:
     """One row per interval: a rule from low to high and a dot at the gap, coloured by kind."""
     order = [r[label_field] for r in rows]
     y = alt.Y(f"{label_field}:N", title=None, sort=order, axis=alt.Axis(labelLimit=230))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen.charts.compose import (
     CANDIDATE_COLOUR,
     INK,
@@ -16,40 +18,40 @@ from reportgen.charts.compose import (
     with_references,
     zero_and_useful,
 )
+from reportgen.model import Report
 
 CORRECTED = "corrected interval (resampled t)"
 NAIVE = "naive interval (folds as if independent)"
 FOLD = "one fold's gap"
 
 
-def cv_fold_gaps(report: dict, data: Datasets):
+def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     """One dot per fold gap, a row per repeat; below them both intervals on the mean gap."""
     import altair as alt
 
-    cv = (report.get("noise") or {}).get("cv")
-    if not cv or not cv.get("fold_gaps"):
+    cv = report.noise.cv
+    if cv is None:
         return None
     dots = [
-        {"row": f"repeat {g['repeat']}", "gap": g["gap"], "kind": FOLD, "fold": g["fold"]}
-        for g in cv["fold_gaps"]
-        if g.get("gap") is not None
+        {"row": f"repeat {g.repeat}", "gap": g.gap, "kind": FOLD, "fold": g.fold}
+        for g in cv.fold_gaps
+        if g.gap is not None
     ]
     if not dots:
         return None
     order = list(dict.fromkeys(d["row"] for d in dots))
     bars = []
-    for label, key, kind in (
-        ("corrected, mean gap", "corrected", CORRECTED),
-        ("naive, mean gap", "naive", NAIVE),
+    for label, part, kind in (
+        ("corrected, mean gap", cv.corrected, CORRECTED),
+        ("naive, mean gap", cv.naive, NAIVE),
     ):
-        part = cv.get(key) or {}
-        if part.get("low") is not None:
+        if part.low is not None:
             bars.append(
                 {
                     "row": label,
-                    "gap": cv["gap"],
-                    "low": part["low"],
-                    "high": part["high"],
+                    "gap": cv.gap,
+                    "low": part.low,
+                    "high": part.high,
                     "kind": kind,
                 }
             )

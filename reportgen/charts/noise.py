@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from reportgen.charts.compose import (
     BAD,
@@ -24,47 +25,43 @@ from reportgen.charts.compose import (
     model_name,
     models,
     nominal_colour,
+    of,
     padded,
     sized,
     unit,
     with_references,
     zero_and_useful,
 )
+from reportgen.model import Report
+from reportgen.model.budget import Budget
 from reportgen.stats.budget import half_width
 from reportgen.words import power_of_ten, sig
 from reportgen.words.repeats import repeat_words
 
 
-def seed_strip(report: dict, data: Datasets):
+def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Validation metric per seed and model, the means, and the band the rule asks the gap to clear."""
     import altair as alt
 
-    seed = report["noise"].get("seed") or {}
-    if seed.get("within_folds"):  # cross-validation: the seed line's sd is within folds
+    seed = report.noise.seed
+    if seed is None or seed.within_folds:  # cross-validation: the seed line's sd is within folds
         return None
-    values = seed.get("values") or {}
-    mean = seed.get("mean") or {}
     rows = [
-        {"model": label, "seed": v["seed"], "value": v["value"]}
+        {"model": label, "seed": v.seed, "value": v.value}
         for role, label, _ in models(report)
-        for v in values.get(role) or []
-        if v.get("value") is not None
+        for v in of(seed.values, role)
     ]
     if not rows:
         return None
-    means = [
-        {"model": label, "value": mean[role]}
-        for role, label, _ in models(report)
-        if mean.get(role) is not None
-    ]
+    means = [{"model": label, "value": of(seed.mean, role)} for role, label, _ in models(report)]
     y = alt.Y("model:N", title=None, sort=[m[1] for m in models(report)])
     layers = []
     refs = []
     edge = None
-    base_mean = mean.get("baseline")
-    if base_mean is not None and seed.get("sd_used") is not None and seed.get("multiple"):
-        hib = report["project"]["higher_is_better"]
-        reach = seed["multiple"] * seed["sd_used"]
+    base_mean = seed.mean.baseline
+    hib = report.project.higher_is_better
+    if seed.sd_used is not None and seed.multiple:
+        reach = seed.multiple * seed.sd_used
         edge = base_mean + reach if hib else base_mean - reach
     # one scale for every layer, with room on both sides: the rule's bar never sits on
     # the frame, where it reads as the axis
@@ -82,7 +79,7 @@ def seed_strip(report: dict, data: Datasets):
         refs.append(
             {
                 "x": edge,
-                "what": f"the rule's bar: baseline mean {sign} {seed['multiple']:g} × seed sd",
+                "what": f"the rule's bar: baseline mean {sign} {seed.multiple:g} × seed sd",
                 "colour": INK,
                 "dash": DASHED,
             }
@@ -113,53 +110,52 @@ def seed_strip(report: dict, data: Datasets):
     return sized(with_references(alt, data, layers, refs, xscale), WIDTH, 110)
 
 
-def eval_intervals(report: dict, data: Datasets):
+def eval_intervals(report: Report, data: Datasets) -> dict[str, Any] | None:
     """One evaluation interval per trained network (evaluation run) beside the seed-averaged and
     two-level ones; with one network per model, labelled as one network with no seed level."""
     import altair as alt
 
-    block = report["noise"].get("block")
-    if not block or block.get("gap") is None:
+    block = report.noise.block
+    if block is None or block.gap is None:
         return None
     cand = model_name(report, "candidate")
-    words = repeat_words(report["project"].get("repeats"))
-    nets = block.get("networks") or {}
-    one = bool(nets) and all(n == 1 for n in nets.values())
+    words = repeat_words(report.project.repeats)
+    one = block.networks.candidate == 1 and block.networks.baseline == 1
     single = f"one {words.one}"
     averaged = f"one {words.unit} per model" if one else "seed-averaged"
     both = "blocks only (no seed level)" if one else "both noise sources"
     rows = [
         {
-            "row": f"{cand} seed {s['seed']}",
-            "gap": s["gap"],
-            "low": s["low"],
-            "high": s["high"],
+            "row": f"{cand} seed {s.seed}",
+            "gap": s.gap,
+            "low": s.low,
+            "high": s.high,
             "kind": single,
         }
-        for s in block.get("per_seed") or []
-        if s.get("gap") is not None
+        for s in block.per_seed
+        if s.gap is not None
     ]
-    primary = block.get("primary") or "bootstrap"
+    primary = block.primary or "bootstrap"
     rows.append(
         {
             "row": ("test gap" if one else "seed-averaged")
             + " ("
             + ("t" if primary == "t" else "bootstrap")
             + ")",
-            "gap": block["gap"],
-            "low": block["low"],
-            "high": block["high"],
+            "gap": block.gap,
+            "low": block.low,
+            "high": block.high,
             "kind": averaged,
         }
     )
-    two = block.get("two_level")
-    if two and two.get("low") is not None:
+    two = block.two_level
+    if two.low is not None:
         rows.append(
             {
                 "row": "two-level (blocks only)" if one else "two-level (seeds and blocks)",
-                "gap": two.get("gap", block["gap"]),
-                "low": two["low"],
-                "high": two["high"],
+                "gap": block.gap,
+                "low": two.low,
+                "high": two.high,
                 "kind": both,
             }
         )
@@ -174,44 +170,42 @@ def eval_intervals(report: dict, data: Datasets):
     )
 
 
-def bootstrap_histogram(report: dict, data: Datasets):
+def bootstrap_histogram(report: Report, data: Datasets) -> dict[str, Any] | None:
     """The bootstrap distribution of the mean block gap with its interval and zero marked."""
     import altair as alt
 
-    block = report["noise"].get("block")
-    dist = (block or {}).get("distribution")
-    if not dist or not dist.get("counts"):
+    block = report.noise.block
+    dist = None if block is None else block.distribution
+    if block is None or dist is None or not dist.counts:
         return None
-    edges, counts = dist["edges"], dist["counts"]
+    edges, counts = list(dist.edges), dist.counts
     bars = [
         {"lo": edges[i], "hi": edges[i + 1], "count": c}
         for i, c in enumerate(counts)
         if i + 1 < len(edges)
     ]
-    conf = block.get("confidence") or 0.95
-    refs = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
+    conf = block.confidence or 0.95
+    refs: list[dict[str, Any]] = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
     # the interval the text quotes is the primary one (noise.block low/high); when that is the
     # paired t, the bootstrap's own percentile interval is drawn too, and each is labelled
-    primary = block.get("primary") or "bootstrap"
+    primary = block.primary or "bootstrap"
     level = f"{round(conf * 100, 6):g}%"
-    if block.get("low") is not None and block.get("high") is not None:
+    if block.low is not None and block.high is not None:
         label = f"{level} interval quoted (" + (
             "bootstrap)" if primary == "bootstrap" else "paired t)"
         )
         refs += [
-            {"x": block["low"], "what": label, "colour": INK, "dash": DASHED},
-            {"x": block["high"], "what": label, "colour": INK, "dash": DASHED},
+            {"x": block.low, "what": label, "colour": INK, "dash": DASHED},
+            {"x": block.high, "what": label, "colour": INK, "dash": DASHED},
         ]
-    boot = block.get("bootstrap") or {}
-    if primary != "bootstrap" and boot.get("low") is not None and boot.get("high") is not None:
+    boot = block.bootstrap
+    if primary != "bootstrap" and boot.low is not None and boot.high is not None:
         label = f"{level} bootstrap percentile interval"
         refs += [
-            {"x": boot["low"], "what": label, "colour": MUTED, "dash": DOTTED},
-            {"x": boot["high"], "what": label, "colour": MUTED, "dash": DOTTED},
+            {"x": boot.low, "what": label, "colour": MUTED, "dash": DOTTED},
+            {"x": boot.high, "what": label, "colour": MUTED, "dash": DOTTED},
         ]
-    refs.append(
-        {"x": block["gap"], "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID}
-    )
+    refs.append({"x": block.gap, "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID})
     hist = (
         alt.Chart(data.add(bars))
         .mark_rect(color="#b9c7d6", stroke="white", strokeWidth=0.5)
@@ -251,19 +245,19 @@ def variance_scale(total: float) -> tuple[float, str]:
     return 10.0**-exponent, f"variance of the gap (× {power})"
 
 
-def budget(report: dict, data: Datasets):
+def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
     """The two variance terms as a stacked bar, and the predicted half-width as seeds or blocks
     grow, with today's gap marked (a planning model, not a measurement)."""
     import altair as alt
 
-    b = (report.get("noise") or {}).get("budget")
-    if not b or not b.get("total"):
+    b = report.noise.budget
+    if not isinstance(b, Budget) or not b.total:
         return None
-    term = repeat_words(report["project"].get("repeats")).term
-    times, title = variance_scale(b["total"])
+    term = repeat_words(report.project.repeats).term
+    times, title = variance_scale(b.total)
     terms = [
-        {"what": term, "value": b["seed_term"] * times, "order": 1},
-        {"what": "block term (evaluation sample)", "value": b["block_term"] * times, "order": 2},
+        {"what": term, "value": b.seed_term * times, "order": 1},
+        {"what": "block term (evaluation sample)", "value": b.block_term * times, "order": 2},
     ]
     bar = unit(
         alt.Chart(data.add(terms))
@@ -287,10 +281,10 @@ def budget(report: dict, data: Datasets):
             order=alt.Order("order:Q"),
         )
     )
-    z = b["z"]
-    s_var, b_var = b["seed_sd"] ** 2, b["block_sd"] ** 2
-    S, B = b["S"], b["B"]
-    rows = []
+    z = b.z
+    s_var, b_var = b.seed_sd**2, b.block_sd**2
+    S, B = b.S, b.B
+    rows: list[dict[str, Any]] = []
     for k in (1, 1.5, 2, 3, 4, 6, 8, 10):
         rows.append(
             {
@@ -306,7 +300,7 @@ def budget(report: dict, data: Datasets):
                 "what": f"more blocks ({B} now), seeds fixed",
             }
         )
-    gap = abs((b.get("planning") or {}).get("gap") or 0.0)
+    gap = abs(b.planning.gap or 0.0)
     lines = unit(
         alt.Chart(data.add(rows))
         .mark_line(point=True, strokeWidth=1.6)

@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen.charts.compose import BAD, GOOD, INK, MUTED, SOLID, Datasets, dot_whisker, gap_title
+from reportgen.model import Report
 
 
-def slice_gaps(report: dict, data: Datasets):
+def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Per-slice gap with its interval; slices where the candidate is worse in red."""
     import altair as alt
 
     rows = []
-    for s in report.get("slices") or []:
-        if s.get("gap") is None or s.get("low") is None:
+    for s in report.slices or ():
+        if s.gap is None or s.low is None:
             continue
-        if s.get("worse"):
+        if s.worse:
             kind = "candidate worse (interval below zero)"
-        elif s["low"] > 0:
+        elif s.low > 0:
             kind = "candidate better (interval above zero)"
         else:
             kind = "interval includes zero"
         rows.append(
             {
-                "slice": str(s["slice"]),
-                "gap": s["gap"],
-                "low": s["low"],
-                "high": s["high"],
+                "slice": str(s.slice),
+                "gap": s.gap,
+                "low": s.low,
+                "high": s.high,
                 "kind": kind,
             }
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from reportgen.charts.before_after import before_after_interval, fixed_broken, forgetting
 from reportgen.charts.classification import ranking_pair, reliability, threshold_cost
@@ -17,29 +18,43 @@ from reportgen.charts.tasks import (
     residuals_by_block,
     top_label_reliability,
 )
+from reportgen.model import Report
+from reportgen.model.enums import ChartKey
+
+#: a chart builder: the view of its chart (a Vega-Lite dict), or None without its data
+Builder = Callable[[Report, Datasets], dict[str, Any] | None]
 
 #: chart key -> builder, in page order
-BUILDERS: dict[str, Callable[[dict, Datasets], dict | None]] = {
-    "seed_strip": seed_strip,
-    "eval_intervals": eval_intervals,
-    "bootstrap_histogram": bootstrap_histogram,
-    "cv_fold_gaps": cv_fold_gaps,
-    "threshold_cost": threshold_cost,
-    "ranking": ranking_pair,
-    "reliability": reliability,
-    "confusion": confusion,
-    "top_label_reliability": top_label_reliability,
-    "predicted_actual": predicted_actual,
-    "residuals_by_block": residuals_by_block,
-    "slices": slice_gaps,
-    "before_after_interval": before_after_interval,
-    "fixed_broken": fixed_broken,
-    "forgetting": forgetting,
-    "budget": budget,
+BUILDERS: dict[ChartKey, Builder] = {
+    ChartKey.SEED_STRIP: seed_strip,
+    ChartKey.EVAL_INTERVALS: eval_intervals,
+    ChartKey.BOOTSTRAP_HISTOGRAM: bootstrap_histogram,
+    ChartKey.CV_FOLD_GAPS: cv_fold_gaps,
+    ChartKey.THRESHOLD_COST: threshold_cost,
+    ChartKey.RANKING: ranking_pair,
+    ChartKey.RELIABILITY: reliability,
+    ChartKey.CONFUSION: confusion,
+    ChartKey.TOP_LABEL_RELIABILITY: top_label_reliability,
+    ChartKey.PREDICTED_ACTUAL: predicted_actual,
+    ChartKey.RESIDUALS_BY_BLOCK: residuals_by_block,
+    ChartKey.SLICES: slice_gaps,
+    ChartKey.BEFORE_AFTER_INTERVAL: before_after_interval,
+    ChartKey.FIXED_BROKEN: fixed_broken,
+    ChartKey.FORGETTING: forgetting,
+    ChartKey.BUDGET: budget,
 }
 
 
-def chart_specs(report: dict) -> dict[str, dict]:
+def builder(key: str) -> Builder:
+    """The builder of chart ``key``; KeyError naming the key and the known ones."""
+    try:
+        return BUILDERS[ChartKey(key)]
+    except ValueError:
+        known = ", ".join(BUILDERS)
+        raise KeyError(f"unknown chart key {key!r}; the chart keys are {known}") from None
+
+
+def chart_specs(report: Report) -> dict[ChartKey, dict[str, Any]]:
     """Vega-Lite specs (plain dicts) for every chart the report can draw; absent charts left out."""
     specs = {}
     for key, build in BUILDERS.items():
@@ -50,6 +65,6 @@ def chart_specs(report: dict) -> dict[str, dict]:
     return specs
 
 
-def build_charts(report: dict) -> dict[str, str]:
+def build_charts(report: Report) -> dict[ChartKey, str]:
     """Chart key -> inline SVG markup for every chart the report has data for."""
     return {key: chart_svg(key, spec) for key, spec in chart_specs(report).items()}

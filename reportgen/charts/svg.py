@@ -9,6 +9,7 @@ drawing): the chart helper process (render/svg_process.py) imports it and nothin
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from reportgen.safe import replace_controls
 
@@ -35,7 +36,7 @@ def chart_label(text: str) -> str:
     return _LABEL_ACTIVE.sub("\\1\u200b", s)
 
 
-def sanitise_spec(node):
+def sanitise_spec(node: Any) -> Any:
     """Every string value in a Vega-Lite spec passed through ``chart_label``."""
     if isinstance(node, str):
         return chart_label(node)
@@ -46,7 +47,7 @@ def sanitise_spec(node):
     return node
 
 
-def svg_from_spec(spec: dict, prefix: str) -> str:
+def svg_from_spec(spec: dict[str, Any], prefix: str) -> str:
     """One Vega-Lite spec -> SVG markup with ids prefixed, checked free of active content."""
     import vl_convert as vlc
 
@@ -81,6 +82,6 @@ def scope_ids(svg: str, prefix: str) -> str:
     return svg
 
 
-def chart_svg(key: str, spec: dict) -> str:
+def chart_svg(key: str, spec: dict[str, Any]) -> str:
     """The inline SVG of chart `key`, its ids scoped by the key."""
     return svg_from_spec(spec, f"ch-{key}")

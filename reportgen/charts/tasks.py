@@ -4,6 +4,8 @@ the report (checks thinned the points)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen.charts.classification import reliability_diagram
 from reportgen.charts.compose import (
     INK,
@@ -14,9 +16,12 @@ from reportgen.charts.compose import (
     layer,
     model_colour,
     models,
+    of,
     padded,
     unit,
 )
+from reportgen.model import Report
+from reportgen.model.regression import Regression
 
 #: above this many classes the heat map drops its count labels (they would not fit)
 LABELLED_CLASSES = 12
@@ -35,29 +40,27 @@ def class_axis(classes: list[str], cell: int, vertical: bool = False) -> dict:
     return {"labelOverlap": False, "labelAngle": angle, "labelLimit": 120}
 
 
-def confusion(report: dict, data: Datasets):
+def confusion(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Both models' confusion matrices as heat maps of the row shares, counts written in."""
     import altair as alt
 
-    sec = report.get("multiclass")
-    if not sec:
+    sec = report.multiclass
+    if sec is None:
         return None
-    classes = [str(k) for k in sec["classes"]]
+    classes = [str(k) for k in sec.classes]
     k = len(classes)
     cell = max(14, min(34, 300 // k))
     if k <= LABELLED_CLASSES:  # wide enough for the largest count at the charts' 11 px
         most = max(
-            (n for role, _, _ in models(report) for row in sec[role]["confusion"] for n in row),
+            (n for role, _, _ in models(report) for row in of(sec, role).confusion for n in row),
             default=0,
         )
         cell = max(cell, len(str(most)) * CHAR_PX + 6)
     panels = []
     for role, label, _ in models(report):
-        m = sec[role]
+        m = of(sec, role)
         rows = []
-        for i, (counts, shares) in enumerate(
-            zip(m["confusion"], m["confusion_normalised"], strict=True)
-        ):
+        for i, (counts, shares) in enumerate(zip(m.confusion, m.confusion_normalised, strict=True)):
             for j, n in enumerate(counts):
                 share = shares[j] if shares else None
                 rows.append(
@@ -114,12 +117,12 @@ def confusion(report: dict, data: Datasets):
     return {"hconcat": panels, "spacing": 30}
 
 
-def top_label_reliability(report: dict, data: Datasets):
+def top_label_reliability(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Top-label reliability: how often the predicted class is right against its probability."""
-    sec = report.get("multiclass")
-    if not sec:
+    sec = report.multiclass
+    if sec is None:
         return None
-    bins = {role: sec[role]["top_label"]["bins"] for role, _, _ in models(report)}
+    bins = {role: of(sec, role).top_label.bins for role, _, _ in models(report)}
     return reliability_diagram(
         report,
         data,
@@ -129,28 +132,29 @@ def top_label_reliability(report: dict, data: Datasets):
     )
 
 
-def _unit_title(sec: dict, what: str) -> str:
-    return f"{what} ({sec['unit']})" if sec.get("unit") else what
+def _unit_title(sec: Regression, what: str) -> str:
+    """An axis title with the target's unit, when the project names one."""
+    return f"{what} ({sec.unit})" if sec.unit else what
 
 
-def predicted_actual(report: dict, data: Datasets):
+def predicted_actual(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Predicted against actual on test for both models, with the diagonal of a perfect fit."""
     import altair as alt
 
-    sec = report.get("regression")
-    if not sec:
+    sec = report.regression
+    if sec is None:
         return None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for role, label, _ in models(report):
-        pts = sec[role]["points"]
+        pts = of(sec, role).points
         rows += [
             {"model": label, "actual": a, "predicted": p}
-            for a, p in zip(pts["actual"], pts["predicted"], strict=True)
+            for a, p in zip(pts.actual, pts.predicted, strict=True)
         ]
-    if not rows:
-        return None
     values = [r["actual"] for r in rows] + [r["predicted"] for r in rows]
     domain = padded(values, 0.04)
+    if domain is None:  # no points
+        return None
     scale = alt.Scale(domain=domain, nice=False)
     diagonal = unit(
         alt.Chart(data.add([{"x": domain[0], "y": domain[0]}, {"x": domain[1], "y": domain[1]}]))
@@ -169,24 +173,24 @@ def predicted_actual(report: dict, data: Datasets):
     return layer(diagonal, points, width=WIDTH - 160, height=WIDTH - 160)
 
 
-def residuals_by_block(report: dict, data: Datasets):
+def residuals_by_block(report: Report, data: Datasets) -> dict[str, Any] | None:
     """Mean residual (actual minus predicted) per block for both models, with zero."""
     import altair as alt
 
-    sec = report.get("regression")
-    if not sec or not sec["candidate"].get("by_block"):
+    sec = report.regression
+    if sec is None or not sec.candidate.by_block:
         return None
-    order = [str(g["block"]) for g in sec["candidate"]["by_block"]]
+    order = [str(g.block) for g in sec.candidate.by_block]
     rows = [
-        {"model": label, "block": str(g["block"]), "residual": g["mean_residual"], "order": i}
+        {"model": label, "block": str(g.block), "residual": g.mean_residual, "order": i}
         for role, label, _ in models(report)
-        for i, g in enumerate(sec[role].get("by_block") or [])
-        if g.get("mean_residual") is not None
+        for i, g in enumerate(of(sec, role).by_block or ())
+        if g.mean_residual is not None
     ]
     x = alt.X(
         "block:N",
         sort=order,
-        title=sec.get("block_column") or "block",
+        title=sec.block_column or "block",
         axis=alt.Axis(labelAngle=-45 if len(order) > 8 else 0, labelLimit=90),
     )
     y = alt.Y(

@@ -286,12 +286,11 @@ def build(
         click.echo(f"wrote {display_name(p)}")
     for msg in result.render_problems:
         click.echo(f"evreport: error: {msg}", err=True)
-    raw = result.report.to_json()  # ci reads report.json's plain JSON
-    gate_list = ci.gates(raw, strict, require_rung)
+    gate_list = ci.gates(result.report, strict, require_rung)
     if ci_files:
-        _write_ci_files(ci_files, ci.built(raw, gate_list, result.render_problems))
-    click.echo(clean_text(ci.verdict_line(raw)))
-    for reason in ci.reasons(raw):
+        _write_ci_files(ci_files, ci.built(result.report, gate_list, result.render_problems))
+    click.echo(clean_text(ci.verdict_line(result.report)))
+    for reason in ci.reasons(result.report):
         click.echo(f"  - {reason}")
     for g in gate_list:
         if not g.passed:

@@ -104,3 +104,25 @@ class Severity(StrEnum):
 
     ERROR = "error"
     WARNING = "warning"
+
+
+class ChartKey(StrEnum):
+    """The charts a report can draw, in page order: charts.specs builds one per key, the view
+    places each by its key (the SVG's id prefix, ``ch-<key>``). Not a report.json value."""
+
+    SEED_STRIP = "seed_strip"
+    EVAL_INTERVALS = "eval_intervals"
+    BOOTSTRAP_HISTOGRAM = "bootstrap_histogram"
+    CV_FOLD_GAPS = "cv_fold_gaps"
+    THRESHOLD_COST = "threshold_cost"
+    RANKING = "ranking"
+    RELIABILITY = "reliability"
+    CONFUSION = "confusion"
+    TOP_LABEL_RELIABILITY = "top_label_reliability"
+    PREDICTED_ACTUAL = "predicted_actual"
+    RESIDUALS_BY_BLOCK = "residuals_by_block"
+    SLICES = "slices"
+    BEFORE_AFTER_INTERVAL = "before_after_interval"
+    FIXED_BROKEN = "fixed_broken"
+    FORGETTING = "forgetting"
+    BUDGET = "budget"

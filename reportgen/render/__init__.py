@@ -88,8 +88,6 @@ def render_outputs(
             f"unknown output format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats are {', '.join(FORMATS)}"
         )
-    # the chart builders and report.json read its plain JSON
-    raw = report.to_json()
     if helpers is not None and {"html", "pdf"} & set(formats):
         return _render_in_parallel(report, formats, helpers, links)
     out: dict[str, bytes] = {}
@@ -99,7 +97,7 @@ def render_outputs(
         from reportgen.render.html import render_html
         from reportgen.view import build_view
 
-        with drawn_charts(raw, chart_process) as (keys, svgs):
+        with drawn_charts(report, chart_process) as (keys, svgs):
             view = build_view(report, keys, links)
             if "pdf" in formats:  # laid out while the helper still draws the charts
                 from reportgen.render.pdf import PdfUnavailable, render_pdf
@@ -115,11 +113,11 @@ def render_outputs(
         from reportgen.view import build_view
 
         view = build_view(report, (), links)
-    _json_and_md(raw, formats, view, out)
+    _json_and_md(report, formats, view, out)
     return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
 
 
-def _json_and_md(report: dict, formats: tuple[str, ...], view, out: dict[str, bytes]) -> None:
+def _json_and_md(report: Report, formats: tuple[str, ...], view, out: dict[str, bytes]) -> None:
     """report.json and decision-log.md into ``out``, when asked for (md from ``view``)."""
     if "json" in formats:
         out["json"] = report_json(report)
@@ -140,13 +138,12 @@ def _render_in_parallel(
 
     out: dict[str, bytes] = {}
     problems: list[str] = []
-    raw = report.to_json()
-    helpers.charts.submit_report(raw)
+    helpers.charts.submit_report(report)
     view = build_view(report, helpers.charts.keys(), links)
     pdf = helpers.pdf if "pdf" in formats else None
     if pdf is not None:
         pdf.submit_html(render_html(view, for_print=True))
-    _json_and_md(raw, formats, view, out)  # while the PDF is laid out
+    _json_and_md(report, formats, view, out)  # while the PDF is laid out
     charts = helpers.charts.result()  # raises here if drawing failed, as render_outputs does
     if pdf is not None:
         pdf.submit_charts(charts)
@@ -161,7 +158,7 @@ def _render_in_parallel(
 
 
 @contextmanager
-def drawn_charts(report: dict, chart_process: bool | None):
+def drawn_charts(report: Report, chart_process: bool | None):
     """(chart keys, svgs): the keys at once; svgs() returns key -> SVG, waiting if need be.
 
     In a helper process (see svg_process) the SVG is drawn while this process goes on.

@@ -9,7 +9,7 @@ same byte for byte.
 
 A fresh ``evreport build`` (render.Helpers) starts the helper with ``--report`` before it
 loads the project: the helper then also imports altair and builds the specs itself, from
-the report dict, so the parent never loads altair.
+the report's JSON (parsed once with ``Report.from_json``), so the parent never loads altair.
 
 Protocol: the parent writes one JSON object to the helper's stdin and closes it, either
 {"specs": {key: spec}} or {"report": report}; the helper answers on stdout with one line,
@@ -24,9 +24,15 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportgen.errors import RenderError, clean_text
+from reportgen.model.enums import ChartKey
+
+if TYPE_CHECKING:  # the helper drawing given specs never loads the model
+    from reportgen.model import Report
 
 #: drawn as soon as the helper starts, so the engine is warm when the real specs arrive
 _WARM_UP = {
@@ -66,13 +72,14 @@ class SvgProcess:
         )
         return self
 
-    def submit(self, specs: dict[str, dict]) -> None:
+    def submit(self, specs: Mapping[ChartKey, dict]) -> None:
         """Send every spec; the exchange runs in a thread so this process can go on working."""
         self._send({"specs": specs})
 
-    def submit_report(self, report: dict) -> None:
-        """Send the report: the helper builds the specs (started with specs_here=True)."""
-        self._send({"report": report})
+    def submit_report(self, report: Report) -> None:
+        """Send the report as its JSON: the helper parses it and builds the specs (started
+        with specs_here=True)."""
+        self._send({"report": report.to_json()})
 
     def _send(self, message: dict) -> None:
         payload = json.dumps(message, allow_nan=False).encode("utf-8")
@@ -169,9 +176,13 @@ def main() -> None:
         import altair  # noqa: F401  (loaded while the engine warms up and the parent loads)
 
         from reportgen.charts.specs import chart_specs
+        from reportgen.model import Report
     vlc.vegalite_to_svg(_WARM_UP)
     message = json.loads(sys.stdin.buffer.read())
-    specs = message["specs"] if "specs" in message else chart_specs(message["report"])
+    if "specs" in message:
+        specs = message["specs"]
+    else:
+        specs = chart_specs(Report.from_json(message["report"]))
     sys.stdout.buffer.write(json.dumps(list(specs)).encode("utf-8") + b"\n")
     sys.stdout.buffer.flush()
     svgs = {}

@@ -7,6 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from reportgen.model import Report
+from reportgen.model.enums import ChartKey
 from reportgen.model.header import Project
 from reportgen.stats.metric_registry import unit_power
 from reportgen.words import metric_label
@@ -78,9 +79,15 @@ def said(cell: str, missing: str) -> str:
 
 
 def chart_figure(
-    charts: Collection[str], key: str, caption: str, description: str
+    charts: Collection[str], key: ChartKey | str, caption: str, description: str
 ) -> Figure | None:
-    """The figure for chart `key`, or None when the report has no drawing for it."""
+    """The figure for chart `key`, or None when the report has no drawing for it; KeyError
+    for a key that names no chart."""
+    try:
+        ChartKey(key)
+    except ValueError:
+        known = ", ".join(ChartKey)
+        raise KeyError(f"unknown chart key {key!r}; the chart keys are {known}") from None
     return Figure(key, caption, description) if key in charts else None
 
 

@@ -150,7 +150,7 @@ def test_repeats_is_validated_with_its_line():
 def _page(report: dict) -> tuple[str, dict]:
     """The page's words: its text with every chart's spec (their legends are words too) in
     place of the drawing, its style sheet left out; and the chart keys."""
-    specs = chart_specs(report)
+    specs = chart_specs(Report.from_json(report))
     svgs = {key: f"<svg><desc>{json.dumps(spec)}</desc></svg>" for key, spec in specs.items()}
     page = render_html(build_view(Report.from_json(report), set(svgs)), svgs)
     return html.unescape(re.sub(r"<style.*?</style>", "", page, flags=re.S)), svgs

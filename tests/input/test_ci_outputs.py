@@ -313,7 +313,8 @@ def test_summary_user_text_forms_no_link_image_or_html(runner, fake_build, tmp_p
 def test_summary_of_a_before_after_report():
     report = _fixture("tuned-no-replay")
     d, rung = report["decision"], report["claim"]["supported_rung"]
-    text = ci.summary_markdown(report, ci.gates(report, strict=True))
+    model = Report.from_json(report)
+    text = ci.summary_markdown(model, ci.gates(model, strict=True))
     name = ("none", *RUNG_NAMES)[rung]
     assert (
         f"**Verdict: {d['verdict']}** (recommend {d['recommend']}), supported rung {rung} of 5 "

@@ -445,7 +445,8 @@ def test_control_characters_in_names_do_not_kill_chart_drawing(tmp_path):
         f"rep = json.load(open({str(fixture)!r}))\n"
         "rep['project']['candidate'] = 'm\\x0blp\\x07\\x1b\\x00 javascript:x' + 'y' * 300\n"
         "from reportgen.charts.specs import build_charts\n"
-        "svgs = build_charts(rep)\n"
+        "from reportgen.model import Report\n"
+        "svgs = build_charts(Report.from_json(rep))\n"
         "print(len(svgs), max(len(s) for s in svgs.values()) > 0)\n"
     )
     r = subprocess.run(

@@ -7,15 +7,43 @@ import re
 
 import pytest
 
+from reportgen.charts import specs
 from reportgen.charts.compose import model_name, models
-from reportgen.charts.specs import build_charts, chart_specs
 from reportgen.charts.svg import scope_ids
+from reportgen.model import Report
+from reportgen.model.enums import ChartKey
 from reportgen.stats.calibration import MIN_JOINED
 
 from .conftest import load
 
 #: checks thin every curve to this many points before it reaches the report
 MAX_POINTS = 500
+
+
+def chart_specs(report: dict) -> dict:
+    """The chart specs of a report.json object, parsed strictly into the model first."""
+    return specs.chart_specs(Report.from_json(report))
+
+
+def build_charts(report: dict) -> dict:
+    """The chart SVGs of a report.json object, parsed strictly into the model first."""
+    return specs.build_charts(Report.from_json(report))
+
+
+def test_every_chart_key_has_a_builder_and_an_unknown_key_is_an_error():
+    assert list(specs.BUILDERS) == list(ChartKey)
+    assert specs.builder("slices") is specs.BUILDERS[ChartKey.SLICES]
+    with pytest.raises(KeyError, match="'slice'.*seed_strip, eval_intervals"):
+        specs.builder("slice")
+
+
+def test_a_figure_for_an_unknown_chart_key_is_an_error():
+    from reportgen.view.parts import chart_figure
+
+    assert chart_figure({ChartKey.SLICES}, "slices", "c", "d") is not None
+    assert chart_figure(set(), ChartKey.BUDGET, "c", "d") is None
+    with pytest.raises(KeyError, match="'slice'"):
+        chart_figure({"slices"}, "slice", "c", "d")
 
 
 def test_scope_ids_rewrites_ids_and_references():
@@ -109,7 +137,7 @@ def test_fixed_and_broken_per_category(tuned_no_replay):
 
 def test_fixed_in_one_bar_without_categories(tuned_no_replay):
     report = copy.deepcopy(tuned_no_replay)
-    del report["before_after"]["fixed_by_category"]
+    report["before_after"]["fixed_by_category"] = None
     rows = chart_specs(report)["fixed_broken"]["datasets"]["data-1"]
     fixed = [r for r in rows if r["what"] == "fixed"]
     assert fixed == [
@@ -202,7 +230,7 @@ def test_reliability_draws_the_interval_the_report_gives(weekly_churn):
     b = report["calibration"]["candidate"]["bins"][3]
     b.update(fraction_low=0.125, fraction_high=0.375)
     rows = _whiskers(chart_specs(report)["reliability"])
-    cand = f"{model_name(report, 'candidate')} (candidate)"
+    cand = f"{model_name(Report.from_json(report), 'candidate')} (candidate)"
     drawn = [r for r in rows if r["model"] == cand and r["mean_p"] == b["mean_p"]]
     assert [(r["low"], r["high"]) for r in drawn] == [(0.125, 0.375)]
     bins = [x for m in ("candidate", "baseline") for x in report["calibration"][m]["bins"]]
@@ -212,10 +240,9 @@ def test_reliability_draws_the_interval_the_report_gives(weekly_churn):
 def test_reliability_bin_without_an_interval_has_no_whisker(weekly_churn):
     report = copy.deepcopy(weekly_churn)
     for b in report["calibration"]["baseline"]["bins"]:
-        b.pop("fraction_low")
-        b.pop("fraction_high")
+        b.update(fraction_low=None, fraction_high=None)
     spec = chart_specs(report)["reliability"]
-    base = f"{model_name(report, 'baseline')} (baseline)"
+    base = f"{model_name(Report.from_json(report), 'baseline')} (baseline)"
     assert _whiskers(spec) and all(r["model"] != base for r in _whiskers(spec))
     points = [r for rows in spec["datasets"].values() for r in rows if r.get("model") == base]
     assert points  # the bins are still drawn
@@ -254,7 +281,9 @@ def test_roc_and_pr_draw_each_models_seed_band(weekly_churn):
     assert len(areas) == 2  # ROC and precision-recall
     for v in areas:
         rows = spec["datasets"][v["data"]["name"]]
-        assert {r["model"] for r in rows} == {label for _, label, _ in models(weekly_churn)}
+        assert {r["model"] for r in rows} == {
+            label for _, label, _ in models(Report.from_json(weekly_churn))
+        }
         assert all(r["low"] <= r["high"] for r in rows)
     band = weekly_churn["ranking"]["candidate"]["roc_band"]
     roc_rows = spec["datasets"][areas[0]["data"]["name"]]

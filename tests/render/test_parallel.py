@@ -102,9 +102,9 @@ def test_chart_keys_come_before_the_drawing(weekly_churn):
 
     helper = SvgProcess().start(specs_here=True)
     try:
-        helper.submit_report(weekly_churn)
+        helper.submit_report(Report.from_json(weekly_churn))
         keys = helper.keys()
         svgs = helper.result()
     finally:
         helper.close()
-    assert keys == tuple(chart_specs(weekly_churn)) == tuple(svgs)
+    assert keys == tuple(chart_specs(Report.from_json(weekly_churn))) == tuple(svgs)

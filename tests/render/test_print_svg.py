@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from reportgen.charts.specs import build_charts
+from reportgen.model import Report
 from reportgen.render.pdf import for_print
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -37,7 +38,7 @@ def drawn(svg: str) -> list[tuple]:
 
 @pytest.fixture(scope="module")
 def svgs(weekly_churn) -> dict[str, str]:
-    return build_charts(weekly_churn)
+    return build_charts(Report.from_json(weekly_churn))
 
 
 def test_every_mark_is_kept_with_what_it_inherits(svgs):

@@ -131,7 +131,7 @@ def report_pages(reads: Reads) -> None:
 
     for name in (*EXAMPLES, MINIMAL, *GENERATED):
         report = load(name)
-        keys = tuple(chart_specs(report))
+        keys = tuple(chart_specs(Report.from_json(report)))
         view = wrap(build_view(Report.from_json(report), keys), reads)
         render_html(view, dict.fromkeys(keys, "<svg></svg>"))
         render_html(view, for_print=True)
@@ -195,7 +195,7 @@ def ci_pages(reads: Reads) -> None:
     from reportgen import ci
 
     for name in (*EXAMPLES, MINIMAL, *GENERATED):
-        report = load(name)
+        report = Report.from_json(load(name))
         gates = ci.gates(report, strict=True, require_rung=3)
         ci.render_summary(wrap(ci.summary_context(report, gates, ["PDF not written"]), reads))
         ci.render_summary(wrap(ci.summary_context(report), reads))
