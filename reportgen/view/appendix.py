@@ -3,9 +3,12 @@ provenance with every input file's hash."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.data import Comparison
+from reportgen.model.ladder import Check, Evidence
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
 from reportgen.view.parts import Row, Status, fact_status, in_words, outcome, said
 from reportgen.words import gap_decimals
@@ -109,7 +112,7 @@ def _with_decimals(d: int) -> Callable[[float | int | None], str]:
     return lambda v: with_sign(v, d)
 
 
-def value_format(report: dict, check_id: str) -> Callable[[float | int | None], str]:
+def value_format(report: Report, check_id: str) -> Callable[[float | int | None], str]:
     """How a check's value prints: as the same number prints elsewhere in the report (the gap
     in seed sd as a ratio, an interval's end with its interval's decimals); else `quantity`."""
     if check_id == "validation-gap-vs-seed-sd":
@@ -120,15 +123,16 @@ def value_format(report: dict, check_id: str) -> Callable[[float | int | None], 
         "interval-above-zero",
         "useful-effect",
     ):
-        iv = (report.get("noise") or {}).get("interval") or {}
-        return _with_decimals(gap_decimals(iv.get("gap"), iv.get("low"), iv.get("high")))
+        iv = report.noise.interval
+        ends = (None, None, None) if iv is None else (iv.gap, iv.low, iv.high)
+        return _with_decimals(gap_decimals(*ends))
     if check_id == "general-set-held":
-        g = report.get("general") or {}
-        d = gap_decimals(g.get("drop"), g.get("low"), g.get("high"))
+        g = report.general
+        d = gap_decimals(None, None, None) if g is None else gap_decimals(g.drop, g.low, g.high)
         return lambda v: change(v, d)
-    for s in report.get("slices") or []:
-        if check_id == f"not-worse-on-{s.get('slice')}":
-            return _with_decimals(gap_decimals(s.get("gap"), s.get("low"), s.get("high")))
+    for s in report.slices or ():
+        if check_id == f"not-worse-on-{s.slice}":
+            return _with_decimals(gap_decimals(s.gap, s.low, s.high))
     return quantity
 
 
@@ -157,54 +161,49 @@ BODY_ARTEFACTS = 4
 
 
 def facts(
-    items: list[dict],
-    report: dict,
+    items: Sequence[Evidence] | Sequence[Check],
+    report: Report,
     links: str | None = None,
     limit: int | None = BODY_ARTEFACTS,
     with_values: bool = False,
 ) -> list[Fact]:
     """Facts or checks for a table; ``with_values``: each with its value against its bar."""
     out = []
-    for f in items or []:
-        fid = str(f.get("id", ""))
+    for f in items:
+        value, bar = (f.value, f.bar) if isinstance(f, Check) else (None, None)
         out.append(
             Fact(
-                label=fid.replace("-", " "),
-                text=in_words(timestamps_in(str(f.get("text") or DASH)), report),
-                status=fact_status(f.get("passed")),
-                artefacts=artefact_list(f.get("artefacts") or [], links, limit),
-                measured=measured(f.get("value"), f.get("bar"), value_format(report, fid))
-                if with_values
-                else "",
+                label=f.id.replace("-", " "),
+                text=in_words(timestamps_in(f.text or DASH), report),
+                status=fact_status(f.passed),
+                artefacts=artefact_list(list(f.artefacts), links, limit),
+                measured=measured(value, bar, value_format(report, f.id)) if with_values else "",
             )
         )
     return out
 
 
-def evidence_view(report: dict, links: str | None = None) -> list[RungEvidence]:
+def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:
     """Per rung, its checks and every artefact they cite; a fairness fact's check only by its
     artefacts (the body says its result and finding)."""
-    fact_ids = {f"fair-{f.get('id')}" for f in report.get("fairness") or []}
-    checks = report.get("checks") or []
+    fact_ids = {f"fair-{f.id}" for f in report.fairness}
     out = []
-    for r in report["ladder"]:
-        n = int(r["rung"])
-        mine = [c for c in checks if c.get("rung") == n]
-        plain = [c for c in mine if c.get("id") not in fact_ids]
-        fair = [c for c in mine if c.get("id") in fact_ids]
-        cited = {str(a) for c in mine for a in c.get("artefacts") or []}
-        listed = [str(a) for a in r.get("artefacts_all") or r.get("artefacts") or []]
-        rest = [a for a in listed if a not in cited]
+    for r in report.ladder:
+        mine = [c for c in report.checks if c.rung == r.rung]
+        plain = [c for c in mine if c.id not in fact_ids]
+        fair = [c for c in mine if c.id in fact_ids]
+        cited = {a for c in mine for a in c.artefacts}
+        rest = [a for a in r.artefacts if a not in cited]
         out.append(
             RungEvidence(
-                rung=n,
-                name=str(r["name"]),
-                anchor=f"evidence-rung-{n}",
+                rung=r.rung,
+                name=r.name,
+                anchor=f"evidence-rung-{r.rung}",
                 checks=facts(plain, report, links, limit=None, with_values=True),
                 facts=[
                     FactEvidence(
-                        str(c["id"]).removeprefix("fair-").replace("-", " "),
-                        artefact_list(c.get("artefacts") or [], links),
+                        c.id.removeprefix("fair-").replace("-", " "),
+                        artefact_list(list(c.artefacts), links),
                     )
                     for c in fair
                 ],
@@ -214,75 +213,71 @@ def evidence_view(report: dict, links: str | None = None) -> list[RungEvidence]:
     return out
 
 
-def provenance_view(report: dict, links: str | None = None) -> ProvenanceView:
-    build = report.get("build") or {}
-    block = report["noise"].get("block") or {}
-    rule = report.get("rule") or {}
+def provenance_view(report: Report, links: str | None = None) -> ProvenanceView:
+    """The rebuild command, the build's settings, every input file with its hash, the versions."""
+    build = report.build
     inputs = []
-    for i in report.get("inputs") or []:
-        sha = str(i.get("sha256") or DASH)
+    for i in report.inputs:
+        sha = i.sha256 or DASH
         groups = [sha[k : k + 16] for k in range(0, len(sha), 16)]
         inputs.append(
-            FileRow(
-                path_text(i["path"], links), sha, groups, sha[:SHORT_HASH], count(i.get("bytes"))
-            )
+            FileRow(path_text(i.path, links), sha, groups, sha[:SHORT_HASH], count(i.bytes))
         )
-    tool = report.get("tool") or {}
-    libraries = [Row(str(tool.get("name", "evreport")), str(tool.get("version", DASH)))]
-    libraries += [Row(str(k), str(v)) for k, v in sorted((build.get("libraries") or {}).items())]
-    seed = build.get("random_seed", rule.get("random_seed"))
+    libraries = [Row(report.tool.name, report.tool.version)]
+    libraries += [Row(k, str(v)) for k, v in sorted(build.libraries.items())]
     settings = [
-        Row("report schema", str(report.get("schema") or DASH)),
-        Row("build date", timestamp(build.get("date"))),
-        Row("random seed", DASH if seed is None else str(seed)),
-        Row("bootstrap resamples", count(build.get("resamples", block.get("resamples")))),
-        Row("confidence", confidence(build.get("confidence", block.get("confidence")))),
+        Row("report schema", report.schema),
+        Row("build date", timestamp(build.date)),
+        Row("random seed", str(build.random_seed)),
+        Row("bootstrap resamples", count(build.resamples)),
+        Row("confidence", confidence(build.confidence)),
     ]
-    return ProvenanceView(inputs, libraries, settings, str(build.get("command") or DASH))
+    return ProvenanceView(inputs, libraries, settings, build.command or DASH)
 
 
-def warnings_view(report: dict) -> list[WarningRow]:
+def warnings_view(report: Report) -> list[WarningRow]:
+    """The input warnings, each located path:line:column (the project when it has no file)."""
     rows = []
-    for w in report.get("warnings") or []:
-        where = str(w.get("path") or "<project>")
-        if w.get("line") is not None:
-            where += f":{w['line']}"
-            if w.get("column") is not None:
-                where += f":{w['column']}"
-        rows.append(
-            WarningRow(
-                where,
-                str(w.get("severity") or DASH),
-                str(w.get("slug") or DASH),
-                str(w.get("message") or DASH),
-            )
-        )
+    for w in report.warnings:
+        where = w.path or "<project>"
+        if w.line is not None:
+            where += f":{w.line}"
+            if w.column is not None:
+                where += f":{w.column}"
+        rows.append(WarningRow(where, str(w.severity), w.slug or DASH, w.message or DASH))
     return rows
 
 
-def comparisons_view(report: dict, links: str | None = None) -> list[ComparisonRow]:
+def _fold_cite(mine: list[Comparison], links: str | None) -> PathText:
+    """The run-log lines of one model's agreeing fold values: the first and how many more."""
+    first = path_text(mine[0].cite, links)
+    if len(mine) == 1:
+        return first
+    text = f"{mine[0].cite} and {count(len(mine) - 1)} more"
+    return PathText(text, [text], first.href)
+
+
+def comparisons_view(report: Report, links: str | None = None) -> list[ComparisonRow]:
     """One row per logged value; the agreeing fold rows of a cv design as one row per model."""
     rows = []
-    comps = report.get("comparisons") or []
-    folds = [c for c in comps if c.get("fold") is not None and c.get("agree")]
-    for c in comps:
-        if c.get("fold") is not None and c.get("agree"):
+    folds = [c for c in report.comparisons if c.fold is not None and c.agree]
+    for c in report.comparisons:
+        if c.fold is not None and c.agree:
             continue
-        agree = c.get("agree")
         rows.append(
             ComparisonRow(
-                model=str(c.get("model")),
-                seed=str(c.get("seed")),
-                split=str(c.get("split")),
-                logged=str(c.get("logged_text") or full(c.get("logged"))),
-                recomputed=full(c.get("recomputed")),
-                agree=outcome(agree, "agree", "disagree", "not compared"),
-                cite=path_text(str(c.get("cite") or DASH), links),
+                model=c.model,
+                seed=str(c.seed),
+                split=c.split,
+                logged=c.logged_text or full(c.logged),
+                recomputed=full(c.recomputed),
+                agree=outcome(c.agree, "agree", "disagree", "not compared"),
+                cite=path_text(c.cite or DASH, links),
             )
         )
-    for model in dict.fromkeys(str(c.get("model")) for c in folds):
-        mine = [c for c in folds if str(c.get("model")) == model]
-        seeds = sorted({c.get("seed") for c in mine}, key=str)
+    for model in dict.fromkeys(c.model for c in folds):
+        mine = [c for c in folds if c.model == model]
+        seeds = sorted({c.seed for c in mine}, key=str)
         rows.append(
             ComparisonRow(
                 model=model,
@@ -291,13 +286,7 @@ def comparisons_view(report: dict, links: str | None = None) -> list[ComparisonR
                 logged=DASH,
                 recomputed=DASH,
                 agree=outcome(True, f"all {count(len(mine))} agree", "", ""),
-                cite=PathText(
-                    f"{mine[0].get('cite')} and {count(len(mine) - 1)} more",
-                    [f"{mine[0].get('cite')} and {count(len(mine) - 1)} more"],
-                    path_text(str(mine[0].get("cite")), links).href,
-                )
-                if len(mine) > 1
-                else path_text(str(mine[0].get("cite")), links),
+                cite=_fold_cite(mine, links),
             )
         )
     return rows

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.multiclass import MulticlassModel
 from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
@@ -67,50 +69,51 @@ class MulticlassView:
     missing: str | None
 
 
-def _confusion(m: dict, label: str, classes: list[str]) -> ConfusionView:
+def _confusion(m: MulticlassModel, label: str, classes: list[str]) -> ConfusionView:
     rows = []
-    for i, (row, shares) in enumerate(zip(m["confusion"], m["confusion_normalised"], strict=True)):
+    for i, (row, shares) in enumerate(zip(m.confusion, m.confusion_normalised, strict=True)):
         cells = [
             ConfusionCell(count(v), prob(shares[j]) if shares and v else "", i == j)
             for j, v in enumerate(row)
         ]
         rows.append(ConfusionRow(classes[i], cells, count(sum(row))))
     return ConfusionView(
-        f"{label}, seed {m['seed']}: rows are the actual class, columns the predicted one; "
+        f"{label}, seed {m.seed}: rows are the actual class, columns the predicted one; "
         "each cell's share is of its actual class's rows (the diagonal is the class's recall)",
         classes,
         rows,
     )
 
 
-def multiclass_view(report: dict, charts: Collection[str]) -> MulticlassView | None:
-    sec = report.get("multiclass")
-    if not sec:
+def multiclass_view(report: Report, charts: Collection[str]) -> MulticlassView | None:
+    """The multi-class section; None for other tasks."""
+    sec = report.multiclass
+    if sec is None:
         return None
     cand, base = names(report)
-    c, b = sec["candidate"], sec["baseline"]
-    classes = [str(k) for k in sec["classes"]]
+    c, b = sec.candidate, sec.baseline
+    classes = list(sec.classes)
     per = []
     for i, k in enumerate(classes):
-        x, y = c["per_class"][i], b["per_class"][i]
+        x, y = c.per_class[i], b.per_class[i]
         per.append(
             ClassRow(
                 k,
-                count(x["rows"]),
-                prob(x["recall"]),
-                prob(x["precision"]),
-                metric(c["classwise_ece"]["per_class"][i]),
-                prob(y["recall"]),
-                prob(y["precision"]),
-                metric(b["classwise_ece"]["per_class"][i]),
+                count(x.rows),
+                prob(x.recall),
+                prob(x.precision),
+                metric(c.classwise_ece.per_class[i]),
+                prob(y.recall),
+                prob(y.precision),
+                metric(b.classwise_ece.per_class[i]),
             )
         )
     summary = [
         Row(f"{cand} accuracy / top-label ECE / classwise ECE", _scores(c)),
         Row(f"{base} accuracy / top-label ECE / classwise ECE", _scores(b)),
-        Row("classes / bins", f"{count(len(classes))} / {count(sec.get('bins'))}"),
+        Row("classes / bins", f"{count(len(classes))} / {count(sec.bins)}"),
     ]
-    absent = sorted(set(c.get("missing_classes") or []) | set(b.get("missing_classes") or []))
+    absent = sorted(set(c.missing_classes) | set(b.missing_classes))
     missing = (
         f"{count_noun(len(absent), 'class')} without test rows "
         f"({', '.join(absent)}): recall is undefined there (a dash), precision counts its false "
@@ -118,7 +121,7 @@ def multiclass_view(report: dict, charts: Collection[str]) -> MulticlassView | N
         if absent
         else None
     )
-    ece = f"top-label ECE {cand} {metric(c['top_label']['ece'])}, {base} {metric(b['top_label']['ece'])}"
+    ece = f"top-label ECE {cand} {metric(c.top_label.ece)}, {base} {metric(b.top_label.ece)}"
     return MulticlassView(
         confusion_figure=chart_figure(
             charts,
@@ -144,13 +147,10 @@ def multiclass_view(report: dict, charts: Collection[str]) -> MulticlassView | N
         classes=per,
         summary=summary,
         descriptions=description_rows(report),
-        variants=[str(sec["top_label_variant"]), str(sec["classwise_variant"])],
+        variants=[sec.top_label_variant, sec.classwise_variant],
         missing=missing,
     )
 
 
-def _scores(m: dict) -> str:
-    return (
-        f"{prob(m['accuracy'])} / {metric(m['top_label']['ece'])} / "
-        f"{metric(m['classwise_ece']['mean'])}"
-    )
+def _scores(m: MulticlassModel) -> str:
+    return f"{prob(m.accuracy)} / {metric(m.top_label.ece)} / {metric(m.classwise_ece.mean)}"

@@ -4,9 +4,11 @@ decimals of its scale (reportgen.words.target)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.regression import BlockRow, Regression, RegressionModel, SliceRow
 from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
@@ -61,60 +63,73 @@ class RegressionView:
     descriptions: list[Row]
 
 
-def _unit(sec: dict, squared: bool = False) -> str:
-    u = sec.get("unit")
+def _unit(sec: Regression, squared: bool = False) -> str:
+    u = sec.unit
     return f" {u}{'²' if squared else ''}" if u else ""
 
 
-def _groups(sec: dict, key: str, scale: float | None) -> list[GroupRow]:
-    c, b = sec["candidate"].get(f"by_{key}"), sec["baseline"].get(f"by_{key}")
+def _name(g: BlockRow | SliceRow) -> str:
+    """A group's name: its block or its slice."""
+    return g.block if isinstance(g, BlockRow) else g.slice
+
+
+def _groups(
+    c: Sequence[BlockRow | SliceRow] | None,
+    b: Sequence[BlockRow | SliceRow] | None,
+    scale: float | None,
+) -> list[GroupRow]:
+    """Both models' errors per block (or slice), in the candidate's order."""
     if not c or not b:
         return []
-    other = {g[key]: g for g in b}
+    other = {_name(g): g for g in b}
     rows = []
     for g in c:
-        h = other.get(g[key], {})
+        h = other.get(_name(g))
         rows.append(
             GroupRow(
-                str(g[key]),
-                count(g["rows"]),
-                target(g.get("mae"), scale),
-                target(g.get("rmse"), scale),
-                target(g.get("mean_residual"), scale),
-                target(h.get("mae"), scale),
-                target(h.get("rmse"), scale),
-                target(h.get("mean_residual"), scale),
+                _name(g),
+                count(g.rows),
+                target(g.mae, scale),
+                target(g.rmse, scale),
+                target(g.mean_residual, scale),
+                target(h.mae if h else None, scale),
+                target(h.rmse if h else None, scale),
+                target(h.mean_residual if h else None, scale),
             )
         )
     return rows
 
 
-def regression_view(report: dict, charts: Collection[str]) -> RegressionView | None:
-    sec = report.get("regression")
-    if not sec:
+def _error_row(label: str, m: RegressionModel, scale: float) -> ErrorRow:
+    """One model's errors on test, and the MSE averaged over its seeds."""
+    seeds = [s.mse for s in m.per_seed]
+    return ErrorRow(
+        label,
+        str(m.seed),
+        target(m.mse, scale, squared=True),
+        target(m.rmse, scale),
+        target(m.mae, scale),
+        prob(m.r2),
+        target(m.mean_residual, scale),
+        target(sum(seeds) / len(seeds), scale, squared=True) if seeds else DASH,
+    )
+
+
+def regression_view(report: Report, charts: Collection[str]) -> RegressionView | None:
+    """The regression section; None for other tasks."""
+    sec = report.regression
+    if sec is None:
         return None
     cand, base = names(report)
-    scale = (sec.get("target") or {}).get("sd") or 1.0
-    models = []
-    for role, name in (("candidate", cand), ("baseline", base)):
-        m = sec[role]
-        seeds = [s["mse"] for s in m.get("per_seed") or [] if s.get("mse") is not None]
-        models.append(
-            ErrorRow(
-                f"{name} ({role})",
-                str(m["seed"]),
-                target(m.get("mse"), scale, squared=True),
-                target(m.get("rmse"), scale),
-                target(m.get("mae"), scale),
-                prob(m.get("r2")),
-                target(m.get("mean_residual"), scale),
-                target(sum(seeds) / len(seeds), scale, squared=True) if seeds else DASH,
-            )
-        )
+    t = sec.target
+    scale = t.sd or 1.0
+    models = [
+        _error_row(f"{cand} (candidate)", sec.candidate, scale),
+        _error_row(f"{base} (baseline)", sec.baseline, scale),
+    ]
     u, u2 = _unit(sec), _unit(sec, squared=True)
-    t = sec.get("target") or {}
-    blocks = _groups(sec, "block", scale)
-    shown = sec["candidate"]["points"]["shown"]
+    blocks = _groups(sec.candidate.by_block, sec.baseline.by_block, scale)
+    shown = sec.candidate.points.shown
     return RegressionView(
         scatter_figure=chart_figure(
             charts,
@@ -124,7 +139,7 @@ def regression_view(report: dict, charts: Collection[str]) -> RegressionView | N
             + (
                 f"{count_noun(shown, 'row')} per model drawn, evenly spaced in the order of the "
                 "actual value. "
-                if shown < t.get("rows", shown)
+                if shown < t.rows
                 else ""
             )
             + "Look for a bend away from the diagonal at the ends: a model that shrinks "
@@ -145,10 +160,10 @@ def regression_view(report: dict, charts: Collection[str]) -> RegressionView | N
             else "MSE in squared target units, the others in target units"
         )
         + "; residual = actual minus predicted.",
-        slices=_groups(sec, "slice", scale),
-        slice_column=sec.get("slice_column"),
+        slices=_groups(sec.candidate.by_slice, sec.baseline.by_slice, scale),
+        slice_column=sec.slice_column,
         blocks=blocks[:MAX_BLOCK_ROWS],
-        block_column=sec.get("block_column"),
+        block_column=sec.block_column,
         blocks_note=(
             f"The first {count(MAX_BLOCK_ROWS)} of {count_noun(len(blocks), 'block')}; the chart "
             "shows them all."
@@ -158,9 +173,9 @@ def regression_view(report: dict, charts: Collection[str]) -> RegressionView | N
         summary=[
             Row(
                 "target on test",
-                f"mean {target(t.get('mean'), scale)}{u}, sd {target(t.get('sd'), scale)}{u}, "
-                f"{target(t.get('min'), scale)} to {target(t.get('max'), scale)}{u} over "
-                f"{count_noun(t.get('rows'), 'row')}",
+                f"mean {target(t.mean, scale)}{u}, sd {target(t.sd, scale)}{u}, "
+                f"{target(t.min, scale)} to {target(t.max, scale)}{u} over "
+                f"{count_noun(t.rows, 'row')}",
             )
         ],
         descriptions=description_rows(report),

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.enums import IntervalSource
+from reportgen.model.relevance import Relevance, Slice
 from reportgen.stats.metric_registry import unit_power
 from reportgen.view.parts import Figure, Row, chart_figure, in_words, names
 from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
@@ -66,44 +69,44 @@ READINGS = {
 }
 
 
-def slice_reading(s: dict, readings: dict[str, tuple[str, str]]) -> tuple[str, str]:
+def slice_reading(s: Slice, readings: dict[str, tuple[str, str]]) -> tuple[str, str]:
     """A slice's reading and CSS class: worse, no worse within the margin, no worse not shown
     (a required slice), better, not measured or no clear difference."""
-    if s.get("worse"):
+    if s.worse:
         key = "worse"
-    elif s.get("required") and s.get("not_worse"):
+    elif s.required and s.not_worse:
         key = "not_worse"
-    elif s.get("required"):
+    elif s.required:
         key = "unshown"
-    elif s.get("low") is not None and s["low"] > 0:
+    elif s.low is not None and s.low > 0:
         key = "better"
-    elif s.get("low") is None:
+    elif s.low is None:
         key = "unmeasured"
     else:
         key = "unclear"
     return readings[key]
 
 
-def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
-    slices = report.get("slices")
-    if slices is None:
+def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
+    """Each slice's gap, interval and reading, and its chart; None without a slice column."""
+    if report.slices is None:
         return None
     rows = []
-    for s in slices:
+    for s in report.slices:
         # each slice's gap and interval share one decimal count, as its sentences print them
-        d = gap_decimals(s.get("gap"), s.get("low"), s.get("high"))
+        d = gap_decimals(s.gap, s.low, s.high)
         reading, css = slice_reading(s, READINGS)
         rows.append(
             SliceRow(
-                slice=str(s["slice"]),
-                rows=count(s.get("rows")),
-                blocks=count(s.get("blocks")),
-                gap=with_sign(s.get("gap"), d),
-                interval=interval(s.get("low"), s.get("high"), digits=d),
+                slice=s.slice,
+                rows=count(s.rows),
+                blocks=count(s.blocks),
+                gap=with_sign(s.gap, d),
+                interval=interval(s.low, s.high, digits=d),
                 reading=reading,
                 css=css,
                 detail=_not_shown_no_worse(s, d) if reading == "may be worse" else "",
-                required=yes_no(s.get("required")),
+                required=yes_no(s.required),
             )
         )
     worse = [r.slice for r in rows if r.reading == "candidate worse"]
@@ -118,99 +121,102 @@ def slices_view(report: dict, charts: Collection[str]) -> SlicesView | None:
     return SlicesView(figure, rows)
 
 
-def _not_shown_no_worse(s: dict, digits: int) -> str:
+def _not_shown_no_worse(s: Slice, digits: int) -> str:
     """A required slice not shown to be no worse: what is missing, in numbers when it has them
     (the interval's worse end, its low end, lies beyond the margin)."""
-    if s.get("low") is not None and s.get("margin") is not None:
+    if s.low is not None and s.margin is not None:
         return (
-            f"no worse needs the interval's worse end above {given(-abs(s['margin']))}; "
-            f"it is {with_sign(s['low'], digits)}"
+            f"no worse needs the interval's worse end above {given(-abs(s.margin))}; "
+            f"it is {with_sign(s.low, digits)}"
         )
-    return "no worse needs an interval: " + str(s.get("not_worse_reason") or "there is none")
+    return "no worse needs an interval: " + (s.not_worse_reason or "there is none")
 
 
-def _metric_unit(report: dict) -> str | None:
-    p = report.get("project") or {}
-    return metric_unit(p.get("unit"), power=unit_power(str(p.get("metric") or "")))
+def _metric_unit(report: Report) -> str | None:
+    p = report.project
+    return metric_unit(p.unit, power=unit_power(p.metric))
 
 
-def bounds_view(report: dict) -> BoundsView:
-    data = report.get("data") or {}
-    rows = []
-    for part, n in (data.get("parts") or {}).items():
-        rows.append(Row(f"{part} rows", count(n)))
-    block = data.get("block_column")
+def _measured_rows(report: Report) -> list[Row]:
+    """What was measured: rows per part, blocks, the period, each model's seeds and config."""
+    data = report.data
+    rows = [Row(f"{part} rows", count(n)) for part, n in data.parts.items()]
+    block = data.block_column
     if block:
-        rows.append(Row("block column", str(block)))
-    if data.get("blocks") is not None:
-        rows.append(Row("blocks on test", blocks_phrase(data["blocks"], block)))
-    kind = ((report.get("noise") or {}).get("block") or {}).get("block_kind") or "period"
+        rows.append(Row("block column", block))
+    if data.blocks is not None:
+        rows.append(Row("blocks on test", blocks_phrase(data.blocks, block)))
+    kind = (report.noise.block.block_kind if report.noise.block else None) or "period"
     # without a block column the first and last "blocks" are row ids: no period was measured
-    if block and kind == "period" and data.get("first_block") is not None:
+    if block and kind == "period" and data.first_block is not None:
         rows.append(
             Row(
                 "period measured",
-                f"{timestamp(data.get('first_block'))} to {timestamp(data.get('last_block'))}",
+                f"{timestamp(data.first_block)} to {timestamp(data.last_block)}",
             )
         )
     cand, base = names(report)
-    seeds = data.get("seeds") or {}
-    configs = data.get("configs") or {}
-    for role, name in (("candidate", cand), ("baseline", base)):
-        s = seeds.get(role) or []
+    scored = "analysed" if report.noise.cv else "scored on test"
+    for name, seeds, config in (
+        (cand, data.seeds.candidate, data.configs.candidate),
+        (base, data.seeds.baseline, data.configs.baseline),
+    ):
         rows.append(
-            Row(f"{name} seeds", f"{count(len(s))} ({', '.join(str(x) for x in s)})" if s else DASH)
+            Row(
+                f"{name} seeds",
+                f"{count(len(seeds))} ({', '.join(str(x) for x in seeds)})" if seeds else DASH,
+            )
         )
-        if configs.get(role):
-            scored = "analysed" if (report.get("noise") or {}).get("cv") else "scored on test"
-            rows.append(Row(f"{name} configuration {scored}", str(configs[role])))
-    rel = report.get("relevance")
-    relevance_rows: list[Row] = []
-    relevance_text = None
-    if rel:
-        period = rel.get("period") or "period"
-        unit = rel.get("unit") or "cost units"
-        finding = rel.get("finding")
-        relevance_rows = [
+        if config:
+            rows.append(Row(f"{name} configuration {scored}", config))
+    return rows
+
+
+def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
+    """The interval against the smallest useful effect, and the costs when there are any."""
+    period = rel.period or "period"
+    iv = report.noise.interval
+    rows = [
+        Row("smallest useful effect", given(rel.min_useful_effect, _metric_unit(report))),
+        Row("finding", (rel.finding or DASH).replace("-", " ")),
+        Row(
+            "cross-validation gap and interval"
+            if iv is not None and iv.source == IntervalSource.CV_CORRECTED
+            else "test gap and interval",
+            gap_with_interval(rel.gap, rel.low, rel.high),
+        ),
+    ]
+    # a metric gap times cases per period ("+5.9 log loss per month") is no unit anyone
+    # uses: relevance per period is said through costs, or not at all
+    cpc = rel.cost_per_case
+    if cpc is not None:
+        rows.append(
             Row(
-                "smallest useful effect",
-                given(rel.get("min_useful_effect"), _metric_unit(report)),
-            ),
-            Row("finding", (finding or DASH).replace("-", " ")),
+                "test cost per case, candidate / baseline",
+                f"{cost(cpc.candidate)} / {cost(cpc.baseline)}",
+            )
+        )
+    saving = rel.cost_per_period
+    if saving is not None:
+        rows.append(
             Row(
-                "cross-validation gap and interval"
-                if ((report.get("noise") or {}).get("interval") or {}).get("source")
-                == "cv-corrected"
-                else "test gap and interval",
-                gap_with_interval(rel.get("gap"), rel.get("low"), rel.get("high")),
-            ),
-        ]
-        # a metric gap times cases per period ("+5.9 log loss per month") is no unit anyone
-        # uses: relevance per period is said through costs, or not at all
-        cpc = rel.get("cost_per_case") or {}
-        if cpc.get("difference") is not None:
-            relevance_rows.append(
-                Row(
-                    "test cost per case, candidate / baseline",
-                    f"{cost(cpc.get('candidate'))} / {cost(cpc.get('baseline'))}",
-                )
+                f"candidate saves per {period}"
+                if saving >= 0
+                else f"candidate costs more per {period}",
+                f"{cost(abs(saving))} ({count(rel.cases_per_period)} cases)",
             )
-        if rel.get("cost_per_period") is not None:
-            saving = rel["cost_per_period"]
-            relevance_rows.append(
-                Row(
-                    f"candidate saves per {period}"
-                    if saving >= 0
-                    else f"candidate costs more per {period}",
-                    f"{cost(abs(saving))} ({count(rel.get('cases_per_period'))} cases)",
-                )
-            )
-        if cpc.get("difference") is not None or rel.get("cost_per_period") is not None:
-            relevance_rows.append(Row("costs in", str(unit)))
-        relevance_text = in_words(str(rel["text"]), report) if rel.get("text") else None
+        )
+    if cpc is not None or saving is not None:
+        rows.append(Row("costs in", rel.unit or "cost units"))
+    return rows
+
+
+def bounds_view(report: Report) -> BoundsView:
+    """What was measured, what never was, and the interval against the useful effect."""
+    rel = report.relevance
     return BoundsView(
-        data=rows,
-        not_tested=[in_words(str(x), report) for x in report.get("not_tested") or []],
-        relevance=relevance_rows,
-        relevance_text=relevance_text,
+        data=_measured_rows(report),
+        not_tested=[in_words(x, report) for x in report.not_tested],
+        relevance=[] if rel is None else _relevance_rows(report, rel),
+        relevance_text=in_words(rel.text, report) if rel is not None and rel.text else None,
     )

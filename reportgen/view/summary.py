@@ -269,12 +269,10 @@ def _not_credited(r: Rung, lowest: Rung | None) -> str | None:
 def _failed_numbers(report: Report) -> dict[int, list[str]]:
     """Each rung's failed checks: the value against its bar, in words, by rung."""
     failed: dict[int, list[str]] = {}
-    raw = None
     for c in report.checks:
         if c.passed is False:
             cid = c.id or "check"
-            raw = raw or report.to_json()  # appendix.value_format reads report.json's JSON
-            what = measured(c.value, c.bar, value_format(raw, cid))
+            what = measured(c.value, c.bar, value_format(report, cid))
             if what:
                 label = CHECK_WORDS.get(cid, cid.replace("-", " "))
                 failed.setdefault(c.rung, []).append(f"{label}: {what}")

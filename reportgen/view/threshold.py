@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from reportgen.model import Report
+from reportgen.model.ranking import Ranking, RankingModel
+from reportgen.model.threshold import Threshold, ThresholdModel
 from reportgen.view.parts import Figure, Row, chart_figure, names, said
 from reportgen.words import count_noun, plural_noun
 from reportgen.words.cells import DASH, cost, count, prob
@@ -48,66 +51,60 @@ class ThresholdView:
     seed_note: str
 
 
-#: ModelThreshold fields printed as report.json's threshold.<role> key of the same name
-_FORMATTED = {
-    "validation_cost": cost,
-    "test_cost": cost,
-    "mean_test_cost": cost,
-    "precision": prob,
-    "recall": prob,
-    "fpr": prob,
-}
-#: report.json's threshold.<role> key of a field whose name differs
-_KEYS = {"fpr": "false_positive_rate"}
+def _model_row(label: str, m: ThresholdModel, rk: RankingModel | None) -> ModelThreshold:
+    """One model's threshold, costs, confusion matrix and ranking scores as printed."""
+    (tn, fp), (fn, tp) = m.confusion
+    return ModelThreshold(
+        model=label,
+        seed=str(m.seed),
+        threshold=_threshold_text(m.threshold),
+        validation_cost=cost(m.validation_cost),
+        test_cost=cost(m.test_cost),
+        mean_test_cost=cost(m.mean_test_cost),
+        precision=prob(m.precision),
+        recall=prob(m.recall),
+        fpr=prob(m.false_positive_rate),
+        tn=count(tn),
+        fp=count(fp),
+        fn=count(fn),
+        tp=count(tp),
+        auc=prob(rk.roc_auc if rk else None),
+        ap=prob(rk.average_precision if rk else None),
+    )
 
 
-def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | None:
-    th = report.get("threshold")
-    if not th:
+def _rule_text(rule: str | float) -> str:
+    """How the thresholds were chosen: on validation cost, or one fixed threshold."""
+    if rule == "validation-cost":
+        return "each model picks its own threshold on its validation rows (minimum cost)"
+    if isinstance(rule, int | float):
+        return f"fixed threshold {prob(rule)}"
+    return DASH
+
+
+def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | None:
+    """The threshold, cost and ranking section; None without y/p predictions."""
+    th = report.threshold
+    if th is None:
         return None
-    ranking = report.get("ranking") or {}
+    ranking = report.ranking
     cand, base = names(report)
-    costs = th.get("costs") or {}
-    unit = str(costs.get("unit") or "cost units")
-    models = []
-    for role, name in (("candidate", cand), ("baseline", base)):
-        m = th.get(role) or {}
-        rk = ranking.get(role) or {}
-        cm = m.get("confusion") or [[None, None], [None, None]]
-        (tn, fp), (fn, tp) = cm
-        models.append(
-            ModelThreshold(
-                model=f"{name} ({role})",
-                seed=DASH if m.get("seed") is None else str(m["seed"]),
-                threshold=_threshold_text(m.get("threshold")),
-                **{key: form(m.get(_KEYS.get(key, key))) for key, form in _FORMATTED.items()},
-                tn=count(tn),
-                fp=count(fp),
-                fn=count(fn),
-                tp=count(tp),
-                auc=prob(rk.get("roc_auc")),
-                ap=prob(rk.get("average_precision")),
-            )
-        )
+    costs = th.costs
+    unit = costs.unit or "cost units"
+    c, b = th.candidate, th.baseline
+    rc, rb = (ranking.candidate, ranking.baseline) if ranking else (None, None)
+    models = [
+        _model_row(f"{cand} (candidate)", c, rc),
+        _model_row(f"{base} (baseline)", b, rb),
+    ]
     facts = [
         # the unit is said once, in the note above these facts: it may carry its own brackets
-        Row("cost of a false positive", cost(costs.get("false_positive"))),
-        Row("cost of a false negative", cost(costs.get("false_negative"))),
-        Row("theoretical cutoff c_FP / (c_FP + c_FN)", prob(th.get("theoretical_cutoff"))),
+        Row("cost of a false positive", cost(costs.false_positive)),
+        Row("cost of a false negative", cost(costs.false_negative)),
+        Row("theoretical cutoff c_FP / (c_FP + c_FN)", prob(th.theoretical_cutoff)),
     ]
-    if costs.get("cases_per_period") is not None:
-        facts.append(
-            Row(f"cases per {costs.get('period') or 'period'}", count(costs["cases_per_period"]))
-        )
-    rule = th.get("rule")
-    rule_text = (
-        "each model picks its own threshold on its validation rows (minimum cost)"
-        if rule == "validation-cost"
-        else f"fixed threshold {prob(rule)}"
-        if isinstance(rule, int | float)
-        else DASH
-    )
-    c, b = th.get("candidate") or {}, th.get("baseline") or {}
+    if costs.cases_per_period is not None:
+        facts.append(Row(f"cases per {costs.period or 'period'}", count(costs.cases_per_period)))
     figure = chart_figure(
         charts,
         "threshold_cost",
@@ -115,49 +112,41 @@ def threshold_view(report: dict, charts: Collection[str]) -> ThresholdView | Non
         "chosen threshold and the dashed line the theoretical cutoff. Look at how flat the "
         "curves are near their minimum: a flat minimum makes the choice robust.",
         f"Line chart of validation cost against threshold. {cand} chooses "
-        f"{_threshold_text(c.get('threshold'))} (validation cost "
-        f"{said(cost(c.get('validation_cost')), 'not measured')}), "
-        f"{base} chooses {_threshold_text(b.get('threshold'))} "
-        f"(validation cost {said(cost(b.get('validation_cost')), 'not measured')}); theoretical cutoff "
-        f"{prob(th.get('theoretical_cutoff'))}.",
+        f"{_threshold_text(c.threshold)} (validation cost "
+        f"{said(cost(c.validation_cost), 'not measured')}), "
+        f"{base} chooses {_threshold_text(b.threshold)} "
+        f"(validation cost {said(cost(b.validation_cost), 'not measured')}); theoretical cutoff "
+        f"{prob(th.theoretical_cutoff)}.",
     )
-    rc, rb = ranking.get("candidate") or {}, ranking.get("baseline") or {}
+    rc_auc, rb_auc = (rc.roc_auc if rc else None), (rb.roc_auc if rb else None)
+    rc_ap = rc.average_precision if rc else None
+    rb_ap = rb.average_precision if rb else None
     ranking_fig = chart_figure(
         charts,
         "ranking",
         f"ROC (left) and precision-recall (right) on test. ROC AUC {cand} "
-        f"{said(prob(rc.get('roc_auc')), 'undefined')}, {base} "
-        f"{said(prob(rb.get('roc_auc')), 'undefined')}; average precision "
-        f"{cand} {said(prob(rc.get('average_precision')), 'undefined')}, {base} "
-        f"{said(prob(rb.get('average_precision')), 'undefined')}. Look at where the curves separate: that is "
+        f"{said(prob(rc_auc), 'undefined')}, {base} "
+        f"{said(prob(rb_auc), 'undefined')}; average precision "
+        f"{cand} {said(prob(rc_ap), 'undefined')}, {base} "
+        f"{said(prob(rb_ap), 'undefined')}. Look at where the curves separate: that is "
         "where the choice of threshold matters.",
         f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
         "the positive rate as the precision baseline.",
     )
-    return ThresholdView(
-        figure, ranking_fig, models, facts, unit, rule_text, _seed_note(report, cand, base)
-    )
+    note = _seed_note(report, th, ranking, cand, base)
+    return ThresholdView(figure, ranking_fig, models, facts, unit, _rule_text(th.rule), note)
 
 
-def _seed_note(report: dict, cand: str, base: str) -> str:
+def _seed_note(report: Report, th: Threshold, ranking: Ranking | None, cand: str, base: str) -> str:
     """Which seed of each model the threshold, confusion and curves are for, and why (in the
     words of [evaluation] repeats: networks, or evaluation runs)."""
-    words = repeat_words(report["project"].get("repeats"))
-    th = report.get("threshold") or {}
-    c, b = th.get("candidate") or {}, th.get("baseline") or {}
-    seeds = {
-        who: count_noun(len(m.get("per_seed") or []), words.one) for who, m in (("c", c), ("b", b))
-    }
+    words = repeat_words(report.project.repeats)
+    c, b = th.candidate, th.baseline
     which = (
-        f"{cand} seed {c.get('seed')} of {seeds['c']} and {base} seed {b.get('seed')} of "
-        f"{seeds['b']}"
-        if c.get("seed") is not None and b.get("seed") is not None
-        else f"one {words.unit} per model"
+        f"{cand} seed {c.seed} of {count_noun(len(c.per_seed), words.one)} and {base} seed "
+        f"{b.seed} of {count_noun(len(b.per_seed), words.one)}"
     )
-    bands = any(
-        (report.get("ranking") or {}).get(role, {}).get("roc_band")
-        for role in ("candidate", "baseline")
-    )
+    bands = ranking is not None and bool(ranking.candidate.roc_band or ranking.baseline.roc_band)
     return (
         f"The threshold, the confusion matrices and the curves are for {which}: each model's "
         f"{words.unit} with the median validation score, a typical {words.unit} rather than the "
