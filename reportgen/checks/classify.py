@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.checks.select import ModelRuns
+from reportgen.checks.present import test_of, threshold_of
+from reportgen.checks.select import ModelRuns, SeedRun
 from reportgen.model.ranking import (
     Calibration,
     CalibrationBin,
@@ -21,11 +22,12 @@ from reportgen.model.ranking import (
 )
 from reportgen.model.threshold import CostCurve, Costs, Threshold, ThresholdModel, ThresholdSeed
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
 from reportgen.stats import calibration, ranking, threshold
 from reportgen.words import count_noun, prob
 
 
-def representative(mr: ModelRuns, kind: str = "binary"):
+def representative(mr: ModelRuns, kind: str = "binary") -> SeedRun | None:
     """The seed with the median validation metric (lower median) among seeds with test
     predictions of this ``kind``; chosen on validation, never on test (by seed label when no
     seed has a validation value)."""
@@ -34,17 +36,19 @@ def representative(mr: ModelRuns, kind: str = "binary"):
         return None
     with_val = [s for s in cands if s.val_value is not None]
     if with_val:
-        order = sorted(with_val, key=lambda s: (s.val_value, s.seed))
+        order = sorted(with_val, key=lambda s: (s.val_value or 0.0, s.seed))
     else:
         order = sorted(cands, key=lambda s: s.seed)
     return order[(len(order) - 1) // 2]
 
 
-def _binary_val(s) -> bool:
-    return s.val_pred is not None and s.val_pred.kind == "binary"
+def _binary_val(s: SeedRun) -> Predictions | None:
+    """The seed's validation predictions when they are binary, else None."""
+    vp = s.val_pred
+    return vp if vp is not None and vp.kind == "binary" else None
 
 
-def _curve(xs, ys) -> tuple[list[float], list[float]]:
+def _curve(xs: Any, ys: Any) -> tuple[list[float], list[float]]:
     x, y = ranking.thin(np.asarray(xs, float), np.asarray(ys, float), 500)
     return [float(v) for v in x], [float(v) for v in y]
 
@@ -61,19 +65,18 @@ def classification(
         if rep is None:
             return None, None, None
         per_seed, counts, (roc_band, pr_band) = _per_seed(project, mr, rep)
-        vp = rep.val_pred if _binary_val(rep) else None
+        vp = _binary_val(rep)
+        tp = test_of(rep)
         th.append(_threshold_entry(project, mr, rep, vp, per_seed))
         rk.append(
             replace(_ranking_entry(rep, vp, counts, per_seed), roc_band=roc_band, pr_band=pr_band)
         )
-        bins = calibration.reliability_bins(
-            rep.test_pred.p, rep.test_pred.y, cfg.bins, confidence=cfg.confidence
-        )
+        bins = calibration.reliability_bins(tp.p, tp.y, cfg.bins, confidence=cfg.confidence)
         cal.append(
             CalibrationModel(
                 seed=rep.seed,
-                ece=calibration.ece(rep.test_pred.p, rep.test_pred.y, cfg.bins),
-                brier=calibration.brier(rep.test_pred.p, rep.test_pred.y),
+                ece=calibration.ece(tp.p, tp.y, cfg.bins),
+                brier=calibration.brier(tp.p, tp.y),
                 validation_ece=calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
                 bins=tuple(CalibrationBin(**b) for b in bins),
             )
@@ -136,15 +139,14 @@ def _per_seed(
     rocs, prs = [], []
     sorted_once = {}  # the representative's descending_counts: one sort per network
     for s in mr.seeds:
-        if s.test_pred is None or s.test_pred.kind != "binary":
+        tp = s.test_pred
+        if tp is None or tp.kind != "binary":
             continue
-        vt = (
-            threshold.at_threshold(s.val_pred.p, s.val_pred.y, s.threshold, fp, fn)
-            if _binary_val(s)
-            else None
-        )
-        tt = threshold.at_threshold(s.test_pred.p, s.test_pred.y, s.threshold, fp, fn)
-        counts = ranking.descending_counts(s.test_pred.p, s.test_pred.y)
+        vp = _binary_val(s)
+        t = threshold_of(s)
+        vt = threshold.at_threshold(vp.p, vp.y, t, fp, fn) if vp is not None else None
+        tt = threshold.at_threshold(tp.p, tp.y, t, fp, fn)
+        counts = ranking.descending_counts(tp.p, tp.y)
         rocs.append(ranking.roc_on_grid(counts, grid))
         prs.append(ranking.pr_on_grid(counts, grid))
         if s is rep:  # kept for its curves; the other seeds' counts are dropped at once
@@ -152,10 +154,10 @@ def _per_seed(
         per_seed.append(
             ThresholdSeed(
                 seed=s.seed,
-                threshold=s.threshold,
+                threshold=t,
                 validation_cost=vt["cost"] if vt else None,
                 test_cost=tt["cost"],
-                roc_auc=ranking.roc_auc(s.test_pred.p, s.test_pred.y, counts),
+                roc_auc=ranking.roc_auc(tp.p, tp.y, counts),
             )
         )
     tp = rep.test_pred

@@ -5,16 +5,21 @@ no rung rests on them (docs/methods.md, "Descriptions")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from reportgen.checks.evaluation import EvalData, positions
+from reportgen.checks.present import required
 from reportgen.checks.reasons import sentence
 from reportgen.checks.select import ModelRuns
 from reportgen.model.common import IntPair
 from reportgen.model.relevance import Description
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
 from reportgen.stats import multiclass as mc
 from reportgen.stats import regression as rg
+from reportgen.stats._util import FloatArray
 from reportgen.stats.described import block_statistic_gap
 
 WHY = (
@@ -23,29 +28,36 @@ WHY = (
 )
 
 
-def _networks(mr: ModelRuns, kind: str) -> list:
-    return [s for s in mr.seeds if s.test_pred is not None and s.test_pred.kind == kind]
+#: one network's per-block statistics: (predictions, positions, block codes, blocks) -> (B, m)
+BlockStats = Callable[[Predictions, np.ndarray, np.ndarray, int], FloatArray]
 
 
-def _stack(ev: EvalData, nets: list, stats) -> np.ndarray:
+def _networks(mr: ModelRuns, kind: str) -> list[Predictions]:
+    """The test predictions of ``kind`` of every network of one model, in seed order."""
+    return [p for p in (s.test_pred for s in mr.seeds) if p is not None and p.kind == kind]
+
+
+def _stack(ev: EvalData, nets: list[Predictions], stats: BlockStats) -> np.ndarray:
     """(S, B, m): each network's per-block statistics on the rows ``ev`` pairs."""
     n_blocks = len(ev.blocks)
     out = []
-    for s in nets:
-        pos = positions(ev, s.test_pred)
-        out.append(stats(s.test_pred, pos, ev.block_codes, n_blocks))
+    for p in nets:
+        pos = positions(ev, p)
+        out.append(stats(p, pos, ev.block_codes, n_blocks))
     return np.stack(out)
 
 
-def _confusions(pred, pos, codes, n_blocks):
-    k = pred.proba.shape[1]
-    y, hat = pred.y[pos], pred.proba[pos].argmax(axis=1)
+def _confusions(pred: Predictions, pos: np.ndarray, codes: np.ndarray, n_blocks: int) -> FloatArray:
+    proba = required(pred.proba, "probabilities")
+    k = proba.shape[1]
+    y, hat = required(pred.y, "labels")[pos], proba[pos].argmax(axis=1)
     flat = np.bincount((codes * k + y) * k + hat, minlength=n_blocks * k * k)
     return flat.reshape(n_blocks, k * k).astype(np.float64)
 
 
-def _r2_sums(pred, pos, codes, n_blocks):
-    return rg.r2_block_stats(codes, pred.y[pos], pred.y_pred[pos], n_blocks)
+def _r2_sums(pred: Predictions, pos: np.ndarray, codes: np.ndarray, n_blocks: int) -> FloatArray:
+    y_pred = required(pred.y_pred, "predicted values")
+    return rg.r2_block_stats(codes, required(pred.y, "labels")[pos], y_pred[pos], n_blocks)
 
 
 def descriptions_section(
@@ -59,10 +71,10 @@ def descriptions_section(
     if not nets["candidate"] or not nets["baseline"]:
         return None
     if task == "multiclass":
-        k = nets["candidate"][0].test_pred.proba.shape[1]
+        k = required(nets["candidate"][0].proba, "probabilities").shape[1]
         name, label, stats = "macro_f1", "macro F1", _confusions
 
-        def statistic(s):
+        def statistic(s: FloatArray) -> FloatArray:
             lead = s.shape[:-1]
             return mc.macro_f1_batch(s.reshape(-1, k, k)).reshape(lead)
 

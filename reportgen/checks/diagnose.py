@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ class Diagnosis:
     bound: float | None
     text: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "bound": self.bound, "text": self.text}
 
 
@@ -90,7 +91,7 @@ def score_decimals(p: np.ndarray) -> int | None:
     return None
 
 
-def _per_row(name: str, project: Project, y, p, threshold: float) -> np.ndarray:
+def _per_row(name: str, project: Project, y: Any, p: Any, threshold: float) -> np.ndarray:
     cfg = project.config
     return per_row_metric(
         name, y=y, p=p, threshold=threshold, c_fp=cfg.false_positive, c_fn=cfg.false_negative

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from reportgen.checks.select import ModelRuns, row_metric
+from reportgen.checks.select import ModelRuns, SeedRun, row_metric
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
+
+#: each role's networks with the predictions of the part analysed
+Nets = dict[str, list[tuple[SeedRun, Predictions]]]
 
 
 @dataclass
@@ -46,7 +51,7 @@ class EvalData:
         return sums, counts, present.tolist()
 
 
-def natural_key(s: str):
+def natural_key(s: str) -> list[tuple[int, float, str]]:
     return [
         (0, float(t), "") if re.fullmatch(r"-?\d+(\.\d+)?", t) else (1, 0.0, t)
         for t in re.split(r"(-?\d+(?:\.\d+)?)", s)
@@ -60,11 +65,10 @@ def build_eval(
     """Align every network's test predictions on the rows they all share; None without predictions."""
     import pandas as pd
 
-    nets = {
-        mr.role: [(s, s.test_pred if part == "test" else s.val_pred) for s in mr.seeds]
-        for mr in (cand, base)
-    }
-    nets = {k: [(s, p) for s, p in v if p is not None] for k, v in nets.items()}
+    nets: Nets = {}
+    for mr in (cand, base):
+        pairs = [(s, s.test_pred if part == "test" else s.val_pred) for s in mr.seeds]
+        nets[mr.role] = [(s, p) for s, p in pairs if p is not None]
     if not nets["candidate"] or not nets["baseline"]:
         return None
     preds = [p for v in nets.values() for _, p in v]
@@ -83,10 +87,13 @@ def build_eval(
     row_ids = np.array(sorted(common), dtype=object)
     ref_pos = pd.Index(ref.row_id).get_indexer(row_ids)
     cfg = project.config
-    block_col = cfg.block if cfg.block and ref.block is not None else None
-    uniq, codes = _coded(ref.block[ref_pos] if block_col else row_ids)
+    block = ref.block if cfg.block else None
+    block_col = cfg.block if block is not None else None
+    uniq, codes = _coded(block[ref_pos] if block is not None else row_ids)
     slices = ref.slice[ref_pos].astype(str) if cfg.slice and ref.slice is not None else None
-    values, seeds, dropped = {}, {}, {}
+    values: dict[str, np.ndarray] = {}
+    seeds: dict[str, list[int]] = {}
+    dropped: dict[str, int] = {}
     for role, v in nets.items():
         mats = []
         for s, p in v:
@@ -105,7 +112,14 @@ def _positions(keys: np.ndarray, n: int) -> np.ndarray:
     return inv
 
 
-def _build_eval_keyed(project: Project, nets: dict, part_keys) -> EvalData | None:
+def _keys(p: Predictions) -> np.ndarray:
+    """A keyed file's positions in its part's ids (build_eval takes the keyed path only then)."""
+    if p.keys is None:
+        raise AssertionError(f"{p.path} has no keys")
+    return p.keys
+
+
+def _build_eval_keyed(project: Project, nets: Nets, part_keys: Any) -> EvalData | None:
     """build_eval when every file has keys of one split part: counting and indexing, no hashing.
 
     Keys sort as the ids' strings, so rows come in the order of the general path.
@@ -122,23 +136,26 @@ def _build_eval_keyed(project: Project, nets: dict, part_keys) -> EvalData | Non
     if not row_ids.size:
         return None
     ref = nets["candidate"][0][1]
-    ref_pos = _positions(ref.keys, n)[row_ids]
+    ref_pos = _positions(_keys(ref), n)[row_ids]
     cfg = project.config
-    block_col = cfg.block if cfg.block and ref.block is not None else None
+    block = ref.block if cfg.block else None
+    block_col = cfg.block if block is not None else None
     coded = ref.extra.get("label_codes", {})
-    if block_col and "block" in coded:  # ref.block == distinct[codes]
+    if block is not None and "block" in coded:  # ref.block == distinct[codes]
         codes, distinct = coded["block"]
         uniq, codes = _coded_from(codes[ref_pos], distinct)
-    elif block_col:
-        uniq, codes = _coded(ref.block[ref_pos])
+    elif block is not None:
+        uniq, codes = _coded(block[ref_pos])
     else:  # one block per row
         uniq, codes = _coded(part_keys.text_of(row_ids))
     slices = ref.slice[ref_pos].astype(str) if cfg.slice and ref.slice is not None else None
-    values, seeds, dropped = {}, {}, {}
+    values: dict[str, np.ndarray] = {}
+    seeds: dict[str, list[int]] = {}
+    dropped: dict[str, int] = {}
     for role, v in nets.items():
         mat = np.empty((len(v), row_ids.size))
         for i, (s, p) in enumerate(v):
-            mat[i] = row_metric(project, p, s.threshold)[_positions(p.keys, n)[row_ids]]
+            mat[i] = row_metric(project, p, s.threshold)[_positions(_keys(p), n)[row_ids]]
         values[role] = mat
         seeds[role] = [s.seed for s, _ in v]
         dropped[role] = max(len(p) for _, p in v) - len(row_ids)
@@ -169,11 +186,14 @@ def _coded_from(codes: np.ndarray, distinct: np.ndarray) -> tuple[list[str], np.
     return uniq, rank[codes]
 
 
-def positions(ev: EvalData, pred) -> np.ndarray:
+def positions(ev: EvalData, pred: Predictions) -> np.ndarray:
     """(N,) row of each of ``ev``'s rows in one predictions file (every row is there: ``ev``
     holds the rows all analysed networks share)."""
     import pandas as pd
 
-    if ev.row_ids.dtype.kind in "iu" and pred.keys is not None:  # the keyed path's rows
-        return _positions(pred.keys, len(pred.part_keys))[ev.row_ids]
-    return pd.Index(pred.row_id).get_indexer(ev.row_ids)
+    keys, part_keys = pred.keys, pred.part_keys
+    if ev.row_ids.dtype.kind in "iu" and keys is not None and part_keys is not None:
+        keyed: np.ndarray = _positions(keys, len(part_keys))[ev.row_ids]  # the keyed path's rows
+        return keyed
+    found: np.ndarray = pd.Index(pred.row_id).get_indexer(ev.row_ids)
+    return found

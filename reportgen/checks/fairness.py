@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
 
 import numpy as np
 
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Evidence
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
+from reportgen.project.runs import RunRow
 from reportgen.words import count, count_noun, ratio
 
 #: the fairness facts this module checks (report.json ``fairness[].id``; ladder.fair_rung makes
@@ -53,6 +57,10 @@ BEFORE_AFTER_FACTS = (
     SAME_ROWS["test"],
     SAME_METRIC,
 )
+
+
+#: the first run: its start and its run-log row, or None when no run logs a start
+FirstRun = tuple[datetime, RunRow] | None
 
 
 def _fact(id_: str, passed: bool | None, text: str, artefacts: list[str]) -> Evidence:
@@ -115,7 +123,7 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
     )
 
 
-def _frozen_before_runs(project: Project, mpath: str, first) -> Evidence:
+def _frozen_before_runs(project: Project, mpath: str, first: FirstRun) -> Evidence:
     """The split was frozen before the first run started (``first``: (start, run row) or None).
 
     Each time stands for the interval its precision leaves open (``10:00:00Z`` is some
@@ -176,7 +184,7 @@ def _duration(d: timedelta) -> str:
     return f"{d.total_seconds():g} s"
 
 
-def _rule_before_runs(project: Project, first) -> Evidence:
+def _rule_before_runs(project: Project, first: FirstRun) -> Evidence:
     """The decision rule was written on or before the first run's day (methods.md section 1): its
     order with the freeze does not matter, and a rule written before the split was frozen is
     pre-registered even earlier (said, never held against it)."""
@@ -236,8 +244,13 @@ def _predictions_cover_parts(project: Project, ids_by_part: _SplitIds) -> Eviden
         if pred.part not in ids_by_part.parts:
             continue
         cover_n += 1
-        if pred.keys is not None and pred.part_keys is ids_by_part.keys.get(pred.part):
-            wanted = len(pred.part_keys)  # keys: unique ids, every one in the part
+        part_keys = pred.part_keys
+        if (
+            pred.keys is not None
+            and part_keys is ids_by_part.keys.get(pred.part)
+            and part_keys is not None
+        ):
+            wanted = len(part_keys)  # keys: unique ids, every one in the part
             found = len(pred)
         else:
             want = ids_by_part.index(pred.part)
@@ -268,22 +281,25 @@ def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
 
     facts = []
     for part in ("validation", "test"):
-        preds = {
-            mr.role: [s.val_pred if part == "validation" else s.test_pred for s in mr.seeds]
-            for mr in (cand, base)
-        }
-        preds = {k: [p for p in v if p is not None] for k, v in preds.items()}
+        preds: dict[str, list[Predictions]] = {}
+        for mr in (cand, base):
+            scored = (s.val_pred if part == "validation" else s.test_pred for s in mr.seeds)
+            preds[mr.role] = [p for p in scored if p is not None]
         if not (preds["candidate"] and preds["baseline"]):
             continue
         first = preds["candidate"][0]
         every = [p for v in preds.values() for p in v]
-        if first.keys is not None and all(
-            p.keys is not None and p.part_keys is first.part_keys for p in every
+        keys = [p.keys for p in every]
+        part_keys = first.part_keys
+        if part_keys is not None and all(
+            k is not None and p.part_keys is part_keys for p, k in zip(every, keys, strict=True)
         ):
-            in_ref = np.zeros(len(first.part_keys), dtype=bool)
+            in_ref = np.zeros(len(part_keys), dtype=np.bool_)
             in_ref[first.keys] = True
             n_ref = len(first)
-            same = all(len(p) == n_ref and in_ref[p.keys].all() for p in every)
+            same = all(
+                len(p) == n_ref and in_ref[k].all() for p, k in zip(every, keys, strict=True)
+            )
         else:
             ref = pd.Index(first.row_id)
             n_ref = len(ref)
@@ -312,7 +328,13 @@ def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
     )
 
 
-def run_column_facts(cand, base, values, lines: list[str], what: str) -> list[Evidence]:
+def run_column_facts(
+    cand: ModelRuns,
+    base: ModelRuns,
+    values: Callable[[ModelRuns, str], set[str | None]],
+    lines: list[str],
+    what: str,
+) -> list[Evidence]:
     """same-features and same-split-id: ``values(model, column)`` is the set of a model's
     logged values of that column over its analysed ``what`` rows, cited by ``lines``."""
     facts = []
@@ -330,8 +352,8 @@ def run_column_facts(cand, base, values, lines: list[str], what: str) -> list[Ev
                 same,
                 f"same {label} for both models: {next(iter(vals['candidate']))}"
                 if same
-                else f"{label} differs: {cand.name} {sorted(vals['candidate'])}, "
-                f"{base.name} {sorted(vals['baseline'])}",
+                else f"{label} differs: {cand.name} {sorted(vals['candidate'], key=str)}, "
+                f"{base.name} {sorted(vals['baseline'], key=str)}",
                 lines,
             )
         )
@@ -414,9 +436,9 @@ class _SplitIds:
         self.frames = {p: f for p, f in project.split_frames.items() if self.rid in f.columns}
         self.parts = list(self.frames)
         self.keys = {p: k for p, k in project.part_keys.items() if k is not None}
-        self._index: dict = {}
+        self._index: dict[str, Any] = {}
 
-    def index(self, part: str):
+    def index(self, part: str) -> Any:
         """The part's ids as a unique pandas Index of stripped strings (built on first use)."""
         import pandas as pd
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from reportgen.checks.classify import representative
+from reportgen.checks.present import required, test_of
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.model.multiclass import (
@@ -46,7 +47,7 @@ def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Mu
     crep, brep = representative(cand, "multiclass"), representative(base, "multiclass")
     if crep is None or brep is None:
         return None
-    classes = list(project.classes or crep.test_pred.classes)
+    classes = list(project.classes or required(test_of(crep).classes, "class names"))
     return Multiclass(
         classes=tuple(classes),
         bins=project.config.bins,
@@ -91,11 +92,11 @@ def _model_entry(project: Project, mr: ModelRuns, rep: Any, classes: list[str]) 
         per_seed=tuple(
             MulticlassSeed(
                 seed=s.seed,
-                accuracy=float(np.mean(s.test_pred.proba.argmax(axis=1) == s.test_pred.y)),
-                top_label_ece=mc.top_label(s.test_pred.y, s.test_pred.proba, cfg.bins)["ece"],
+                accuracy=float(np.mean(required(p.proba, "probabilities").argmax(axis=1) == p.y)),
+                top_label_ece=mc.top_label(p.y, p.proba, cfg.bins)["ece"],
             )
-            for s in mr.seeds
-            if s.test_pred is not None and s.test_pred.kind == "multiclass"
+            for s, p in ((s, s.test_pred) for s in mr.seeds)
+            if p is not None and p.kind == "multiclass"
         ),
     )
 

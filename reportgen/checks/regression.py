@@ -10,6 +10,7 @@ import numpy as np
 
 from reportgen.checks.classify import representative
 from reportgen.checks.evaluation import natural_key
+from reportgen.checks.present import required, test_of
 from reportgen.checks.select import ModelRuns
 from reportgen.model.regression import (
     BlockRow,
@@ -34,7 +35,7 @@ def regression_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Re
     crep, brep = representative(cand, "regression"), representative(base, "regression")
     if crep is None or brep is None:
         return None
-    y = crep.test_pred.y
+    y = required(test_of(crep).y, "regression targets")
     return Regression(
         unit=project.config.claim_unit,
         residual="y - y_pred (actual minus predicted: positive where the model predicts too low)",

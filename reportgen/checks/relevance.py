@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reportgen.checks.present import required
 from reportgen.checks.types import Interval
 from reportgen.model.enums import Finding
 from reportgen.model.relevance import CostPerCase, Relevance
@@ -53,7 +54,7 @@ def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None 
         return (
             f"the interval {iv.ends} lies below the useful effect {given(m, unit)}: no useful gain is "
             f"there (its upper end {iv.signed(iv.high)} rules one out), but it is no tie either: "
-            f"its lower end {low} reaches beyond {given(-m, unit)}"
+            f"its lower end {low} reaches beyond {given(-required(m, 'the useful effect'), unit)}"
         )
     return f"the interval {iv.ends} is too wide to decide"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from reportgen.errors import InputError, Problem, display_name, quote
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
@@ -41,7 +42,7 @@ class Project:
     runs: list[RunRow]
     manifest: Manifest | None
     predictions: dict[str, Predictions]
-    split_frames: dict[str, object]
+    split_frames: dict[str, Any]  # part -> pandas DataFrame
     checks: list[CheckFile]
     evidence: dict[str, list[str]]
     inputs: dict[str, tuple[str, int]]
@@ -207,7 +208,7 @@ def _manifest(ld: _Load, paths: ProjectPaths) -> Manifest | None:
 def _split_frames(ld: _Load, manifest: Manifest | None) -> tuple[dict, dict[str, str]]:
     """part -> split-file frame, and part -> the file's name: those the manifest names, else
     every table under split/."""
-    split_frames: dict[str, object] = {}
+    split_frames: dict[str, Any] = {}
     split_names: dict[str, str] = {}
     if manifest:
         for sf in manifest.files:
@@ -251,7 +252,7 @@ def _folds(
 
 
 def _keys_of_part(
-    split_frames: dict[str, object],
+    split_frames: dict[str, Any],
     split_names: dict[str, str],
     row_id_col: str,
     problems: list[Problem],
@@ -299,7 +300,7 @@ def _read_predictions(
     rel: str,
     part: str,
     cited_at: tuple[str, int],
-    split_frames: dict[str, object],
+    split_frames: dict[str, Any],
     keys_of_part: dict,
     row_id_col: str,
 ) -> Predictions | None:
