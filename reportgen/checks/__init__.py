@@ -14,6 +14,8 @@ select, evaluation, fairness, noise, classify, data: the sections the modes are 
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen.checks import before_after, cv, model_vs_baseline
 from reportgen.checks.report import assemble, header, validate
 from reportgen.errors import Problem
@@ -33,7 +35,9 @@ def mode(project: Project) -> str:
     return "cv" if project.config.design == "cv" else project.config.kind
 
 
-def _assembled(project: Project, command: str | None) -> tuple[Report | dict, list[Problem]]:
+def _assembled(
+    project: Project, command: str | None
+) -> tuple[Report | dict[str, Any], list[Problem]]:
     sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
     return assemble(header(project, command), sections, warnings), warnings
@@ -51,7 +55,9 @@ def compute(project: Project, command: str | None = None) -> tuple[Report, list[
     return (report if isinstance(report, Report) else validate(report)), warnings
 
 
-def compute_report(project: Project, command: str | None = None) -> tuple[dict, list[Problem]]:
+def compute_report(
+    project: Project, command: str | None = None
+) -> tuple[dict[str, Any], list[Problem]]:
     """``compute`` as plain JSON: report.json's object (checked against its model) and every
     warning, for callers that read or write the JSON itself."""
     report, warnings = _assembled(project, command)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
@@ -15,10 +15,12 @@ from reportgen.checks.noise_lines import (
 from reportgen.checks.reasons import sentence, t_sentence, t_test
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
+from reportgen.model.base import MISSING
 from reportgen.model.block import BlockNoise as BlockModel
 from reportgen.model.block import Distribution, SeedGap, Welch
 from reportgen.model.block import TwoLevel as TwoLevelModel
 from reportgen.model.common import FloatPair, IntPair, MaybeBounds, MaybeFloatPair, SeedLists, TTest
+from reportgen.model.relevance import Slice
 from reportgen.model.seed import Paired, PairedMeasured, SeedNoise, SeedValue, SeedValues
 from reportgen.project import Project
 from reportgen.stats.blocks import BlockNoise as BlockStats
@@ -48,7 +50,7 @@ def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
     return "validation"
 
 
-def _paired_part(cand: ModelRuns, base: ModelRuns) -> tuple[str, list]:
+def _paired_part(cand: ModelRuns, base: ModelRuns) -> tuple[str, list[int]]:
     """The part the paired seed analysis uses and its shared seed labels (by label, never position):
     test when both models have at least 2 shared labels with test values, else validation."""
     shared = {}
@@ -399,7 +401,19 @@ def not_worse_margin(project: Project) -> float | None:
     return cfg.not_worse_margin if cfg.not_worse_margin is not None else cfg.min_useful_effect
 
 
-def slices_section(project: Project, ev: EvalData | None) -> list[dict] | None:
+@dataclass(frozen=True, slots=True)
+class SliceFigures:
+    """The interval of one slice's gap: its blocks, gap and ends, and why there is none."""
+
+    blocks: int
+    gap: float | None
+    low: float | None
+    high: float | None
+    primary: str | None
+    reason: str | None
+
+
+def slices_section(project: Project, ev: EvalData | None) -> list[Slice] | None:
     """Per-slice gap with its interval (the block rule). A required slice is "not worse" only when
     its interval's worse end stays within the margin (non-inferiority): no interval, no pass."""
     cfg = project.config
@@ -410,50 +424,72 @@ def slices_section(project: Project, ev: EvalData | None) -> list[dict] | None:
     for name in map(str, np.unique(ev.slices)):  # sorted, without a Python string per row
         mask = ev.slices == name
         res = _block_noise(project, ev, mask, False)
-        figures = {
-            "blocks": res.blocks,
-            "gap": res.gap,
-            "low": res.low,
-            "high": res.high,
-            "primary": res.primary,
-            "reason": sentence(res.reason),
-        }
-        out.append(_slice_entry(name, int(mask.sum()), figures, name in cfg.not_worse_on, margin))
+        figures = SliceFigures(
+            blocks=res.blocks,
+            gap=res.gap,
+            low=res.low,
+            high=res.high,
+            primary=res.primary,
+            reason=sentence(res.reason),
+        )
+        out.append(slice_entry(name, int(mask.sum()), figures, name in cfg.not_worse_on, margin))
     for name in cfg.not_worse_on:
-        if name not in {s["slice"] for s in out}:
-            out.append(_slice_entry(name, 0, None, True, margin))
+        if name not in {s.slice for s in out}:
+            out.append(slice_entry(name, 0, None, True, margin))
     return out
 
 
-def _slice_entry(name: str, rows: int, res: dict | None, required: bool, margin) -> dict:
-    low = res["low"] if res else None
-    high = res["high"] if res else None
+def _not_worse_reason(res: SliceFigures | None, margin: float | None) -> str | None:
+    """Why a slice is not shown within the margin (non-inferiority), or None when it is."""
     if res is None:
-        reason = "no test rows in this slice"
-    elif low is None:
-        reason = f"no interval ({res.get('reason') or 'too few blocks'})"
-    elif margin is None:
-        reason = "no not_worse_margin (or min_useful_effect) fixed: non-inferiority has no bar"
-    elif low >= -margin:
-        reason = None
-    else:
-        reason = (
-            f"the interval's worse end {with_sign(low, gap_decimals(res['gap'], low, high))} is "
-            f"beyond the margin {given(-margin)}"
-        )
-    return {
-        "slice": name,
-        "rows": rows,
-        "blocks": res["blocks"] if res else 0,
-        "gap": res["gap"] if res else None,
-        "low": low,
-        "high": high,
-        "primary": res["primary"] if res else None,
+        return "no test rows in this slice"
+    low, high = res.low, res.high
+    if low is None or high is None:
+        return f"no interval ({res.reason or 'too few blocks'})"
+    if margin is None:
+        return "no not_worse_margin (or min_useful_effect) fixed: non-inferiority has no bar"
+    if low >= -margin:
+        return None
+    return (
+        f"the interval's worse end {with_sign(low, gap_decimals(res.gap, low, high))} is "
+        f"beyond the margin {given(-margin)}"
+    )
+
+
+def slice_entry(
+    name: str, rows: int, res: SliceFigures | None, required: bool, margin: float | None
+) -> Slice:
+    """One entry of ``slices`` (``res``: its interval; None for a slice without test rows)."""
+    reason = _not_worse_reason(res, margin)
+    low = res.low if res else None
+    high = res.high if res else None
+    return Slice(
+        slice=name,
+        rows=rows,
+        blocks=res.blocks if res else 0,
+        gap=res.gap if res else None,
+        low=low,
+        high=high,
+        primary=res.primary if res else None,
         # worse: shown worse (interval wholly below 0); None when there is no interval
-        "worse": None if low is None else bool(high < 0),
-        "required": required,
-        "margin": margin,
+        worse=None if low is None or high is None else bool(high < 0),
+        required=required,
+        margin=margin,
         # not_worse: shown within the margin (non-inferiority); False when not shown
-        "not_worse": reason is None,
-        "not_worse_reason": reason,
-    }
+        not_worse=reason is None,
+        not_worse_reason=reason,
+        labels_disagree=None,
+        before=MISSING,
+        after=MISSING,
+        fixed=MISSING,
+        broken=MISSING,
+    )
+
+
+def _slice_entry(
+    name: str, rows: int, res: dict[str, Any] | None, required: bool, margin: float | None
+) -> dict[str, Any]:
+    """``slice_entry`` as a plain object, for a caller that reads and extends it as a dict
+    (``res``: SliceFigures' fields by name)."""
+    figures = None if res is None else SliceFigures(**res)
+    return dict(slice_entry(name, rows, figures, required, margin).json_items())

@@ -147,7 +147,9 @@ def _is_model(value: Any) -> bool:
     return False
 
 
-def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) -> Report | dict:
+def assemble(
+    head: Header, sections: dict[str, Any], warnings: list[Problem]
+) -> Report | dict[str, Any]:
     """The whole report: the header, every section in order, the warnings.
 
     When every section is a model object (reportgen.model) the result is the Report itself,
@@ -171,7 +173,9 @@ def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) ->
         for w in warnings
     )
     if all(_is_model(v) for v in values.values()):
-        tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+        tupled: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in values.items()
+        }
         report = Report(
             schema=head.schema,
             tool=head.tool,
