@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.lines import cv_digits
 from reportgen.checks.cv.select import FoldRuns
@@ -82,7 +84,7 @@ def cv_facts(
             if not covers
             else f"each fold's predictions cover exactly that fold's rows ({count_noun(len(covers), 'fold')})"
             if bad is None
-            else bad.cover_problem,
+            else cast(str, bad.cover_problem),  # a fold that does not cover says how
             arts,
         )
     )
@@ -136,7 +138,7 @@ def _folds_frozen(project: Project) -> Evidence:
             [],
         )
     entry = m.part("folds") if m is not None else None
-    if entry is None:
+    if m is None or entry is None:
         return _fact(
             FOLDS_FROZEN,
             False,
