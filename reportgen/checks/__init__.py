@@ -20,19 +20,20 @@ from reportgen.checks import before_after, cv, model_vs_baseline
 from reportgen.checks.report import assemble, header, validate
 from reportgen.errors import Problem
 from reportgen.model import Report
+from reportgen.model.enums import Design, Kind
 from reportgen.project import Project
 
 #: each project kind's checks (and cross-validation's): the report sections and the warnings
 MODES = {
-    "model-vs-baseline": model_vs_baseline.compute,
-    "before-after": before_after.compute,
-    "cv": cv.compute,
+    Kind.MODEL_VS_BASELINE: model_vs_baseline.compute,
+    Kind.BEFORE_AFTER: before_after.compute,
+    Design.CV: cv.compute,
 }
 
 
-def mode(project: Project) -> str:
+def mode(project: Project) -> Kind | Design:
     """The key of MODES: the project's kind, or "cv" for a cross-validated comparison."""
-    return "cv" if project.config.design == "cv" else project.config.kind
+    return Design.CV if project.config.design == Design.CV else Kind(project.config.kind)
 
 
 def _assembled(

@@ -36,7 +36,7 @@ def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary
         name=RUNG_NAMES[n - 1],
         status=RungStatus(status),
         artefacts=tuple(dict.fromkeys(artefacts)),
-        missing=None if status == "shown" else missing,
+        missing=None if status == RungStatus.SHOWN else missing,
         summary=summary,
     )
 

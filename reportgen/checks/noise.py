@@ -132,12 +132,10 @@ def seed_section(
             seeds=tuple(common),
             unpaired=unpaired,
         )
-    seed = SeedNoise(
-        **seed_rule_fields(rule, noise=repeat_words(cfg).noise),
+    seed = seed_noise(
+        rule,
+        sd_from=cfg.seed_sd_from,
         part=part,
-        within_folds=None,
-        folds=None,
-        sd_from=sd_source(cfg.seed_sd_from, rule.sd, rule.sd_used),
         values=SeedValues(candidate=values["candidate"], baseline=values["baseline"]),
         left_out=tuple(cand.left_out + base.left_out),
         # how many networks each line rests on (validation-only seeds are normal)
@@ -146,15 +144,29 @@ def seed_section(
             baseline=sum(1 for s in base.seeds if s.test_pred is not None),
         ),
         paired=paired,
+        noise=repeat_words(cfg).noise,
     )
     return seed, warnings
 
 
-def seed_rule_fields(
-    rule: SeedRule, noise: str = "retraining noise", per: str = ""
-) -> dict[str, Any]:
-    """The SeedNoise fields of the seed rule, with its reason and note in words (``noise`` names
-    the noise the seeds measure, ``per`` where the seeds are counted)."""
+def seed_noise(
+    rule: SeedRule,
+    *,
+    sd_from: str,
+    part: str,
+    values: SeedValues,
+    left_out: tuple[str, ...],
+    test_networks: IntPair | None,
+    paired: Paired,
+    within_folds: bool | None = None,
+    folds: int | None = None,
+    noise: str = "retraining noise",
+    per: str = "",
+) -> SeedNoise:
+    """noise.seed from the seed rule (``sd_from``: the project's seed_sd_from), its reason and
+    note in words (``noise`` names the noise the seeds measure, ``per`` where the seeds are
+    counted), and what the design measured it on: ``part``, ``values``, the rows left out,
+    the test networks, the paired analysis and, in a cv design, the folds."""
     note = None
     if rule.note is not None and rule.substituted is not None:
         note = sentence(rule.note, zero=rule.substituted[0], used=rule.substituted[1])
@@ -163,24 +175,33 @@ def seed_rule_fields(
         if rule.reason is Reason.TOO_FEW_SEEDS
         else sentence(rule.reason)
     )
-    return {
-        "n": IntPair(candidate=rule.n.candidate, baseline=rule.n.baseline),
-        "sd": MaybeFloatPair(candidate=rule.sd.candidate, baseline=rule.sd.baseline),
+    return SeedNoise(
+        n=IntPair(candidate=rule.n.candidate, baseline=rule.n.baseline),
+        sd=MaybeFloatPair(candidate=rule.sd.candidate, baseline=rule.sd.baseline),
         # the model states both means: a side without one fails the report's validation
-        "mean": FloatPair(
+        mean=FloatPair(
             candidate=cast(float, rule.mean.candidate), baseline=cast(float, rule.mean.baseline)
         ),
-        "sd_used": rule.sd_used,
-        "validation_gap": rule.validation_gap,
-        "gap_in_sd": rule.gap_in_sd,
-        "multiple": rule.multiple,
-        "passes": rule.passes,
-        "trivial": rule.trivial,
-        "deterministic": tuple(rule.deterministic),
-        "note": note,
-        "seeds_beating_baseline": rule.seeds_beating_baseline,
-        "reason": reason,
-    }
+        sd_used=rule.sd_used,
+        validation_gap=rule.validation_gap,
+        gap_in_sd=rule.gap_in_sd,
+        multiple=rule.multiple,
+        passes=rule.passes,
+        trivial=rule.trivial,
+        deterministic=tuple(rule.deterministic),
+        note=note,
+        # none without a baseline mean to beat (cv: a fold without the baseline's values)
+        seeds_beating_baseline=rule.seeds_beating_baseline or 0,
+        reason=reason,
+        part=part,
+        within_folds=within_folds,
+        folds=folds,
+        sd_from=sd_source(sd_from, rule.sd, rule.sd_used),
+        values=values,
+        left_out=left_out,
+        test_networks=test_networks,
+        paired=paired,
+    )
 
 
 def no_pairs(reason: str | None = None) -> Paired:
@@ -242,45 +263,58 @@ def _block_noise(
     )
 
 
-def block_fields(res: BlockStats) -> dict[str, Any]:
-    """The BlockNoise fields the statistics give, the reasons in words (the fields of the
-    evaluation data, block_column to gap_in_seed_sd, are block_section's)."""
+def block_model(
+    res: BlockStats,
+    *,
+    rows: int,
+    block_column: str | None,
+    block_kind: str,
+    networks: IntPair,
+    gap_in_seed_sd: float | None,
+) -> BlockModel:
+    """noise.block from the statistics, the reasons in words, with the fields of the evaluation
+    data: its rows, block column and kind, the networks per model and the test gap in the seed
+    line's sd."""
     two = res.two_level
     dist = res.distribution
     bootstrap = MaybeBounds(low=res.bootstrap.low, high=res.bootstrap.high)
     t = t_test(res.t)
-    return {
-        "blocks": res.blocks,
-        "rows": res.rows,
-        "gap": res.gap,
-        "low": res.low,
-        "high": res.high,
-        "confidence": res.confidence,
-        "resamples": res.resamples,
-        "primary": res.primary,
-        "primary_reason": primary_reason(res.primary, res.blocks, bootstrap, t),
-        "bootstrap": bootstrap,
-        "t": t,
-        "welch": Welch(
+    return BlockModel(
+        blocks=res.blocks,
+        rows=rows,
+        gap=res.gap,
+        low=res.low,
+        high=res.high,
+        confidence=res.confidence,
+        resamples=res.resamples,
+        primary=res.primary,
+        primary_reason=primary_reason(res.primary, res.blocks, bootstrap, t),
+        bootstrap=bootstrap,
+        t=t,
+        welch=Welch(
             se=res.welch.se, p=res.welch.p, low=res.welch.low, high=res.welch.high, df=res.welch.df
         ),
-        "per_seed": tuple(
+        per_seed=tuple(
             SeedGap(seed=p.seed, gap=p.gap, low=p.low, high=p.high, primary=p.primary)
             for p in res.per_seed
         ),
-        "two_level": TwoLevelModel(
+        two_level=TwoLevelModel(
             low=two.low,
             high=two.high,
             paired=two.paired,
             seeds=IntPair(candidate=two.seeds.candidate, baseline=two.seeds.baseline),
             reason=sentence(two.reason, **_two_level_numbers(two)),
         ),
-        "excludes_zero": res.excludes_zero,
-        "distribution": None
+        excludes_zero=res.excludes_zero,
+        distribution=None
         if dist is None
         else Distribution(edges=tuple(dist.edges), counts=tuple(dist.counts)),
-        "reason": sentence(res.reason),
-    }
+        reason=sentence(res.reason),
+        block_column=block_column,
+        block_kind=block_kind,
+        networks=networks,
+        gap_in_seed_sd=gap_in_seed_sd,
+    )
 
 
 def _two_level_numbers(two: TwoLevel) -> dict[str, int | None]:
@@ -328,22 +362,22 @@ def block_section(
     res = _block_noise(
         project, ev, None, cfg.seeds_paired, seed_pairs(ev) if cfg.seeds_paired else None
     )
-    fields = block_fields(res)
-    two: TwoLevelModel = fields["two_level"]
-    # the words of the two-level interval's seed level are the checks', not the statistics'
-    fields["two_level"] = replace(two, reason=two_level_note(project, two, ev, fields["reason"]))
-    fields["rows"] = int(len(ev.row_ids))
     sd = seed.sd_used if seed is not None else None
-    test_gap = fields["gap"]
-    return BlockModel(
-        **fields,
+    block = block_model(
+        res,
+        rows=int(len(ev.row_ids)),
         block_column=ev.block_column,
         block_kind=cfg.block_kind,
         networks=IntPair(candidate=len(ev.seeds["candidate"]), baseline=len(ev.seeds["baseline"])),
         # the test gap in seed sd (the seed line's sd), beside the block line
-        gap_in_seed_sd=test_gap / sd
-        if sd and test_gap is not None and not (seed is not None and seed.trivial)
+        gap_in_seed_sd=res.gap / sd
+        if sd and res.gap is not None and not (seed is not None and seed.trivial)
         else None,
+    )
+    # the words of the two-level interval's seed level are the checks', not the statistics'
+    two = block.two_level
+    return replace(
+        block, two_level=replace(two, reason=two_level_note(project, two, ev, block.reason))
     )
 
 

@@ -21,7 +21,7 @@ from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
 from reportgen.checks.types import Check, Evidence, Interval
 from reportgen.model.cv import CrossValidation
-from reportgen.model.enums import IntervalSource
+from reportgen.model.enums import IntervalSource, RungStatus
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
@@ -294,7 +294,7 @@ def cv_noise_rung(
     if rule_ok and excl:
         return rung(
             3,
-            "shown",
+            RungStatus.SHOWN,
             arts,
             None,
             "the gap clears the seed rule and the corrected cross-validation interval excludes zero",
@@ -313,4 +313,6 @@ def cv_noise_rung(
         + "; corrected interval "
         + ("excludes zero" if excl else "includes zero or is missing")
     )
-    return rung(3, "partly" if (rule_ok or excl) else "not shown", arts, missing, summary), checks
+    return rung(
+        3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
+    ), checks
