@@ -8,7 +8,8 @@ import pytest
 from scipy import stats as st
 
 from reportgen.checks.jsonsafe import jsonable
-from reportgen.checks.noise import block_model, no_pairs, primary_reason, seed_noise
+from reportgen.checks.noise import no_pairs, seed_noise
+from reportgen.checks.noise_block import block_model, primary_reason
 from reportgen.model.common import IntPair, MaybeBounds
 from reportgen.model.seed import SeedValues
 from reportgen.stats.blocks import block_noise

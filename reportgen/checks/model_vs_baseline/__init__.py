@@ -25,7 +25,8 @@ from reportgen.checks.model_vs_baseline.rungs import (
     relevant_rung,
 )
 from reportgen.checks.multiclass import class_order_warnings, multiclass_section
-from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
+from reportgen.checks.noise import budget_section, seed_section, slices_section
+from reportgen.checks.noise_block import block_section
 from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
 from reportgen.checks.recompute import comparisons, recompute_warnings
 from reportgen.checks.regression import regression_section
