@@ -19,7 +19,7 @@ REL_TOL = 1e-6
 def agrees(logged: float, recomputed: float) -> bool:
     """The logged value is the recomputed one, within REL_TOL of the larger."""
     scale = max(abs(logged), abs(recomputed), 1e-12)
-    return abs(logged - recomputed) <= REL_TOL * scale
+    return bool(abs(logged - recomputed) <= REL_TOL * scale)
 
 
 def comparisons(project: Project, models: Sequence[ModelRuns]) -> list[Comparison]:

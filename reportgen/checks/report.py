@@ -153,7 +153,8 @@ def assemble(
     """The whole report: the header, every section in order, the warnings.
 
     When every section is a model object (reportgen.model) the result is the Report itself,
-    its values checked for JSON (jsonable); otherwise the plain JSON dict, for validate.
+    its values checked for JSON (jsonable, strict: no numpy scalar its to_json cannot write);
+    otherwise the plain JSON dict, for validate.
     """
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
@@ -185,7 +186,7 @@ def assemble(
             warnings=found,
             **tupled,
         )
-        jsonable(report)
+        jsonable(report, strict=True)
         return report
     plain: dict[str, Any] = {f.name: getattr(head, f.name) for f in fields(head)} | values
     if isinstance(plain["noise"], dict):  # noise.cv: null outside a cv design
