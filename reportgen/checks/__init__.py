@@ -14,26 +14,31 @@ select, evaluation, fairness, noise, classify, data: the sections the modes are 
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportgen.checks import before_after, cv, model_vs_baseline
 from reportgen.checks.report import assemble, header, validate
 from reportgen.errors import Problem
 from reportgen.model import Report
+from reportgen.model.enums import Design, Kind
 from reportgen.project import Project
 
 #: each project kind's checks (and cross-validation's): the report sections and the warnings
 MODES = {
-    "model-vs-baseline": model_vs_baseline.compute,
-    "before-after": before_after.compute,
-    "cv": cv.compute,
+    Kind.MODEL_VS_BASELINE: model_vs_baseline.compute,
+    Kind.BEFORE_AFTER: before_after.compute,
+    Design.CV: cv.compute,
 }
 
 
-def mode(project: Project) -> str:
+def mode(project: Project) -> Kind | Design:
     """The key of MODES: the project's kind, or "cv" for a cross-validated comparison."""
-    return "cv" if project.config.design == "cv" else project.config.kind
+    return Design.CV if project.config.design == Design.CV else Kind(project.config.kind)
 
 
-def _assembled(project: Project, command: str | None) -> tuple[Report | dict, list[Problem]]:
+def _assembled(
+    project: Project, command: str | None
+) -> tuple[Report | dict[str, Any], list[Problem]]:
     sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
     return assemble(header(project, command), sections, warnings), warnings
@@ -51,7 +56,9 @@ def compute(project: Project, command: str | None = None) -> tuple[Report, list[
     return (report if isinstance(report, Report) else validate(report)), warnings
 
 
-def compute_report(project: Project, command: str | None = None) -> tuple[dict, list[Problem]]:
+def compute_report(
+    project: Project, command: str | None = None
+) -> tuple[dict[str, Any], list[Problem]]:
     """``compute`` as plain JSON: report.json's object (checked against its model) and every
     warning, for callers that read or write the JSON itself."""
     report, warnings = _assembled(project, command)

@@ -78,7 +78,7 @@ def classification(
                 ece=calibration.ece(tp.p, tp.y, cfg.bins),
                 brier=calibration.brier(tp.p, tp.y),
                 validation_ece=calibration.ece(vp.p, vp.y, cfg.bins) if vp is not None else None,
-                bins=tuple(CalibrationBin(**b) for b in bins),
+                bins=tuple(calibration_bin(b) for b in bins),
             )
         )
     costs = Costs(
@@ -257,4 +257,17 @@ def _ranking_entry(rep: Any, vp: Any, counts: Any, per_seed: list[ThresholdSeed]
         pr=pr,
         roc_band=None,
         pr_band=None,
+    )
+
+
+def calibration_bin(b: calibration.ReliabilityBin) -> CalibrationBin:
+    """One reliability bin as report.json holds it."""
+    return CalibrationBin(
+        low=b.low,
+        high=b.high,
+        count=b.count,
+        mean_p=b.mean_p,
+        fraction_positive=b.fraction_positive,
+        fraction_low=b.fraction_low,
+        fraction_high=b.fraction_high,
     )

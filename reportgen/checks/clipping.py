@@ -10,16 +10,18 @@ that changes the gap by more than a tenth of the interval's width.
 from __future__ import annotations
 
 import math
-
-import numpy as np
+from dataclasses import replace
+from typing import cast
 
 from reportgen.checks.evaluation import EvalData
 from reportgen.checks.noise_lines import repeat_words, test_decimals
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
+from reportgen.model.budget import Clipping
+from reportgen.model.common import IntPair
 from reportgen.project import Project
-from reportgen.stats._util import EPS
+from reportgen.stats._util import EPS, BoolArray, FloatArray
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.words import count, count_noun, fixed, metric, with_sign
 
@@ -29,7 +31,7 @@ CLIPPED_LOSS = -math.log(EPS)
 SHARE_OF_WIDTH = 0.1
 
 
-def clipped_rows(values: np.ndarray) -> np.ndarray:
+def clipped_rows(values: FloatArray) -> BoolArray:
     """(S, N) per-row log loss -> (S, N) True where the loss is the clipped one (p = 0 or 1 with
     the wrong label: no unclipped score reaches -ln(eps))."""
     return values >= CLIPPED_LOSS * (1 - 1e-12)
@@ -40,7 +42,7 @@ def clipping_section(
     ev: EvalData | None,
     block: BlockNoise | None,
     models: tuple[ModelRuns, ModelRuns],
-) -> tuple[dict | None, list[Problem]]:
+) -> tuple[Clipping | None, list[Problem]]:
     """report.json ``noise.clipping`` (None unless the metric is log loss on per-row test
     predictions) and the warning when clipping moves the test gap by more than a tenth of the
     interval's width."""
@@ -70,45 +72,57 @@ def clipping_section(
     matters = bool(
         change is not None and width is not None and abs(change) > SHARE_OF_WIDTH * width
     )
-    out = {
-        "eps": EPS,
-        "clipped_loss": CLIPPED_LOSS,
-        "rows": {role: int(per_model[role].sum()) for role in per_model},
-        "rows_total": int(len(keep)),
-        "rows_without": int(keep.sum()),
-        "gap": gap,
-        "gap_without": gap_without,
-        "change": change,
-        "interval_width": width,
-        "matters": matters,
-        "text": None,
-    }
+    out = Clipping(
+        eps=EPS,
+        clipped_loss=CLIPPED_LOSS,
+        rows=IntPair(
+            candidate=int(per_model["candidate"].sum()),
+            baseline=int(per_model["baseline"].sum()),
+        ),
+        rows_total=int(keep.size),
+        rows_without=int(keep.sum()),
+        gap=gap,
+        gap_without=gap_without,
+        change=change,
+        interval_width=width,
+        matters=matters,
+        text=None,
+    )
     if not matters:
         return out, []
-    out["text"] = _sentence(project, out, block)
+    text = _sentence(project, out, block)
     path = _first_file(models, hit)
-    return out, [Problem(out["text"], path, slug="log-loss-clipped", severity="warning")]
+    return replace(out, text=text), [
+        Problem(text, path, slug="log-loss-clipped", severity="warning")
+    ]
 
 
-def _sentence(project: Project, c: dict, block: BlockNoise) -> str:
+def _sentence(project: Project, c: Clipping, block: BlockNoise) -> str:
+    """The noise section's sentence when clipping matters (the gap without the clipped rows,
+    its change and the interval's width are there)."""
     cfg = project.config
     d = test_decimals(block)
-    n_c, n_b = c["rows"]["candidate"], c["rows"]["baseline"]
-    flips = c["gap"] * c["gap_without"] < 0
+    n_c, n_b = c.rows.candidate, c.rows.baseline
+    without, change, width = (
+        cast(float, c.gap_without),
+        cast(float, c.change),
+        cast(float, c.interval_width),
+    )
+    flips = c.gap * without < 0
     return (
         f"Log-loss clipping: {count_noun(n_c, 'test row')} of {cfg.candidate} and {count(n_b)} of "
         f"{cfg.baseline} have p = 0 or 1 with the wrong label (in at least one "
         f"{repeat_words(cfg).unit}), each "
-        f"clipped to a loss of {metric(c['clipped_loss'])}; without those "
-        f"{count_noun(c['rows_total'] - c['rows_without'], 'row')} the test gap is "
-        f"{with_sign(c['gap_without'], d)} instead of {with_sign(c['gap'], d)}"
+        f"clipped to a loss of {metric(c.clipped_loss)}; without those "
+        f"{count_noun(c.rows_total - c.rows_without, 'row')} the test gap is "
+        f"{with_sign(without, d)} instead of {with_sign(c.gap, d)}"
         + (" (the other sign)" if flips else "")
-        + f", a change of {with_sign(c['change'], d)}, more than a tenth of the interval's width "
-        f"({fixed(c['interval_width'], d)})."
+        + f", a change of {with_sign(change, d)}, more than a tenth of the interval's width "
+        f"({fixed(width, d)})."
     )
 
 
-def _first_file(models: tuple[ModelRuns, ModelRuns], hit: dict) -> str:
+def _first_file(models: tuple[ModelRuns, ModelRuns], hit: dict[str, BoolArray]) -> str:
     """The first test predictions file with a clipped row (the warning's place)."""
     for mr in models:
         files = [s.test_pred.path for s in mr.seeds if s.test_pred is not None]

@@ -12,12 +12,13 @@ largest change up and down.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import numpy as np
 
+from reportgen.model.data import Diagnosis
+from reportgen.model.enums import DiagnosisKind
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.stats.metric_registry import METRICS, task_metrics
@@ -26,20 +27,6 @@ from reportgen.words import MINUS, count_noun, full, given, metric, sig
 
 #: the most decimals a rounded scores file is recognised by
 MAX_SCORE_DECIMALS = 6
-
-
-@dataclass(frozen=True)
-class Diagnosis:
-    """The likely cause of one disagreement, with the bound rounding puts on it."""
-
-    #: "logged-rounded", "scores-rounded", "complement", "other-metric", "beyond-rounding"
-    kind: str
-    #: the largest difference rounding can explain (None when nothing was rounded)
-    bound: float | None
-    text: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bound": self.bound, "text": self.text}
 
 
 #: a plain decimal as a run log may hold it (no exponent)
@@ -166,7 +153,7 @@ def diagnose(
     h_log = 0.5 * 10.0**-k_log
     if abs(diff) <= h_log + tol:
         return Diagnosis(
-            "logged-rounded",
+            DiagnosisKind.LOGGED_ROUNDED,
             h_log,
             f"the logged value {shown} was rounded to {count_noun(k_log, 'decimal')}, which moves it by "
             f"at most {given(h_log)}: log the full-precision value (e.g. repr of the float)",
@@ -177,7 +164,7 @@ def diagnose(
         bound = rise if diff > 0 else fall
         if abs(diff) <= bound + h_log + tol:
             return Diagnosis(
-                "scores-rounded",
+                DiagnosisKind.SCORES_ROUNDED,
                 bound + h_log,
                 f"the scores in {pred.path} were rounded to {count_noun(k_p, 'decimal')}, which can move the "
                 f"{name} by up to {sig(bound)} here (difference {sig(abs(diff))}): write "
@@ -195,7 +182,7 @@ def diagnose(
     if complement and abs(logged - (1.0 - recomputed)) <= match_tol:
         other = complement.replace("_", " ")
         return Diagnosis(
-            "complement",
+            DiagnosisKind.COMPLEMENT,
             bound,
             f"{beyond}; the logged value {shown} is 1 − the recomputed {name} ({metric(1.0 - recomputed)}): it looks "
             f"like the {other} logged as {name}",
@@ -203,13 +190,13 @@ def diagnose(
     for other, v in _other_metrics(project, pred, threshold).items():
         if abs(logged - v) <= match_tol:
             return Diagnosis(
-                "other-metric",
+                DiagnosisKind.OTHER_METRIC,
                 bound,
                 f"{beyond}; the logged value {shown} matches the {other.replace('_', ' ')} of the same predictions "
                 f"({metric(v)}): it looks like a different metric logged as {name}",
             )
     return Diagnosis(
-        "beyond-rounding",
+        DiagnosisKind.BEYOND_ROUNDING,
         bound,
         f"{beyond}: the logged value looks like a different metric definition (e.g. another log base, clipping, threshold or "
         "averaging) or a different set of rows than the predictions file holds",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -328,10 +328,23 @@ def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
     )
 
 
+class _Named(Protocol):
+    """What run_column_facts reads of a model's runs (split ModelRuns or cv FoldRuns)."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+_Runs = TypeVar("_Runs", bound=_Named)
+
+
 def run_column_facts(
-    cand: ModelRuns,
-    base: ModelRuns,
-    values: Callable[[ModelRuns, str], set[str | None]],
+    cand: _Runs,
+    base: _Runs,
+    values: Callable[[_Runs, str], set[str | None]],
     lines: list[str],
     what: str,
 ) -> list[Evidence]:

@@ -7,12 +7,15 @@ these; a rung function returns its rung and its checks, and never appends to a l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from reportgen.checks.fairness import fair_status
 from reportgen.checks.ids import CheckId
-from reportgen.checks.recompute import REL_TOL
+from reportgen.checks.recompute import REL_TOL, as_comparison, logged_words
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
+from reportgen.model.data import Comparison
 from reportgen.model.enums import RungStatus
 from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
@@ -33,7 +36,7 @@ def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary
         name=RUNG_NAMES[n - 1],
         status=RungStatus(status),
         artefacts=tuple(dict.fromkeys(artefacts)),
-        missing=None if status == "shown" else missing,
+        missing=None if status == RungStatus.SHOWN else missing,
         summary=summary,
     )
 
@@ -63,31 +66,37 @@ def supported(ladder: list[Rung]) -> int:
     return n
 
 
-def logged_check(comparisons: list[dict]) -> tuple[Check, list[dict]]:
-    """The logged-equals-recomputed check (rung 1) and the comparisons that disagree."""
-    bad = [c for c in comparisons if not c["agree"]]
+#: an entry of ``comparisons`` as a mode holds it: the model's, or its plain JSON object
+ComparisonLike = TypeVar("ComparisonLike", Comparison, dict[str, Any])
+
+
+def logged_check(comparisons: Sequence[ComparisonLike]) -> tuple[Check, list[ComparisonLike]]:
+    """The logged-equals-recomputed check (rung 1) and the comparisons that disagree (as given)."""
+    typed = [as_comparison(c) for c in comparisons]
+    bad = [c for c, t in zip(comparisons, typed, strict=True) if not t.agree]
+    bad_typed = [t for t in typed if not t.agree]
     text = (
         (
-            f"{count(len(comparisons) - len(bad))} of {count(len(comparisons))} logged "
-            f"{'value agrees' if len(comparisons) == 1 else 'values agree'} with the values "
+            f"{count(len(typed) - len(bad_typed))} of {count(len(typed))} logged "
+            f"{'value agrees' if len(typed) == 1 else 'values agree'} with the values "
             f"recomputed from predictions (within {power_of_ten(REL_TOL, 1)} relative)"
         )
         + (
-            f"; e.g. {bad[0]['cite']}: logged {bad[0]['logged_text']}, recomputed "
-            f"{full(bad[0]['recomputed'])}"
-            if bad
+            f"; e.g. {bad_typed[0].cite}: logged {logged_words(bad_typed[0])}, recomputed "
+            f"{full(bad_typed[0].recomputed)}"
+            if bad_typed
             else ""
         )
-        if comparisons
+        if typed
         else "no predictions to recompute the logged values from"
     )
     check = Check(
         id=LOGGED.id,
         rung=1,
-        passed=(not bad) if comparisons else None,
-        value=len(bad),
+        passed=(not bad_typed) if typed else None,
+        value=len(bad_typed),
         bar=0,
-        artefacts=tuple(c["cite"] for c in (bad or comparisons)),
+        artefacts=tuple(c.cite for c in (bad_typed or typed)),
         text=text,
     )
     return check, bad

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from reportgen.checks.classify import representative
+from reportgen.checks.classify import calibration_bin, representative
 from reportgen.checks.present import required, test_of
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
@@ -21,7 +21,6 @@ from reportgen.model.multiclass import (
     MulticlassSeed,
     TopLabel,
 )
-from reportgen.model.ranking import CalibrationBin
 from reportgen.project import Project
 from reportgen.stats import multiclass as mc
 from reportgen.words import count, prob
@@ -58,9 +57,22 @@ def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Mu
     )
 
 
-def _top_label(figures: dict[str, Any]) -> TopLabel:
+def _top_label(figures: mc.TopLabelFigures) -> TopLabel:
     """Top-label calibration as the model holds it."""
-    return TopLabel(ece=figures["ece"], bins=tuple(CalibrationBin(**b) for b in figures["bins"]))
+    return TopLabel(ece=figures.ece, bins=tuple(calibration_bin(b) for b in figures.bins))
+
+
+def _class_row(name: str, c: mc.ClassFigures) -> ClassRow:
+    """One class's figures as the model holds them."""
+    return ClassRow(
+        class_=name,
+        rows=c.rows,
+        predicted=c.predicted,
+        correct=c.correct,
+        recall=c.recall,
+        precision=c.precision,
+        f1=c.f1,
+    )
 
 
 def _model_entry(project: Project, mr: ModelRuns, rep: Any, classes: list[str]) -> MulticlassModel:
@@ -82,18 +94,24 @@ def _model_entry(project: Project, mr: ModelRuns, rep: Any, classes: list[str]) 
         confusion_normalised=tuple(
             None if r is None else tuple(r) for r in mc.row_normalised(conf)
         ),
-        per_class=tuple(ClassRow(c, **v) for c, v in zip(classes, per, strict=True)),
-        missing_classes=tuple(c for c, v in zip(classes, per, strict=True) if not v["rows"]),
+        per_class=tuple(_class_row(c, v) for c, v in zip(classes, per, strict=True)),
+        missing_classes=tuple(c for c, v in zip(classes, per, strict=True) if not v.rows),
         top_label=_top_label(mc.top_label(tp.y, tp.proba, cfg.bins, confidence=cfg.confidence)),
-        classwise_ece=ClasswiseEce(mean=classwise["mean"], per_class=tuple(classwise["per_class"])),
+        classwise_ece=ClasswiseEce(
+            mean=classwise.mean,
+            per_class=tuple(required(e, "class-wise ECE") for e in classwise.per_class),
+        ),
         validation_top_label_ece=(
-            mc.top_label(vp.y, vp.proba, cfg.bins)["ece"] if vp is not None else None
+            mc.top_label(vp.y, vp.proba, cfg.bins).ece if vp is not None else None
         ),
         per_seed=tuple(
             MulticlassSeed(
                 seed=s.seed,
                 accuracy=float(np.mean(required(p.proba, "probabilities").argmax(axis=1) == p.y)),
-                top_label_ece=mc.top_label(p.y, p.proba, cfg.bins)["ece"],
+                top_label_ece=required(
+                    mc.top_label(p.y, required(p.proba, "probabilities"), cfg.bins).ece,
+                    "top-label ECE",
+                ),
             )
             for s, p in ((s, s.test_pred) for s in mr.seeds)
             if p is not None and p.kind == "multiclass"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from reportgen.checks.diagnose import diagnose, written
 from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.errors import Problem
+from reportgen.model.data import Comparison
 from reportgen.project import Project
 from reportgen.words import count, count_noun, full, power_of_ten, sig
 
@@ -12,9 +16,16 @@ from reportgen.words import count, count_noun, full, power_of_ten, sig
 REL_TOL = 1e-6
 
 
-def logged_vs_recomputed(project: Project, models: list[ModelRuns]) -> list[dict]:
-    """Each analysed run-log value beside the value recomputed from its predictions; one that
-    disagrees carries its ``diagnosis`` (checks.diagnose: rounding, as far as it reaches)."""
+def agrees(logged: float, recomputed: float) -> bool:
+    """The logged value is the recomputed one, within REL_TOL of the larger."""
+    scale = max(abs(logged), abs(recomputed), 1e-12)
+    return bool(abs(logged - recomputed) <= REL_TOL * scale)
+
+
+def comparisons(project: Project, models: Sequence[ModelRuns]) -> list[Comparison]:
+    """report.json ``comparisons``: each analysed run-log value beside the value recomputed
+    from its predictions; one that disagrees carries its ``diagnosis`` (checks.diagnose:
+    rounding, as far as it reaches)."""
     out = []
     rn = project.runs_name
     for mr in models:
@@ -25,56 +36,71 @@ def logged_vs_recomputed(project: Project, models: list[ModelRuns]) -> list[dict
             ):
                 if row is None or pred is None or row.value is None or value is None:
                     continue
-                scale = max(abs(row.value), abs(value), 1e-12)
-                agree = abs(row.value - value) <= REL_TOL * scale
-                comp = {
-                    "model": mr.name,
-                    "seed": s.seed,
-                    "split": row.split,
-                    "logged": row.value,
-                    # as written in the run log, its own digits (what sentences print)
-                    "logged_text": written(row.value, row.value_text),
-                    "recomputed": value,
-                    "agree": agree,
-                    "cite": row.cite(rn),
-                    "predictions": pred.path,
-                }
-                if not agree:
-                    threshold = 0.5 if s.threshold is None else s.threshold
-                    comp["diagnosis"] = diagnose(
-                        project, row.value, value, pred, threshold, row.value_text
-                    ).as_dict()
-                out.append(comp)
+                agree = agrees(row.value, value)
+                threshold = 0.5 if s.threshold is None else s.threshold
+                out.append(
+                    Comparison(
+                        model=mr.name,
+                        seed=s.seed,
+                        split=row.split,
+                        logged=row.value,
+                        # as written in the run log, its own digits (what sentences print)
+                        logged_text=written(row.value, row.value_text),
+                        recomputed=value,
+                        agree=agree,
+                        cite=row.cite(rn),
+                        predictions=pred.path,
+                        repeat=None,
+                        fold=None,
+                        diagnosis=None
+                        if agree
+                        else diagnose(project, row.value, value, pred, threshold, row.value_text),
+                    )
+                )
     return out
 
 
-def recompute_warnings(project: Project, comps: list[dict] | None = None) -> list[Problem]:
+def logged_vs_recomputed(project: Project, models: Sequence[ModelRuns]) -> list[dict[str, Any]]:
+    """``comparisons`` as report.json's plain objects, for a caller that reads them as dicts."""
+    return [c.to_json() for c in comparisons(project, models)]
+
+
+def as_comparison(c: Comparison | dict[str, Any]) -> Comparison:
+    """One entry of ``comparisons`` as the model holds it (a plain object is parsed)."""
+    return c if isinstance(c, Comparison) else Comparison.from_json(c, "comparisons[]")
+
+
+def recompute_warnings(
+    project: Project, comps: Sequence[Comparison | dict[str, Any]] | None = None
+) -> list[Problem]:
     """One warning when logged run-log values disagree with the values recomputed from predictions
-    (``comps``: logged_vs_recomputed, computed here when None): how many, the largest difference
+    (``comps``: ``comparisons``, computed here when None): how many, the largest difference
     and its row, and the likely cause, as far as rounding can explain it."""
     if comps is None:
         models = [select_runs(project, "candidate"), select_runs(project, "baseline")]
-        comps = logged_vs_recomputed(project, models)
-    bad = [c for c in comps if not c["agree"]]
+        comps = comparisons(project, models)
+    typed = [as_comparison(c) for c in comps]
+    bad = [c for c in typed if not c.agree]
     if not bad:
         return []
-    worst = max(bad, key=lambda c: abs(c["logged"] - c["recomputed"]))
-    cause = worst["diagnosis"]["text"]
-    same = sum(1 for c in bad if c["diagnosis"]["kind"] == worst["diagnosis"]["kind"])
+    worst = max(bad, key=lambda c: abs(c.logged - c.recomputed))
+    kind = worst.diagnosis.kind if worst.diagnosis is not None else None
+    cause = worst.diagnosis.text if worst.diagnosis is not None else "unknown"
+    same = sum(1 for c in bad if c.diagnosis is not None and c.diagnosis.kind == kind)
     if len(bad) > 1:
         cause += (
             f" (the same for all {count(len(bad))})"
             if same == len(bad)
             else f" (the same for {count(same)} of the {count(len(bad))})"
         )
-    line = int(worst["cite"].rsplit(":", 1)[1]) if ":" in worst["cite"] else None
+    line = int(worst.cite.rsplit(":", 1)[1]) if ":" in worst.cite else None
     return [
         Problem(
-            f"{count(len(bad))} of {count_noun(len(comps), 'logged ' + project.config.metric + ' value')} "
+            f"{count(len(bad))} of {count_noun(len(typed), 'logged ' + project.config.metric + ' value')} "
             f"{'differs' if len(bad) == 1 else 'differ'} from the values "
             f"recomputed from their predictions (beyond {power_of_ten(REL_TOL, 1)} relative); the "
-            f"largest difference is {sig(abs(worst['logged'] - worst['recomputed']), 3)} here "
-            f"(logged {worst['logged_text']}, recomputed {full(worst['recomputed'])}); "
+            f"largest difference is {sig(abs(worst.logged - worst.recomputed), 3)} here "
+            f"(logged {logged_words(worst)}, recomputed {full(worst.recomputed)}); "
             f"likely cause: {cause}. Rung 1 cannot be shown until they agree",
             project.runs_name,
             line,
@@ -82,3 +108,8 @@ def recompute_warnings(project: Project, comps: list[dict] | None = None) -> lis
             severity="warning",
         )
     ]
+
+
+def logged_words(c: Comparison) -> str:
+    """The logged value as a sentence prints it: as written in the run log."""
+    return c.logged_text if c.logged_text is not None else written(c.logged)

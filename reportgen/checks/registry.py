@@ -74,24 +74,9 @@ def all_ids() -> tuple[str, ...]:
     return tuple(sorted(first, key=lambda i: first[i]))
 
 
-def report_design(report: dict) -> str | None:
-    """The design of a built report.json: before-after by its kind, cv when ``noise.cv`` is
-    set, split otherwise; None for a kind evreport does not write."""
-    project = report.get("project")
-    project = project if isinstance(project, dict) else {}
-    kind = project.get("kind")
-    if kind == "before-after":
-        return "before-after"
-    if kind != "model-vs-baseline":
-        return None
-    noise = report.get("noise")
-    noise = noise if isinstance(noise, dict) else {}
-    return "cv" if isinstance(noise.get("cv"), dict) else "split"
-
-
 def design_of(report: Report) -> str:
     """The design of a typed report: before-after by its kind, cv when ``noise.cv`` is set,
-    split otherwise (``report_design`` for the plain JSON)."""
+    split otherwise."""
     if report.project.kind == Kind.BEFORE_AFTER:
         return "before-after"
     return "cv" if report.noise.cv is not None else "split"

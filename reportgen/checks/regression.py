@@ -4,6 +4,7 @@ network (chosen on validation); every seed's figures beside it."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -64,9 +65,9 @@ def _groups(labels: Any) -> tuple[list[str], np.ndarray]:
     return [str(distinct[i]) for i in order], rank[codes]
 
 
-def _fields(figures: dict[str, Any]) -> dict[str, Any]:
+def _fields(figures: rg.RegressionFigures) -> dict[str, Any]:
     """stats' figures of one group as the model's keyword arguments (rows, mse, ..., by name)."""
-    return figures
+    return asdict(figures)
 
 
 def _by_block(labels: Any, y: Any, y_pred: Any) -> tuple[BlockRow, ...] | None:

@@ -147,11 +147,14 @@ def _is_model(value: Any) -> bool:
     return False
 
 
-def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) -> Report | dict:
+def assemble(
+    head: Header, sections: dict[str, Any], warnings: list[Problem]
+) -> Report | dict[str, Any]:
     """The whole report: the header, every section in order, the warnings.
 
     When every section is a model object (reportgen.model) the result is the Report itself,
-    its values checked for JSON (jsonable); otherwise the plain JSON dict, for validate.
+    its values checked for JSON (jsonable, strict: no numpy scalar its to_json cannot write);
+    otherwise the plain JSON dict, for validate.
     """
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
@@ -171,7 +174,9 @@ def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) ->
         for w in warnings
     )
     if all(_is_model(v) for v in values.values()):
-        tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+        tupled: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in values.items()
+        }
         report = Report(
             schema=head.schema,
             tool=head.tool,
@@ -181,7 +186,7 @@ def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) ->
             warnings=found,
             **tupled,
         )
-        jsonable(report)
+        jsonable(report, strict=True)
         return report
     plain: dict[str, Any] = {f.name: getattr(head, f.name) for f in fields(head)} | values
     if isinstance(plain["noise"], dict):  # noise.cv: null outside a cv design

@@ -66,13 +66,16 @@ def threshold_for(project: Project, pred: Predictions | None) -> float:
         return cfg.threshold
     if pred is None or pred.kind != "binary":
         return 0.5
-    return float(choose_threshold(pred.p, pred.y, cfg.false_positive, cfg.false_negative))
+    chosen = choose_threshold(pred.p, pred.y, cfg.false_positive, cfg.false_negative)
+    return 0.5 if chosen is None else float(chosen)  # None: no validation rows to choose on
 
 
 def row_metric(project: Project, pred: Predictions, threshold: float | None) -> np.ndarray:
     """Per-row values of the claim's metric on one predictions file."""
     cfg = project.config
     if not cfg.builtin_metric:
+        if pred.metric is None:  # loading refuses a file without the claim's metric column
+            raise ValueError(f"internal error: {pred.path} has no column {cfg.metric!r}")
         return pred.metric
     if pred.kind == "correct":
         name = cfg.metric if METRICS[cfg.metric].from_correct else "accuracy"

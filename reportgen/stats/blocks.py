@@ -5,7 +5,7 @@ Every gap is "candidate better" positive (section 0).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -154,13 +154,15 @@ def _two_level(
     )
 
 
-def _primary(boot: Bounds, t: TInterval, gap: float) -> dict[str, Any]:
+def _primary(
+    boot: Bounds, t: TInterval, gap: float
+) -> tuple[str | None, float | None, float | None, Reason | None]:
     """``primary``, ``low``, ``high`` and ``reason`` of the block line's interval."""
     if t.low is None:
         # zero spread of the linearised block gaps: no interval is shown (never a pass)
-        return {"primary": None, "reason": Reason.BLOCK_GAPS_ZERO_SPREAD}
+        return None, None, None, Reason.BLOCK_GAPS_ZERO_SPREAD
     which, lo, hi = wider_interval(boot, t, gap)
-    return {"primary": which, "low": lo, "high": hi}
+    return which, lo, hi, None
 
 
 def _unusable(Ca: FloatArray, Ba: FloatArray) -> Reason | None:
@@ -234,51 +236,49 @@ def block_noise(
     """
     Ca, Ba = paired_blocks(C, Bm, confidence)
     seed_list = seed_labels(candidate_seeds, Ca.shape[0], "candidate_seeds")
-    base: dict[str, Any] = {
-        "blocks": int(Ca.shape[1]),
-        "confidence": float(confidence),
-        "resamples": int(resamples),
-    }
     two = TwoLevel(None, None, bool(seeds_paired), Sides(int(Ca.shape[0]), int(Ba.shape[0])))
+    head = BlockNoise(
+        blocks=int(Ca.shape[1]),
+        confidence=float(confidence),
+        resamples=int(resamples),
+        two_level=two,
+    )
     unusable = _unusable(Ca, Ba)
     if unusable:
-        return BlockNoise(**base, two_level=two, reason=unusable)
+        return replace(head, reason=unusable)
     n = block_counts(counts, Ca.shape[1])
     rows = int(n.sum()) if counts is not None else None
     g = signed_gaps(Ca.mean(axis=0), Ba.mean(axis=0), higher_is_better)
     gap = float(g.sum() / n.sum())
     if Ca.shape[1] < 2:
         per_seed = _one_block_seeds(Ca, Ba, n, seed_list, higher_is_better)
-        return BlockNoise(
-            **base, two_level=two, rows=rows, gap=gap, per_seed=per_seed, reason=Reason.ONE_BLOCK
-        )
+        return replace(head, rows=rows, gap=gap, per_seed=per_seed, reason=Reason.ONE_BLOCK)
     draw = dict(
         higher_is_better=higher_is_better, resamples=resamples, confidence=confidence, rng=rng
     )
-    figures = _intervals(Ca, Ba, g, n, seed_list, draw, seeds_paired=seeds_paired, pairs=pairs)
-    low = figures.get("low")
-    return BlockNoise(
-        **base,
-        rows=rows,
-        gap=gap,
-        excludes_zero=bool(low is not None and low > 0),
-        **figures,
+    return _intervals(
+        replace(head, rows=rows, gap=gap),
+        (Ca, Ba, g, n),
+        seed_list,
+        draw,
+        seeds_paired=seeds_paired,
+        pairs=pairs,
     )
 
 
 def _intervals(
-    Ca: FloatArray,
-    Ba: FloatArray,
-    g: FloatArray,
-    n: FloatArray,
+    head: BlockNoise,
+    blocks: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
     seed_list: list[Any],
     draw: dict[str, Any],
     *,
     seeds_paired: bool,
     pairs: Any,
-) -> dict[str, Any]:
-    """The intervals of ``BlockNoise`` on 2 or more blocks, drawn from ``draw["rng"]`` in order:
-    block bootstrap, per-seed intervals, two-level bootstrap."""
+) -> BlockNoise:
+    """``head`` (blocks, rows and gap) with its intervals on 2 or more blocks, from the block
+    matrices, block gaps and counts ``blocks``, drawn from ``draw["rng"]`` in order: block
+    bootstrap, per-seed intervals, two-level bootstrap."""
+    Ca, Ba, g, n = blocks
     hib, confidence = draw["higher_is_better"], draw["confidence"]
     gap = float(g.sum() / n.sum())
     boot = block_bootstrap(
@@ -289,16 +289,23 @@ def _intervals(
     bounds = Bounds(boot["low"], boot["high"])
     b_mean = Ba.mean(axis=0)
     counts_h, edges = np.histogram(boot["means"], bins=HISTOGRAM_BINS)
-    return {
-        "bootstrap": bounds,
-        "t": interval,
-        "welch": welch(
-            Ca.mean(axis=0), b_mean, higher_is_better=hib, confidence=confidence, counts=n
-        ),
-        "per_seed": per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw),
-        "two_level": _two_level(Ca, Ba, n, seeds_paired=seeds_paired, pairs=pairs, draw=draw),
-        **_primary(bounds, interval, gap),
-        "distribution": Histogram(
+    welch_t = welch(Ca.mean(axis=0), b_mean, higher_is_better=hib, confidence=confidence, counts=n)
+    per_seed = per_seed_intervals(Ca, b_mean, seeds=seed_list, counts=n, **draw)
+    two = _two_level(Ca, Ba, n, seeds_paired=seeds_paired, pairs=pairs, draw=draw)
+    primary, low, high, reason = _primary(bounds, interval, gap)
+    return replace(
+        head,
+        bootstrap=bounds,
+        t=interval,
+        welch=welch_t,
+        per_seed=per_seed,
+        two_level=two,
+        primary=primary,
+        low=low,
+        high=high,
+        reason=reason,
+        excludes_zero=bool(low is not None and low > 0),
+        distribution=Histogram(
             tuple(float(e) for e in edges), tuple(int(c) for c in counts_h.tolist())
         ),
-    }
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -30,9 +31,23 @@ def _bin_stats(p: Any, y: Any, bins: int) -> tuple[FloatArray, IntArray, FloatAr
     return edges, counts, sums, pos
 
 
+@dataclass(frozen=True)
+class ReliabilityBin:
+    """One equal-width bin: its edges, its rows, their mean score and the observed positive
+    fraction with its Wilson interval (None for an empty bin)."""
+
+    low: float
+    high: float
+    count: int
+    mean_p: float | None
+    fraction_positive: float | None
+    fraction_low: float | None
+    fraction_high: float | None
+
+
 def reliability_bins(
     p: Any, y: Any, bins: int = 10, *, confidence: float = 0.95
-) -> list[dict[str, Any]]:
+) -> list[ReliabilityBin]:
     """Per-bin count, mean score and observed positive fraction with its interval.
 
     Bin ``b`` is ``[b/B, (b+1)/B)``; the last bin includes 1. The interval on the
@@ -51,27 +66,26 @@ def reliability_bins(
 
     Returns
     -------
-    list of dict, length B
-        ``{"low", "high", "count", "mean_p", "fraction_positive", "fraction_low",
-        "fraction_high"}``: ``low`` and ``high`` are the bin's edges,
+    list of ReliabilityBin, length B
+        ``low`` and ``high`` are the bin's edges,
         ``fraction_low`` and ``fraction_high`` the interval on ``fraction_positive``.
         An empty bin has count 0 and None for the rest (not drawn).
     """
     edges, counts, sums, pos = _bin_stats(p, y, bins)
     out = []
-    for b in range(int(bins)):  # one dict per bin for the report, not a numeric loop
+    for b in range(int(bins)):  # one result per bin for the report, not a numeric loop
         n = int(counts[b])
         low, high = wilson(float(pos[b]), n, confidence) if n else (None, None)
         out.append(
-            {
-                "low": float(edges[b]),
-                "high": float(edges[b + 1]),
-                "count": n,
-                "mean_p": float(sums[b] / n) if n else None,
-                "fraction_positive": float(pos[b] / n) if n else None,
-                "fraction_low": low,
-                "fraction_high": high,
-            }
+            ReliabilityBin(
+                low=float(edges[b]),
+                high=float(edges[b + 1]),
+                count=n,
+                mean_p=float(sums[b] / n) if n else None,
+                fraction_positive=float(pos[b] / n) if n else None,
+                fraction_low=low,
+                fraction_high=high,
+            )
         )
     return out
 

@@ -8,12 +8,13 @@ ties going to the first such column (``numpy.argmax``, as scikit-learn's ``predi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from reportgen.stats._util import FloatArray, IntArray, check_metric
-from reportgen.stats.calibration import ece, reliability_bins
+from reportgen.stats.calibration import ReliabilityBin, ece, reliability_bins
 from reportgen.stats.metric_registry import METRICS, higher_is_better
 
 #: the built-in multi-class metrics and their direction (from the registry)
@@ -103,7 +104,36 @@ def row_normalised(conf: IntArray) -> list[list[float] | None]:
     return out
 
 
-def per_class(conf: IntArray) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class ClassFigures:
+    """One class's rows, predictions, right predictions, recall, precision and F1 (None where
+    the denominator is 0)."""
+
+    rows: int
+    predicted: int
+    correct: int
+    recall: float | None
+    precision: float | None
+    f1: float | None
+
+
+@dataclass(frozen=True)
+class TopLabelFigures:
+    """Top-label calibration: its ECE (None without rows) and its reliability bins."""
+
+    ece: float | None
+    bins: tuple[ReliabilityBin, ...]
+
+
+@dataclass(frozen=True)
+class ClasswiseFigures:
+    """Classwise ECE: per class (None for a class it cannot be computed on), and the mean."""
+
+    mean: float | None
+    per_class: tuple[float | None, ...]
+
+
+def per_class(conf: IntArray) -> list[ClassFigures]:
     """Per class: rows, predicted, recall and precision (None where the denominator is 0) and F1.
 
     Parameters
@@ -113,9 +143,9 @@ def per_class(conf: IntArray) -> list[dict[str, Any]]:
 
     Returns
     -------
-    list of dict, length K
-        ``{"rows", "predicted", "correct", "recall", "precision", "f1"}``; ``f1`` is
-        ``2 TP / (2 TP + FP + FN)``, None when the class is neither present nor predicted.
+    list of ClassFigures, length K
+        ``f1`` is ``2 TP / (2 TP + FP + FN)``, None when the class is neither present nor
+        predicted.
     """
     c = np.asarray(conf, dtype=np.int64)
     tp = np.diag(c)
@@ -124,14 +154,14 @@ def per_class(conf: IntArray) -> list[dict[str, Any]]:
     for k in range(c.shape[0]):
         denom = 2 * tp[k] + (predicted[k] - tp[k]) + (rows[k] - tp[k])
         out.append(
-            {
-                "rows": int(rows[k]),
-                "predicted": int(predicted[k]),
-                "correct": int(tp[k]),
-                "recall": float(tp[k] / rows[k]) if rows[k] else None,
-                "precision": float(tp[k] / predicted[k]) if predicted[k] else None,
-                "f1": float(2 * tp[k] / denom) if denom else None,
-            }
+            ClassFigures(
+                rows=int(rows[k]),
+                predicted=int(predicted[k]),
+                correct=int(tp[k]),
+                recall=float(tp[k] / rows[k]) if rows[k] else None,
+                precision=float(tp[k] / predicted[k]) if predicted[k] else None,
+                f1=float(2 * tp[k] / denom) if denom else None,
+            )
         )
     return out
 
@@ -139,7 +169,7 @@ def per_class(conf: IntArray) -> list[dict[str, Any]]:
 def macro_f1(conf: IntArray) -> float | None:
     """Mean F1 over the classes present in the labels or the predictions (as
     ``sklearn.metrics.f1_score(average="macro")``); None without rows."""
-    f1 = [c["f1"] for c in per_class(conf) if c["f1"] is not None]
+    f1 = [c.f1 for c in per_class(conf) if c.f1 is not None]
     return float(np.mean(f1)) if f1 else None
 
 
@@ -165,7 +195,7 @@ def macro_f1_batch(conf: FloatArray | IntArray) -> FloatArray:
         return np.where(present > 0, f1.sum(axis=1) / np.maximum(present, 1), np.nan)
 
 
-def top_label(y: Any, proba: Any, bins: int = 10, *, confidence: float = 0.95) -> dict[str, Any]:
+def top_label(y: Any, proba: Any, bins: int = 10, *, confidence: float = 0.95) -> TopLabelFigures:
     """Top-label (confidence) calibration: the predicted class's probability against whether
     the prediction was right.
 
@@ -180,21 +210,21 @@ def top_label(y: Any, proba: Any, bins: int = 10, *, confidence: float = 0.95) -
 
     Returns
     -------
-    dict
-        ``{"ece", "bins"}``: ``ece`` is the count-weighted mean of
-        ``|mean top probability - accuracy|`` over the bins (Guo et al. 2017), ``bins`` as
-        ``reliability_bins``, ``fraction_positive`` being the bin's accuracy.
+    TopLabelFigures
+        ``ece`` is the count-weighted mean of ``|mean top probability - accuracy|`` over the
+        bins (Guo et al. 2017), ``bins`` as ``reliability_bins``, ``fraction_positive``
+        being the bin's accuracy.
     """
     yi, pa = labels_proba(y, proba)
     top = pa.max(axis=1)
     right = pa.argmax(axis=1) == yi
-    return {
-        "ece": ece(top, right, bins),
-        "bins": reliability_bins(top, right, bins, confidence=confidence),
-    }
+    return TopLabelFigures(
+        ece=ece(top, right, bins),
+        bins=tuple(reliability_bins(top, right, bins, confidence=confidence)),
+    )
 
 
-def classwise_ece(y: Any, proba: Any, bins: int = 10) -> dict[str, Any]:
+def classwise_ece(y: Any, proba: Any, bins: int = 10) -> ClasswiseFigures:
     """Classwise ECE: per class ``k``, the ECE of ``p_k`` against ``[y = k]``, and their mean
     (Kull et al. 2019).
 
@@ -206,10 +236,10 @@ def classwise_ece(y: Any, proba: Any, bins: int = 10) -> dict[str, Any]:
 
     Returns
     -------
-    dict
-        ``{"mean": float | None, "per_class": [float | None] * K}``.
+    ClasswiseFigures
+        ``per_class`` of length K.
     """
     yi, pa = labels_proba(y, proba)
     per = [ece(pa[:, k], yi == k, bins) for k in range(pa.shape[1])]
     vals = [v for v in per if v is not None]
-    return {"mean": float(np.mean(vals)) if vals else None, "per_class": per}
+    return ClasswiseFigures(mean=float(np.mean(vals)) if vals else None, per_class=tuple(per))

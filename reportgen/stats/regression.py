@@ -5,6 +5,7 @@ scikit-learn's ``PredictionErrorDisplay``): positive where the model predicts to
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -55,7 +56,20 @@ def per_row_metric(name: str, y: Any, y_pred: Any) -> FloatArray:
     return METRICS[name].per_row["regression"](ya, pa)
 
 
-def summary(y: Any, y_pred: Any) -> dict[str, float | None]:
+@dataclass(frozen=True)
+class RegressionFigures:
+    """The regression figures of a set of rows: every figure None without rows."""
+
+    rows: int
+    mse: float | None = None
+    rmse: float | None = None
+    mae: float | None = None
+    #: ``1 - SS_res / SS_tot`` (``sklearn.metrics.r2_score``); None when ``y`` is constant
+    r2: float | None = None
+    mean_residual: float | None = None
+
+
+def summary(y: Any, y_pred: Any) -> RegressionFigures:
     """MSE, RMSE, MAE, R² and the mean residual of one set of predictions.
 
     Parameters
@@ -64,28 +78,26 @@ def summary(y: Any, y_pred: Any) -> dict[str, float | None]:
 
     Returns
     -------
-    dict
-        ``{"rows", "mse", "rmse", "mae", "r2", "mean_residual"}``; ``r2`` is
-        ``1 - SS_res / SS_tot`` (``sklearn.metrics.r2_score``), None when ``y`` is constant;
-        all None without rows.
+    RegressionFigures
+        ``r2`` None when ``y`` is constant; every figure None without rows.
     """
     ya, pa = actual_predicted(y, y_pred)
     if ya.size == 0:
-        return dict.fromkeys(("mse", "rmse", "mae", "r2", "mean_residual"), None) | {"rows": 0}
+        return RegressionFigures(rows=0)
     r = ya - pa
     mse = float(np.mean(r * r))
     ss_tot = float(np.sum((ya - ya.mean()) ** 2))
-    return {
-        "rows": int(ya.size),
-        "mse": mse,
-        "rmse": float(np.sqrt(mse)),
-        "mae": float(np.mean(np.abs(r))),
-        "r2": 1.0 - float(np.sum(r * r)) / ss_tot if ss_tot > 0 else None,
-        "mean_residual": float(np.mean(r)),
-    }
+    return RegressionFigures(
+        rows=int(ya.size),
+        mse=mse,
+        rmse=float(np.sqrt(mse)),
+        mae=float(np.mean(np.abs(r))),
+        r2=1.0 - float(np.sum(r * r)) / ss_tot if ss_tot > 0 else None,
+        mean_residual=float(np.mean(r)),
+    )
 
 
-def by_group(codes: Any, y: Any, y_pred: Any, n_groups: int) -> list[dict[str, float | None]]:
+def by_group(codes: Any, y: Any, y_pred: Any, n_groups: int) -> list[RegressionFigures]:
     """``summary`` of the rows of each group.
 
     Parameters
@@ -97,7 +109,7 @@ def by_group(codes: Any, y: Any, y_pred: Any, n_groups: int) -> list[dict[str, f
 
     Returns
     -------
-    list of dict, length n_groups
+    list of RegressionFigures, length n_groups
         ``summary`` per group (a group without rows has ``rows`` 0 and None for the rest).
     """
     c = np.asarray(codes, dtype=np.int64)
@@ -114,22 +126,19 @@ def by_group(codes: Any, y: Any, y_pred: Any, n_groups: int) -> list[dict[str, f
     out = []
     for g in range(n_groups):
         if not n[g]:
-            out.append(dict.fromkeys(("mse", "rmse", "mae", "r2", "mean_residual"), None))
-            out[-1]["rows"] = 0
+            out.append(RegressionFigures(rows=0))
             continue
         mse = sums["sq"][g] / n[g]
         ss_tot = sums["yy"][g] - sums["y"][g] ** 2 / n[g]
         out.append(
-            {
-                "rows": int(n[g]),
-                "mse": float(mse),
-                "rmse": float(np.sqrt(mse)),
-                "mae": float(sums["abs"][g] / n[g]),
-                "r2": float(1.0 - sums["sq"][g] / ss_tot)
-                if ss_tot > 1e-12 * sums["yy"][g]
-                else None,
-                "mean_residual": float(sums["res"][g] / n[g]),
-            }
+            RegressionFigures(
+                rows=int(n[g]),
+                mse=float(mse),
+                rmse=float(np.sqrt(mse)),
+                mae=float(sums["abs"][g] / n[g]),
+                r2=float(1.0 - sums["sq"][g] / ss_tot) if ss_tot > 1e-12 * sums["yy"][g] else None,
+                mean_residual=float(sums["res"][g] / n[g]),
+            )
         )
     return out
 

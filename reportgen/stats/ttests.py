@@ -32,7 +32,7 @@ def t_test(mean: float, se: float, df: float, confidence: float) -> tuple[float,
     """
     q = float(special.stdtrit(df, 1.0 - (1.0 - confidence) / 2.0))
     p = float(2.0 * special.stdtr(df, -abs(mean / se)))
-    return mean - q * se, mean + q * se, min(p, 1.0)
+    return float(mean - q * se), float(mean + q * se), min(p, 1.0)
 
 
 def ratio_var(g: FloatArray, n: FloatArray) -> float:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from reportgen.checks import compute_report
@@ -133,3 +135,13 @@ def test_report_is_independent_of_later_edits(warned):
     report["ladder"][0]["artefacts"].append("x")
     again, _ = compute_report(project, command="cmd")
     assert again == snapshot
+
+
+def test_assemble_refuses_a_numpy_scalar_the_report_model_cannot_write():
+    r = Report.from_json(json.loads((ROOT / "tests/fixtures/report-minimal.json").read_text()))
+    sections = {k: getattr(r, k) for k in SECTIONS}
+    assert isinstance(assemble(_head(), sections, []), Report)
+    check = replace(r.checks[0], passed=np.bool_(True))
+    sections["checks"] = (check, *r.checks[1:])
+    with pytest.raises(ReportValueError, match=r"report\.checks\[0\]\.passed is a numpy bool"):
+        assemble(_head(), sections, [])

@@ -34,4 +34,4 @@ def test_cv_figures_are_the_same_whichever_hook_asks_first(tmp_path):
     ]
     assert figures[0] == figures[1] == figures[2]
     assert interval_first.cv.planning.text == seed_first.cv.planning.text
-    assert interval_first.noise(seed, None)["cv"] is interval_first.cv
+    assert interval_first.noise(seed, None).cv is interval_first.cv

@@ -16,7 +16,10 @@ from reportgen.project import load_project
 from reportgen.project.config import Config
 from reportgen.project.predictions import Predictions
 from reportgen.words import sig
+from tests.layouts import cells as C
 from tests.layouts.gen import make_project
+from tests.layouts.gen_cv import CAND as CV_CAND
+from tests.layouts.gen_cv import make_cv_project
 
 EPS = float(np.finfo(float).eps)
 
@@ -143,3 +146,22 @@ def test_threshold_flips_are_counted_exactly_at_the_rounding_interval_s_ends():
 
 def test_written_decimals_are_the_value_s_own():
     assert [written_decimals(x) for x in (0.243, 0.4095, 1.0, 12.5, 0.1 + 0.2)] == [3, 4, 0, 1, 17]
+
+
+def test_a_fold_value_that_disagrees_is_diagnosed_and_warned_about(tmp_path):
+    gen = make_cv_project(tmp_path / "p", **C.cv_cells()[0])
+    runs = pd.read_csv(gen.path / "runs.csv", dtype=str, keep_default_na=False)
+    hit = (runs["model"] == CV_CAND) & (runs["repeat"] == "1") & (runs["fold"] == "1")
+    first = runs.index[hit][0]
+    true = gen.logged[(CV_CAND, int(runs.at[first, "seed"]), 1, 1)]
+    runs.at[first, "value"] = repr(true + 0.05)
+    runs.to_csv(gen.path / "runs.csv", index=False)
+    report, _ = compute_report(load_project(gen.path))
+    (bad,) = _bad(report)
+    assert (bad["repeat"], bad["fold"]) == (1, 1)
+    assert "logged_text" not in bad  # a fold comparison has none (report-json.md)
+    assert bad["diagnosis"]["kind"] == "beyond-rounding"
+    text = _warning(report)
+    assert f"logged {sig(true + 0.05, 7)}, recomputed {sig(true, 7)}" in text
+    assert "likely cause: the difference 0.0500 is beyond what rounding explains" in text
+    assert report["ladder"][0]["status"] == "partly"

@@ -1,5 +1,7 @@
 """Reliability bins, ECE and Brier (methods.md section 6)."""
 
+from dataclasses import asdict
+
 import numpy as np
 import pytest
 from sklearn.metrics import brier_score_loss
@@ -33,7 +35,7 @@ def test_worked_example(example):
 
 def test_bins_example(example):
     p, y = example
-    b = reliability_bins(p, y, bins=2)
+    b = [asdict(x) for x in reliability_bins(p, y, bins=2)]
     z2 = 1.959963984540054**2  # z at 0.95, the default confidence
     assert b == [
         {
@@ -57,16 +59,16 @@ def test_bins_example(example):
         },
     ]
     b10 = reliability_bins(p, y)
-    assert [x["count"] for x in b10] == [0, 1, 0, 0, 2, 0, 0, 0, 0, 1]
-    assert b10[0]["mean_p"] is None and b10[0]["fraction_positive"] is None
-    assert b10[0]["fraction_low"] is None and b10[0]["fraction_high"] is None
-    assert b10[4]["fraction_positive"] == 0.5
+    assert [x.count for x in b10] == [0, 1, 0, 0, 2, 0, 0, 0, 0, 1]
+    assert b10[0].mean_p is None and b10[0].fraction_positive is None
+    assert b10[0].fraction_low is None and b10[0].fraction_high is None
+    assert b10[4].fraction_positive == 0.5
 
 
 def test_edges_left_closed_last_includes_one():
     b = reliability_bins([0.0, 0.3, 0.5, 1.0], [0, 0, 1, 1], bins=10)
-    assert [x["count"] for x in b] == [1, 0, 0, 1, 0, 1, 0, 0, 0, 1]
-    assert b[3]["low"] == 0.3 and b[9]["high"] == 1.0
+    assert [x.count for x in b] == [1, 0, 0, 1, 0, 1, 0, 0, 0, 1]
+    assert b[3].low == 0.3 and b[9].high == 1.0
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -77,7 +79,7 @@ def test_ece_against_naive_and_brier_against_sklearn(seed, bins):
     y = (rng.random(300) < p).astype(int)
     assert ece(p, y, bins) == pytest.approx(naive_ece(p.tolist(), y.tolist(), bins), rel=1e-9)
     assert brier(p, y) == pytest.approx(brier_score_loss(y, p), rel=1e-12)
-    assert sum(x["count"] for x in reliability_bins(p, y, bins)) == 300
+    assert sum(x.count for x in reliability_bins(p, y, bins)) == 300
 
 
 def test_perfectly_calibrated_zero_and_empty_none():
@@ -93,12 +95,12 @@ def test_bin_interval_is_wilson_at_the_confidence(confidence):
     p = rng.random(400)
     y = rng.random(400) < p
     for b in reliability_bins(p, y, bins=10, confidence=confidence):
-        k = int(round(b["fraction_positive"] * b["count"]))
-        assert (b["fraction_low"], b["fraction_high"]) == wilson(k, b["count"], confidence)
-        assert b["fraction_low"] <= b["fraction_positive"] <= b["fraction_high"]
+        k = int(round(b.fraction_positive * b.count))
+        assert (b.fraction_low, b.fraction_high) == wilson(k, b.count, confidence)
+        assert b.fraction_low <= b.fraction_positive <= b.fraction_high
     narrow = reliability_bins(p, y, bins=10, confidence=0.8)
     wide = reliability_bins(p, y, bins=10, confidence=0.95)
     assert all(
-        w["fraction_low"] < n["fraction_low"] and n["fraction_high"] < w["fraction_high"]
+        w.fraction_low < n.fraction_low and n.fraction_high < w.fraction_high
         for n, w in zip(narrow, wide, strict=True)
     )

@@ -8,8 +8,10 @@ import pytest
 from scipy import stats as st
 
 from reportgen.checks.jsonsafe import jsonable
-from reportgen.checks.noise import block_fields, primary_reason, seed_rule_fields
-from reportgen.model.common import MaybeBounds
+from reportgen.checks.noise import no_pairs, seed_noise
+from reportgen.checks.noise_block import block_model, primary_reason
+from reportgen.model.common import IntPair, MaybeBounds
+from reportgen.model.seed import SeedValues
 from reportgen.stats.blocks import block_noise
 from reportgen.stats.bootstrap import block_bootstrap, per_seed_intervals, two_level_bootstrap
 from reportgen.stats.results import Bounds, Reason, Sides
@@ -108,9 +110,8 @@ def test_seed_rule_zero_sd_and_bad_option():
 
 def test_seed_rule_json_ready(json_ready):
     for cand, base, hib in (([0.3, 0.31], [0.4], False), ([0.3, 0.31], [0.4, 0.42], True)):
-        json_ready(
-            jsonable(seed_rule_fields(seed_rule(np.array(cand), base, higher_is_better=hib)))
-        )
+        rule = seed_rule(np.array(cand), base, higher_is_better=hib)
+        json_ready(jsonable(_seed(rule)))
 
 
 # ----------------------------------------------------------------- paired seeds / t / welch
@@ -297,6 +298,33 @@ def _noise(C, Bm, resamples=2000, *, seed=0, seeds=range(5), higher_is_better=Fa
     )
 
 
+def _seed(rule):
+    """noise.seed of ``rule`` on validation, with no values, rows left out or pairs."""
+    none = SeedValues(candidate=(), baseline=())
+    return seed_noise(
+        rule,
+        sd_from="larger",
+        part="validation",
+        values=none,
+        left_out=(),
+        test_networks=None,
+        paired=no_pairs(),
+    )
+
+
+def _block(r):
+    """noise.block of the statistics ``r``, 5 networks per model on row blocks."""
+    return block_model(
+        r,
+        rows=r.rows or r.blocks,
+        block_column=None,
+        block_kind="period",
+        networks=IntPair(candidate=5, baseline=5),
+        gap_in_seed_sd=None,
+    )
+
+
+#: the keys of noise.block the statistics give (the evaluation data gives the rest)
 REPORT_KEYS = {
     "blocks",
     "rows",
@@ -321,14 +349,16 @@ REPORT_KEYS = {
 def test_block_noise_contract(json_ready):
     C, Bm = _models(0)
     r = _noise(C, Bm, 300, seeds=[1, 2, 3, 4, 5])
-    assert set(block_fields(r)) == REPORT_KEYS
-    json_ready(jsonable(block_fields(r)))
-    json.dumps(jsonable(block_fields(r)), allow_nan=False)
+    block = _block(r)
+    data_keys = {"block_column", "block_kind", "networks", "gap_in_seed_sd"}
+    assert {k for k, _ in block.json_items()} == REPORT_KEYS | data_keys
+    json_ready(jsonable(block))
+    json.dumps(jsonable(block), allow_nan=False)
     assert r.blocks == 52 and r.resamples == 300 and r.confidence == 0.95
     # the primary interval is the wider of bootstrap and t
     widths = {k: getattr(r, k).high - getattr(r, k).low for k in ("bootstrap", "t")}
     assert r.primary == max(widths, key=widths.get)
-    assert block_fields(r)["primary_reason"].startswith("the wider of the two: bootstrap width ")
+    assert block.primary_reason.startswith("the wider of the two: bootstrap width ")
     assert (r.low, r.high) == (getattr(r, r.primary).low, getattr(r, r.primary).high)
     assert r.low <= r.gap <= r.high
     assert r.t.low <= r.gap <= r.t.high
@@ -381,7 +411,7 @@ def test_primary_is_the_wider_and_contains_the_gap(blocks):
     w = {k: getattr(r, k).high - getattr(r, k).low for k in ("bootstrap", "t")}
     assert r.high - r.low == pytest.approx(max(w.values()), rel=1e-12)
     assert r.low <= r.gap <= r.high
-    reason = block_fields(r)["primary_reason"]  # the sentence noise.block holds
+    reason = _block(r).primary_reason  # the sentence noise.block holds
     assert reason.startswith("the wider of the two: bootstrap width ")
     assert (f"({blocks} blocks: the percentile bootstrap undercovers)" in reason) == (blocks < 30)
     # per-seed intervals: the wider of the two, each containing its own gap; t against scipy
@@ -407,7 +437,7 @@ def test_sign_rule_excludes_zero_both_directions():
 def test_degenerate_blocks(json_ready):
     C, Bm = _models(6, blocks=1)
     r = _noise(C, Bm)
-    json_ready(jsonable(block_fields(r)))
+    json_ready(jsonable(_block(r)))
     assert r.low is None and r.high is None and r.reason is Reason.ONE_BLOCK
     assert r.gap == pytest.approx(float(Bm.mean() - C.mean()), rel=1e-12)
     assert len(r.per_seed) == 5 and r.per_seed[0].low is None

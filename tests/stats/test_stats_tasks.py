@@ -68,12 +68,12 @@ def test_confusion_recall_precision_f1_match_sklearn(k):
     rec = skm.recall_score(y, hat, labels=list(range(k)), average=None, zero_division=np.nan)
     prec = skm.precision_score(y, hat, labels=list(range(k)), average=None, zero_division=np.nan)
     for c in range(k):
-        for ours, theirs in ((per[c]["recall"], rec[c]), (per[c]["precision"], prec[c])):
+        for ours, theirs in ((per[c].recall, rec[c]), (per[c].precision, prec[c])):
             if np.isnan(theirs):
                 assert ours is None
             else:
                 assert ours == pytest.approx(theirs, rel=TOL)
-    assert per[k - 1]["rows"] == 0 and per[k - 1]["recall"] is None
+    assert per[k - 1].rows == 0 and per[k - 1].recall is None
     assert mc.macro_f1(conf) == pytest.approx(skm.f1_score(y, hat, average="macro"), rel=TOL)
     assert mc.macro_f1_batch(conf[None])[0] == pytest.approx(mc.macro_f1(conf), rel=TOL)
     norm = mc.row_normalised(conf)
@@ -98,14 +98,14 @@ def _ece_by_hand(score, hit, bins):
 def test_top_label_and_classwise_ece_by_hand(bins):
     y, p = _data(4, seed=2)
     top = mc.top_label(y, p, bins)
-    assert top["ece"] == pytest.approx(
+    assert top.ece == pytest.approx(
         _ece_by_hand(p.max(axis=1), (p.argmax(axis=1) == y).astype(float), bins), rel=1e-12
     )
-    assert sum(b["count"] for b in top["bins"]) == len(y)
+    assert sum(b.count for b in top.bins) == len(y)
     cw = mc.classwise_ece(y, p, bins)
     want = [_ece_by_hand(p[:, c], (y == c).astype(float), bins) for c in range(4)]
-    assert cw["per_class"] == pytest.approx(want, rel=1e-12)
-    assert cw["mean"] == pytest.approx(np.mean(want), rel=1e-12)
+    assert cw.per_class == pytest.approx(want, rel=1e-12)
+    assert cw.mean == pytest.approx(np.mean(want), rel=1e-12)
 
 
 def test_regression_metrics_match_sklearn():
@@ -113,11 +113,11 @@ def test_regression_metrics_match_sklearn():
     y = rng.normal(150, 70, size=300)
     y_pred = y + rng.normal(5, 40, size=300)
     s = rg.summary(y, y_pred)
-    assert s["mse"] == pytest.approx(skm.mean_squared_error(y, y_pred), rel=TOL)
-    assert s["rmse"] == pytest.approx(skm.root_mean_squared_error(y, y_pred), rel=TOL)
-    assert s["mae"] == pytest.approx(skm.mean_absolute_error(y, y_pred), rel=TOL)
-    assert s["r2"] == pytest.approx(skm.r2_score(y, y_pred), rel=TOL)
-    assert s["mean_residual"] == pytest.approx(np.mean(y - y_pred), rel=TOL)
+    assert s.mse == pytest.approx(skm.mean_squared_error(y, y_pred), rel=TOL)
+    assert s.rmse == pytest.approx(skm.root_mean_squared_error(y, y_pred), rel=TOL)
+    assert s.mae == pytest.approx(skm.mean_absolute_error(y, y_pred), rel=TOL)
+    assert s.r2 == pytest.approx(skm.r2_score(y, y_pred), rel=TOL)
+    assert s.mean_residual == pytest.approx(np.mean(y - y_pred), rel=TOL)
     for name, ref in (
         ("squared_error", skm.mean_squared_error),
         ("absolute_error", skm.mean_absolute_error),
@@ -133,13 +133,13 @@ def test_regression_by_group_matches_pandas():
     y_pred = y + rng.normal(size=200)
     codes = rng.integers(0, 4, size=200)
     got = rg.by_group(codes, y, y_pred, 5)
-    assert got[4]["rows"] == 0 and got[4]["mse"] is None
+    assert got[4].rows == 0 and got[4].mse is None
     frame = pd.DataFrame({"g": codes, "y": y, "p": y_pred})
     for g, part in frame.groupby("g"):
-        assert got[g]["rows"] == len(part)
-        assert got[g]["mse"] == pytest.approx(skm.mean_squared_error(part.y, part.p), rel=1e-12)
-        assert got[g]["mae"] == pytest.approx(skm.mean_absolute_error(part.y, part.p), rel=1e-12)
-        assert got[g]["r2"] == pytest.approx(skm.r2_score(part.y, part.p), rel=1e-10)
+        assert got[g].rows == len(part)
+        assert got[g].mse == pytest.approx(skm.mean_squared_error(part.y, part.p), rel=1e-12)
+        assert got[g].mae == pytest.approx(skm.mean_absolute_error(part.y, part.p), rel=1e-12)
+        assert got[g].r2 == pytest.approx(skm.r2_score(part.y, part.p), rel=1e-10)
 
 
 def test_thin_points_keeps_the_range():

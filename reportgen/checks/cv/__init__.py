@@ -13,24 +13,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cached_property
+from typing import Any
 
 from reportgen.checks.cv.gaps import FoldTable, fold_table
 from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
 from reportgen.checks.cv.noise import cv_section, cv_seed_section
 from reportgen.checks.cv.rungs import cv_facts, cv_interval, cv_noise_rung
 from reportgen.checks.cv.select import FoldRuns, fold_runs
+from reportgen.checks.diagnose import diagnose
+from reportgen.checks.evaluation import EvalData
 from reportgen.checks.ladder import RungResult
-from reportgen.checks.model_vs_baseline import Split, compare
+from reportgen.checks.model_vs_baseline import NoiseParts, Split, TaskSections, compare
 from reportgen.checks.model_vs_baseline import decision as dec
 from reportgen.checks.noise_lines import lines as split_lines
-from reportgen.checks.recompute import REL_TOL
+from reportgen.checks.recompute import agrees
 from reportgen.checks.select import ModelRuns
-from reportgen.checks.types import Interval
+from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
 from reportgen.model.common import SeedLists
 from reportgen.model.cv import CrossValidation as CvSection
-from reportgen.model.data import Configs, CvData, Data
+from reportgen.model.data import Comparison, Configs, CvData, Data
+from reportgen.model.enums import Verdict
+from reportgen.model.noise import Noise
+from reportgen.model.relevance import Slice
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -46,7 +52,7 @@ COVERS = (
 )
 
 
-def compute(project: Project) -> tuple[dict, list[Problem]]:
+def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
     """Every section of report.json for a cross-validated comparison, and the warnings found."""
     return compare(project, CrossValidation)
 
@@ -65,13 +71,13 @@ class CrossValidation(Split):
         cv = cv_section(self.project, self.table)
         return replace(cv, planning=replace(cv.planning, text=planning_note(self.project, cv)))
 
-    def comparisons(self) -> list[dict]:
+    def comparisons(self) -> list[Comparison]:
         return fold_comparisons(self.project, self.fc, self.fb)
 
     def seed(self) -> tuple[SeedNoise, list[Problem]]:
         return cv_seed_section(self.project, self.fc, self.fb, self.table), []
 
-    def facts(self, facts: list) -> list:
+    def facts(self, facts: list[Evidence]) -> list[Evidence]:
         return cv_facts(self.project, facts, self.fc, self.fb, self.table)
 
     def interval(self, seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
@@ -93,11 +99,11 @@ class CrossValidation(Split):
         cv = _data(project, self.fc, self.fb, self.table)
         return replace(data, parts=parts, seeds=seeds, configs=configs, cv=cv)
 
-    def not_tested(self, ev) -> list[str]:
+    def not_tested(self, ev: EvalData | None) -> list[str]:
         return not_tested(self.project, ev, self.fc, self.fb)
 
-    def tasks(self, ev) -> dict:
-        return {}
+    def tasks(self, ev: EvalData | None) -> TaskSections:
+        return TaskSections()
 
     def noise_rung(self, seed: SeedNoise, iv: Interval | None) -> RungResult:
         return cv_noise_rung(self.project, seed, iv, self.cv)
@@ -105,7 +111,7 @@ class CrossValidation(Split):
     def measured(self) -> list[str]:
         return measured(self.project, self.cand, self.base)
 
-    def noise(self, seed: SeedNoise, block: BlockNoise | None) -> dict:
+    def noise(self, seed: SeedNoise, block: BlockNoise | None) -> NoiseParts:
         project, cv = self.project, self.cv
         lines = [seed_line(project, seed, self.fc, self.fb, cv), cv_line(project, cv)]
         covers = list(COVERS)
@@ -113,48 +119,62 @@ class CrossValidation(Split):
             test_lines, test_covers = split_lines(project, seed, block, self.cand, self.base)
             lines.append(test_lines[1])  # today's block line, for the test part scored once
             covers.append(test_covers[1])
-        return {
-            "cv": cv,
-            "lines": lines,
-            "covers": covers,
-            "sign_disagreement": None,
-            "budget": None,
-            "budget_reason": "cross-validation design: the resampling line's planning note says "
+        return NoiseParts(
+            lines=tuple(lines),
+            covers=tuple(covers),
+            sign_disagreement=None,
+            budget=None,
+            budget_reason="cross-validation design: the resampling line's planning note says "
             "what more repeats can do",
-        }
+            cv=cv,
+        )
 
     def reconsider(
-        self, ladder: list, seed: SeedNoise, iv, slices, verdict: str, noise: dict
-    ) -> list:
+        self,
+        ladder: list[Rung],
+        seed: SeedNoise,
+        iv: Interval | None,
+        slices: list[Slice] | None,
+        verdict: Verdict,
+        noise: Noise,
+    ) -> list[str]:
         cv = self.cv
         plan = cv.planning.text if cv.planning.repeats_needed else None
         items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
         return [_no_interval_item(cv) if i.id == dec.ItemId.NO_INTERVAL else i.text for i in items]
 
 
-def fold_comparisons(project: Project, *models: FoldRuns) -> list[dict]:
-    """Each analysed fold row's logged value beside the value recomputed from its predictions."""
+def fold_comparisons(project: Project, *models: FoldRuns) -> list[Comparison]:
+    """Each analysed fold row's logged value beside the value recomputed from its predictions;
+    one that disagrees carries its ``diagnosis``, as in the split design."""
     out = []
     rn = project.runs_name
     for fr in models:
         for (repeat, fold), nets in sorted(fr.nets.items()):
             for n in nets:
-                if n.pred is None or n.row.value is None or n.value is None:
+                logged = n.row.value
+                if n.pred is None or logged is None or n.value is None:
                     continue
-                scale = max(abs(n.row.value), abs(n.value), 1e-12)
+                agree = agrees(logged, n.value)
                 out.append(
-                    {
-                        "model": fr.name,
-                        "seed": n.seed,
-                        "split": n.row.split,
-                        "logged": n.row.value,
-                        "recomputed": n.value,
-                        "agree": abs(n.row.value - n.value) <= REL_TOL * scale,
-                        "cite": n.row.cite(rn),
-                        "predictions": n.pred.path,
-                        "repeat": repeat,
-                        "fold": fold,
-                    }
+                    Comparison(
+                        model=fr.name,
+                        seed=n.seed,
+                        split=n.row.split,
+                        logged=logged,
+                        logged_text=None,
+                        recomputed=n.value,
+                        agree=agree,
+                        cite=n.row.cite(rn),
+                        predictions=n.pred.path,
+                        repeat=repeat,
+                        fold=fold,
+                        diagnosis=None
+                        if agree
+                        else diagnose(
+                            project, logged, n.value, n.pred, n.threshold, n.row.value_text
+                        ),
+                    )
                 )
     return out
 
@@ -181,18 +201,19 @@ def _data(project: Project, fc: FoldRuns, fb: FoldRuns, table: FoldTable) -> CvD
     )
 
 
-def measured(project: Project, cand, base) -> list[str]:
+def measured(project: Project, cand: ModelRuns, base: ModelRuns) -> list[str]:
     """The split files and predictions the bounds were measured on."""
     out = []
     for part in ("folds", "test"):
-        if project.manifest and project.manifest.part(part):
-            out.append(project.manifest.part(part).path)
+        found = project.manifest.part(part) if project.manifest else None
+        if found is not None:
+            out.append(found.path)
     for mr in (cand, base):
         out += [s.test_pred.path for s in mr.seeds if s.test_pred is not None][:1]
     return out
 
 
-def not_tested(project: Project, ev, fc: FoldRuns, fb: FoldRuns) -> list[str]:
+def not_tested(project: Project, ev: EvalData | None, fc: FoldRuns, fb: FoldRuns) -> list[str]:
     """What a cross-validated comparison never tested, most important first."""
     cfg = project.config
     rows = project.folds.rows if project.folds is not None else None

@@ -10,6 +10,8 @@ import numpy as np
 from reportgen.checks.cv.select import FoldKey, FoldNet, FoldRuns
 from reportgen.checks.select import row_metric
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
+from reportgen.stats._util import FloatArray, IntArray
 from reportgen.stats.cv import fold_gap
 from reportgen.stats.metrics import gap as signed_gap
 
@@ -60,27 +62,31 @@ class FoldTable:
         return None if not kinds else kinds.pop() if len(kinds) == 1 else "mixed"
 
 
-def _positions(pred, ids: list[str]) -> np.ndarray:
+def _positions(pred: Predictions, ids: list[str]) -> IntArray:
     """Row of each id in one predictions file (every id is there): plain dicts, folds are small."""
     where = {rid: i for i, rid in enumerate(pred.row_id.tolist())}
     return np.fromiter((where[i] for i in ids), dtype=np.int64, count=len(ids))
 
 
-def _aligned(project: Project, nets: list[FoldNet], ids: list[str]) -> np.ndarray:
+def _aligned(
+    project: Project, nets: list[tuple[FoldNet, Predictions]], ids: list[str]
+) -> FloatArray:
     """(S, n) per-row metric of the networks on the rows ``ids`` (every network has them)."""
     return np.vstack(
-        [row_metric(project, n.pred, n.threshold)[_positions(n.pred, ids)] for n in nets]
+        [row_metric(project, pred, n.threshold)[_positions(pred, ids)] for n, pred in nets]
     ).astype(float)
 
 
-def _from_predictions(project: Project, nets: dict[str, list[FoldNet]]):
+def _from_predictions(
+    project: Project, nets: dict[str, list[tuple[FoldNet, Predictions]]]
+) -> tuple[float | None, int, bool]:
     """(gap, rows, same_rows) of one fold from every network's predictions."""
-    every = [n for v in nets.values() for n in v]
-    first = every[0].pred.row_id.tolist()
+    every = [pred for v in nets.values() for _, pred in v]
+    first = every[0].row_id.tolist()
     common = set(first)
-    for n in every[1:]:
-        common &= set(n.pred.row_id.tolist())
-    same = all(len(n.pred) == len(common) for n in every)
+    for pred in every[1:]:
+        common &= set(pred.row_id.tolist())
+    same = all(len(pred) == len(common) for pred in every)
     if not common:
         return None, 0, same
     ids = [i for i in first if i in common]  # the first file's order
@@ -127,8 +133,12 @@ def fold_table(project: Project, cand: FoldRuns, base: FoldRuns) -> FoldTable:
         every = nets["candidate"] + nets["baseline"]
         values = {role: [n.value for n in v] for role, v in nets.items()}
         covers, problem = _coverage(project, key, every)
+        scored = {role: [(n, n.pred) for n in v if n.pred is not None] for role, v in nets.items()}
+        gap: float | None
+        rows: int | None
+        same: bool | None
         if all(n.pred is not None for n in every):
-            gap, rows, same = _from_predictions(project, nets)
+            gap, rows, same = _from_predictions(project, scored)
             source = "predictions"
         else:
             means = {role: float(np.mean(v)) for role, v in values.items()}

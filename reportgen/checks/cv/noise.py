@@ -9,7 +9,7 @@ import numpy as np
 from reportgen.checks.cv.gaps import FoldGap as FoldGapRow
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.select import FoldRuns
-from reportgen.checks.noise import no_pairs, sd_source, seed_rule_fields
+from reportgen.checks.noise import no_pairs, seed_noise
 from reportgen.checks.reasons import sentence, t_sentence, t_test
 from reportgen.model.base import MISSING
 from reportgen.model.common import TTest
@@ -208,20 +208,18 @@ def cv_seed_section(
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    fields = seed_rule_fields(rule, per=" per fold")
-    if fields["seeds_beating_baseline"] is None:
-        fields["seeds_beating_baseline"] = 0
     reason = "cross-validation: seeds are compared within folds (the seed line), not paired"
-    return SeedNoise(
-        **fields,
+    return seed_noise(
+        rule,
+        sd_from=cfg.seed_sd_from,
         part="cross-validation",
-        within_folds=True,
-        folds=len(keys),
-        sd_from=sd_source(cfg.seed_sd_from, rule.sd, rule.sd_used),
         values=SeedValues(candidate=per_seed["candidate"], baseline=per_seed["baseline"]),
         left_out=tuple(cand.left_out + base.left_out + table.left_out),
         test_networks=None,
         paired=no_pairs(reason if cfg.seeds_paired else None),
+        within_folds=True,
+        folds=len(keys),
+        per=" per fold",
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.lines import cv_digits
 from reportgen.checks.cv.select import FoldRuns
@@ -19,7 +21,7 @@ from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
 from reportgen.checks.types import Check, Evidence, Interval
 from reportgen.model.cv import CrossValidation
-from reportgen.model.enums import IntervalSource
+from reportgen.model.enums import IntervalSource, RungStatus
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
@@ -82,7 +84,7 @@ def cv_facts(
             if not covers
             else f"each fold's predictions cover exactly that fold's rows ({count_noun(len(covers), 'fold')})"
             if bad is None
-            else bad.cover_problem,
+            else cast(str, bad.cover_problem),  # a fold that does not cover says how
             arts,
         )
     )
@@ -136,7 +138,7 @@ def _folds_frozen(project: Project) -> Evidence:
             [],
         )
     entry = m.part("folds") if m is not None else None
-    if entry is None:
+    if m is None or entry is None:
         return _fact(
             FOLDS_FROZEN,
             False,
@@ -292,7 +294,7 @@ def cv_noise_rung(
     if rule_ok and excl:
         return rung(
             3,
-            "shown",
+            RungStatus.SHOWN,
             arts,
             None,
             "the gap clears the seed rule and the corrected cross-validation interval excludes zero",
@@ -311,4 +313,6 @@ def cv_noise_rung(
         + "; corrected interval "
         + ("excludes zero" if excl else "includes zero or is missing")
     )
-    return rung(3, "partly" if (rule_ok or excl) else "not shown", arts, missing, summary), checks
+    return rung(
+        3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
+    ), checks

@@ -22,7 +22,7 @@ class FoldNet:
     seed: int
     row: RunRow
     pred: Predictions | None
-    value: float | None  # recomputed from the predictions when they exist, else logged
+    value: float  # recomputed from the predictions when they exist, else logged
     source: str
     threshold: float
 
@@ -76,7 +76,8 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
             )
     threshold = threshold_for(project, None)  # no validation rows inside a fold
     for r in sorted(ok, key=lambda r: r.line):
-        if r.config != out.config:
+        # loading refuses a fold row without its fold, and an ok row without its value
+        if r.config != out.config or r.fold is None:
             continue
         key = (r.repeat or 1, r.fold)
         nets = out.nets.setdefault(key, [])
@@ -92,5 +93,6 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
             continue
         pred = project.predictions.get(r.predictions) if r.predictions else None
         v = run_value(project, r, pred, threshold)
-        nets.append(FoldNet(r.seed, r, pred, v.value, v.source, threshold))
+        if v.value is not None:
+            nets.append(FoldNet(r.seed, r, pred, v.value, v.source, threshold))
     return out

@@ -5,8 +5,9 @@ design that differs (checks/cv) overrides the ones it does its own way."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from reportgen.checks.classify import classification
 from reportgen.checks.clipping import clipping_section
@@ -24,32 +25,55 @@ from reportgen.checks.model_vs_baseline.rungs import (
     relevant_rung,
 )
 from reportgen.checks.multiclass import class_order_warnings, multiclass_section
-from reportgen.checks.noise import block_section, budget_section, seed_section, slices_section
+from reportgen.checks.noise import budget_section, seed_section, slices_section
+from reportgen.checks.noise_block import block_section
 from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
-from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
+from reportgen.checks.recompute import comparisons, recompute_warnings
 from reportgen.checks.regression import regression_section
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.select import ModelRuns, select_runs
-from reportgen.checks.types import Interval
+from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
-from reportgen.model.data import Data
+from reportgen.model.budget import Budget
+from reportgen.model.cv import CrossValidation as CvSection
+from reportgen.model.data import Comparison, Data
+from reportgen.model.enums import Verdict
+from reportgen.model.multiclass import Multiclass
+from reportgen.model.noise import Noise, NoiseWithCv, SignDisagreement
+from reportgen.model.regression import Regression
+from reportgen.model.relevance import Description, Slice
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
 
 
-def compute(project: Project) -> tuple[dict, list[Problem]]:
+def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
     """Every section of report.json for a model against its baseline, and the warnings found."""
     return compare(project, Split)
 
 
-#: noise's keys in report.json order (noise.cv only from a design that has it)
-NOISE_KEYS = (
-    *("seed", "block", "cv", "lines", "covers", "interval"),
-    *("sign_disagreement", "budget", "budget_reason", "clipping"),
-)
+@dataclass(frozen=True, slots=True)
+class NoiseParts:
+    """The parts of ``noise`` a design words its own way: its lines and what each covers, the
+    sign disagreement, the budget (or why there is none) and, in a cv design, ``noise.cv``."""
+
+    lines: tuple[str, ...]
+    covers: tuple[str, ...]
+    sign_disagreement: SignDisagreement | None
+    budget: Budget | None
+    budget_reason: str | None
+    cv: CvSection | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSections:
+    """The sections of a multi-class or a regression task (None for the others)."""
+
+    multiclass: Multiclass | None = None
+    regression: Regression | None = None
+    descriptions: list[Description] | None = None
 
 
 class Split:
@@ -58,19 +82,19 @@ class Split:
     def __init__(self, project: Project, cand: ModelRuns, base: ModelRuns) -> None:
         self.project, self.cand, self.base = project, cand, base
 
-    def comparisons(self) -> list[dict]:
+    def comparisons(self) -> list[Comparison]:
         """The comparisons beyond each model's logged against recomputed values."""
         return []
 
-    def seed(self) -> tuple[dict, list[Problem]]:
+    def seed(self) -> tuple[SeedNoise, list[Problem]]:
         """noise.seed and its warnings."""
         return seed_section(self.project, self.cand, self.base)
 
-    def facts(self, facts: list) -> list:
+    def facts(self, facts: list[Evidence]) -> list[Evidence]:
         """The fairness facts, from the split design's."""
         return facts
 
-    def interval(self, seed: dict, block: dict | None) -> Interval | None:
+    def interval(self, seed: SeedNoise, block: BlockNoise | None) -> Interval | None:
         """The interval rung 3 and relevance rest on."""
         return primary_interval(seed, block)
 
@@ -82,11 +106,11 @@ class Split:
         """What the evidence never tested."""
         return not_tested(self.project, ev, self.cand, self.base)
 
-    def tasks(self, ev: EvalData | None) -> dict:
+    def tasks(self, ev: EvalData | None) -> TaskSections:
         """The task sections (multi-class, regression, descriptions)."""
         return task_sections(self.project, ev, self.cand, self.base)
 
-    def noise_rung(self, seed: dict, iv: Interval | None) -> RungResult:
+    def noise_rung(self, seed: SeedNoise, iv: Interval | None) -> RungResult:
         """Rung 3."""
         return noise_rung(self.project, seed, iv, self.scored)
 
@@ -103,32 +127,41 @@ class Split:
         """The artefacts rung 5's bounds were measured on."""
         return measured_artefacts(self.project, self.cand, self.base)
 
-    def noise(self, seed: dict, block: dict | None) -> dict:
+    def noise(self, seed: SeedNoise, block: BlockNoise | None) -> NoiseParts:
         """noise's lines, covers, sign disagreement and budget (and noise.cv in a cv design)."""
         budget, budget_reason = budget_section(self.project, seed, block)
         noise_lines, covers = lines(self.project, seed, block, self.cand, self.base)
-        return {
-            "lines": noise_lines,
-            "covers": covers,
-            "sign_disagreement": sign_disagreement(seed, block),
-            "budget": budget,
-            "budget_reason": budget_reason,
-        }
+        return NoiseParts(
+            lines=tuple(noise_lines),
+            covers=tuple(covers),
+            sign_disagreement=sign_disagreement(seed, block),
+            budget=budget,
+            budget_reason=budget_reason,
+        )
 
-    def reconsider(self, ladder: list, seed: dict, iv, slices, verdict: str, noise: dict) -> list:
+    def reconsider(
+        self,
+        ladder: list[Rung],
+        seed: SeedNoise,
+        iv: Interval | None,
+        slices: list[Slice] | None,
+        verdict: Verdict,
+        noise: Noise,
+    ) -> list[str]:
         """What would reopen the decision."""
-        plan = plan_sentence(self.project, noise["budget"], noise["block"])
-        return dec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan, noise["block"])
+        budget = noise.budget if isinstance(noise.budget, Budget) else None
+        plan = plan_sentence(self.project, budget, noise.block)
+        return dec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan, noise.block)
 
 
-def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]:
+def compare(project: Project, design: type[Split]) -> tuple[dict[str, Any], list[Problem]]:
     """The sections and warnings of a candidate against its baseline in ``design``."""
     cfg = project.config
     cand, base = select_runs(project, "candidate"), select_runs(project, "baseline")
     d = design(project, cand, base)
     ev = build_eval(project, cand, base)
-    comparisons = logged_vs_recomputed(project, [cand, base]) + d.comparisons()
-    warnings = recompute_warnings(project, comparisons)
+    comps = comparisons(project, [cand, base]) + d.comparisons()
+    warnings = recompute_warnings(project, comps)
     seed, seed_warnings = d.seed()
     warnings += seed_warnings
     facts = d.facts(fairness_facts(project, cand, base))
@@ -142,11 +175,10 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
     data = d.data(data_section(project, cand, base, ev))
     untested = d.not_tested(ev)
     tasks = d.tasks(ev)
-    multiclass = tasks.get("multiclass")
-    warnings += class_order_warnings(multiclass)
-    doubt = multiclass.candidate.class_order if multiclass is not None else None
+    warnings += class_order_warnings(tasks.multiclass)
+    doubt = tasks.multiclass.candidate.class_order if tasks.multiclass is not None else None
     ladder, checks = climb(
-        correct_rung(project, cfg.candidate, comparisons, doubt and doubt.text),
+        correct_rung(project, cfg.candidate, comps, doubt.text if doubt else None),
         fair_rung(project, facts),
         d.noise_rung(seed, iv),
         relevant_rung(project, rel, slices, d.scored),
@@ -154,10 +186,21 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
     )
     sup = supported(ladder)
     decision = dec.decide(project, ladder, iv, sup, seed, rel)
-    noise = {"seed": seed, "block": block, "interval": iv, "clipping": clipping}
-    noise.update(d.noise(seed, block))
-    if noise["sign_disagreement"]:
-        reasons = (*decision.reasons, noise["sign_disagreement"]["text"])
+    parts = d.noise(seed, block)
+    noise = (Noise if parts.cv is None else NoiseWithCv)(
+        seed=seed,
+        block=block,
+        lines=parts.lines,
+        covers=parts.covers,
+        interval=iv,
+        sign_disagreement=parts.sign_disagreement,
+        budget=parts.budget,
+        budget_reason=parts.budget_reason,
+        clipping=clipping,
+        cv=parts.cv,
+    )
+    if parts.sign_disagreement is not None:
+        reasons = (*decision.reasons, parts.sign_disagreement.text)
         decision = replace(decision, reasons=reasons)
     items = d.reconsider(ladder, seed, iv, slices, decision.verdict, noise)
     rewritten = dec.rewrite_claim(project, ladder, sup, iv, seed, rel, slices, data)
@@ -167,27 +210,31 @@ def compare(project: Project, design: type[Split]) -> tuple[dict, list[Problem]]
         "decision": decision,
         "checks": checks,
         "fairness": facts,
-        "noise": {k: noise[k] for k in NOISE_KEYS if k in noise},
+        "noise": noise,
         "relevance": rel,
         "threshold": th,
         "ranking": rk,
         "calibration": cal,
-        **tasks,
+        "multiclass": tasks.multiclass,
+        "regression": tasks.regression,
+        "descriptions": tasks.descriptions,
         "slices": slices,
         "data": data,
         "not_tested": untested,
-        "comparisons": comparisons,
+        "comparisons": comps,
     }
     return sections, warnings
 
 
-def task_sections(project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns) -> dict:
-    """The sections of a multi-class or a regression task (null for the others)."""
-    return {
-        "multiclass": multiclass_section(project, cand, base),
-        "regression": regression_section(project, cand, base),
-        "descriptions": descriptions_section(project, ev, cand, base),
-    }
+def task_sections(
+    project: Project, ev: EvalData | None, cand: ModelRuns, base: ModelRuns
+) -> TaskSections:
+    """The sections of a multi-class or a regression task (None for the others)."""
+    return TaskSections(
+        multiclass=multiclass_section(project, cand, base),
+        regression=regression_section(project, cand, base),
+        descriptions=descriptions_section(project, ev, cand, base),
+    )
 
 
 def not_tested(
@@ -228,23 +275,24 @@ def not_tested(
 def measured_artefacts(project: Project, cand: ModelRuns, base: ModelRuns) -> list[str]:
     """The test split and test predictions the slices and the period were measured on."""
     out = []
-    if project.manifest and project.manifest.part("test"):
-        out.append(project.manifest.part("test").path)
+    test = project.manifest.part("test") if project.manifest else None
+    if test is not None:
+        out.append(test.path)
     for mr in (cand, base):
         out += [s.test_pred.path for s in mr.seeds if s.test_pred is not None][:1]
     return out
 
 
-def sign_disagreement(seed: SeedNoise, block: BlockNoise | None) -> dict | None:
+def sign_disagreement(seed: SeedNoise, block: BlockNoise | None) -> SignDisagreement | None:
     """The validation (seed-line) gap and the test (block-line) gap point in opposite directions."""
     v = seed.validation_gap
     t = block.gap if block is not None else None
     if seed.part != "validation" or v is None or t is None or v * t >= 0:
         return None
-    return {
-        "validation_gap": v,
-        "test_gap": t,
-        "text": (
+    return SignDisagreement(
+        validation_gap=v,
+        test_gap=t,
+        text=(
             f"validation and test disagree: the validation gap is {gap(v)} and the test gap "
             f"{with_sign(t, test_decimals(block))} "
             f"(opposite signs), so "
@@ -254,4 +302,4 @@ def sign_disagreement(seed: SeedNoise, block: BlockNoise | None) -> dict | None:
                 else "validation favours the baseline and test the candidate"
             )
         ),
-    }
+    )

@@ -10,11 +10,12 @@ from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.model.block import BlockNoise
 from reportgen.model.data import Data
-from reportgen.model.enums import Finding, Verdict
+from reportgen.model.enums import Finding, RungStatus, Verdict
 from reportgen.model.ladder import Decision
-from reportgen.model.relevance import Relevance
+from reportgen.model.relevance import Relevance, Slice
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
+from reportgen.project.config import Config
 from reportgen.words import (
     blocks_phrase,
     confidence,
@@ -108,20 +109,25 @@ def decide(
     cfg = project.config
     st = {r.name: r.status for r in ladder}
     reasons = []
-    if iv is not None and iv.high < 0 and st["correct"] == "shown" and st["fair"] == "shown":
+    if (
+        iv is not None
+        and iv.high < 0
+        and st["correct"] == RungStatus.SHOWN
+        and st["fair"] == RungStatus.SHOWN
+    ):
         reasons.append(
             f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero"
         )
         return Decision(Verdict.KEEP_BASELINE, cfg.baseline, tuple(reasons))
     if sup >= 4:
         reasons.append("correct, fair, larger than noise and relevant are all shown")
-        if st["bounded"] != "shown":
+        if st["bounded"] != RungStatus.SHOWN:
             reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
         return Decision(Verdict.ADOPT, cfg.candidate, tuple(reasons))
     reasons += [r.reason for r in ladder[:4] if not r.shown]
     seed_measured = seed.gap_in_sd is not None or seed.trivial
     measured = iv is not None and seed_measured
-    if measured and st["larger than noise"] != "shown":
+    if measured and st["larger than noise"] != RungStatus.SHOWN:
         verdict = Verdict.KEEP_BASELINE
         if equivalent(rel):
             reasons.append(
@@ -133,7 +139,7 @@ def decide(
                 _not_better_reason(project, seed, iv)
                 + f"; keep the simpler baseline ({cfg.baseline})"
             )
-    elif not measured or st["correct"] != "shown" or st["fair"] != "shown":
+    elif not measured or st["correct"] != RungStatus.SHOWN or st["fair"] != RungStatus.SHOWN:
         verdict = Verdict.INCONCLUSIVE
         reasons.append(
             f"the evidence is incomplete, so the simpler baseline ({cfg.baseline}) stays"
@@ -153,7 +159,7 @@ def rewrite_claim(
     iv: Interval | None,
     seed: SeedNoise,
     rel: Relevance | None,
-    slices: list[dict] | None,
+    slices: list[Slice] | None,
     data: Data,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
@@ -222,6 +228,8 @@ def rewrite_claim(
         if seed.gap_in_sd is not None
         else "both models train deterministically: zero seed spread"
     )
+    if iv is None:  # rung 3 is shown only on an evaluation interval
+        raise ValueError("internal error: rung 3 is credited without an evaluation interval")
     base = (
         f"{c} beats {b} by {iv.size(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
         f"{iv.what}), more than {repeat_words(cfg).noise} ({noise})"
@@ -235,11 +243,11 @@ def rewrite_claim(
         return base + f"; where it stops holding is not shown ({ladder[4].missing})."
     where = []
     if slices:
-        measured = [s for s in slices if s.get("low") is not None]
-        unmeasured = len(slices) - len(measured)
-        if measured:
+        with_interval = [s for s in slices if s.low is not None]
+        unmeasured = len(slices) - len(with_interval)
+        if with_interval:
             where.append(
-                f"on each of the {count_noun(len(measured), 'slice')} with an interval"
+                f"on each of the {count_noun(len(with_interval), 'slice')} with an interval"
                 + (f" ({count(unmeasured)} too small to measure)" if unmeasured else "")
             )
     if data.blocks and cfg.block:
@@ -260,7 +268,7 @@ def _no_interval_item(project: Project, block: BlockNoise | None) -> str:
     return f"the test gap gets an evaluation interval (now none: {block.reason or 'no interval'})"
 
 
-def _live_gap(cfg) -> str:
+def _live_gap(cfg: Config) -> str:
     """The gap a deployed model is watched on: per period with a period block column, on a new
     group with a group one, on new rows without one (no period was measured)."""
     if not cfg.block:
@@ -275,8 +283,8 @@ def reconsider(
     ladder: list[Rung],
     seed: SeedNoise,
     iv: Interval | None,
-    slices: list[dict] | None,
-    verdict: str,
+    slices: list[Slice] | None,
+    verdict: Verdict,
     plan: str | None,
     block: BlockNoise | None = None,
 ) -> list[str]:
@@ -291,8 +299,8 @@ def reconsider_items(
     ladder: list[Rung],
     seed: SeedNoise,
     iv: Interval | None,
-    slices: list[dict] | None,
-    verdict: str,
+    slices: list[Slice] | None,
+    verdict: Verdict,
     plan: str | None,
     block: BlockNoise | None = None,
 ) -> list[ReconsiderItem]:
@@ -305,7 +313,7 @@ def reconsider_items(
         *_slice_items(project, slices),
     ]
     m = cfg.min_useful_effect
-    if verdict == "adopt" and m is not None:
+    if verdict == Verdict.ADOPT and m is not None:
         items.append(
             ReconsiderItem(
                 ItemId.LIVE_GAP,
@@ -398,25 +406,25 @@ def _interval_items(
     return items
 
 
-def _slice_items(project: Project, slices: list[dict] | None) -> list[ReconsiderItem]:
+def _slice_items(project: Project, slices: list[Slice] | None) -> list[ReconsiderItem]:
     """Each required slice not shown no worse: an interval to be had, or its worse end above the bar."""
     cfg = project.config
     items = []
     for s in slices or []:
-        if s["required"] and not s.get("not_worse"):
-            bar = given(-s["margin"]) if s.get("margin") is not None else "a fixed not_worse_margin"
-            if s.get("low") is None:
+        if s.required and not s.not_worse:
+            bar = given(-s.margin) if s.margin is not None else "a fixed not_worse_margin"
+            if s.low is None:
                 text = (
-                    f"slice {s['slice']!r} has enough test rows and blocks for an interval (now "
-                    f"{count_noun(s['rows'], 'row')} in {count_noun(s.get('blocks') or 0, 'block')}, "
+                    f"slice {s.slice!r} has enough test rows and blocks for an interval (now "
+                    f"{count_noun(s.rows, 'row')} in {count_noun(s.blocks, 'block')}, "
                     f"no interval), and its worse end stays above {bar}"
                 )
             else:
                 g, ends, low = slice_numbers(s)
                 text = (
-                    f"{cfg.candidate} is shown no worse on slice {s['slice']!r}: the interval's worse "
+                    f"{cfg.candidate} is shown no worse on slice {s.slice!r}: the interval's worse "
                     f"end stays above {bar} (now {low}: gap {g}, interval {ends}, "
-                    f"{count_noun(s['rows'], 'row')})"
+                    f"{count_noun(s.rows, 'row')})"
                 )
             items.append(ReconsiderItem(ItemId.SLICE, text))
     return items

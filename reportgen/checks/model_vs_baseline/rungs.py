@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.recompute import logged_words
 from reportgen.checks.types import Check, Interval, Rung
 from reportgen.model.block import BlockNoise
-from reportgen.model.data import Data
-from reportgen.model.enums import IntervalSource
-from reportgen.model.relevance import Relevance
+from reportgen.model.data import Comparison, Data
+from reportgen.model.enums import Finding, IntervalSource, RungStatus
+from reportgen.model.relevance import Relevance, Slice
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
+from reportgen.project.checkfiles import CheckFile
 from reportgen.words import (
     blocks_phrase,
     count,
@@ -39,7 +41,7 @@ USEFUL_EFFECT = CheckId("useful-effect", 4)
 
 
 def correct_rung(
-    project: Project, model: str, comparisons: list[dict], doubt: str | None = None
+    project: Project, model: str, comparisons: list[Comparison], doubt: str | None = None
 ) -> RungResult:
     """Rung 1 from the candidate's check files and logged-versus-recomputed metric values;
     ``doubt`` (the candidate's class columns look misnamed) makes a shown rung partly and is
@@ -61,17 +63,21 @@ def correct_rung(
         )
     logged, bad = logged_check(comparisons)
     arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
-    arts += [c["cite"] for c in (bad or comparisons)]
+    arts += [c.cite for c in (bad or comparisons)]
     status = _correct_status(model, mine, comparisons, bad, arts)
-    if doubt and status.status != "not shown":  # the misnamed columns first: they void the rest
+    if doubt and status.status != RungStatus.NOT_SHOWN:  # the misnamed columns void the rest
         status = rung(
-            1, "partly", arts, doubt, f"{status.summary}; its class columns look misnamed"
+            1, RungStatus.PARTLY, arts, doubt, f"{status.summary}; its class columns look misnamed"
         )
     return status, [*checks, logged]
 
 
 def _correct_status(
-    model: str, mine: dict, comparisons: list[dict], bad: list[dict], arts: list[str]
+    model: str,
+    mine: dict[str, CheckFile],
+    comparisons: list[Comparison],
+    bad: list[Comparison],
+    arts: list[str],
 ) -> Rung:
     failed = [c for c in mine.values() if c.passed is False]
     present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]
@@ -80,7 +86,7 @@ def _correct_status(
         f = failed[0]
         return rung(
             1,
-            "not shown",
+            RungStatus.NOT_SHOWN,
             arts,
             f"{f.check} check fails: {f.text}",
             f"{count_noun(len(failed), 'sanity check')} of {model} "
@@ -89,7 +95,7 @@ def _correct_status(
     if not present and not comparisons:
         return rung(
             1,
-            "not shown",
+            RungStatus.NOT_SHOWN,
             arts,
             f"no sanity-check files for {model} in artefacts/checks/ "
             "(initial_loss, gradient, overfit, shapes) and no predictions to recompute metrics from",
@@ -99,7 +105,7 @@ def _correct_status(
         agree = "matches its prediction" if len(comparisons) == 1 else "match their predictions"
         return rung(
             1,
-            "shown",
+            RungStatus.SHOWN,
             arts,
             None,
             f"all four sanity checks of {model} pass and "
@@ -110,8 +116,8 @@ def _correct_status(
             "disagrees with its predictions" if len(bad) == 1 else "disagree with their predictions"
         )
         missing = (
-            f"{count_noun(len(bad), 'logged value')} {disagree}, e.g. {bad[0]['cite']} (logged "
-            f"{bad[0]['logged_text']}, recomputed {full(bad[0]['recomputed'])})"
+            f"{count_noun(len(bad), 'logged value')} {disagree}, e.g. {bad[0].cite} (logged "
+            f"{logged_words(bad[0])}, recomputed {full(bad[0].recomputed)})"
         )
     elif absent:
         missing = f"no {', '.join(absent)} check for {model}"
@@ -119,7 +125,11 @@ def _correct_status(
         missing = "no predictions to recompute the logged metric values from"
     passes = "passes" if len(present) == 1 else "pass"
     return rung(
-        1, "partly", arts, missing, f"{count(len(present))} of 4 sanity checks of {model} {passes}"
+        1,
+        RungStatus.PARTLY,
+        arts,
+        missing,
+        f"{count(len(present))} of 4 sanity checks of {model} {passes}",
     )
 
 
@@ -212,7 +222,7 @@ def noise_rung(
     """
     cfg = project.config
     seed_arts = [v.source for v in (*seed.values.candidate, *seed.values.baseline)]
-    iv_arts = list(scored) if iv is not None and iv.source == "block" else seed_arts
+    iv_arts = list(scored) if iv is not None and iv.source == IntervalSource.BLOCK else seed_arts
     checks = [_seed_check(project, seed, seed_arts), _interval_check(iv, iv_arts)]
     rule_ok = seed.passes
     excl = iv is not None and iv.above_zero
@@ -225,7 +235,7 @@ def noise_rung(
     if rule_ok and excl:
         return rung(
             3,
-            "shown",
+            RungStatus.SHOWN,
             arts,
             None,
             "the gap clears the seed rule and the test interval excludes zero",
@@ -255,45 +265,47 @@ def noise_rung(
         + "; test interval "
         + ("excludes zero" if excl else "includes zero or is missing")
     )
-    return rung(3, "partly" if (rule_ok or excl) else "not shown", arts, missing, summary), checks
+    return rung(
+        3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
+    ), checks
 
 
-def slice_numbers(s: dict) -> tuple[str, str, str]:
+def slice_numbers(s: Slice) -> tuple[str, str, str]:
     """A slice's gap, interval and lower end as printed, with one decimal count for the three."""
-    d = gap_decimals(s["gap"], s["low"], s["high"])
-    return with_sign(s["gap"], d), interval(s["low"], s["high"], digits=d), with_sign(s["low"], d)
+    d = gap_decimals(s.gap, s.low, s.high)
+    return with_sign(s.gap, d), interval(s.low, s.high, digits=d), with_sign(s.low, d)
 
 
-def _slice_check(s: dict, scored: Sequence[str]) -> Check:
+def _slice_check(s: Slice, scored: Sequence[str]) -> Check:
     """A required slice: not worse than the baseline within the margin; ``scored``: the test
     split file (its slice column) and the test predictions its rows were scored in."""
-    where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'row')})"
-    if s.get("low") is not None:
+    where = f"slice {s.slice!r} ({count_noun(s.rows, 'row')})"
+    if s.low is not None:
         g, ends, _ = slice_numbers(s)
         where += f": gap {g}, interval {ends}"
-    elif s.get("gap") is not None:
-        where += f": gap {gap(s['gap'])}, no interval"
+    elif s.gap is not None:
+        where += f": gap {gap(s.gap)}, no interval"
     else:
         where += ": no gap measured"
+    # a slice is shown not worse only against a margin
+    shown = (
+        f"not worse shown: the worse end stays within the margin {given(-s.margin)}"
+        if s.not_worse and s.margin is not None
+        else f"not worse is not shown: {s.not_worse_reason}"
+    )
     return Check(
-        id=NOT_WORSE.of(s["slice"]),
+        id=NOT_WORSE.of(s.slice),
         rung=4,
-        passed=bool(s.get("not_worse")),
-        value=s["low"],
-        bar=-s["margin"] if s.get("margin") is not None else None,
+        passed=s.not_worse,
+        value=s.low,
+        bar=-s.margin if s.margin is not None else None,
         artefacts=tuple(scored),
-        text=where
-        + "; "
-        + (
-            f"not worse shown: the worse end stays within the margin {given(-s['margin'])}"
-            if s.get("not_worse")
-            else f"not worse is not shown: {s.get('not_worse_reason')}"
-        ),
+        text=f"{where}; {shown}",
     )
 
 
 def relevant_rung(
-    project: Project, rel: Relevance | None, slices: list[dict] | None, scored: Sequence[str] = ()
+    project: Project, rel: Relevance | None, slices: list[Slice] | None, scored: Sequence[str] = ()
 ) -> RungResult:
     """Rung 4: a gain worth acting on (the useful effect) and no required slice worse.
 
@@ -303,15 +315,15 @@ def relevant_rung(
     arts = list(project.evidence.get("relevant", []))
     if cfg.min_useful_effect is not None:
         arts.append(f"{project.paths.config}:{cfg.lines.get('claim.min_useful_effect', 1)}")
-    req = [s for s in (slices or []) if s["required"]]
-    bad_slices = [s for s in req if not s.get("not_worse")]
+    req = [s for s in (slices or []) if s.required]
+    bad_slices = [s for s in req if not s.not_worse]
     checks = [_slice_check(s, scored) for s in req]
     if req:
         arts += [a for a in scored if a not in arts]
     if rel is None:
         return rung(
             4,
-            "not shown",
+            RungStatus.NOT_SHOWN,
             arts,
             "no evaluation interval to judge the size of the gap",
             "relevance unmeasured",
@@ -320,7 +332,7 @@ def relevant_rung(
         Check(
             id=USEFUL_EFFECT.id,
             rung=4,
-            passed=rel.finding == "useful-gain-shown"
+            passed=rel.finding == Finding.USEFUL_GAIN_SHOWN
             if cfg.min_useful_effect is not None
             else None,
             value=rel.low,
@@ -329,19 +341,19 @@ def relevant_rung(
             text=rel.text,
         )
     )
-    if rel.finding == "useful-gain-shown" and not bad_slices:
-        return rung(4, "shown", arts, None, rel.text), checks
-    if rel.finding not in ("useful-gain-shown", "positive-not-useful"):
+    if rel.finding == Finding.USEFUL_GAIN_SHOWN and not bad_slices:
+        return rung(4, RungStatus.SHOWN, arts, None, rel.text), checks
+    if rel.finding not in (Finding.USEFUL_GAIN_SHOWN, Finding.POSITIVE_NOT_USEFUL):
         return rung(
-            4, "not shown", arts, rel.finding_text, "no gain worth acting on is shown"
+            4, RungStatus.NOT_SHOWN, arts, rel.finding_text, "no gain worth acting on is shown"
         ), checks
     if bad_slices:
         s = bad_slices[0]
         missing = (
-            f"the candidate is worse on slice {s['slice']!r} (gap {slice_numbers(s)[0]}, interval "
+            f"the candidate is worse on slice {s.slice!r} (gap {slice_numbers(s)[0]}, interval "
             f"{slice_numbers(s)[1]})"
-            if s["worse"]
-            else f"not being worse on slice {s['slice']!r} is not shown: {s.get('not_worse_reason')}"
+            if s.worse
+            else f"not being worse on slice {s.slice!r} is not shown: {s.not_worse_reason}"
         )
     elif cfg.min_useful_effect is None:
         missing = "no min_useful_effect fixed in evreport.toml: what gap would be worth acting on?"
@@ -351,12 +363,12 @@ def relevant_rung(
             f"{with_sign(rel.low, gap_decimals(rel.gap, rel.low, rel.high))} does not "
             f"reach the useful effect {given(cfg.min_useful_effect, cfg.metric_unit)}"
         )
-    return rung(4, "partly", arts, missing, rel.text), checks
+    return rung(4, RungStatus.PARTLY, arts, missing, rel.text), checks
 
 
 def bounded_rung(
     project: Project,
-    slices: list[dict] | None,
+    slices: list[Slice] | None,
     data: Data,
     not_tested: list[str],
     measured: list[str],
@@ -373,17 +385,17 @@ def bounded_rung(
             f"{count_noun(data.blocks, cfg.block)} ({data.first_block} to {data.last_block})"
         )
     if slices and cfg.block and data.blocks:
-        return rung(5, "shown", arts, None, "; ".join(parts)), []
+        return rung(5, RungStatus.SHOWN, arts, None, "; ".join(parts)), []
     if parts:
         missing = (
             "no slice column: where the result stops holding is untested"
             if not slices
             else "no block column: the period measured is not stated"
         )
-        return rung(5, "partly", arts, missing, "; ".join(parts)), []
+        return rung(5, RungStatus.PARTLY, arts, missing, "; ".join(parts)), []
     return rung(
         5,
-        "not shown",
+        RungStatus.NOT_SHOWN,
         arts,
         not_tested[0] if not_tested else "no slices or period measured",
         "where the result stops holding is not shown",
