@@ -74,6 +74,7 @@ def fixed_broken(report: Report, data: Datasets) -> dict[str, Any] | None:
         return None
     broken_by = ba.broken_by_category or {}
     fixed_by = ba.fixed_by_category
+    rows: list[dict[str, Any]]
     if fixed_by:
         # both bars for every category, most broken first: a regression shows at the top
         cats = sorted(
@@ -93,7 +94,7 @@ def fixed_broken(report: Report, data: Datasets) -> dict[str, Any] | None:
         ]
     if not rows:
         return None
-    order = list(dict.fromkeys(r["category"] for r in rows))
+    order: list[str] = list(dict.fromkeys(r["category"] for r in rows))
     offset = alt.YOffset("what:N", sort=["fixed", "broken"])
     bars = (
         alt.Chart(data.add(rows))
@@ -153,7 +154,7 @@ def forgetting(report: Report, data: Datasets) -> dict[str, Any] | None:
                 if proportion
                 else (f" ({int(n):,} rows)")
             )
-        if proportion:
+        if proportion and n is not None:  # proportion implies a count n (parts' or a side's)
             row["low"], row["high"] = wilson(value * n, n, confidence)
         rows.append(row)
     drop = general.max_drop

@@ -12,6 +12,7 @@ from reportgen.charts.compose import (
     MUTED,
     WIDTH,
     Datasets,
+    Role,
     layer,
     model_colour,
     models,
@@ -264,7 +265,7 @@ def reliability(report: Report, data: Datasets) -> dict[str, Any] | None:
 def reliability_diagram(
     report: Report,
     data: Datasets,
-    bins: Mapping[str, Sequence[CalibrationBin]],
+    bins: Mapping[Role, Sequence[CalibrationBin]],
     x_title: str,
     y_title: str,
 ) -> dict[str, Any] | None:
@@ -272,7 +273,7 @@ def reliability_diagram(
     binary one (class-1 probability) or a multi-class model's top-label one."""
     import altair as alt
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for role, label, _ in models(report):
         # the two models' points sit a little apart so their intervals do not overlap
         nudge = -0.006 if role == "candidate" else 0.006

@@ -10,7 +10,7 @@ imported inside the functions that need it: ``evreport --help`` must stay instan
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 from reportgen.model import Report
 
@@ -234,13 +234,26 @@ def with_references(
     )
 
 
+@overload
+def padded(
+    values: Iterable[float | None], pad: float, include_zero: Literal[True]
+) -> list[float]: ...
+@overload
+def padded(
+    values: Iterable[float | None], pad: float = ..., *, include_zero: Literal[True]
+) -> list[float]: ...
+@overload
+def padded(
+    values: Iterable[float | None], pad: float = ..., include_zero: bool = ...
+) -> list[float] | None: ...
 def padded(
     values: Iterable[float | None], pad: float = 0.08, include_zero: bool = False
 ) -> list[float] | None:
     """An axis domain around `values` with `pad` of its width free on each side.
 
     No reference line or interval end then sits on the frame, where it reads as the axis
-    or as clipped; with include_zero, zero is inside the frame, never on its edge.
+    or as clipped; with include_zero, zero is inside the frame, never on its edge. None when
+    there is no value to frame, so never with include_zero.
     """
     xs = [float(v) for v in values if v is not None]
     if include_zero:

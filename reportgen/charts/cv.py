@@ -32,15 +32,15 @@ def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     cv = report.noise.cv
     if cv is None:
         return None
-    dots = [
+    dots: list[dict[str, Any]] = [
         {"row": f"repeat {g.repeat}", "gap": g.gap, "kind": FOLD, "fold": g.fold}
         for g in cv.fold_gaps
         if g.gap is not None
     ]
     if not dots:
         return None
-    order = list(dict.fromkeys(d["row"] for d in dots))
-    bars = []
+    order: list[str] = list(dict.fromkeys(d["row"] for d in dots))
+    bars: list[dict[str, Any]] = []
     for label, part, kind in (
         ("corrected, mean gap", cv.corrected, CORRECTED),
         ("naive, mean gap", cv.naive, NAIVE),

@@ -46,11 +46,10 @@ def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
     seed = report.noise.seed
     if seed is None or seed.within_folds:  # cross-validation: the seed line's sd is within folds
         return None
-    rows = [
-        {"model": label, "seed": v.seed, "value": v.value}
-        for role, label, _ in models(report)
-        for v in of(seed.values, role)
+    seeds = [
+        (label, v.seed, v.value) for role, label, _ in models(report) for v in of(seed.values, role)
     ]
+    rows = [{"model": label, "seed": s, "value": value} for label, s, value in seeds]
     if not rows:
         return None
     means = [{"model": label, "value": of(seed.mean, role)} for role, label, _ in models(report)]
@@ -65,7 +64,10 @@ def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
         edge = base_mean + reach if hib else base_mean - reach
     # one scale for every layer, with room on both sides: the rule's bar never sits on
     # the frame, where it reads as the axis
-    xscale = alt.Scale(domain=padded([r["value"] for r in rows] + [edge]), nice=False)
+    domain = padded([value for _, _, value in seeds] + [edge])
+    if domain is None:  # not reached: rows is not empty
+        return None
+    xscale = alt.Scale(domain=domain, nice=False)
     if edge is not None:
         band = [{"x": min(base_mean, edge), "x2": max(base_mean, edge)}]
         layers.append(

@@ -4,7 +4,7 @@ the report (checks thinned the points)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from reportgen.charts.classification import reliability_diagram
 from reportgen.charts.compose import (
@@ -27,12 +27,30 @@ from reportgen.model.regression import Regression
 LABELLED_CLASSES = 12
 #: an axis label's width per character at the charts' 11 px font, in px (DejaVu Sans, roughly)
 CHAR_PX = 7
+
+
+class ShareScale(TypedDict):
+    """The heat map's colour scale: the keyword arguments of altair's Scale."""
+
+    domain: list[int]
+    range: list[str]
+    interpolate: Literal["rgb"]
+
+
+class ClassAxis(TypedDict):
+    """A heat map axis's label settings: keyword arguments of altair's Axis."""
+
+    labelOverlap: bool
+    labelAngle: int
+    labelLimit: int
+
+
 #: the heat map's colours: white for no rows, dark blue for all of them, mixed in RGB (Vega's
 #: default HCL mix turns the white end light cyan)
-SHARE_SCALE = {"domain": [0, 1], "range": ["#ffffff", "#08519c"], "interpolate": "rgb"}
+SHARE_SCALE: ShareScale = {"domain": [0, 1], "range": ["#ffffff", "#08519c"], "interpolate": "rgb"}
 
 
-def class_axis(classes: list[str], cell: int, vertical: bool = False) -> dict:
+def class_axis(classes: list[str], cell: int, vertical: bool = False) -> ClassAxis:
     """A heat map axis that shows every class label: never thinned (Vega hides overlapping
     labels by default), turned 45 degrees when the longest label is wider than a cell."""
     wide = max(len(c) for c in classes) * CHAR_PX > cell
@@ -181,7 +199,7 @@ def residuals_by_block(report: Report, data: Datasets) -> dict[str, Any] | None:
     if sec is None or not sec.candidate.by_block:
         return None
     order = [str(g.block) for g in sec.candidate.by_block]
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"model": label, "block": str(g.block), "residual": g.mean_residual, "order": i}
         for role, label, _ in models(report)
         for i, g in enumerate(of(sec, role).by_block or ())
