@@ -9,6 +9,7 @@ from typing import Any
 
 from reportgen.model import Report
 from reportgen.model.block import BlockNoise, SeedGap, TwoLevel, Welch
+from reportgen.model.budget import Budget, Clipping
 from reportgen.model.common import MaybeBounds, TTest
 from reportgen.model.noise import Interval
 from reportgen.model.seed import SeedNoise
@@ -117,7 +118,7 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
     """The variance budget: both terms, the plan, the seed sd's interval, and its chart."""
     noise = report.noise
     b = noise.budget
-    if not b:
+    if not isinstance(b, Budget):
         return {
             "budget_line": None,
             "budget_rows": [],
@@ -322,7 +323,7 @@ def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "block_facts": out["block_facts"],
         "block_reason": out["block_reason"],
         "two_level_note": block.two_level.reason if block is not None else None,
-        "clipping_note": clipping.text if clipping else None,
+        "clipping_note": clipping.text if isinstance(clipping, Clipping) else None,
     }
 
 
