@@ -67,7 +67,7 @@ def build_ref(fn: Callable) -> str:
 def resolve(ref: str) -> Callable:
     """The function a ``build_ref`` names (imported in the process that calls it)."""
     module, _, qualname = ref.partition(":")
-    obj = importlib.import_module(module)
+    obj: Any = importlib.import_module(module)  # then whatever the attributes hold
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
@@ -218,7 +218,8 @@ def build_one(task: dict) -> dict:
     return row
 
 
-build_one.warm_modules = WARM_MODULES
+# what worker_main imports before its first project (it reads the attribute with getattr)
+build_one.__dict__["warm_modules"] = WARM_MODULES
 
 
 def _relative(text: str, task: dict) -> str:

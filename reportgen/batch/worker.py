@@ -140,11 +140,11 @@ class Worker:
         self.build_ref = build_ref
         self.cwd = cwd
         self.memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[str] | None = None
         self.lines: queue.Queue = queue.Queue()
         self.lifeline: int | None = None  # the write end of the worker's lifeline pipe
 
-    def _start(self) -> None:
+    def _start(self) -> subprocess.Popen[str]:
         code = (
             "import sys, json; sys.path[:0] = json.loads(sys.argv[1]); "
             "from reportgen.batch.worker import worker_main; "
@@ -155,7 +155,7 @@ class Worker:
         posix = os.name == "posix"
         read_end, self.lifeline = os.pipe() if posix else (-1, None)
         try:
-            self.proc = subprocess.Popen(
+            proc = self.proc = subprocess.Popen(
                 [
                     sys.executable,
                     "-I",
@@ -179,11 +179,12 @@ class Worker:
             if posix:
                 os.close(read_end)  # only the worker holds it now
         self.lines = queue.Queue()
-        threading.Thread(target=_pump, args=(self.proc.stdout, self.lines), daemon=True).start()
+        threading.Thread(target=_pump, args=(proc.stdout, self.lines), daemon=True).start()
         hello = self._receive(STARTUP_TIMEOUT)
         if hello is None or not hello.get("ready"):
             self.kill()
             raise RuntimeError("the worker process did not start")
+        return proc
 
     def _receive(self, timeout: float) -> dict | None:
         try:
@@ -194,14 +195,17 @@ class Worker:
 
     def run(self, task: dict, timeout: float) -> dict:
         try:
-            if self.proc is None or self.proc.poll() is not None:
-                self._start()
-            self.proc.stdin.write(json.dumps(task) + "\n")
-            self.proc.stdin.flush()
+            proc = self.proc
+            if proc is None or proc.poll() is not None:
+                proc = self._start()
+            if proc.stdin is None:
+                raise RuntimeError("the worker process has no stdin pipe")
+            proc.stdin.write(json.dumps(task) + "\n")
+            proc.stdin.flush()
         except (OSError, RuntimeError) as e:
             self.kill()
             return error_row(task, f"could not start a worker process: {e}")
-        start, proc = time.perf_counter(), self.proc
+        start = time.perf_counter()
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
@@ -241,14 +245,15 @@ class Worker:
             self._cut_lifeline()
             return
         try:
-            self.proc.stdin.close()
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             pass
         self.kill()
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(proc: subprocess.Popen[str]) -> None:
     """SIGKILL the worker's process group (it leads its own), or the worker alone."""
     import signal
 

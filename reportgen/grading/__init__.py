@@ -122,7 +122,7 @@ class GradingOptions:
             try:
                 _grade(self, row, fp, folder if staged else None)
             except Exception as e:  # our bug: visible in grades.csv, never a lost batch
-                grade = dict.fromkeys(self.rubric.columns, 0.0)
+                grade: dict[str, object] = dict.fromkeys(self.rubric.columns, 0.0)
                 grade.update(
                     name=row["name"],
                     status="error",
@@ -292,10 +292,12 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
     from reportgen.grading.feedback import feedback_data, render_markdown
     from reportgen.grading.rubric import max_points, score, total
 
+    rubric = opts.rubric
+    assert rubric is not None  # GradingOptions.run grades only with a rubric
     report = read_report(folder) if folder is not None else None
     if row["status"] == "ok" and report is not None:
         scores = score(
-            opts.rubric,
+            rubric,
             report,
             warnings=row["warnings"] or 0,
             latest_started_at=(fp or {}).get("latest_started_at"),
@@ -306,7 +308,7 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
     else:
         scores, points = None, 0.0
         error = row["error"] or "the report could not be read"
-    most = max_points(opts.rubric, scores)
+    most = max_points(rubric, scores)
     grade = {
         "name": row["name"],
         "status": row["status"],
@@ -314,7 +316,7 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
         "max": most,
         "error": error,
     }
-    for line in opts.rubric.lines:
+    for line in rubric.lines:
         grade[line.column] = 0.0
     for s in scores or []:
         grade[s.line.column] = s.points if s.applies else ""  # not applicable: an empty cell
@@ -361,7 +363,8 @@ def grades_csv(opts: GradingOptions) -> str:
         rows.append({"max": opts.rubric.max, **g, "student": student})
     left = [(u, "missing") for u in matched.missing] + [(u, "ambiguous") for u in matched.ambiguous]
     for u, status in sorted(left, key=lambda us: (us[0].submission.casefold(), us[0].submission)):
-        row = {c: 0.0 for c in opts.rubric.columns}  # on the roster, but no grade goes to it
+        # on the roster, but no grade goes to it
+        row: dict[str, object] = {c: 0.0 for c in opts.rubric.columns}
         row.update(
             name=safe_name(u.submission),
             student=u.student,

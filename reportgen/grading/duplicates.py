@@ -30,7 +30,9 @@ MAX_VALUES = 100_000
 COMMON_MIN_CLASS = 5
 
 
-def _value_key(text: str) -> str | None:
+def _value_key(text: str | None) -> str | None:
+    if text is None:
+        return None
     try:
         v = float(text)
     except (TypeError, ValueError):
@@ -167,9 +169,9 @@ def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict]
         if n >= MIN_SHARED_VALUES:
             shared[frozenset((a, b))]["values"].append(str(n))
     groups = []
-    for names, kinds in shared.items():
+    for pair, kinds in shared.items():
         groups.append(
-            {"names": sorted(names, key=lambda s: (s.casefold(), s)), "shares": _describe(kinds)}
+            {"names": sorted(pair, key=lambda s: (s.casefold(), s)), "shares": _describe(kinds)}
         )
     groups.sort(key=lambda g: ([n.casefold() for n in g["names"]], g["shares"]))
     return groups, sorted(common)

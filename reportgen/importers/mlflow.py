@@ -22,7 +22,7 @@ from pathlib import Path
 
 from reportgen.errors import clean_text
 from reportgen.importers import mlflow_store
-from reportgen.importers.mlflow_artifacts import Refused, for_run
+from reportgen.importers.mlflow_artifacts import Artifacts, Refused, for_run
 from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for callers)
     MlflowImportError,
     MlflowMissing,
@@ -66,7 +66,7 @@ class ImportedRun:
     rows: list[dict] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # artifact path -> project path
     sizes: dict[str, int | None] = field(default_factory=dict)  # artifact path -> listed size
-    artifacts: object = None  # where its artifacts are read (mlflow_artifacts reader)
+    artifacts: Artifacts | None = None  # where its artifacts are read
     #: a fold run's runs.csv cells repeat, fold and train_rows (None: not a fold run)
     cv: dict[str, int | None] | None = None
 
@@ -255,7 +255,8 @@ def _plan(run, keys: tuple[str, ...], pairs, store, allow_remote: bool, cap: int
         safe_model = safe_file_name(model, sep="-", empty=None)
     except ValueError:
         raise Skip(f"{model_key} = {clean_text(model, 80)!r} gives an empty file name") from None
-    cv = _fold_cells(run, tuple(fold_keys or ("repeat", "fold")))
+    repeat_key, fold_key = fold_keys or ("repeat", "fold")
+    cv = _fold_cells(run, (repeat_key, fold_key))
     where = "" if cv is None else f"-r{cv['repeat']}-f{cv['fold']}"
     ir = ImportedRun(
         rid, f"{safe_model}-s{seed}{where}-{rid[:8]}", model, seed, status, _label(run), cv=cv
@@ -414,6 +415,7 @@ def _fetch(result: ImportResult, tmp: Path, cap: int) -> dict[str, Path]:
     for i, ir in enumerate(result.new):
         try:
             for k, src in enumerate(ir.files):
+                assert ir.artifacts is not None  # _plan lists files from the run's artifacts
                 data = ir.artifacts.read(src, cap)
                 path = tmp / f"{i}-{k}"
                 with open(path, "wb") as f:

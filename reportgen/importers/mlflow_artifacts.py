@@ -271,7 +271,11 @@ def _origin(uri: str) -> tuple[str, str, int | None]:
     return p.scheme, (p.hostname or "").lower(), port
 
 
-def for_run(store: Store, run, allow_remote: bool):
+#: the readers for_run gives: a folder, a tracking server's artifact API, MLflow's own repository
+Artifacts = LocalArtifacts | HttpArtifacts | RepoArtifacts
+
+
+def for_run(store: Store, run, allow_remote: bool) -> Artifacts:
     """The artifacts of ``run`` as evreport may read them; Refused names the location and the flag."""
     try:
         return _for_run(store, run, allow_remote)
@@ -280,7 +284,7 @@ def for_run(store: Store, run, allow_remote: bool):
         raise Refused(f"its artifact location {shown} cannot be resolved: {e}") from None
 
 
-def _for_run(store: Store, run, allow_remote: bool):
+def _for_run(store: Store, run, allow_remote: bool) -> Artifacts:
     uri = (run.info.artifact_uri or "").strip()
     shown = clean_text(uri, 200) or "(none)"
     local = _local_path(uri)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
@@ -30,7 +31,7 @@ class CheckFile:
 MAX_CLASSES = 1_000_000
 
 
-def _num(v) -> bool:
+def _num(v: object) -> TypeGuard[float]:
     """A finite number that fits a float (a 4,000-digit integer does not)."""
     if not isinstance(v, int | float) or isinstance(v, bool):
         return False

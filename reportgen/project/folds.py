@@ -293,6 +293,7 @@ def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]
     """Candidate and baseline scored the same (repeat, fold) pairs (failed runs count as scored)."""
     first: dict[str, dict[tuple[int, int], RunRow]] = {"candidate": {}, "baseline": {}}
     for r in rows:
+        assert r.fold is not None  # check_fold_runs passes only the rows that name a fold
         for role in first:
             if r.model == getattr(config, role):
                 first[role].setdefault((r.repeat or 1, r.fold), r)

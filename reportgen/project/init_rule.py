@@ -14,6 +14,8 @@ that term.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TypeGuard
 
 from reportgen.words import count, metric
 
@@ -85,7 +87,9 @@ def initial_loss_verdict(
     return True, f"{head}: within what a default initialisation gives (up to {metric(high)})"
 
 
-def evaluate_initial_loss(f: dict, number, max_classes: int) -> tuple[bool | None, str]:
+def evaluate_initial_loss(
+    f: dict, number: Callable[[object], TypeGuard[float]], max_classes: int
+) -> tuple[bool | None, str]:
     """The initial_loss check of a file ``f`` (``number``: is a value a finite number)."""
     v = f.get("value")
     if f.get("task") == "regression" or "target_variance" in f:
@@ -112,7 +116,9 @@ def _loss(loss: float) -> str:
     return "about 0 (below 10⁻¹²)" if abs(loss) < LOSS_FLOOR else metric(loss)
 
 
-def evaluate_overfit(f: dict, number, rows_text: str | None) -> tuple[bool | None, str]:
+def evaluate_overfit(
+    f: dict, number: Callable[[object], TypeGuard[float]], rows_text: str | None
+) -> tuple[bool | None, str]:
     """The overfit check: accuracy 1.0 or a final loss at most OVERFIT_LOSS (classification),
     a final MSE at most OVERFIT_LOSS of the batch's var(y) (regression)."""
     acc, loss = f.get("accuracy"), f.get("final_loss")

@@ -144,7 +144,7 @@ def inspect_project(
     folds = None
     if config is not None:
         folds = _folds(ld, config, split_frames, split_names, row_id_col)
-    if config is not None and config.design == "cv" and runs:
+    if config is not None and config.design == "cv" and runs and runs_text is not None:
         names = (rname, cname)
         cols = runs_columns(runs_text)
         check_fold_runs(config, runs, folds, names, cols, problems, warnings)
@@ -378,11 +378,12 @@ def _check_files(ld: _Load, paths: ProjectPaths) -> list[CheckFile]:
     """The rung-1 check files under artefacts/checks/."""
     reader, problems = ld.reader, ld.problems
     checks: list[CheckFile] = []
-    cdir = _locate_input(ld.root, paths.artefacts) / "checks"
+    located = _locate_input(ld.root, paths.artefacts) / "checks"
     operator_chosen = Path(paths.artefacts).is_absolute() or ".." in Path(paths.artefacts).parts
+    cdir: Path | None = located
     if not operator_chosen:  # the project's own folder: confined like every project file
-        cdir = reader.folder(cdir, problems)
-    elif not cdir.is_dir():
+        cdir = reader.folder(located, problems)
+    elif not located.is_dir():
         cdir = None
     if cdir is None:
         return checks

@@ -44,7 +44,10 @@ class Predictions:
     part_keys: PartKeys | None = None
 
     def __len__(self) -> int:
-        return len(self.keys) if self.keys is not None else len(self.stored_ids)
+        if self.keys is not None:
+            return len(self.keys)
+        assert self.stored_ids is not None  # the ids are held as keys or as strings
+        return len(self.stored_ids)
 
     def _labels(self, attr: str) -> np.ndarray | None:
         coded = self.extra.get("label_codes", {}).get(attr)
@@ -79,6 +82,7 @@ class Predictions:
     def row_id(self) -> np.ndarray:
         """The row ids as Python strings (built from the keys on first use)."""
         if self.stored_ids is None:
+            assert self.part_keys is not None and self.keys is not None  # ids held as keys
             self.stored_ids = self.part_keys.text_of(self.keys)
         return self.stored_ids
 

@@ -136,11 +136,13 @@ class PartKeys:
             if keys.size and keys.min() < 0:
                 return None
         elif ints is not None:  # integers on both sides: a binary search, no text
-            pos = np.searchsorted(self.int_sorted, ints)
+            int_sorted, int_key = self.int_sorted, self.int_key
+            assert int_sorted is not None and int_key is not None  # ints only with them
+            pos = np.searchsorted(int_sorted, ints)
             np.minimum(pos, len(self) - 1, out=pos)
-            if len(self) == 0 or not np.array_equal(self.int_sorted[pos], ints):
+            if len(self) == 0 or not np.array_equal(int_sorted[pos], ints):
                 return None
-            keys = self.int_key[pos]
+            keys = int_key[pos]
         else:
             text = id_text(ids) if text is None else text
             if text is None:

@@ -270,32 +270,38 @@ def _parse_row(
         except ValueError:
             bad("value", f"value = {quote(v)} is not a finite number")
     started = None
-    if get("started_at") is not None:
+    started_text = get("started_at")
+    if started_text is not None:
         try:
-            started = parse_time(get("started_at"))
+            started = parse_time(started_text)
         except ValueError:
             bad(
                 "started_at",
-                f"started_at = {quote(get('started_at'))} is not an ISO 8601 date-time "
+                f"started_at = {quote(started_text)} is not an ISO 8601 date-time "
                 "(e.g. 2026-09-02T10:00:00Z)",
                 "bad-time",
             )
     fit = None
-    if get("fit_seconds") is not None:
+    fit_text = get("fit_seconds")
+    if fit_text is not None:
         try:
-            fit = float(get("fit_seconds"))
+            fit = float(fit_text)
         except ValueError:
-            bad("fit_seconds", f"fit_seconds = {quote(get('fit_seconds'))} is not a number")
+            bad("fit_seconds", f"fit_seconds = {quote(fit_text)} is not a number")
     cv = {c: _positive_int(get(c), c, bad) for c in CV_COLUMNS}
+    run_id, model, split, metric = get("run_id"), get("model"), get("split"), get("metric")
     if len(problems) > before:
         return None
+    # each of these, when empty, recorded a problem above
+    assert run_id is not None and model is not None and split is not None
+    assert metric is not None and seed is not None
     return RunRow(
         line,
-        get("run_id"),
-        get("model"),
+        run_id,
+        model,
         seed,
-        _canonical_split(get("split"), line, col, name, recased, warnings),
-        get("metric"),
+        _canonical_split(split, line, col, name, recased, warnings),
+        metric,
         value,
         status,
         started,
@@ -309,7 +315,7 @@ def _parse_row(
         cv["repeat"],
         cv["fold"],
         cv["train_rows"],
-        started_resolution=time_resolution(get("started_at")) if started is not None else None,
+        started_resolution=time_resolution(started_text) if started_text is not None else None,
         value_text=v if value is not None else None,
     )
 

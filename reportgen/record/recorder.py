@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +55,9 @@ from reportgen.record.rows import (
 )
 from reportgen.safe import atomic_write, safe_file_name
 from reportgen.stats.metrics import per_row_metric
+
+if TYPE_CHECKING:
+    from reportgen.project.config import Config
 
 PREDICTIONS_DIR = "artefacts/predictions"
 
@@ -162,7 +165,7 @@ class Recorder:
             whole="each predictions file to cover its whole part",
         )
 
-    def _config(self):
+    def _config(self) -> Config:
         from reportgen.errors import Problem
         from reportgen.project.config import parse_config
 
@@ -210,7 +213,10 @@ class Recorder:
                     stacklevel=4,
                 )
                 return 0.5
-        return float(choose_threshold(vp, vy, cfg.false_positive, cfg.false_negative))
+        chosen = choose_threshold(vp, vy, cfg.false_positive, cfg.false_negative)
+        if chosen is None:  # an empty validation file: the same TypeError as float(None)
+            raise TypeError("the validation predictions have no rows to choose a threshold on")
+        return float(chosen)
 
     # ---- the public API -----------------------------------------------------------------
 

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Mapping
+from typing import IO
 
 from reportgen.errors import RenderError, clean_text
 from reportgen.render.pdf import PdfUnavailable
@@ -49,7 +50,7 @@ class PdfProcess:
     """One worker for one build: start() early, submit_html(), submit_charts(), result()."""
 
     def __init__(self) -> None:
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._frames: queue.Queue[bytes | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._out = b""
@@ -69,7 +70,7 @@ class PdfProcess:
             )
         )
 
-    def attach(self, proc: subprocess.Popen) -> PdfProcess:
+    def attach(self, proc: subprocess.Popen[bytes]) -> PdfProcess:
         """Talk to ``proc``, a worker started with three pipes (start() starts the real one)."""
         self._proc = proc
         for target in (self._write, self._read_out, self._read_err):
@@ -88,30 +89,36 @@ class PdfProcess:
         self._frames.put(None)
 
     def _write(self) -> None:
+        stdin = _pipe(self._attached().stdin)
         try:
             while (frame := self._frames.get()) is not None:
-                self._proc.stdin.write(_LENGTH.pack(len(frame)) + frame)
-                self._proc.stdin.flush()
+                stdin.write(_LENGTH.pack(len(frame)) + frame)
+                stdin.flush()
         except (BrokenPipeError, OSError):
             pass  # the worker died; result() says why
         finally:
             try:
-                self._proc.stdin.close()
+                stdin.close()
             except OSError:
                 pass
 
     def _read_out(self) -> None:
-        self._out = self._proc.stdout.read()
+        self._out = _pipe(self._attached().stdout).read()
 
     def _read_err(self) -> None:
-        self._err = self._proc.stderr.read()
+        self._err = _pipe(self._attached().stderr).read()
+
+    def _attached(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            raise RuntimeError("the PDF worker was not started")
+        return self._proc
 
     def result(self) -> bytes:
         """The PDF bytes (waits for the worker); PdfUnavailable as render_pdf raises it."""
         if self._pdf is None:
             for thread in self._threads:
                 thread.join()
-            code = self._proc.wait()
+            code = self._attached().wait()
             if self._err:  # WeasyPrint's own warnings, as an in-process build shows them
                 sys.stderr.write(self._err.decode("utf-8", "replace"))
             status, payload = self._out[:1], self._out[1:]
@@ -136,13 +143,20 @@ class PdfProcess:
             for thread in self._threads:
                 thread.join(timeout=5)
             for pipe in (self._proc.stdout, self._proc.stderr):
-                pipe.close()
+                _pipe(pipe).close()
 
     def __enter__(self) -> PdfProcess:
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _pipe(stream: IO[bytes] | None) -> IO[bytes]:
+    """A pipe of a worker started with stdin, stdout and stderr=PIPE."""
+    if stream is None:
+        raise RuntimeError("the PDF worker has no pipe here")
+    return stream
 
 
 def _read_frame(stream) -> bytes:

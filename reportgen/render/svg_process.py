@@ -26,7 +26,7 @@ import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from reportgen.errors import RenderError, clean_text
 from reportgen.model.enums import ChartKey
@@ -52,7 +52,7 @@ class SvgProcess:
     """One helper process for one build: start() early, submit() the specs, result() the SVGs."""
 
     def __init__(self) -> None:
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._thread: threading.Thread | None = None
         self._out = b""
         self._err = b""
@@ -91,22 +91,30 @@ class SvgProcess:
         reader = threading.Thread(target=self._read_err, daemon=True)
         writer.start()
         reader.start()
-        self._keys = self._proc.stdout.readline()
+        proc = self._started()
+        stdout = _pipe(proc.stdout)
+        self._keys = stdout.readline()
         self._have_keys.set()
-        self._out = self._proc.stdout.read()
+        self._out = stdout.read()
         writer.join()
         reader.join()
-        self._proc.wait()
+        proc.wait()
 
     def _write(self, payload: bytes) -> None:
+        stdin = _pipe(self._started().stdin)
         try:
-            self._proc.stdin.write(payload)
-            self._proc.stdin.close()
+            stdin.write(payload)
+            stdin.close()
         except OSError:
             pass  # the helper died; result() says why
 
     def _read_err(self) -> None:
-        self._err = self._proc.stderr.read()
+        self._err = _pipe(self._started().stderr).read()
+
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            raise RuntimeError("the chart helper was not started")
+        return self._proc
 
     def keys(self) -> tuple[str, ...]:
         """The keys of the charts the report has, in page order, before they are drawn."""
@@ -120,8 +128,10 @@ class SvgProcess:
     def result(self) -> dict[str, str]:
         """Chart key -> SVG, in the order the specs were submitted (waits for the helper)."""
         if self._svgs is None:
+            if self._thread is None:
+                raise RuntimeError("no specs were submitted to the chart helper")
             self._thread.join()
-            code = self._proc.returncode
+            code = self._started().returncode
             if code != 0:
                 reason = self._err.decode("utf-8", "replace").strip().splitlines()
                 chart = [r for r in reason if r.startswith("chart ")]
@@ -154,6 +164,13 @@ class SvgProcess:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _pipe(stream: IO[bytes] | None) -> IO[bytes]:
+    """A pipe of a process started with stdin, stdout and stderr=PIPE."""
+    if stream is None:
+        raise RuntimeError("the helper process has no pipe here")
+    return stream
 
 
 def helper_env() -> dict[str, str]:

@@ -40,7 +40,7 @@ class _Budget:
     inits: int = 5
 
 
-def _budget(options: dict, adapter: str) -> _Budget:
+def _budget(options: MlpOptions, adapter: str) -> _Budget:
     """The options as a `_Budget`; an unknown keyword is named as the adapter's own."""
     from reportgen.names import did_you_mean
 
