@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen.checks import before_after, cv, model_vs_baseline
-from reportgen.checks.report import assemble, header, validate
+from reportgen.checks.report import assemble, header
 from reportgen.errors import Problem
 from reportgen.model import Report
 from reportgen.model.enums import Design, Kind
@@ -36,9 +36,7 @@ def mode(project: Project) -> Kind | Design:
     return Design.CV if project.config.design == Design.CV else Kind(project.config.kind)
 
 
-def _assembled(
-    project: Project, command: str | None
-) -> tuple[Report | dict[str, Any], list[Problem]]:
+def _assembled(project: Project, command: str | None) -> tuple[Report, list[Problem]]:
     sections, found = MODES[mode(project)](project)
     warnings = [*project.warnings, *found]
     return assemble(header(project, command), sections, warnings), warnings
@@ -53,7 +51,7 @@ def compute(project: Project, command: str | None = None) -> tuple[Report, list[
     so a second call returns an equal report and equal warnings.
     """
     report, warnings = _assembled(project, command)
-    return (report if isinstance(report, Report) else validate(report)), warnings
+    return report, warnings
 
 
 def compute_report(
@@ -62,7 +60,4 @@ def compute_report(
     """``compute`` as plain JSON: report.json's object (checked against its model) and every
     warning, for callers that read or write the JSON itself."""
     report, warnings = _assembled(project, command)
-    if isinstance(report, Report):
-        return report.to_json(), warnings
-    validate(report)
-    return report, warnings
+    return report.to_json(), warnings

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
 
 from reportgen.checks.fairness import fair_status
 from reportgen.checks.ids import CheckId
-from reportgen.checks.recompute import REL_TOL, as_comparison, logged_words
+from reportgen.checks.recompute import REL_TOL, logged_words
 from reportgen.checks.types import Check, Evidence, FactCheck, Rung
 from reportgen.model.data import Comparison
 from reportgen.model.enums import RungStatus
@@ -66,15 +65,11 @@ def supported(ladder: list[Rung]) -> int:
     return n
 
 
-#: an entry of ``comparisons`` as a mode holds it: the model's, or its plain JSON object
-ComparisonLike = TypeVar("ComparisonLike", Comparison, dict[str, Any])
-
-
-def logged_check(comparisons: Sequence[ComparisonLike]) -> tuple[Check, list[ComparisonLike]]:
-    """The logged-equals-recomputed check (rung 1) and the comparisons that disagree (as given)."""
-    typed = [as_comparison(c) for c in comparisons]
-    bad = [c for c, t in zip(comparisons, typed, strict=True) if not t.agree]
-    bad_typed = [t for t in typed if not t.agree]
+def logged_check(comparisons: Sequence[Comparison]) -> tuple[Check, list[Comparison]]:
+    """The logged-equals-recomputed check (rung 1) and the comparisons that disagree."""
+    typed = list(comparisons)
+    bad = [c for c in typed if not c.agree]
+    bad_typed = bad
     text = (
         (
             f"{count(len(typed) - len(bad_typed))} of {count(len(typed))} logged "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from reportgen.checks.diagnose import diagnose, written
 from reportgen.checks.select import ModelRuns, select_runs
@@ -60,18 +59,8 @@ def comparisons(project: Project, models: Sequence[ModelRuns]) -> list[Compariso
     return out
 
 
-def logged_vs_recomputed(project: Project, models: Sequence[ModelRuns]) -> list[dict[str, Any]]:
-    """``comparisons`` as report.json's plain objects, for a caller that reads them as dicts."""
-    return [c.to_json() for c in comparisons(project, models)]
-
-
-def as_comparison(c: Comparison | dict[str, Any]) -> Comparison:
-    """One entry of ``comparisons`` as the model holds it (a plain object is parsed)."""
-    return c if isinstance(c, Comparison) else Comparison.from_json(c, "comparisons[]")
-
-
 def recompute_warnings(
-    project: Project, comps: Sequence[Comparison | dict[str, Any]] | None = None
+    project: Project, comps: Sequence[Comparison] | None = None
 ) -> list[Problem]:
     """One warning when logged run-log values disagree with the values recomputed from predictions
     (``comps``: ``comparisons``, computed here when None): how many, the largest difference
@@ -79,8 +68,7 @@ def recompute_warnings(
     if comps is None:
         models = [select_runs(project, "candidate"), select_runs(project, "baseline")]
         comps = comparisons(project, models)
-    typed = [as_comparison(c) for c in comps]
-    bad = [c for c in typed if not c.agree]
+    bad = [c for c in comps if not c.agree]
     if not bad:
         return []
     worst = max(bad, key=lambda c: abs(c.logged - c.recomputed))
@@ -96,7 +84,7 @@ def recompute_warnings(
     line = int(worst.cite.rsplit(":", 1)[1]) if ":" in worst.cite else None
     return [
         Problem(
-            f"{count(len(bad))} of {count_noun(len(typed), 'logged ' + project.config.metric + ' value')} "
+            f"{count(len(bad))} of {count_noun(len(comps), 'logged ' + project.config.metric + ' value')} "
             f"{'differs' if len(bad) == 1 else 'differ'} from the values "
             f"recomputed from their predictions (beyond {power_of_ten(REL_TOL, 1)} relative); the "
             f"largest difference is {sig(abs(worst.logged - worst.recomputed), 3)} here "

@@ -4,7 +4,7 @@ of the sections in report.json's order (report-json.md)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, Literal
@@ -12,7 +12,7 @@ from typing import Any, Literal
 from reportgen import __version__
 from reportgen.checks.jsonsafe import ReportValueError, jsonable
 from reportgen.errors import Problem
-from reportgen.model import Report, ReportShapeError
+from reportgen.model import Report
 from reportgen.model.base import Model
 from reportgen.model.data import ReportWarning
 from reportgen.model.enums import Kind, Repeats, Severity, Task, TaskSource
@@ -147,21 +147,21 @@ def _is_model(value: Any) -> bool:
     return False
 
 
-def assemble(
-    head: Header, sections: dict[str, Any], warnings: list[Problem]
-) -> Report | dict[str, Any]:
-    """The whole report: the header, every section in order, the warnings.
-
-    When every section is a model object (reportgen.model) the result is the Report itself,
-    its values checked for JSON (jsonable, strict: no numpy scalar its to_json cannot write);
-    otherwise the plain JSON dict, for validate.
-    """
+def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) -> Report:
+    """The whole report: the header, every section in order, the warnings; its values checked
+    for JSON (jsonable, strict: no numpy scalar its to_json cannot write). A section that is not
+    a model object (reportgen.model) is an internal error."""
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
         raise ReportValueError(
             f"internal error: report.json has no place for the sections {unknown}"
         )
     values = {k: sections.get(k) for k in SECTIONS}
+    untyped = [k for k, v in values.items() if not _is_model(v)]
+    if untyped:
+        raise ReportValueError(
+            f"internal error: the sections {untyped} are not model objects (reportgen.model)"
+        )
     found = tuple(
         ReportWarning(
             path=w.path,
@@ -173,37 +173,15 @@ def assemble(
         )
         for w in warnings
     )
-    if all(_is_model(v) for v in values.values()):
-        tupled: dict[str, Any] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in values.items()
-        }
-        report = Report(
-            schema=head.schema,
-            tool=head.tool,
-            build=head.build,
-            project=head.project,
-            inputs=head.inputs,
-            warnings=found,
-            **tupled,
-        )
-        jsonable(report, strict=True)
-        return report
-    plain: dict[str, Any] = {f.name: getattr(head, f.name) for f in fields(head)} | values
-    if isinstance(plain["noise"], dict):  # noise.cv: null outside a cv design
-        plain["noise"].setdefault("cv", None)
-    out: dict[str, Any] = jsonable({**plain, "warnings": found})
-    return out
-
-
-def validate(report: dict[str, Any]) -> Report:
-    """The report parsed by its model (reportgen.model): a build checks its own output's shape.
-
-    A mismatch is an internal error (ReportShapeError naming the JSON path), never bad input.
-    """
-    try:
-        return Report.from_json(report)
-    except ReportShapeError as e:
-        raise ReportShapeError(
-            f"internal error: {e}; please report this with the project (report.json would not "
-            "have the shape docs/report-json.md states)"
-        ) from None
+    tupled: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    report = Report(
+        schema=head.schema,
+        tool=head.tool,
+        build=head.build,
+        project=head.project,
+        inputs=head.inputs,
+        warnings=found,
+        **tupled,
+    )
+    jsonable(report, strict=True)
+    return report

@@ -49,13 +49,57 @@ def _category_name(x: Any) -> str:
     return str(x)
 
 
+@dataclass(frozen=True)
+class BrokenQuestion:
+    """A question right before the change and wrong after.
+
+    Attributes
+    ----------
+    id : Any
+        The question id as given (numpy scalars converted).
+    category : str or None
+        Its category (``"(missing)"`` for None/NaN); None when no category is given.
+    text : str or None
+        Its text; None when no text is given.
+    """
+
+    id: Any
+    category: str | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class FixedBroken:
+    """Questions fixed and broken by a change.
+
+    Attributes
+    ----------
+    fixed, broken : int
+        Questions wrong before and right after; right before and wrong after.
+    fixed_ids, broken_ids : tuple
+        Their ids, in input order (numpy scalars converted).
+    broken_by_category : dict or None
+        {category: broken count}, ordered by count descending then name; None when no
+        category is given.
+    broken_rows : tuple of BrokenQuestion
+        The broken questions, in input order.
+    """
+
+    fixed: int
+    broken: int
+    fixed_ids: tuple[Any, ...]
+    broken_ids: tuple[Any, ...]
+    broken_by_category: dict[str, int] | None
+    broken_rows: tuple[BrokenQuestion, ...]
+
+
 def fixed_broken(
     ids: Any,
     before_correct: Any,
     after_correct: Any,
     category: Any = None,
     text: Any = None,
-) -> dict[str, Any]:
+) -> FixedBroken:
     """Questions fixed and broken by a change, broken ones grouped by category.
 
     Parameters
@@ -67,15 +111,11 @@ def fixed_broken(
     category : array-like of shape (N,), optional
         Category per question; None/NaN become ``"(missing)"``.
     text : array-like of shape (N,), optional
-        Question text, copied into ``broken_rows``.
+        Question text, copied into ``broken_rows`` (None stays None).
 
     Returns
     -------
-    dict
-        ``fixed``, ``broken`` (counts); ``fixed_ids``, ``broken_ids`` (input order);
-        ``broken_by_category`` {category: count}, ordered by count descending then
-        name (None when no ``category`` is given); ``broken_rows`` [{"id",
-        "category", "text"}] in input order (None for columns not given).
+    FixedBroken
     """
     id_list = [plain(i) for i in np.asarray(ids, dtype=object).tolist()]
     before = np.asarray(before_correct, dtype=bool)
@@ -87,7 +127,7 @@ def fixed_broken(
             f"{n}, {before.shape} and {after.shape}"
         )
     cats = None if category is None else [_category_name(c) for c in list(category)]
-    texts = None if text is None else [plain(t) for t in list(text)]
+    texts = None if text is None else [_text(t) for t in list(text)]
     for name, col in (("category", cats), ("text", texts)):
         if col is not None and len(col) != n:
             raise ValueError(f"{name} has {len(col)} values for {n} questions")
@@ -98,21 +138,27 @@ def fixed_broken(
     if cats is not None:
         counts = Counter(cats[i] for i in broken_idx)
         by_cat = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-    return {
-        "fixed": int(fixed_idx.size),
-        "broken": int(broken_idx.size),
-        "fixed_ids": [id_list[i] for i in fixed_idx],
-        "broken_ids": [id_list[i] for i in broken_idx],
-        "broken_by_category": by_cat,
-        "broken_rows": [
-            {
-                "id": id_list[i],
-                "category": None if cats is None else cats[i],
-                "text": None if texts is None else texts[i],
-            }
+    return FixedBroken(
+        fixed=int(fixed_idx.size),
+        broken=int(broken_idx.size),
+        fixed_ids=tuple(id_list[i] for i in fixed_idx),
+        broken_ids=tuple(id_list[i] for i in broken_idx),
+        broken_by_category=by_cat,
+        broken_rows=tuple(
+            BrokenQuestion(
+                id=id_list[i],
+                category=None if cats is None else cats[i],
+                text=None if texts is None else texts[i],
+            )
             for i in broken_idx
-        ],
-    }
+        ),
+    )
+
+
+def _text(x: Any) -> str | None:
+    """A question's text as a string; None stays None."""
+    x = plain(x)
+    return None if x is None else str(x)
 
 
 @dataclass(frozen=True)

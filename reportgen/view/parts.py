@@ -91,21 +91,18 @@ def chart_figure(
     return Figure(key, caption, description) if key in charts else None
 
 
-def _project(report: Report | dict[str, object]) -> Project:
-    """The report's project; a plain report.json dict is read as one (the view modules not yet
-    typed pass their JSON)."""
-    if isinstance(report, Report):
-        return report.project
-    return Project.from_json(report["project"], "report.project")
+def _project(report: Report) -> Project:
+    """The report's project."""
+    return report.project
 
 
-def ids(report: Report | dict[str, object]) -> tuple[str, str]:
+def ids(report: Report) -> tuple[str, str]:
     """(candidate, baseline) model ids, as runs.csv and evreport.toml name them."""
     p = _project(report)
     return p.candidate, p.baseline
 
 
-def names(report: Report | dict[str, object]) -> tuple[str, str]:
+def names(report: Report) -> tuple[str, str]:
     """(candidate, baseline) as the page names them: the display names of evreport.toml's
     [models] (report.json ``project.display_names``), else the ids."""
     shown = _project(report).display_names
@@ -127,7 +124,7 @@ def _ids_pattern(model_ids: list[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w./:\\-])(?:" + alternatives + r")(?![\w/\\-]|\.\w)")
 
 
-def in_words(text: str, report: Report | dict[str, object]) -> str:
+def in_words(text: str, report: Report) -> str:
     """A sentence of report.json as the page prints it: each model id that stands as a word
     of its own replaced by the model's display name (checks/ writes ids; see docs/report.md)."""
     subs = {
@@ -140,7 +137,7 @@ def in_words(text: str, report: Report | dict[str, object]) -> str:
     return _ids_pattern(list(subs)).sub(lambda m: subs[m.group(0)], text)
 
 
-def metric_name(report: Report | dict[str, object]) -> str:
+def metric_name(report: Report) -> str:
     """The metric as words, with [claim] unit: log_loss -> log loss, "squared error, mmHg²"."""
     p = _project(report)
     if not p.unit:

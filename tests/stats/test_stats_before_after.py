@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as st
 
 from reportgen.stats.before_after import (
+    BrokenQuestion,
     Dominant,
     dominant_category,
     fixed_broken,
@@ -44,26 +45,26 @@ def test_fixed_broken_hand():
     cat = ["dates", "math", "math", "names", None, "dates"]
     text = ["t1", "t2", "t3", "t4", "t5", "t6"]
     r = fixed_broken(ids, before, after, category=cat, text=text)
-    assert r["fixed"] == 1 and r["fixed_ids"] == ["q3"]
-    assert r["broken"] == 3 and r["broken_ids"] == ["q1", "q4", "q6"]
-    assert r["broken_by_category"] == {"dates": 2, "names": 1}
-    assert list(r["broken_by_category"]) == ["dates", "names"]
-    assert r["broken_rows"] == [
-        {"id": "q1", "category": "dates", "text": "t1"},
-        {"id": "q4", "category": "names", "text": "t4"},
-        {"id": "q6", "category": "dates", "text": "t6"},
-    ]
+    assert r.fixed == 1 and r.fixed_ids == ("q3",)
+    assert r.broken == 3 and r.broken_ids == ("q1", "q4", "q6")
+    assert r.broken_by_category == {"dates": 2, "names": 1}
+    assert list(r.broken_by_category) == ["dates", "names"]
+    assert r.broken_rows == (
+        BrokenQuestion("q1", "dates", "t1"),
+        BrokenQuestion("q4", "names", "t4"),
+        BrokenQuestion("q6", "dates", "t6"),
+    )
 
 
 def test_fixed_broken_ordering_and_missing_category():
     ids = np.array([10, 11, 12, 13, 14])
     r = fixed_broken(ids, [1, 1, 1, 1, 1], [0, 0, 0, 0, 0], category=["b", "a", None, "b", "a"])
-    assert r["broken_ids"] == [10, 11, 12, 13, 14] and all(type(i) is int for i in r["broken_ids"])
+    assert r.broken_ids == (10, 11, 12, 13, 14) and all(type(i) is int for i in r.broken_ids)
     # count desc, then name
-    assert list(r["broken_by_category"].items()) == [("a", 2), ("b", 2), ("(missing)", 1)]
+    assert list(r.broken_by_category.items()) == [("a", 2), ("b", 2), ("(missing)", 1)]
     r2 = fixed_broken(["x"], [True], [False])
-    assert r2["broken_by_category"] is None
-    assert r2["broken_rows"] == [{"id": "x", "category": None, "text": None}]
+    assert r2.broken_by_category is None
+    assert r2.broken_rows == (BrokenQuestion("x", None, None),)
     with pytest.raises(ValueError, match="one length"):
         fixed_broken(["x", "y"], [True], [False])
 

@@ -4,6 +4,7 @@ earlier version; fixed and broken questions, and forgetting on a general-abiliti
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from reportgen.checks.before_after import decision as dec
 from reportgen.checks.before_after.general import general_section
@@ -18,7 +19,8 @@ from reportgen.checks.before_after.sections import question_section
 from reportgen.checks.data import data_section
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import climb, fair_rung, supported
-from reportgen.checks.recompute import logged_vs_recomputed, recompute_warnings
+from reportgen.checks.recompute import comparisons as recomputed
+from reportgen.checks.recompute import recompute_warnings
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.select import select_runs
@@ -26,15 +28,17 @@ from reportgen.errors import Problem
 from reportgen.project import Project
 
 
-def compute(project: Project) -> tuple[dict, list[Problem]]:
+def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
     """Every section of report.json for a before-after project, and the warnings found."""
     before_runs, after_runs = select_runs(project, "baseline"), select_runs(project, "candidate")
-    comparisons = logged_vs_recomputed(project, [after_runs, before_runs])
+    comparisons = recomputed(project, [after_runs, before_runs])
     facts = [f for f in fairness_facts(project, after_runs, before_runs) if f.id in BA_FACTS]
     general = general_section(project)
-    section, iv = question_section(project, before_runs, after_runs)
-    slices = section.pop("slices") if section else None
-    label_warning = section.pop("label_warning") if section else None
+    questions = question_section(project, before_runs, after_runs)
+    section = questions.section if questions else None
+    slices = questions.slices if questions else None
+    label_warning = questions.label_warning if questions else None
+    iv = questions.interval if questions else None
     rel = relevance(project, iv, None)
     ladder, checks = climb(
         harness_rung(project, comparisons),
@@ -48,7 +52,7 @@ def compute(project: Project) -> tuple[dict, list[Problem]]:
     items = dec.reconsider(project, ladder, iv, section, general, slices, facts)
     data = data_section(project, after_runs, before_runs, None)
     if section:
-        data = replace(data, blocks=section["blocks"], test_rows=section["questions"])
+        data = replace(data, blocks=section.blocks, test_rows=section.questions)
     sections = {
         "ladder": ladder,
         "claim": claim(project, rewritten, sup, items),

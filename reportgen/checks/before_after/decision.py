@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
 from reportgen.checks.before_after.rungs import harm_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
 from reportgen.checks.fairness import MANIFEST_VERIFIED
 from reportgen.checks.noise_lines import block_head
+from reportgen.checks.present import required
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Evidence, Interval, Rung
-from reportgen.model.before_after import General
+from reportgen.model.base import MISSING
+from reportgen.model.before_after import BeforeAfter, General
 from reportgen.model.enums import Verdict
 from reportgen.model.ladder import Decision
-from reportgen.model.relevance import Relevance
+from reportgen.model.noise import Noise
+from reportgen.model.relevance import Relevance, Slice
 from reportgen.project import Project
 from reportgen.words import (
     confidence,
@@ -68,7 +73,7 @@ def _bar_words(project: Project) -> str:
     return f"the useful effect {given(m)}" if m is not None else "zero"
 
 
-def _failing_fact(ladder: list[Rung], facts: list[Evidence]) -> Evidence | None:
+def _failing_fact(ladder: list[Rung], facts: Sequence[Evidence]) -> Evidence | None:
     """The fairness fact rung 2 names as missing (the first that fails), if any."""
     return next((f for f in facts if f.text == ladder[1].missing), None)
 
@@ -77,16 +82,16 @@ def decide(
     project: Project,
     ladder: list[Rung],
     iv: Interval | None,
-    section: dict | None,
+    section: BeforeAfter | None,
     general: General | None,
-    slices: list[dict] | None = None,
+    slices: list[Slice] | None = None,
     rel: Relevance | None = None,
 ) -> Decision:
     """Adopt only when correct and fair are shown, the gain clears the bar, every required slice is
     shown no worse and the general set held; a difference below zero is said to be a harm."""
     cfg = project.config
     failed = [r.reason for r in ladder[:2] if not r.shown]
-    cov = section.get("coverage") if section else None
+    cov = section.coverage if section else None
     if cov is not None and not cov.complete:
         failed.append(
             (
@@ -104,7 +109,7 @@ def decide(
             else "no per-question predictions before and after to form an interval"
         )
     elif iv.below_zero:
-        failed.append(harm_words(iv, section))
+        failed.append(harm_words(iv, required(section, "the frozen-set section")))
     elif not iv.low > _bar(project):
         ruled_out = ruled_out_words(rel)
         failed.append(
@@ -119,7 +124,8 @@ def decide(
         failed.append(general_failure(general))
     if not failed:
         verdict, rec = Verdict.ADOPT, cfg.candidate
-        g = drop_numbers(general)
+        g = drop_numbers(required(general, "the general set"))
+        iv = required(iv, "the frozen-set interval")
         reasons = [
             f"the gain {iv.signed(iv.gap)} ({iv.ends}) is above "
             + _bar_words(project)
@@ -128,12 +134,12 @@ def decide(
         ]
     else:
         verdict, rec, reasons = Verdict.ROLL_BACK, cfg.baseline, failed
-    if section and section["category_sentence"]:
-        reasons.append(section["category_sentence"])
+    if section and section.category_sentence:
+        reasons.append(section.category_sentence)
     return Decision(verdict, rec, tuple(reasons))
 
 
-def _unfair(ladder: list[Rung], facts: list[Evidence]) -> str:
+def _unfair(ladder: list[Rung], facts: Sequence[Evidence]) -> str:
     """The claim's opening when rung 2 is not shown, naming the fact that fails."""
     fact = _failing_fact(ladder, facts)
     missing = ladder[1].missing
@@ -146,33 +152,33 @@ def rewrite_claim(
     project: Project,
     ladder: list[Rung],
     sup: int,
-    section: dict | None,
+    section: BeforeAfter | None,
     general: General | None,
-    slices: list[dict] | None = None,
-    facts: list[Evidence] = (),
+    slices: list[Slice] | None = None,
+    facts: Sequence[Evidence] = (),
     rel: Relevance | None = None,
 ) -> str:
     """One sentence with numbers, never above the supported rung."""
     cfg = project.config
     if section is None:
         return "Nothing is established: there are no per-question results before and after."
-    if not section["questions"]:
+    if not section.questions:
         return (
             "Nothing is established: the two versions answered no frozen question in common ("
-            + coverage_words(section["coverage"], "frozen")
+            + coverage_words(section.coverage, "frozen")
             + ")."
         )
     acc = cfg.metric.replace("_", " ")
-    d = gap_decimals(section["difference"], section["low"], section["high"])
+    d = gap_decimals(section.difference, section.low, section.high)
     change = (
-        f"{with_sign(section['difference'], d)}, {confidence(cfg.confidence)} interval "
-        f"{interval(section['low'], section['high'], digits=d)}"
-        if section["low"] is not None
-        else f"{with_sign(section['difference'], d)}, no interval"
+        f"{with_sign(section.difference, d)}, {confidence(cfg.confidence)} interval "
+        f"{interval(section.low, section.high, digits=d)}"
+        if section.low is not None and section.high is not None
+        else f"{with_sign(section.difference, d)}, no interval"
     )
-    counts = f"{count(section['fixed'])} fixed, {count(section['broken'])} broken"
-    scores = f"from {prob(section['before'])} to {prob(section['after'])}"
-    scores += on_questions(section.get("coverage"))
+    counts = f"{count(section.fixed)} fixed, {count(section.broken)} broken"
+    scores = f"from {prob(section.before)} to {prob(section.after)}"
+    scores += on_questions(section.coverage)
     moved = f"{scores} ({change}; {counts})"
     meas = f"frozen-set {acc} went {moved}"
     bad = failing_slices(slices)
@@ -181,10 +187,10 @@ def rewrite_claim(
     if sup == 1:
         return f"{_unfair(ladder, facts)}; measured: {meas}."
     if sup == 2:
-        if section["high"] is not None and section["high"] < 0:
+        if section.high is not None and section.high < 0:
             return (
                 f"Tuning made the model worse: frozen-set {acc} fell {scores} ({change}; {counts}; "
-                f"McNemar {p_text(section['mcnemar_p'])})."
+                f"McNemar {p_text(section.mcnemar_p)})."
             )
         ruled_out = ruled_out_words(rel)
         return f"Tuning did not clearly change the model: {meas}" + (
@@ -196,7 +202,7 @@ def rewrite_claim(
         return f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3].missing}."
     if sup == 4:
         return f"Tuning raised frozen-set {acc} {moved}, a useful margin, but {ladder[4].missing}."
-    g = drop_numbers(general)
+    g = drop_numbers(required(general, "the general set"))
     return (
         f"Tuning raised frozen-set {acc} {moved}, a useful margin, and the general set held: a drop "
         f"of {g['drop']} whose upper bound {g['high']} is within the allowed {g['allowed']}."
@@ -207,10 +213,10 @@ def reconsider(
     project: Project,
     ladder: list[Rung],
     iv: Interval | None,
-    section: dict | None,
+    section: BeforeAfter | None,
     general: General | None,
-    slices: list[dict] | None = None,
-    facts: list[Evidence] = (),
+    slices: list[Slice] | None = None,
+    facts: Sequence[Evidence] = (),
 ) -> list[str]:
     """Concrete evidence that would reopen the decision, with today's values, plus [reconsider] when."""
     cfg = project.config
@@ -220,23 +226,23 @@ def reconsider(
             f"the interval's lower end exceeds {given(_bar(project))} (now {iv.signed(iv.low)})"
         )
     for s in failing_slices(slices):
-        bar = given(-s["margin"]) if s.get("margin") is not None else "a fixed not_worse_margin"
+        bar = given(-s.margin) if s.margin is not None else "a fixed not_worse_margin"
         now = (
             "now {low}: {moved}".format(**slice_numbers(s))
-            if s.get("low") is not None
-            else f"now the two versions label {count(s['labels_disagree'])} of its "
-            f"{count_noun(s['rows'], 'question')} differently"
-            if s.get("labels_disagree")
-            else f"now {count_noun(s['rows'], 'question')}, no interval"
+            if s.low is not None
+            else f"now the two versions label {count(s.labels_disagree)} of its "
+            f"{count_noun(s.rows, 'question')} differently"
+            if s.labels_disagree
+            else f"now {count_noun(s.rows, 'question')}, no interval"
         )
         items.append(
-            f"slice {s['slice']!r} is shown no worse after tuning: its interval's worse end stays "
+            f"slice {s.slice!r} is shown no worse after tuning: its interval's worse end stays "
             f"above {bar} ({now})"
         )
     if general is not None and not general.held and unpaired(general):
         items.append(
             "both versions answer the same general questions, so the drop can be measured (now "
-            + coverage_words(general.coverage, "general")
+            + coverage_words(required(general.coverage, "the general coverage"), "general")
             + ")"
         )
     elif general is not None and not general.held:
@@ -254,12 +260,12 @@ def reconsider(
         items.append(
             f"a general-abilities set (split {cfg.general_split!r}) is scored before and after"
         )
-    if section and section["broken"]:
-        top = next(iter(section["broken_by_category"] or {}), None)
+    if section and section.broken:
+        top = next(iter(section.broken_by_category or {}), None)
         items.append(
-            f"the {count_noun(section['broken'], 'broken question')} "
-            + ("is fixed or explained" if section["broken"] == 1 else "are fixed or explained")
-            + (f" (most are {top!r})" if section["category_sentence"] else "")
+            f"the {count_noun(section.broken, 'broken question')} "
+            + ("is fixed or explained" if section.broken == 1 else "are fixed or explained")
+            + (f" (most are {top!r})" if section.category_sentence else "")
         )
     if not ladder[1].shown:
         fact = _failing_fact(ladder, facts)
@@ -272,7 +278,7 @@ def reconsider(
     return items + cfg.reconsider_when
 
 
-def noise_section(project: Project, iv: Interval | None, section: dict | None) -> dict:
+def noise_section(project: Project, iv: Interval | None, section: BeforeAfter | None) -> Noise:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
     head = block_head(cfg)
@@ -280,22 +286,27 @@ def noise_section(project: Project, iv: Interval | None, section: dict | None) -
         f"{head} accuracy difference "
         f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "
         f"{iv.what} ({count_noun(cfg.resamples, 'resample')}); McNemar exact "
-        f"{p_text(section['mcnemar_p'])}."
-        if iv
+        f"{p_text(section.mcnemar_p)}."
+        if iv and section
         else f"{head} not computed."
     )
-    return {
-        "seed": None,
-        "block": None,
-        "interval": iv,
-        "lines": [
-            "Seed spread (retraining): not applicable: one tuned model against its own earlier version; "
-            "retraining noise of the tuning run is not measured.",
+    return Noise(
+        seed=None,
+        block=None,
+        interval=iv,
+        lines=(
+            "Seed spread (retraining): not applicable: one tuned model against its own earlier "
+            "version; retraining noise of the tuning run is not measured.",
             block_line,
-        ],
-        "covers": [
+        ),
+        covers=(
             "Retraining noise would need several tuning runs with different seeds.",
             "The bootstrap covers which questions happened to be in the frozen set, for the model "
             "as tuned.",
-        ],
-    }
+        ),
+        sign_disagreement=MISSING,
+        budget=MISSING,
+        budget_reason=MISSING,
+        clipping=MISSING,
+        cv=None,
+    )

@@ -12,11 +12,10 @@ from reportgen.checks.before_after.coverage import coverage, coverage_words
 from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.select import row_metric
 from reportgen.model.base import MISSING
-from reportgen.model.before_after import General, GeneralT
-from reportgen.model.common import MaybeBounds
+from reportgen.model.before_after import General
 from reportgen.model.enums import GeneralStatus
 from reportgen.project import Project
-from reportgen.project.predictions import MISSING_LABEL
+from reportgen.project.predictions import MISSING_LABEL, Predictions
 from reportgen.words import change, count, count_noun, gap_decimals, given, interval, prob
 
 
@@ -24,7 +23,9 @@ def general_section(project: Project) -> General | None:
     """The general-abilities set before and after: the drop with a paired interval; held only when
     the interval's upper end of the drop is at most max_drop (a harm must be ruled out, not assumed)."""
     cfg = project.config
-    vals, arts, preds = {}, [], {}
+    vals: dict[str, float | None] = {}
+    arts: list[str] = []
+    preds: dict[str, tuple[Predictions, np.ndarray]] = {}
     for role in ("baseline", "candidate"):
         name = getattr(cfg, role)
         rows = [
@@ -44,7 +45,10 @@ def general_section(project: Project) -> General | None:
             vals[role] = r.value
         arts.append(r.cite(project.runs_name))
     before, after = vals["baseline"], vals["candidate"]
-    drop = (before - after) if cfg.higher_is_better else (after - before)
+    if before is None or after is None:
+        drop = None
+    else:
+        drop = (before - after) if cfg.higher_is_better else (after - before)
     out = General(
         split=cfg.general_split,
         before=before,
@@ -88,13 +92,13 @@ def general_section(project: Project) -> General | None:
         out,
         coverage=cov,
         questions=int(ids.size),
-        drop=iv["gap"] if iv["gap"] is not None else drop,
-        low=iv["low"],
-        high=iv["high"],
-        primary=iv["primary"],
-        bootstrap=MaybeBounds(**iv["bootstrap"]),
-        t=GeneralT(**iv["t"]),
-        reason=f"no interval on the drop ({iv['reason']})" if iv["high"] is None else None,
+        drop=iv.gap if iv.gap is not None else drop,
+        low=iv.low,
+        high=iv.high,
+        primary=iv.primary,
+        bootstrap=iv.bootstrap,
+        t=iv.t,
+        reason=f"no interval on the drop ({iv.reason})" if iv.high is None else None,
     )
     return _judged(project, out)
 

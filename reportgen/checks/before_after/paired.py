@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Any
+
 import numpy as np
 
+from reportgen.model.before_after import GeneralT
+from reportgen.model.common import MaybeBounds
 from reportgen.project import Project
 from reportgen.stats.bootstrap import block_bootstrap, wider_interval
 from reportgen.stats.results import Bounds
@@ -11,7 +16,27 @@ from reportgen.stats.ttests import ratio_t
 from reportgen.words import count_noun
 
 
-def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.Generator) -> dict:
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """The paired difference over questions (or blocks) and its interval."""
+
+    #: the row-weighted mean difference; None without questions
+    gap: float | None
+    #: the primary interval's ends (None without one) and which it is (bootstrap, t or exact)
+    low: float | None
+    high: float | None
+    primary: str | None
+    #: questions (or blocks) resampled
+    units: int
+    bootstrap: MaybeBounds
+    t: GeneralT
+    #: why there is no interval (or why the exact bound stands in), else None
+    reason: str | None
+
+
+def paired_interval(
+    project: Project, diff: np.ndarray, blocks: Any, rng: np.random.Generator
+) -> Paired:
     """Row-weighted mean of ``diff`` with the wider of the ratio bootstrap and ratio t intervals
     over questions (or blocks when given): the estimand of methods.md section 3."""
     cfg = project.config
@@ -22,39 +47,40 @@ def paired_interval(project: Project, diff: np.ndarray, blocks, rng: np.random.G
         inv = inv.ravel()
         g = np.bincount(inv, weights=diff)
         n = np.bincount(inv).astype(float)
-    out = {
-        "gap": float(g.sum() / n.sum()) if n.size else None,
-        "low": None,
-        "high": None,
-        "primary": None,
-        "units": int(g.size),
-        "bootstrap": {"low": None, "high": None},
-        "t": {"low": None, "high": None, "p": None, "se": None, "df": None},
-        "reason": None,
-    }
+    out = Paired(
+        gap=float(g.sum() / n.sum()) if n.size else None,
+        low=None,
+        high=None,
+        primary=None,
+        units=int(g.size),
+        bootstrap=MaybeBounds(low=None, high=None),
+        t=GeneralT(low=None, high=None, p=None, se=None, df=None),
+        reason=None,
+    )
     if g.size < 2:
-        out["reason"] = (
+        reason = (
             f"{count_noun(g.size, 'block' if blocks is not None else 'question')}: "
             "an interval needs 2"
         )
-        return out
+        return replace(out, reason=reason)
     boot = block_bootstrap(g, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng, counts=n)
     t = ratio_t(g, n, cfg.confidence)
-    out["bootstrap"] = {"low": boot["low"], "high": boot["high"]}
-    out["t"] = {"low": t.low, "high": t.high, "p": t.p, "se": t.se, "df": t.df}
+    out = replace(
+        out,
+        bootstrap=MaybeBounds(low=boot["low"], high=boot["high"]),
+        t=GeneralT(low=t.low, high=t.high, p=t.p, se=t.se, df=None if t.df is None else int(t.df)),
+    )
     if t.low is None:
         if np.all(diff == 0):
             # no question changed: the exact (Clopper-Pearson) bound on the share of questions that
             # changed, 0 of N, bounds the difference either way: |difference| <= 1 - (alpha/2)^(1/N)
             u = float(1.0 - ((1.0 - cfg.confidence) / 2.0) ** (1.0 / diff.size))
-            out.update(primary="exact", low=-u, high=u)
-            out["reason"] = (
+            reason = (
                 "no question changed: exact binomial bound for 0 changed of "
                 f"{count_noun(diff.size, 'question')}"
             )
-            return out
-        out["reason"] = "zero spread: every question (block) moved the same way, no interval"
-        return out
-    which, lo, hi = wider_interval(Bounds(boot["low"], boot["high"]), t, out["gap"])
-    out.update(primary=which, low=lo, high=hi)
-    return out
+            return replace(out, primary="exact", low=-u, high=u, reason=reason)
+        reason = "zero spread: every question (block) moved the same way, no interval"
+        return replace(out, reason=reason)
+    which, lo, hi = wider_interval(Bounds(boot["low"], boot["high"]), t, float(g.sum() / n.sum()))
+    return replace(out, primary=which, low=lo, high=hi)

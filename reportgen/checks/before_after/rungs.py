@@ -13,8 +13,9 @@ from reportgen.checks.fairness import BEFORE_AFTER_FACTS
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.types import Check, Interval
-from reportgen.model.before_after import General
-from reportgen.model.relevance import Relevance
+from reportgen.model.before_after import BeforeAfter, General
+from reportgen.model.data import Comparison
+from reportgen.model.relevance import Relevance, Slice
 from reportgen.project import Project
 from reportgen.words import confidence, count, count_noun, given, p_text
 
@@ -28,7 +29,7 @@ BROKEN_QUESTIONS = CheckId("broken-questions", 4)
 GENERAL_SET_HELD = CheckId("general-set-held", 5)
 
 
-def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
+def harness_rung(project: Project, comparisons: list[Comparison]) -> RungResult:
     """Rung 1: the evaluation harness's own checks and logged-versus-recomputed values."""
     harness = list(project.checks)
     checks = [
@@ -39,7 +40,7 @@ def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
     checks.append(logged)
     arts = (
         [c.path for c in harness]
-        + [c["cite"] for c in comparisons]
+        + [c.cite for c in comparisons]
         + project.evidence.get("correct", [])
     )
     failed = [c for c in harness if c.passed is False]
@@ -72,7 +73,7 @@ def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
             "the harness is unchecked",
         ), checks
     missing = (
-        f"logged value disagrees with its predictions at {bad[0]['cite']}"
+        f"logged value disagrees with its predictions at {bad[0].cite}"
         if bad
         else "no evaluation-harness check files in artefacts/checks/"
         if not harness
@@ -81,16 +82,16 @@ def harness_rung(project: Project, comparisons: list[dict]) -> RungResult:
     return rung(1, "partly", arts, missing, "the harness is partly checked"), checks
 
 
-def no_interval_words(section: dict | None) -> str:
+def no_interval_words(section: BeforeAfter | None) -> str:
     """Why the frozen-set difference has no interval: no predictions, or too little to resample."""
     if section is None:
         return "no per-question predictions before and after"
-    return f"no interval on the difference ({section['interval_reason']})"
+    return f"no interval on the difference ({section.interval_reason})"
 
 
-def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> RungResult:
+def noise_rung(project: Project, section: BeforeAfter | None, iv: Interval | None) -> RungResult:
     """Rung 3: the interval of the accuracy difference over the frozen set lies above zero."""
-    arts = section["artefacts"] if section else []
+    arts = list(section.artefacts) if section else []
     check = Check(
         id=INTERVAL_ABOVE_ZERO.id,
         rung=3,
@@ -103,7 +104,7 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
         if iv
         else no_interval_words(section),
     )
-    if iv is None:
+    if iv is None or section is None:
         return rung(3, "not shown", [], no_interval_words(section), "unmeasured"), [check]
     if iv.above_zero:
         return rung(
@@ -112,7 +113,7 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
             arts,
             None,
             f"the difference {iv.signed(iv.gap)} has interval {iv.ends}, "
-            f"above zero; McNemar {p_text(section['mcnemar_p'])}",
+            f"above zero; McNemar {p_text(section.mcnemar_p)}",
         ), [check]
     if iv.below_zero:
         return rung(3, "not shown", arts, harm_words(iv, section), "tuning made it worse"), [check]
@@ -125,12 +126,12 @@ def noise_rung(project: Project, section: dict | None, iv: Interval | None) -> R
     ), [check]
 
 
-def harm_words(iv: Interval, section: dict) -> str:
+def harm_words(iv: Interval, section: BeforeAfter) -> str:
     """A difference whose interval lies below zero, with its numbers: tuning made it worse."""
     return (
         f"tuning made it worse: the difference {iv.signed(iv.gap)} has interval {iv.ends}, below "
-        f"zero ({count(section['fixed'])} fixed, {count(section['broken'])} broken; McNemar "
-        f"{p_text(section['mcnemar_p'])})"
+        f"zero ({count(section.fixed)} fixed, {count(section.broken)} broken; McNemar "
+        f"{p_text(section.mcnemar_p)})"
     )
 
 
@@ -143,9 +144,9 @@ FINDING_SUMMARY = {
 
 def relevant_rung(
     project: Project,
-    section: dict | None,
+    section: BeforeAfter | None,
     iv: Interval | None,
-    slices: list[dict] | None,
+    slices: list[Slice] | None,
     rel: Relevance | None = None,
 ) -> RungResult:
     """Rung 4: the interval's lower end above the useful effect and every ``not_worse_on`` slice
@@ -159,18 +160,18 @@ def relevant_rung(
                 id=BROKEN_QUESTIONS.id,
                 rung=4,
                 passed=None,
-                value=section["broken"],
+                value=section.broken,
                 bar=None,
-                artefacts=tuple(section["artefacts"]),
-                text=f"{count_noun(section['fixed'], 'question')} fixed, "
-                f"{count_noun(section['broken'], 'question')} broken"
-                + (f"; {section['category_sentence']}" if section["category_sentence"] else ""),
+                artefacts=section.artefacts,
+                text=f"{count_noun(section.fixed, 'question')} fixed, "
+                f"{count_noun(section.broken, 'question')} broken"
+                + (f"; {section.category_sentence}" if section.category_sentence else ""),
             )
         )
-    scored = tuple(section["artefacts"]) if section else ()
-    checks += [slice_check(s, scored) for s in slices or [] if s["required"]]
+    scored = section.artefacts if section else ()
+    checks += [slice_check(s, scored) for s in slices or [] if s.required]
     bad = failing_slices(slices)
-    n_required = sum(1 for s in slices or [] if s["required"])
+    n_required = sum(1 for s in slices or [] if s.required)
     arts = list(project.evidence.get("relevant", []))
     if iv is None:
         return rung(4, "not shown", arts, "no interval", "unmeasured"), checks
@@ -178,7 +179,7 @@ def relevant_rung(
         return rung(
             4,
             "shown",
-            arts + section["artefacts"],
+            arts + list(section.artefacts) if section else arts,
             None,
             f"the interval's lower end {iv.signed(iv.low)} is above the useful effect {given(m)}"
             + (f"; {count_noun(n_required, 'required slice')} no worse" if n_required else ""),

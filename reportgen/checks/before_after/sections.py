@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -10,13 +14,19 @@ from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.before_after.slices import label_warning, slice_entries
 from reportgen.checks.select import ModelRuns, row_metric
 from reportgen.checks.types import Interval
+from reportgen.errors import Problem
+from reportgen.model.before_after import BeforeAfter, BrokenRow, TInterval
 from reportgen.model.enums import IntervalSource
+from reportgen.model.relevance import Slice
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
 from reportgen.stats import before_after as ba
 from reportgen.words import blocks_phrase, count_noun
 
 
-def _correct(project: Project, mr: ModelRuns, part: str):
+def _correct(
+    project: Project, mr: ModelRuns, part: str
+) -> tuple[Predictions, np.ndarray] | tuple[None, None]:
     """(predictions, per-row metric) of the first analysed network of a model on a part, or (None, None)."""
     for s in mr.seeds:
         pred = s.test_pred if part == "test" else s.val_pred
@@ -25,7 +35,7 @@ def _correct(project: Project, mr: ModelRuns, part: str):
     return None, None
 
 
-def _by_category(chosen, ids, category) -> dict | None:
+def _by_category(chosen: Sequence[Any], ids: Any, category: Any) -> dict[str, int] | None:
     """Count of the chosen question ids per category, most first, then by name (like broken_by_category)."""
     if category is None:
         return None
@@ -37,7 +47,9 @@ def _by_category(chosen, ids, category) -> dict | None:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _column(apred, bpred, attr: str, ai, bi):
+def _column(
+    apred: Predictions, bpred: Predictions, attr: str, ai: np.ndarray, bi: np.ndarray
+) -> Any:
     """A per-question column (category, text, slice) aligned with the paired questions, the after
     file's first, else the before file's; None when neither has it."""
     if getattr(apred, attr) is not None:
@@ -47,18 +59,29 @@ def _column(apred, bpred, attr: str, ai, bi):
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Questions:
+    """What the frozen question set gives: report.json ``before_after``, its ``slices``, the
+    warning when the versions label slices differently, and the interval rung 3 rests on."""
+
+    section: BeforeAfter
+    slices: list[Slice] | None
+    label_warning: Problem | None
+    interval: Interval | None
+
+
 def question_section(
     project: Project, before_runs: ModelRuns, after_runs: ModelRuns
-) -> tuple[dict | None, Interval | None]:
+) -> Questions | None:
     """report.json ``before_after`` (accuracy before and after on the frozen set's questions both
-    versions answered, how many each answered, fixed and broken questions, the paired interval,
-    the slices) and the interval rung 3 rests on; (None, None) without per-question predictions
+    versions answered, how many each answered, fixed and broken questions, the paired interval)
+    with the slices and the interval rung 3 rests on; None without per-question predictions
     of both models."""
     cfg = project.config
     bpred, bvals = _correct(project, before_runs, "test")
     apred, avals = _correct(project, after_runs, "test")
-    if bpred is None or apred is None:
-        return None, None
+    if bpred is None or apred is None or bvals is None or avals is None:
+        return None
     cov, ids = coverage(project, "test", bpred.row_id, apred.row_id)
     bi = pd.Index(bpred.row_id).get_indexer(ids)
     ai = pd.Index(apred.row_id).get_indexer(ids)
@@ -76,48 +99,48 @@ def question_section(
     )
     piv = paired_interval(project, a - b, blocks, np.random.default_rng(cfg.random_seed))
     fb = ba.fixed_broken(ids, b, a, category=cat, text=text)
-    section = {
-        "questions": int(len(ids)),
-        "before": float(b.mean()) if len(ids) else None,
-        "after": float(a.mean()) if len(ids) else None,
-        "difference": piv["gap"],
-        "low": piv["low"],
-        "high": piv["high"],
-        "primary": piv["primary"],
-        "interval_reason": piv["reason"],
-        "blocks": piv["units"],
-        "confidence": cfg.confidence,
-        "bootstrap": {"low": piv["bootstrap"]["low"], "high": piv["bootstrap"]["high"]},
-        "t": {"low": piv["t"]["low"], "high": piv["t"]["high"], "p": piv["t"]["p"]},
-        "fixed": fb["fixed"],
-        "broken": fb["broken"],
-        "mcnemar_p": ba.mcnemar_exact(fb["fixed"], fb["broken"]),
-        "fixed_ids": [str(i) for i in fb["fixed_ids"]],
-        "broken_ids": [str(i) for i in fb["broken_ids"]],
-        "broken_by_category": fb["broken_by_category"],
-        "fixed_by_category": _by_category(fb["fixed_ids"], ids, cat),
-        "broken_rows": fb["broken_rows"],
-        "category_sentence": category_sentence(
-            ba.dominant_category(fb["broken_by_category"], fb["broken"])
+    section = BeforeAfter(
+        questions=int(len(ids)),
+        before=float(b.mean()) if len(ids) else None,
+        after=float(a.mean()) if len(ids) else None,
+        difference=piv.gap,
+        low=piv.low,
+        high=piv.high,
+        primary=piv.primary,
+        interval_reason=piv.reason,
+        blocks=piv.units,
+        confidence=cfg.confidence,
+        bootstrap=piv.bootstrap,
+        t=TInterval(low=piv.t.low, high=piv.t.high, p=piv.t.p),
+        fixed=fb.fixed,
+        broken=fb.broken,
+        mcnemar_p=ba.mcnemar_exact(fb.fixed, fb.broken),
+        fixed_ids=tuple(str(i) for i in fb.fixed_ids),
+        broken_ids=tuple(str(i) for i in fb.broken_ids),
+        broken_by_category=fb.broken_by_category,
+        fixed_by_category=_by_category(fb.fixed_ids, ids, cat),
+        broken_rows=tuple(
+            BrokenRow(id=str(r.id), category=r.category, text=r.text) for r in fb.broken_rows
         ),
-        "coverage": cov,
-        "slices": slice_entries(project, b, a, labels, blocks, before_labels),
-        "label_warning": label_warning(project, ids, labels, before_labels, apred, ai),
-        "artefacts": [bpred.path, apred.path],
-    }
-    if piv["low"] is None:
-        return section, None
+        category_sentence=category_sentence(ba.dominant_category(fb.broken_by_category, fb.broken)),
+        coverage=cov,
+        artefacts=(bpred.path, apred.path),
+    )
+    slices = slice_entries(project, b, a, labels, blocks, before_labels)
+    warning = label_warning(project, ids, labels, before_labels, apred, ai)
+    if piv.low is None or piv.high is None or piv.gap is None:
+        return Questions(section, slices, warning, None)
     iv = Interval(
-        gap=piv["gap"],
-        low=piv["low"],
-        high=piv["high"],
+        gap=piv.gap,
+        low=piv.low,
+        high=piv.high,
         source=IntervalSource.QUESTIONS,
         part=None,
-        what=blocks_phrase(piv["units"], cfg.block)
+        what=blocks_phrase(piv.units, cfg.block)
         if blocks is not None
-        else count_noun(piv["units"], "question"),
+        else count_noun(piv.units, "question"),
     )
-    return section, iv
+    return Questions(section, slices, warning, iv)
 
 
 def category_sentence(dominant: ba.Dominant | None) -> str | None:

@@ -3,22 +3,28 @@ interval, and the non-inferiority rule of methods.md section 7 for the ``not_wor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 
 # the one per-slice reading of the non-inferiority rule, shared with model-against-baseline
 from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.ids import CheckId
-from reportgen.checks.noise import _slice_entry, not_worse_margin
+from reportgen.checks.noise import SliceFigures, not_worse_margin, slice_entry
 from reportgen.checks.types import Check
 from reportgen.errors import Problem
+from reportgen.model.relevance import Slice
 from reportgen.project import Project
+from reportgen.project.predictions import Predictions
 from reportgen.words import count, count_noun, gap_decimals, given, interval, prob, with_sign
 
 #: the check id this module writes: one per required slice (rung 4)
 NOT_WORSE = CheckId("not-worse-on-*", 4)
 
 
-def disagreeing_labels(labels, before_labels) -> np.ndarray | None:
+def disagreeing_labels(labels: Any, before_labels: Any) -> np.ndarray | None:
     """The positions where the after file's slice label differs from the before file's, or None
     when only one file (or the split file) gives the labels."""
     if labels is None or before_labels is None:
@@ -28,7 +34,14 @@ def disagreeing_labels(labels, before_labels) -> np.ndarray | None:
     return np.flatnonzero(a != b)
 
 
-def label_warning(project: Project, ids, labels, before_labels, apred, ai) -> Problem | None:
+def label_warning(
+    project: Project,
+    ids: Any,
+    labels: Any,
+    before_labels: Any,
+    apred: Predictions,
+    ai: np.ndarray,
+) -> Problem | None:
     """One warning when the two versions label some questions' slice differently: how many, the
     first of them with both labels, and what is left unmeasured."""
     differ = disagreeing_labels(labels, before_labels)
@@ -49,10 +62,12 @@ def label_warning(project: Project, ids, labels, before_labels, apred, ai) -> Pr
     )
 
 
-def _unagreed_entry(name: str, rows: int, differ: int, required: bool, margin) -> dict:
+def _unagreed_entry(
+    name: str, rows: int, differ: int, required: bool, margin: float | None
+) -> Slice:
     """A slice some of whose questions the two versions label differently: not measured."""
-    entry = _slice_entry(name, rows, None, required, margin)
-    entry.update(
+    return replace(
+        slice_entry(name, rows, None, required, margin),
         not_worse_reason=(
             f"the before and after files label {count(differ)} of its "
             f"{count_noun(rows, 'question')} differently, and a slice is measured only on labels "
@@ -64,12 +79,16 @@ def _unagreed_entry(name: str, rows: int, differ: int, required: bool, margin) -
         fixed=None,
         broken=None,
     )
-    return entry
 
 
 def slice_entries(
-    project: Project, before: np.ndarray, after: np.ndarray, labels, blocks, before_labels=None
-) -> list[dict] | None:
+    project: Project,
+    before: np.ndarray,
+    after: np.ndarray,
+    labels: Any,
+    blocks: Any,
+    before_labels: Any = None,
+) -> list[Slice] | None:
     """report.json ``slices`` of a before-after project: one entry per slice label of either
     version (sorted), then each required slice no question carries; None without a slice
     column. ``labels``: the after file's labels (the split file's, when it gives them);
@@ -81,7 +100,7 @@ def slice_entries(
     labels = np.asarray(labels, dtype=object).astype(str)
     other = labels if before_labels is None else np.asarray(before_labels, dtype=object).astype(str)
     margin = not_worse_margin(project)
-    out = []
+    out: list[Slice] = []
     for name in sorted(set(map(str, np.unique(labels))) | set(map(str, np.unique(other)))):
         mask, mask_b = labels == name, other == name
         differ = int((mask ^ mask_b).sum())
@@ -98,17 +117,18 @@ def slice_entries(
             blocks[mask] if blocks is not None else None,
             np.random.default_rng(cfg.random_seed),
         )
-        res = {
-            "gap": piv["gap"],
-            "low": piv["low"],
-            "high": piv["high"],
-            "primary": piv["primary"],
-            "blocks": piv["units"],
-            "reason": piv["reason"],
-        }
-        entry = _slice_entry(name, int(mask.sum()), res, name in cfg.not_worse_on, margin)
+        res = SliceFigures(
+            gap=piv.gap,
+            low=piv.low,
+            high=piv.high,
+            primary=piv.primary,
+            blocks=piv.units,
+            reason=piv.reason,
+        )
+        entry = slice_entry(name, int(mask.sum()), res, name in cfg.not_worse_on, margin)
         b, a = before[mask].astype(bool), after[mask].astype(bool)
-        entry.update(
+        entry = replace(
+            entry,
             before=float(before[mask].mean()),
             after=float(after[mask].mean()),
             fixed=int((~b & a).sum()),
@@ -116,69 +136,70 @@ def slice_entries(
         )
         out.append(entry)
     for name in cfg.not_worse_on:
-        if name not in {s["slice"] for s in out}:
-            entry = _slice_entry(name, 0, None, True, margin)
-            entry.update(before=None, after=None, fixed=0, broken=0)
-            out.append(entry)
+        if name not in {s.slice for s in out}:
+            entry = slice_entry(name, 0, None, True, margin)
+            out.append(replace(entry, before=None, after=None, fixed=0, broken=0))
     return out
 
 
-def failing_slices(slices: list[dict] | None) -> list[dict]:
+def failing_slices(slices: Sequence[Slice] | None) -> list[Slice]:
     """The required slices not shown to be no worse, in report order."""
-    return [s for s in slices or [] if s["required"] and not s["not_worse"]]
+    return [s for s in slices or [] if s.required and not s.not_worse]
 
 
-def _numbers(s: dict) -> str:
+def _score(v: float | None | Any) -> float | None:
+    """A before-after slice's score (its before or after share correct), or None."""
+    return v if isinstance(v, float) else None
+
+
+def _numbers(s: Slice) -> str:
     """A slice's accuracies and difference with its interval: "from 0.520 to 0.380, difference
     −0.140, interval −0.209 to −0.071"."""
-    moved = (
-        f"from {prob(s['before'])} to {prob(s['after'])}, " if s.get("before") is not None else ""
-    )
-    if s.get("low") is None:
-        if s.get("gap") is None:
+    before, after = _score(s.before), _score(s.after)
+    moved = f"from {prob(before)} to {prob(after)}, " if before is not None else ""
+    if s.low is None or s.high is None:
+        if s.gap is None:
             return moved + "no difference measured"
-        return f"{moved}difference {with_sign(s['gap'], gap_decimals(s['gap']))}, no interval"
-    d = gap_decimals(s["gap"], s["low"], s["high"])
-    return (
-        f"{moved}difference {with_sign(s['gap'], d)}, interval "
-        f"{interval(s['low'], s['high'], digits=d)}"
-    )
+        return f"{moved}difference {with_sign(s.gap, gap_decimals(s.gap))}, no interval"
+    d = gap_decimals(s.gap, s.low, s.high)
+    return f"{moved}difference {with_sign(s.gap, d)}, interval {interval(s.low, s.high, digits=d)}"
 
 
-def slice_numbers(s: dict) -> dict[str, str]:
+def slice_numbers(s: Slice) -> dict[str, str]:
     """A slice's numbers as printed: its worse end (signed) and its scores and difference."""
-    d = gap_decimals(s["gap"], s["low"], s["high"])
-    return {"low": with_sign(s["low"], d), "moved": _numbers(s)}
+    d = gap_decimals(s.gap, s.low, s.high)
+    return {"low": with_sign(s.low, d), "moved": _numbers(s)}
 
 
-def slice_failure(s: dict, subject: str = "tuning") -> str:
+def slice_failure(s: Slice, subject: str = "tuning") -> str:
     """Why a required slice holds the decision back, with its numbers ("tuning made slice 'dates'
     (100 questions) worse: ..."); ``subject`` is who made it worse."""
-    where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'question')})"
-    if s.get("worse"):
-        beyond = f", beyond the margin {given(-s['margin'])}" if s.get("margin") is not None else ""
+    where = f"slice {s.slice!r} ({count_noun(s.rows, 'question')})"
+    if s.worse:
+        beyond = f", beyond the margin {given(-s.margin)}" if s.margin is not None else ""
         return f"{subject} made {where} worse: {_numbers(s)}{beyond}"
-    nums = "" if s.get("labels_disagree") else f"{_numbers(s)}; "
-    return f"{where} is not shown to be no worse: {nums}{s['not_worse_reason']}"
+    nums = "" if s.labels_disagree else f"{_numbers(s)}; "
+    return f"{where} is not shown to be no worse: {nums}{s.not_worse_reason}"
 
 
-def slice_check(s: dict, scored: tuple[str, ...] = ()) -> Check:
+def slice_check(s: Slice, scored: tuple[str, ...] = ()) -> Check:
     """A required slice: not worse after tuning than before, within the margin; ``scored``:
     the question files its rows were scored in."""
-    where = f"slice {s['slice']!r} ({count_noun(s['rows'], 'question')}): " + (
-        "" if s.get("labels_disagree") else f"{_numbers(s)}; "
+    where = f"slice {s.slice!r} ({count_noun(s.rows, 'question')}): " + (
+        "" if s.labels_disagree else f"{_numbers(s)}; "
     )
     return Check(
-        id=NOT_WORSE.of(s["slice"]),
+        id=NOT_WORSE.of(s.slice),
         rung=4,
-        passed=bool(s["not_worse"]),
-        value=s["low"],
-        bar=-s["margin"] if s.get("margin") is not None else None,
+        passed=bool(s.not_worse),
+        value=s.low,
+        bar=-s.margin if s.margin is not None else None,
         artefacts=scored,
         text=where
         + (
-            f"not worse shown: the worse end stays within the margin {given(-s['margin'])}"
-            if s["not_worse"]
-            else f"not worse is not shown: {s['not_worse_reason']}"
+            "not worse shown: the worse end stays within the margin "
+            + (given(-s.margin) if s.margin is not None else "")
+            if s.not_worse
+            else f"not worse is not shown: {s.not_worse_reason}"
         ),
     )
