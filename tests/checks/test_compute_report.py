@@ -116,15 +116,21 @@ def _head() -> Header:
     return Header(r.schema, r.tool, r.build, r.project, r.inputs)
 
 
-def test_assemble_orders_sections_and_refuses_unknown_ones():
+def test_assemble_refuses_unknown_sections_and_sections_that_are_not_models():
     head = _head()
-    out = assemble(head, {"general": 1, "ladder": []}, [])
-    assert isinstance(out, dict)
-    header_keys = ["schema", "tool", "build", "project", "inputs"]
-    assert list(out) == [*header_keys, *SECTIONS, "warnings"]
-    assert out["general"] == 1 and out["threshold"] is None and out["warnings"] == []
     with pytest.raises(ReportValueError, match="no place for the sections"):
         assemble(head, {"ladderz": []}, [])
+    with pytest.raises(ReportValueError, match=r"the sections \['general'\] are not model"):
+        assemble(head, {"general": {"split": "general"}, "ladder": []}, [])
+
+
+def test_assemble_writes_the_sections_in_report_json_order():
+    r = Report.from_json(json.loads((ROOT / "tests/fixtures/report-minimal.json").read_text()))
+    sections = {k: getattr(r, k) for k in reversed(SECTIONS)}
+    out = assemble(_head(), sections, []).to_json()
+    header_keys = ["schema", "tool", "build", "project", "inputs"]
+    assert list(out) == [*header_keys, *SECTIONS, "warnings"]
+    assert out["warnings"] == []
 
 
 def test_report_is_independent_of_later_edits(warned):

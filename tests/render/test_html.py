@@ -13,7 +13,7 @@ from reportgen.model import Report
 from reportgen.render import render_outputs
 from reportgen.render.html import render_html
 from reportgen.view import build_view
-from reportgen.view.parts import in_words
+from tests.render.shown import in_words
 
 from .conftest import GOLDEN, load, scrubbed
 from .make_fixtures import EXAMPLES as FIXTURE_EXAMPLES

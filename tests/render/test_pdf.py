@@ -6,7 +6,7 @@ import io
 
 from pypdf import PdfReader
 
-from reportgen.view.parts import in_words
+from tests.render.shown import in_words
 
 
 def pdf_text(data: bytes) -> tuple[int, str]:

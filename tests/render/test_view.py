@@ -8,7 +8,7 @@ from reportgen import view
 from reportgen.model import Report
 from reportgen.model.noise import SignDisagreement
 from reportgen.model.seed import SeedNoise
-from reportgen.view.parts import in_words
+from tests.render.shown import in_words
 
 
 def build(report: dict | Report) -> view.ReportView:

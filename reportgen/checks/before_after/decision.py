@@ -17,7 +17,7 @@ from reportgen.model.base import MISSING
 from reportgen.model.before_after import BeforeAfter, General
 from reportgen.model.enums import Verdict
 from reportgen.model.ladder import Decision
-from reportgen.model.noise import Noise
+from reportgen.model.noise import NoiseBeforeAfter
 from reportgen.model.relevance import Relevance, Slice
 from reportgen.project import Project
 from reportgen.words import (
@@ -278,7 +278,7 @@ def reconsider(
     return items + cfg.reconsider_when
 
 
-def noise_section(project: Project, iv: Interval | None, section: BeforeAfter | None) -> Noise:
+def noise_section(project: Project, iv: Interval | None, section: BeforeAfter | None) -> NoiseBeforeAfter:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
     head = block_head(cfg)
@@ -290,7 +290,7 @@ def noise_section(project: Project, iv: Interval | None, section: BeforeAfter | 
         if iv and section
         else f"{head} not computed."
     )
-    return Noise(
+    return NoiseBeforeAfter(
         seed=None,
         block=None,
         interval=iv,
