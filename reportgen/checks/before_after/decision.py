@@ -278,7 +278,9 @@ def reconsider(
     return items + cfg.reconsider_when
 
 
-def noise_section(project: Project, iv: Interval | None, section: BeforeAfter | None) -> NoiseBeforeAfter:
+def noise_section(
+    project: Project, iv: Interval | None, section: BeforeAfter | None
+) -> NoiseBeforeAfter:
     """report.json ``noise``: no seed line (one tuning run), the question (block) bootstrap line."""
     cfg = project.config
     head = block_head(cfg)
