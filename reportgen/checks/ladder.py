@@ -67,31 +67,30 @@ def supported(ladder: list[Rung]) -> int:
 
 def logged_check(comparisons: Sequence[Comparison]) -> tuple[Check, list[Comparison]]:
     """The logged-equals-recomputed check (rung 1) and the comparisons that disagree."""
-    typed = list(comparisons)
-    bad = [c for c in typed if not c.agree]
-    bad_typed = bad
+    every = list(comparisons)
+    bad = [c for c in every if not c.agree]
     text = (
         (
-            f"{count(len(typed) - len(bad_typed))} of {count(len(typed))} logged "
-            f"{'value agrees' if len(typed) == 1 else 'values agree'} with the values "
+            f"{count(len(every) - len(bad))} of {count(len(every))} logged "
+            f"{'value agrees' if len(every) == 1 else 'values agree'} with the values "
             f"recomputed from predictions (within {power_of_ten(REL_TOL, 1)} relative)"
         )
         + (
-            f"; e.g. {bad_typed[0].cite}: logged {logged_words(bad_typed[0])}, recomputed "
-            f"{full(bad_typed[0].recomputed)}"
-            if bad_typed
+            f"; e.g. {bad[0].cite}: logged {logged_words(bad[0])}, recomputed "
+            f"{full(bad[0].recomputed)}"
+            if bad
             else ""
         )
-        if typed
+        if every
         else "no predictions to recompute the logged values from"
     )
     check = Check(
         id=LOGGED.id,
         rung=1,
-        passed=(not bad_typed) if typed else None,
-        value=len(bad_typed),
+        passed=(not bad) if every else None,
+        value=len(bad),
         bar=0,
-        artefacts=tuple(c.cite for c in (bad_typed or typed)),
+        artefacts=tuple(c.cite for c in (bad or every)),
         text=text,
     )
     return check, bad

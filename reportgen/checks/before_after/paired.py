@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from reportgen.checks.present import required
 from reportgen.model.before_after import GeneralT
 from reportgen.model.common import MaybeBounds
 from reportgen.project import Project
@@ -47,8 +48,9 @@ def paired_interval(
         inv = inv.ravel()
         g = np.bincount(inv, weights=diff)
         n = np.bincount(inv).astype(float)
+    gap = float(g.sum() / n.sum()) if n.size else None
     out = Paired(
-        gap=float(g.sum() / n.sum()) if n.size else None,
+        gap=gap,
         low=None,
         high=None,
         primary=None,
@@ -82,5 +84,5 @@ def paired_interval(
             return replace(out, primary="exact", low=-u, high=u, reason=reason)
         reason = "zero spread: every question (block) moved the same way, no interval"
         return replace(out, reason=reason)
-    which, lo, hi = wider_interval(Bounds(boot["low"], boot["high"]), t, float(g.sum() / n.sum()))
+    which, lo, hi = wider_interval(Bounds(boot["low"], boot["high"]), t, required(gap, "the gap"))
     return replace(out, primary=which, low=lo, high=hi)
