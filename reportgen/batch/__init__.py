@@ -15,14 +15,54 @@ replaces what an earlier batch's marker names [outdir].
 reportgen.grading implements them. This package never imports reportgen.grading.
 """
 
-from reportgen.batch.build import COLUMNS, RUNG_COLUMNS, WARM_MODULES, build_one, summary_fields
-from reportgen.batch.hooks import BatchHooks, NoHooks
-from reportgen.batch.index import index_context, render_index
-from reportgen.batch.intake import RESERVED, Submission, discover, safe_name, unique_names
-from reportgen.batch.outdir import MARKER, read_marker
-from reportgen.batch.progress import Progress
-from reportgen.batch.run import run_batch
-from reportgen.batch.summary import BatchResult, summary_csv, summary_json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reportgen.batch.build import COLUMNS, RUNG_COLUMNS, WARM_MODULES, build_one, summary_fields
+    from reportgen.batch.hooks import BatchHooks, NoHooks
+    from reportgen.batch.index import index_context, render_index
+    from reportgen.batch.intake import RESERVED, Submission, discover, safe_name, unique_names
+    from reportgen.batch.outdir import MARKER, read_marker
+    from reportgen.batch.progress import Progress
+    from reportgen.batch.run import run_batch
+    from reportgen.batch.summary import BatchResult, summary_csv, summary_json
+
+#: each public name -> the module that defines it; imported on first use (PEP 562), so
+#: ``import reportgen.batch.intake`` (grading, the CLI's --help) does not load the builder
+_WHERE = {
+    "BatchHooks": "reportgen.batch.hooks",
+    "BatchResult": "reportgen.batch.summary",
+    "COLUMNS": "reportgen.batch.build",
+    "MARKER": "reportgen.batch.outdir",
+    "NoHooks": "reportgen.batch.hooks",
+    "Progress": "reportgen.batch.progress",
+    "RESERVED": "reportgen.batch.intake",
+    "RUNG_COLUMNS": "reportgen.batch.build",
+    "Submission": "reportgen.batch.intake",
+    "WARM_MODULES": "reportgen.batch.build",
+    "build_one": "reportgen.batch.build",
+    "discover": "reportgen.batch.intake",
+    "index_context": "reportgen.batch.index",
+    "read_marker": "reportgen.batch.outdir",
+    "render_index": "reportgen.batch.index",
+    "run_batch": "reportgen.batch.run",
+    "safe_name": "reportgen.batch.intake",
+    "summary_csv": "reportgen.batch.summary",
+    "summary_fields": "reportgen.batch.build",
+    "summary_json": "reportgen.batch.summary",
+    "unique_names": "reportgen.batch.intake",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "COLUMNS",

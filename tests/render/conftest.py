@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -41,21 +42,52 @@ def scrubbed(report: dict) -> dict:
     return r
 
 
-class Rendered:
-    """Each fixture's report rendered once per session, on first use: every format, the PDF
-    only for WITH_PDF."""
+class Files(Mapping[str, bytes]):
+    """One fixture's rendered files; the PDF, the slow one, is laid out on first read."""
 
-    def __init__(self) -> None:
-        self._files: dict[str, dict[str, bytes]] = {}
+    def __init__(self, report: Report, pdf: bool) -> None:
+        from reportgen.render import render_outputs
 
-    def __call__(self, name: str) -> dict[str, bytes]:
-        if name not in self._files:
+        self._report = report
+        formats = tuple(f for f in ALL_FORMATS if f != "pdf")
+        files, problems = render_outputs(report, formats)
+        assert problems == [], problems
+        self._files = dict(files)
+        self._pdf_pending = pdf
+
+    def _pdf(self) -> None:
+        if self._pdf_pending:
             from reportgen.render import render_outputs
 
-            formats = tuple(f for f in ALL_FORMATS if f != "pdf" or name in WITH_PDF)
-            files, problems = render_outputs(Report.from_json(load(name)), formats)
+            files, problems = render_outputs(self._report, ("pdf",))
             assert problems == [], problems
-            self._files[name] = files
+            self._files.update(files)
+            self._pdf_pending = False
+
+    def __getitem__(self, name: str) -> bytes:
+        if name == "report.pdf":
+            self._pdf()
+        return self._files[name]
+
+    def __iter__(self) -> Iterator[str]:
+        self._pdf()
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        self._pdf()
+        return len(self._files)
+
+
+class Rendered:
+    """Each fixture's report rendered once per session, on first use: every format, the PDF
+    only for WITH_PDF and only when a test reads it."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, Files] = {}
+
+    def __call__(self, name: str) -> Files:
+        if name not in self._files:
+            self._files[name] = Files(Report.from_json(load(name)), name in WITH_PDF)
         return self._files[name]
 
 
@@ -83,21 +115,21 @@ def minimal() -> dict:
 
 
 @pytest.fixture(scope="session")
-def weekly_churn_files(rendered) -> dict[str, bytes]:
+def weekly_churn_files(rendered) -> Files:
     return rendered("weekly-churn")
 
 
 @pytest.fixture(scope="session")
-def tuned_no_replay_files(rendered) -> dict[str, bytes]:
+def tuned_no_replay_files(rendered) -> Files:
     return rendered("tuned-no-replay")
 
 
 @pytest.fixture(scope="session")
-def minimal_files(rendered) -> dict[str, bytes]:
+def minimal_files(rendered) -> Files:
     return rendered("minimal")
 
 
 @pytest.fixture(scope="session")
-def example_builds(rendered) -> dict[str, tuple[dict, dict[str, bytes]]]:
+def example_builds(rendered) -> dict[str, tuple[dict, Files]]:
     """Each of EXAMPLES: its report dict and its rendered files (HTML, PDF, JSON, Markdown)."""
     return {name: (load(name), rendered(name)) for name in EXAMPLES}
