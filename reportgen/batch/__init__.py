@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from reportgen.batch.run import run_batch
     from reportgen.batch.summary import BatchResult, summary_csv, summary_json
 
-#: each public name -> the module that defines it; imported on first use (PEP 562), so
-#: ``import reportgen.batch.intake`` (grading, the CLI's --help) does not load the builder
+#: each public name -> the module that defines it, imported on first use (PEP 562), so a
+#: caller of one module (grading imports batch.intake) does not load the builder too
 _WHERE = {
     "BatchHooks": "reportgen.batch.hooks",
     "BatchResult": "reportgen.batch.summary",

@@ -46,22 +46,21 @@ class Files(Mapping[str, bytes]):
     """One fixture's rendered files; the PDF, the slow one, is laid out on first read."""
 
     def __init__(self, report: Report, pdf: bool) -> None:
+        self._report = report
+        self._files: dict[str, bytes] = {}
+        self._render(tuple(f for f in ALL_FORMATS if f != "pdf"))
+        self._pdf_pending = pdf
+
+    def _render(self, formats: tuple[str, ...]) -> None:
         from reportgen.render import render_outputs
 
-        self._report = report
-        formats = tuple(f for f in ALL_FORMATS if f != "pdf")
-        files, problems = render_outputs(report, formats)
+        files, problems = render_outputs(self._report, formats)
         assert problems == [], problems
-        self._files = dict(files)
-        self._pdf_pending = pdf
+        self._files.update(files)
 
     def _pdf(self) -> None:
         if self._pdf_pending:
-            from reportgen.render import render_outputs
-
-            files, problems = render_outputs(self._report, ("pdf",))
-            assert problems == [], problems
-            self._files.update(files)
+            self._render(("pdf",))
             self._pdf_pending = False
 
     def __getitem__(self, name: str) -> bytes:
