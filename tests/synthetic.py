@@ -1,4 +1,4 @@
-"""Pieces the tests' synthetic-project builders (tests/checks/builder*.py, tests/layouts/gen.py)
+"""Pieces the tests' synthetic-project builders (tests/checks/builder.py, tests/layouts/gen*.py)
 write the same way: rung-1 check files, before-after predictions and their run-log rows."""
 
 from __future__ import annotations
@@ -15,14 +15,6 @@ RUNG1_CHECKS = (
     ("overfit", {"rows": 32, "final_loss": 0.01, "accuracy": 1.0}),
     ("shapes", {"passed": True, "assertions": 12}),
 )
-
-
-def project_folder(root: Path) -> Path:
-    """``root`` with its split/, artefacts/predictions/ and artefacts/checks/ folders made."""
-    root = Path(root)
-    for sub in ("split", "artefacts/predictions", "artefacts/checks"):
-        (root / sub).mkdir(parents=True)
-    return root
 
 
 def write_checks(root: Path, model: str) -> None:

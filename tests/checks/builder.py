@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from reportgen.project.manifest import freeze
-from tests.synthetic import project_folder, write_checks
+from reportgen.record import Recorder
+from tests.synthetic import write_checks
 
 
 def _p(signal, strength, noise, rng):
@@ -36,7 +37,7 @@ def make_project(
     seed_rows=None,
 ) -> Path:
     """A project whose candidate is better by an amount set by the strengths; returns its folder."""
-    root = project_folder(root)
+    rec = Recorder(root, predictions="csv")
     rng = np.random.default_rng(7)
     parts = {}
     for part, nb, off in (("train", 10, 0), ("validation", 10, 10), ("test", blocks, 20)):
@@ -49,54 +50,51 @@ def make_project(
         df = pd.DataFrame(
             {"row_id": ids, "week": week, "route": route, "signal": signal.round(6), "y": y}
         )
-        df.to_csv(root / "split" / f"{part}.csv", index=False)
+        df.to_csv(rec.root / "split" / f"{part}.csv", index=False)
         parts[part] = df
     if manifest:
-        freeze(root, created="2026-01-01T00:00:00Z")
-    rows = []
+        rec.freeze(created="2026-01-01T00:00:00Z")
     line_seed = 0
-    for model, strength in (("net", cand_strength), ("base", base_strength)):
-        configs = [f"{model}-a", f"{model}-b"]
-        for seed in range(1, seeds + 1):
-            line_seed += 1
-            srng = np.random.default_rng(1000 + line_seed)
-            s = strength * (1 + seed_jitter * srng.normal())
-            for part in ("validation", "test"):
-                df = parts[part]
-                p = _p(df["signal"].to_numpy(), s, 0.3, srng)
-                if shifted_worse and model == "net" and part == "test":
-                    sh = (df["route"] == "shifted").to_numpy()
-                    p[sh] = _p(df["signal"].to_numpy()[sh], 0.3 * s, 0.3, srng)
-                path = f"artefacts/predictions/{model}-{seed}-{part}.csv"
-                pd.DataFrame({"row_id": df["row_id"], "y": df["y"], "p": p}).to_csv(
-                    root / path, index=False
-                )
-                y = df["y"].to_numpy()
-                ll = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-                cfgs = configs[:test_configs] if part == "test" else configs[:1]
-                for cfg in cfgs:
-                    rows.append(
-                        {
-                            "run_id": f"{model}-{seed}-{cfg}",
-                            "model": model,
-                            "seed": seed,
-                            "split": part,
-                            "metric": "log_loss",
-                            "value": f"{ll:.12g}",
-                            "status": "ok",
-                            "started_at": "2026-01-03T00:00:00Z",
-                            "config": cfg,
-                            "features": "f2" if (features_differ and model == "base") else "f1",
-                            "split_id": "s1",
-                            "predictions": path if predictions else "",
-                        }
-                    )
-    pd.DataFrame(rows).to_csv(root / "runs.csv", index=False)
+    with warnings.catch_warnings():
+        if not manifest:  # the point of manifest=False
+            warnings.filterwarnings("ignore", message=".*freeze the split")
+        for model, strength in (("net", cand_strength), ("base", base_strength)):
+            configs = [f"{model}-a", f"{model}-b"]
+            for seed in range(1, seeds + 1):
+                line_seed += 1
+                srng = np.random.default_rng(1000 + line_seed)
+                s = strength * (1 + seed_jitter * srng.normal())
+                for part in ("validation", "test"):
+                    df = parts[part]
+                    p = _p(df["signal"].to_numpy(), s, 0.3, srng)
+                    if shifted_worse and model == "net" and part == "test":
+                        sh = (df["route"] == "shifted").to_numpy()
+                        p[sh] = _p(df["signal"].to_numpy()[sh], 0.3 * s, 0.3, srng)
+                    cfgs = configs[:test_configs] if part == "test" else configs[:1]
+                    for k, cfg in enumerate(cfgs):
+                        rec.log(
+                            model=model,
+                            seed=seed,
+                            split=part,
+                            metric="log_loss",
+                            row_id=df["row_id"],
+                            y=df["y"],
+                            p=p,
+                            # tests read artefacts/predictions/{model}-{seed}-{part}.csv
+                            run_id=f"{model}-{seed}" + (f"-{cfg}" if k else ""),
+                            config=cfg,
+                            features="f2" if (features_differ and model == "base") else "f1",
+                            split_id="s1",
+                            started_at="2026-01-03T00:00:00Z",
+                            env="",
+                        )
+    if not predictions:
+        _drop_predictions(rec.root)
     if checks:
-        write_checks(root, "net")
+        write_checks(rec.root, "net")
     nwo = ", ".join(f'"{s}"' for s in not_worse_on)
     mue = f"min_useful_effect = {min_useful_effect}\n" if min_useful_effect is not None else ""
-    (root / "evreport.toml").write_text(f"""title = "Synthetic"
+    (rec.root / "evreport.toml").write_text(f"""title = "Synthetic"
 [claim]
 text = "net beats base"
 candidate = "net"
@@ -117,4 +115,14 @@ unit = "calls"
 cases_per_period = 1000
 period = "week"
 """)
-    return root
+    return rec.root
+
+
+def _drop_predictions(root: Path) -> None:
+    """Empty runs.csv's predictions column and delete the files: a run-log-only project."""
+    # raw write: Recorder writes predictions with every run it logs
+    runs = pd.read_csv(root / "runs.csv", dtype=str, keep_default_na=False)
+    runs["predictions"] = ""
+    runs.to_csv(root / "runs.csv", index=False)
+    for f in (root / "artefacts" / "predictions").iterdir():
+        f.unlink()
