@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
@@ -25,6 +26,52 @@ class CheckFile:
     fields: dict = field(default_factory=dict)
     passed: bool | None = None
     text: str = ""
+
+
+@dataclass(frozen=True)
+class CheckVerdict:
+    """One kind of rung-1 check of one model, judged from every file of that kind."""
+
+    kind: str
+    paths: tuple[str, ...]  #: every file of the kind, sorted
+    passed: bool | None  #: False when any file fails; True when none fails and one passes
+    detail: str  #: the sentence with its numbers, naming the file when there are several
+
+
+def verdict(kind: str, files: Iterable[CheckFile]) -> CheckVerdict:
+    """The check ``kind`` from all of ``files`` (its files for one model), whatever their
+    names: any failing file fails it, and the sentence names the first failing one."""
+    mine = sorted(files, key=lambda c: c.path)
+    paths = tuple(c.path for c in mine)
+    if len(mine) == 1:
+        return CheckVerdict(kind, paths, mine[0].passed, mine[0].text)
+    failed = [c for c in mine if c.passed is False]
+    if failed:
+        f = failed[0]
+        fail = "fails" if len(failed) == 1 else "fail"
+        return CheckVerdict(
+            kind,
+            paths,
+            False,
+            f"{len(failed)} of {len(mine)} {kind} files {fail}; {f.path}: {f.text}",
+        )
+    passed = True if any(c.passed for c in mine) else None
+    judged = sum(1 for c in mine if c.passed)
+    head = (
+        f"all {len(mine)} {kind} files pass"
+        if judged == len(mine)
+        else f"{judged} of {len(mine)} {kind} files pass"
+    )
+    return CheckVerdict(kind, paths, passed, head + "".join(f"; {c.path}: {c.text}" for c in mine))
+
+
+def verdicts(files: Iterable[CheckFile], model: str) -> dict[str, CheckVerdict]:
+    """Each kind of check ``model``'s files hold, judged from all of its files, by kind."""
+    kinds: dict[str, list[CheckFile]] = {}
+    for c in files:
+        if c.model == model:
+            kinds.setdefault(c.check, []).append(c)
+    return {k: verdict(k, kinds[k]) for k in sorted(kinds)}
 
 
 #: most classes an initial-loss check may name (ln(k) of anything larger is not a sanity check)

@@ -15,7 +15,7 @@ from reportgen.model.enums import Finding, IntervalSource, RungStatus
 from reportgen.model.relevance import Relevance, Slice
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
-from reportgen.project.checkfiles import CheckFile
+from reportgen.project.checkfiles import CheckVerdict, verdicts
 from reportgen.words import (
     blocks_phrase,
     count,
@@ -46,7 +46,7 @@ def correct_rung(
     """Rung 1 from the candidate's check files and logged-versus-recomputed metric values;
     ``doubt`` (the candidate's class columns look misnamed) makes a shown rung partly and is
     its one thing missing."""
-    mine = {c.check: c for c in project.checks if c.model == model}
+    mine = verdicts(project.checks, model)
     checks = []
     for name in RUNG_CHECKS:
         c = mine.get(name)
@@ -57,12 +57,12 @@ def correct_rung(
                 passed=c.passed if c else None,
                 value=None,
                 bar=None,
-                artefacts=(c.path,) if c else (),
-                text=c.text if c else f"no {name} check file for {model} (not shown)",
+                artefacts=c.paths if c else (),
+                text=c.detail if c else f"no {name} check file for {model} (not shown)",
             )
         )
     logged, bad = logged_check(comparisons)
-    arts = [c.path for c in mine.values()] + project.evidence.get("correct", [])
+    arts = sorted(p for c in mine.values() for p in c.paths) + project.evidence.get("correct", [])
     arts += [c.cite for c in (bad or comparisons)]
     status = _correct_status(model, mine, comparisons, bad, arts)
     if doubt and status.status != RungStatus.NOT_SHOWN:  # the misnamed columns void the rest
@@ -74,12 +74,12 @@ def correct_rung(
 
 def _correct_status(
     model: str,
-    mine: dict[str, CheckFile],
+    mine: dict[str, CheckVerdict],
     comparisons: list[Comparison],
     bad: list[Comparison],
     arts: list[str],
 ) -> Rung:
-    failed = [c for c in mine.values() if c.passed is False]
+    failed = [mine[n] for n in RUNG_CHECKS if n in mine and mine[n].passed is False]
     present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]
     absent = [n for n in RUNG_CHECKS if n not in mine or mine[n].passed is None]
     if failed:
@@ -88,7 +88,7 @@ def _correct_status(
             1,
             RungStatus.NOT_SHOWN,
             arts,
-            f"{f.check} check fails: {f.text}",
+            f"{f.kind} check fails: {f.detail}",
             f"{count_noun(len(failed), 'sanity check')} of {model} "
             + ("fails" if len(failed) == 1 else "fail"),
         )
