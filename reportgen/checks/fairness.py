@@ -408,25 +408,56 @@ def _tuning_budget(rn: str, cand: ModelRuns, base: ModelRuns) -> Evidence:
 
 
 def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
-    """Each model scored one configuration on test."""
+    """Each model scored one configuration on test, each of its networks once (a second test
+    row of one seed and config, a re-run after a tweak, is the test reused)."""
     facts = []
     for mr in (cand, base):
         n = len(mr.test_configs)
-        lines = [r.cite(rn) for r in mr.rows if r.split == "test" and r.ok]
+        tests = [r for r in mr.rows if r.split == "test" and r.ok]
+        again = _reused(tests)
+        if not n:
+            text = f"{mr.name} has no test rows"
+        elif n == 1 and not again:
+            text = f"test opened once for {mr.name} (one config scored)"
+        else:
+            parts = (
+                [
+                    f"test opened {count(n)} times for {mr.name} ({count_noun(n, 'config')} "
+                    "scored on test)"
+                ]
+                if n > 1
+                else []
+            )
+            if again:
+                first = again[0]
+                others = (
+                    f" and {count_noun(len(again) - 1, 'other network')} scored again"
+                    if len(again) > 1
+                    else ""
+                )
+                parts.append(
+                    f"seed {first[0].seed} of {mr.name} scored on test {count(len(first))} times "
+                    f"({', '.join(r.cite(rn) for r in first)}){others}"
+                )
+            text = "; ".join(parts) + ": the test number is validation-level"
         facts.append(
             _fact(
                 TEST_OPENED_ONCE[mr.role],
-                (n == 1) if n else None,
-                f"test opened once for {mr.name} (one config scored)"
-                if n == 1
-                else f"test opened {count(n)} times for {mr.name} ({count_noun(n, 'config')} scored "
-                "on test): the test number is validation-level"
-                if n
-                else f"{mr.name} has no test rows",
-                lines,
+                (n == 1 and not again) if n else None,
+                text,
+                [r.cite(rn) for r in tests],
             )
         )
     return facts
+
+
+def _reused(tests: list[RunRow]) -> list[list[RunRow]]:
+    """The test rows of each network (one seed of one config) scored on test more than once,
+    in file order, the earliest network first."""
+    by_net: dict[tuple[str | None, int], list[RunRow]] = {}
+    for r in sorted(tests, key=lambda r: r.line):
+        by_net.setdefault((r.config, r.seed), []).append(r)
+    return [rows for rows in by_net.values() if len(rows) > 1]
 
 
 def fair_status(facts: list[Evidence]) -> tuple[str, str | None]:

@@ -146,7 +146,18 @@ def select_runs(project: Project, role: str) -> ModelRuns:
     ]
     chosen = [r for r in ok if r.config == mr.config]
     index = _prediction_index(project)
-    seeds = [_valued_seed(project, s, index) for s in _seed_runs(chosen)]
+    runs, again = _seed_runs(chosen)
+    mr.left_out += [
+        left_out_line(
+            name,
+            r.seed,
+            r.cite(rn),
+            f"a second {r.split} row of this seed (run {r.run_id!r}); the first in the log, "
+            f"{first.cite(rn)}, is analysed",
+        )
+        for r, first in again
+    ]
+    seeds = [_valued_seed(project, s, index) for s in runs]
     # Every seed with a validation or a test row is analysed: the seed line uses the ones with a
     # validation value, the block line the ones with test predictions. Only a seed with neither
     # (e.g. a train row alone) is an incomplete run.
@@ -189,17 +200,23 @@ def _analysed_config(ok: list[RunRow]) -> str | None:
     return max(val_cfg, key=lambda c: (val_cfg[c], last_line[c]))
 
 
-def _seed_runs(chosen: list[RunRow]) -> list[SeedRun]:
+def _seed_runs(chosen: list[RunRow]) -> tuple[list[SeedRun], list[tuple[RunRow, RunRow]]]:
     """One SeedRun per seed of the analysed config, sorted by seed: its first validation row and
-    its first test row (file order)."""
+    its first test row (file order); and each later row of a seed and part (a re-run) with the
+    row analysed in its place."""
     by_seed: dict[int, SeedRun] = {}
+    again: list[tuple[RunRow, RunRow]] = []
     for r in sorted(chosen, key=lambda r: r.line):
         s = by_seed.setdefault(r.seed, SeedRun(r.seed))
-        if r.split == "validation" and s.val_row is None:
-            s.val_row = r
-        elif r.split == "test" and s.test_row is None:
-            s.test_row = r
-    return [by_seed[seed] for seed in sorted(by_seed)]
+        if r.split not in ("validation", "test"):
+            continue
+        attr = "val_row" if r.split == "validation" else "test_row"
+        first = getattr(s, attr)
+        if first is None:
+            setattr(s, attr, r)
+        else:
+            again.append((r, first))
+    return [by_seed[seed] for seed in sorted(by_seed)], again
 
 
 def _valued_seed(
