@@ -34,13 +34,14 @@ class CheckVerdict:
 
     kind: str
     paths: tuple[str, ...]  #: every file of the kind, sorted
-    passed: bool | None  #: False when any file fails; True when none fails and one passes
+    passed: bool | None  #: False when any file fails, True when every file passes
     detail: str  #: the sentence with its numbers, naming the file when there are several
 
 
 def verdict(kind: str, files: Iterable[CheckFile]) -> CheckVerdict:
     """The check ``kind`` from all of ``files`` (its files for one model), whatever their
-    names: any failing file fails it, and the sentence names the first failing one."""
+    names: any failing file fails it, and the sentence names the first failing one; a file
+    that cannot be judged leaves it uncredited unless another fails."""
     mine = sorted(files, key=lambda c: c.path)
     paths = tuple(c.path for c in mine)
     if len(mine) == 1:
@@ -55,12 +56,12 @@ def verdict(kind: str, files: Iterable[CheckFile]) -> CheckVerdict:
             False,
             f"{len(failed)} of {len(mine)} {kind} files {fail}; {f.path}: {f.text}",
         )
-    passed = True if any(c.passed for c in mine) else None
     judged = sum(1 for c in mine if c.passed)
+    passed = True if judged == len(mine) else None
     head = (
         f"all {len(mine)} {kind} files pass"
-        if judged == len(mine)
-        else f"{judged} of {len(mine)} {kind} files pass"
+        if passed
+        else f"{judged} of {len(mine)} {kind} files pass, the others are not credited"
     )
     return CheckVerdict(kind, paths, passed, head + "".join(f"; {c.path}: {c.text}" for c in mine))
 

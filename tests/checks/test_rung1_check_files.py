@@ -9,6 +9,7 @@ from reportgen.checks import compute_report
 from reportgen.project import load_project
 from reportgen.project.checkfiles import CheckFile, verdicts
 from tests.checks.builder import make_project
+from tests.checks.builder_ba import make_ba_project
 
 FAILING = {"check": "initial_loss", "model": "net", "value": 5.0, "classes": 2}
 PASSING = {"check": "initial_loss", "model": "net", "value": 0.71, "classes": 2}
@@ -86,3 +87,25 @@ def test_another_model_s_files_are_not_read_for_the_candidate():
     other = CheckFile("artefacts/checks/base.json", "overfit", "base", {}, False, "x")
     mine = CheckFile("artefacts/checks/net.json", "overfit", "net", {}, True, "y")
     assert verdicts([other, mine], "net")["overfit"].paths == ("artefacts/checks/net.json",)
+
+
+def test_a_file_that_cannot_be_judged_leaves_its_check_uncredited(tmp_path):
+    unjudged = {"check": "initial_loss", "model": "net", "value": "high", "classes": 2}
+    rung, check = _rung1(tmp_path, {"zzz-initial_loss.json": unjudged})
+    assert check["passed"] is None
+    assert check["text"].startswith("1 of 2 initial_loss files pass, the others are not credited")
+    assert rung["status"] == "partly"
+
+
+def test_before_after_holds_one_check_per_kind_and_model_citing_all_its_files(tmp_path):
+    root = make_ba_project(tmp_path / "p")
+    rerun = {"check": "shapes", "model": "after", "passed": False, "assertions": 8}
+    (root / "artefacts" / "checks" / "a-shapes-rerun.json").write_text(json.dumps(rerun))
+    report, _ = compute_report(load_project(root))
+    harness = [c for c in report["checks"] if c["id"].startswith("rung1-shapes")]
+    files = ["artefacts/checks/a-shapes-rerun.json", "artefacts/checks/shapes.json"]
+    assert [(c["id"], c["passed"], c["artefacts"]) for c in harness] == [
+        ("rung1-shapes-after", False, files)
+    ]
+    assert report["ladder"][0]["status"] == "not shown"
+    assert f"{files[0]}: shape assertions FAILED" in report["ladder"][0]["missing"]

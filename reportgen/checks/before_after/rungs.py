@@ -17,6 +17,7 @@ from reportgen.model.before_after import BeforeAfter, General
 from reportgen.model.data import Comparison
 from reportgen.model.relevance import Relevance, Slice
 from reportgen.project import Project
+from reportgen.project.checkfiles import verdicts
 from reportgen.words import confidence, count, count_noun, given, p_text
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
@@ -31,28 +32,33 @@ GENERAL_SET_HELD = CheckId("general-set-held", 5)
 
 def harness_rung(project: Project, comparisons: list[Comparison]) -> RungResult:
     """Rung 1: the evaluation harness's own checks and logged-versus-recomputed values."""
-    harness = list(project.checks)
+    harness = [
+        (model, v)
+        for model in dict.fromkeys(c.model for c in project.checks)
+        for v in verdicts(project.checks, model).values()
+    ]
+    harness.sort(key=lambda mv: mv[1].paths[0])
     checks = [
-        Check(HARNESS.of(c.check, c.model), 1, c.passed, None, None, (c.path,), c.text)
-        for c in harness
+        Check(HARNESS.of(v.kind, model), 1, v.passed, None, None, v.paths, v.detail)
+        for model, v in harness
     ]
     logged, bad = logged_check(comparisons)
     checks.append(logged)
     arts = (
-        [c.path for c in harness]
+        sorted(c.path for c in project.checks)
         + [c.cite for c in comparisons]
         + project.evidence.get("correct", [])
     )
-    failed = [c for c in harness if c.passed is False]
+    failed = [v for _, v in harness if v.passed is False]
     if failed:
         return rung(
             1,
             "not shown",
             arts,
-            f"{failed[0].check} check fails: {failed[0].text}",
+            f"{failed[0].kind} check fails: {failed[0].detail}",
             "an evaluation-harness check fails",
         ), checks
-    if harness and all(c.passed for c in harness) and comparisons and not bad:
+    if harness and all(v.passed for _, v in harness) and comparisons and not bad:
         return rung(
             1,
             "shown",
