@@ -67,7 +67,7 @@ class BlockNoise(Model):
     welch: Welch = key("the Welch t interval on the per-network gaps")
     per_seed: tuple[SeedGap, ...] = key("each seed's test gap and interval")
     two_level: TwoLevel = key("the two-level (seeds and blocks) interval")
-    excludes_zero: bool = key("the primary interval excludes zero")
+    excludes_zero: bool = key("the primary interval excludes zero: wholly above or wholly below it")
     distribution: Distribution | None = key("the bootstrap gaps' histogram, or null")
     reason: str | None = key("why there is no interval, or null")
     block_column: str | None = key("the block column, or null for row blocks")

@@ -88,7 +88,7 @@ class BlockNoise:
         One per candidate seed (``stats.bootstrap.per_seed_intervals``).
     two_level : TwoLevel
     excludes_zero : bool
-        The primary interval's low end is above 0.
+        The primary interval excludes zero on either side: wholly above or wholly below it.
     distribution : Histogram or None
     reason : Reason or None
         Why the intervals are None: ``NOTHING_TO_COMPARE``, ``BLOCK_NOT_FINITE``,
@@ -304,7 +304,7 @@ def _intervals(
         low=low,
         high=high,
         reason=reason,
-        excludes_zero=bool(low is not None and low > 0),
+        excludes_zero=bool(low is not None and high is not None and (low > 0 or high < 0)),
         distribution=Histogram(
             tuple(float(e) for e in edges), tuple(int(c) for c in counts_h.tolist())
         ),

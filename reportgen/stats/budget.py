@@ -120,7 +120,8 @@ class Budget:
         gap plus or minus the half-width.
     gap : float
     plan : Plan
-        Against zero.
+        Against zero on the gap's side (half-width below ``|gap|``): the interval would
+        exclude zero whichever model the gap favours.
     plan_useful : Plan or None
         Against min_useful_effect; None without it.
     grid : tuple of GridPoint
@@ -242,7 +243,8 @@ def budget(
         half_width=hw,
         combined=Bounds(gap - hw, gap + hw),
         gap=gap,
-        plan=_plan(gap, **now),
+        # the interval excludes zero on the gap's side: either model shown better
+        plan=_plan(abs(gap), **now),
         plan_useful=None if min_useful_effect is None else _plan(gap - min_useful_effect, **now),
         grid=tuple(
             GridPoint(S * ks, B * kb, half_width(seed_var, S * ks, block_var, B * kb, z))

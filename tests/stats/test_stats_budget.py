@@ -65,11 +65,24 @@ def test_useful_effect_plan_and_non_positive_gap():
         min_useful_effect=0.01,
     )
     assert b.plan_useful.seeds_needed == _brute(0.005**2, 1e-6, 0.01, b.z)
-    neg = bd.budget(
-        seed_sd=0.005, n_seeds=5, block_var_of_gap=1e-6, n_blocks=40, gap=-0.01, confidence=0.95
+    zero = bd.budget(
+        seed_sd=0.005, n_seeds=5, block_var_of_gap=1e-6, n_blocks=40, gap=0.0, confidence=0.95
     )
-    assert neg.plan.seeds_needed is None and neg.plan.reasons == (Reason.GAP_NOT_ABOVE_TARGET,)
-    assert neg.plan_useful is None
+    assert zero.plan.seeds_needed is None and zero.plan.reasons == (Reason.GAP_NOT_ABOVE_TARGET,)
+    assert zero.plan_useful is None
+
+
+def test_a_negative_gap_is_planned_towards_the_baseline_shown_better():
+    # the interval excludes zero on the gap's side: the plan for -g is the plan for +g, while
+    # the useful gain stays out of reach
+    kw = dict(seed_sd=0.005, n_seeds=5, block_var_of_gap=1e-6, n_blocks=40, confidence=0.95)
+    neg = bd.budget(gap=-0.006, min_useful_effect=0.002, **kw)
+    pos = bd.budget(gap=0.006, **kw)
+    assert neg.plan.seeds_needed == pos.plan.seeds_needed == _brute(0.005**2, 1e-6, 0.006, neg.z)
+    assert neg.plan.blocks_needed == pos.plan.blocks_needed
+    assert neg.plan.both_needed == pos.plan.both_needed
+    assert neg.plan_useful.seeds_needed is None
+    assert neg.plan_useful.reasons == (Reason.GAP_NOT_ABOVE_TARGET,)
 
 
 def test_seed_sd_chi_square_interval_against_scipy():

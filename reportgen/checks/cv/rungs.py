@@ -19,6 +19,7 @@ from reportgen.checks.fairness import (
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
+from reportgen.checks.orientation import noise_label, side_words, zero_words
 from reportgen.checks.types import Check, Evidence, Interval
 from reportgen.model.cv import CrossValidation
 from reportgen.model.enums import IntervalSource, RungStatus
@@ -279,14 +280,7 @@ def cv_noise_rung(
             iv.low if iv is not None else None,
             0.0,
             tuple(arts[:1]),
-            (
-                f"cross-validation interval {iv.ends} over {iv.what} "
-                + (
-                    "excludes zero in the candidate's favour"
-                    if excl
-                    else "does not exclude zero in the candidate's favour"
-                )
-            )
+            (f"cross-validation interval {iv.ends} over {iv.what} {side_words(iv)}")
             if iv is not None
             else f"no corrected interval: {cv.reason or 'the fold gaps have no spread'}",
         ),
@@ -297,7 +291,7 @@ def cv_noise_rung(
             RungStatus.SHOWN,
             arts,
             None,
-            "the gap clears the seed rule and the corrected cross-validation interval excludes zero",
+            "the gap clears the seed rule and the corrected cross-validation interval lies above zero",
         ), checks
     if not measured:
         missing = seed.reason or "retraining noise unmeasured: fewer than 2 seeds per fold"
@@ -306,13 +300,8 @@ def cv_noise_rung(
     elif iv is None:
         missing = f"no corrected cross-validation interval ({cv.reason or 'no spread'})"
     else:
-        missing = f"the corrected cross-validation interval {iv.ends} does not exclude zero in the candidate's favour"
-    summary = (
-        "seed rule "
-        + ("passes" if rule_ok else "fails" if measured else "unmeasured")
-        + "; corrected interval "
-        + ("excludes zero" if excl else "includes zero or is missing")
-    )
+        missing = f"the corrected cross-validation interval {iv.ends} {zero_words(iv)}"
+    summary = noise_label(seed, iv, "corrected interval")
     return rung(
         3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
     ), checks

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from reportgen.checks.model_vs_baseline.rungs import slice_numbers
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.orientation import Side, shown_side, zero_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.model.block import BlockNoise
@@ -24,7 +25,6 @@ from reportgen.words import (
     count_noun,
     gap,
     given,
-    interval,
     noun,
     plural_noun,
     ratio,
@@ -96,6 +96,16 @@ def _not_better_reason(project: Project, seed: SeedNoise, iv: Interval | None) -
     return "not shown to be better"
 
 
+def _seed_beyond(project: Project, seed: SeedNoise) -> str:
+    """The seed line's half of "the baseline is better": the gap beyond the bar on its side."""
+    if seed.trivial:
+        return f"both models train deterministically, with a {seed.part} gap of {gap(seed.validation_gap)}"
+    return (
+        f"the {seed.part} gap is {ratio(seed.gap_in_sd, signed=True)} seed sd, beyond "
+        f"{given(project.config.seed_sd_multiple)} on the baseline's side"
+    )
+
+
 def decide(
     project: Project,
     ladder: list[Rung],
@@ -111,12 +121,13 @@ def decide(
     reasons = []
     if (
         iv is not None
-        and iv.high < 0
+        and shown_side(seed, iv) == Side.BASELINE
         and st["correct"] == RungStatus.SHOWN
         and st["fair"] == RungStatus.SHOWN
     ):
         reasons.append(
-            f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero"
+            f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero and "
+            + _seed_beyond(project, seed)
         )
         return Decision(Verdict.KEEP_BASELINE, cfg.baseline, tuple(reasons))
     if sup >= 4:
@@ -183,10 +194,11 @@ def rewrite_claim(
             f"{c}'s code passes its sanity checks, but the comparison with {b} is not shown to be fair "
             f"({ladder[1].missing}), so {measured} does not say which model is better."
         )
-    if iv is not None and iv.high < 0:
+    if iv is not None and shown_side(seed, iv) == Side.BASELINE:
         return (
-            f"Under a fair comparison, {b} beats {c} by {iv.size(iv.gap)} {_part(iv)} {metric} "
-            f"({conf} interval {interval(-iv.high, -iv.low, digits=iv.digits)}, {iv.what})."
+            f"Under a fair comparison, {b} beats {c} on {metric}: the {_part(iv)} gap is "
+            f"{iv.signed(iv.gap)} (negative favours {b}; {conf} interval {iv.ends}, {iv.what}), "
+            f"and {_seed_beyond(project, seed)}."
         )
     if sup == 2:
         sd = seed.gap_in_sd
@@ -219,9 +231,14 @@ def rewrite_claim(
                 f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
             )
         ruled_out = ruled_out_words(rel)
+        below = (
+            f"; the interval {zero_words(iv)}, but the seed rule does not show {b} better either"
+            if iv is not None and iv.below_zero
+            else ""
+        )
         return (
             f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
-            f"and {test_txt}" + (f"; {ruled_out}" if ruled_out else "") + "."
+            f"and {test_txt}" + below + (f"; {ruled_out}" if ruled_out else "") + "."
         )
     noise = (
         f"{ratio(seed.gap_in_sd, signed=True)} seed sd"
@@ -384,7 +401,7 @@ def _interval_items(
         items.append(
             ReconsiderItem(
                 ItemId.EXCLUDES_ZERO,
-                f"the {_part(iv)} interval excludes zero (now {iv.ends} over {iv.what})",
+                f"the {_part(iv)} interval lies above zero (now {iv.ends} over {iv.what})",
             )
         )
     m = cfg.min_useful_effect

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.orientation import noise_label, side_words, zero_words
 from reportgen.checks.recompute import logged_words
 from reportgen.checks.types import Check, Interval, Rung
 from reportgen.model.block import BlockNoise
@@ -196,11 +197,7 @@ def _interval_check(iv: Interval | None, arts: Sequence[str]) -> Check:
     if iv is None:
         text = "no evaluation interval (no per-row predictions and no paired seeds)"
     else:
-        text = f"{iv.part or 'test'} interval {iv.ends} ({iv.what}) " + (
-            "excludes zero in the candidate's favour"
-            if iv.above_zero
-            else "does not exclude zero in the candidate's favour"
-        )
+        text = f"{_part(iv)} interval {iv.ends} ({iv.what}) {side_words(iv)}"
     return Check(
         id=TEST_INTERVAL.id,
         rung=3,
@@ -210,6 +207,11 @@ def _interval_check(iv: Interval | None, arts: Sequence[str]) -> Check:
         artefacts=tuple(arts) if iv else (),
         text=text,
     )
+
+
+def _part(iv: Interval | None) -> str:
+    """The part the evaluation interval is on."""
+    return (iv.part if iv else None) or "test"
 
 
 def noise_rung(
@@ -238,7 +240,7 @@ def noise_rung(
             RungStatus.SHOWN,
             arts,
             None,
-            "the gap clears the seed rule and the test interval excludes zero",
+            f"the gap clears the seed rule and the {_part(iv)} interval lies above zero",
         ), checks
     if seed.gap_in_sd is None and not seed.trivial:
         missing = seed.reason or f"{repeat_words(cfg).noise} unmeasured: fewer than 2 seeds"
@@ -255,16 +257,8 @@ def noise_rung(
     elif iv is None:
         missing = "no evaluation interval on test (no per-row predictions)"
     else:
-        missing = (
-            f"the {iv.part or 'test'} interval {iv.ends} does not "
-            "exclude zero in the candidate's favour"
-        )
-    summary = (
-        "seed rule "
-        + ("passes" if rule_ok else "fails")
-        + "; test interval "
-        + ("excludes zero" if excl else "includes zero or is missing")
-    )
+        missing = f"the {_part(iv)} interval {iv.ends} {zero_words(iv)}"
+    summary = noise_label(seed, iv, f"{_part(iv)} interval")
     return rung(
         3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
     ), checks
