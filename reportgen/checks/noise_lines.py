@@ -236,7 +236,9 @@ def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
     s2 = (
         f"the test gap is {with_sign(block.gap, d)} {unit} (row-weighted over "
         f"{count_noun(block.rows, 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
-        f"{interval(block.low, block.high, digits=d)} over {what}, the wider of the "
+        f"{interval(block.low, block.high, digits=d)} over {what}"
+        + ("" if cfg.block else " (no block column: the bootstrap resamples rows)")
+        + ", the wider of the "
         f"bootstrap ({interval(bs.low, bs.high, digits=d)}, "
         f"{count_noun(block.resamples, 'resample')}) and the paired t ({t_txt})."
     )

@@ -49,7 +49,9 @@ def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None 
             f"the interval {iv.ends} lies inside ±{given(m, unit)}: practically equivalent, a tie"
         )
     if finding == "worse":
-        return f"the interval {iv.ends} lies below zero: it favours the baseline, so no gain is there"
+        return (
+            f"the interval {iv.ends} lies below zero: it favours the baseline, so no gain is there"
+        )
     if finding == "no-useful-gain":
         return (
             f"the interval {iv.ends} lies below the useful effect {given(m, unit)}: no useful gain is "

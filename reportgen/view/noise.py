@@ -370,7 +370,7 @@ def _block_rows(report: Report, block: BlockNoise, d: int) -> list[IntervalRow]:
     words = repeat_words(report.project.repeats)
     column = report.data.block_column
     boot_label = _boot_label(report)
-    blocks = plural_noun(column) if column else "single-row blocks"
+    blocks = plural_noun(column) if column else "rows"
     two_label = (
         "two-level bootstrap (blocks only: no seed level)"
         if _one_network(block)

@@ -1,4 +1,4 @@
-"""Nouns after counts: user column names read as words, English plurals, "single-row blocks"."""
+"""Nouns after counts: user column names read as words, English plurals, blocks or rows."""
 
 from __future__ import annotations
 
@@ -79,10 +79,11 @@ def count_noun(n: float | int | None, word: str, *, adjective: str = "") -> str:
 
 
 def blocks_phrase(n: float | int | None, block: str | None) -> str:
-    """How many evaluation blocks, in words: "30 weeks", or "400 single-row blocks"."""
+    """How many evaluation blocks, in words: "30 weeks"; without a block column each row is its
+    own block and the count says so plainly: "400 rows"."""
     if block:
         return count_noun(n, block)
-    return count_noun(n, "block", adjective="single-row")
+    return count_noun(n, "row")
 
 
 def metric_unit(unit: str | None, *, power: int) -> str | None:

@@ -228,3 +228,17 @@ def test_one_test_block_names_the_block_as_the_cause(tmp_path):
         "interval (now 1 week)" in items
     )
     assert not any("per-row test predictions" in i for i in items)
+
+
+# ---------------------------------------------------------- without a block column
+
+
+def test_without_a_block_column_the_noise_words_count_rows_not_blocks(tmp_path):
+    report = _report(tmp_path, layout="canonical", blocks="none")
+    assert report["data"]["block_column"] is None
+    block = report["noise"]["block"]
+    line = next(x for x in report["noise"]["lines"] if x.startswith(BLOCK_HEAD))
+    rows = f"{block['blocks']:,} rows"
+    assert f"over {rows} (no block column: the bootstrap resamples rows)" in line, line
+    assert report["noise"]["interval"]["what"] == rows
+    assert not [p for p, v in strings(report) if "single-row" in v]
