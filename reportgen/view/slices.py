@@ -145,7 +145,14 @@ def _measured_rows(report: Report) -> list[Row]:
     if block:
         rows.append(Row("block column", block))
     if data.blocks is not None:
-        rows.append(Row("blocks on test", blocks_phrase(data.blocks, block)))
+        rows.append(
+            Row(
+                "blocks on test",
+                blocks_phrase(data.blocks, block)
+                if block
+                else "none: the bootstrap resamples rows",
+            )
+        )
     kind = (report.noise.block.block_kind if report.noise.block else None) or "period"
     # without a block column the first and last "blocks" are row ids: no period was measured
     if block and kind == "period" and data.first_block is not None:

@@ -91,7 +91,7 @@ def test_without_a_block_column_no_period_is_measured():
     assert report["data"]["block_column"] is None and report["data"]["first_block"]
     rows = {r.label: r.value for r in build_view(Report.from_json(report), ()).bounds.data}
     assert "period measured" not in rows
-    assert rows["blocks on test"] == f"{report['data']['blocks']:,} rows"
+    assert rows["blocks on test"] == "none: the bootstrap resamples rows"
     weekly = {
         r.label: r.value for r in build_view(Report.from_json(load("weekly-churn")), ()).bounds.data
     }
