@@ -169,3 +169,19 @@ def test_no_reconsider_when_item_is_already_met(reports, name):
     m = re.search(r"the interval's lower end reaches the useful effect ([\d.]+)", text)
     if m:
         assert iv["low"] < float(m.group(1)), text
+
+
+@pytest.mark.parametrize("required", [True, False])
+def test_a_slice_shown_worse_is_named_in_the_claim_and_rung_five(tmp_path, required):
+    kw = {"shifted_worse": True, "base_strength": 0.8}
+    root = make_project(tmp_path, **kw, not_worse_on=("shifted",) if required else ())
+    r = compute_report(load_project(root))[0]
+    shifted = next(s for s in r["slices"] if s["slice"] == "shifted")
+    assert shifted["worse"] is True and shifted["required"] is required
+    claim = r["claim"]["rewritten"]
+    assert claim.count("'shifted'") == 1, claim
+    assert "net is worse on slice 'shifted'" in claim or "worse on slice 'shifted'" in claim
+    assert "net worse on 'shifted'" in r["ladder"][4]["summary"]
+    if not required:  # rung 5 is reached: the claim's "each slice" leaves the worse one out
+        assert r["claim"]["supported_rung"] == 5
+        assert "on each of the 2 slices with an interval where it is not worse" in claim

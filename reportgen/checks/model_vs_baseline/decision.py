@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.checks.model_vs_baseline.rungs import slice_numbers
+from reportgen.checks.model_vs_baseline.rungs import slice_numbers, worse_slice_words
 from reportgen.checks.noise_lines import repeat_words
 from reportgen.checks.orientation import Side, shown_side, zero_words
 from reportgen.checks.relevance import ruled_out_words
@@ -173,7 +173,25 @@ def rewrite_claim(
     slices: list[Slice] | None,
     data: Data,
 ) -> str:
-    """One sentence with numbers, never above the supported rung."""
+    """One sentence with numbers, never above the supported rung; a slice shown worse is named
+    in every branch that speaks of the gap, listed in not_worse_on or not."""
+    claim = _claim(project, ladder, sup, iv, seed, rel, slices, data)
+    unnamed = [s for s in slices or [] if repr(s.slice) not in claim]
+    worse = worse_slice_words(project.config.candidate, unnamed) if sup >= 2 else None
+    return claim if worse is None else f"{claim.removesuffix('.')}; but {worse}."
+
+
+def _claim(
+    project: Project,
+    ladder: list[Rung],
+    sup: int,
+    iv: Interval | None,
+    seed: SeedNoise,
+    rel: Relevance | None,
+    slices: list[Slice] | None,
+    data: Data,
+) -> str:
+    """The rewritten claim before the slices shown worse are named."""
     cfg = project.config
     c, b, metric = cfg.candidate, cfg.baseline, cfg.metric_words
     conf = confidence(cfg.confidence)
@@ -260,11 +278,12 @@ def rewrite_claim(
         return base + f"; where it stops holding is not shown ({ladder[4].missing})."
     where = []
     if slices:
-        with_interval = [s for s in slices if s.low is not None]
-        unmeasured = len(slices) - len(with_interval)
+        with_interval = [s for s in slices if s.low is not None and not s.worse]
+        unmeasured = len([s for s in slices if s.low is None])
         if with_interval:
             where.append(
                 f"on each of the {count_noun(len(with_interval), 'slice')} with an interval"
+                + (" where it is not worse" if any(s.worse for s in slices) else "")
                 + (f" ({count(unmeasured)} too small to measure)" if unmeasured else "")
             )
     if data.blocks and cfg.block:

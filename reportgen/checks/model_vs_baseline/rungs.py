@@ -270,6 +270,25 @@ def slice_numbers(s: Slice) -> tuple[str, str, str]:
     return with_sign(s.gap, d), interval(s.low, s.high, digits=d), with_sign(s.low, d)
 
 
+def worse_slices(slices: list[Slice] | None) -> list[Slice]:
+    """The slices whose interval lies wholly below zero, whether or not not_worse_on lists them."""
+    return [s for s in slices or [] if s.worse]
+
+
+def worse_slice_words(candidate: str, slices: list[Slice] | None) -> str | None:
+    """ "net is worse on slice 'g2' (gap −0.107, interval −0.128 to −0.086, 240 test rows)", for
+    every slice shown worse, or None when there is none."""
+    worse = worse_slices(slices)
+    if not worse:
+        return None
+    each = [
+        f"{s.slice!r} (gap {slice_numbers(s)[0]}, interval {slice_numbers(s)[1]}, "
+        f"{count_noun(s.rows, 'test row')})"
+        for s in worse
+    ]
+    return f"{candidate} is worse on {'slice' if len(each) == 1 else 'slices'} " + ", ".join(each)
+
+
 def _slice_check(s: Slice, scored: Sequence[str]) -> Check:
     """A required slice: not worse than the baseline within the margin; ``scored``: the test
     split file (its slice column) and the test predictions its rows were scored in."""
@@ -374,6 +393,9 @@ def bounded_rung(
     parts = []
     if slices:
         parts.append(f"{count_noun(len(slices), 'slice')} with intervals")
+        worse = worse_slices(slices)
+        if worse:
+            parts.append(f"{cfg.candidate} worse on " + ", ".join(repr(s.slice) for s in worse))
     if data.blocks and cfg.block:
         parts.append(
             f"{count_noun(data.blocks, cfg.block)} ({data.first_block} to {data.last_block})"
