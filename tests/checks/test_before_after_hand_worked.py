@@ -314,3 +314,21 @@ def test_a_general_set_scored_alike_drops_0_not_0_00000(tmp_path):
     assert r["claim"]["rewritten"].endswith(
         "and the general set held: a drop of 0 whose upper bound 0.0122 is within the allowed 0.02."
     )
+
+
+@pytest.mark.parametrize("harmed", ["dates", "units"], ids=["required", "not-required"])
+def test_a_slice_tuning_made_worse_is_named_when_the_frozen_set_did_not_move(tmp_path, harmed):
+    """``harmed`` falls 0.52 to 0.38 while the other three gain 5 questions each: the frozen set
+    moves by +1 of 400, its interval holds zero, and the claim still names the harmed slice."""
+    rank = {q: i // 4 for i, q in enumerate(Q400)}
+    before = {q: int(rank[q] < 52) for q in Q400}
+    after = {q: int(rank[q] < (38 if CATEGORY[q] == harmed else 57)) for q in Q400}
+    r = report(sliced(tmp_path, before, after))
+    section = r["before_after"]
+    assert section["low"] < 0 < section["high"]
+    s = next(s for s in r["slices"] if s["slice"] == harmed)
+    assert s["worse"] and s["required"] is (harmed == "dates")
+    claim = r["claim"]["rewritten"]
+    assert claim.startswith("Tuning did not clearly change the model"), claim
+    assert f"tuning made slice '{harmed}' (100 questions) worse: from 0.520 to 0.380" in claim
+    assert claim.count(f"'{harmed}'") == 1 and claim.endswith(".")

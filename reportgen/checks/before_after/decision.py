@@ -158,7 +158,33 @@ def rewrite_claim(
     facts: Sequence[Evidence] = (),
     rel: Relevance | None = None,
 ) -> str:
-    """One sentence with numbers, never above the supported rung."""
+    """One sentence with numbers, never above the supported rung. Every slice that holds the
+    decision back (a required slice not shown no worse) or that tuning made worse is named, in
+    every branch that speaks of the change."""
+    claim = _claim(project, ladder, sup, section, general, slices, facts, rel)
+    if sup < 2:
+        return claim
+    named = [
+        s
+        for s in slices or []
+        if (s.worse or s in failing_slices(slices)) and repr(s.slice) not in claim
+    ]
+    if not named:
+        return claim
+    return claim.removesuffix(".") + "; but " + "; ".join(slice_failure(s) for s in named) + "."
+
+
+def _claim(
+    project: Project,
+    ladder: list[Rung],
+    sup: int,
+    section: BeforeAfter | None,
+    general: General | None,
+    slices: list[Slice] | None,
+    facts: Sequence[Evidence],
+    rel: Relevance | None,
+) -> str:
+    """The rewritten claim before the slices it has not named yet are added."""
     cfg = project.config
     if section is None:
         return "Nothing is established: there are no per-question results before and after."
