@@ -116,3 +116,14 @@ def test_example_strings_follow_the_number_policy(example_builds, name):
     """Every string of the example's report.json: the forms reportgen.words forbids."""
     report, _ = example_builds[name]
     assert forbidden_forms(report) == []
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_sign_convention_is_stated_once_in_the_noise_section(example_builds, name):
+    report, files = example_builds[name]
+    soup = BeautifulSoup(files["report.html"].decode("utf-8"), "html.parser")
+    noise = soup.select("section.noise")
+    if report["project"]["kind"] == "before-after" or not noise:
+        pytest.skip("no model-against-baseline noise section")
+    text = " ".join(s.get_text(" ") for s in noise)
+    assert text.count("positive = the candidate is better") == 1
