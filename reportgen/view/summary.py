@@ -14,7 +14,7 @@ from reportgen.names import RUNG_NAMES
 from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
 from reportgen.view.parts import Status, ids, in_words, metric_name, names, rung_status
-from reportgen.words import fixed, gap_decimals
+from reportgen.words import fixed, gap_decimals, interval
 from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
 
 #: artefacts listed per rung on page one; the appendix lists them all
@@ -106,6 +106,9 @@ class DecisionView:
     in_units: str | None
     #: validation and test disagree on which model is better, when no reason says so already
     sign_flip: str | None
+    #: the two-level interval (seeds and blocks) holds zero while the primary one excludes it:
+    #: the noise page says so, and page one says it too
+    two_level: str | None = None
 
 
 def header_view(report: Report) -> Header:
@@ -195,6 +198,29 @@ def decision_view(report: Report) -> DecisionView:
         alternatives=alternatives,
         in_units=_in_units(report),
         sign_flip=_sign_flip(report, reasons),
+        two_level=_two_level_conflict(report),
+    )
+
+
+def _two_level_conflict(report: Report) -> str | None:
+    """The primary interval lies wholly on one side of zero while the two-level interval, which
+    resamples the seeds too, holds zero; None otherwise or without a seed level."""
+    block = report.noise.block
+    if block is None or block.low is None or block.high is None:
+        return None
+    two = block.two_level
+    if two.low is None or two.high is None:
+        return None
+    if block.networks.candidate == 1 and block.networks.baseline == 1:
+        return None  # one network per model: the two-level interval has no seed level
+    excludes = block.low > 0 or block.high < 0
+    if not excludes or two.low > 0 or two.high < 0:
+        return None
+    d = gap_decimals(block.gap, block.low, block.high)
+    return (
+        f"The test interval {interval(block.low, block.high, digits=d)} excludes zero, but the "
+        f"two-level interval over seeds and blocks, {interval(two.low, two.high, digits=d)}, "
+        "includes it: with retraining noise added to the sampling noise, zero is not ruled out."
     )
 
 

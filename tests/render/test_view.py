@@ -8,6 +8,7 @@ from reportgen import view
 from reportgen.model import Report
 from reportgen.model.noise import SignDisagreement
 from reportgen.model.seed import SeedNoise
+from tests.render.conftest import load
 from tests.render.shown import in_words
 
 
@@ -128,6 +129,26 @@ def test_sign_flip_said_on_page_one(weekly_churn):
     )
     cleared = replace(report, noise=replace(report.noise, sign_disagreement=None))
     assert build(cleared).decision.sign_flip is None
+
+
+def test_page_one_says_when_the_two_level_interval_holds_zero():
+    """digits-multiclass: the test interval excludes zero, the two-level one does not."""
+    report = Report.from_json(load("digits-multiclass"))
+    block = report.noise.block
+    assert block is not None and block.low is not None and block.low > 0
+    assert block.two_level.low is not None and block.two_level.low < 0
+    assert build(report).decision.two_level == (
+        "The test interval +0.0088 to +0.0557 excludes zero, but the two-level interval over "
+        "seeds and blocks, \u22120.0080 to +0.0596, includes it: with retraining noise added to "
+        "the sampling noise, zero is not ruled out."
+    )
+    both = replace(block, two_level=replace(block.two_level, low=0.001))
+    agree = replace(report, noise=replace(report.noise, block=both))
+    assert build(agree).decision.two_level is None
+    one = replace(block, networks=replace(block.networks, candidate=1, baseline=1))
+    single = replace(report, noise=replace(report.noise, block=one))
+    assert build(single).decision.two_level is None  # no seed level to disagree with
+    assert build(Report.from_json(load("weekly-churn"))).decision.two_level is None
 
 
 def test_pdf_inputs_short_hashes_html_full(weekly_churn):
