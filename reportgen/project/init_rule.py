@@ -69,11 +69,14 @@ def initial_loss_verdict(
     """Pass/fail and the sentence: which side of the healthy range the loss is on, and why."""
     head = f"initial {'MSE' if regression else 'loss'} {metric(value)} against {what} = {metric(reference)}"
     if value > high:
+        # only what moves an untrained network's loss: shifted or permuted labels and labels
+        # leaking into the inputs leave it where it is, so they are not named
         cause = (
-            "the output starts far from the targets: a shifted output bias, or a target that is "
-            "not standardised (start the output bias at the training mean)?"
+            "the output starts far from the targets: a shifted output bias, a target that is "
+            "not standardised (start the output bias at the training mean), or unstandardised "
+            "inputs feeding relu units?"
             if regression
-            else "a shifted output bias or wrong labels?"
+            else "a shifted output bias, or unstandardised inputs feeding relu units?"
         )
         return False, (
             f"{head}: far above what a default initialisation gives (up to {metric(high)}): "
@@ -82,7 +85,8 @@ def initial_loss_verdict(
     if value < low:
         return False, (
             f"{head}: below what an untrained network gives (at least {metric(low)}): measured "
-            "after training, or labels leaking into the inputs?"
+            "after some training, or an output bias started at the class log-prior without "
+            "prior_loss in the file?"
         )
     return True, f"{head}: within what a default initialisation gives (up to {metric(high)})"
 

@@ -59,7 +59,7 @@ def test_bounds_are_the_small_logit_expansion_at_the_default_variance():
             1.62,
             False,
             "far above what a default initialisation gives (up to 1.193): a shifted "
-            "output bias or wrong labels?",
+            "output bias, or unstandardised inputs feeding relu units?",
         ),  # output bias +3
         (0.40, False, "below what an untrained network gives (at least 0.5199)"),
     ],
@@ -138,7 +138,11 @@ def test_stock_mlp_classifier_passes_and_a_shifted_bias_fails(tmp_path, digits):
     assert "within what a default initialisation gives" in res["initial_loss"]["text"]
     bugged = np.mean([_sklearn_init_loss(est, X, y, s, 3.0) for s in range(5)])
     bad = sanity.initial_loss(tmp_path, "mlp", float(bugged), 2, extra={"inits": 5})
-    assert bad["passed"] is False and "a shifted output bias or wrong labels?" in bad["text"]
+    assert (
+        bad["passed"] is False
+        and "a shifted output bias, or unstandardised inputs" in bad["text"]
+        and "label" not in bad["text"]
+    )
 
 
 def test_multiclass_mlp_classifier(tmp_path, digits):
