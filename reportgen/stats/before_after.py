@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from reportgen.stats._util import plain
 
@@ -177,9 +178,35 @@ class Dominant:
     name: str
     count: int
     broken: int
+    #: questions in the category and in all, and the category's fixed questions (None unknown)
+    questions: int | None = None
+    total: int | None = None
+    fixed: int | None = None
+    #: one-sided binomial p of ``count`` or more of ``broken`` falling in a category holding
+    #: ``questions / total`` of the questions (scipy.stats.binomtest); None without the shares
+    p_share: float | None = None
+
+    @property
+    def specific(self) -> bool:
+        """Tuning broke this kind in particular: more of its questions broke than its share of
+        the questions explains (p below SPECIFIC_P) and more broke than were fixed. Unknown
+        shares keep the plain majority reading."""
+        if self.p_share is None:
+            return True
+        return self.p_share < SPECIFIC_P and self.count > (self.fixed or 0)
 
 
-def dominant_category(broken_by_category: dict[str, int] | None, n_broken: int) -> Dominant | None:
+#: the one-sided binomial p below which a category's share of the broken questions is more
+#: than its share of the questions explains
+SPECIFIC_P = 0.05
+
+
+def dominant_category(
+    broken_by_category: dict[str, int] | None,
+    n_broken: int,
+    questions_by_category: dict[str, int] | None = None,
+    fixed_by_category: dict[str, int] | None = None,
+) -> Dominant | None:
     """The category holding more than half of the broken questions, or None.
 
     Parameters
@@ -199,4 +226,17 @@ def dominant_category(broken_by_category: dict[str, int] | None, n_broken: int) 
     name, count = min(broken_by_category.items(), key=lambda kv: (-kv[1], str(kv[0])))
     if 2 * count <= n_broken:
         return None
-    return Dominant(name, int(count), int(n_broken))
+    questions = (questions_by_category or {}).get(name)
+    total = sum(questions_by_category.values()) if questions_by_category else None
+    if not questions or not total:
+        return Dominant(name, int(count), int(n_broken))
+    p = stats.binomtest(int(count), int(n_broken), questions / total, alternative="greater")
+    return Dominant(
+        name,
+        int(count),
+        int(n_broken),
+        questions=int(questions),
+        total=int(total),
+        fixed=int((fixed_by_category or {}).get(name, 0)),
+        p_share=float(p.pvalue),
+    )

@@ -81,18 +81,30 @@ def test_fixed_broken_accuracies_and_mcnemar_by_hand(table):
     assert r["general"]["drop"] == pytest.approx(1 / 300, abs=1e-9)
 
 
-def test_category_sentence_when_broken_share_a_category(tmp_path):
+def test_a_category_fixed_more_often_than_broken_moved_both_ways(tmp_path):
+    """All 9 broken questions are 'dates', but 27 'dates' questions were fixed: no specific harm."""
     r, _ = compute_report(
         load_project(make_ba_project(tmp_path / "p", broken=9, broken_category="dates"))
     )
     ba = r["before_after"]
-    assert ba["broken_by_category"] == {"dates": 9}
-    assert (
-        ba["category_sentence"]
-        == "9 of 9 broken questions are 'dates': tuning broke something specific."
+    assert ba["broken_by_category"] == {"dates": 9} and ba["fixed_by_category"]["dates"] == 27
+    assert ba["category_sentence"] == (
+        "9 of 9 broken questions are 'dates' (25% of the questions), but 27 'dates' questions "
+        "were fixed: tuning moved that kind both ways."
     )
     assert ba["category_sentence"] in r["decision"]["reasons"]
     assert all(row["category"] == "dates" for row in ba["broken_rows"])
+
+
+def test_a_category_broken_beyond_its_share_and_not_fixed_is_specific(tmp_path):
+    r, _ = compute_report(
+        load_project(make_ba_project(tmp_path / "p", fixed=0, broken=9, broken_category="dates"))
+    )
+    # 9 of 9 in a quarter of the questions: P(X >= 9) = 0.25 ** 9 = 3.8e-6
+    assert r["before_after"]["category_sentence"] == (
+        "9 of 9 broken questions are 'dates' (25% of the questions; 0 of them fixed): more than "
+        "its share explains (p < 0.001), so tuning broke something specific."
+    )
 
 
 def test_no_category_sentence_when_spread(table):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
+from reportgen.stats import before_after as ba
 from reportgen.stats.before_after import (
     BrokenQuestion,
     Dominant,
@@ -103,3 +104,21 @@ def test_before_after_bootstrap_over_questions_and_blocks():
     assert (rb["low"], rb["high"]) == pytest.approx(tuple(ref_b), rel=1e-12)
     with pytest.raises(ValueError, match="at least one block"):
         block_bootstrap([], resamples=10, confidence=0.9, rng=np.random.default_rng(0))
+
+
+def test_a_dominant_category_is_weighed_against_its_share_of_the_questions():
+    # 4 of 6 broken in a quarter of the questions: P(X >= 4 | 6, 0.25), summed by hand
+    d = ba.dominant_category({"dates": 4, "units": 2}, 6, {"dates": 25, "units": 75}, {"dates": 1})
+    assert d.p_share == pytest.approx(0.03759765625, rel=1e-12)
+    assert d.specific and (d.questions, d.total, d.fixed) == (25, 100, 1)
+    # the same 4 of 6 in a category holding 60 % of the questions is its share
+    wide = ba.dominant_category({"dates": 4, "units": 2}, 6, {"dates": 60, "units": 40}, {})
+    assert wide.p_share == pytest.approx(st.binomtest(4, 6, 0.6, alternative="greater").pvalue)
+    assert not wide.specific
+    # as many fixed as broken: not specific whatever the share
+    both = ba.dominant_category(
+        {"dates": 4, "units": 2}, 6, {"dates": 25, "units": 75}, {"dates": 4}
+    )
+    assert not both.specific
+    # without the shares the plain majority reading stays
+    assert ba.dominant_category({"dates": 4, "units": 2}, 6).specific

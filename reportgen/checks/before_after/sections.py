@@ -21,7 +21,7 @@ from reportgen.model.relevance import Slice
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.stats import before_after as ba
-from reportgen.words import blocks_phrase, count_noun
+from reportgen.words import blocks_phrase, count, count_noun, p_text, pct
 
 
 def _correct(
@@ -122,7 +122,14 @@ def question_section(
         broken_rows=tuple(
             BrokenRow(id=str(r.id), category=r.category, text=r.text) for r in fb.broken_rows
         ),
-        category_sentence=category_sentence(ba.dominant_category(fb.broken_by_category, fb.broken)),
+        category_sentence=category_sentence(
+            ba.dominant_category(
+                fb.broken_by_category,
+                fb.broken,
+                _by_category(list(ids), ids, cat),
+                _by_category(fb.fixed_ids, ids, cat),
+            )
+        ),
         coverage=cov,
         artefacts=(bpred.path, apred.path),
     )
@@ -150,7 +157,22 @@ def category_sentence(dominant: ba.Dominant | None) -> str | None:
         return None
     if dominant.broken == 1:
         return f"The 1 broken question is '{dominant.name}'."
+    head = f"{dominant.count} of {dominant.broken} broken questions are '{dominant.name}'"
+    if dominant.p_share is None or dominant.questions is None or dominant.total is None:
+        return f"{head}: tuning broke something specific."
+    share = f"{pct(dominant.questions / dominant.total)} of the questions"
+    fixed = count(dominant.fixed)
+    if dominant.specific:
+        return (
+            f"{head} ({share}; {fixed} of them fixed): more than its share explains "
+            f"({p_text(dominant.p_share)}), so tuning broke something specific."
+        )
+    if (dominant.fixed or 0) >= dominant.count:
+        return (
+            f"{head} ({share}), but {fixed} '{dominant.name}' questions were fixed: tuning moved "
+            "that kind both ways."
+        )
     return (
-        f"{dominant.count} of {dominant.broken} broken questions are '{dominant.name}': tuning "
-        "broke something specific."
+        f"{head} ({share}): about its share ({p_text(dominant.p_share)}), so no sign that "
+        "tuning broke one kind."
     )
