@@ -19,12 +19,13 @@ SENTENCES: dict[Reason, Callable[..., str]] = {
         "trivially met when the gap is positive, and the evaluation line carries the decision"
     ),
     Reason.CHOSEN_SIDE_DETERMINISTIC: lambda zero, used: (
-        f"the {zero} has zero seed spread (deterministic, e.g. logistic regression): "
+        f"the {zero} has zero seed spread (it trains deterministically: the same fit for every "
+        "seed): "
         f"the {used}'s sd is used"
     ),
     Reason.ONE_SIDE_DETERMINISTIC: lambda zero, used: (
-        f"the {zero} has zero seed spread (deterministic, e.g. logistic regression, which "
-        f"is normal): the {used}'s sd is used"
+        f"the {zero} has zero seed spread (it trains deterministically, as ridge, logistic "
+        f"regression or an SVM do, which is normal): the {used}'s sd is used"
     ),
     Reason.TOO_FEW_FOR_T: lambda n, unit: f"{n} {unit}(s): a t interval needs at least 2",
     Reason.ZERO_SPREAD: lambda values: f"the {values} are all equal: zero spread, no t interval",

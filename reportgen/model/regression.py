@@ -13,7 +13,7 @@ class Target(Model):
 
     rows: int = key("test rows")
     mean: float = key("its mean")
-    sd: float | None = key("its sd, or null")
+    sd: float | None = key("its sample sd (ddof 1), or null with one row")
     min: float = key("its minimum")
     max: float = key("its maximum")
 

@@ -173,7 +173,7 @@ def regression_view(report: Report, charts: Collection[str]) -> RegressionView |
         summary=[
             Row(
                 "target on test",
-                f"mean {target(t.mean, scale)}{u}, sd {target(t.sd, scale)}{u}, "
+                f"mean {target(t.mean, scale)}{u}, sd {target(t.sd, scale)}{u} (n − 1), "
                 f"{target(t.min, scale)} to {target(t.max, scale)}{u} over "
                 f"{count_noun(t.rows, 'row')}",
             )

@@ -30,14 +30,14 @@ CASES = [
     (
         Reason.CHOSEN_SIDE_DETERMINISTIC,
         {"zero": "baseline", "used": "candidate"},
-        "the baseline has zero seed spread (deterministic, e.g. logistic regression): the "
-        "candidate's sd is used",
+        "the baseline has zero seed spread (it trains deterministically: the same fit for every "
+        "seed): the candidate's sd is used",
     ),
     (
         Reason.ONE_SIDE_DETERMINISTIC,
         {"zero": "candidate", "used": "baseline"},
-        "the candidate has zero seed spread (deterministic, e.g. logistic regression, which is "
-        "normal): the baseline's sd is used",
+        "the candidate has zero seed spread (it trains deterministically, as ridge, logistic "
+        "regression or an SVM do, which is normal): the baseline's sd is used",
     ),
     (
         Reason.TOO_FEW_FOR_T,

@@ -4,6 +4,10 @@ the words policy, checked here with plain Python formatting (never reportgen.wor
 from __future__ import annotations
 
 import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
 
 from reportgen.model import Report
 from reportgen.view import build_view
@@ -42,7 +46,8 @@ def test_regression_errors_table_in_the_targets_digits():
     )
     t = sec["target"]
     assert view.summary[0].value == (
-        f"mean {_plain(t['mean'], d)} points, sd {_plain(sd, d)} points, {_plain(t['min'], d)} "
+        f"mean {_plain(t['mean'], d)} points, sd {_plain(sd, d)} points (n − 1), "
+        f"{_plain(t['min'], d)} "
         f"to {_plain(t['max'], d)} points over {t['rows']} rows"
     )
     by_slice = {g.name: g for g in view.slices}
@@ -122,3 +127,12 @@ def test_the_budget_says_what_its_seed_count_is_for():
     if plan["seeds_needed"]:
         assert seeds == f"{plan['seeds_needed']:,} (now {report['noise']['budget']['S']:,})"
     assert "blocks for the interval to exclude zero, seeds fixed" in rows
+
+
+def test_the_regression_target_sd_is_the_sample_sd_of_the_test_target():
+    """ddof 1, as the table says: the diabetes example's test target, read from its split."""
+    split = Path(__file__).resolve().parents[2] / "examples" / "diabetes-regression" / "split"
+    y = pd.read_csv(split / "test.csv")["progression"]
+    sd = load("diabetes-regression")["regression"]["target"]["sd"]
+    assert sd == pytest.approx(float(y.std(ddof=1)), rel=1e-12)
+    assert sd != pytest.approx(float(y.std(ddof=0)), rel=1e-6)

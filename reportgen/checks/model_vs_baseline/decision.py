@@ -245,8 +245,9 @@ def _claim(
             )
         if iv is not None and iv.low > 0 and not seed.passes:
             return (
-                f"Under a fair comparison, {c}'s {_part(iv)} {metric} gap over {b} excludes zero, but it is not "
-                f"shown to be larger than {repeat_words(cfg).noise}: {seed_txt}, and {test_txt}."
+                f"Under a fair comparison, the {_part(iv)} interval of {c}'s {metric} gap over {b} lies "
+                f"above zero, but the gap is not shown to be larger than {repeat_words(cfg).noise}: "
+                f"{seed_txt}, and {test_txt}."
             )
         ruled_out = ruled_out_words(rel)
         below = (
