@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from reportgen.project.folds import FOLD_SPLIT, FOLDS_PART
+from reportgen.project.folds import FOLDS_PART
 from reportgen.record.io import check_logged_ids
 from reportgen.safe import atomic_write
 
@@ -97,31 +97,6 @@ def write_folds(
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, folds_csv(folds, ids))
     return folds
-
-
-def fold_fields(
-    part: str, repeat: int | None, fold: int | None, train_rows: int | None
-) -> dict[str, int | None]:
-    """The runs.csv cells repeat, fold and train_rows of one row, checked."""
-    if part != FOLD_SPLIT:
-        if repeat is not None or fold is not None:
-            raise ValueError(
-                f"repeat= and fold= belong to split={FOLD_SPLIT!r} rows (a held-out fold), not "
-                f"to split={part!r}"
-            )
-        if train_rows is not None:
-            raise ValueError(f"train_rows= belongs to split={FOLD_SPLIT!r} rows")
-        return {"repeat": None, "fold": None, "train_rows": None}
-    if fold is None:
-        raise ValueError(f"split={FOLD_SPLIT!r} needs fold= (which fold, from 1, was held out)")
-    out = {"repeat": 1 if repeat is None else repeat, "fold": fold, "train_rows": train_rows}
-    for name, v in out.items():
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
-            raise ValueError(f"{name}={v!r} must be a whole number from 1")
-        out[name] = int(v)
-    return out
 
 
 def same_fold(row: dict[str, str], cv: dict[str, int | None]) -> bool:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from reportgen.project.folds import FOLD_SPLIT
 from reportgen.project.manifest import (
     MANIFEST,
     canonical_part,
@@ -27,19 +28,17 @@ from reportgen.project.manifest import (
 )
 from reportgen.project.runs import REQUIRED
 from reportgen.record.folds import (
-    FOLD_SPLIT,
     FOLDS_FILE,
     check_fold_rows,
-    fold_fields,
     fold_members,
     same_fold,
     write_folds,
 )
+from reportgen.record.inputs import BinaryRows, HeldOutFold, Run, TaskRows, fold_cells
 from reportgen.record.io import (
     check_logged_ids,
     csv_bytes,
     env_string,
-    iso_time,
     locked,
     parquet_bytes,
     read_predictions,
@@ -49,8 +48,6 @@ from reportgen.record.rows import (
     COLUMNS,
     THRESHOLD_METRICS,
     append_rows,
-    checked_run,
-    checked_seconds,
     predictions_frame,
 )
 from reportgen.safe import atomic_write, safe_file_name
@@ -210,7 +207,7 @@ class Recorder:
                     f"run {run_id!r} has no validation predictions yet: the {part} value is "
                     "computed at threshold 0.5; log validation before test so the report "
                     "recomputes the same value",
-                    stacklevel=4,
+                    stacklevel=5,  # _threshold, _logged, _record, Recorder.log, the caller
                 )
                 return 0.5
         chosen = choose_threshold(vp, vy, cfg.false_positive, cfg.false_negative)
@@ -261,14 +258,25 @@ class Recorder:
         Cross-validation: ``split="fold"`` with ``repeat`` (default 1) and ``fold`` (from 1),
         and ``train_rows`` when the model trained on fewer rows than the other folds hold.
         """
-        metrics, seed, status, part = checked_run(model, seed, split, metric, status)
-        cv = fold_fields(part, repeat, fold, train_rows)
-        manifest = self._frozen(split, part)
-        fit_seconds = checked_seconds(fit_seconds)
-        fold_id = f"r{cv['repeat']}-f{cv['fold']}" if cv["fold"] is not None else None
-        run_id = run_id or "-".join(x for x in (model, config, f"s{seed}", fold_id) if x)
-        frame, per_row = None, dict[str, Any]()
-        if status == "ok":
+        run = Run.of(
+            model=model,
+            seed=seed,
+            split=split,
+            metric=metric,
+            status=status,
+            run_id=run_id,
+            config=config,
+            features=features,
+            split_id=split_id,
+            fit_seconds=fit_seconds,
+            started_at=started_at,
+            notes=notes,
+            env=env,
+        )
+        held_out = HeldOutFold.of(run.split, repeat, fold, train_rows)
+        manifest = self._frozen(split, run.split)
+        rows, frame, per_row = None, None, dict[str, Any]()
+        if run.status == "ok":
             given = {
                 "y": y,
                 "p": p,
@@ -280,48 +288,14 @@ class Recorder:
                 "values": values,
                 "columns": columns,
             }
-            frame, per_row = predictions_frame(metrics, row_id, given, self._multiclass)
-            if manifest is not None and part == FOLD_SPLIT:
+            rows, frame, per_row = predictions_frame(run.metrics, row_id, given, self._multiclass)
+            if manifest is not None and held_out is not None:
                 members = fold_members(self.root, manifest, self._folds_cache)
                 if members is not None:
-                    check_fold_rows(members, cv, frame["row_id"], FOLDS_FILE)
+                    check_fold_rows(members, fold_cells(held_out), frame["row_id"], FOLDS_FILE)
             elif manifest is not None:
-                self._check_rows(manifest, part, frame["row_id"])
-        if split_id is None and manifest is not None:
-            split_id = split_fingerprint(
-                str(manifest.get("row_id") or "row_id"),
-                [(f["part"], str(f["sha256"])) for f in manifest["files"]],
-            )
-        started = iso_time(started_at)
-        cells = {
-            "run_id": run_id,
-            "model": model,
-            "seed": seed,
-            "split": part,
-            "status": status,
-            "config": config,
-            "features": features,
-            "split_id": split_id,
-            "fit_seconds": fit_seconds,
-            "env": self._env if env is None else env,
-            "notes": notes,
-            **cv,
-        }
-        with locked(self.root):
-            header, rows = self._read_rows()
-            same_run, on_part = self._claim(rows, header, cells, cv, metrics, replace)
-            if started is None:
-                old = [r.get("started_at") for r in same_run if r.get("started_at")]
-                started = old[0] if old else utc_now()
-            pred_rel = self._write_predictions(run_id, fold_id, part, frame, replace)
-            logged = self._logged(metrics, frame, per_row, run_id, part, rows)
-            new = [
-                {**cells, "metric": m, "value": v, "started_at": started, "predictions": pred_rel}
-                for m, v in logged.items()
-            ]
-            # replace=True replaces every row of this run on this split (they share the file)
-            self._append(header, rows, new, drop=on_part if replace else [])
-        return logged
+                self._check_rows(manifest, run.split, frame["row_id"])
+        return self._record(run, held_out, manifest, rows, frame, per_row, replace)
 
     def write_folds(
         self, splitter: Any, X: Any, y: Any = None, groups: Any = None, row_id: Any = None
@@ -354,6 +328,58 @@ class Recorder:
                 f"{sorted(parts)}"
             )
         return manifest
+
+    def _record(
+        self,
+        run: Run,
+        held_out: HeldOutFold | None,
+        manifest: dict | None,
+        rows: TaskRows | None,
+        frame: dict | None,
+        per_row: dict,
+        replace: bool,
+    ) -> dict[str, float | None]:
+        """Write the predictions and append one runs.csv row per metric; the logged values."""
+        split_id = run.split_id
+        if split_id is None and manifest is not None:
+            split_id = split_fingerprint(
+                str(manifest.get("row_id") or "row_id"),
+                [(f["part"], str(f["sha256"])) for f in manifest["files"]],
+            )
+        cv = fold_cells(held_out)
+        run_id = run.id_for(held_out)
+        cells = {
+            "run_id": run_id,
+            "model": run.model,
+            "seed": run.seed,
+            "split": run.split,
+            "status": run.status,
+            "config": run.config,
+            "features": run.features,
+            "split_id": split_id,
+            "fit_seconds": run.fit_seconds,
+            "env": self._env if run.env is None else run.env,
+            "notes": run.notes,
+            **cv,
+        }
+        metrics = list(run.metrics)
+        fold_id = held_out.id if held_out is not None else None
+        with locked(self.root):
+            header, logged_rows = self._read_rows()
+            same_run, on_part = self._claim(logged_rows, header, cells, cv, metrics, replace)
+            started = run.started_at
+            if started is None:
+                old = [r.get("started_at") for r in same_run if r.get("started_at")]
+                started = old[0] if old else utc_now()
+            pred_rel = self._write_predictions(run_id, fold_id, run.split, frame, replace)
+            logged = self._logged(metrics, rows, per_row, run_id, run.split, logged_rows)
+            new = [
+                {**cells, "metric": m, "value": v, "started_at": started, "predictions": pred_rel}
+                for m, v in logged.items()
+            ]
+            # replace=True replaces every row of this run on this split (they share the file)
+            self._append(header, logged_rows, new, drop=on_part if replace else [])
+        return logged
 
     def _claim(
         self,
@@ -413,21 +439,21 @@ class Recorder:
     def _logged(
         self,
         metrics: list[str],
-        frame: dict | None,
+        rows: TaskRows | None,
         per_row: dict,
         run_id: str,
         part: str,
-        rows: list[dict[str, str]],
+        logged_rows: list[dict[str, str]],
     ) -> dict[str, float | None]:
         """Each metric's logged value: the mean of its per-row values (None for a failed run),
-        threshold metrics at the threshold the report will use."""
+        threshold metrics of a binary run at the threshold the report will use."""
         logged: dict[str, float | None] = {}
         for m in metrics:
             value = None
-            if frame is not None:
-                if m in THRESHOLD_METRICS and "p" in frame:
-                    t = self._threshold(run_id, part, frame["y"], frame["p"], rows)
-                    per_row[m] = _metric_rows(m, frame, t, self)
+            if rows is not None:
+                if m in THRESHOLD_METRICS and isinstance(rows, BinaryRows):
+                    t = self._threshold(run_id, part, rows.y, rows.p, logged_rows)
+                    per_row[m] = _metric_rows(m, rows, t, self)
                 value = float(np.mean(per_row[m]))
             logged[m] = value
         return logged
@@ -445,12 +471,12 @@ class Recorder:
         append_rows(self.runs_path, header, rows, new, drop)
 
 
-def _metric_rows(m: str, frame: dict, threshold: float, rec: Recorder) -> np.ndarray:
+def _metric_rows(m: str, rows: BinaryRows, threshold: float, rec: Recorder) -> np.ndarray:
     cfg = rec._config()
     return per_row_metric(
         m,
-        y=frame["y"],
-        p=frame["p"],
+        y=rows.y,
+        p=rows.p,
         threshold=threshold,
         c_fp=cfg.false_positive,
         c_fn=cfg.false_negative,

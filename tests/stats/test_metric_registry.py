@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from reportgen.names import did_you_mean, fold, metric_aliases
 from reportgen.project import config
-from reportgen.record import rows as record_rows
+from reportgen.record import inputs as record_inputs
 from reportgen.stats import metric_registry as reg
 from reportgen.stats import metrics, multiclass, regression
 from reportgen.stats.metrics import gap
@@ -196,9 +196,13 @@ def test_each_task_module_has_the_direction_config_has(task):
 
 
 def test_the_recorder_derives_its_tables():
-    assert record_rows.THRESHOLD_METRICS == tuple(n for n, m in reg.METRICS.items() if m.threshold)
-    assert record_rows.CORRECT_METRICS == tuple(n for n, m in reg.METRICS.items() if m.from_correct)
-    assert record_rows.HIGHER_IS_BETTER is metrics.HIGHER_IS_BETTER
+    assert record_inputs.THRESHOLD_METRICS == tuple(
+        n for n, m in reg.METRICS.items() if m.threshold
+    )
+    assert record_inputs.CORRECT_METRICS == tuple(
+        n for n, m in reg.METRICS.items() if m.from_correct
+    )
+    assert record_inputs.HIGHER_IS_BETTER is metrics.HIGHER_IS_BETTER
 
 
 @pytest.mark.parametrize(
