@@ -320,3 +320,24 @@ def test_words_is_a_leaf_every_layer_can_use():
     assert len(mods) == 5  # __init__, cells, nouns, numbers, repeats
     for m in mods:
         assert {d for d in graph[m] if not d.startswith("reportgen.words")} == set(), m
+
+
+@pytest.mark.parametrize(
+    "n,text",
+    [
+        (0, "0 bytes"),
+        (1, "1 byte"),
+        (999, "999 bytes"),
+        (1000, "1.00 kB"),
+        (4096, "4.10 kB"),
+        (99_949, "99.9 kB"),
+        (99_950, "100 kB"),
+        (999_499, "999 kB"),
+        (999_500, "1.00 MB"),
+        (1_286_031, "1.29 MB"),
+        (12_400_000, "12.4 MB"),
+        (3_200_000_000, "3.20 GB"),
+    ],
+)
+def test_file_size_in_decimal_units_with_three_figures(n, text):
+    assert w.file_size(n) == text

@@ -3,6 +3,7 @@ provenance with every input file's hash."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ from reportgen.model.data import Comparison
 from reportgen.model.ladder import Check, Evidence
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
 from reportgen.view.parts import Row, Status, fact_status, in_words, outcome, said
-from reportgen.words import gap_decimals
+from reportgen.words import count_noun, file_size, gap_decimals
 from reportgen.words.cells import (
     DASH,
     change,
@@ -80,18 +81,21 @@ class RungEvidence:
 
 @dataclass(frozen=True)
 class FileRow:
-    """One input file in the provenance table: path, SHA-256 (full, in 16-character groups
-    that break cleanly, and the 12-character short form the PDF prints), size."""
+    """One input file in the HTML's provenance table: path, SHA-256 (in 16-character groups
+    that break cleanly), size."""
 
     path: PathText
     sha256: str
     sha256_groups: list[str]
-    sha256_short: str
     size: str
 
 
-#: characters of a SHA-256 the printed report shows; the HTML and report.json keep all 64
-SHORT_HASH = 12
+def combined_digest(inputs: Sequence[tuple[str, str]]) -> str:
+    """One SHA-256 over every input file: of the lines ``sha256sum`` prints for them
+    ("<sha256>  <path>"), sorted by path in byte order, so that
+    ``sha256sum FILES | LC_ALL=C sort -k2 | sha256sum`` in the project folder reproduces it."""
+    lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(inputs, key=lambda x: x[0]))
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
 
 def measured(
@@ -144,6 +148,11 @@ class ProvenanceView:
     libraries: list[Row]
     settings: list[Row]
     command: str
+    #: "308 input files, 4.1 MB in all": what the digest covers
+    files: str
+    #: the combined SHA-256 of every input file (combined_digest); the PDF prints it in
+    #: place of the per-file list, which the HTML keeps in a <details> and report.json in full
+    digest: str
 
 
 @dataclass(frozen=True)
@@ -220,9 +229,10 @@ def provenance_view(report: Report, links: str | None = None) -> ProvenanceView:
     for i in report.inputs:
         sha = i.sha256 or DASH
         groups = [sha[k : k + 16] for k in range(0, len(sha), 16)]
-        inputs.append(
-            FileRow(path_text(i.path, links), sha, groups, sha[:SHORT_HASH], count(i.bytes))
-        )
+        inputs.append(FileRow(path_text(i.path, links), sha, groups, count(i.bytes)))
+    total = sum(i.bytes or 0 for i in report.inputs)
+    files = f"{count_noun(len(report.inputs), 'input file')}, {file_size(total)} in all"
+    digest = combined_digest([(i.path, i.sha256 or "") for i in report.inputs])
     libraries = [Row(report.tool.name, report.tool.version)]
     libraries += [Row(k, str(v)) for k, v in sorted(build.libraries.items())]
     settings = [
@@ -232,7 +242,7 @@ def provenance_view(report: Report, links: str | None = None) -> ProvenanceView:
         Row("bootstrap resamples", count(build.resamples)),
         Row("confidence", confidence(build.confidence)),
     ]
-    return ProvenanceView(inputs, libraries, settings, build.command or DASH)
+    return ProvenanceView(inputs, libraries, settings, build.command or DASH, files, digest)
 
 
 def warnings_view(report: Report) -> list[WarningRow]:

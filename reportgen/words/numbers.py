@@ -192,6 +192,20 @@ def count(n: float | int | None) -> str:
     return _minus(f"{int(v):,}")
 
 
+def file_size(n: float | int | None) -> str:
+    """A size in bytes in decimal units, 3 significant figures from a kilobyte on: "812 bytes",
+    "4.10 kB", "12.4 MB", "1.23 GB"."""
+    v = value(n, "file size")
+    if v < 1000:
+        return count(v) + (" byte" if v == 1 else " bytes")
+    for unit, scale in (("kB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12)):
+        x = v / scale
+        if x < 999.5 or unit == "TB":
+            digits = 2 if x < 9.995 else 1 if x < 99.95 else 0
+            return f"{x:.{digits}f} {unit}"
+    raise AssertionError("unreachable")
+
+
 def pct(x: float | int | None) -> str:
     """A share as a whole percentage: 0.355 -> 36%."""
     return fixed(value(x) * 100, 0) + "%"

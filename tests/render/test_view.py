@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 from reportgen import view
 from reportgen.model import Report
@@ -151,9 +154,37 @@ def test_page_one_says_when_the_two_level_interval_holds_zero():
     assert build(Report.from_json(load("weekly-churn"))).decision.two_level is None
 
 
-def test_pdf_inputs_short_hashes_html_full(weekly_churn):
+def test_provenance_gives_one_combined_digest_that_sha256sum_reproduces(weekly_churn):
+    """The PDF prints one digest in place of the per-file list: the digest of what
+    ``sha256sum FILES | LC_ALL=C sort -k2`` prints in the project folder."""
     p = build(weekly_churn).provenance
     f = p.inputs[0]
-    assert len(f.sha256) == 64 and f.sha256_short == f.sha256[:12]
+    assert len(f.sha256) == 64
     assert "".join(f.sha256_groups) == f.sha256 and {len(g) for g in f.sha256_groups} == {16}
     assert f.path.parts[-1] == f.path.text.rsplit("/", 1)[-1]
+    paths = [i["path"] for i in weekly_churn["inputs"]]
+    folder = Path(__file__).resolve().parents[2] / "examples" / "weekly-churn"
+    listed = subprocess.run(
+        ["sha256sum", *paths], cwd=folder, capture_output=True, check=True
+    ).stdout
+    lines = b"".join(sorted(listed.splitlines(keepends=True), key=lambda x: x.split(b"  ", 1)[1]))
+    assert p.digest == hashlib.sha256(lines).hexdigest()
+    total = sum(i["bytes"] for i in weekly_churn["inputs"])
+    assert (len(paths), total) == (36, 1_286_031)
+    assert p.files == "36 input files, 1.29 MB in all"
+
+
+def test_the_printed_page_lists_no_input_file_and_the_screen_keeps_every_one(weekly_churn):
+    from bs4 import BeautifulSoup
+
+    from reportgen.render.html import render_html
+
+    view_ = build(weekly_churn)
+    screen = BeautifulSoup(render_html(view_, {}), "html.parser")
+    printed = BeautifulSoup(render_html(view_, {}, for_print=True), "html.parser")
+    paths = [i["path"] for i in weekly_churn["inputs"]]
+    rows = screen.select("details.inputs table.inputs tbody tr")
+    assert [r.td.get_text("").strip() for r in rows] == paths
+    assert not printed.select("table.inputs")
+    for page in (screen, printed):
+        assert view_.provenance.digest in page.select_one("p.digest").get_text()
