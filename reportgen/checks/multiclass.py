@@ -119,7 +119,9 @@ def _model_entry(project: Project, mr: ModelRuns, rep: Any, classes: list[str]) 
     )
 
 
-def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> ClassOrder | None:
+def class_order(
+    conf: np.ndarray, classes: list[str], model: str, path: str, scored: str = "test accuracy"
+) -> ClassOrder | None:
     """A doubt about the p_ columns' names, or None: the accuracy is far below what guessing
     at random reaches (1/K), and another reading of the columns (the assignment of columns to
     classes that maximises the confusion matrix's diagonal) would score above the
@@ -150,7 +152,7 @@ def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> 
         relabelled_accuracy=best,
         path=path,
         text=(
-            f"{model}'s test accuracy {prob(accuracy)} is far below what guessing at random "
+            f"{model}'s {scored} {prob(accuracy)} is far below what guessing at random "
             f"reaches ({prob(chance)} for {count(k)} classes), but reading its columns "
             f"{', '.join(moved)} would give {prob(best)}: the p_ columns are likely named in the "
             "wrong order (classes= must be estimator.classes_, in its order)"
@@ -158,12 +160,33 @@ def class_order(conf: np.ndarray, classes: list[str], model: str, path: str) -> 
     )
 
 
-def class_order_warnings(section: Multiclass | None) -> list[Problem]:
-    """The ``class-order`` warning of each model whose p_ columns look misnamed."""
+def class_orders(section: Multiclass | None) -> dict[str, ClassOrder]:
+    """Per role ("candidate", "baseline"), the doubt about its p_ columns on the test part."""
     if section is None:
-        return []
+        return {}
+    found = {"candidate": section.candidate.class_order, "baseline": section.baseline.class_order}
+    return {role: doubt for role, doubt in found.items() if doubt is not None}
+
+
+def pooled_class_order(
+    project: Project, model: str, preds: list[Any], scored: str
+) -> ClassOrder | None:
+    """The doubt about one model's p_ columns from several multi-class predictions files (the
+    confusion matrices summed), named after the first; None without any."""
+    preds = [p for p in preds if p is not None and p.kind == "multiclass"]
+    if not preds:
+        return None
+    classes = list(project.classes or required(preds[0].classes, "class names"))
+    k = len(classes)
+    conf = sum(
+        (mc.confusion(p.y, required(p.proba, "probabilities").argmax(axis=1), k) for p in preds),
+        np.zeros((k, k), dtype=np.int64),
+    )
+    return class_order(np.asarray(conf), classes, model, preds[0].path, scored)
+
+
+def class_order_warnings(doubts: dict[str, ClassOrder]) -> list[Problem]:
+    """The ``class-order`` warning of each model whose p_ columns look misnamed."""
     return [
-        Problem(m.class_order.text, m.class_order.path, slug="class-order", severity="warning")
-        for m in (section.candidate, section.baseline)
-        if m.class_order is not None
+        Problem(d.text, d.path, slug="class-order", severity="warning") for d in doubts.values()
     ]

@@ -66,7 +66,7 @@ __all__ = ["Figure", "ReportView", "Row", "Section", "Status", "build_view"]
 
 
 #: what the threshold and calibration sections print in a cross-validated comparison without a
-#: held-out test part
+#: held-out test part (with one, they say why as in the split design)
 CV_ABSENT = AbsentView(
     threshold="Not computed: a cross-validated comparison scores each fold once; the "
     "threshold, cost, ROC and precision-recall are drawn on a held-out test part scored once "
@@ -218,7 +218,7 @@ def build_view(report: Report, charts: Collection[str], links: str | None = None
         calibration=calibration_view(report, charts),
         multiclass=multiclass_view(report, charts),
         regression=regression_view(report, charts),
-        absent=CV_ABSENT if cv is not None else absent_view(report),
+        absent=CV_ABSENT if cv is not None and cv.test_line is None else absent_view(report),
         slices=slices_view(report, charts),
         bounds=bounds_view(report),
         fairness=facts(report.fairness, report, links),

@@ -12,7 +12,10 @@ folds), ``seeds`` (candidate, baseline) per fold, ``effect`` (strong | tie | non
 ``metric`` (log_loss | brier | accuracy | custom_low), ``predictions``, ``fmt`` (csv |
 parquet), ``folds_file``, ``test_part`` (a held-out test part scored once),
 ``train_rows`` (log train_rows = this many rows on every fold row), ``min_useful_effect``,
-``deterministic_baseline`` (the baseline's seeds agree: zero seed spread).
+``deterministic_baseline`` (the baseline's seeds agree: zero seed spread), ``task`` (binary |
+multiclass: three classes, p_<class> columns, log loss | regression: y_pred, squared error),
+``swap_classes`` (multiclass: the candidate's p_ columns named in the wrong order), ``unit``
+(``[claim] unit`` of a regression).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import pandas as pd
 
 from reportgen.project.manifest import freeze
 from tests.layouts.gen_io import BASE, CAND, run_row, write_predictions
+from tests.layouts.gen_tasks import write_task_checks
 from tests.synthetic import write_checks
 
 CV_DEFAULTS: dict = {
@@ -45,7 +49,12 @@ CV_DEFAULTS: dict = {
     "deterministic_baseline": False,
     "seed": 0,
     "checks": True,
+    "task": "binary",
+    "swap_classes": False,
+    "unit": None,
 }
+#: the classes of a multi-class cell
+CLASSES = ("a", "b", "c")
 
 
 @dataclass
@@ -94,6 +103,36 @@ def _sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
+def _labels(cell: dict, x, rng) -> np.ndarray:
+    """Every row's label: 0/1 (binary), a class index (multiclass) or a number (regression)."""
+    if cell["task"] == "multiclass":
+        return np.digitize(x + 0.5 * rng.normal(size=len(x)), [-0.45, 0.45])
+    if cell["task"] == "regression":
+        return (10 * x + 3 * rng.normal(size=len(x))).round(4) + 50.0
+    return (rng.random(len(x)) < _sigmoid(2 * x)).astype(int)
+
+
+def _scored(gen: CvGen, model: str, x, y, s: float, noise) -> tuple[dict, np.ndarray]:
+    """One network's prediction columns and per-row metric for rows with signal ``x``."""
+    cell = gen.cell
+    if cell["task"] == "multiclass":
+        z = s * np.stack([-x, np.zeros_like(x), x], axis=1) * 2 + 0.3 * noise[:, None]
+        pr = np.exp(z - z.max(axis=1, keepdims=True))
+        pr = np.clip(pr / pr.sum(axis=1, keepdims=True), 1e-6, None).round(8)
+        pr /= pr.sum(axis=1, keepdims=True)
+        names = list(CLASSES)
+        if model == CAND and cell["swap_classes"]:
+            names = names[1:] + names[:1]
+        read = pr[:, [names.index(c) for c in CLASSES]]  # as the report reads the columns
+        values = -np.log(read[np.arange(len(y)), y])  # logged as the files read
+        return {f"p_{c}": pr[:, j] for j, c in enumerate(names)}, values
+    if cell["task"] == "regression":
+        y_pred = 10 * x + 50.0 + (3.0 / s) * noise
+        return {"y_pred": y_pred}, (y - y_pred) ** 2
+    p = np.clip(_sigmoid(s * x + 0.3 * noise), 1e-6, 1 - 1e-6).round(6)
+    return {"p": p}, _row_metric(cell["metric"], y, p)
+
+
 def _row_metric(metric: str, y, p) -> np.ndarray:
     if metric == "log_loss":
         return -(y * np.log(p) + (1 - y) * np.log(1 - p))
@@ -136,6 +175,8 @@ def make_cv_project(path: Path, **cell) -> CvGen:
     if unknown:
         raise TypeError(f"unknown cv cell keys {sorted(unknown)}")
     cell = {**CV_DEFAULTS, **cell}
+    if cell["task"] == "regression" and cell["metric"] == "log_loss":
+        cell["metric"] = "squared_error"
     path = Path(path)
     for d in ("split", "artefacts/predictions", "artefacts/checks"):
         (path / d).mkdir(parents=True, exist_ok=True)
@@ -146,7 +187,7 @@ def make_cv_project(path: Path, **cell) -> CvGen:
     gen = CvGen(path, cell, hib, rows=n)
     ids = np.array([f"r{i:04d}" for i in range(n)], dtype=object)
     x = rng.normal(size=n).round(6)
-    y = (rng.random(n) < _sigmoid(2 * x)).astype(int)
+    y = _labels(cell, x, rng)
     assign = _assign(cell, n, rng)
     fold_rows = []
     for r, labels in enumerate(assign, 1):
@@ -163,11 +204,7 @@ def make_cv_project(path: Path, **cell) -> CvGen:
         tn = 120
         tx = rng.normal(size=tn).round(6)
         test = pd.DataFrame(
-            {
-                "row_id": [f"t{i:04d}" for i in range(tn)],
-                "x": tx,
-                "y": (rng.random(tn) < _sigmoid(2 * tx)).astype(int),
-            }
+            {"row_id": [f"t{i:04d}" for i in range(tn)], "x": tx, "y": _labels(cell, tx, rng)}
         )
         test.to_csv(path / "split" / "test.csv", index=False)
     if cell["folds_file"] or cell["test_part"]:
@@ -183,15 +220,19 @@ def make_cv_project(path: Path, **cell) -> CvGen:
     if cell["train_rows"] is None:
         frame = frame.drop(columns=["train_rows"])
     frame.to_csv(path / "runs.csv", index=False)
-    if cell["checks"]:
+    if cell["checks"] and cell["task"] == "binary":
         write_checks(path, CAND)
+    elif cell["checks"]:
+        write_task_checks(path, cell)
     _write_toml(path, cell)
     return gen
 
 
-def _predictions(gen: CvGen, name: str, ids, y, p, values) -> str:
+def _predictions(gen: CvGen, name: str, ids, y, pcols: dict, values) -> str:
     """Write one network's predictions on some rows (with ``abs_err`` for custom_low)."""
-    cols = {"row_id": ids, "y": y, "p": p}
+    if gen.cell["task"] == "multiclass":
+        y = np.array(CLASSES)[y]
+    cols = {"row_id": ids, "y": y, **pcols}
     if gen.cell["metric"] == "custom_low":
         cols["abs_err"] = values
     return write_predictions(gen.path, name, pd.DataFrame(cols), gen.cell["fmt"])
@@ -208,15 +249,13 @@ def _fold_runs(gen: CvGen, model: str, seed: int, x, y, pos: dict) -> list[dict]
         )
         at = np.array([pos[m] for m in members])
         s = _strength(cell["effect"], model) * (1 + 0.1 * frng.normal())
-        z = s * x[at] + 0.3 * frng.normal(size=len(at))
-        p = np.clip(_sigmoid(z), 1e-6, 1 - 1e-6).round(6)
-        values = _row_metric(metric, y[at], p)
+        pcols, values = _scored(gen, model, x[at], y[at], s, frng.normal(size=len(at)))
         key = (model, seed, r, k)
         gen.per_row[key] = values
         gen.logged[key] = float(np.mean(values))
         pred = ""
         if cell["predictions"]:
-            pred = _predictions(gen, f"{model}-s{seed}-r{r}-f{k}", members, y[at], p, values)
+            pred = _predictions(gen, f"{model}-s{seed}-r{r}-f{k}", members, y[at], pcols, values)
         runs.append(
             run_row(
                 f"{model}-s{seed}-r{r}-f{k}",
@@ -240,9 +279,8 @@ def _test_run(gen: CvGen, model: str, seed: int, test: pd.DataFrame) -> dict:
     cell, metric = gen.cell, gen.cell["metric"]
     trng = np.random.default_rng([cell["seed"], 1 if model == CAND else 2, seed, 99])
     s = _strength(cell["effect"], model)
-    tz = s * test["x"].to_numpy() + 0.3 * trng.normal(size=len(test))
-    tp = np.clip(_sigmoid(tz), 1e-6, 1 - 1e-6).round(6)
-    tv = _row_metric(metric, test["y"].to_numpy(), tp)
+    tx, ty = test["x"].to_numpy(), test["y"].to_numpy()
+    tp, tv = _scored(gen, model, tx, ty, s, trng.normal(size=len(test)))
     gen.logged[(model, seed, "test")] = float(np.mean(tv))
     tpath = _predictions(gen, f"{model}-s{seed}-test", test["row_id"], test["y"], tp, tv)
     return run_row(
@@ -268,6 +306,10 @@ def _write_toml(path: Path, cell: dict) -> None:
     lines.append(f'metric = "{"abs_err" if metric == "custom_low" else metric}"')
     if metric == "custom_low":
         lines.append("higher_is_better = false")
+    if cell["task"] != "binary":
+        lines.append(f'task = "{cell["task"]}"')
+    if cell["unit"]:
+        lines.append(f'unit = "{cell["unit"]}"')
     if cell["min_useful_effect"] is not None:
         lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
     lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]

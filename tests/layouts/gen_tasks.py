@@ -120,7 +120,7 @@ def make_task_project(path: Path, **cell) -> Gen:
     rows = _write_runs(gen, cell, latent)
     pd.DataFrame(rows).to_csv(path / "runs.csv", index=False)
     if cell["checks"]:
-        _write_checks(path, cell)
+        write_task_checks(path, cell)
     _write_toml(path, cell)
     return gen
 
@@ -159,9 +159,10 @@ def _write_runs(gen: Gen, cell: dict, latent: dict) -> list[dict]:
     return rows
 
 
-def _write_checks(path: Path, cell: dict) -> None:
+def write_task_checks(path: Path, cell: dict) -> None:
+    """artefacts/checks/*.json of a multi-class (``classes``) or regression candidate."""
     if cell["task"] == "multiclass":
-        k = cell["classes"]
+        k = cell.get("classes", 3)
         init = {"value": float(np.log(k)) + 0.05, "classes": k}
     else:
         init = {"value": 1.4, "task": "regression", "target_variance": 1.0}

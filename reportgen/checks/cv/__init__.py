@@ -25,6 +25,7 @@ from reportgen.checks.evaluation import EvalData
 from reportgen.checks.ladder import RungResult
 from reportgen.checks.model_vs_baseline import NoiseParts, Split, TaskSections, compare
 from reportgen.checks.model_vs_baseline import decision as dec
+from reportgen.checks.multiclass import pooled_class_order
 from reportgen.checks.noise_lines import lines as split_lines
 from reportgen.checks.recompute import agrees
 from reportgen.checks.select import ModelRuns
@@ -35,6 +36,7 @@ from reportgen.model.common import SeedLists
 from reportgen.model.cv import CrossValidation as CvSection
 from reportgen.model.data import Comparison, Configs, CvData, Data
 from reportgen.model.enums import Verdict
+from reportgen.model.multiclass import ClassOrder
 from reportgen.model.noise import Noise
 from reportgen.model.relevance import Slice
 from reportgen.model.seed import SeedNoise
@@ -50,6 +52,9 @@ COVERS = (
     "the corrected interval uses (1/J + n_test/n_train) × sd² where the naive one uses sd² / J, "
     "and the folds are never bootstrapped as if independent.",
 )
+
+#: what a doubt about the p_ columns measured in a cv design
+FOLD_ACCURACY = "accuracy over its held-out folds"
 
 
 def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
@@ -103,7 +108,18 @@ class CrossValidation(Split):
         return not_tested(self.project, ev, self.fc, self.fb)
 
     def tasks(self, ev: EvalData | None) -> TaskSections:
-        return TaskSections()
+        """The held-out test part's task sections, as in the split design (none without it)."""
+        return super().tasks(ev) if ev is not None else TaskSections()
+
+    def class_orders(self, tasks: TaskSections) -> dict[str, ClassOrder]:
+        """The split design's doubts on the test part, else those of the fold predictions."""
+        found = super().class_orders(tasks)
+        for role, fr in (("candidate", self.fc), ("baseline", self.fb)):
+            preds = [n.pred for _, nets in sorted(fr.nets.items()) for n in nets]
+            doubt = pooled_class_order(self.project, fr.name, preds, FOLD_ACCURACY)
+            if role not in found and doubt is not None:
+                found[role] = doubt
+        return found
 
     def noise_rung(self, seed: SeedNoise, iv: Interval | None) -> RungResult:
         return cv_noise_rung(self.project, seed, iv, self.cv)

@@ -24,7 +24,7 @@ from reportgen.checks.model_vs_baseline.rungs import (
     primary_interval,
     relevant_rung,
 )
-from reportgen.checks.multiclass import class_order_warnings, multiclass_section
+from reportgen.checks.multiclass import class_order_warnings, class_orders, multiclass_section
 from reportgen.checks.noise import budget_section, seed_section, slices_section
 from reportgen.checks.noise_block import block_section
 from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
@@ -40,7 +40,7 @@ from reportgen.model.budget import Budget
 from reportgen.model.cv import CrossValidation as CvSection
 from reportgen.model.data import Comparison, Data
 from reportgen.model.enums import Verdict
-from reportgen.model.multiclass import Multiclass
+from reportgen.model.multiclass import ClassOrder, Multiclass
 from reportgen.model.noise import Noise, NoiseWithCv, SignDisagreement
 from reportgen.model.regression import Regression
 from reportgen.model.relevance import Description, Slice
@@ -110,6 +110,10 @@ class Split:
         """The task sections (multi-class, regression, descriptions)."""
         return task_sections(self.project, ev, self.cand, self.base)
 
+    def class_orders(self, tasks: TaskSections) -> dict[str, ClassOrder]:
+        """Per role, the doubt that its p_ columns are named in the wrong order (rung 1)."""
+        return class_orders(tasks.multiclass)
+
     def noise_rung(self, seed: SeedNoise, iv: Interval | None) -> RungResult:
         """Rung 3."""
         return noise_rung(self.project, seed, iv, self.scored)
@@ -175,8 +179,9 @@ def compare(project: Project, design: type[Split]) -> tuple[dict[str, Any], list
     data = d.data(data_section(project, cand, base, ev))
     untested = d.not_tested(ev)
     tasks = d.tasks(ev)
-    warnings += class_order_warnings(tasks.multiclass)
-    doubt = tasks.multiclass.candidate.class_order if tasks.multiclass is not None else None
+    doubts = d.class_orders(tasks)
+    warnings += class_order_warnings(doubts)
+    doubt = doubts.get("candidate")
     ladder, checks = climb(
         correct_rung(project, cfg.candidate, comps, doubt.text if doubt else None),
         fair_rung(project, facts),
