@@ -31,7 +31,7 @@ def seed_line(
     """The seed line within folds: the rule on the mean fold gap, with the within-fold seed sd
     (the gap with the resampling line's decimals)."""
     cfg = project.config
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     n_c, n_b = seed.n.candidate, seed.n.baseline
     folds = words.count_noun(seed.folds or 0, "fold")
     g = seed.validation_gap
@@ -96,7 +96,7 @@ def _ratio_words(cv: CrossValidation, folds_path: str | None) -> str:
 def cv_line(project: Project, cv: CrossValidation) -> str:
     """The resampling line: both intervals and the three probabilities."""
     cfg = project.config
-    unit = cfg.metric.replace("_", " ")
+    unit = cfg.metric_words
     head = cv_head(cv)
     what = words.count_noun(cv.J, "fold gap")
     if not cv.complete:

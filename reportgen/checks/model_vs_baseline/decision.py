@@ -56,9 +56,19 @@ class ReconsiderItem:
     text: str
 
 
+#: noise.seed.part of a cv design
+CV_PART = "cross-validation"
+
+
 def _part(iv: Interval | None) -> str:
     """Which part the evaluation interval is on: test (blocks), or the paired seeds' part."""
     return (iv.part if iv else None) or "test"
+
+
+def _seed_gap_part(seed: SeedNoise) -> str:
+    """What the seed line's gap is measured on when there is no interval: the mean fold gap of a
+    cv design, else the validation part."""
+    return CV_PART if seed.part == CV_PART else "validation"
 
 
 def equivalent(rel: Relevance | None) -> bool:
@@ -198,7 +208,7 @@ def _claim(
     measured = (
         f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
         if iv
-        else f"a validation {metric} gap of {gap(seed.validation_gap)}"
+        else f"a {_seed_gap_part(seed)} {metric} gap of {gap(seed.validation_gap)}"
         if seed.validation_gap is not None
         else f"no {metric} gap (no evaluation interval and no validation gap)"
     )
@@ -236,7 +246,7 @@ def _claim(
             f"{iv.ends} over "
             f"{iv.what}"
             if iv
-            else "there is no test interval"
+            else f"there is no {'cross-validation' if seed.part == CV_PART else 'test'} interval"
         )
         if equivalent(rel):
             return (
