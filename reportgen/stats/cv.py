@@ -295,6 +295,7 @@ def planning(
     ratio: float,
     confidence: float = 0.95,
     useful: float | None = None,
+    J: int | None = None,
 ) -> Planning:
     """What more repeats can do: they shrink only the 1/J part of the corrected variance.
 
@@ -303,12 +304,15 @@ def planning(
     gap, sd : float
         The mean fold gap and the sd of the fold gaps (assumed to stay as they are).
     repeats, folds : int
-        R and K today (J = R K).
+        R and K today; each more repeat adds K fold gaps.
     ratio : float
         n_test / n_train.
     confidence : float, default 0.95
     useful : float, optional
         min_useful_effect: also say whether the floor is wider than it.
+    J : int, optional
+        The fold gaps today's interval was computed from (df J - 1); default R K, fewer when
+        a fold was left out.
 
     Returns
     -------
@@ -317,7 +321,7 @@ def planning(
         if the gap and sd stay, up to MAX_REPEATS; None when it already does or none would.
     """
     check_confidence(confidence)
-    J = repeats * folds
+    J = repeats * folds if J is None else J
     now = half_width(sd, J, ratio, confidence)
     floor = z_value(confidence) * math.sqrt(ratio) * sd
     settled = abs(gap) > now
@@ -325,7 +329,7 @@ def planning(
     needed = None
     if not settled and not cannot:
         for r in range(repeats + 1, MAX_REPEATS + 1):
-            if half_width(sd, r * folds, ratio, confidence) < abs(gap):
+            if half_width(sd, J + (r - repeats) * folds, ratio, confidence) < abs(gap):
                 needed = r
                 break
     return Planning(

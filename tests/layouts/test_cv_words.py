@@ -3,7 +3,13 @@ conventions they rest on (methods.md section 9)."""
 
 from __future__ import annotations
 
+import pandas as pd
+import pytest
+
+from reportgen.checks import compute_report
+from reportgen.project import load_project
 from tests.layouts.conftest import built_ok
+from tests.layouts.gen_cv import make_cv_project
 
 REGRESSION = {"id": "cv-regression", "kind": "cv", "task": "regression", "unit": "points"}
 #: two folds: the corrected interval is refused; no check files: nothing is established
@@ -47,3 +53,19 @@ def test_a_refused_cv_interval_calls_the_fold_gap_a_cross_validation_gap(built_c
     assert "a cross-validation log loss gap of " in unchecked
     loo = _report(built_cells, LEAVE_ONE_OUT)["claim"]["rewritten"]
     assert "there is no cross-validation interval" in loo
+
+
+def _without_last_fold(tmp_path):
+    """A 3 x 5 cv project whose runs of repeat 3 fold 5 were never logged (14 fold gaps)."""
+    gen = make_cv_project(tmp_path / "p")
+    runs = pd.read_csv(gen.path / "runs.csv")
+    runs[~((runs.repeat == 3) & (runs.fold == 5))].to_csv(gen.path / "runs.csv", index=False)
+    report, _ = compute_report(load_project(gen.path))
+    return report
+
+
+def test_planning_half_width_is_the_computed_intervals_with_a_fold_left_out(tmp_path):
+    cv = _without_last_fold(tmp_path)["noise"]["cv"]
+    c, plan = cv["corrected"], cv["planning"]
+    assert (cv["J"], c["df"]) == (14, 13)
+    assert plan["half_width"] == pytest.approx((c["high"] - c["low"]) / 2, rel=1e-12)

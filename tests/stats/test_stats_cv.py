@@ -199,6 +199,17 @@ def test_planning_floor_and_repeats_needed():
     assert planning(g, sd, repeats=1, folds=K, ratio=ratio, useful=floor / 2).floor_exceeds_useful
 
 
+def test_planning_uses_the_fold_gaps_of_todays_interval_when_a_fold_is_missing():
+    sd, ratio = 0.05, 0.25
+    p = planning(0.01, sd, repeats=3, folds=5, ratio=ratio, J=14)
+    assert p.half_width == pytest.approx(half_width(sd, 14, ratio, 0.95), rel=1e-12)
+    assert p.half_width > half_width(sd, 15, ratio, 0.95)
+    r = planning(0.06, sd, repeats=3, folds=5, ratio=ratio, J=14).repeats_needed
+    assert r is not None
+    assert half_width(sd, 14 + (r - 3) * 5, ratio, 0.95) < 0.06
+    assert half_width(sd, 14 + (r - 4) * 5, ratio, 0.95) >= 0.06
+
+
 gap_lists = st.lists(
     st.floats(min_value=-1.0, max_value=1.0, allow_nan=False, width=64), min_size=3, max_size=60
 )

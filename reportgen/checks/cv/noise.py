@@ -149,6 +149,7 @@ def _planning(
         ratio=cast(float, ratio),
         confidence=cfg.confidence,
         useful=cfg.min_useful_effect,
+        J=res.J,
     )
     if plan.settled:
         reason = "the corrected interval already excludes zero"
