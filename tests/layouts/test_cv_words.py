@@ -8,6 +8,7 @@ import pytest
 
 from reportgen.checks import compute_report
 from reportgen.project import load_project
+from tests.layouts import cells as C
 from tests.layouts.conftest import built_ok
 from tests.layouts.gen_cv import make_cv_project
 
@@ -69,3 +70,28 @@ def test_planning_half_width_is_the_computed_intervals_with_a_fold_left_out(tmp_
     c, plan = cv["corrected"], cv["planning"]
     assert (cv["J"], c["df"]) == (14, 13)
     assert plan["half_width"] == pytest.approx((c["high"] - c["low"]) / 2, rel=1e-12)
+
+
+def _cell(name: str) -> dict:
+    return next(c for c in C.cv_cells() if c["id"] == name)
+
+
+def test_the_planning_note_says_a_tie_cannot_be_shown_only_while_the_interval_is_undecided(
+    built_cells,
+):
+    tie = "cannot show a tie, however often it is repeated"
+    # a useful gain shown, and a useful gain ruled out: the floor does not stop either
+    for name in ("cv-custom-metric", "cv-worse"):
+        cv = _report(built_cells, _cell(name))["noise"]["cv"]
+        assert cv["planning"]["floor_exceeds_useful"] is True
+        assert tie not in cv["planning"]["text"]
+        assert "useful gain from a tie" not in cv["planning"]["text"]
+    shown = _report(built_cells, _cell("cv-custom-metric"))["noise"]["cv"]["corrected"]
+    assert shown["low"] >= 0.01
+    # the interval holds the useful effect: no number of repeats can show a tie
+    cv = _report(built_cells, _cell("cv-test-part"))["noise"]["cv"]
+    assert cv["corrected"]["low"] < 0.01 <= cv["corrected"]["high"]
+    assert cv["planning"]["text"].endswith(
+        "The floor is at least the useful effect 0.01, so the interval can never lie inside "
+        f"±0.01: cross-validation on these rows {tie}."
+    )

@@ -175,9 +175,16 @@ def planning_note(project: Project, cv: CrossValidation) -> str | None:
         )
     else:
         s = f"{base} {p.reason}."
-    if p.floor_exceeds_useful and m is not None:
+    if p.floor_exceeds_useful and m is not None and undecided(cv, m):
         s += (
-            f" The floor is wider than the useful effect {words.given(m)}: cross-validation on "
-            "these rows cannot tell a useful gain from a tie, however often it is repeated."
+            f" The floor is at least the useful effect {words.given(m)}, so the interval can "
+            f"never lie inside ±{words.given(m)}: cross-validation on these rows cannot show a "
+            "tie, however often it is repeated."
         )
     return s
+
+
+def undecided(cv: CrossValidation, m: float) -> bool:
+    """The corrected interval neither shows nor rules out a useful gain: it holds ``m``."""
+    low, high = cv.corrected.low, cv.corrected.high
+    return low is not None and high is not None and low < m <= high
