@@ -311,8 +311,14 @@ def test_cv_readme_quotes_the_report(example):
     assert report["data"]["cv"]["rows"] == 569 and "569 tumours" in readme
     for quoted, source in (
         ("+0.0036 log loss over the 100 fold gaps", "+0.0036 log loss over 100 fold gaps"),
-        ("+0.0016 to +0.0055, p < 0.001", "+0.0016 to +0.0055 (p < 0.001)"),
-        ("−0.0032 to +0.0103 (p = 0.300)", "−0.0032 to +0.0103 (p = 0.300;"),
+        (
+            "+0.0016 to +0.0055 (t = +3.63, two-sided p < 0.001)",
+            "+0.0016 to +0.0055 (t = +3.63, two-sided p < 0.001)",
+        ),
+        (
+            "−0.0032 to +0.0103 (t = +1.04, two-sided p = 0.300)",
+            "−0.0032 to +0.0103 (t = +1.04, two-sided p = 0.300;",
+        ),
         ("P(equivalent) = 0.969", "P(equivalent) = 0.969"),
         ("P(better) = 0.031", "P(better) = 0.031"),
         ("within ±0.01", "±0.01 as the region"),

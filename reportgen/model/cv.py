@@ -67,6 +67,10 @@ class CrossValidation(Model):
     ratio_from: str = key("where the ratio came from: folds.csv, train rows or the fold count")
     corrected: TTest = key("the corrected resampled t (the evidence of rung 3)")
     naive: TTest = key("the naive paired t beside it")
+    t: float | None = key(
+        "the corrected t statistic: the mean fold gap over the corrected standard error "
+        "(corrected.p is its two-sided p); null without an interval"
+    )
     bayes: Bayes | None = key("the Bayesian posterior; null without min_useful_effect")
     planning: CvPlanning = key("what more repeats can do")
     reason: str | None = key("why there is no interval, or null")

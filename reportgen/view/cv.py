@@ -32,6 +32,13 @@ from reportgen.words.cells import (
 
 
 @dataclass(frozen=True)
+class CvIntervalRow(IntervalRow):
+    """One t interval on the mean fold gap, with its t statistic (its p is two-sided)."""
+
+    t: str
+
+
+@dataclass(frozen=True)
 class CvView:
     """partials/_cv.html: the seed line within folds, the resampling line, a held-out test part."""
 
@@ -46,7 +53,7 @@ class CvView:
     covers: str
     figure: Figure | None
     #: the corrected and the naive interval on the mean fold gap
-    interval_rows: list[IntervalRow]
+    interval_rows: list[CvIntervalRow]
     #: the Bayesian correlated t's three probabilities; empty without min_useful_effect
     bayes_rows: list[Row]
     facts: list[Row]
@@ -119,8 +126,9 @@ def _seed_facts(report: Report, cv: CrossValidation, seed: SeedNoise | None) -> 
     ]
 
 
-def _interval_rows(cv: CrossValidation) -> list[IntervalRow]:
-    """The corrected and the naive t interval on the mean fold gap."""
+def _interval_rows(cv: CrossValidation) -> list[CvIntervalRow]:
+    """The corrected and the naive t interval on the mean fold gap, each with its t statistic
+    and two-sided p."""
     c = cv.corrected
     if c.low is None:
         return []
@@ -138,13 +146,17 @@ def _interval_rows(cv: CrossValidation) -> list[IntervalRow]:
         ),
     )
     return [
-        IntervalRow(
+        CvIntervalRow(
             label,
             gloss,
             with_sign(cv.gap, d),
             interval(part.low, part.high, digits=d),
             pvalue(part.p),
             fixed(part.se, d),
+            ratio(
+                cv.gap / part.se if cv.gap is not None and part.se else None,
+                signed=True,
+            ),
         )
         for label, gloss, part in parts
     ]

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from scipy import stats
 
 from reportgen.checks import compute_report
+from reportgen.model import Report
 from reportgen.project import load_project
+from reportgen.render.html import render_html
+from reportgen.view import build_view
+from reportgen.words import with_sign
 from tests.layouts import cells as C
 from tests.layouts.conftest import built_ok
-from tests.layouts.gen_cv import make_cv_project
+from tests.layouts.gen_cv import CAND, make_cv_project
 
 REGRESSION = {"id": "cv-regression", "kind": "cv", "task": "regression", "unit": "points"}
 #: two folds: the corrected interval is refused; no check files: nothing is established
@@ -95,3 +100,60 @@ def test_the_planning_note_says_a_tie_cannot_be_shown_only_while_the_interval_is
         "The floor is at least the useful effect 0.01, so the interval can never lie inside "
         f"±0.01: cross-validation on these rows {tie}."
     )
+
+
+def test_the_corrected_p_is_labelled_two_sided_with_its_t_statistic_beside_it(built_cells):
+    report = _report(built_cells, _cell("cv-test-part"))
+    cv = report["noise"]["cv"]
+    c = cv["corrected"]
+    assert cv["t"] == pytest.approx(cv["gap"] / c["se"], rel=1e-12)
+    assert c["p"] == pytest.approx(2 * stats.t.sf(abs(cv["t"]), c["df"]), rel=1e-9)
+    t_text = f"t = {with_sign(cv['t'], 2)}, two-sided p = {c['p']:.3f}"
+    assert t_text in report["noise"]["lines"][1]
+    rows = build_view(Report.from_json(report), ()).cv.interval_rows
+    assert [r.t for r in rows] == [
+        with_sign(cv["gap"] / part["se"], 2) for part in (c, cv["naive"])
+    ]
+    html = render_html(build_view(Report.from_json(report), ()))
+    assert '<th scope="col" class="num">Two-sided p</th>' in html
+    assert '<th scope="col" class="num">t</th>' in html
+
+
+def _uneven_seeds(tmp_path):
+    """3 x 5 folds, 3 candidate seeds, but seed 3 never ran on repeat 1 fold 1."""
+    gen = make_cv_project(tmp_path / "p", seeds=(3, 2))
+    runs = pd.read_csv(gen.path / "runs.csv")
+    gone = (runs.model == CAND) & (runs.seed == 3) & (runs.repeat == 1) & (runs.fold == 1)
+    runs[~gone].to_csv(gen.path / "runs.csv", index=False)
+    report, _ = compute_report(load_project(gen.path))
+    return report
+
+
+def test_the_seed_line_says_seeds_per_fold_are_the_fewest_in_any_fold(tmp_path):
+    report = _uneven_seeds(tmp_path)
+    seed = report["noise"]["seed"]
+    assert seed["n"] == {"candidate": 2, "baseline": 2}
+    assert len(seed["values"]["candidate"]) == 3  # every seed analysed
+    assert report["noise"]["lines"][0].endswith(
+        " Seeds per fold count the fewest in any fold: net has 2 to 3 per fold, 3 seeds in all; "
+        "every seed is analysed."
+    )
+    [item] = [i for i in report["claim"]["reconsider_items"] if "seed sd" in i]
+    assert item.endswith("sd over 2 and 2 per fold, the fewest in any fold)")
+
+
+def test_even_seeds_per_fold_need_no_word_on_the_fewest(built_cells):
+    report = _report(built_cells, _cell("cv-test-part"))
+    assert "the fewest in any fold" not in report["noise"]["lines"][0]
+
+
+def test_the_planning_note_is_not_pasted_into_a_reconsider_item(built_cells):
+    report = _report(built_cells, _cell("cv-worse"))
+    plan = report["noise"]["cv"]["planning"]
+    assert plan["repeats_needed"] == 4
+    items = report["claim"]["reconsider_items"]
+    assert not any(plan["text"] in i or "More repeats shrink" in i for i in items)
+    assert (
+        "4 repeats of 5 folds are run (now 3): the planning note in the noise section "
+        "estimates the interval would then exclude zero"
+    ) in items

@@ -199,6 +199,19 @@ def test_planning_floor_and_repeats_needed():
     assert planning(g, sd, repeats=1, folds=K, ratio=ratio, useful=floor / 2).floor_exceeds_useful
 
 
+def test_the_corrected_p_is_twice_scikit_learns_one_sided_p():
+    """scikit-learn's model-comparison example computes the same corrected t but prints the
+    right-tailed p; the report's p is two-sided: twice that for the same t."""
+    d = _gaps(30)
+    n_train, n_test = 90, 10
+    std = math.sqrt(np.var(d, ddof=1) * (1 / d.size + n_test / n_train))
+    t_stat = float(np.mean(d)) / std
+    one_sided = stats.t.sf(abs(t_stat), d.size - 1)
+    res = resampled_t(d, n_test / n_train)
+    assert res.gap / res.corrected.se == pytest.approx(t_stat, rel=1e-12)
+    assert res.corrected.p == pytest.approx(2 * one_sided, rel=1e-9)
+
+
 def test_planning_uses_the_fold_gaps_of_todays_interval_when_a_fold_is_missing():
     sd, ratio = 0.05, 0.25
     p = planning(0.01, sd, repeats=3, folds=5, ratio=ratio, J=14)

@@ -155,7 +155,7 @@ class CrossValidation(Split):
         noise: Noise,
     ) -> list[str]:
         cv = self.cv
-        plan = cv.planning.text if cv.planning.repeats_needed else None
+        plan = _plan_item(cv)
         items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
         return [_no_interval_item(cv) if i.id == dec.ItemId.NO_INTERVAL else i.text for i in items]
 
@@ -193,6 +193,18 @@ def fold_comparisons(project: Project, *models: FoldRuns) -> list[Comparison]:
                     )
                 )
     return out
+
+
+def _plan_item(cv: CvSection) -> str | None:
+    """The reconsider-when item of the planning note: the repeats it asks for, pointing to the
+    note for its assumptions; None when no number of repeats is planned."""
+    r = cv.planning.repeats_needed
+    if r is None:
+        return None
+    return (
+        f"{count(r)} repeats of {count(cv.folds)} folds are run (now {count(cv.repeats)}): "
+        "the planning note in the noise section estimates the interval would then exclude zero"
+    )
 
 
 def _no_interval_item(cv: CvSection) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import cast
 
 from reportgen import words
+from reportgen.checks.cv.noise import t_statistic
 from reportgen.checks.cv.select import FoldRuns
 from reportgen.checks.noise_lines import seed_rule_words
 from reportgen.model.cv import CrossValidation
@@ -69,11 +70,41 @@ def seed_line(
     if seed.note:
         s += f" Note: {seed.note}."
     s += " The fold gaps compare seed-averaged networks."
+    s += seed_count_words(cand, base)
     if seed.left_out:
         s += (
             f" {words.count_noun(len(seed.left_out), 'run row')} left out (listed in the appendix)."
         )
     return s
+
+
+def t_words(t: float | None) -> str:
+    """A t statistic: 3 significant figures, at most 2 decimals, signed ("+0.78", "−2.13")."""
+    return words.ratio(t, signed=True)
+
+
+def t_and_p(t: float | None, p: float | None) -> str:
+    """ "t = +0.78, two-sided p = 0.455": the statistic and its two-sided p-value."""
+    return f"t = {t_words(t)}, two-sided {words.p_text(p)}"
+
+
+def seed_count_words(*models: FoldRuns) -> str:
+    """When a model's folds hold different numbers of seeds: that the seeds per fold counted
+    here (noise.seed.n) are the fewest in any fold, while every seed is analysed; else ""."""
+    varied = []
+    for fr in models:
+        per_fold = [len(nets) for nets in fr.nets.values() if nets]
+        if per_fold and min(per_fold) != max(per_fold):
+            varied.append(
+                f"{fr.name} has {words.count(min(per_fold))} to {words.count(max(per_fold))} "
+                f"per fold, {words.count_noun(len(fr.seeds()), 'seed')} in all"
+            )
+    if not varied:
+        return ""
+    return (
+        " Seeds per fold count the fewest in any fold: "
+        f"{'; '.join(varied)}; every seed is analysed."
+    )
 
 
 def cv_digits(cv: CrossValidation) -> int:
@@ -120,10 +151,11 @@ def cv_line(project: Project, cv: CrossValidation) -> str:
         f"{head} the mean fold gap is {words.with_sign(cv.gap, d)} {unit} over {what} (sd "
         f"{words.spread(cv.sd)}); the corrected resampled t gives the "
         f"{words.confidence(cv.confidence)} interval "
-        f"{words.interval(c.low, c.high, digits=d)} ({words.p_text(c.p)}; variance "
+        f"{words.interval(c.low, c.high, digits=d)} ({t_and_p(cv.t, c.p)}; variance "
         f"(1/{words.count(cv.J)} + {words.sig(cv.test_train_ratio, 3)}) × sd², df "
         f"{words.count(c.df)}; {_ratio_words(cv, folds_path)}); the naive paired t over "
-        f"folds, {words.interval(n.low, n.high, digits=d)} ({words.p_text(n.p)}), is "
+        f"folds, {words.interval(n.low, n.high, digits=d)} "
+        f"({t_and_p(t_statistic(cv.gap, n.se), n.p)}), is "
         "too narrow because the folds' training sets overlap."
     )
     b = cv.bayes

@@ -33,6 +33,11 @@ from reportgen.stats.seeds import spread_rule
 NO_T = TTest(low=None, high=None, p=None, se=None, df=None)
 
 
+def t_statistic(gap: float | None, se: float | None) -> float | None:
+    """The t statistic of a t interval on the mean fold gap: the gap over its standard error."""
+    return None if gap is None or se is None else gap / se
+
+
 def cv_section(project: Project, table: FoldTable) -> CrossValidation:
     """report.json ``noise.cv``: the fold gaps, the corrected and naive t, the Bayesian
     correlated t against min_useful_effect, and what more repeats could do (its planning
@@ -73,6 +78,7 @@ def cv_section(project: Project, table: FoldTable) -> CrossValidation:
         ratio_from="folds.csv" if project.folds is not None else "fold count",
         corrected=corrected,
         naive=naive,
+        t=t_statistic(res.gap, corrected.se),
         bayes=bayes,
         planning=_planning(project, res, corrected, test_train_ratio, R, K),
         reason=reason,

@@ -396,6 +396,10 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
     cfg = project.config
     n_c, n_b = seed.n.candidate, seed.n.baseline
     want_n = max(5, n_c, n_b)
+    # a cv design counts seeds per fold: noise.seed.n is the fewest in any fold
+    per, fewest = (
+        (" per fold", " per fold, the fewest in any fold") if seed.within_folds else ("", "")
+    )
     if seed.gap_in_sd is None and not seed.trivial:
         text = (
             f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
@@ -409,8 +413,9 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
     elif not seed.passes:
         text = (
             f"the {seed.part} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
-            f"over {count(want_n)} or more seeds "
-            f"(now {ratio(seed.gap_in_sd, signed=True)} sd over {count(n_c)} and {count(n_b)})"
+            f"over {count(want_n)} or more seeds{per} "
+            f"(now {ratio(seed.gap_in_sd, signed=True)} sd over {count(n_c)} and {count(n_b)}"
+            f"{fewest})"
         )
     else:
         return []
