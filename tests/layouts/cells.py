@@ -345,3 +345,124 @@ TASK_SPECIAL = [MC_MISSING, MC_CANONICAL, REG_UNIT, REG_UNEQUAL, MC_BINARY_CLASS
 
 def all_cells() -> list[dict]:
     return mvb_cells() + ba_cells() + SPECIAL + task_cells() + TASK_SPECIAL + cv_cells()
+
+
+# --------------------------------------------------------------------------- the consistency matrix
+
+#: "Every sentence agrees with every number": which way the evidence points, on which task, in
+#: which design, with or without blocks, and how the seeds stand
+CONSISTENCY_AXES: dict[str, list] = {
+    "direction": ["better-useful", "better-not-useful", "tie", "inconclusive", "worse"],
+    "task": ["binary", "multiclass", "regression", "questions"],
+    "design": ["split", "cv", "cv-test", "before-after"],
+    "blocks": ["column", "none"],
+    "seeds": ["unpaired", "paired", "one"],
+}
+
+
+def consistency_valid(row: dict) -> bool:
+    """Whether a combination of the consistency axes can be built: before/after scores one
+    network per version on questions; cross-validation is binary, without a block column."""
+    if (row["design"] == "before-after") != (row["task"] == "questions"):
+        return False
+    if row["design"] == "before-after":
+        return row["seeds"] == "one"
+    if row["design"] in ("cv", "cv-test"):
+        return row["task"] == "binary" and row["blocks"] == "none"
+    return True
+
+
+def covering(axes: dict[str, list], valid) -> list[dict]:
+    """A deterministic greedy set of valid rows covering every pair of axis values that some
+    valid row holds: each step takes the valid row covering the most pairs still uncovered."""
+    names = list(axes)
+    rows = [
+        dict(zip(names, values, strict=True))
+        for values in itertools.product(*(axes[n] for n in names))
+    ]
+    rows = [r for r in rows if valid(r)]
+
+    def pairs(row: dict) -> set:
+        return {(a, repr(row[a]), b, repr(row[b])) for a, b in itertools.combinations(names, 2)}
+
+    uncovered = set().union(*(pairs(r) for r in rows))
+    chosen: list[dict] = []
+    while uncovered:
+        best = max(rows, key=lambda r: len(pairs(r) & uncovered))
+        chosen.append(best)
+        uncovered -= pairs(best)
+    return chosen
+
+
+#: per task: the effect and useful effect of each direction (the metric's scale differs)
+_DIRECTION = {
+    "binary": {
+        "better-useful": ("strong", 0.001),
+        "better-not-useful": ("strong", 0.5),
+        "tie": ("tie", 0.5),
+        "inconclusive": ("tie", 0.005),
+        "worse": ("worse", 0.005),
+    },
+    "regression": {
+        "better-useful": ("strong", 1.0),
+        "better-not-useful": ("strong", 100.0),
+        "tie": ("tie", 20.0),
+        "inconclusive": ("tie", 0.01),
+        "worse": ("worse", 1.0),
+    },
+}
+_DIRECTION["multiclass"] = {**_DIRECTION["binary"], "better-useful": ("very-strong", 0.005)}
+#: before/after: (fixed, broken, useful effect) of 400 questions
+_BA_DIRECTION = {
+    "better-useful": (120, 20, 0.05),
+    "better-not-useful": (60, 20, 0.5),
+    "tie": (10, 10, 0.2),
+    "inconclusive": (14, 10, 0.01),
+    "worse": (5, 40, 0.01),
+}
+
+
+def consistency_cell(row: dict) -> dict:
+    """The generator cell of one row of the consistency axes, with the row's id."""
+    cid = "cons-" + "-".join(str(row[k]) for k in CONSISTENCY_AXES)
+    d = row["direction"]
+    if row["design"] == "before-after":
+        fixed, broken, m = _BA_DIRECTION[d]
+        blocks = "equal" if row["blocks"] == "column" else "none"
+        cell = {"kind": "ba", "fixed": fixed, "broken": broken, "min_useful_effect": m}
+        return {"id": cid, **cell, "blocks": blocks}
+    effect, m = _DIRECTION[row["task"]][d]
+    seeds = 1 if row["seeds"] == "one" else 5
+    paired = row["seeds"] == "paired"
+    if row["design"] in ("cv", "cv-test"):
+        n = 1 if seeds == 1 else 2
+        return {
+            "id": cid,
+            "kind": "cv",
+            "effect": effect,
+            "min_useful_effect": m,
+            "repeats": 2,
+            "folds": 5,
+            "rows": 400,
+            "seeds": (n, n),
+            "paired": paired,
+            "test_part": row["design"] == "cv-test",
+        }
+    cell = {
+        "id": cid,
+        "effect": effect,
+        "min_useful_effect": m,
+        "seeds": seeds,
+        "paired": paired,
+        "blocks": "equal" if row["blocks"] == "column" else "none",
+    }
+    if row["task"] != "binary":
+        cell["task"] = row["task"]
+    if row["task"] == "regression":
+        cell.update(unit="mmHg", slices="none", scale=10.0)
+    return cell
+
+
+def consistency_cells() -> list[dict]:
+    """The consistency matrix: a pairwise covering set of CONSISTENCY_AXES' buildable rows."""
+    return [consistency_cell(r) for r in covering(CONSISTENCY_AXES, consistency_valid)]

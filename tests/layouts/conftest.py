@@ -87,12 +87,15 @@ def _refuse_constant(name: str):
     raise ValueError(f"report.json holds {name}, not plain JSON")
 
 
-def build(path: Path, cell: dict) -> Built:
-    """Generate the cell's project under ``path`` and run `evreport build --format json` on it."""
+def build(path: Path, cell: dict, formats: str = "json") -> Built:
+    """Generate the cell's project under ``path`` and run `evreport build --format <formats>`
+    on it (report.json always among them)."""
     gen = make_project(path / "project", **cell)
     out = path / "out"
     result = CliRunner().invoke(
-        main, ["build", str(gen.path), "--format", "json", "--out", str(out)], catch_exceptions=True
+        main,
+        ["build", str(gen.path), "--format", formats, "--out", str(out)],
+        catch_exceptions=True,
     )
     tb = err = None
     if result.exception is not None and not isinstance(result.exception, SystemExit):

@@ -32,7 +32,7 @@ Cell keys (defaults in ``DEFAULTS``):
 - ``slices``: none | normal | one-row (one test row in slice "rare", required, where
   the candidate is badly wrong: log-loss gap about -6.8 on it).
 - ``one_class``: every test label is 0.
-- ``effect``: strong | very-strong | tie | flip (candidate better on the big block, much worse on the
+- ``effect``: strong | very-strong | tie | worse (the baseline the stronger) | flip (candidate better on the big block, much worse on the
   small ones) | disagree (validation favours the baseline, test the candidate).
 - ``deterministic``: none | baseline | both: those models' seeds give identical predictions
   (a logistic regression: zero seed spread).
@@ -260,6 +260,8 @@ def _strength(cell: dict, model: str, part: str, blocks: np.ndarray | None) -> n
         return 3.0 if cand else 0.5
     if effect == "tie":
         return 1.5
+    if effect == "worse":
+        return 1.0 if cand else 2.0
     if effect == "disagree":
         if part == "validation":
             return 1.0 if cand else 2.0

@@ -15,7 +15,7 @@ parquet), ``folds_file``, ``test_part`` (a held-out test part scored once),
 ``deterministic_baseline`` (the baseline's seeds agree: zero seed spread), ``task`` (binary |
 multiclass: three classes, p_<class> columns, log loss | regression: y_pred, squared error),
 ``swap_classes`` (multiclass: the candidate's p_ columns named in the wrong order), ``unit``
-(``[claim] unit`` of a regression).
+(``[claim] unit`` of a regression), ``paired`` (``[rule] seeds_paired``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ CV_DEFAULTS: dict = {
     "train_rows": None,
     "min_useful_effect": 0.01,
     "deterministic_baseline": False,
+    "paired": False,
     "seed": 0,
     "checks": True,
     "task": "binary",
@@ -313,5 +314,6 @@ def _write_toml(path: Path, cell: dict) -> None:
     if cell["min_useful_effect"] is not None:
         lines.append(f"min_useful_effect = {cell['min_useful_effect']}")
     lines += ["", "[rule]", "written = 2026-01-02", "resamples = 200"]
+    lines.append(f"seeds_paired = {'true' if cell['paired'] else 'false'}")
     lines += ["", "[evaluation]", 'design = "cv"', ""]
     (path / "evreport.toml").write_text("\n".join(lines))

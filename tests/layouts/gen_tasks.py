@@ -75,6 +75,7 @@ def _strength(cell: dict, model: str) -> float:
         "strong": 2.0 if cand else 1.0,
         "very-strong": 3.0 if cand else 0.5,
         "tie": 1.5,
+        "worse": 1.0 if cand else 2.0,
     }[effect]
 
 
