@@ -463,6 +463,22 @@ def consistency_cell(row: dict) -> dict:
     return cell
 
 
+#: the conflicts page one must name, which the axes alone do not produce: validation and test
+#: of opposite signs, and a two-level interval holding zero while the primary lies above it
+CONSISTENCY_CONFLICTS = [
+    {"id": "cons-conflict-sign-disagreement", "effect": "disagree"},
+    {
+        "id": "cons-conflict-two-level-includes-zero",
+        "effect": "strong",
+        "seeds": 3,
+        "seed_jitter": 0.35,
+        "seed": 2,
+    },
+]
+
+
 def consistency_cells() -> list[dict]:
-    """The consistency matrix: a pairwise covering set of CONSISTENCY_AXES' buildable rows."""
-    return [consistency_cell(r) for r in covering(CONSISTENCY_AXES, consistency_valid)]
+    """The consistency matrix: a pairwise covering set of CONSISTENCY_AXES' buildable rows,
+    then the conflict cells."""
+    rows = covering(CONSISTENCY_AXES, consistency_valid)
+    return [consistency_cell(r) for r in rows] + CONSISTENCY_CONFLICTS

@@ -34,6 +34,7 @@ Cell keys (defaults in ``DEFAULTS``):
 - ``one_class``: every test label is 0.
 - ``effect``: strong | very-strong | tie | worse (the baseline the stronger) | flip (candidate better on the big block, much worse on the
   small ones) | disagree (validation favours the baseline, test the candidate).
+- ``seed_jitter``: the sd of each network's relative strength around its model's (0.05).
 - ``deterministic``: none | baseline | both: those models' seeds give identical predictions
   (a logistic regression: zero seed spread).
 - ``edit_after_freeze``: rewrite split/test.csv after freezing (same content, CRLF line ends).
@@ -101,6 +102,7 @@ DEFAULTS: dict = {
     "checks": True,
     "seed": 0,
     "deterministic": "none",
+    "seed_jitter": 0.05,
     "edit_after_freeze": False,
     "log_digits": None,
     "empty_block_rows": 0,
@@ -355,7 +357,7 @@ def _make_mvb(path: Path, cell: dict) -> Gen:
             srng = np.random.default_rng(
                 [cell["seed"], 1 if model == CAND else 2, 0 if fixed else seed]
             )
-            jitter = 1 + 0.05 * srng.normal() if not fixed else 1.0
+            jitter = 1 + cell["seed_jitter"] * srng.normal() if not fixed else 1.0
             scored = parts_of(cell["layout"], index)
             probs = {}
             for part in ("validation", "test"):
