@@ -379,6 +379,40 @@ def rung3_label(t: Texts) -> list[str]:
     return out
 
 
+def rung_labels(t: Texts) -> list[str]:
+    """Rungs 4 and 5's summaries are true for the case: what they say of the interval against
+    zero and the useful effect, and which slices they call worse."""
+    r, out = t.report, []
+    ladder = r.get("ladder") or []
+    if len(ladder) < 5:
+        return out
+    four, five = ladder[3].get("summary") or "", ladder[4].get("summary") or ""
+    iv, m = _interval(r), _useful(r)
+    finding = (r.get("relevance") or {}).get("finding")
+    if iv is not None:
+        low, high = iv
+        checks = [
+            ("reaches the useful effect", m is not None and low >= m),
+            ("is above the useful effect", m is not None and low > m),
+            ("in part", m is not None and low < m <= high),
+            ("practically equivalent", finding == "equivalent"),
+            ("the gain is positive", low > 0),
+            ("no gain", low <= 0),
+        ]
+        for phrase, true in checks:
+            if phrase in four and not true:
+                out.append(f"rung 4 says {phrase!r}, untrue for {iv} and m = {m}: {four}")
+    worse = {s["slice"] for s in r.get("slices") or [] if s.get("worse")}
+    cand = (r.get("project") or {}).get("candidate")
+    hit = re.search(rf"{re.escape(str(cand))} worse on ((?:'[^']*'(?:, )?)+)", five)
+    named = set(re.findall(r"'([^']*)'", hit.group(1))) if hit else set()
+    if (r.get("slices") is not None) and named != worse:
+        out.append(
+            f"rung 5 names {sorted(named)} worse, the slices shown worse are {sorted(worse)}"
+        )
+    return out
+
+
 # --------------------------------------------------------------------------- (f) the unit
 
 _NUMBER = re.compile(r"(?<![\w.])[+" + MINUS + r"-]?\d[\d,]*\.\d+(?![\d])")
@@ -488,6 +522,7 @@ INVARIANTS = {
     "reconsider": reconsider_not_met,
     "claim-rung": claim_within_rung,
     "rung3-label": rung3_label,
+    "rung-labels": rung_labels,
     "unit": unit_carried,
     "page-one": page_one_names_conflicts,
     "build": built_cleanly,

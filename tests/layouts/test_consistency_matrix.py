@@ -40,6 +40,34 @@ PRODUCT_BUGS: dict[tuple[str, str], str] = {
         "squared error in mmHg²: the test gap is −46.2 (negative favours base; 95% interval "
         "−52.5 to −39.9, 20 weeks)'; " + _SD + "'(sd 9.12 over 5 net seeds'"
     ),
+    **{
+        (cid, "rung-labels"): (
+            "rung 4 says the positive gain is 'below the useful effect ... in part' while the "
+            "whole interval lies below it: " + label
+        )
+        for cid, label in (
+            (
+                "cons-better-not-useful-binary-cv-none-paired",
+                "'the gain is positive (lower end +0.0058) but below the useful effect 0.5 in "
+                "part' (interval +0.0058 to +0.0845)",
+            ),
+            (
+                "cons-better-not-useful-binary-cv-test-none-one",
+                "'the gain is positive (lower end +0.0045) but below the useful effect 0.5 in "
+                "part' (interval +0.0045 to +0.081)",
+            ),
+            (
+                "cons-better-not-useful-multiclass-split-column-one",
+                "'the gain is positive (lower end +0.065) but below the useful effect 0.5 in "
+                "part' (interval +0.065 to +0.152)",
+            ),
+            (
+                "cons-better-not-useful-regression-split-none-unpaired",
+                "'the gain is positive (lower end +40.5) but below the useful effect 100 mmHg² "
+                "in part' (interval +40.5 to +53.4)",
+            ),
+        )
+    },
     ("cons-conflict-two-level-includes-zero", "page-one"): (
         "page one says only 'the interval +0.053 to +0.120 excludes zero, but the seed rule "
         "fails' while the noise section's two-level bootstrap (seeds and blocks) is −0.008 to "
@@ -246,6 +274,26 @@ def test_rung3_label_catches_a_wrong_side_or_seed_outcome(consistency_built):
     t = _texts(consistency_built, "cons-worse-questions-before-after-column-one")
     t.report["ladder"][2]["summary"] = "within noise"
     assert inv.rung3_label(t)
+
+
+def test_rung_labels_catch_a_false_rung_4_or_5_label(consistency_built):
+    t = _texts(consistency_built, USEFUL)
+    assert not inv.rung_labels(t)
+    t.report["ladder"][3]["summary"] = (
+        "the gain is positive (lower end +0.168) but below the useful effect 0.005 in part"
+    )
+    assert inv.rung_labels(t)
+    t = _texts(consistency_built, USEFUL)
+    t.report["ladder"][3]["summary"] = "no gain worth acting on is shown"
+    assert inv.rung_labels(t)
+    t = _texts(consistency_built, USEFUL)
+    t.report["ladder"][4]["summary"] = "3 slices with intervals; net worse on 'a'"
+    assert inv.rung_labels(t)
+    t = _texts(consistency_built, WORSE)
+    assert not inv.rung_labels(t)
+    five = t.report["ladder"][4]["summary"]
+    t.report["ladder"][4]["summary"] = five.replace("'a', 'b', 'shifted'", "'a', 'shifted'")
+    assert inv.rung_labels(t)
 
 
 def test_unit_catches_a_gap_without_its_unit(consistency_built):
