@@ -413,6 +413,84 @@ def rung_labels(t: Texts) -> list[str]:
     return out
 
 
+_N = r"([+" + MINUS + r"-]?\d+(?:,\d{3})*(?:\.\d+)?)"
+
+
+def _f(text: str) -> float:
+    return float(text.replace(MINUS, "-").replace(",", ""))
+
+
+def _tol(*texts: str) -> float:
+    """Half a unit of the last printed decimal of the least precise number."""
+    digits = [len(x.split(".")[1]) if "." in x else 0 for x in texts]
+    return 0.5 * 10 ** -min(digits)
+
+
+def _zero_true(words: str, low: float, high: float) -> bool:
+    if "above zero" in words:
+        return low > 0
+    if "below zero" in words:
+        return high < 0
+    if "includes zero" in words:
+        return low <= 0 <= high
+    return low > 0 or high < 0  # excludes zero
+
+
+#: (pattern, test on the matched numbers as printed, what it claims)
+_SENTENCES = [
+    (
+        re.compile(
+            _N + " to " + _N + r"[^;:()]{0,40}?[, ](lies above zero|lies below zero|"
+            r"includes zero|excludes zero|above zero|below zero)"
+        ),
+        lambda a, b, w: _zero_true(w, _f(a), _f(b)),
+    ),
+    (
+        re.compile(r"lower end " + _N + r" (reaches|is above) the useful effect " + _N),
+        lambda x, w, m: _f(x) >= _f(m) - _tol(x, m),
+    ),
+    (
+        re.compile(r"lower end " + _N + r" (does not reach) the useful effect " + _N),
+        lambda x, w, m: _f(x) < _f(m) + _tol(x, m),
+    ),
+    (
+        re.compile(r"worse end " + _N + r" (is beyond) the margin " + _N),
+        lambda x, w, m: _f(x) < _f(m) + _tol(x, m),
+    ),
+    (
+        re.compile(r"worse end (stays above) " + _N + r"[ (]+now " + _N),
+        lambda w, bar, x: _f(x) <= _f(bar) + _tol(x, bar),
+    ),
+    (
+        re.compile(_N + r" seed sd, (not more than) " + _N),
+        lambda x, w, bar: _f(x) <= _f(bar),
+    ),
+    (
+        re.compile(_N + r" seed sd, (beyond) " + _N + " on the baseline's side"),
+        lambda x, w, bar: _f(x) < -_f(bar),
+    ),
+    (
+        re.compile(
+            _N + r" seed sd \([^)]*\); the rule needs more than " + _N + r", so it (passes|fails)"
+        ),
+        lambda x, bar, w: (_f(x) > _f(bar)) == (w == "passes"),
+    ),
+]
+
+
+def sentences_true(t: Texts) -> list[str]:
+    """Every sentence that compares a printed number with zero, the useful effect, the slice
+    margin or the seed bar is true for the numbers it prints, in every text."""
+    out = []
+    for where, text in t.all_texts():
+        for pattern, true in _SENTENCES:
+            for m in pattern.finditer(text):
+                if not true(*m.groups()):
+                    start = max(0, m.start() - 40)
+                    out.append(f"untrue in {where}: ...{text[start : m.end() + 20]}...")
+    return sorted(set(out))
+
+
 # --------------------------------------------------------------------------- (f) the unit
 
 _NUMBER = re.compile(r"(?<![\w.])[+" + MINUS + r"-]?\d[\d,]*\.\d+(?![\d])")
@@ -446,20 +524,36 @@ def _matches(token: str, values: list[float]) -> bool:
     return v != 0 and any(abs(v - x) <= 0.5 * 10**-digits + 1e-12 for x in values)
 
 
+def unit_texts(r: dict) -> list[tuple[str, str]]:
+    """The sentences that print values of the target's metric: the claim, the noise lines, the
+    decision's reasons, the rungs' labels and the reconsider-when items."""
+    claim, noise = r.get("claim") or {}, r.get("noise") or {}
+    out = [("claim.rewritten", claim.get("rewritten") or "")]
+    out += [(f"noise.lines[{i}]", s) for i, s in enumerate(noise.get("lines") or [])]
+    out += [
+        (f"decision.reasons[{i}]", s)
+        for i, s in enumerate((r.get("decision") or {}).get("reasons") or [])
+    ]
+    for i, rung in enumerate(r.get("ladder") or []):
+        out += [(f"ladder[{i}].{k}", rung[k]) for k in ("summary", "missing") if rung.get(k)]
+    out += [
+        (f"claim.reconsider_items[{i}]", s)
+        for i, s in enumerate(claim.get("reconsider_items") or [])
+    ]
+    return out
+
+
 def unit_carried(t: Texts) -> list[str]:
-    """With a [claim] unit, every value in the target's unit printed in the claim and the noise
-    lines (a gap, a seed sd or mean) carries the unit before the next number; an interval's
-    ends ("A to B") share the unit of the gap they bound."""
+    """With a [claim] unit, every value in the target's unit (a gap, a seed sd or mean, the
+    useful effect) carries the unit before the next number; an interval's ends ("A to B") share
+    the unit of the gap they bound, and "(now X)" the unit of the bar just before it."""
     r, out = t.report, []
     unit = (r.get("project") or {}).get("unit")
     if not unit:
         return out
     values = _metric_values(r)
-    texts = [("claim.rewritten", (r.get("claim") or {}).get("rewritten") or "")]
-    texts += [
-        (f"noise.lines[{i}]", s) for i, s in enumerate((r.get("noise") or {}).get("lines") or [])
-    ]
-    for where, text in texts:
+    useful = re.compile(r"(?:useful effect|±) ?" + _N)
+    for where, text in unit_texts(r):
         tokens = list(_NUMBER.finditer(text))
         for i, tok in enumerate(tokens):
             if not _matches(tok.group(0), values):
@@ -467,12 +561,22 @@ def unit_carried(t: Texts) -> list[str]:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             between = text[tok.end() : nxt.start() if nxt else len(text)]
             if between.startswith(" to ") or text[: tok.start()].endswith(" to "):
-                continue  # an interval's ends: the unit follows its upper end
+                continue  # an interval's ends: the unit follows its gap
+            before = text[: tok.start()]
+            if before.endswith("now ") and unit in before[-50:]:
+                continue  # "the useful effect 1 mmHg² (now −52.5)": today's value beside its bar
             if unit not in between:
                 start = max(0, tok.start() - 60)
                 out.append(
                     f"{tok.group(0)} without {unit} in {where}: "
                     f"...{text[start : tok.end() + 40]}..."
+                )
+        for m in useful.finditer(text):
+            if not text[m.end() :].lstrip().startswith(unit):
+                start = max(0, m.start() - 60)
+                out.append(
+                    f"the useful effect {m.group(1)} without {unit} in {where}: "
+                    f"...{text[start : m.end() + 30]}..."
                 )
     return out
 
@@ -523,6 +627,7 @@ INVARIANTS = {
     "claim-rung": claim_within_rung,
     "rung3-label": rung3_label,
     "rung-labels": rung_labels,
+    "sentences": sentences_true,
     "unit": unit_carried,
     "page-one": page_one_names_conflicts,
     "build": built_cleanly,

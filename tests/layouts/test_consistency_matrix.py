@@ -15,6 +15,11 @@ from tests.layouts.conftest import build
 CELLS = {c["id"]: c for c in consistency_cells()}
 
 #: (cell id, invariant) -> the sentence the product gets wrong
+_DISAGREE = (
+    "the reason 'validation and test disagree: the validation gap is −0.491 and the test gap "
+    "+0.39 (opposite signs)' and the plan item '...the interval would exclude zero if the gap "
+    "stays at +0.39'"
+)
 _SD = "the seed line prints the seed sd in mmHg² without its unit: "
 PRODUCT_BUGS: dict[tuple[str, str], str] = {
     ("cons-better-not-useful-regression-split-none-unpaired", "unit"): (
@@ -26,11 +31,17 @@ PRODUCT_BUGS: dict[tuple[str, str], str] = {
     ),
     ("cons-inconclusive-regression-split-column-unpaired", "unit"): (
         "the rung-2 claim prints the test gap without its unit: 'and the test gap of +0.39 has "
-        "a 95% interval of −4.13 to +4.91 over 20 weeks'; " + _SD + "'(sd 5.35 over 5 net seeds'"
+        "a 95% interval of −4.13 to +4.91 over 20 weeks'; "
+        + _SD
+        + "'(sd 5.35 over 5 net seeds'; "
+        + _DISAGREE
     ),
     ("cons-tie-regression-split-column-paired", "unit"): (
         "the tied claim prints the test gap without its unit: 'and the test gap of +0.39 has a "
-        "95% interval of −4.13 to +4.91 over 20 weeks, inside ±20'; the paired seed line: "
+        "95% interval of −4.13 to +4.91 over 20 weeks, inside ±20'; the reason 'a tie is a "
+        "finding: the interval lies inside ±20, so keep the simpler baseline'; "
+        + _DISAGREE
+        + "; the paired seed line: "
         "'Paired by seed label (test): mean difference +0.39, 95% t interval −4.52 to +5.30'; "
         + _SD
         + "'(sd 5.35 over 5 net seeds'"
@@ -296,6 +307,25 @@ def test_rung_labels_catch_a_false_rung_4_or_5_label(consistency_built):
     assert inv.rung_labels(t)
 
 
+def test_sentences_catch_a_comparison_untrue_for_its_numbers(consistency_built):
+    t = _texts(consistency_built, WORSE)
+    assert not inv.sentences_true(t)
+    reason = t.report["decision"]["reasons"][0]
+    for wrong in (
+        reason.replace("lies below zero", "lies above zero"),
+        reason.replace("lies below zero", "includes zero"),
+        reason.replace("beyond 2 on the baseline's side", "beyond 20 on the baseline's side"),
+        "the interval's lower end −0.164 reaches the useful effect 0.005",
+        "the interval's lower end +0.164 does not reach the useful effect 0.005",
+        "the interval's worse end −0.001 is beyond the margin −0.005",
+        "the interval's worse end stays above −0.005 (now −0.001: gap −0.147)",
+        "−10.6 seed sd, not more than −20",
+        "+1.2 seed sd (sd 0.01); the rule needs more than 2, so it passes",
+    ):
+        t.report["decision"]["reasons"] = [wrong]
+        assert inv.sentences_true(t), wrong
+
+
 def test_unit_catches_a_gap_without_its_unit(consistency_built):
     t = _texts(consistency_built, REGRESSION)
     claim = t.report["claim"]["rewritten"]
@@ -303,6 +333,11 @@ def test_unit_catches_a_gap_without_its_unit(consistency_built):
     t.report["noise"]["lines"] = []
     t.report["claim"]["rewritten"] = claim.replace(" test mean squared error in mmHg²", "")
     assert any("46.9 without mmHg" in v for v in inv.unit_carried(t))
+    t = _texts(consistency_built, REGRESSION)
+    t.report["noise"]["lines"] = []
+    assert not inv.unit_carried(t)
+    t.report["decision"]["reasons"] = ["a tie is a finding: the interval lies inside ±100, so keep"]
+    assert any("useful effect 100 without" in v for v in inv.unit_carried(t))
 
 
 def test_page_one_catches_each_omitted_conflict(consistency_built):
