@@ -332,6 +332,45 @@ def claim_within_rung(t: Texts) -> list[str]:
     return out
 
 
+def decision_agrees(t: Texts) -> list[str]:
+    """The verdict, the recommended model and each reason agree with the numbers, and the
+    decision log and the HTML print the same claim and reasons as report.json."""
+    r, out = t.report, []
+    dec = r.get("decision") or {}
+    proj = r.get("project") or {}
+    verdict, reasons = dec.get("verdict"), dec.get("reasons") or []
+    sup = (r.get("claim") or {}).get("supported_rung") or 0
+    iv, shown = _interval(r), _shown(r)
+    finding = (r.get("relevance") or {}).get("finding")
+    ba = proj.get("kind") == "before-after"
+    if verdict == "adopt" and not ba and sup < 4:
+        out.append(f"adopt at rung {sup}")
+    if verdict == "adopt" and ba and not (iv and finding == "useful-gain-shown"):
+        out.append(f"adopt with the interval {iv} and finding {finding!r}")
+    if (dec.get("recommend") == proj.get("candidate")) != (verdict == "adopt"):
+        out.append(f"verdict {verdict!r} recommends {dec.get('recommend')!r}")
+    for reason in reasons:
+        for phrase, true in (
+            ("the gain is real", shown == "candidate"),
+            ("the baseline is better", shown == "baseline"),
+            ("a tie is a finding", finding == "equivalent"),
+            ("not shown to be better", shown != "candidate"),
+            ("tuning made it worse", bool(iv) and iv[1] < 0),
+        ):
+            if phrase in reason and not true:
+                out.append(f"reason says {phrase!r}, untrue for {iv}: {reason}")
+    md = re.sub(r"\\([\\`*_{}\[\]()#+.!<>|-])", r"\1", t.md)  # Markdown's escapes
+    flat_md, flat_html = " ".join(md.split()), " ".join(t.html.split())
+    claim = (r.get("claim") or {}).get("rewritten") or ""
+    for text in [claim, *reasons]:
+        flat = " ".join(text.split())
+        if flat and flat not in flat_md:
+            out.append(f"decision-log.md does not print: {text}")
+        if flat and flat not in flat_html:
+            out.append(f"report.html does not print: {text}")
+    return out
+
+
 # --------------------------------------------------------------------------- (e) rung 3's label
 
 
@@ -625,6 +664,7 @@ INVARIANTS = {
     "flags": flags_agree,
     "reconsider": reconsider_not_met,
     "claim-rung": claim_within_rung,
+    "decision": decision_agrees,
     "rung3-label": rung3_label,
     "rung-labels": rung_labels,
     "sentences": sentences_true,

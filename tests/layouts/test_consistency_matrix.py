@@ -271,6 +271,25 @@ def test_claim_rung_catches_the_candidate_beating_a_better_baseline(consistency_
     assert inv.claim_within_rung(t)
 
 
+def test_decision_catches_a_verdict_or_reason_against_the_numbers(consistency_built):
+    t = _texts(consistency_built, TIE)
+    assert not inv.decision_agrees(t)
+    t.report["decision"]["verdict"] = "adopt"
+    assert any("adopt at rung 2" in v for v in inv.decision_agrees(t))
+    for reason in (
+        "the gain is real but not shown to be worth the change: keep base",
+        "the baseline is better: the test interval lies below zero",
+        "a tie is a finding: the interval lies inside ±0.005, so keep the simpler baseline",
+    ):
+        t = _texts(consistency_built, TIE)
+        t.report["decision"]["reasons"] = [reason]
+        assert any("reason says" in v for v in inv.decision_agrees(t)), reason
+    t = _texts(consistency_built, TIE)
+    claim = t.report["claim"]["rewritten"]
+    t.md = t.md.replace(claim, claim.replace("not shown", "shown"))
+    assert any("decision-log.md does not print" in v for v in inv.decision_agrees(t))
+
+
 def test_rung3_label_catches_a_wrong_side_or_seed_outcome(consistency_built):
     t = _texts(consistency_built, WORSE)
     label = t.report["ladder"][2]["summary"]
