@@ -89,6 +89,20 @@ def quantities(report: dict) -> list[tuple[str, float | None, float, float]]:
             if _ends(block.get(sub)):
                 s = block[sub]
                 out.append((f"noise.block.{sub}", block.get("gap"), s["low"], s["high"]))
+        for i, ps in enumerate(block.get("per_seed") or []):
+            if _ends(ps):
+                out.append((f"noise.block.per_seed[{i}]", ps.get("gap"), ps["low"], ps["high"]))
+    cv = noise.get("cv") or {}
+    for sub in ("corrected", "naive"):
+        if _ends(cv.get(sub)):
+            out.append((f"noise.cv.{sub}", cv.get("gap"), cv[sub]["low"], cv[sub]["high"]))
+    budget = noise.get("budget") or {}
+    if _ends(budget.get("combined")):
+        c = budget["combined"]
+        out.append(("noise.budget.combined", block.get("gap"), c["low"], c["high"]))
+    for i, sl in enumerate(report.get("slices") or []):
+        if _ends(sl):
+            out.append((f"slices[{i}]", sl.get("gap"), sl["low"], sl["high"]))
     paired = (noise.get("seed") or {}).get("paired") or {}
     if _ends(paired):
         out.append(("noise.seed.paired", paired.get("mean"), paired["low"], paired["high"]))
@@ -426,6 +440,14 @@ def rung_labels(t: Texts) -> list[str]:
     if len(ladder) < 5:
         return out
     four, five = ladder[3].get("summary") or "", ladder[4].get("summary") or ""
+    fair = re.search(r"(\d+) of (\d+) fairness facts shown", ladder[1].get("summary") or "")
+    facts = r.get("fairness") or []
+    if fair and (int(fair.group(1)), int(fair.group(2))) != (
+        sum(1 for f in facts if f.get("passed")),
+        len(facts),
+    ):
+        passed = sum(1 for f in facts if f.get("passed"))
+        out.append(f"rung 2 says {fair.group(0)!r}, report.json has {passed} of {len(facts)}")
     iv, m = _interval(r), _useful(r)
     finding = (r.get("relevance") or {}).get("finding")
     if iv is not None:

@@ -319,6 +319,9 @@ def test_rung_labels_catch_a_false_rung_4_or_5_label(consistency_built):
     t = _texts(consistency_built, USEFUL)
     t.report["ladder"][4]["summary"] = "3 slices with intervals; net worse on 'a'"
     assert inv.rung_labels(t)
+    t = _texts(consistency_built, USEFUL)
+    t.report["fairness"][0]["passed"] = False
+    assert any("rung 2 says" in v for v in inv.rung_labels(t))
     t = _texts(consistency_built, WORSE)
     assert not inv.rung_labels(t)
     five = t.report["ladder"][4]["summary"]
