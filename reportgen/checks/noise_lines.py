@@ -83,7 +83,7 @@ def seed_rule_words(
     seeds = count_noun(getattr(seed.n, src), "seed", adjective=who[src])
     return (
         f"{opening}, {ratio(seed.gap_in_sd, signed=True)} seed sd (sd "
-        f"{spread(seed.sd_used)}{sd_words(seeds, larger)}); the rule needs more than "
+        f"{spread(seed.sd_used)}{cfg.unit_after}{sd_words(seeds, larger)}); the rule needs more than "
         f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed.passes else 'fails'}; "
         f"{count(seed.seeds_beating_baseline)} of {count_noun(of, 'seed', adjective=cand)} "
         f"beat the {base} mean{where}."
@@ -134,7 +134,8 @@ def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRu
     if p.low is not None:
         d = gap_decimals(p.mean, p.low, p.high)
         s1 += (
-            f" Paired by seed label ({p.part}): mean difference {with_sign(p.mean, d)}, "
+            f" Paired by seed label ({p.part}): mean difference {with_sign(p.mean, d)}"
+            f"{cfg.unit_after}, "
             f"{confidence(cfg.confidence)} t interval {interval(p.low, p.high, digits=d)} "
             f"over {count_noun(p.n, 'seed pair')}."
         )
@@ -314,6 +315,7 @@ def plan_sentence(project: Project, budget: Budget | None, block: BlockNoise | N
         s = (
             f"with {count_noun(both.S, 'seed')} and {count_noun(both.B, word)} the interval "
             f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block))}"
+            f"{cfg.unit_after}"
             + (f"; {p.impractical_text}" if p.impractical_text else "")
             + f" ({now}; a planning estimate from the variance budget)"
         )

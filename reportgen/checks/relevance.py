@@ -39,7 +39,10 @@ def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None 
         return f"the interval's lower end {low} reaches the useful effect {given(m, unit)}"
     if finding == "positive-not-useful":
         return (
-            f"the gain is positive (lower end {low}) but below the useful effect {given(m, unit)} in part"
+            (
+                f"the gain is positive (lower end {low}) but below the useful effect {given(m, unit)}"
+                + (f": the whole interval {iv.ends} lies below it" if iv.high < m else " in part")
+            )
             if m
             else f"the gain is positive (lower end {low}) but no min_useful_effect was fixed, so "
             "usefulness is not established"

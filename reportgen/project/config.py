@@ -165,6 +165,12 @@ class Config:
         return metric_unit(self.claim_unit, power=unit_power(self.metric))
 
     @property
+    def unit_after(self) -> str:
+        """What follows a number in the metric's unit: " mmHg²", or "" without [claim] unit."""
+        unit = self.metric_unit
+        return f" {unit}" if unit else ""
+
+    @property
     def metric_words(self) -> str:
         """The metric as sentences name its values, with [claim] unit: "log loss",
         "mean squared error in mmHg²", "mean absolute error in mmHg": a built-in metric's

@@ -15,76 +15,7 @@ from tests.layouts.conftest import build
 CELLS = {c["id"]: c for c in consistency_cells()}
 
 #: (cell id, invariant) -> the sentence the product gets wrong
-_DISAGREE = (
-    "the reason 'validation and test disagree: the validation gap is −0.491 and the test gap "
-    "+0.39 (opposite signs)' and the plan item '...the interval would exclude zero if the gap "
-    "stays at +0.39'"
-)
-_SD = "the seed line prints the seed sd in mmHg² without its unit: "
-PRODUCT_BUGS: dict[tuple[str, str], str] = {
-    ("cons-better-not-useful-regression-split-none-unpaired", "unit"): (
-        _SD + "'+5.75 seed sd (sd 8.20 over 5 base seeds, the larger)'"
-    ),
-    ("cons-better-useful-regression-split-column-one", "unit"): (
-        "the rung-2 claim prints the test gap without its unit: 'and the test gap of +48.7 has "
-        "a 95% interval of +29.1 to +68.2 over 20 weeks'"
-    ),
-    ("cons-inconclusive-regression-split-column-unpaired", "unit"): (
-        "the rung-2 claim prints the test gap without its unit: 'and the test gap of +0.39 has "
-        "a 95% interval of −4.13 to +4.91 over 20 weeks'; "
-        + _SD
-        + "'(sd 5.35 over 5 net seeds'; "
-        + _DISAGREE
-    ),
-    ("cons-tie-regression-split-column-paired", "unit"): (
-        "the tied claim prints the test gap without its unit: 'and the test gap of +0.39 has a "
-        "95% interval of −4.13 to +4.91 over 20 weeks, inside ±20'; the reason 'a tie is a "
-        "finding: the interval lies inside ±20, so keep the simpler baseline'; "
-        + _DISAGREE
-        + "; the paired seed line: "
-        "'Paired by seed label (test): mean difference +0.39, 95% t interval −4.52 to +5.30'; "
-        + _SD
-        + "'(sd 5.35 over 5 net seeds'"
-    ),
-    ("cons-worse-regression-split-column-unpaired", "unit"): (
-        "the baseline-better claim prints the test gap without its unit: 'base beats net on mean "
-        "squared error in mmHg²: the test gap is −46.2 (negative favours base; 95% interval "
-        "−52.5 to −39.9, 20 weeks)'; " + _SD + "'(sd 9.12 over 5 net seeds'"
-    ),
-    **{
-        (cid, "rung-labels"): (
-            "rung 4 says the positive gain is 'below the useful effect ... in part' while the "
-            "whole interval lies below it: " + label
-        )
-        for cid, label in (
-            (
-                "cons-better-not-useful-binary-cv-none-paired",
-                "'the gain is positive (lower end +0.0058) but below the useful effect 0.5 in "
-                "part' (interval +0.0058 to +0.0845)",
-            ),
-            (
-                "cons-better-not-useful-binary-cv-test-none-one",
-                "'the gain is positive (lower end +0.0045) but below the useful effect 0.5 in "
-                "part' (interval +0.0045 to +0.081)",
-            ),
-            (
-                "cons-better-not-useful-multiclass-split-column-one",
-                "'the gain is positive (lower end +0.065) but below the useful effect 0.5 in "
-                "part' (interval +0.065 to +0.152)",
-            ),
-            (
-                "cons-better-not-useful-regression-split-none-unpaired",
-                "'the gain is positive (lower end +40.5) but below the useful effect 100 mmHg² "
-                "in part' (interval +40.5 to +53.4)",
-            ),
-        )
-    },
-    ("cons-conflict-two-level-includes-zero", "page-one"): (
-        "page one says only 'the interval +0.053 to +0.120 excludes zero, but the seed rule "
-        "fails' while the noise section's two-level bootstrap (seeds and blocks) is −0.008 to "
-        "+0.185, which includes zero"
-    ),
-}
+PRODUCT_BUGS: dict[tuple[str, str], str] = {}
 
 
 def _params():

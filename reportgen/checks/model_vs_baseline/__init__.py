@@ -138,7 +138,7 @@ class Split:
         return NoiseParts(
             lines=tuple(noise_lines),
             covers=tuple(covers),
-            sign_disagreement=sign_disagreement(seed, block),
+            sign_disagreement=sign_disagreement(seed, block, self.project.config.unit_after),
             budget=budget,
             budget_reason=budget_reason,
         )
@@ -288,8 +288,11 @@ def measured_artefacts(project: Project, cand: ModelRuns, base: ModelRuns) -> li
     return out
 
 
-def sign_disagreement(seed: SeedNoise, block: BlockNoise | None) -> SignDisagreement | None:
-    """The validation (seed-line) gap and the test (block-line) gap point in opposite directions."""
+def sign_disagreement(
+    seed: SeedNoise, block: BlockNoise | None, u: str = ""
+) -> SignDisagreement | None:
+    """The validation (seed-line) gap and the test (block-line) gap point in opposite directions
+    (``u``: the unit after a number, Config.unit_after)."""
     v = seed.validation_gap
     t = block.gap if block is not None else None
     if seed.part != "validation" or v is None or t is None or v * t >= 0:
@@ -298,8 +301,8 @@ def sign_disagreement(seed: SeedNoise, block: BlockNoise | None) -> SignDisagree
         validation_gap=v,
         test_gap=t,
         text=(
-            f"validation and test disagree: the validation gap is {gap(v)} and the test gap "
-            f"{with_sign(t, test_decimals(block))} "
+            f"validation and test disagree: the validation gap is {gap(v)}{u} and the test gap "
+            f"{with_sign(t, test_decimals(block))}{u} "
             f"(opposite signs), so "
             + (
                 "validation favours the candidate and test the baseline"

@@ -152,7 +152,8 @@ def decide(
         verdict = Verdict.KEEP_BASELINE
         if equivalent(rel):
             reasons.append(
-                f"a tie is a finding: the interval lies inside ±{given(cfg.min_useful_effect)}, so keep "
+                f"a tie is a finding: the interval lies inside "
+                f"±{given(cfg.min_useful_effect, cfg.metric_unit)}, so keep "
                 f"the simpler baseline ({cfg.baseline})"
             )
         else:
@@ -225,7 +226,8 @@ def _claim(
     if iv is not None and shown_side(seed, iv) == Side.BASELINE:
         return (
             f"Under a fair comparison, {b} beats {c} on {metric}: the {_part(iv)} gap is "
-            f"{iv.signed(iv.gap)} (negative favours {b}; {conf} interval {iv.ends}, {iv.what}), "
+            f"{iv.signed(iv.gap)}{cfg.unit_after} (negative favours {b}; {conf} interval "
+            f"{iv.ends}, {iv.what}), "
             f"and {_seed_beyond(project, seed)}."
         )
     if sup == 2:
@@ -242,7 +244,7 @@ def _claim(
             )
         )
         test_txt = (
-            f"the {_part(iv)} gap of {iv.signed(iv.gap)} has a {conf} interval of "
+            f"the {_part(iv)} gap of {iv.signed(iv.gap)}{cfg.unit_after} has a {conf} interval of "
             f"{iv.ends} over "
             f"{iv.what}"
             if iv
@@ -251,7 +253,7 @@ def _claim(
         if equivalent(rel):
             return (
                 f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
-                f"inside ±{given(cfg.min_useful_effect)}."
+                f"inside ±{given(cfg.min_useful_effect, cfg.metric_unit)}."
             )
         if iv is not None and iv.low > 0 and not seed.passes:
             return (
