@@ -185,3 +185,17 @@ def test_a_slice_shown_worse_is_named_in_the_claim_and_rung_five(tmp_path, requi
     if not required:  # rung 5 is reached: the claim's "each slice" leaves the worse one out
         assert r["claim"]["supported_rung"] == 5
         assert "on each of the 2 slices with an interval where it is not worse" in claim
+
+
+def test_an_interval_above_zero_without_the_seed_rule_says_the_interval_lies_above_zero(
+    tmp_path,
+):
+    root = make_project(tmp_path, cand_strength=1.5, base_strength=2.0, seed_jitter=0.4)
+    r = compute_report(load_project(root))[0]
+    iv, seed = r["noise"]["interval"], r["noise"]["seed"]
+    assert iv["low"] > 0 and not seed["passes"]
+    assert r["claim"]["rewritten"].startswith(
+        "Under a fair comparison, the test interval of net's log loss gap over base lies above "
+        "zero, but the gap is not shown to be larger than retraining noise: "
+    )
+    assert "gap over base excludes zero" not in r["claim"]["rewritten"]

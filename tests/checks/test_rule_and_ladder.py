@@ -130,8 +130,12 @@ def test_reconsider_items_are_conditions_with_today_after_them():
         "the comparison is shown fair (now not shown: no frozen-split manifest: the split was "
         "never frozen (run `evreport freeze` before training))"
     )
+    # one run a side never reaches rung 3: the item says a second seed at least shows determinism
     assert items[2] == (
-        "retraining noise is measured with at least 5 seeds per model (now 1 new, 1 old)"
+        "retraining noise is measured with at least 5 seeds per model (now 1 new, 1 old); a "
+        "second seed per model also shows whether a model trains deterministically (two equal "
+        "runs: zero seed spread, and with both models deterministic the rule is met when the "
+        "gap is positive)"
     )
     assert not any(
         re.match(r"(rung 1|the comparison|the frozen set) is shown[^(]*:", i) for i in items

@@ -157,3 +157,16 @@ def test_the_planning_note_is_not_pasted_into_a_reconsider_item(built_cells):
         "4 repeats of 5 folds are run (now 3): the planning note in the noise section "
         "estimates the interval would then exclude zero"
     ) in items
+
+
+def test_one_run_per_fold_is_told_that_a_second_seed_shows_determinism(built_cells):
+    """One seed a side per fold never measures the seed rule, so rung 3 is out of reach; the
+    reconsider-when item says what a second seed per fold would show."""
+    report = _report(built_cells, {"id": "cv-one-seed", "kind": "cv", "seeds": (1, 1)})
+    seed = report["noise"]["seed"]
+    assert seed["gap_in_sd"] is None and not seed["trivial"]
+    assert report["ladder"][2]["status"] != "shown"
+    (item,) = [i for i in report["claim"]["reconsider_items"] if "seeds per fold" in i]
+    assert "(now 1 net, 1 base); a second seed per fold also shows whether a model trains " in (
+        item
+    )

@@ -403,10 +403,18 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
         (" per fold", " per fold, the fewest in any fold") if seed.within_folds else ("", "")
     )
     if seed.gap_in_sd is None and not seed.trivial:
+        each = " per fold" if seed.within_folds else " per model"
         text = (
-            f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds per model "
+            f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds{each} "
             f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
         )
+        if min(n_c, n_b) < 2:
+            # one run a side can never reach rung 3: a second one at least shows determinism
+            text += (
+                f"; a second seed{each} also shows whether a model trains deterministically "
+                "(two equal runs: zero seed spread, and with both models deterministic the rule "
+                "is met when the gap is positive)"
+            )
     elif seed.trivial and not seed.passes:
         text = (
             f"the {seed.part} gap becomes positive (now "
