@@ -18,7 +18,7 @@ from reportgen.project import Project
 from reportgen.stats import budget as bd
 from reportgen.stats.budget import Plan
 from reportgen.stats.results import Reason
-from reportgen.words import count, count_noun, fixed
+from reportgen.words import count, count_noun, fixed, given
 
 
 def plan_reason(plan: Plan, what: str, number: Callable[[float], str]) -> str | None:
@@ -35,6 +35,20 @@ def plan_reason(plan: Plan, what: str, number: Callable[[float], str]) -> str | 
     return "; ".join(w for w in words if w) or None
 
 
+def _tie_reason(
+    project: Project, tie: Plan, gap: float, number: Callable[[float], str]
+) -> str | None:
+    """Why no count of seeds or blocks shows a tie: the gap is not inside the useful effect's
+    band, or one term alone is too wide; None when every count is there."""
+    if Reason.GAP_NOT_ABOVE_TARGET in tie.reasons:
+        m = given(project.config.min_useful_effect, project.config.metric_unit)
+        return (
+            f"the gap's size {number(abs(gap))} reaches the useful effect {m}: more seeds or "
+            "blocks cannot show a tie"
+        )
+    return plan_reason(tie, "", number)
+
+
 def _both(plan: Plan) -> BothNeeded | None:
     """The seeds and blocks both scaled by one factor, as report.json has them."""
     both = plan.both_needed
@@ -44,7 +58,7 @@ def _both(plan: Plan) -> BothNeeded | None:
 def planning(project: Project, res: bd.Budget, number: Callable[[float], str]) -> Planning:
     """noise.budget.planning: what more seeds or blocks would settle the claim (``number``
     prints a half-width), with the sentence when the both-scaled plan is impractical."""
-    plan, useful = res.plan, res.plan_useful
+    plan, useful, tie = res.plan, res.plan_useful, res.plan_tie
     both = _both(plan)
     impractical = impractical_text(project, both)
     return Planning(
@@ -60,6 +74,9 @@ def planning(project: Project, res: bd.Budget, number: Callable[[float], str]) -
         both_needed_useful=MISSING if useful is None else _both(useful),
         impractical_text=impractical,
         impractical=impractical is not None,
+        seeds_needed_tie=MISSING if tie is None else tie.seeds_needed,
+        blocks_needed_tie=MISSING if tie is None else tie.blocks_needed,
+        reason_tie=MISSING if tie is None else _tie_reason(project, tie, res.gap, number),
     )
 
 

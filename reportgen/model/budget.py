@@ -44,6 +44,16 @@ class Planning(Model):
     )
     impractical_text: str | None = key("when impractical, the sentence saying so; else null")
     impractical: bool = key("both_needed asks for more than 4 times today's seeds and blocks")
+    seeds_needed_tie: int | None | Missing = key(
+        "seeds needed for the interval to lie inside plus or minus the useful effect (a tie), "
+        "or null; absent without a positive useful effect"
+    )
+    blocks_needed_tie: int | None | Missing = key(
+        "blocks needed for a tie, or null; absent without a positive useful effect"
+    )
+    reason_tie: str | None | Missing = key(
+        "why no count can show a tie, or null; absent without a positive useful effect"
+    )
 
 
 @dataclass(frozen=True, slots=True)

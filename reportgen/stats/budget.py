@@ -124,6 +124,9 @@ class Budget:
         exclude zero whichever model the gap favours.
     plan_useful : Plan or None
         Against min_useful_effect; None without it.
+    plan_tie : Plan or None
+        Towards a tie: the half-width below ``m - |gap|``, so the interval would lie inside
+        plus or minus ``m``; None without a positive min_useful_effect.
     grid : tuple of GridPoint
         Multiples GRID_SEEDS x GRID_BLOCKS of today's counts.
     """
@@ -143,6 +146,7 @@ class Budget:
     plan: Plan
     plan_useful: Plan | None
     grid: tuple[GridPoint, ...]
+    plan_tie: Plan | None = None
 
 
 def _plan(
@@ -246,6 +250,9 @@ def budget(
         # the interval excludes zero on the gap's side: either model shown better
         plan=_plan(abs(gap), **now),
         plan_useful=None if min_useful_effect is None else _plan(gap - min_useful_effect, **now),
+        plan_tie=None
+        if min_useful_effect is None or min_useful_effect <= 0
+        else _plan(min_useful_effect - abs(gap), **now),
         grid=tuple(
             GridPoint(S * ks, B * kb, half_width(seed_var, S * ks, block_var, B * kb, z))
             for ks in GRID_SEEDS

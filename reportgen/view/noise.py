@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportgen.model import Report
+from reportgen.model.base import Missing
 from reportgen.model.block import BlockNoise, SeedGap, TwoLevel, Welch
 from reportgen.model.budget import Budget, Clipping
 from reportgen.model.common import MaybeBounds, TTest
@@ -160,6 +161,7 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
             if plan.blocks_needed
             else "not reachable",
         ),
+        *_tie_rows(b, blocks, report),
         Row(
             "both scaled together",
             f"{count_noun(both.S, 'seed')} and {count_noun(both.B, blocks)}"
@@ -186,6 +188,28 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "budget_figure": figure,
         "budget_reason": in_words(plan.reason, report) if plan.reason else None,
     }
+
+
+def _tie_rows(b: Budget, blocks: str, report: Report) -> list[Row]:
+    """The plan towards a tie (the interval inside plus or minus the useful effect), when the
+    project fixes a positive one: the counts, or why none can show it."""
+    plan = b.planning
+    seeds, blocks_n = plan.seeds_needed_tie, plan.blocks_needed_tie
+    if isinstance(seeds, Missing) or isinstance(blocks_n, Missing):
+        return []
+    reason = plan.reason_tie if isinstance(plan.reason_tie, str) else None
+    if seeds is None and blocks_n is None:
+        return [Row("seeds or blocks for a tie", in_words(reason, report) if reason else DASH)]
+    return [
+        Row(
+            "seeds for a tie (inside the useful effect), blocks fixed",
+            f"{count(seeds)} (now {count(b.S)})" if seeds else "not reachable",
+        ),
+        Row(
+            f"{blocks} for a tie, seeds fixed",
+            f"{count(blocks_n)} (now {count(b.B)})" if blocks_n else "not reachable",
+        ),
+    ]
 
 
 def _sd_interval(sd: float | None, sdi: MaybeBounds) -> str:

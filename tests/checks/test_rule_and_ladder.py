@@ -132,7 +132,7 @@ def test_reconsider_items_are_conditions_with_today_after_them():
     )
     # one run a side never reaches rung 3: the item says a second seed at least shows determinism
     assert items[2] == (
-        "retraining noise is measured with at least 5 seeds per model (now 1 new, 1 old); a "
+        "retraining noise is measured with at least 5 seeds per model (now 1 new, 1 old): a "
         "second seed per model also shows whether a model trains deterministically (two equal "
         "runs: zero seed spread, and with both models deterministic the rule is met when the "
         "gap is positive)"

@@ -167,6 +167,6 @@ def test_one_run_per_fold_is_told_that_a_second_seed_shows_determinism(built_cel
     assert seed["gap_in_sd"] is None and not seed["trivial"]
     assert report["ladder"][2]["status"] != "shown"
     (item,) = [i for i in report["claim"]["reconsider_items"] if "seeds per fold" in i]
-    assert "(now 1 net, 1 base); a second seed per fold also shows whether a model trains " in (
+    assert "(now 1 net, 1 base): a second seed per fold also shows whether a model trains " in (
         item
     )

@@ -136,3 +136,23 @@ def test_the_regression_target_sd_is_the_sample_sd_of_the_test_target():
     sd = load("diabetes-regression")["regression"]["target"]["sd"]
     assert sd == pytest.approx(float(y.std(ddof=1)), rel=1e-12)
     assert sd != pytest.approx(float(y.std(ddof=0)), rel=1e-6)
+
+
+def test_the_budget_plans_towards_a_tie_and_says_when_none_can_show_it():
+    """moons-tie: the gap lies inside the useful effect, so more seeds or weeks could show a tie;
+    diabetes: the gap is larger than the useful effect, so nothing can."""
+    tie = load("moons-tie")
+    plan, b = tie["noise"]["budget"]["planning"], tie["noise"]["budget"]
+    rows = {r.label: r.value for r in build_view(Report.from_json(tie), ()).noise.budget_rows}
+    assert plan["seeds_needed_tie"] and plan["blocks_needed_tie"]
+    assert rows["seeds for a tie (inside the useful effect), blocks fixed"] == (
+        f"{plan['seeds_needed_tie']:,} (now {b['S']:,})"
+    )
+    blocks = [k for k in rows if k.endswith(" for a tie, seeds fixed")]
+    assert blocks and rows[blocks[0]] == f"{plan['blocks_needed_tie']:,} (now {b['B']:,})"
+    far = load("diabetes-regression")
+    rows = {r.label: r.value for r in build_view(Report.from_json(far), ()).noise.budget_rows}
+    assert rows["seeds or blocks for a tie"] == (
+        "the gap's size 752 reaches the useful effect 100 points²: more seeds or blocks cannot "
+        "show a tie"
+    )

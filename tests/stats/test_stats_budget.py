@@ -92,3 +92,16 @@ def test_seed_sd_chi_square_interval_against_scipy():
     hi = sd * np.sqrt((n - 1) / st.chi2.ppf(0.025, n - 1))
     assert iv.low == pytest.approx(lo, rel=1e-10) and iv.high == pytest.approx(hi, rel=1e-10)
     assert bd.sd_interval(sd, 1, 0.95) == Bounds(None, None)
+
+
+def test_the_tie_plan_brings_the_interval_inside_the_useful_effect():
+    # a tie needs the half-width below m - |gap|: 0.01 - 0.004 = 0.006, whichever sign the gap has
+    kw = dict(seed_sd=0.005, n_seeds=5, block_var_of_gap=1e-6, n_blocks=40, confidence=0.95)
+    for g in (0.004, -0.004):
+        b = bd.budget(gap=g, min_useful_effect=0.01, **kw)
+        assert b.plan_tie.seeds_needed == _brute(0.005**2, 1e-6, 0.006, b.z)
+        assert b.plan_tie.blocks_needed == _brute(1e-6 * 40, 0.005**2 / 5, 0.006, b.z)
+    wide = bd.budget(gap=0.012, min_useful_effect=0.01, **kw)
+    assert wide.plan_tie.reasons == (Reason.GAP_NOT_ABOVE_TARGET,)
+    assert bd.budget(gap=0.004, **kw).plan_tie is None
+    assert bd.budget(gap=0.004, min_useful_effect=0.0, **kw).plan_tie is None

@@ -411,7 +411,7 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
         if min(n_c, n_b) < 2:
             # one run a side can never reach rung 3: a second one at least shows determinism
             text += (
-                f"; a second seed{each} also shows whether a model trains deterministically "
+                f": a second seed{each} also shows whether a model trains deterministically "
                 "(two equal runs: zero seed spread, and with both models deterministic the rule "
                 "is met when the gap is positive)"
             )
