@@ -20,6 +20,7 @@ from reportgen.model.header import Build, Input, Tool
 from reportgen.model.header import Project as ProjectInfo
 from reportgen.model.ladder import Claim
 from reportgen.project import Project
+from reportgen.project.files import combined_digest
 
 SCHEMA: Literal["evreport/1"] = "evreport/1"
 LIBRARIES = (
@@ -100,6 +101,7 @@ def header(project: Project, command: str | None) -> Header:
             random_seed=cfg.random_seed,
             resamples=cfg.resamples,
             confidence=cfg.confidence,
+            inputs_sha256=combined_digest(project.inputs),
         ),
         project=ProjectInfo(
             title=cfg.title,

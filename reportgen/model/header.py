@@ -29,6 +29,10 @@ class Build(Model):
     random_seed: int = key("seed of every bootstrap generator")
     resamples: int = key("bootstrap resamples")
     confidence: float = key("the confidence level of every interval")
+    inputs_sha256: str = key(
+        "one SHA-256 over every input file: of the lines sha256sum prints for them, sorted by "
+        "path in byte order"
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,3 +278,11 @@ def encoding_hint(data: bytes) -> str:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 3 and data[1:4:2] == b"\x00\x00"):
         return "; it looks like UTF-16: save it as UTF-8"
     return "; it may be Latin-1 or Windows-1252: save it as UTF-8"
+
+
+def combined_digest(inputs: dict[str, tuple[str, int]]) -> str:
+    """One SHA-256 over every input file (``inputs``: path -> (sha256, bytes)): of the lines
+    ``sha256sum`` prints for them ("<sha256>  <path>"), sorted by path in byte order, so that
+    ``sha256sum FILES | LC_ALL=C sort -k2 | sha256sum`` in the project folder reproduces it."""
+    lines = "".join(f"{inputs[p][0]}  {p}\n" for p in sorted(inputs, key=lambda p: p.encode()))
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()

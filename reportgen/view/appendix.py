@@ -3,7 +3,6 @@ provenance with every input file's hash."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -90,14 +89,6 @@ class FileRow:
     size: str
 
 
-def combined_digest(inputs: Sequence[tuple[str, str]]) -> str:
-    """One SHA-256 over every input file: of the lines ``sha256sum`` prints for them
-    ("<sha256>  <path>"), sorted by path in byte order, so that
-    ``sha256sum FILES | LC_ALL=C sort -k2 | sha256sum`` in the project folder reproduces it."""
-    lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(inputs, key=lambda x: x[0]))
-    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
-
-
 def measured(
     value: float | int | None,
     bar: float | int | None,
@@ -150,7 +141,7 @@ class ProvenanceView:
     command: str
     #: "308 input files, 4.1 MB in all": what the digest covers
     files: str
-    #: the combined SHA-256 of every input file (combined_digest); the PDF prints it in
+    #: build.inputs_sha256, the combined SHA-256 of every input file; the PDF prints it in
     #: place of the per-file list, which the HTML keeps in a <details> and report.json in full
     digest: str
 
@@ -232,7 +223,7 @@ def provenance_view(report: Report, links: str | None = None) -> ProvenanceView:
         inputs.append(FileRow(path_text(i.path, links), sha, groups, count(i.bytes)))
     total = sum(i.bytes or 0 for i in report.inputs)
     files = f"{count_noun(len(report.inputs), 'input file')}, {file_size(total)} in all"
-    digest = combined_digest([(i.path, i.sha256 or "") for i in report.inputs])
+    digest = build.inputs_sha256
     libraries = [Row(report.tool.name, report.tool.version)]
     libraries += [Row(k, str(v)) for k, v in sorted(build.libraries.items())]
     settings = [
