@@ -34,6 +34,7 @@ from reportgen.view.appendix import (
     ProvenanceView,
     RungEvidence,
     WarningRow,
+    comparisons_sentence,
     comparisons_view,
     evidence_view,
     facts,
@@ -127,6 +128,9 @@ class ReportView:
     before_after: BeforeAfterView | None
     warnings: list[WarningRow]
     comparisons: list[ComparisonRow]
+    #: the logged-against-recomputed rows in one sentence, for the printed page: "22 of 22
+    #: logged values agree with the values recomputed from their predictions"
+    comparisons_said: str | None = None
 
 
 def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
@@ -227,5 +231,6 @@ def build_view(report: Report, charts: Collection[str], links: str | None = None
         before_after=before_after_view(report, charts),
         warnings=warnings_view(report),
         comparisons=comparisons_view(report, links),
+        comparisons_said=comparisons_sentence(report),
     )
     return replace(view, sections=sections(report, view))

@@ -258,6 +258,26 @@ def _fold_cite(mine: list[Comparison], links: str | None) -> PathText:
     return PathText(text, [text], first.href)
 
 
+def comparisons_sentence(report: Report) -> str | None:
+    """How many logged values agree with the values recomputed from their predictions, and
+    which run-log lines disagree; None without any comparison."""
+    compared = [c for c in report.comparisons if c.agree is not None]
+    if not compared:
+        return None
+    agree = sum(1 for c in compared if c.agree)
+    text = (
+        f"{count(agree)} of {count_noun(len(compared), 'logged value')} agree with the values "
+        "recomputed from their predictions"
+    )
+    wrong = [c.cite or DASH for c in compared if not c.agree]
+    if wrong:
+        text += "; " + ", ".join(wrong) + (" disagrees" if len(wrong) == 1 else " disagree")
+    unchecked = len(report.comparisons) - len(compared)
+    if unchecked:
+        text += f"; {count(unchecked)} not compared (no predictions)"
+    return text + "."
+
+
 def comparisons_view(report: Report, links: str | None = None) -> list[ComparisonRow]:
     """One row per logged value; the agreeing fold rows of a cv design as one row per model."""
     rows = []

@@ -90,3 +90,43 @@ def test_page_fill_measures_an_empty_page():
     doc.save(buf)
     doc.close()
     assert page_fills(buf.getvalue()) == [0.0]
+
+
+#: the page budget (docs/report.md, "Pages"): at most this many PDF pages, whatever the number
+#: of files, seeds or folds
+def page_budget(report: dict) -> int:
+    if report["project"]["kind"] == "before-after":
+        return 5
+    if report.get("noise", {}).get("cv"):
+        return 6
+    return 7
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_pdf_keeps_to_its_page_budget(example_builds, name):
+    report, files = example_builds[name]
+    pages = len(page_fills(files["report.pdf"]))
+    assert pages <= page_budget(report), f"{name}: {pages} pages, budget {page_budget(report)}"
+
+
+def test_a_grown_cross_validation_project_prints_as_many_pages(tmp_path):
+    """Seeds multiply the prediction files (here 2 x 5 x 2 against 2 x 5 x 6 per model), never
+    the pages: the per-file lists live in the HTML and report.json."""
+    from reportgen.checks import compute_report
+    from reportgen.model import Report
+    from reportgen.project import load_project
+    from reportgen.render import render_outputs
+    from tests.layouts.gen_cv import make_cv_project
+
+    counts = []
+    for seeds in ((2, 2), (6, 6)):
+        gen = make_cv_project(
+            tmp_path / f"s{seeds[0]}", id="grown", repeats=2, folds=5, seeds=seeds
+        )
+        report, _ = compute_report(load_project(gen.path))
+        files, problems = render_outputs(Report.from_json(report), ("pdf",))
+        assert problems == []
+        counts.append((len(report["inputs"]), len(page_fills(files["report.pdf"]))))
+    (few, pages_few), (many, pages_many) = counts
+    assert many > 2 * few
+    assert pages_many == pages_few <= 6
