@@ -188,3 +188,17 @@ def test_the_printed_page_lists_no_input_file_and_the_screen_keeps_every_one(wee
     assert not printed.select("table.inputs")
     for page in (screen, printed):
         assert view_.provenance.digest in page.select_one("p.digest").get_text()
+
+
+def test_the_logged_values_are_said_in_one_sentence_with_the_lines_that_disagree(weekly_churn):
+    report = Report.from_json(weekly_churn)
+    n = len(report.comparisons)
+    assert build(report).comparisons_said == (
+        f"{n} of {n} logged values agree with the values recomputed from their predictions."
+    )
+    first = replace(report.comparisons[0], agree=False)
+    one_off = replace(report, comparisons=(first, *report.comparisons[1:]))
+    assert build(one_off).comparisons_said == (
+        f"{n - 1} of {n} logged values agree with the values recomputed from their predictions; "
+        f"{first.cite} disagrees."
+    )
