@@ -9,6 +9,11 @@ from typing import TypeGuard
 
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
+from reportgen.words import sig
+
+#: the largest max relative error of a gradient check that passes
+GRADIENT_BAR = 1e-4
+GRADIENT_BAR_WORDS = "10⁻⁴"
 
 KNOWN = {
     "initial_loss": ("value", "classes or target_variance"),
@@ -100,8 +105,12 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
             return True, f"gradient from a tested library ({lib.strip()[:80]}), not measured"
         if not _num(e):
             return None, "needs a numeric max_relative_error (or the tested library it comes from)"
-        ok = e <= 1e-4
-        return ok, f"gradient check max relative error {e:.2g} ({'<=' if ok else '>'} 1e-4)"
+        ok = e <= GRADIENT_BAR
+        bar = GRADIENT_BAR_WORDS
+        return ok, (
+            f"gradient check max relative error {sig(e, 2)} "
+            + (f"(at most {bar})" if ok else f"(above {bar})")
+        )
     if check == "overfit":
         rows = f.get("rows")
         return evaluate_overfit(f, _num, clean_text(rows, 40) if rows is not None else None)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from reportgen.checks import compute_report
 from reportgen.project import load_project
 from reportgen.project.checkfiles import CheckFile, verdicts
@@ -109,3 +111,17 @@ def test_before_after_holds_one_check_per_kind_and_model_citing_all_its_files(tm
     ]
     assert report["ladder"][0]["status"] == "not shown"
     assert f"{files[0]}: shape assertions FAILED" in report["ladder"][0]["missing"]
+
+
+@pytest.mark.parametrize(
+    "error,passed,text",
+    [
+        (3.1e-05, True, "gradient check max relative error 3.1 × 10⁻⁵ (at most 10⁻⁴)"),
+        (1e-4, True, "gradient check max relative error 0.00010 (at most 10⁻⁴)"),
+        (0.002, False, "gradient check max relative error 0.0020 (above 10⁻⁴)"),
+    ],
+)
+def test_the_gradient_check_prints_its_error_in_the_number_policy(error, passed, text):
+    from reportgen.project.checkfiles import evaluate
+
+    assert evaluate("gradient", {"max_relative_error": error}) == (passed, text)
