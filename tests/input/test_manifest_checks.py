@@ -212,7 +212,7 @@ def test_initial_loss_against_what_a_default_initialisation_gives(fields, passed
 def test_gradient_at_most_1e_4(err, passed):
     ok, text = evaluate("gradient", {"max_relative_error": err})
     assert ok is passed
-    assert ("<=" if passed else ">") in text
+    assert ("(at most 10⁻⁴)" if passed else "(above 10⁻⁴)") in text
 
 
 @pytest.mark.parametrize(
