@@ -175,10 +175,10 @@ def _fold_numbers(frame, name, repeat, fold, problems) -> None:
     first = min(counts)
     for r, present in counts.items():
         i = int(np.flatnonzero(repeat == r)[0])
-        empty = sorted(set(range(1, ks[r] + 1)) - set(present))
-        if empty:
+        empty = first_gap(present)
+        if empty is not None:
             message = (
-                f"fold {empty[0]} of repeat {r} has no rows (the repeat's folds: "
+                f"fold {empty} of repeat {r} has no rows (the repeat's folds: "
                 f"{_ranges(present)}); number the folds 1 to K"
             )
             problems.append(cell_problem(frame, i, "fold", message, name, "empty-fold"))
@@ -188,6 +188,15 @@ def _fold_numbers(frame, name, repeat, fold, problems) -> None:
                 "repeat cuts the rows into the same number of folds"
             )
             problems.append(cell_problem(frame, i, "fold", message, name, "fold-count"))
+
+
+def first_gap(present: list[int]) -> int | None:
+    """The smallest whole number from 1 missing below the largest of ``present`` (sorted,
+    distinct), or None when they are 1 to K; never lists the numbers in between."""
+    for expected, have in enumerate(present, 1):
+        if have != expected:
+            return expected
+    return None
 
 
 def _ranges(values: list[int]) -> str:
@@ -254,7 +263,10 @@ def check_fold_runs(
         else:
             named.append(r)
     if len(named) == len(fold_rows):
+        before = len(problems)
         _same_folds(config, named, rname, cols, problems)
+        if folds is None and len(problems) == before:
+            _run_fold_gaps(named, rname, cols, problems)
     if folds is not None and not problems:
         done = {(r.repeat or 1, r.fold) for r in named}
         unrun = [k for k in folds.members if k not in done]
@@ -269,6 +281,33 @@ def check_fold_runs(
                     severity="warning",
                 )
             )
+
+
+def _run_fold_gaps(rows: list[RunRow], rname: str, cols, problems: list[Problem]) -> None:
+    """Without split/folds.csv, the fold numbers of each repeat are 1 to K: K, the fold count
+    behind the correction's 1/(K - 1), is the number of folds, never the largest number."""
+    by_repeat: dict[int, dict[int, RunRow]] = {}
+    for r in sorted(rows, key=lambda x: x.line):
+        assert r.fold is not None  # check_fold_runs passes only the rows that name a fold
+        by_repeat.setdefault(r.repeat or 1, {}).setdefault(r.fold, r)
+    for repeat, first in sorted(by_repeat.items()):
+        present = sorted(first)
+        gap = first_gap(present)
+        if gap is None:
+            continue
+        r = first[next(k for k in present if k > gap)]
+        problems.append(
+            Problem(
+                f"fold {r.fold} of repeat {repeat} leaves a gap: there is no fold {gap} (the "
+                f"repeat's folds: {_ranges(present)}); number the folds 1 to K, K the number "
+                "of folds, as the correction reads K from them",
+                rname,
+                r.line,
+                cols.get("fold"),
+                slug="fold-gap",
+            )
+        )
+        return
 
 
 def _unknown_fold(r: RunRow, folds: Folds, rname: str, cols: dict[str, int]) -> Problem:

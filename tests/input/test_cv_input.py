@@ -3,6 +3,8 @@ file, line and column (methods.md section 9)."""
 
 from __future__ import annotations
 
+import time
+
 import pandas as pd
 import pytest
 from conftest import cfg_problems, runs_problems
@@ -193,3 +195,42 @@ def test_runs_not_covering_every_fold_is_a_warning(cv):
     assert project is not None
     [w] = [p for p in problems if p.slug == "folds-not-run"]
     assert "cover 3 of the 6 folds" in w.message
+
+
+def test_a_fold_numbered_999999999_is_an_empty_fold_found_without_listing_every_number(cv):
+    def edit(f):
+        f.loc[f.index[-1], "fold"] = "999999999"
+
+    _edit_folds(cv, edit)
+    start = time.perf_counter()
+    p = _first_error(cv, "empty-fold")
+    assert time.perf_counter() - start < 5
+    assert (p.path, p.column) == ("split/folds.csv", 3)
+    assert p.message.startswith(
+        "fold 4 of repeat 2 has no rows (the repeat's folds: 1 to 3, 999999999)"
+    )
+
+
+def test_a_gap_in_the_fold_numbers_of_a_run_log_only_project_is_an_error_at_its_line(cv):
+    (cv / "split" / "folds.csv").unlink()
+    (cv / "split" / "manifest.json").unlink()
+    runs = pd.read_csv(cv / "runs.csv", dtype=str, keep_default_na=False)
+    last = runs[(runs["repeat"] == "2") & (runs["fold"] == "3")].index
+    runs.loc[last, "fold"] = str(10**17)
+    runs.to_csv(cv / "runs.csv", index=False)
+    p = _first_error(cv, "fold-gap")
+    assert (p.path, p.line, p.column) == ("runs.csv", int(last[0]) + 2, 14)
+    assert p.message.startswith(
+        f"fold {10**17} of repeat 2 leaves a gap: there is no fold 3 (the repeat's folds: "
+        f"1 to 2, {10**17})"
+    )
+
+
+def test_the_fold_count_is_the_number_of_folds_not_the_largest_number():
+    from reportgen.checks.cv.gaps import FoldGap, FoldTable
+
+    def gap(fold):
+        return FoldGap(1, fold, 0.1, None, None, None, "run log", {})
+
+    table = FoldTable(gaps=[gap(k) for k in (1, 2, 3, 4, 5, 10**17)])
+    assert table.folds == 6

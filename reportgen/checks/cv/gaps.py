@@ -53,8 +53,8 @@ class FoldTable:
 
     @property
     def folds(self) -> int:
-        """K: the folds of a repeat (the largest fold number analysed)."""
-        return max((g.fold for g in self.gaps), default=0)
+        """K: the folds of a repeat (the number of distinct fold numbers analysed)."""
+        return len({g.fold for g in self.gaps})
 
     @property
     def source(self) -> str | None:
