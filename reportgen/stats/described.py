@@ -19,6 +19,20 @@ from reportgen.stats._util import FloatArray, check_confidence, percentile_inter
 from reportgen.stats.bootstrap import resample_index
 from reportgen.stats.results import Reason
 
+#: bytes the drawn sums of one batch of resamples may take, with the metric's temporaries
+#: (a multi-class macro F1 sums K x K confusion cells per network and resample)
+MEMORY_BYTES = 256 * 2**20
+#: arrays of the batch's size alive at once: both models' drawn sums and the metric's
+#: temporaries
+LIVE_COPIES = 6
+
+
+def resamples_per_batch(networks: int, statistics: int) -> int:
+    """Resamples drawn into sums at once, so that they take at most MEMORY_BYTES; at least 1.
+    Batching never changes the result: the index draws stay the same, in the same order."""
+    per_resample = 8 * LIVE_COPIES * max(1, networks) * max(1, statistics)
+    return max(1, MEMORY_BYTES // per_resample)
+
 
 @dataclass(frozen=True)
 class StatisticGap:
@@ -106,11 +120,14 @@ def block_statistic_gap(
             **base, low=None, high=None, **counts_of, undefined_draws=0, reason=reason
         )
     draws = []
+    per_batch = resamples_per_batch(max(c.shape[0], b.shape[0]), c.shape[2])
     for idx in resample_index(rng, resamples, n_blocks):
         counts = row_counts(idx, n_blocks)  # (r, B)
-        cs = np.matmul(counts[None], c)  # (S, r, m): each network's drawn sums
-        bs = np.matmul(counts[None], b)
-        draws.append(sign * (statistic(cs).mean(axis=0) - statistic(bs).mean(axis=0)))
+        for lo in range(0, counts.shape[0], per_batch):
+            part = counts[None, lo : lo + per_batch]
+            cs = np.matmul(part, c)  # (S, r, m): each network's drawn sums
+            bs = np.matmul(part, b)
+            draws.append(sign * (statistic(cs).mean(axis=0) - statistic(bs).mean(axis=0)))
     d = np.concatenate(draws)
     ok = np.isfinite(d)
     undefined = int((~ok).sum())

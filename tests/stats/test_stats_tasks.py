@@ -200,3 +200,58 @@ def test_block_bootstrap_of_a_recomputed_metric_by_brute_force():
     lo, hi = np.percentile(draws, [5, 95])
     assert (res.low, res.high) == pytest.approx((lo, hi), rel=1e-10)
     assert res.low <= res.gap <= res.high
+
+
+def _confusion_stats(k: int, n_blocks: int, accuracy: float, seed: int):
+    """(1, B, k*k) confusion counts of one network, one row per block."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, size=n_blocks)
+    hat = np.where(rng.random(n_blocks) < accuracy, y, rng.integers(0, k, size=n_blocks))
+    flat = np.bincount((np.arange(n_blocks) * k + y) * k + hat, minlength=n_blocks * k * k)
+    return flat.reshape(1, n_blocks, k * k).astype(float)
+
+
+def _macro_f1_gap(k: int, cand, base, resamples: int):
+    def statistic(s):
+        return mc.macro_f1_batch(s.reshape(-1, k, k)).reshape(s.shape[:-1])
+
+    return block_statistic_gap(
+        cand,
+        base,
+        statistic,
+        higher_is_better=True,
+        resamples=resamples,
+        confidence=0.9,
+        rng=np.random.default_rng(3),
+    )
+
+
+def test_a_macro_f1_bootstrap_over_many_classes_holds_one_batch_of_resamples_at_a_time(
+    monkeypatch,
+):
+    import tracemalloc
+
+    from reportgen.stats import described
+
+    k, n_blocks = 100, 20
+    cand, base = _confusion_stats(k, n_blocks, 0.7, 1), _confusion_stats(k, n_blocks, 0.5, 2)
+    monkeypatch.setattr(described, "MEMORY_BYTES", 16 * 2**20)
+    tracemalloc.start()
+    try:
+        res = _macro_f1_gap(k, cand, base, resamples=2000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert res.low is not None and res.resamples == 2000
+    assert peak < 40 * 2**20  # all 2,000 resamples at once: over 300 MiB
+
+
+def test_batching_the_resamples_by_memory_leaves_the_interval_unchanged(monkeypatch):
+    from reportgen.stats import described
+
+    k, n_blocks = 12, 30
+    cand, base = _confusion_stats(k, n_blocks, 0.8, 4), _confusion_stats(k, n_blocks, 0.6, 5)
+    whole = _macro_f1_gap(k, cand, base, resamples=500)
+    monkeypatch.setattr(described, "MEMORY_BYTES", 1)
+    assert described.resamples_per_batch(1, k * k) == 1
+    assert _macro_f1_gap(k, cand, base, resamples=500) == whole
