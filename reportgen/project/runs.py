@@ -12,7 +12,12 @@ from datetime import datetime, timedelta
 from reportgen.errors import Problem, quote
 from reportgen.project.config import Config
 from reportgen.project.manifest import canonical_part, parse_time, time_resolution
-from reportgen.project.tables import MAX_TABLE_COLUMNS, csv_header_problem
+from reportgen.project.tables import (
+    MAX_MAGNITUDE,
+    MAX_TABLE_COLUMNS,
+    beyond_magnitude,
+    csv_header_problem,
+)
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 #: part names read case-insensitively ("Validation" is validation, with a warning)
@@ -269,6 +274,10 @@ def _parse_row(
                 raise ValueError
         except ValueError:
             bad("value", f"value = {quote(v)} is not a finite number")
+        else:
+            if abs(value) > MAX_MAGNITUDE:
+                bad("value", beyond_magnitude("value", v))
+                value = None
     started = None
     started_text = get("started_at")
     if started_text is not None:

@@ -403,6 +403,20 @@ def cannot_read_on(frame, name: str, missing: str | None, problems: list[Problem
     return False
 
 
+#: the largest magnitude of a number read from a predictions or runs.csv cell: a squared error
+#: (up to 4e60), its square in a spread and the spread's square in Welch's degrees of freedom
+#: (about 1e242) stay finite (y = 1e308 with y_pred = -1e308 overflowed the squared error)
+MAX_MAGNITUDE = 1e30
+
+
+def beyond_magnitude(column: str, text: str) -> str:
+    """The message for a finite number over MAX_MAGNITUDE in size."""
+    return (
+        f"{column} = {quote(text)} is over {MAX_MAGNITUDE:.0e} in size: the metric's sums over "
+        "the rows would overflow; rescale the values"
+    )
+
+
 def numeric_column(
     frame,
     col: str,
@@ -421,6 +435,11 @@ def numeric_column(
     raw = frame[col]
     values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
     bad = ~np.isfinite(values)
+    huge = np.zeros(len(values), dtype=bool)
+    if allowed is None and low is None and high is None:
+        with np.errstate(invalid="ignore"):
+            huge = np.abs(values) > MAX_MAGNITUDE
+        bad |= huge
     what = "a finite number"
     if allowed is not None:
         bad |= ~np.isin(values, list(allowed))
@@ -432,7 +451,11 @@ def numeric_column(
         bad |= values > high
     idx = np.flatnonzero(bad)
     for i in idx[:limit]:
-        message = f"{col} = {quote(str(raw.iloc[i]))} must be {what}"
+        message = (
+            beyond_magnitude(col, str(raw.iloc[i]))
+            if huge[i]
+            else f"{col} = {quote(str(raw.iloc[i]))} must be {what}"
+        )
         problems.append(cell_problem(frame, i, col, message, name, "bad-value"))
     if len(idx) > limit:
         problems.append(
