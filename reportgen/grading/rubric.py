@@ -42,6 +42,11 @@ DESIGN_WORDS = {
 }
 
 
+#: the most points (or warnings) one rubric number may give: a total over every line stays
+#: finite and prints as a plain number (1e308 points overflowed the total to inf)
+MAX_POINTS = 1e6
+
+
 @dataclass(frozen=True)
 class Line:
     """One rubric line: a grades.csv column, what earns it, and its most (or least) points."""
@@ -76,12 +81,21 @@ class Rubric:
 
 
 def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UsageError(f"rubric {where} = {clean_text(repr(value), 60)} is not a number")
+    if isinstance(value, int) and abs(value) > MAX_POINTS:
+        value = math.inf if value > 0 else -math.inf
+    if math.isnan(value):
         raise UsageError(f"rubric {where} = {clean_text(repr(value), 60)} is not a number")
     if value < 0:
         raise UsageError(
             f"rubric {where} = {value:g} is negative; give points as positive numbers "
             "(deductions are subtracted)"
+        )
+    if value > MAX_POINTS:
+        raise UsageError(
+            f"rubric {where} = {value:g} is over the limit of {MAX_POINTS:g}; give points "
+            f"from 0 to {MAX_POINTS:g}"
         )
     return float(value)
 

@@ -159,6 +159,22 @@ def test_rubric_errors_name_the_closest(doc, message):
     assert message in str(e.value)
 
 
+@pytest.mark.parametrize(
+    "doc, value",
+    [
+        ({"checks": {"useful-effect": 1e308}}, "1e+308"),
+        ({"rungs": {"fair": {"shown": 1e308}}}, "1e+308"),
+        ({"claim": {"honest": float("inf")}}, "inf"),
+        ({"deductions": {"late": 1e308}}, "1e+308"),
+        ({"deductions": {"per_warning": 1, "max_warnings": 10**400}}, "inf"),
+    ],
+)
+def test_rubric_points_over_a_million_are_refused_so_the_total_stays_finite(doc, value):
+    with pytest.raises(UsageError) as e:
+        parse_rubric(doc)
+    assert f"= {value} is over the limit of 1e+06; give points from 0 to 1e+06" in str(e.value)
+
+
 def test_project_specific_check_ids_are_known():
     r = parse_rubric({"checks": {"not-worse-on-shifted": 1, "rung1-overfit-after": 1}})
     assert len(r.lines) == 2
