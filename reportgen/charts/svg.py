@@ -20,17 +20,25 @@ _FORBIDDEN = ("<script", "<foreignobject", "javascript:", 'href="http', "href='h
 #: longest label a chart shows: vl-convert's layout time grows fast with label length
 MAX_LABEL = 200
 _LABEL_ACTIVE = re.compile(r"(?i)(javascript|href)")
+#: Unicode noncharacters (U+FDD0-FDEF, the last two code points of every plane) and lone
+#: surrogates: vl-convert aborts the process on U+FFFE and U+FFFF
+_NONCHARACTER = re.compile(
+    "[\ufdd0-\ufdef\ud800-\udfff"
+    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(17))
+    + "]"
+)
 
 
 def chart_label(text: str) -> str:
-    """A user's text as a chart may show it: no control characters, at most MAX_LABEL long.
+    """A user's text as a chart may show it: no control characters or noncharacters (U+FFFE),
+    at most MAX_LABEL long.
 
     vl-convert aborts the whole process (a Rust panic) on some control characters, so
     every string reaches a chart through here; report.json keeps the original text.
     Words the SVG safety check looks for get a zero-width space, so a label cannot
     make a chart refuse to render.
     """
-    s = replace_controls(text, "\ufffd")
+    s = _NONCHARACTER.sub("\ufffd", replace_controls(text, "\ufffd"))
     if len(s) > MAX_LABEL:
         s = s[: MAX_LABEL - 1] + "…"
     return _LABEL_ACTIVE.sub("\\1\u200b", s)

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from reportgen.model import Report
 from reportgen.names import FILE_NAMES, FORMATS
+from reportgen.render.svg_process import ChartProcessError
 
 
 def report_json(report: Report | dict) -> bytes:
@@ -99,15 +100,20 @@ def render_outputs(
 
         with drawn_charts(report, chart_process) as (keys, svgs):
             view = build_view(report, keys, links)
-            if "pdf" in formats:  # laid out while the helper still draws the charts
-                from reportgen.render.pdf import PdfUnavailable, render_pdf
+            try:
+                if "pdf" in formats:  # laid out while the helper still draws the charts
+                    from reportgen.render.pdf import PdfUnavailable, render_pdf
 
-                try:
-                    out["pdf"] = render_pdf(render_html(view, for_print=True), svgs)
-                except PdfUnavailable as exc:
-                    problems.append(str(exc))
-            charts = svgs()  # raises here if drawing failed, even when only the PDF needed it
-        if "html" in formats:
+                    try:
+                        out["pdf"] = render_pdf(render_html(view, for_print=True), svgs)
+                    except PdfUnavailable as exc:
+                        problems.append(str(exc))
+                charts = svgs()  # raises if drawing failed, even when only the PDF needed it
+            except ChartProcessError as exc:
+                charts = None
+                out.pop("pdf", None)
+                problems.append(_without_charts(exc, formats))
+        if "html" in formats and charts is not None:
             out["html"] = render_html(view, charts).encode("utf-8")
     if "md" in formats and view is None:
         from reportgen.view import build_view
@@ -115,6 +121,13 @@ def render_outputs(
         view = build_view(report, (), links)
     _json_and_md(report, formats, view, out)
     return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
+
+
+def _without_charts(exc: Exception, formats: tuple[str, ...]) -> str:
+    """The render problem of charts that could not be drawn: what is not written."""
+    lost = " and ".join(FILE_NAMES[f] for f in ("html", "pdf") if f in formats)
+    kept = ", ".join(FILE_NAMES[f] for f in ("json", "md") if f in formats) or "nothing else"
+    return f"{exc}; {lost} not written (written: {kept})"
 
 
 def _json_and_md(report: Report, formats: tuple[str, ...], view, out: dict[str, bytes]) -> None:
@@ -144,7 +157,11 @@ def _render_in_parallel(
     if pdf is not None:
         pdf.submit_html(render_html(view, for_print=True))
     _json_and_md(report, formats, view, out)  # while the PDF is laid out
-    charts = helpers.charts.result()  # raises here if drawing failed, as render_outputs does
+    try:
+        charts = helpers.charts.result()
+    except ChartProcessError as exc:
+        problems.append(_without_charts(exc, formats))
+        return {FILE_NAMES[f]: out[f] for f in FORMATS if f in out}, problems
     if pdf is not None:
         pdf.submit_charts(charts)
     if "html" in formats:

@@ -460,10 +460,66 @@ def test_control_characters_in_names_do_not_kill_chart_drawing(tmp_path):
     assert r.stdout.split()[1] == "True"
 
 
+NONCHARACTERS = "ml\ufffep\uffff"
+
+
+def _noncharacter_project(root: Path) -> Path:
+    """The mini project with the candidate named with U+FFFE and U+FFFF."""
+    make_project(root, MINI_CONFIG.replace('candidate = "mlp"', f'candidate = "{NONCHARACTERS}"'))
+    runs = (root / "runs.csv").read_text(encoding="utf-8").splitlines()
+    body = [line.replace(",mlp,", f",{NONCHARACTERS},", 1) for line in runs[1:]]
+    (root / "runs.csv").write_text("\n".join([runs[0], *body]) + "\n", encoding="utf-8")
+    return root
+
+
+def _build(project: Path, out: Path, junit: Path, env: dict | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "reportgen", "build", str(project), "--out", str(out)]
+        + ["--format", "html,json,md", "--junit", str(junit)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+        timeout=300,
+    )
+
+
+def test_noncharacters_in_a_model_name_do_not_kill_the_chart_engine(tmp_path):
+    project = _noncharacter_project(tmp_path / "p")
+    r = _build(project, tmp_path / "out", tmp_path / "junit.xml")
+    assert "crashed" not in r.stderr and r.returncode != 1, r.stderr[-2000:]
+    assert {"report.html", "report.json", "decision-log.md"} <= set(os.listdir(tmp_path / "out"))
+    assert (tmp_path / "junit.xml").exists()
+
+
+def test_a_crashing_chart_engine_still_writes_the_other_formats_and_junit(tmp_path):
+    """The chart helper's engine really aborts: a sitecustomize on its path undoes the label
+    rule there, so U+FFFE reaches vl-convert."""
+    undo = tmp_path / "undo"
+    undo.mkdir()
+    (undo / "sitecustomize.py").write_text(
+        "import reportgen.charts.svg as svg\nsvg.chart_label = lambda text: text\n"
+    )
+    project = _noncharacter_project(tmp_path / "p")
+    r = _build(
+        project,
+        tmp_path / "out",
+        tmp_path / "junit.xml",
+        {"PYTHONPATH": os.pathsep.join([str(REPO), str(undo)])},
+    )
+    assert r.returncode == 1
+    [line] = [x for x in r.stderr.splitlines() if "error" in x]
+    assert "the chart engine crashed (signal 6)" in line
+    assert line.endswith("report.html not written (written: report.json, decision-log.md)")
+    files = set(os.listdir(tmp_path / "out"))
+    assert {"report.json", "decision-log.md"} <= files and "report.html" not in files
+    assert "failure" in (tmp_path / "junit.xml").read_text(encoding="utf-8")
+
+
 def test_chart_label_rules():
     from reportgen.charts.svg import MAX_LABEL, chart_label, sanitise_spec
 
     assert chart_label("a\x0bb\x00") == "a\ufffdb\ufffd"
+    assert chart_label("x\ufffe\uffff\ufdd0\U0010ffff\ud800") == "x" + "\ufffd" * 5
     assert len(chart_label("y" * 20_000)) == MAX_LABEL
     assert "javascript:" not in chart_label("javascript:alert(1)").lower()
     assert sanitise_spec({"k": ["\x07", 1, {"t": "ok"}]}) == {"k": ["\ufffd", 1, {"t": "ok"}]}
