@@ -18,6 +18,7 @@ Both files also describe a build that failed on its input, so a CI system shows 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,14 +165,26 @@ def write_ci_file(path: Path, data: bytes) -> None:
 # ---- JUnit XML ----------------------------------------------------------------------------
 
 
+#: what XML 1.0 forbids beyond the control characters escape_controls shows (and the lone
+#: surrogates UTF-8 encoding replaces): U+FFFE and U+FFFF, at which expat stops with
+#: "not well-formed (invalid token)"
+_XML_FORBIDDEN = re.compile("[\ufffe\uffff]")
+
+
+def _xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids shown as an escape (``\\ufffe``)."""
+    return _XML_FORBIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _text(value: object) -> str:
-    """Text for an XML element: control characters as escapes (XML 1.0 forbids most)."""
-    return escape_controls(str(value), keep_lines=True)
+    """Text for an XML element: control characters and the other characters XML 1.0
+    forbids as escapes."""
+    return _xml_safe(escape_controls(str(value), keep_lines=True))
 
 
 def _attr(value: object) -> str:
-    """Text for an XML attribute: one line, control characters as escapes."""
-    return escape_controls(" ".join(str(value).split()))
+    """Text for an XML attribute: one line, forbidden characters as escapes."""
+    return _xml_safe(escape_controls(" ".join(str(value).split())))
 
 
 @dataclass(frozen=True)

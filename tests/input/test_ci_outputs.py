@@ -225,6 +225,25 @@ def test_junit_is_well_formed_whatever_the_user_text(runner, fake_build, tmp_pat
     assert "<b>" not in html and "&lt;b&gt;" in html
 
 
+def test_junit_is_well_formed_with_noncharacters_in_the_title_and_claim(
+    runner, fake_build, tmp_path
+):
+    import xml.etree.ElementTree as ET
+
+    report = _fixture("weekly-churn")
+    report["project"]["title"] = "churn \ufffe\uffff"
+    report["claim"]["original"] = report["claim"]["rewritten"] = "mlp\uffff wins\ufffe"
+    report["decision"]["reasons"] = ["because \ufffe"]
+    junit = tmp_path / "j.xml"
+    r = runner.invoke(main, ["build", str(fake_build(report)), "--junit", str(junit)])
+    assert r.exit_code == 0, r.output
+    root = ET.fromstring(junit.read_bytes())  # expat: no invalid token
+    assert root.get("name") == "evreport: churn \\ufffe\\uffff"
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["claim.original"] == "mlp\\uffff wins\\ufffe"
+    assert "\ufffe" not in junit.read_text(encoding="utf-8")
+
+
 def test_a_failed_build_still_writes_both_files(runner, tmp_path):
     project = tmp_path / "broken"
     project.mkdir()
