@@ -71,11 +71,11 @@ def replace_controls(text: str, replacement: str = " ") -> str:
 
 
 #: what GitHub's renderer (cmark-gfm's autolink extension) turns into a link by itself:
-#: ``scheme://`` (http, https, ftp and anything alike), ``www.`` at the start of a word,
-#: ``mailto:`` / ``xmpp:`` and an e-mail address (``@`` between a name and a domain)
+#: ``scheme://`` (http, https, ftp and anything alike), ``www.`` after any character (cmark-gfm
+#: links ``_www.x`` and ``\_www.x`` too), ``mailto:`` / ``xmpp:``, and every ``@`` before a name:
+#: an e-mail address (``a@b.org``) and a mention GitHub would notify (``@everyone``)
 _BARE_LINK = re.compile(
-    r"(?P<sep>://)|(?<![\w.-])(?P<www>www)\.(?=\w)|(?P<scheme>\b(?:mailto|xmpp)):"
-    r"|(?<=[\w.+-])(?P<at>@)(?=[\w-]+\.)",
+    r"(?P<sep>://)|(?P<www>www)\.(?=\w)|(?P<scheme>\b(?:mailto|xmpp)):|(?P<at>@)(?=[\w-])",
     re.IGNORECASE,
 )
 #: Markdown punctuation escaped in every mode: links, images, HTML, code
@@ -99,8 +99,8 @@ def inert_markdown(text: str, strict: bool = False) -> str:
 
     Line breaks become spaces, control and invisible characters visible escapes
     (``\u202e``), and what GitHub would link by itself is broken visibly:
-    ``http://x`` shows as ``http[:]//x``, ``www.x`` as ``www[.]x``, ``a@b.org`` as
-    ``a[@]b.org``. Then backslash, backtick and ``[ ] < >`` are backslash-escaped (``strict``: also
+    ``http://x`` shows as ``http[:]//x``, ``www.x`` as ``www[.]x`` (after any character),
+    ``a@b.org`` as ``a[@]b.org`` and a mention ``@everyone`` as ``[@]everyone``. Then backslash, backtick and ``[ ] < >`` are backslash-escaped (``strict``: also
     ``* _ { } ( ) # + ! | ~ &``), so no link, image, raw HTML, code (nor, strict,
     emphasis or heading) can form.
     """

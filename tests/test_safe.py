@@ -14,6 +14,7 @@ from reportgen.safe import (
     atomic_write,
     csv_cell,
     escape_controls,
+    inert_markdown,
     replace_controls,
     safe_file_name,
 )
@@ -49,6 +50,37 @@ def test_markdown_environment_does_not_html_escape_but_neutralises():
     assert out == "\\[x\\](javascript:1) \\<b\\>&\\\\x1b"  # the escape's \\ escaped too
     with pytest.raises(ValueError, match="unknown template flavour 'pdf'"):
         environment("pdf")
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "_www.evil.example/x",
+        "see x_www.evil.example",
+        "\\_www.evil.example/x",
+        "*www.evil.example*",
+        "WWW.evil.example",
+        "a@b.org",
+        "x_a@b.org",
+    ],
+)
+def test_www_and_addresses_after_any_character_form_no_link_under_cmark_gfm(text, strict):
+    import cmarkgfm
+
+    md = inert_markdown(text, strict=strict)
+    html = cmarkgfm.github_flavored_markdown_to_html(md)
+    assert "<a" not in html, (md, html)
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict"])
+@pytest.mark.parametrize("text", ["@everyone", "cc @org/team", "(@here)"])
+def test_mentions_are_made_inert(text, strict):
+    import cmarkgfm
+
+    md = inert_markdown(text, strict=strict)
+    shown = cmarkgfm.github_flavored_markdown_to_html(md)
+    assert "[@]" in shown and "@" not in shown.replace("[@]", "")
 
 
 @pytest.mark.parametrize(

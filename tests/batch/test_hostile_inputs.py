@@ -400,7 +400,8 @@ def test_inert_markdown_breaks_links_visibly_and_keeps_the_rest():
         "see http\\[:\\]//x.org and www\\[.\\]x.org"
     )
     assert inert_markdown("a@b.org, mailto:c") == "a\\[@\\]b.org, mailto\\[:\\]c"
-    assert inert_markdown("log_loss 0.5 (a) @home x.www.y") == "log_loss 0.5 (a) @home x.www.y"
+    assert inert_markdown("log_loss 0.5 (a) @ home x.www y") == "log_loss 0.5 (a) @ home x.www y"
+    assert inert_markdown("@home x.www.y") == "\\[@\\]home x.www\\[.\\]y"
     assert inert_markdown("a_b", strict=True) == "a\\_b"
     assert inert_markdown("a\u202eb\nc") == r"a\\u202eb c"  # Markdown shows a\u202eb c
     assert escape_controls("Zoë\u200b") == "Zoë\\u200b"

@@ -329,6 +329,21 @@ def test_summary_user_text_forms_no_link_image_or_html(runner, fake_build, tmp_p
     assert "![x](http[:]//evil/p.png) [click](javascript:alert(1)) <img src=x>" in soup.get_text()
 
 
+def test_summary_underscore_www_and_mentions_form_no_link(runner, fake_build, tmp_path):
+    report = _fixture("weekly-churn")
+    report["project"]["title"] = "_www.evil.example/x @everyone"
+    report["claim"]["original"] = "x_www.evil.example and @org/team"
+    path = tmp_path / "summary.md"
+    assert (
+        runner.invoke(main, ["build", str(fake_build(report)), "--summary", str(path)]).exit_code
+        == 0
+    )
+    soup = _soup(path.read_text(encoding="utf-8"))
+    assert soup.find("a") is None
+    text = soup.get_text()
+    assert "_www[.]evil.example/x [@]everyone" in text and "[@]org/team" in text
+
+
 def test_summary_of_a_before_after_report():
     report = _fixture("tuned-no-replay")
     d, rung = report["decision"], report["claim"]["supported_rung"]
