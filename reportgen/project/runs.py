@@ -329,11 +329,19 @@ def _parse_row(
     )
 
 
+#: the largest repeat, fold or train_rows cell: 18 digits
+MAX_CV_NUMBER = 10**18 - 1
+
+
 def _positive_int(text: str | None, column: str, bad) -> int | None:
     """A cross-validation cell (repeat, fold, train_rows): empty, or a whole number from 1."""
     if text is None:
         return None
-    n = int(text) if len(text) <= 18 and text.isascii() and text.isdigit() else 0
+    n = (
+        int(text)
+        if len(text) <= len(str(MAX_CV_NUMBER)) and text.isascii() and text.isdigit()
+        else 0
+    )
     if n < 1:
         bad(column, f"{column} = {quote(text)} is not a whole number from 1")
         return None

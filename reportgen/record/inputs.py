@@ -10,6 +10,7 @@ which of them a call gives.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from reportgen.names import did_you_mean
 from reportgen.names import fold as _fold
 from reportgen.project.folds import FOLD_SPLIT
 from reportgen.project.manifest import canonical_part
+from reportgen.project.runs import MAX_CV_NUMBER
 from reportgen.record.io import finite_vector, iso_time, vector, zero_one
 from reportgen.record.tasks import (
     built_in,
@@ -44,6 +46,10 @@ def _text(value: Any, name: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"{name}={value!r} must be a string")
     return value
+
+
+#: a part name the Recorder may put in a file name: no path separator, no "..", not hidden
+_PART_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*")
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,11 @@ class Run:
             )
         if not isinstance(split, str) or not split.strip():
             raise ValueError(f"split={split!r} must be a split name such as 'validation'")
+        if not _PART_NAME.fullmatch(split.strip()):
+            raise ValueError(
+                f"split={split!r} is not a part name: it names the predictions file, so use "
+                "letters, digits, '_' and '-' (such as 'validation' or 'test-2024')"
+            )
         if started_at is not None and not isinstance(started_at, str | datetime):
             raise ValueError(f"started_at={started_at!r} is not an ISO 8601 date-time")
         return cls(
@@ -172,6 +183,11 @@ class HeldOutFold:
                 continue
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
                 raise ValueError(f"{name}={v!r} must be a whole number from 1")
+            if v > MAX_CV_NUMBER:
+                raise ValueError(
+                    f"{name}={v!r} is over the limit of {MAX_CV_NUMBER:,} (18 digits) that "
+                    "runs.csv accepts"
+                )
         rows = None if train_rows is None else int(train_rows)
         return cls(repeat=int(given["repeat"]), fold=int(fold), train_rows=rows)
 

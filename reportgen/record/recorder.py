@@ -9,6 +9,7 @@ so rung 1's "logged equals recomputed" holds by construction.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -371,7 +372,9 @@ class Recorder:
             if started is None:
                 old = [r.get("started_at") for r in same_run if r.get("started_at")]
                 started = old[0] if old else utc_now()
-            pred_rel = self._write_predictions(run_id, fold_id, run.split, frame, replace)
+            pred_rel = self._write_predictions(
+                run_id, fold_id, run.split, frame, replace, logged_rows
+            )
             logged = self._logged(metrics, rows, per_row, run_id, run.split, logged_rows)
             new = [
                 {**cells, "metric": m, "value": v, "started_at": started, "predictions": pred_rel}
@@ -416,16 +419,42 @@ class Recorder:
         return same_run, on_part
 
     def _write_predictions(
-        self, run_id: str, fold_id: str | None, part: str, frame: dict | None, replace: bool
+        self,
+        run_id: str,
+        fold_id: str | None,
+        part: str,
+        frame: dict | None,
+        replace: bool,
+        logged_rows: list[dict[str, str]],
     ) -> str:
-        """Write the predictions file (before the row that names it); its project path or ""."""
+        """Write the predictions file (before the row that names it); its project path or "".
+
+        One file name per run id: a run id that is not already a safe file name (``x/y``,
+        ``../x``) gets a short hash of itself, so it never shares ``x-y``'s file; and a file
+        that runs.csv names for another run id is never written, replace or not."""
         if frame is None:
             return ""
         ext = self.predictions_format
         stem = safe_file_name(run_id, sep="-", empty=None)
+        if stem != run_id:
+            stem += "-" + hashlib.sha256(run_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         if fold_id is not None and not stem.endswith(fold_id):
             stem += f"-{fold_id}"  # one run id for many folds: a file per fold
         pred_rel = f"{PREDICTIONS_DIR}/{stem}-{part}.{ext}"
+        other = next(
+            (
+                r.get("run_id")
+                for r in logged_rows
+                if r.get("predictions") == pred_rel and r.get("run_id") != run_id
+            ),
+            None,
+        )
+        if other is not None:
+            raise ValueError(
+                f"{pred_rel} holds the predictions of run_id={other!r} in "
+                f"{self.runs_path.name}; run_id={run_id!r} cannot write it (replace=True "
+                "replaces only this run's own file): give this run another run_id"
+            )
         target = self.root / pred_rel
         data = parquet_bytes(frame) if ext == "parquet" else csv_bytes(frame)
         if target.exists() and not replace and target.read_bytes() != data:

@@ -232,3 +232,48 @@ def test_csv_predictions_round_trip_exactly(project):
     assert np.array_equal(back["p"].to_numpy(), p)
     with pytest.raises(ValueError, match="predictions='xlsx' is not valid"):
         Recorder(root, predictions="xlsx")
+
+
+@pytest.mark.parametrize("first, second", [("x/y", "x-y"), ("../x", "x"), ("x-y", "x/y")])
+def test_models_whose_names_sanitise_alike_get_one_predictions_file_each(project, first, second):
+    root, rec, _ = project
+    rec.log(**{**THREE_ROWS, "model": first})
+    rec.log(**{**THREE_ROWS, "model": second, "p": [0.3, 0.6, 0.7]}, replace=True)
+    rows = {r["model"]: r for r in _rows(root)}
+    assert rows[first]["predictions"] != rows[second]["predictions"]
+    for model, p in ((first, THREE_ROWS["p"]), (second, [0.3, 0.6, 0.7])):
+        back = pd.read_parquet(root / rows[model]["predictions"])
+        assert back["p"].tolist() == pytest.approx(p)  # each logged value has its own file
+    assert all("/" not in r["predictions"].split("/", 2)[2] for r in rows.values())
+
+
+def test_replace_never_replaces_another_runs_predictions_file(project):
+    root, rec, _ = project
+    rec.log(**{**THREE_ROWS, "run_id": "a"})
+    file = _rows(root)[0]["predictions"]
+    before = (root / file).read_bytes()
+    rows = list(csv.DictReader(open(root / "runs.csv", encoding="utf-8")))
+    rows[0]["predictions"] = file.replace("/a-", "/b-")  # runs.csv says b's file is a's
+    with open(root / "runs.csv", "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    (root / file).rename(root / rows[0]["predictions"])
+    with pytest.raises(ValueError, match=r"holds the predictions of run_id='a'"):
+        rec.log(**{**THREE_ROWS, "run_id": "b", "seed": 2, "p": [0.3, 0.6, 0.7]}, replace=True)
+    assert (root / rows[0]["predictions"]).read_bytes() == before
+
+
+@pytest.mark.parametrize("split", ["../x", "a/b", ".hidden", "x\\y", "a b"])
+def test_a_split_that_is_not_a_part_name_is_a_value_error_naming_split(project, split):
+    _, rec, _ = project
+    with pytest.raises(ValueError, match=r"^split=.* is not a part name"):
+        rec.log(**{**THREE_ROWS, "split": split})
+
+
+@pytest.mark.parametrize("name", ["fold", "repeat", "train_rows"])
+def test_a_fold_number_beyond_what_runs_csv_accepts_is_refused_by_the_recorder(project, name):
+    _, rec, _ = project
+    args = {**THREE_ROWS, "split": "fold", "fold": 1, name: 10**30}
+    with pytest.raises(ValueError, match=rf"^{name}=10+ is over the limit of 999,999"):
+        rec.log(**args)
