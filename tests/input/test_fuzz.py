@@ -15,6 +15,7 @@ from reportgen.errors import Problem
 from reportgen.project import inspect_project
 from reportgen.project.config import SCHEMA, parse_config
 from reportgen.project.runs import parse_runs
+from reportgen.project.tables import MAX_MAGNITUDE
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -185,7 +186,7 @@ def run_logs(draw):
     rows = []
     for run_id, split, metric in keys:
         status = draw(st.sampled_from(["ok", "ok", "failed"]))
-        value = draw(st.floats(allow_nan=False, allow_infinity=False, width=64))
+        value = draw(st.floats(min_value=-MAX_MAGNITUDE, max_value=MAX_MAGNITUDE, width=64))
         if status == "failed" and draw(st.booleans()):
             value = None
         rows.append((run_id, *runs[run_id], split, metric, value, status, draw(NOTE)))
