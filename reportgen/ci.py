@@ -119,7 +119,8 @@ def check_ci_path(option: str, raw: str, project_dir: str | Path, out_dir: str |
     a workspace folder). Inside the project folder only under its report/ folder or the
     --out folder: the rest of the project is the evidence the report hashes and cites
     (runs.csv, split/, artefacts/), which a build never writes. The report's own file
-    names in the output folder, a folder and a symlink are refused too.
+    names in the output folder, a folder and a symlink are refused too, and so is a
+    path inside the project through a folder that is a symlink.
     """
     path = Path(raw)
     real = Path(os.path.realpath(path))
@@ -146,9 +147,32 @@ def check_ci_path(option: str, raw: str, project_dir: str | Path, out_dir: str |
                 raise UsageError(f"{option} {shown} is inside evreport's own build folders")
     if path.is_symlink():
         raise UsageError(f"{option} {shown} is a symlink; refusing to write through it")
+    linked = _linked_folder(path, project_dir)
+    if linked is not None:
+        raise UsageError(
+            f"{option} {shown} is under {display_name(linked)}, a symlink inside the project "
+            "folder; refusing to write through it"
+        )
     if path.is_dir():
         raise UsageError(f"{option} {shown} is a folder; give a file name")
     return path
+
+
+def _linked_folder(path: Path, project_dir: str | Path) -> Path | None:
+    """The first folder between the project folder and ``path`` that is a symlink, if any.
+
+    The project (a student's, committed) may hold ``report -> /elsewhere``: a CI file
+    named through it would land outside the project, wherever the link says.
+    """
+    where, project = Path(os.path.abspath(path)), Path(os.path.abspath(project_dir))
+    if not where.is_relative_to(project):
+        return None
+    folder = where.parent
+    while folder != project:
+        if folder.is_symlink():
+            return folder
+        folder = folder.parent
+    return None
 
 
 def write_ci_file(path: Path, data: bytes) -> None:

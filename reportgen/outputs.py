@@ -197,6 +197,29 @@ def _in_store(entry: Path, store: Path) -> bool:
     return real.is_file() and real.is_relative_to(os.path.realpath(store))
 
 
+def _check_store_inside(out_dir: Path, store: Path, current: Path) -> None:
+    """Refuse a build folder, or a current link, whose real path is not inside the store.
+
+    A committed or planted ``.evreport-builds/ID -> /elsewhere`` (and ``.evreport-current``
+    naming it) would otherwise have the build write its files through the link.
+    """
+    base = os.path.realpath(store)
+    folders = []
+    if current.is_symlink():
+        folders.append(out_dir / os.readlink(current))
+    if store.is_dir():
+        folders.extend(store.iterdir())
+    for folder in folders:
+        real = Path(os.path.realpath(folder))
+        if folder.is_symlink() or str(real.parent) != base:
+            where = display_name(out_dir)
+            raise InputError(
+                f"{STORE} or {CURRENT} in {where} leads outside {STORE}; refusing to write "
+                "through it",
+                path=where,
+            )
+
+
 def _in_the_way(target: Path) -> bool:
     """Something at a report file's name that a build must not replace: a folder, a link not ours."""
     if target.is_symlink():
@@ -284,6 +307,7 @@ def _switch(out_dir: Path, files: dict[str, bytes]) -> bool:
         raise InputError(
             f"{STORE} or {CURRENT} in {where} is not evreport's; refusing to write", path=where
         )
+    _check_store_inside(out_dir, store, current)
     if not _symlinks_work(out_dir):
         return False
     store.mkdir(exist_ok=True)

@@ -141,15 +141,33 @@ def replace_folder(dst: Path, new: Path, trash: Path) -> None:
         raise
 
 
+def staging_inside(out: Path) -> bool:
+    """The staging folder (if any) is OUT's own: no symlink, its real path inside OUT.
+
+    A planted ``OUT/.evreport-tmp -> /elsewhere`` is never read from or moved out of;
+    the batch removes the link (never its target) and makes its own folder.
+    """
+    tmp = out / TMP_NAME
+    if tmp.is_symlink():
+        return False
+    if not tmp.exists():
+        return True
+    return Path(os.path.realpath(tmp)).parent == Path(os.path.realpath(out))
+
+
 def recover(out: Path) -> list[str]:
     """Put back every old report a killed swap left in the trash while OUT/NAME is missing.
 
     Called before anything of the staging folder is removed, so the only copy of a
     report is never deleted. A trash entry whose OUT/NAME exists was replaced by a
-    complete new one; it is left for the caller to remove. Returns the names restored.
+    complete new one; it is left for the caller to remove. A staging folder that is a
+    symlink, or leads outside OUT, is not read (``staging_inside``). Returns the names
+    restored.
     """
     trash = out / TMP_NAME / TRASH
     restored: list[str] = []
+    if not staging_inside(out):
+        return restored
     try:
         entries = sorted(trash.iterdir()) if trash.is_dir() and not trash.is_symlink() else []
     except OSError:

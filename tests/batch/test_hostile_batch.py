@@ -368,3 +368,20 @@ def test_batch_cli_bad_timeout_and_memory_setting_are_one_line(tmp_path, monkeyp
     assert r.exit_code == 2
     assert "EVREPORT_WORKER_MEMORY_MB='lots' is not a whole number of MiB" in r.output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_symlinked_staging_folder_is_never_recovered_from(tmp_path, fake_ref):
+    from reportgen.batch.outdir import TMP_NAME, TRASH, recover
+
+    out, before = _first_batch(tmp_path, fake_ref)
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / TRASH / "p9").mkdir(parents=True)
+    (elsewhere / TRASH / "p9" / "secret.txt").write_text("not OUT's")
+    os.symlink(elsewhere, out / TMP_NAME)
+    assert recover(out) == []
+    assert (elsewhere / TRASH / "p9" / "secret.txt").read_text() == "not OUT's"
+    assert not (out / "p9").exists()
+    again = run_batch([tmp_path / "subs"], out, formats=("json",), jobs=1, build=fake_ref)
+    assert again.exit_code == 0
+    assert (elsewhere / TRASH / "p9" / "secret.txt").read_text() == "not OUT's"
+    assert "p9" not in names_in(out) and TMP_NAME not in names_in(out)

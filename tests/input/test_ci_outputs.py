@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import make_project
 from junitparser import Error, Failure, JUnitXml, Skipped, SystemOut
 
 from reportgen import ci
@@ -447,3 +451,25 @@ def test_strict_junit_summary_on_a_real_build(runner, example, tmp_path):
     }
     text = summary.read_text(encoding="utf-8")
     assert f"**Verdict: {report['decision']['verdict']}**" in text
+
+
+@pytest.mark.parametrize("linked", ["report", "report/ci"])
+def test_ci_files_through_a_linked_folder_in_the_project_are_refused(tmp_path, linked):
+    project = make_project(tmp_path / "P")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / linked).parent.mkdir(parents=True, exist_ok=True)
+    (project / linked).symlink_to(elsewhere, target_is_directory=True)
+    repo = Path(__file__).resolve().parents[2]
+    r = subprocess.run(
+        [sys.executable, "-m", "reportgen", "build", str(project), "--format", "json"]
+        + ["--junit", str(project / linked / "junit.xml")]
+        + ["--summary", str(project / linked / "summary.md")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        timeout=120,
+    )
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "a symlink inside the project folder; refusing to write through it" in r.stderr
+    assert list(elsewhere.iterdir()) == []

@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import report_view
+from conftest import make_project, report_view
 
 from reportgen.outputs import CURRENT, STORE, atomic_write_dir
 
@@ -156,3 +156,30 @@ def test_a_batch_report_folder_holds_plain_files(tmp_path):
     folder = tmp_path / "out" / "alice"
     assert sorted(p.name for p in folder.iterdir()) == ["report.html", "report.json"]
     assert not any(p.is_symlink() for p in folder.iterdir())
+
+
+def _evreport(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "reportgen", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+
+
+def test_a_committed_report_folder_with_planted_links_is_never_written_through(tmp_path):
+    project = make_project(tmp_path / "P")
+    target = tmp_path / "target"
+    target.mkdir()
+    store = project / "report" / STORE
+    store.mkdir(parents=True)
+    os.symlink(target, store / "aaaaaaaaaaaa")
+    os.symlink(f"{STORE}/aaaaaaaaaaaa", project / "report" / CURRENT)
+    (project / "report" / "report.html").write_bytes(b"x")
+    r = _evreport("build", str(project), "--format", "json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"{STORE} or {CURRENT} in" in r.stderr and "leads outside" in r.stderr
+    assert list(target.iterdir()) == []
+    assert (project / "report" / "report.html").read_bytes() == b"x"
