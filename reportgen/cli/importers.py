@@ -95,6 +95,8 @@ def mlflow_command(project, tracking_uri, experiment, strict, dry_run, **reading
         sys.exit(e.exit_code)
     for note in res.notes:
         click.echo(f"note: {clean_text(note)}", err=True)
+    for warning in res.warnings:
+        click.echo(f"warning: {clean_text(warning)}", err=True)
     if strict and res.skipped:
         for s in res.skipped:
             click.echo(f"evreport: error: {clean_text(s)} [mlflow-run]", err=True)

@@ -16,13 +16,14 @@ import contextlib
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from reportgen.errors import clean_text
 from reportgen.importers import mlflow_store
-from reportgen.importers.mlflow_artifacts import Artifacts, Refused, for_run
+from reportgen.importers.mlflow_artifacts import Artifacts, Refused, for_run, time_limits
 from reportgen.importers.mlflow_store import (  # noqa: F401  (re-exported for callers)
     MlflowImportError,
     MlflowMissing,
@@ -90,6 +91,8 @@ class ImportResult:
     skipped: list[str] = field(default_factory=list)
     #: what the user should know about how the store was read (e.g. MLFLOW_ALLOW_FILE_STORE)
     notes: list[str] = field(default_factory=list)
+    #: what was not read in full (a limit reached), printed as warnings
+    warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
     strict: bool = False
 
@@ -206,9 +209,14 @@ def _imported_ids(runs_csv: Path) -> set[str]:
     return set(NOTE_RE.findall(runs_csv.read_text(encoding="utf-8-sig")))
 
 
-def _all_runs(client, experiment_id: str, filter_string: str | None) -> list:
+#: the most pages of runs (1,000 runs each) read from a store; a server that answers with
+#: a next-page token forever is stopped here, with a warning
+MAX_PAGES = 1000
+
+
+def _all_runs(client, experiment_id: str, filter_string: str | None, warnings: list[str]) -> list:
     runs, token = [], None
-    while True:
+    for _ in range(MAX_PAGES):
         page = client.search_runs(
             [experiment_id],
             filter_string=filter_string or "",
@@ -220,6 +228,11 @@ def _all_runs(client, experiment_id: str, filter_string: str | None) -> list:
         token = page.token
         if not token:
             return runs
+    warnings.append(
+        f"the store still had more runs after {MAX_PAGES:,} pages ({len(runs):,} runs); "
+        "only those are read (narrow the search with --filter)"
+    )
+    return runs
 
 
 def _filter_error(e: BaseException) -> bool:
@@ -233,7 +246,9 @@ def _label(run) -> str:
     return f"run {rid} ({clean_text(name, 80)})" if name and name != rid else f"run {rid}"
 
 
-def _plan(run, keys: tuple[str, ...], pairs, store, allow_remote: bool, cap: int) -> ImportedRun:
+def _plan(
+    run, keys: tuple[str, ...], pairs, store, allow_remote: bool, cap: int, limits: tuple
+) -> ImportedRun:
     """The rows (and predictions to copy) of one finished or failed run; Skip says why not."""
     model_key, seed_key, *fold_keys = keys
     rid = run.info.run_id
@@ -271,7 +286,7 @@ def _plan(run, keys: tuple[str, ...], pairs, store, allow_remote: bool, cap: int
         raise Skip(f"no {wanted} metric")
     if status == "ok":
         try:
-            ir.artifacts = for_run(store, run, allow_remote)
+            ir.artifacts = for_run(store, run, allow_remote, *limits)
             listed = ir.artifacts.list(PRED_DIR)
         except Refused as e:
             raise Skip(str(e)) from None
@@ -330,12 +345,17 @@ def import_mlflow(
 
     if ENV_PROBLEM:
         raise MlflowUsage(ENV_PROBLEM)
+    try:
+        per_artifact, per_import = time_limits()
+    except ValueError as e:
+        raise MlflowUsage(str(e)) from None
     root = Path(project)
     mlflow_store.require_mlflow()
     store = mlflow_store.parse(tracking_uri)
     mlflow_store.check_file_store(store)
     result = ImportResult(experiment, dry_run=dry_run, strict=strict, notes=list(store.notes))
-    with mlflow_store.reading(store):
+    limits = (per_artifact, time.monotonic() + per_import)
+    with mlflow_store.reading(store), mlflow_store.read_only(store) as store:
         client = mlflow_store.open_client(store)
         try:
             exp = client.get_experiment_by_name(experiment)
@@ -348,7 +368,7 @@ def import_mlflow(
                     f"unknown experiment {clean_text(experiment, 80)!r} at {store.uri}; "
                     f"experiments there: {shown + more or 'none'}{hint}"
                 )
-            runs = _all_runs(client, exp.experiment_id, filter_string)
+            runs = _all_runs(client, exp.experiment_id, filter_string, result.warnings)
         except MlflowImportError:
             raise
         except Exception as e:
@@ -384,6 +404,7 @@ def import_mlflow(
                     store,
                     allow_remote_artifacts,
                     MAX_FILE_BYTES,
+                    limits,
                 )
             except Skip as e:
                 result.skipped.append(f"{_label(run)}: {e}")

@@ -17,10 +17,13 @@ listing or a Content-Length header claimed.
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
@@ -32,6 +35,33 @@ ARTIFACT_API = "/api/2.0/mlflow-artifacts/artifacts"
 CHUNK = 1 << 20
 SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
 FLAG = "--allow-remote-artifacts"
+#: seconds one artifact download (its listing or its file) may take in all, and the whole
+#: import's downloads together; a server trickling bytes is stopped there, the run skipped
+DOWNLOAD_VAR, IMPORT_VAR = "EVREPORT_DOWNLOAD_SECONDS", "EVREPORT_IMPORT_SECONDS"
+DOWNLOAD_SECONDS, IMPORT_SECONDS = 300.0, 1800.0
+#: the largest artifact listing read (JSON), in bytes
+LISTING_CAP = 16 << 20
+
+
+def time_limits() -> tuple[float, float]:
+    """(per artifact, per import) download seconds, from the environment or the defaults.
+
+    A malformed value raises ValueError naming the variable.
+    """
+    limits = []
+    for var, default in ((DOWNLOAD_VAR, DOWNLOAD_SECONDS), (IMPORT_VAR, IMPORT_SECONDS)):
+        raw = os.environ.get(var)
+        if raw is None:
+            limits.append(default)
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{var}={clean_text(raw, 40)!r} is not a positive number of seconds")
+        limits.append(value)
+    return limits[0], limits[1]
 
 
 class Refused(Exception):
@@ -120,37 +150,98 @@ class LocalArtifacts:
 
 
 class HttpArtifacts:
-    """A run's artifacts behind an MLflow artifact proxy (``mlflow server``'s /mlflow-artifacts)."""
+    """A run's artifacts behind an MLflow artifact proxy (``mlflow server``'s /mlflow-artifacts).
 
-    def __init__(self, origin: str, root: str, where: str) -> None:
+    Redirects are never followed (the origin checked is the origin read). Each download
+    (a listing or a file) stops after ``per_artifact`` seconds in all, and none starts or
+    goes on after ``until`` (the import's deadline, ``time.monotonic()``): a server
+    trickling one byte at a time is stopped there, whatever its per-read pace.
+    """
+
+    def __init__(
+        self,
+        origin: str,
+        root: str,
+        where: str,
+        per_artifact: float = DOWNLOAD_SECONDS,
+        until: float | None = None,
+    ) -> None:
         self.origin, self.root, self.where = origin.rstrip("/"), root.strip("/"), where
+        self.per_artifact, self.until = per_artifact, until
 
-    def _get(self, endpoint: str, **kwargs):
+    def _deadline(self, rel: str) -> tuple[float, str]:
+        """When the download of ``rel`` must end, and which limit that is."""
+        now = time.monotonic()
+        mine = (now + self.per_artifact, f"{self.per_artifact:g} s ({DOWNLOAD_VAR})")
+        if self.until is None or mine[0] <= self.until:
+            return mine
+        if self.until <= now:
+            raise Refused(f"the import's download time limit ({IMPORT_VAR}) passed; {rel} not read")
+        return self.until, f"the import's limit ({IMPORT_VAR})"
+
+    def _get(self, endpoint: str, deadline: float, **kwargs):
         from mlflow.utils.credentials import get_default_host_creds
         from mlflow.utils.rest_utils import http_request
 
+        wait = max(0.05, min(30.0, deadline - time.monotonic()))
         try:
             resp = http_request(
                 get_default_host_creds(self.origin),
                 endpoint,
                 "GET",
                 max_retries=0,
-                timeout=30,
+                timeout=wait,
                 raise_on_status=False,
+                allow_redirects=False,
+                stream=True,
                 **kwargs,
             )
         except Exception as e:
             raise Refused(f"cannot reach {self.origin}: {sentence(e)}") from None
         if resp.status_code != 200:
             resp.close()
-            raise Refused(f"{self.origin} answered HTTP {resp.status_code} for {endpoint}")
+            moved = " (a redirect; not followed)" if 300 <= resp.status_code < 400 else ""
+            raise Refused(f"{self.origin} answered HTTP {resp.status_code}{moved} for {endpoint}")
         return resp
 
+    def _body(self, resp, rel: str, cap: int, deadline: tuple[float, str]) -> bytes:
+        """The response body, stopped at ``cap`` bytes or at the deadline."""
+        with resp:
+            length = resp.headers.get("Content-Length", "")
+            if length.isdigit() and int(length) > cap:
+                raise _over(rel, int(length), cap, "(Content-Length) ")
+            data = bytearray()
+            try:
+                while True:
+                    if time.monotonic() > deadline[0]:
+                        raise Refused(
+                            f"download of {rel} from {self.origin} took over {deadline[1]}; "
+                            f"stopped after {len(data):,} bytes"
+                        )
+                    chunk = resp.raw.read1(CHUNK, decode_content=True)
+                    if not chunk:
+                        break
+                    data += chunk
+                    if len(data) > cap:
+                        raise _stopped(rel, len(data), cap)
+            except Refused:
+                raise
+            except Exception as e:
+                raise Refused(
+                    f"download of {rel} from {self.origin} failed: {sentence(e)}"
+                ) from None
+        return bytes(data)
+
     def list(self, sub: str) -> dict[str, Listed]:
-        resp = self._get(ARTIFACT_API, params={"path": f"{self.root}/{sub}".strip("/")})
+        deadline = self._deadline(f"{sub}/")
+        resp = self._get(
+            ARTIFACT_API, deadline[0], params={"path": f"{self.root}/{sub}".strip("/")}
+        )
+        body = self._body(resp, f"the listing of {sub}/", LISTING_CAP, deadline)
         try:
-            files = resp.json().get("files", [])
-        except ValueError:
+            doc = json.loads(body)
+            files = doc.get("files", []) if isinstance(doc, dict) else []
+        except (ValueError, RecursionError):
             raise Refused(f"{self.origin} sent an artifact listing that is not JSON") from None
         out = {}
         for f in files if isinstance(files, list) else []:
@@ -165,24 +256,8 @@ class HttpArtifacts:
 
     def read(self, rel: str, cap: int) -> bytes:
         endpoint = f"{ARTIFACT_API}/{quote(f'{self.root}/{rel}'.strip('/'))}"
-        resp = self._get(endpoint, stream=True)
-        with resp:
-            length = resp.headers.get("Content-Length", "")
-            if length.isdigit() and int(length) > cap:
-                raise _over(rel, int(length), cap, "(Content-Length) ")
-            data = bytearray()
-            try:
-                for chunk in resp.iter_content(CHUNK):
-                    data += chunk
-                    if len(data) > cap:
-                        raise _stopped(rel, len(data), cap)
-            except Refused:
-                raise
-            except Exception as e:
-                raise Refused(
-                    f"download of {rel} from {self.origin} failed: {sentence(e)}"
-                ) from None
-        return bytes(data)
+        deadline = self._deadline(rel)
+        return self._body(self._get(endpoint, deadline[0]), rel, cap, deadline)
 
 
 class RepoArtifacts:
@@ -275,13 +350,25 @@ def _origin(uri: str) -> tuple[str, str, int | None]:
 Artifacts = LocalArtifacts | HttpArtifacts | RepoArtifacts
 
 
-def for_run(store: Store, run, allow_remote: bool) -> Artifacts:
-    """The artifacts of ``run`` as evreport may read them; Refused names the location and the flag."""
+def for_run(
+    store: Store,
+    run,
+    allow_remote: bool,
+    per_artifact: float = DOWNLOAD_SECONDS,
+    until: float | None = None,
+) -> Artifacts:
+    """The artifacts of ``run`` as evreport may read them; Refused names the location and the flag.
+
+    ``per_artifact`` and ``until`` bound the downloads of an http reader (``HttpArtifacts``).
+    """
     try:
-        return _for_run(store, run, allow_remote)
+        reader = _for_run(store, run, allow_remote)
     except (OSError, ValueError) as e:  # a NUL byte, an unresolvable path
         shown = clean_text(run.info.artifact_uri or "", 200)
         raise Refused(f"its artifact location {shown} cannot be resolved: {e}") from None
+    if isinstance(reader, HttpArtifacts):
+        reader.per_artifact, reader.until = per_artifact, until
+    return reader
 
 
 def _for_run(store: Store, run, allow_remote: bool) -> Artifacts:

@@ -73,6 +73,8 @@ class Store:
     root: Path | None = None
     env: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: the database file of a sqlite store (``read_only`` reads a copy of it)
+    sqlite: Path | None = None
 
 
 def sentence(e: BaseException | str, limit: int = 240) -> str:
@@ -181,7 +183,7 @@ def _database(uri: str, dialect: str) -> Store:
     # MLflow caches stores by URI: an absolute one, so another folder's mlflow.db is not reused
     query = uri.split("?", 1)[1] if "?" in uri else ""
     absolute = f"sqlite:///{path.resolve().as_posix()}" + (f"?{query}" if query else "")
-    return Store(uri, "database", absolute, root=path.resolve().parent)
+    return Store(uri, "database", absolute, root=path.resolve().parent, sqlite=path.resolve())
 
 
 def _sqlite_tables(path: Path, shown: str) -> set[str]:
@@ -251,6 +253,42 @@ def reading(store: Store) -> Iterator[None]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = before
+
+
+@contextlib.contextmanager
+def read_only(store: Store) -> Iterator[Store]:
+    """``store`` as an import reads it: a sqlite store through a private copy, never the file.
+
+    MLflow writes to a database it opens (a "Default" experiment when there is none, schema
+    tables), and a student's ``mlflow.db`` may carry triggers; the copy (SQLite's backup
+    API, from a ``mode=ro`` connection, so a write-ahead log is included) takes those
+    writes, and the student's file keeps its bytes. Other stores are yielded as they are.
+    """
+    if store.sqlite is None:
+        yield store
+        return
+    import dataclasses
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="evreport-mlflow-db-") as tmp:
+        copy = Path(tmp) / "mlflow.db"
+        try:
+            src = sqlite3.connect(f"file:{url_quote(str(store.sqlite))}?mode=ro", uri=True)
+            try:
+                dst = sqlite3.connect(copy)
+                try:
+                    src.backup(dst)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+        except sqlite3.Error as e:
+            raise MlflowImportError(
+                f"cannot read the database {store.uri}: {sentence(e)}"
+            ) from None
+        query = store.mlflow_uri.split("?", 1)[1] if "?" in store.mlflow_uri else ""
+        mlflow_uri = f"sqlite:///{copy.as_posix()}" + (f"?{query}" if query else "")
+        yield dataclasses.replace(store, mlflow_uri=mlflow_uri)
 
 
 def require_mlflow() -> None:

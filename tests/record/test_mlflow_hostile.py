@@ -200,3 +200,167 @@ def test_a_local_file_over_the_cap_is_refused_before_it_is_read(tmp_path):
     os.mkfifo(tmp_path / "predictions" / "test.csv")
     with pytest.raises(Refused, match="is not a regular file"):
         art.read("predictions/test.csv", 1999)
+
+
+class _HostileServer:
+    """An HTTP server on 127.0.0.1 whose answers ``respond(handler)`` writes; counts requests."""
+
+    def __init__(self, respond) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        outer = self
+        self.requests: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_GET(self):
+                outer.requests.append(self.path)
+                respond(self)
+
+            do_POST = do_GET
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(5)
+
+
+def _json(h, doc) -> None:
+    import json
+
+    body = json.dumps(doc).encode()
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(len(body)))
+    h.end_headers()
+    h.wfile.write(body)
+
+
+def _artifact_proxy(serve_file):
+    """An artifact proxy listing predictions/validation.csv; ``serve_file`` answers the file."""
+
+    def respond(h):
+        if "?" in h.path:
+            _json(h, {"files": [{"path": "validation.csv", "is_dir": False, "file_size": 30}]})
+        else:
+            serve_file(h)
+
+    return respond
+
+
+def _point_runs_at(store, port, ids):
+    for rid in ids:
+        uri = f"http://127.0.0.1:{port}/api/2.0/mlflow-artifacts/artifacts/1/{rid}/artifacts"
+        _set_artifact_uri(store, rid, uri)
+
+
+def test_an_artifact_proxy_redirect_to_another_origin_is_not_followed(store, tmp_path):
+    _, _, ids, _ = store
+    other = _HostileServer(lambda h: _json(h, {"row_id": 1}))
+
+    def redirect(h):
+        h.send_response(302)
+        h.send_header("Location", f"http://127.0.0.1:{other.port}/evil.csv")
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    proxy = _HostileServer(_artifact_proxy(redirect))
+    try:
+        _point_runs_at(store, proxy.port, ids[:1])
+        r, root = _import(store, tmp_path, "--allow-remote-artifacts")
+        assert r.exit_code == 0, r.output
+        assert f"warning: skipped run {ids[0]}" in r.output
+        assert "answered HTTP 302 (a redirect; not followed)" in r.output
+        assert other.requests == []
+        assert "imported 1 run(s)" in r.output and len(_copied(root)) == 1
+    finally:
+        proxy.close()
+        other.close()
+
+
+def _trickle(h):
+    """Headers at once, then one byte every 0.2 s for as long as the client listens."""
+    import time
+
+    h.send_response(200)
+    h.end_headers()
+    try:
+        for _ in range(300):
+            h.wfile.write(b"r")
+            h.wfile.flush()
+            time.sleep(0.2)
+    except OSError:
+        pass
+
+
+def test_a_trickling_download_stops_at_the_artifact_and_import_deadlines(
+    store, tmp_path, monkeypatch
+):
+    import time
+
+    _, _, ids, _ = store
+    monkeypatch.setenv("EVREPORT_DOWNLOAD_SECONDS", "1")
+    monkeypatch.setenv("EVREPORT_IMPORT_SECONDS", "1.5")
+    proxy = _HostileServer(_artifact_proxy(_trickle))
+    try:
+        _point_runs_at(store, proxy.port, ids)
+        start = time.monotonic()
+        r, root = _import(store, tmp_path, "--allow-remote-artifacts")
+        took = time.monotonic() - start
+        assert r.exit_code == 0, r.output
+        assert r.output.count("warning: skipped run ") == 2
+        assert "took over 1 s (EVREPORT_DOWNLOAD_SECONDS); stopped after" in r.output
+        assert "(EVREPORT_IMPORT_SECONDS)" in r.output
+        assert "imported 0 run(s)" in r.output and _copied(root) == []
+        assert took < 10
+    finally:
+        proxy.close()
+
+
+def test_a_bad_download_time_limit_is_one_line(store, tmp_path, monkeypatch):
+    monkeypatch.setenv("EVREPORT_DOWNLOAD_SECONDS", "inf")
+    r, _ = _import(store, tmp_path)
+    assert r.exit_code == 2
+    assert r.output.strip() == (
+        "evreport: error: EVREPORT_DOWNLOAD_SECONDS='inf' is not a positive number of seconds "
+        "[mlflow-usage]"
+    )
+
+
+def test_a_server_paging_forever_is_stopped_at_the_page_cap(tmp_path, monkeypatch):
+    from reportgen.importers import mlflow as importer
+
+    monkeypatch.setattr(importer, "MAX_PAGES", 5)
+    experiment = {"experiment_id": "1", "name": "e", "lifecycle_stage": "active"}
+
+    def respond(h):
+        if "experiments/get-by-name" in h.path:
+            _json(h, {"experiment": experiment})
+        elif "runs/search" in h.path:
+            length = int(h.headers.get("Content-Length") or 0)
+            h.rfile.read(length)
+            _json(h, {"runs": [], "next_page_token": "more"})
+        else:
+            h.send_error(404)
+
+    server = _HostileServer(respond)
+    try:
+        root = tmp_path / "project"
+        r = cli(
+            "import", "mlflow", str(root), "--tracking-uri", f"http://127.0.0.1:{server.port}",
+            "--experiment", "e",
+        )  # fmt: skip
+        assert r.exit_code == 0, r.output
+        assert sum("runs/search" in p for p in server.requests) == 5
+        assert "warning: the store still had more runs after 5 pages (0 runs)" in r.output
+    finally:
+        server.close()

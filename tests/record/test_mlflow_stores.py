@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -17,6 +20,7 @@ import pytest
 from tests.record.mlflow_helpers import (
     EXAMPLE,
     EXPERIMENT,
+    REPO,
     MlflowServer,
     cli,
     log_example,
@@ -306,3 +310,57 @@ def test_build_logs_the_report_back_to_its_run(default_store, tmp_path):
     assert (out / "report.json").is_file()
     r = cli(*args, "--tracking-uri", uri)
     assert r.exit_code == 2 and "--mlflow-run is missing [mlflow-usage]" in r.output
+
+
+def test_an_import_never_writes_to_the_students_sqlite_store(default_store, tmp_path):
+    """A store with MLflow's tables and no experiment (MLflow would insert "Default"), with
+    an AFTER INSERT trigger: the file keeps its bytes and the trigger never fires; a good
+    store's file keeps its bytes through a whole import too."""
+    import hashlib
+    import shutil
+    import sqlite3
+
+    def sha(p: Path) -> str:
+        return hashlib.sha256(p.read_bytes()).hexdigest()
+
+    empty = tmp_path / "empty" / "mlflow.db"
+    empty.parent.mkdir()
+    uri = f"sqlite:///{empty.as_posix()}"
+    subprocess.run(  # MLflow creates its tables (and "Default"), in a process of its own
+        [sys.executable, "-c", f"import mlflow; mlflow.MlflowClient({uri!r}).search_experiments()"],
+        check=True,
+        timeout=120,
+    )
+    con = sqlite3.connect(empty)
+    con.execute("DELETE FROM experiment_tags")
+    con.execute("DELETE FROM experiments")
+    con.execute("CREATE TABLE fired (n INTEGER)")
+    con.execute(
+        "CREATE TRIGGER t AFTER INSERT ON experiments BEGIN INSERT INTO fired VALUES (1); END"
+    )
+    con.commit()
+    con.close()
+    before = sha(empty)
+    r = subprocess.run(
+        [sys.executable, "-m", "reportgen", "import", "mlflow", str(tmp_path / "p")]
+        + ["--tracking-uri", uri, "--experiment", "e"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    assert r.returncode == 1 and "unknown experiment 'e'" in r.stderr, r.stderr
+    assert sha(empty) == before
+    con = sqlite3.connect(f"file:{empty}?mode=ro", uri=True)
+    assert con.execute("SELECT count(*) FROM fired").fetchone() == (0,)
+    assert con.execute("SELECT count(*) FROM experiments").fetchone() == (0,)
+    con.close()
+
+    copy = tmp_path / "hand-in"
+    shutil.copytree(default_store, copy)
+    before = sha(copy / "mlflow.db")
+    project = new_project(tmp_path / "good")
+    uri = f"sqlite:///{(copy / 'mlflow.db').as_posix()}"
+    r = cli("import", "mlflow", str(project), "--tracking-uri", uri, "--experiment", EXPERIMENT)
+    assert r.exit_code == 0 and f"imported {RUNS} run(s)" in r.output, r.output
+    assert sha(copy / "mlflow.db") == before
