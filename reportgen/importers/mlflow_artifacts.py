@@ -404,3 +404,31 @@ def _for_run(store: Store, run, allow_remote: bool) -> Artifacts:
         origin, root = _resolve(uri, tracking, shown)
         return HttpArtifacts(origin, root, shown)
     return RepoArtifacts(uri)
+
+
+def check_upload(store: Store, run) -> None:
+    """Refused unless the files logged to ``run`` would land where an import may read from.
+
+    MLflow writes a run's artifacts wherever its ``artifact_uri`` says, and a store (a
+    student's) may name any folder on this machine or any host. Logged to are only a
+    folder inside the store's own folder, or the named tracking server's own artifact
+    proxy (an ``mlflow-artifacts:`` URI resolving to its scheme, host and port).
+    """
+    uri = (run.info.artifact_uri or "").strip()
+    shown = clean_text(uri, 200) or "(none)"
+    try:
+        local = _local_path(uri)
+    except (OSError, ValueError):
+        local = None
+    if store.root is not None and local is not None and local.is_absolute():
+        if _inside(local, store.root):
+            return
+    if store.kind == "server" and urlparse(uri).scheme.lower() == "mlflow-artifacts":
+        origin, _ = _resolve(uri, store.mlflow_uri, shown)
+        if _origin(origin) == _origin(store.mlflow_uri):
+            return
+    where = "the tracking server" if store.kind == "server" else "the store"
+    raise Refused(
+        f"its artifacts are at {shown}, outside {where} {clean_text(store.uri, 200)}; "
+        "nothing is written there"
+    )

@@ -274,15 +274,27 @@ def test_an_artifact_over_the_cap_on_a_server_is_not_downloaded(server, tmp_path
     )
 
 
+def _moved_store(store: Path, to: Path) -> Path:
+    """A copy of a sqlite store whose runs' artifact locations name the copy's own folder."""
+    import shutil
+    import sqlite3
+
+    shutil.copytree(store, to)
+    con = sqlite3.connect(to / "mlflow.db")
+    for table, column in (("runs", "artifact_uri"), ("experiments", "artifact_location")):
+        con.execute(f"UPDATE {table} SET {column} = replace({column}, ?, ?)", (str(store), str(to)))
+    con.commit()
+    con.close()
+    return to
+
+
 def test_build_logs_the_report_back_to_its_run(default_store, tmp_path):
     """`build --mlflow-run ID --tracking-uri URI`: the written files become the run's
     report/ artifacts and its verdict a tag; a wrong run id is one line, the report kept."""
-    import shutil
 
     from mlflow.tracking import MlflowClient
 
-    copy = tmp_path / "store"
-    shutil.copytree(default_store, copy)
+    copy = _moved_store(default_store, tmp_path / "store")
     uri = f"sqlite:///{(copy / 'mlflow.db').as_posix()}"
     c = MlflowClient(uri)
     rid = c.search_runs([c.get_experiment_by_name(EXPERIMENT).experiment_id])[0].info.run_id
@@ -364,3 +376,44 @@ def test_an_import_never_writes_to_the_students_sqlite_store(default_store, tmp_
     r = cli("import", "mlflow", str(project), "--tracking-uri", uri, "--experiment", EXPERIMENT)
     assert r.exit_code == 0 and f"imported {RUNS} run(s)" in r.output, r.output
     assert sha(copy / "mlflow.db") == before
+
+
+def test_build_logs_nothing_to_a_run_whose_artifacts_are_elsewhere(default_store, tmp_path):
+    """`build --mlflow-run`: a run whose artifact location is a folder outside the store, or
+    another host, is one line and exit 1; nothing is written there, no request is made."""
+    import sqlite3
+
+    from tests.record.mlflow_helpers import Listener
+
+    copy = _moved_store(default_store, tmp_path / "store")
+    somewhere, listener = tmp_path / "somewhere", Listener()
+    somewhere.mkdir()
+    try:
+        con = sqlite3.connect(copy / "mlflow.db")
+        (a,), (b,) = con.execute("SELECT run_uuid FROM runs ORDER BY start_time LIMIT 2")
+        uris = {
+            a: somewhere.as_uri(),
+            b: f"http://127.0.0.1:{listener.port}/api/2.0/mlflow-artifacts/artifacts/x",
+        }
+        for rid, art in uris.items():
+            con.execute("UPDATE runs SET artifact_uri = ? WHERE run_uuid = ?", (art, rid))
+        con.commit()
+        con.close()
+        uri = f"sqlite:///{(copy / 'mlflow.db').as_posix()}"
+        out = tmp_path / "out"
+        for rid, art in uris.items():
+            r = cli(
+                "build", str(EXAMPLE), "--format", "json", "--out", str(out),
+                "--mlflow-run", rid, "--tracking-uri", uri,
+            )  # fmt: skip
+            assert r.exit_code == 1, r.output
+            assert r.output.strip().splitlines()[-1] == (
+                "evreport: error: the report was written but not logged to MLflow: run "
+                f"{rid}: its artifacts are at {art}, outside the store {uri}; nothing is "
+                "written there [mlflow-import]"
+            )
+            assert (out / "report.json").is_file()
+        assert list(somewhere.rglob("*")) == []
+        assert listener.connections == 0
+    finally:
+        listener.close()
