@@ -121,7 +121,31 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
         return p, f"shape assertions {'passed' if p else 'FAILED'}" + (
             f" ({clean_text(n, 40)} assertions)" if n is not None else ""
         )
+    if check == "sensitivity":
+        return evaluate_sensitivity(f)
     return None, f"unknown check {quote(check)}"
+
+
+def evaluate_sensitivity(f: dict) -> tuple[bool | None, str]:
+    """The finite-difference agreement of an input-sensitivity file (methods section 10)."""
+    reason = f.get("reason")
+    if isinstance(reason, str) and reason.strip():
+        return None, clean_text(reason, 200)
+    fd = f.get("finite_differences")
+    e = fd.get("max_relative_error") if isinstance(fd, dict) else None
+    if not isinstance(fd, dict) or not _num(e) or not isinstance(fd.get("passed"), bool):
+        return None, "needs finite_differences with max_relative_error and passed"
+    if fd["passed"]:
+        return True, f"input gradients agree with finite differences (max relative error {e:.2g})"
+    w: dict = fd["worst"] if isinstance(fd.get("worst"), dict) else {}
+    a, n, eps = w.get("analytical"), w.get("finite_difference"), w.get("eps")
+    if _num(a) and _num(n) and _num(eps):
+        ratio = f", a factor {n / a:.3g}" if a else ""
+        return False, (
+            f"dp/dx_{clean_text(w.get('feature'), 40)} analytical {a:.3g}, finite difference "
+            f"{n:.3g} at eps = {eps:.0e}{ratio} (a missing 1/s?)"
+        )
+    return False, f"input gradients disagree with finite differences (max relative error {e:.2g})"
 
 
 def parse_checkfile(
