@@ -140,3 +140,30 @@ def test_gradient_boosting_is_refused_with_its_sentence(tmp_path):
     r = sens.input_sensitivity(tmp_path, "gbt", gb, X)
     assert r["reason"] == "local gradients are not defined for a piecewise-constant model"
     assert r["passed"] is None and "features" not in r
+
+
+def test_multiclass_and_regression_mlps_agree_with_finite_differences(tmp_path):
+    import warnings
+
+    from sklearn.neural_network import MLPClassifier, MLPRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, _ = _data()
+    y3 = np.digitize(X[:, 0], [-0.5, 0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = make_pipeline(
+            StandardScaler(),
+            MLPClassifier(hidden_layer_sizes=(6,), activation="logistic", random_state=0),
+        ).fit(X, y3)
+        reg = make_pipeline(
+            StandardScaler(),
+            MLPRegressor(hidden_layer_sizes=(6,), activation="tanh", random_state=0),
+        ).fit(X, X[:, 0] * 3.0)
+    r = sens.input_sensitivity(tmp_path, "mlp3", clf, X, units={"x1": "cm"})
+    assert r["task"] == "multiclass" and r["passed"] is True
+    assert r["features"][0]["unit"] == "cm"
+    r = sens.input_sensitivity(tmp_path, "reg", reg, X)
+    assert r["task"] == "regression" and r["passed"] is True
+    assert r["features"][0]["share_saturated"] is None
