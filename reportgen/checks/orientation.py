@@ -62,30 +62,30 @@ def shown_side(seed: SeedNoise, iv: Interval | None) -> Side | None:
     return None
 
 
+#: where an interval lies against zero, in the words every sentence uses
+_ZERO_WORDS = {
+    Side.CANDIDATE: "lies above zero",
+    Side.BASELINE: "lies below zero",
+    Side.NEITHER: "includes zero",
+}
+#: the same with whom it favours, for a check's text
+_SIDE_WORDS = {
+    Side.CANDIDATE: "excludes zero in the candidate's favour",
+    Side.BASELINE: "lies below zero, in the baseline's favour",
+    Side.NEITHER: "includes zero",
+}
+
+
 def zero_words(iv: Interval) -> str:
-    """Where the interval lies against zero, in the words every sentence uses."""
-    side = interval_side(iv)
-    if side == Side.CANDIDATE:
-        return "lies above zero"
-    if side == Side.BASELINE:
-        return "lies below zero"
-    return "includes zero"
-
-
-def excludes_zero(low: float | None, high: float | None) -> bool:
-    """The interval excludes zero on either side (report.json's ``excludes_zero`` flags)."""
-    return low is not None and high is not None and (low > 0 or high < 0)
+    """Where the interval lies against zero: "lies above zero", "lies below zero",
+    "includes zero"."""
+    return _ZERO_WORDS[interval_side(iv) or Side.NEITHER]
 
 
 def side_words(iv: Interval) -> str:
     """The interval against zero with whom it favours: "excludes zero in the candidate's
     favour", "lies below zero, in the baseline's favour", "includes zero"."""
-    side = interval_side(iv)
-    if side == Side.CANDIDATE:
-        return "excludes zero in the candidate's favour"
-    if side == Side.BASELINE:
-        return "lies below zero, in the baseline's favour"
-    return "includes zero"
+    return _SIDE_WORDS[interval_side(iv) or Side.NEITHER]
 
 
 def noise_label(seed: SeedNoise, iv: Interval | None, interval_name: str) -> str:

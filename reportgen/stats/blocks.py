@@ -304,7 +304,7 @@ def _intervals(
         low=low,
         high=high,
         reason=reason,
-        excludes_zero=bool(low is not None and high is not None and (low > 0 or high < 0)),
+        excludes_zero=Bounds(low, high).excludes_zero,
         distribution=Histogram(
             tuple(float(e) for e in edges), tuple(int(c) for c in counts_h.tolist())
         ),

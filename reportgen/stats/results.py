@@ -81,6 +81,13 @@ class Bounds:
     low: float | None = None
     high: float | None = None
 
+    @property
+    def excludes_zero(self) -> bool:
+        """Wholly above or wholly below zero (report.json's ``excludes_zero`` flags); False
+        without both ends."""
+        low, high = self.low, self.high
+        return low is not None and high is not None and (low > 0 or high < 0)
+
 
 @dataclass(frozen=True)
 class TInterval:

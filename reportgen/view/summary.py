@@ -213,7 +213,7 @@ def _two_level_conflict(report: Report) -> str | None:
         return None
     if block.networks.candidate == 1 and block.networks.baseline == 1:
         return None  # one network per model: the two-level interval has no seed level
-    excludes = block.low > 0 or block.high < 0
+    excludes = block.excludes_zero
     if not excludes or two.low > 0 or two.high < 0:
         return None
     d = gap_decimals(block.gap, block.low, block.high)

@@ -10,7 +10,6 @@ import pytest
 from reportgen.checks import compute_report
 from reportgen.checks.orientation import (
     Side,
-    excludes_zero,
     interval_side,
     noise_label,
     seed_side,
@@ -21,6 +20,7 @@ from reportgen.checks.types import Interval
 from reportgen.model.enums import IntervalSource
 from reportgen.model.seed import SeedNoise
 from reportgen.project import load_project
+from reportgen.stats.results import Bounds
 from reportgen.words import interval as interval_words
 from tests.checks.builder import make_project
 
@@ -66,8 +66,8 @@ def test_the_side_an_interval_favours_and_its_words(low, high, side, words):
     iv = _iv(low, high)
     assert interval_side(iv) == side
     assert zero_words(iv) == words
-    assert excludes_zero(low, high) is (side != Side.NEITHER)
-    assert interval_side(None) is None and excludes_zero(None, high) is False
+    assert Bounds(low, high).excludes_zero is (side != Side.NEITHER)
+    assert interval_side(None) is None and Bounds(None, high).excludes_zero is False
 
 
 def test_a_side_is_shown_only_when_both_noise_lines_agree(seed):

@@ -26,7 +26,7 @@ from reportgen.stats.cv import (
 )
 from reportgen.stats.cv import Bayes as StatsBayes
 from reportgen.stats.metrics import gap as signed_gap
-from reportgen.stats.results import Reason
+from reportgen.stats.results import Bounds, Reason
 from reportgen.stats.seeds import spread_rule
 
 #: the corrected and naive t of a refused cv analysis: no interval
@@ -85,7 +85,7 @@ def cv_section(project: Project, table: FoldTable) -> CrossValidation:
         few_folds=res.few_folds,
         excludes_zero=None
         if corrected.low is None or corrected.high is None
-        else bool(corrected.low > 0 or corrected.high < 0),
+        else Bounds(corrected.low, corrected.high).excludes_zero,
         source=table.source,
         complete=R * K == len(table.gaps),
         train_rows_logged=any(g.n_train_from == "train_rows" for g in table.gaps),
