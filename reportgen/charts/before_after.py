@@ -5,26 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from reportgen.charts.compose import (
+    AMBER,
     BAD,
-    BASELINE_COLOUR,
-    CANDIDATE_COLOUR,
     DASHED,
     GOOD,
     INK,
     MUTED,
+    SOLID,
     WIDTH,
     Datasets,
-    direction,
     dot_whisker,
     layer,
     metric_name,
-    sized,
     unit,
-    with_references,
     zero_and_useful,
 )
 from reportgen.model import Report
-from reportgen.stats.proportions import wilson
+from reportgen.model.enums import GeneralStatus
 
 
 def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | None:
@@ -124,93 +121,44 @@ def fixed_broken(report: Report, data: Datasets) -> dict[str, Any] | None:
 
 
 def forgetting(report: Report, data: Datasets) -> dict[str, Any] | None:
-    """General-set metric before and after against the lowest value the allowed drop permits.
+    """The general (forgetting) set's drop with its interval against the allowed drop.
 
-    Each bar is labelled with its value and the rows it rests on; for accuracy (a
-    proportion) a Wilson interval at the report's confidence shows how much of the drop the
-    sample size could explain.
+    Drawn on the drop's own scale, not as two bars from zero: a 0.011 drop against a 0.02
+    allowance is the question, and bars of 0.84 and 0.83 make it a sliver. The dot is the
+    drop (positive: worse after tuning), the whisker its interval, the dashed red line the
+    allowance. Coloured by the check's status.
     """
     import altair as alt
 
     general = report.general
-    if general is None or general.before is None or general.after is None:
+    if general is None or general.drop is None:
         return None
-    hib = report.project.higher_is_better
-    before, after = general.before, general.after
-    n: float | None = report.data.parts.get(general.split or "general")
-    proportion = bool(n) and all(0 <= v <= 1 for v in (before, after))
-    proportion = proportion and report.project.metric in ("accuracy", "exact_match")
-    confidence = report.build.confidence
-    cov = general.coverage
-    rows: list[dict[str, Any]] = []
-    for when, value in (("before", before), ("after", after)):
-        if cov is not None and not cov.complete:  # each version's score is on its own questions
-            side = cov.before if when == "before" else cov.after
-            n = side.answered + side.outside
-        row: dict[str, Any] = {"when": when, "value": value, "label": f"{value:.3f}"}
-        if n:
-            row["label"] += (
-                f" ({round(value * n):,} of {int(n):,} right)"
-                if proportion
-                else (f" ({int(n):,} rows)")
-            )
-        if proportion and n is not None:  # proportion implies a count n (parts' or a side's)
-            row["low"], row["high"] = wilson(value * n, n, confidence)
-        rows.append(row)
-    drop = general.max_drop
-    floor = before - drop if hib else before + drop
-    xs = [r["value"] for r in rows] + [r.get("high") for r in rows] + [floor]
-    # bars start at zero; a little room past the longest bar, its interval and the floor
-    xscale = alt.Scale(domain=[0, 1.06 * max(x for x in xs if x is not None)], nice=False)
-    source = data.add(rows)
-    y = alt.Y("when:N", title=None, sort=["before", "after"])
-    bars = (
-        alt.Chart(source)
-        .mark_bar(height=22)
-        .encode(
-            x=alt.X(
-                "value:Q",
-                title=f"general-set {metric_name(report)} ({direction(report)})",
-                scale=xscale,
-            ),
-            y=y,
-            color=alt.Color(
-                "when:N",
-                title=None,
-                scale=alt.Scale(
-                    domain=["before", "after"], range=[BASELINE_COLOUR, CANDIDATE_COLOUR]
-                ),
-                legend=None,
-            ),
-        )
-    )
-    layers = [unit(bars)]
-    if proportion:
-        layers.append(
-            unit(
-                alt.Chart(source)
-                .mark_rule(strokeWidth=1.5, color=INK)
-                .encode(x=alt.X("low:Q", scale=xscale), x2=alt.X2("high:Q"), y=y)
-            )
-        )
-    layers.append(
-        unit(
-            alt.Chart(source)
-            # inside the bar, from its base: clear of the interval and the floor line
-            .mark_text(align="left", dx=6, fontSize=11, color="white")
-            .encode(
-                x=alt.datum(0),
-                y=y,
-                text=alt.Text("label:N"),
-            )
-        )
-    )
+    status = GeneralStatus(general.status)
+    colours = {
+        GeneralStatus.HELD: ("held: within the allowance", GOOD),
+        GeneralStatus.DROPPED: ("dropped: beyond the allowance", BAD),
+        GeneralStatus.NOT_SHOWN: ("not shown to hold", AMBER),
+    }
+    kind, _ = colours[status]
+    low = general.low if general.low is not None else general.drop
+    high = general.high if general.high is not None else general.drop
+    # the two scores and the interval are in the facts under the chart: said once
+    rows = [{"set": "general set", "gap": general.drop, "low": low, "high": high, "kind": kind}]
     refs = [
+        {"x": 0, "what": "zero: no drop", "colour": INK, "dash": SOLID},
         {
-            "x": floor,
-            "what": f"{'lowest' if hib else 'highest'} value the allowed drop permits",
+            "x": general.max_drop,
+            "what": f"allowed drop ({general.max_drop:g})",
             "colour": BAD,
             "dash": DASHED,
-        }
+        },
     ]
-    return sized(with_references(alt, data, layers, refs, xscale), WIDTH - 80, 80)
+    return dot_whisker(
+        alt,
+        data,
+        rows,
+        "set",
+        f"drop in general-set {metric_name(report)} (positive: worse after tuning)",
+        refs,
+        [colours[status]],
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -126,7 +125,6 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
         last = max((r for r in rows if r["model"] == label), key=lambda r: r["order"])
         if last["x"] < 1:
             rows.append({**last, "x": 1.0, "order": last["order"] + 1})
-    unit_words = th.costs.unit or "cost units"
     chosen = []
     for role, label, _ in models(report):
         m = of(th, role)
@@ -144,7 +142,7 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
             ),
             y=alt.Y(
                 "y:Q",
-                title=["validation cost per case,", f"in {unit_words}"],
+                title="cost / case",  # its unit is in the caption: a long title squashes the plot
                 # zero in, and room above the highest point: no curve runs into the frame
                 scale=alt.Scale(domain=padded([r["y"] for r in rows], 0.06, True), nice=False),
             ),
@@ -246,7 +244,8 @@ def ranking_pair(report: Report, data: Datasets) -> dict[str, Any] | None:
 
 
 def reliability(report: Report, data: Datasets) -> dict[str, Any] | None:
-    """Reliability diagram: a point per bin sized by its rows, with the bin's interval.
+    """Reliability diagram: a point per bin with the bin's interval, its rows in a count
+    histogram under it.
 
     The interval is the one the report gives per bin (``fraction_low`` to ``fraction_high``,
     Wilson at the report's confidence); a bin without one is drawn without its line.
@@ -299,20 +298,10 @@ def reliability_diagram(
     if not rows:
         return None
     # the legend's symbols at full strength, as the points are drawn (not the faint rules')
-    colour = model_colour(alt, report, legend=alt.Legend(symbolOpacity=1))
+    colour = model_colour(alt, report, legend=alt.Legend(symbolOpacity=1, orient="right"))
     scale = alt.Scale(domain=[0, 1])
     x = alt.X("x:Q", title=x_title, scale=scale)
     y = alt.Y("observed:Q", title=y_title, scale=scale)
-    step = 10 ** math.floor(math.log10(max(r["count"] for r in rows)))
-    most = step * math.ceil(max(r["count"] for r in rows) / step)  # 979 -> 1000
-    size = alt.Size(
-        "count:Q",
-        title="rows in the bin",
-        scale=alt.Scale(type="sqrt", range=[12, 260], domain=[0, most]),
-        legend=alt.Legend(
-            orient="right", direction="vertical", values=sorted({MIN_JOINED, most // 2, most})
-        ),
-    )
     big = data.add([r for r in rows if r["joined"]])
     small = [r for r in rows if not r["joined"]]
     layers = [
@@ -329,16 +318,61 @@ def reliability_diagram(
         ),
         unit(
             alt.Chart(big)
-            .mark_point(filled=True, opacity=0.85)
-            .encode(x=x, y=y, color=colour, size=size)
+            .mark_point(filled=True, opacity=0.9, size=36)
+            .encode(x=x, y=y, color=colour)
         ),
     ]
     if small:
         layers.append(
             unit(
                 alt.Chart(data.add(small))
-                .mark_point(filled=False, strokeWidth=1.4)
-                .encode(x=x, y=y, color=colour, size=size)
+                .mark_point(filled=False, strokeWidth=1.4, size=36)
+                .encode(x=x, y=y, color=colour)
             )
         )
-    return layer(*layers, width=WIDTH - 160, height=300)
+    diagram = layer(*layers, width=WIDTH - 220, height=220)
+    counts = _bin_counts(alt, report, data, bins, x_title)
+    if counts is None:
+        return diagram
+    # the count histogram under the diagram (as scikit-learn's calibration example): how
+    # many rows each point rests on, on the same probability axis
+    diagram["layer"] = [
+        {**part, "encoding": {**part["encoding"], "x": {**part["encoding"]["x"], "title": None}}}
+        if "encoding" in part and "x" in part["encoding"]
+        else part
+        for part in diagram["layer"]
+    ]
+    return {"vconcat": [diagram, counts], "spacing": 6}
+
+
+def _bin_counts(
+    alt: Any,
+    report: Report,
+    data: Datasets,
+    bins: Mapping[Role, Sequence[CalibrationBin]],
+    x_title: str,
+) -> dict[str, Any] | None:
+    """Rows per bin for both models, side by side within each bin (candidate left)."""
+    rows = []
+    for i, (role, label, _) in enumerate(models(report)):
+        for b in bins[role]:
+            if not b.count:
+                continue
+            half = (b.high - b.low) / 2
+            start = b.low + i * half
+            rows.append({"model": label, "a": start, "b": start + half, "count": b.count})
+    if not rows:
+        return None
+    colour = model_colour(alt, report, legend=None)
+    bars = (
+        alt.Chart(data.add(rows))
+        .mark_rect(opacity=0.85)
+        .encode(
+            x=alt.X("a:Q", title=x_title, scale=alt.Scale(domain=[0, 1])),
+            x2=alt.X2("b:Q"),
+            y=alt.Y("count:Q", title="rows", axis=alt.Axis(tickCount=3)),
+            y2=alt.datum(0),
+            color=colour,
+        )
+    )
+    return sized(unit(bars), WIDTH - 220, 50)

@@ -39,6 +39,8 @@ MUTED = "#8a8f98"
 INK = "#222222"
 BAD = "#b3261e"
 GOOD = "#2e7d32"
+#: "partly" / "may be worse": the amber edge of the report's status badges (report.css)
+AMBER = "#c98a00"
 #: plotting width in px: with the legend and axis it fits A4 portrait (about 170 mm)
 WIDTH = 500
 SOLID = [1, 0]

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from reportgen.model.base import Missing, Model, key
 from reportgen.model.common import IntPair
 from reportgen.model.enums import Finding
+
+#: a slice's reading (Slice.reading): the one rule the table, its colours and the chart share
+SliceReading = Literal["worse", "not_worse", "unshown", "better", "unmeasured", "unclear"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +94,15 @@ class Slice(Model):
     )
     fixed: int | None | Missing = key("before-after: questions wrong before and right after")
     broken: int | None | Missing = key("before-after: questions right before and wrong after")
+
+    def reading(self) -> SliceReading:
+        """Worse (interval wholly below zero), no worse within the margin, no worse not shown
+        (a required slice whose worse end lies beyond the margin), better (interval above
+        zero), not measured (no interval) or no clear difference."""
+        if self.worse:
+            return "worse"
+        if self.required:
+            return "not_worse" if self.not_worse else "unshown"
+        if self.low is None:
+            return "unmeasured"
+        return "better" if self.low > 0 else "unclear"

@@ -147,9 +147,9 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
         forget_fig = chart_figure(
             charts,
             "forgetting",
-            "The general (forgetting) set before and after, each with its value, the rows it "
-            "rests on and (for a proportion) its 95% interval; the dashed red line is the "
-            "lowest score the allowed drop permits. Look at whether the after bar reaches it.",
+            "The general (forgetting) set's drop after tuning (positive: worse) with its "
+            "interval; the dashed red line is the allowed drop. It holds only when the whole "
+            "interval lies left of that line.",
             f"Bar chart: general set {said(prob(general.before), 'not scored')} before, "
             f"{said(prob(general.after), 'not scored')} after; allowed drop "
             f"{said(given(general.max_drop), 'not set')}; "

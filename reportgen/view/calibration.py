@@ -70,12 +70,12 @@ def calibration_view(report: Report, charts: Collection[str]) -> CalibrationView
         charts,
         "reliability",
         "Reliability diagram on test: observed positive fraction against mean predicted "
-        "probability per bin; the dashed diagonal is perfect calibration. The larger the "
-        f"point, the more rows in the bin; the vertical line is the bin's {level} interval, and "
-        f"bins with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their observed "
-        f"fraction is too uncertain to read. {ece}; Brier {cand} {metric(c.brier)}, "
-        f"{base} {metric(b.brier)}. Look for departures from the diagonal where the "
-        "points are large." + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else ""),
+        "probability per bin; the dashed diagonal is perfect calibration, the vertical line "
+        f"is the bin's {level} interval, and the bars under it count each bin's rows. Bins "
+        f"with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their "
+        "observed fraction is too uncertain to read. Look for departures from the diagonal "
+        "where the bars are tall."
+        + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else ""),
         f"Reliability diagram for {cand} and {base} with bin counts; {ece}.",
     )
     return CalibrationView(figure, summary, bins)

@@ -136,8 +136,9 @@ def multiclass_view(report: Report, charts: Collection[str]) -> MulticlassView |
             charts,
             "top_label_reliability",
             "Top-label reliability on test: how often the predicted class is right against its "
-            "predicted probability, per bin; the dashed diagonal is perfect calibration. Larger "
-            f"points hold more rows. {ece}.",
+            "predicted probability, per bin; the dashed diagonal is perfect calibration, and the "
+            "bars under it count each bin's rows: a confident model puts nearly all of them "
+            "in the top bin, where its points are the ones to read.",
             f"Top-label reliability diagram for {cand} and {base}; {ece}.",
         ),
         confusions=[

@@ -70,21 +70,8 @@ READINGS = {
 
 
 def slice_reading(s: Slice, readings: dict[str, tuple[str, str]]) -> tuple[str, str]:
-    """A slice's reading and CSS class: worse, no worse within the margin, no worse not shown
-    (a required slice), better, not measured or no clear difference."""
-    if s.worse:
-        key = "worse"
-    elif s.required and s.not_worse:
-        key = "not_worse"
-    elif s.required:
-        key = "unshown"
-    elif s.low is not None and s.low > 0:
-        key = "better"
-    elif s.low is None:
-        key = "unmeasured"
-    else:
-        key = "unclear"
-    return readings[key]
+    """A slice's reading and CSS class, by the model's one rule (``Slice.reading``)."""
+    return readings[s.reading()]
 
 
 def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
@@ -113,8 +100,9 @@ def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
     figure = chart_figure(
         charts,
         "slices",
-        "Gap per slice with its interval (candidate better is positive). Look for intervals "
-        "wholly below zero (red): there the candidate is worse.",
+        "Gap per slice with its interval (candidate better is positive), coloured as the "
+        "table reads it. Red: wholly below zero, the candidate is worse; amber: a required "
+        "slice whose worse end lies beyond the dashed margin, so no worse is not shown.",
         f"Dot-and-whisker chart of per-slice gaps for {count_noun(len(rows), 'slice')}; candidate worse on "
         f"{', '.join(worse) if worse else 'none'}.",
     )

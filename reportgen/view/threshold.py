@@ -108,7 +108,8 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
     figure = chart_figure(
         charts,
         "threshold_cost",
-        "Validation cost per case as the threshold moves; the diamonds mark each model's "
+        f"Validation cost per case, in {th.costs.unit or 'cost units'}, as the threshold "
+        "moves; the diamonds mark each model's "
         "chosen threshold and the dashed line the theoretical cutoff. Look at how flat the "
         "curves are near their minimum: a flat minimum makes the choice robust.",
         f"Line chart of validation cost against threshold. {cand} chooses "

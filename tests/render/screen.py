@@ -79,6 +79,33 @@ function boxes(doc, win) {
   // the page itself never scrolls sideways: wide tables and charts scroll in their own box
   const overflow = doc.documentElement.scrollWidth - win.innerWidth;
   if (overflow > 1) problems.push({kind: "page wider than the screen", text: String(overflow) + " px"});
+  // every chart fits the screen with its legends whole, and its data lies inside its plot
+  for (const svg of doc.querySelectorAll("figure svg")) {
+    if (!seen(svg)) continue;
+    const s = r(svg);
+    const name = what(svg.closest("figure").querySelector("figcaption") || svg).slice(0, 40);
+    if (s.right > win.innerWidth + 1 || s.left < -1)
+      problems.push({kind: "chart wider than the screen", text: name + " " + Math.round(s.width) + " px"});
+    for (const lg of svg.querySelectorAll("g.role-legend")) {
+      const b = r(lg);
+      if (b.width && (b.left < s.left - 1 || b.right > s.right + 1 || b.bottom > s.bottom + 1 ||
+                      b.right > win.innerWidth + 1))
+        problems.push({kind: "legend cut off", text: name});
+    }
+    // a data mark (not a text label) inside its plot's frame (the cell's background path),
+    // with room for a point's radius at the edge of the domain
+    for (const el of svg.querySelectorAll("g.role-mark:not(.mark-text) > *")) {
+      const cell = el.closest("g.role-frame, g.role-scope");
+      const bg = cell && cell.querySelector(":scope > g > path.background");
+      const b = r(el);
+      if (!bg || (!b.width && !b.height)) continue;
+      const f = r(bg), tol = 6;
+      if (b.left < f.left - tol || b.right > f.right + tol || b.top < f.top - tol || b.bottom > f.bottom + tol) {
+        problems.push({kind: "data outside its plot", text: name});
+        break;
+      }
+    }
+  }
   // chart text as drawn: its font size times the chart's scale on screen
   const sizes = [];
   for (const t of doc.querySelectorAll("figure svg text")) {

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from reportgen.charts import specs
-from reportgen.charts.compose import model_name, models
+from reportgen.charts.compose import AMBER, BAD, GOOD, MUTED, model_name, models
 from reportgen.charts.svg import scope_ids
 from reportgen.model import Report
 from reportgen.model.enums import ChartKey
@@ -146,9 +146,11 @@ def test_fixed_in_one_bar_without_categories(tuned_no_replay):
 
 
 def _layers(spec: dict) -> list[dict]:
-    """Every unit view of a spec, in drawing order."""
+    """Every unit view of a spec, in drawing order (a view without data gets its layer's)."""
     out = []
     for part in spec.get("layer") or spec.get("hconcat") or spec.get("vconcat") or []:
+        if "data" not in part and "data" in spec:
+            part = {**part, "data": spec["data"]}
         out += _layers(part) if any(k in part for k in ("layer", "hconcat", "vconcat")) else [part]
     return out
 
@@ -212,12 +214,6 @@ def test_reliability_small_bins_are_hollow_and_unjoined(weekly_churn):
     assert hollow and any(r["count"] == 3 for r in spec["datasets"][hollow[0]["data"]["name"]])
 
 
-def test_forgetting_bars_say_their_counts(tuned_no_replay):
-    spec = chart_specs(tuned_no_replay)["forgetting"]
-    labels = [r["label"] for rows in spec["datasets"].values() for r in rows if "label" in r]
-    assert labels and all(" of " in x and "right" in x for x in labels)
-
-
 def _whiskers(spec: dict) -> list[dict]:
     """The rows of the reliability diagram's interval rules."""
     views = _layers(spec)
@@ -248,20 +244,102 @@ def test_reliability_bin_without_an_interval_has_no_whisker(weekly_churn):
     assert points  # the bins are still drawn
 
 
-def test_forgetting_interval_is_wilson_at_the_report_confidence(tuned_no_replay):
-    from reportgen.stats.proportions import wilson
+def _rows_of(spec: dict, mark: str) -> list[dict]:
+    """The data rows of every unit view of ``spec`` drawn with ``mark``."""
+    return [
+        r for v in _layers(spec) if _mark(v) == mark for r in spec["datasets"][v["data"]["name"]]
+    ]
 
-    n = tuned_no_replay["data"]["parts"][tuned_no_replay["general"]["split"]]
-    for confidence in (0.95, 0.8):
-        report = copy.deepcopy(tuned_no_replay)
-        report["build"]["confidence"] = confidence
-        rows = next(
-            rows
-            for rows in chart_specs(report)["forgetting"]["datasets"].values()
-            if rows and "when" in rows[0]
-        )
-        for r in rows:
-            assert (r["low"], r["high"]) == wilson(r["value"] * n, n, confidence)
+
+def _reference_labels(spec: dict) -> list[str]:
+    """The legend words of a chart's reference rules."""
+    return [str(r["what"]) for rows in spec["datasets"].values() for r in rows if "what" in r]
+
+
+def test_forgetting_draws_the_drop_with_its_interval_and_the_allowance(tuned_no_replay):
+    general = tuned_no_replay["general"]
+    spec = chart_specs(tuned_no_replay)["forgetting"]
+    [row] = _rows_of(spec, "point")
+    assert (row["gap"], row["low"], row["high"]) == (
+        general["drop"],
+        general["low"],
+        general["high"],
+    )
+    refs = [r for rows in spec["datasets"].values() for r in rows if "what" in r]
+    assert sorted(r["x"] for r in refs) == [0, general["max_drop"]]
+    # the axis spans the drop's own scale, not the scores' 0 to 0.84
+    scale = next(v for v in _layers(spec) if _mark(v) == "rule")["encoding"]["x"]["scale"]
+    assert max(scale["domain"]) < 0.5
+
+
+@pytest.mark.parametrize(
+    ("status", "word"), [("held", "held"), ("dropped", "dropped"), ("not shown", "not shown")]
+)
+def test_forgetting_colour_says_the_checks_status(tuned_no_replay, status, word):
+    report = copy.deepcopy(tuned_no_replay)
+    report["general"]["status"] = status
+    report["general"]["held"] = status == "held"
+    [row] = _rows_of(chart_specs(report)["forgetting"], "point")
+    assert row["kind"].startswith(word)
+
+
+def test_slice_chart_colours_each_slice_as_the_table_reads_it(weekly_churn):
+    from reportgen.view.slices import READINGS
+
+    report = Report.from_json(weekly_churn)
+    spec = specs.chart_specs(report)["slices"]
+    drawn = {r["slice"]: r["kind"] for r in _rows_of(spec, "point")}
+    colour = next(v for v in _layers(spec) if _mark(v) == "point")["encoding"]["color"]
+    colour_of = dict(zip(colour["scale"]["domain"], colour["scale"]["range"], strict=True))
+    # the table's CSS class (report.css: shown green, partly amber, not shown red) -> colour
+    expected = {"shown": GOOD, "partly": AMBER, "not-shown": BAD, "neutral": MUTED}
+    readings = {s.slice: READINGS[s.reading()] for s in report.slices or ()}
+    assert "partly" in {css for _, css in readings.values()}  # the case the issue names
+    for name, (_, css) in readings.items():
+        assert colour_of[drawn[name]] == expected[css], (name, css)
+    # the legend lists only what is drawn
+    assert set(colour["scale"]["domain"]) == set(drawn.values())
+
+
+def test_slice_chart_draws_the_no_worse_margin(weekly_churn):
+    report = Report.from_json(weekly_churn)
+    [margin] = {abs(s.margin) for s in report.slices or () if s.required and s.margin}
+    spec = specs.chart_specs(report)["slices"]
+    refs = [r for rows in spec["datasets"].values() for r in rows if "what" in r]
+    assert -margin in [r["x"] for r in refs]
+    assert any("margin" in w for w in _reference_labels(spec))
+
+
+def test_slice_chart_without_a_required_slice_draws_no_margin(weekly_churn):
+    report = copy.deepcopy(weekly_churn)
+    for s in report["slices"]:
+        s["required"] = False
+    spec = chart_specs(report)["slices"]
+    assert not any("margin" in w for w in _reference_labels(spec))
+
+
+def test_reliability_diagram_has_a_count_histogram_of_every_bin(weekly_churn):
+    spec = chart_specs(weekly_churn)["reliability"]
+    assert "vconcat" in spec
+    bars = _rows_of(spec, "rect")
+    for role in ("candidate", "baseline"):
+        counts = [b["count"] for b in weekly_churn["calibration"][role]["bins"] if b["count"]]
+        label = f"{model_name(Report.from_json(weekly_churn), role)} ({role})"
+        assert [r["count"] for r in bars if r["model"] == label] == counts
+        assert all(r["b"] > r["a"] for r in bars)
+
+
+def test_cost_chart_axis_title_is_short_and_the_unit_is_in_the_caption(weekly_churn):
+    from reportgen.view.threshold import threshold_view
+
+    spec = chart_specs(weekly_churn)["threshold_cost"]
+    titles = [
+        v["encoding"]["y"].get("title") for v in _layers(spec) if "y" in v.get("encoding", {})
+    ]
+    assert [t for t in titles if t] == ["cost / case"]
+    unit = weekly_churn["threshold"]["costs"]["unit"]
+    view = threshold_view(Report.from_json(weekly_churn), {"threshold_cost"})
+    assert view is not None and view.figure is not None and unit in view.figure.caption
 
 
 def test_reliability_legend_symbols_are_as_strong_as_the_points(weekly_churn):
@@ -270,7 +348,9 @@ def test_reliability_legend_symbols_are_as_strong_as_the_points(weekly_churn):
     legends = [
         v["encoding"]["color"].get("legend")
         for v in _layers(spec)
+        # a legend set to null is hidden (the count histogram's): nothing to read there
         if "color" in v.get("encoding", {})
+        and not ("legend" in v["encoding"]["color"] and v["encoding"]["color"]["legend"] is None)
     ]
     assert legends and all(lg and lg.get("symbolOpacity") == 1 for lg in legends)
 

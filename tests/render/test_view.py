@@ -202,3 +202,24 @@ def test_the_logged_values_are_said_in_one_sentence_with_the_lines_that_disagree
         f"{n - 1} of {n} logged values agree with the values recomputed from their predictions; "
         f"{first.cite} disagrees."
     )
+
+
+def test_the_printed_multiclass_page_gives_the_confusion_counts_once():
+    """The heat map prints every count: in print the two count tables would say them again,
+    so they are the HTML's (folded in a details element); without the heat map they print."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.render.html import render_html
+
+    report = Report.from_json(load("digits-multiclass"))
+    svgs = {"confusion": "<svg></svg>"}
+    with_map = view.build_view(report, svgs)
+    assert with_map.multiclass is not None and with_map.multiclass.confusion_figure is not None
+    screen = BeautifulSoup(render_html(with_map, svgs), "html.parser")
+    printed = BeautifulSoup(render_html(with_map, svgs, for_print=True), "html.parser")
+    assert len(screen.select("details.confusions table")) == 2
+    assert not printed.select("details.confusions") and not printed.find(
+        "caption", string=lambda t: t is not None and "predicted class" in t
+    )
+    without = BeautifulSoup(render_html(build(report), {}, for_print=True), "html.parser")
+    assert len(without.find_all("th", string="actual \\ predicted")) == 2
