@@ -79,6 +79,12 @@ class BeforeAfter(Model):
     category_sentence: str | None = key("what the broken categories say, or null")
     coverage: Coverage = key("which test questions each version answered")
     artefacts: tuple[str, ...] = key("the predictions files")
+    repeats: dict[str, int] | None = key(
+        "before/after -> how many repeated evaluations (epochs) each question's score is the "
+        "mean of; absent when each version answered each question once",
+        omit_if_none=True,
+        default=None,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,8 +107,11 @@ def fixed_broken(
     ----------
     ids : array-like of shape (N,)
         Question ids.
-    before_correct, after_correct : array-like of bool, shape (N,)
-        Correct before / after, aligned with ``ids``.
+    before_correct, after_correct : array-like of bool or float in [0, 1], shape (N,)
+        Correct before / after, aligned with ``ids``; or each question's mean score over
+        repeated evaluations (epochs), right when above one half and wrong when below, so
+        fixed and broken are the questions whose mean crossed one half (a mean of exactly
+        one half is neither).
     category : array-like of shape (N,), optional
         Category per question; None/NaN become ``"(missing)"``.
     text : array-like of shape (N,), optional
@@ -119,8 +122,8 @@ def fixed_broken(
     FixedBroken
     """
     id_list = [plain(i) for i in np.asarray(ids, dtype=object).tolist()]
-    before = np.asarray(before_correct, dtype=bool)
-    after = np.asarray(after_correct, dtype=bool)
+    before = np.asarray(before_correct, dtype=float)
+    after = np.asarray(after_correct, dtype=float)
     n = len(id_list)
     if before.shape != (n,) or after.shape != (n,):
         raise ValueError(
@@ -133,8 +136,8 @@ def fixed_broken(
         if col is not None and len(col) != n:
             raise ValueError(f"{name} has {len(col)} values for {n} questions")
 
-    fixed_idx = np.flatnonzero(~before & after)
-    broken_idx = np.flatnonzero(before & ~after)
+    fixed_idx = np.flatnonzero((before < 0.5) & (after > 0.5))
+    broken_idx = np.flatnonzero((before > 0.5) & (after < 0.5))
     by_cat = None
     if cats is not None:
         counts = Counter(cats[i] for i in broken_idx)

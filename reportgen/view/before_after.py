@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from reportgen.model import Missing, Report
+from reportgen.model.before_after import BeforeAfter as BeforeAfterModel
 from reportgen.model.before_after import Coverage, General
 from reportgen.model.enums import GeneralStatus
 from reportgen.model.relevance import Slice
@@ -93,6 +94,24 @@ def _general_rows(report: Report, general: General) -> tuple[list[Row], Status]:
     return rows, status
 
 
+def _answer_rows(ba: BeforeAfterModel) -> list[Row]:
+    """Fixed, broken and McNemar's p; with repeated evaluations (epochs) each question's score is
+    its mean over them, fixed and broken are the means that crossed one half, and no McNemar."""
+    if ba.repeats is None:
+        return [
+            Row("fixed (wrong before, right after)", count(ba.fixed)),
+            Row("broken (right before, wrong after)", count(ba.broken)),
+            Row("McNemar exact p", pvalue(ba.mcnemar_p)),
+        ]
+    reps = f"{count(ba.repeats.get('before', 1))} before, {count(ba.repeats.get('after', 1))} after"
+    return [
+        Row("epochs per question (score: their mean)", reps),
+        Row("fixed (mean below one half before, above after)", count(ba.fixed)),
+        Row("broken (mean above one half before, below after)", count(ba.broken)),
+        Row("McNemar exact p", "not computed: questions answered more than once"),
+    ]
+
+
 def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterView | None:
     """The before-after section; None for a model-vs-baseline project."""
     ba = report.before_after
@@ -107,9 +126,7 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
         Row("difference (after − before)", with_sign(ba.difference, d)),
         Row("interval", interval(ba.low, ba.high, digits=d)),
         _questions_row(ba.coverage, ba.questions),
-        Row("fixed (wrong before, right after)", count(ba.fixed)),
-        Row("broken (right before, wrong after)", count(ba.broken)),
-        Row("McNemar exact p", pvalue(ba.mcnemar_p)),
+        *_answer_rows(ba),
     ]
     broken = [BrokenRow(b.id, b.category or DASH, b.text or DASH) for b in ba.broken_rows]
     if not broken:

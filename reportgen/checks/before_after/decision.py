@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
-from reportgen.checks.before_after.rungs import harm_words, no_interval_words
+from reportgen.checks.before_after.rungs import harm_words, mcnemar_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
 from reportgen.checks.fairness import MANIFEST_VERIFIED
 from reportgen.checks.noise_lines import block_head
@@ -216,7 +216,7 @@ def _claim(
         if section.high is not None and section.high < 0:
             return (
                 f"Tuning made the model worse: frozen-set {acc} fell {scores} ({change}; {counts}; "
-                f"McNemar {p_text(section.mcnemar_p)})."
+                f"{mcnemar_words(section)})."
             )
         ruled_out = ruled_out_words(rel)
         return f"Tuning did not clearly change the model: {meas}" + (
@@ -313,8 +313,12 @@ def noise_section(
     block_line = (
         f"{head} accuracy difference "
         f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "
-        f"{iv.what} ({count_noun(cfg.resamples, 'resample')}); McNemar exact "
-        f"{p_text(section.mcnemar_p)}."
+        f"{iv.what} ({count_noun(cfg.resamples, 'resample')}); "
+        + (
+            f"McNemar exact {p_text(section.mcnemar_p)}."
+            if section.mcnemar_p is not None
+            else f"{mcnemar_words(section)}."
+        )
         if iv and section
         else f"{head} not computed."
     )

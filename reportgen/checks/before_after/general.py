@@ -10,6 +10,7 @@ import pandas as pd
 
 from reportgen.checks.before_after.coverage import coverage, coverage_words
 from reportgen.checks.before_after.paired import paired_interval
+from reportgen.checks.before_after.repeats import repeat_means
 from reportgen.checks.select import row_metric
 from reportgen.model.base import MISSING
 from reportgen.model.before_after import General
@@ -36,11 +37,16 @@ def general_section(project: Project) -> General | None:
         if not rows:
             return None
         r = rows[0]
-        pred = project.predictions.get(r.predictions) if r.predictions else None
-        if pred is not None:
-            preds[role] = (pred, row_metric(project, pred, 0.5))
+        # several runs (epochs) of one version: each question's mean over them (section 8)
+        loaded: list[tuple[Predictions, np.ndarray]] = []
+        for row in rows:
+            pred = project.predictions.get(row.predictions) if row.predictions else None
+            if pred is not None and all(pred.path != p.path for p, _ in loaded):
+                loaded.append((pred, row_metric(project, pred, 0.5)))
+        if loaded:
+            preds[role] = repeat_means(loaded)
             vals[role] = float(np.mean(preds[role][1]))
-            arts.append(pred.path)
+            arts.append(preds[role][0].path)
         else:
             vals[role] = r.value
         arts.append(r.cite(project.runs_name))

@@ -119,7 +119,7 @@ def noise_rung(project: Project, section: BeforeAfter | None, iv: Interval | Non
             arts,
             None,
             f"the difference {iv.signed(iv.gap)} has interval {iv.ends}, "
-            f"above zero; McNemar {p_text(section.mcnemar_p)}",
+            f"above zero; {mcnemar_words(section)}",
         ), [check]
     if iv.below_zero:
         return rung(3, "not shown", arts, harm_words(iv, section), "tuning made it worse"), [check]
@@ -132,12 +132,25 @@ def noise_rung(project: Project, section: BeforeAfter | None, iv: Interval | Non
     ), [check]
 
 
+def mcnemar_words(section: BeforeAfter) -> str:
+    """McNemar's exact test in words, "McNemar p = 0.037"; with repeated evaluations, why there
+    is none: "no McNemar test (each question's score is a mean over 5 epochs)"."""
+    if section.mcnemar_p is not None:
+        return f"McNemar {p_text(section.mcnemar_p)}"
+    reps = section.repeats or {}
+    n = max(reps.values(), default=1)
+    return (
+        f"no McNemar test (each question's score is a mean over up to {n} epochs; fixed and "
+        "broken are the questions whose mean crossed one half)"
+    )
+
+
 def harm_words(iv: Interval, section: BeforeAfter) -> str:
     """A difference whose interval lies below zero, with its numbers: tuning made it worse."""
     return (
         f"tuning made it worse: the difference {iv.signed(iv.gap)} has interval {iv.ends}, below "
-        f"zero ({count(section.fixed)} fixed, {count(section.broken)} broken; McNemar "
-        f"{p_text(section.mcnemar_p)})"
+        f"zero ({count(section.fixed)} fixed, {count(section.broken)} broken; "
+        f"{mcnemar_words(section)})"
     )
 
 

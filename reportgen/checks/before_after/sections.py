@@ -11,6 +11,7 @@ import pandas as pd
 
 from reportgen.checks.before_after.coverage import coverage
 from reportgen.checks.before_after.paired import paired_interval
+from reportgen.checks.before_after.repeats import repeat_means
 from reportgen.checks.before_after.slices import label_warning, slice_entries
 from reportgen.checks.select import ModelRuns, row_metric
 from reportgen.checks.types import Interval
@@ -26,13 +27,20 @@ from reportgen.words import blocks_phrase, count, count_noun, p_text, pct
 
 def _correct(
     project: Project, mr: ModelRuns, part: str
-) -> tuple[Predictions, np.ndarray] | tuple[None, None]:
-    """(predictions, per-row metric) of the first analysed network of a model on a part, or (None, None)."""
-    for s in mr.seeds:
-        pred = s.test_pred if part == "test" else s.val_pred
-        if pred is not None:
-            return pred, row_metric(project, pred, s.threshold)
-    return None, None
+) -> tuple[Predictions, np.ndarray, int] | tuple[None, None, int]:
+    """(predictions of the first analysed run, each of its questions' per-row metric averaged
+    over every analysed run of the model on the part, how many runs) or (None, None, 0).
+
+    Several runs of one version are repeated evaluations (epochs): a question's score is its
+    mean over the runs that answered it (methods.md section 8)."""
+    preds = [
+        (pred, row_metric(project, pred, s.threshold))
+        for s in mr.seeds
+        if (pred := s.test_pred if part == "test" else s.val_pred) is not None
+    ]
+    if not preds:
+        return None, None, 0
+    return (*repeat_means(preds), len(preds))
 
 
 def _by_category(chosen: Sequence[Any], ids: Any, category: Any) -> dict[str, int] | None:
@@ -78,8 +86,8 @@ def question_section(
     with the slices and the interval rung 3 rests on; None without per-question predictions
     of both models."""
     cfg = project.config
-    bpred, bvals = _correct(project, before_runs, "test")
-    apred, avals = _correct(project, after_runs, "test")
+    bpred, bvals, b_runs = _correct(project, before_runs, "test")
+    apred, avals, a_runs = _correct(project, after_runs, "test")
     if bpred is None or apred is None or bvals is None or avals is None:
         return None
     cov, ids = coverage(project, "test", bpred.row_id, apred.row_id)
@@ -114,7 +122,8 @@ def question_section(
         t=TInterval(low=piv.t.low, high=piv.t.high, p=piv.t.p),
         fixed=fb.fixed,
         broken=fb.broken,
-        mcnemar_p=ba.mcnemar_exact(fb.fixed, fb.broken),
+        # McNemar's test is on questions answered once; means over epochs have no such pairs
+        mcnemar_p=ba.mcnemar_exact(fb.fixed, fb.broken) if a_runs == b_runs == 1 else None,
         fixed_ids=tuple(str(i) for i in fb.fixed_ids),
         broken_ids=tuple(str(i) for i in fb.broken_ids),
         broken_by_category=fb.broken_by_category,
@@ -132,6 +141,7 @@ def question_section(
         ),
         coverage=cov,
         artefacts=(bpred.path, apred.path),
+        repeats={"before": b_runs, "after": a_runs} if max(a_runs, b_runs) > 1 else None,
     )
     slices = slice_entries(project, b, a, labels, blocks, before_labels)
     warning = label_warning(project, ids, labels, before_labels, apred, ai)
