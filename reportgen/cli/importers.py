@@ -25,7 +25,8 @@ def _flag(flag: str, help: str):
 
 @click.group("import")
 def import_group() -> None:
-    """Import runs logged by other tools (MLflow) into a project's runs.csv and predictions."""
+    """Import runs logged by other tools (MLflow, Inspect AI, lm-evaluation-harness) into a
+    project's runs.csv and predictions."""
 
 
 @import_group.command("mlflow", epilog=IMPORT_EPILOG)
@@ -121,3 +122,146 @@ def mlflow_command(project, tracking_uri, experiment, strict, dry_run, **reading
         f"from experiment {experiment!r}; {res.already} already imported{skipped}"
         + ("; nothing written (--dry-run)" if dry_run else "")
     )
+
+
+EVAL_EPILOG = """
+\b
+Exit codes:
+  0  imported
+  1  a log cannot be imported (status error or cancelled, truncated, another
+     format, a sample without a score, questions other than the frozen ones);
+     one line each, nothing written
+  2  usage errors (bad options, inspect-ai not installed)
+"""
+
+
+def _eval_options(f):
+    """The options both eval-log importers share."""
+    for option in reversed(
+        (
+            click.option(
+                "--model",
+                required=True,
+                help="The model's name in runs.csv and evreport.toml (candidate or baseline).",
+            ),
+            click.option(
+                "--part",
+                type=click.Choice(["test", "general"]),
+                default="test",
+                show_default=True,
+                help="The frozen question set (test), or the general set of the forgetting "
+                "check (general: another task's log).",
+            ),
+            click.option(
+                "--slice-key",
+                "slice_keys",
+                multiple=True,
+                metavar="KEY",
+                help="A sample metadata (Inspect) or doc (lm-eval) key to record as a slice "
+                "column, e.g. --slice-key category. Repeatable.",
+            ),
+            _flag("--dry-run", "Check the logs and print what would be written; write nothing."),
+        )
+    ):
+        f = option(f)
+    return f
+
+
+def _run_eval_import(project: str, read, harness: str, model: str, part: str, slice_keys, dry_run):
+    """Read the logs with ``read()``, check and write them; one error line per bad log."""
+    from reportgen.errors import clean_text
+    from reportgen.importers.evallog import EvalLogError, LogProblems, import_runs
+
+    try:
+        runs = read()
+        res = import_runs(
+            project,
+            runs,
+            model=model,
+            part=part,
+            harness=harness,
+            slice_keys=slice_keys,
+            dry_run=dry_run,
+        )
+    except LogProblems as e:
+        for line in e.lines:
+            click.echo(f"evreport: error: {clean_text(line)} [{e.slug}]", err=True)
+        if len(e.lines) > 1:
+            click.echo(
+                f"evreport: error: {len(e.lines)} logs cannot be imported; nothing written",
+                err=True,
+            )
+        sys.exit(e.exit_code)
+    except EvalLogError as e:
+        click.echo(f"evreport: error: {clean_text(e)} [{e.slug}]; nothing written", err=True)
+        sys.exit(e.exit_code)
+    for note in res.notes:
+        click.echo(f"note: {clean_text(note)}", err=True)
+    for warning in res.warnings:
+        click.echo(f"warning: {clean_text(warning)}", err=True)
+    verb = "would import" if dry_run else "imported"
+    means = ", ".join(f"{m:.4f}" for m in res.means)
+    click.echo(
+        f"{project}: {verb} {model} on {part}: {len(res.epochs)} epoch(s) of "
+        f"{res.questions:,} questions as seeds {', '.join(map(str, res.epochs))}, metric "
+        f"{res.metric} (mean per epoch {means})"
+        + ("; nothing written (--dry-run)" if dry_run else "")
+    )
+
+
+@import_group.command("inspect", epilog=EVAL_EPILOG)
+@click.argument("project", type=click.Path(file_okay=False, path_type=str))
+@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@_eval_options
+@click.option(
+    "--scorer",
+    default=None,
+    help="The scorer whose values are the per-question scores (needed when a log has several).",
+)
+def inspect_command(project, logs, model, part, slice_keys, dry_run, scorer) -> None:
+    """Inspect AI logs (.eval) of one model: one predictions file and runs.csv row per epoch
+    (seed = epoch), scored C = 1, P = 0.5, I = 0 as Inspect's value_to_float. The sample ids
+    are checked against the frozen split/test.csv (or general.csv); without one, it is
+    written from the log and frozen now. Needs `pip install 'evreport[inspect]'`. See
+    docs/recording.md (From eval logs).
+    """
+
+    def read():
+        from reportgen.importers.inspect_log import read_inspect
+
+        return read_inspect(logs, scorer=scorer, slice_keys=slice_keys)
+
+    _run_eval_import(project, read, "inspect", model, part, slice_keys, dry_run)
+
+
+@import_group.command("lm-eval", epilog=EVAL_EPILOG)
+@click.argument("project", type=click.Path(file_okay=False, path_type=str))
+@click.argument("samples", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@_eval_options
+@click.option(
+    "--metric",
+    default=None,
+    help="The per-sample metric to import, e.g. acc (needed when the samples log several).",
+)
+@click.option(
+    "--filter",
+    "filter_name",
+    default=None,
+    help="lm-eval's filter whose values to import (needed when the samples log several).",
+)
+def lm_eval_command(
+    project, samples, model, part, slice_keys, dry_run, metric, filter_name
+) -> None:
+    """lm-evaluation-harness --log_samples files (samples_<task>_<time>.jsonl) of one model:
+    one predictions file and runs.csv row per file (seed 1, 2, ... in the order given), doc_id
+    as the question id, the model arguments, n-shot and task version from results_<time>.json
+    beside it. The doc ids are checked against the frozen split as for Inspect logs. See
+    docs/recording.md (From eval logs).
+    """
+
+    def read():
+        from reportgen.importers.lm_eval_log import read_lm_eval
+
+        return read_lm_eval(samples, metric=metric, filter_name=filter_name, slice_keys=slice_keys)
+
+    _run_eval_import(project, read, "lm-eval", model, part, slice_keys, dry_run)
