@@ -197,34 +197,52 @@ def check_epochs(runs: list[EpochRun]) -> list[str]:
     return problems
 
 
-def _split_ids(root: Path, part: str) -> tuple[list[str] | None, str | None, dict | None]:
-    """(the frozen part's question ids as stripped strings, its file, the manifest), or
-    (None, None, manifest) when the manifest has no such part, or (None, None, None) when the
-    split is not frozen. Read like every project file (confined, capped)."""
-    import json
+@dataclass
+class PartQuestions:
+    """The questions a part already has: the frozen split file's, or an unfrozen split file's."""
 
+    ids: list[str] | None  # stripped strings; None: no split file for the part
+    where: str | None  # the split file
+    manifest: dict | None  # split/manifest.json, None when the split is not frozen
+    frozen: bool  # the manifest hashes the part's file
+
+
+def _read_ids(root: Path, rel: str, rid: str) -> list[str]:
     from reportgen.project.files import Reader
-    from reportgen.project.manifest import MANIFEST, canonical_part
     from reportgen.project.tables import TableError, read_table
 
-    path = root / MANIFEST
-    if not path.exists():
-        return None, None, None
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8-sig"))
-        files = {canonical_part(str(f["part"])): str(f["path"]) for f in manifest["files"]}
-    except (ValueError, KeyError, TypeError):
-        raise EvalLogError(f"{MANIFEST} is not a readable manifest; freeze again") from None
-    if part not in files:
-        return None, None, manifest
-    rid = str(manifest.get("row_id") or "row_id")
-    try:
-        frame = read_table(Reader(root), root / files[part])
+        frame = read_table(Reader(root), root / rel)
     except TableError as e:
-        raise EvalLogError(f"the frozen {part} part cannot be read: {e.problem}") from None
+        raise EvalLogError(f"{rel} cannot be read: {e.problem}") from None
     if rid not in frame.columns:
-        raise EvalLogError(f"{files[part]} has no {rid!r} column")
-    return [str(v).strip() for v in frame[rid].tolist()], files[part], manifest
+        raise EvalLogError(f"{rel} has no {rid!r} column")
+    return [str(v).strip() for v in frame[rid].tolist()]
+
+
+def _part_questions(root: Path, part: str) -> PartQuestions:
+    """The part's questions from the frozen manifest, else from split/<part>.csv (or .parquet)
+    not yet frozen, else none. Read like every project file (confined, capped)."""
+    import json
+
+    from reportgen.project.manifest import MANIFEST, canonical_part
+
+    manifest = None
+    path = root / MANIFEST
+    if path.exists():
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8-sig"))
+            files = {canonical_part(str(f["part"])): str(f["path"]) for f in manifest["files"]}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise EvalLogError(f"{MANIFEST} is not a readable manifest; freeze again") from None
+        if part in files:
+            rid = str(manifest.get("row_id") or "row_id")
+            return PartQuestions(_read_ids(root, files[part], rid), files[part], manifest, True)
+    for ext in ("csv", "parquet"):
+        rel = f"split/{part}.{ext}"
+        if (root / rel).is_file():
+            return PartQuestions(_read_ids(root, rel, "row_id"), rel, manifest, False)
+    return PartQuestions(None, None, manifest, False)
 
 
 def check_frozen(ids: list[Any], frozen: list[str], where: str, source: str) -> str | None:
@@ -248,8 +266,21 @@ def check_frozen(ids: list[Any], frozen: list[str], where: str, source: str) -> 
     if extra:
         said.append(f"has {len(extra):,} sample id(s) that are not in it ({shown(extra)})")
     if said:
-        return f"{source} does not answer the frozen questions of {where}: it {' and '.join(said)}"
+        return f"{source} does not answer the questions of {where}: it {' and '.join(said)}"
     return None
+
+
+def _frozen_before_runs(root: Path, manifest: dict) -> bool:
+    """The manifest was written before every logged run: freezing again to add a part would lose
+    that (a manifest already frozen after the runs loses nothing by it)."""
+    from reportgen.project.manifest import parse_time
+
+    try:
+        created = parse_time(str(manifest.get("created", "")))
+        starts = [parse_time(r["started_at"]) for r in _logged(root) if r.get("started_at")]
+    except ValueError:
+        return True
+    return bool(starts) and created < min(starts)
 
 
 def _says_samples(root: Path) -> bool:
@@ -398,9 +429,9 @@ def import_runs(
     root = Path(project)
     if root.exists() and not root.is_dir():
         raise EvalLogUsage(f"{root} is not a folder")
-    frozen, where, manifest = _split_ids(root, part) if root.exists() else (None, None, None)
+    have = _part_questions(root, part) if root.exists() else PartQuestions(None, None, None, False)
     first = runs[0]
-    if manifest is not None and frozen is None:
+    if have.manifest is not None and not have.frozen and _frozen_before_runs(root, have.manifest):
         raise EvalLogError(
             f"the frozen split (split/manifest.json) has no {part} part; write "
             f"split/{part}.csv with the questions' ids (column row_id) and freeze again before "
@@ -415,9 +446,10 @@ def import_runs(
         means=[math.fsum(r.scores) / len(r.scores) for r in runs],
         dry_run=dry_run,
     )
-    if frozen is not None:
+    if have.ids is not None:
+        what = f"the {'frozen ' if have.frozen else ''}{part} part ({have.where})"
         for r in runs:
-            bad = check_frozen(r.ids, frozen, f"the frozen {part} part ({where})", r.source)
+            bad = check_frozen(r.ids, have.ids, what, r.source)
             if bad:
                 raise EvalLogError(bad)
     metrics = {r.metric for r in runs}
@@ -439,13 +471,18 @@ def import_runs(
             "repeated samples, not retraining"
         )
     if dry_run:
-        if frozen is None:
+        if not have.frozen:
             result.notes.append(
-                f"no frozen {part} part: split/{part}.csv would be written from the log and frozen "
-                "now, after the runs"
+                f"no frozen {part} part: "
+                + (
+                    f"split/{part}.csv would be written from the log and "
+                    if have.ids is None
+                    else f"{have.where} would be "
+                )
+                + "frozen now, after the runs"
             )
         return result
-    _write(root, runs, result, model, part, harness, list(slice_keys), frozen is None)
+    _write(root, runs, result, model, part, harness, list(slice_keys), have)
     return result
 
 
@@ -457,7 +494,7 @@ def _write(
     part: str,
     harness: str,
     slice_keys: list[str],
-    freeze_now: bool,
+    have: PartQuestions,
 ) -> None:
     from reportgen.project.manifest import canonical_part, split_fingerprint
     from reportgen.record import Recorder
@@ -476,13 +513,18 @@ def _write(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the split is frozen below, before any log
         rec = Recorder(root)
-    if freeze_now:
-        _write_split(root, part, first.ids, {k: first.labels[k] for k in slice_keys})
+    if not have.frozen:
+        if have.ids is None:
+            _write_split(root, part, first.ids, {k: first.labels[k] for k in slice_keys})
         rec.freeze()
+        made = (
+            f"split/{part}.csv was written from the log and"
+            if have.ids is None
+            else f"{have.where} was"
+        )
         result.notes.append(
-            f"split/{part}.csv was written from the log and frozen now, after the runs: rung 2 "
-            "will say the split was frozen after the runs. Freeze the questions before the "
-            "next eval (docs/recording.md, From eval logs)"
+            f"{made} frozen now, after the runs: rung 2 will say the split was frozen after the "
+            "runs. Freeze the questions before the next eval (docs/recording.md, From eval logs)"
         )
     manifest = rec._manifest()
     assert manifest is not None  # frozen above, or checked by import_runs
