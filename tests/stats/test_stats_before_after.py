@@ -122,3 +122,16 @@ def test_a_dominant_category_is_weighed_against_its_share_of_the_questions():
     assert not both.specific
     # without the shares the plain majority reading stays
     assert ba.dominant_category({"dates": 4, "units": 2}, 6).specific
+
+
+def test_fixed_broken_on_means_over_epochs_crossed_one_half():
+    """Per-question means over repeated evaluations: fixed when the mean goes from below one
+    half to above it, broken the reverse; a mean of exactly one half is neither right nor wrong."""
+    ids = ["a", "b", "c", "d", "e", "f"]
+    before = [0.5, 0.4, 0.6, 0.2, 0.8, 0.4]
+    after = [0.8, 0.5, 0.4, 0.7, 0.5, 0.45]
+    r = fixed_broken(ids, before, after)
+    assert r.fixed_ids == ("d",)
+    assert r.broken_ids == ("c",)
+    # 0/1 input gives the same as the boolean reading it always had
+    assert fixed_broken(ids[:2], [0, 1], [1, 0]).fixed_ids == ("a",)
