@@ -204,6 +204,10 @@ def test_before_after_with_epochs_and_a_general_set(tmp_path, two_logs):
     assert ba["mcnemar_p"] is None
     assert ba["repeats"] == {"before": EPOCHS, "after": EPOCHS}
     assert "no McNemar test" in report["noise"]["lines"][1]
+    assert report["noise"]["lines"][0].startswith(
+        "Seed spread (repeated runs: sampling noise): each question's score is its mean over "
+        "5 epochs before and 5 after"
+    )
     g = report["general"]
     drop = ga.mean(axis=1) - gb.mean(axis=1)
     assert g["before"] == pytest.approx(ga.mean(), abs=1e-12)

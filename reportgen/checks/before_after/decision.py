@@ -304,6 +304,23 @@ def reconsider(
     return items + cfg.reconsider_when
 
 
+def _seed_line(section: BeforeAfter | None) -> str:
+    """No seed line for one tuning run; with repeated evaluations (epochs), where their sampling
+    noise went: into each question's mean, so into the question interval."""
+    if section is None or section.repeats is None:
+        return (
+            "Seed spread (retraining): not applicable: one tuned model against its own earlier "
+            "version; retraining noise of the tuning run is not measured."
+        )
+    reps = section.repeats
+    return (
+        f"Seed spread (repeated runs: sampling noise): each question's score is its mean over "
+        f"{count(reps.get('before', 1))} epochs before and {count(reps.get('after', 1))} after, "
+        "so the sampling noise of repeated runs is inside the question interval below "
+        "(questions as clusters); retraining noise of the tuning run is not measured."
+    )
+
+
 def noise_section(
     project: Project, iv: Interval | None, section: BeforeAfter | None
 ) -> NoiseBeforeAfter:
@@ -317,7 +334,7 @@ def noise_section(
         + (
             f"McNemar exact {p_text(section.mcnemar_p)}."
             if section.mcnemar_p is not None
-            else f"{mcnemar_words(section)}."
+            else f"{mcnemar_words(section, long=True)}."
         )
         if iv and section
         else f"{head} not computed."
@@ -326,11 +343,7 @@ def noise_section(
         seed=None,
         block=None,
         interval=iv,
-        lines=(
-            "Seed spread (retraining): not applicable: one tuned model against its own earlier "
-            "version; retraining noise of the tuning run is not measured.",
-            block_line,
-        ),
+        lines=(_seed_line(section), block_line),
         covers=(
             "Retraining noise would need several tuning runs with different seeds.",
             "The bootstrap covers which questions happened to be in the frozen set, for the model "

@@ -132,13 +132,15 @@ def noise_rung(project: Project, section: BeforeAfter | None, iv: Interval | Non
     ), [check]
 
 
-def mcnemar_words(section: BeforeAfter) -> str:
+def mcnemar_words(section: BeforeAfter, long: bool = False) -> str:
     """McNemar's exact test in words, "McNemar p = 0.037"; with repeated evaluations, why there
-    is none: "no McNemar test (each question's score is a mean over 5 epochs)"."""
+    is none: "no McNemar test (scores are means over 5 epochs)" (``long``: and what fixed and
+    broken then are)."""
     if section.mcnemar_p is not None:
         return f"McNemar {p_text(section.mcnemar_p)}"
-    reps = section.repeats or {}
-    n = max(reps.values(), default=1)
+    n = max((section.repeats or {}).values(), default=1)
+    if not long:
+        return f"no McNemar test (scores are means over up to {n} epochs)"
     return (
         f"no McNemar test (each question's score is a mean over up to {n} epochs; fixed and "
         "broken are the questions whose mean crossed one half)"
