@@ -102,6 +102,14 @@ def test_wheel_and_sdist_carry_templates_styles_and_schema(dists):
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
     assert not [n for n in names if n.startswith(("tests/", "examples/", "templates/"))]
     assert "License-Expression: MIT" in meta
+    # the eval-log importers, and the [inspect] extra that brings inspect_ai's reader
+    assert {
+        "reportgen/importers/evallog.py",
+        "reportgen/importers/inspect_log.py",
+        "reportgen/importers/lm_eval_log.py",
+    } <= names
+    assert "Provides-Extra: inspect" in meta
+    assert "inspect-ai>=0.3.100; extra == 'inspect'" in meta.replace('"', "'")
     with tarfile.open(dists["sdist"]) as t:
         members = {m.name.split("/", 1)[1] for m in t.getmembers() if "/" in m.name}
     for folder in MAPPED:
