@@ -217,10 +217,16 @@ def _two_level_conflict(report: Report) -> str | None:
     if not excludes or two.low > 0 or two.high < 0:
         return None
     d = gap_decimals(block.gap, block.low, block.high)
+    # epochs of one model (repeats = "samples") are not retrained networks
+    over, added = (
+        ("repeated runs", "the sampling noise of repeated runs added to that of the blocks")
+        if report.project.repeats == "samples"
+        else ("seeds", "retraining noise added to the sampling noise")
+    )
     return (
         f"The test interval {interval(block.low, block.high, digits=d)} excludes zero, but the "
-        f"two-level interval over seeds and blocks, {interval(two.low, two.high, digits=d)}, "
-        "includes it: with retraining noise added to the sampling noise, zero is not ruled out."
+        f"two-level interval over {over} and blocks, {interval(two.low, two.high, digits=d)}, "
+        f"includes it: with {added}, zero is not ruled out."
     )
 
 

@@ -101,10 +101,10 @@ def test_inspect_import_records_each_epoch_as_logged(tmp_path, two_logs):
     assert "frozen now, after the runs" in first
 
 
-def _build(root):
+def _build(root, formats=("json",)):
     from reportgen.api import build_report
 
-    build_report(root, formats=("json",))
+    build_report(root, formats=formats)
     return json.loads((root / "report" / "report.json").read_text())
 
 
@@ -133,7 +133,7 @@ def test_two_models_build_to_the_paired_t_on_per_question_means(tmp_path, two_lo
     root = tmp_path / "p"
     _import_two(root, two_logs)
     _toml(root)
-    report = _build(root)
+    report = _build(root, formats=("json", "html"))
     a, b = two_logs["a"][1], two_logs["b"][1]
     d = b.mean(axis=1) - a.mean(axis=1)  # per question: mean over its 5 epochs
     t = stats.ttest_1samp(d, 0.0)
@@ -147,6 +147,10 @@ def test_two_models_build_to_the_paired_t_on_per_question_means(tmp_path, two_lo
     assert report["project"]["repeats"] == "samples"
     seed_line = report["noise"]["lines"][0]
     assert "sampling noise" in seed_line and "retrain" not in seed_line
+    html = (root / "report" / "report.html").read_text()
+    assert "two-level interval over repeated runs and blocks" in html
+    assert "with the sampling noise of repeated runs added to that of the blocks" in html
+    assert "retraining noise added" not in html
     # frozen from the log, after its runs: rung 2 says so
     frozen = next(f for f in report["fairness"] if f["id"] == "frozen-before-runs")
     assert frozen["passed"] is False
