@@ -39,6 +39,7 @@ SECTIONS = (
     "ladder",
     "claim",
     "decision",
+    "results",
     "checks",
     "fairness",
     "noise",

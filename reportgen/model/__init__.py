@@ -8,10 +8,11 @@ header.py        schema, tool, build, project, inputs
 ladder.py        ladder rows, claim, decision, checks, fairness facts
 noise.py         noise and its evaluation interval; seed.py, block.py, budget.py, cv.py its lines
 relevance.py     relevance, slices, descriptions
+results.py       results: each model's own figures per part and metric
 threshold.py, ranking.py (and calibration), multiclass.py, regression.py: per-model figures
 before_after.py  before_after and general
 data.py          data, comparisons, warnings
-report.py        Report: the 25 top-level keys
+report.py        Report: the 26 top-level keys
 schema.py        the JSON Schema and the key tables of docs/report-json.md, from the types
 """
 

@@ -15,12 +15,13 @@ from reportgen.model.noise import Noise, NoiseBeforeAfter, NoiseWithCv
 from reportgen.model.ranking import Calibration, Ranking
 from reportgen.model.regression import Regression
 from reportgen.model.relevance import Description, Relevance, Slice
+from reportgen.model.results import ResultRow
 from reportgen.model.threshold import Threshold
 
 
 @dataclass(frozen=True, slots=True)
 class Report(Model):
-    """The whole report.json (schema evreport/1): the 25 top-level keys; a section that does not apply is None."""
+    """The whole report.json (schema evreport/1): the 26 top-level keys; a section that does not apply is None."""
 
     schema: Literal["evreport/1"] = key("the contract's version, always evreport/1")
     tool: Tool = key("the program that wrote the report")
@@ -30,6 +31,9 @@ class Report(Model):
     ladder: tuple[Rung, ...] = key("the five rungs of the claim ladder, in order")
     claim: Claim = key("the claim as written and as supported")
     decision: Decision = key("the verdict and its reasons")
+    results: tuple[ResultRow, ...] = key(
+        "each model's own figures per part and metric: the results at a glance"
+    )
     checks: tuple[FactCheck | Check, ...] = key("every individual check behind the ladder")
     fairness: tuple[Evidence, ...] = key("the rung-2 facts, in a fixed order")
     noise: NoiseWithCv | NoiseBeforeAfter | Noise = key(

@@ -23,6 +23,7 @@ from reportgen.checks.recompute import comparisons as recomputed
 from reportgen.checks.recompute import recompute_warnings
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
+from reportgen.checks.results import before_after_results
 from reportgen.checks.select import select_runs
 from reportgen.errors import Problem
 from reportgen.project import Project
@@ -57,6 +58,7 @@ def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
         "ladder": ladder,
         "claim": claim(project, rewritten, sup, items),
         "decision": dec.decide(project, ladder, iv, section, general, slices, rel),
+        "results": before_after_results(project, before_runs, after_runs),
         "checks": checks,
         "fairness": facts,
         "noise": dec.noise_section(project, iv, section),

@@ -18,6 +18,7 @@ from typing import Any
 from reportgen.checks.cv.gaps import FoldTable, fold_table
 from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
 from reportgen.checks.cv.noise import cv_section, cv_seed_section
+from reportgen.checks.cv.results import cv_results
 from reportgen.checks.cv.rungs import cv_facts, cv_interval, cv_noise_rung
 from reportgen.checks.cv.select import FoldRuns, fold_runs
 from reportgen.checks.diagnose import diagnose
@@ -28,6 +29,7 @@ from reportgen.checks.model_vs_baseline import decision as dec
 from reportgen.checks.multiclass import pooled_class_order
 from reportgen.checks.noise_lines import lines as split_lines
 from reportgen.checks.recompute import agrees
+from reportgen.checks.results import part_rows
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.errors import Problem
@@ -39,6 +41,7 @@ from reportgen.model.enums import Verdict
 from reportgen.model.multiclass import ClassOrder
 from reportgen.model.noise import Noise
 from reportgen.model.relevance import Slice
+from reportgen.model.results import ResultRow
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -106,6 +109,13 @@ class CrossValidation(Split):
 
     def not_tested(self, ev: EvalData | None) -> list[str]:
         return not_tested(self.project, ev, self.fc, self.fb)
+
+    def results(self, ev: EvalData | None) -> list[ResultRow]:
+        """report.json ``results``: each model on the folds, then on a held-out test part."""
+        rows = cv_results(self.project, self.fc, self.fb, self.table, self.cv.test_train_ratio)
+        if ev is not None:
+            rows += part_rows(self.project, (self.cand, self.base), "test", ev)
+        return rows
 
     def tasks(self, ev: EvalData | None) -> TaskSections:
         """The held-out test part's task sections, as in the split design (none without it)."""

@@ -32,6 +32,7 @@ from reportgen.checks.recompute import comparisons, recompute_warnings
 from reportgen.checks.regression import regression_section
 from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
+from reportgen.checks.results import split_results
 from reportgen.checks.select import ModelRuns, select_runs
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.errors import Problem
@@ -44,6 +45,7 @@ from reportgen.model.multiclass import ClassOrder, Multiclass
 from reportgen.model.noise import Noise, NoiseWithCv, SignDisagreement
 from reportgen.model.regression import Regression
 from reportgen.model.relevance import Description, Slice
+from reportgen.model.results import ResultRow
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
@@ -105,6 +107,10 @@ class Split:
     def not_tested(self, ev: EvalData | None) -> list[str]:
         """What the evidence never tested."""
         return not_tested(self.project, ev, self.cand, self.base)
+
+    def results(self, ev: EvalData | None) -> list[ResultRow]:
+        """report.json ``results``: each model's own figures on test and validation."""
+        return split_results(self.project, self.cand, self.base, ev)
 
     def tasks(self, ev: EvalData | None) -> TaskSections:
         """The task sections (multi-class, regression, descriptions)."""
@@ -213,6 +219,7 @@ def compare(project: Project, design: type[Split]) -> tuple[dict[str, Any], list
         "ladder": ladder,
         "claim": claim(project, rewritten, sup, items),
         "decision": decision,
+        "results": d.results(ev),
         "checks": checks,
         "fairness": facts,
         "noise": noise,
