@@ -29,7 +29,7 @@ from reportgen.stats.own import (
     root_row_mean,
     row_mean,
 )
-from reportgen.words import blocks_phrase, confidence, count, count_noun
+from reportgen.words import blocks_phrase, confidence, count_noun
 
 #: each predictions kind's companions of the claim's metric, in the table's order
 COMPANIONS = {
@@ -53,6 +53,8 @@ RANGES: dict[str, tuple[float | None, float | None]] = {
 #: the companions that are not a mean of per-row values: their interval is the bootstrap alone
 NOT_ROW_MEANS = frozenset({"macro_f1", "rmse"})
 PART_WORDS = {"test": "test", "validation": "validation", "general": "general set"}
+#: a before-after project's sets, in a basis
+SET_WORDS = {"test": "frozen question set", "general": "general set"}
 
 #: one network's per-block statistics of one metric: (network, its predictions, rows) -> (B, m)
 Stats = Callable[["Net", EvalData], FloatArray]
@@ -136,37 +138,25 @@ def _measured_stats(project: Project, name: str, nets: list[Net], ev: EvalData) 
     return Measured(stats, row_mean, True)
 
 
-def _interval_words(method: str | None, name: str, ev: EvalData, project: Project) -> str:
+def _interval_words(method: str | None, name: str, ev: EvalData) -> str:
     """How a row's interval was found, in words."""
     where = blocks_phrase(len(ev.blocks), ev.block_column)
     if method is None:
-        return "no interval (fewer than 2 blocks, or the metric is undefined)"
+        return "none (fewer than 2 blocks, or the metric is undefined)"
     if method == WILSON:
         return f"the Wilson score interval over {where}"
     if name in NOT_ROW_MEANS:
-        return (
-            f"a block bootstrap over {where} recomputing the metric on each draw "
-            f"({count(project.config.resamples)} resamples)"
-        )
-    return (
-        f"over {where}, the wider of a block bootstrap ({count(project.config.resamples)} "
-        "resamples) and a ratio t on the seed-averaged per-row values"
-    )
+        return f"a block bootstrap over {where} recomputing the metric on each draw"
+    return f"over {where}, the wider of a block bootstrap and a ratio t on the seed-averaged rows"
 
 
 def _basis(part: str, method: str | None, name: str, ev: EvalData, project: Project) -> str:
     """A row's basis: over what its mean, its sd and its interval are taken."""
     rows = count_noun(len(ev.row_ids), f"{PART_WORDS.get(part, part)} row")
-    threshold = (
-        ", accuracy at each network's own threshold"
-        if name == "accuracy" and project.task == "binary"
-        else ""
-    )
     return (
-        f"the mean over the model's networks on the {rows} every network of both models "
-        f"scored{threshold}; sd across the networks; "
-        f"{confidence(project.config.confidence)} interval: "
-        f"{_interval_words(method, name, ev, project)}"
+        f"mean over the model's networks, each on the {rows} every network of both models "
+        f"scored; sd across the networks; {confidence(project.config.confidence)} interval: "
+        f"{_interval_words(method, name, ev)}"
     )
 
 
@@ -189,8 +179,8 @@ def _logged_rows(project: Project, mrs: Sequence[ModelRuns], part: Part) -> list
                 rows=None,
                 networks=int(vals.size),
                 basis=(
-                    "the mean of the logged values (runs.csv) over the model's networks; sd "
-                    "across them; no interval without per-row predictions"
+                    "mean of the model's logged values (runs.csv) over its networks; sd across "
+                    "them; no interval without per-row predictions"
                 ),
             )
         )
@@ -333,7 +323,7 @@ def version_rows(
             how = f"over {where}, the wider of a block bootstrap and a ratio t"
         basis = (
             f"one version, on the {count_noun(int(ids.size), 'question')} of the "
-            f"{PART_WORDS.get(split, split)} both versions answered; {conf} interval: {how}"
+            f"{SET_WORDS.get(part, split)} both versions answered; {conf} interval: {how}"
         )
         out.append(_row(name, part, cfg.metric, fig, int(ids.size), basis))
     return out

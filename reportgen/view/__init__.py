@@ -7,6 +7,7 @@ render/html.py).
 
     parts.py         Figure, Row, Status and helpers the sections share
     summary.py       page one: title, claim, decision, ladder
+    results.py       results at a glance: each model's own figures, the gap's interval once
     noise.py         seed noise and evaluation-sample noise
     cv.py            the same for a cross-validated comparison (retraining, resampling)
     threshold.py     threshold, cost and ranking
@@ -49,6 +50,7 @@ from reportgen.view.multiclass import MulticlassView, multiclass_view
 from reportgen.view.noise import NoiseView, noise_view
 from reportgen.view.parts import Figure, Row, Status
 from reportgen.view.regression import RegressionView, regression_view
+from reportgen.view.results import ResultsView, results_view
 from reportgen.view.slices import BoundsView, SlicesView, bounds_view, slices_view
 from reportgen.view.summary import (
     ClaimView,
@@ -110,6 +112,9 @@ class ReportView:
     claim: ClaimView
     decision: DecisionView
     ladder: list[LadderRow]
+    #: the results at a glance: each model's own figures per part and metric, and the gap's
+    #: primary interval once (None when report.json's results is empty)
+    results: ResultsView | None
     noise: NoiseView
     #: the noise section of a cross-validated comparison (design = "cv"), else None
     cv: CvView | None
@@ -142,6 +147,12 @@ def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
 
     return (
         Section("h-ladder", "The claim ladder", "partials/_ladder.html", True, page_one=True),
+        Section(
+            "h-results",
+            "Results at a glance",
+            "partials/_results.html",
+            v.results is not None,
+        ),
         Section(
             "h-before-after",
             "Before and after",
@@ -216,6 +227,7 @@ def build_view(report: Report, charts: Collection[str], links: str | None = None
         claim=claim_view(report),
         decision=decision_view(report),
         ladder=ladder_view(report, links),
+        results=results_view(report),
         noise=noise_view(report, charts),
         cv=cv,
         threshold=threshold_view(report, charts),

@@ -109,8 +109,9 @@ def multiclass_view(report: Report, charts: Collection[str]) -> MulticlassView |
             )
         )
     summary = [
-        Row(f"{cand} accuracy / top-label ECE / classwise ECE", _scores(c)),
-        Row(f"{base} accuracy / top-label ECE / classwise ECE", _scores(b)),
+        # one network each (its seed named): the mean over every network is the results table's
+        Row(f"{cand} seed {c.seed} accuracy / top-label ECE / classwise ECE", _scores(c)),
+        Row(f"{base} seed {b.seed} accuracy / top-label ECE / classwise ECE", _scores(b)),
         Row("classes / bins", f"{count(len(classes))} / {count(sec.bins)}"),
     ]
     absent = sorted(set(c.missing_classes) | set(b.missing_classes))

@@ -51,6 +51,9 @@ class LadderRow:
     #: the anchor of the rung's evidence in the appendix (where `artefacts_shown.more` links to)
     anchor: str
     missing: str
+    #: ``missing`` as page one prints it: the primary interval's ends left to the claim and the
+    #: reconsider-when line (page one says them at most twice)
+    page_missing: str
     #: the numbers behind a rung that is not shown: each failed check's value and bar
     numbers: list[str]
     summary: str | None
@@ -101,6 +104,9 @@ class DecisionView:
     recommend: str
     recommend_role: str
     reasons: list[str]
+    #: the reasons page one prints: those the ladder below says already (a rung's missing)
+    #: left out, the primary interval's ends left to the claim and the reconsider-when line
+    page_reasons: list[str]
     alternatives: list[str]
     #: the decision in its units, when costs are known ("at the chosen thresholds ...")
     in_units: str | None
@@ -189,17 +195,58 @@ def decision_view(report: Report) -> DecisionView:
             "for what would change that."
         ]
     reasons = list(d.reasons)
+    shown = [in_words(r, report) for r in reasons]
+    sign_flip, two_level = _sign_flip(report, reasons), _two_level_conflict(report)
     return DecisionView(
         verdict=words[verdict],
         css=VERDICT_CLASS[verdict],
         recommend=recommend,
         recommend_role=role,
-        reasons=[in_words(r, report) for r in reasons],
+        reasons=shown,
+        page_reasons=[unsaid(r, report) for r in _page_reasons(shown, report)],
         alternatives=alternatives,
         in_units=_in_units(report),
-        sign_flip=_sign_flip(report, reasons),
-        two_level=_two_level_conflict(report),
+        sign_flip=None if sign_flip is None else unsaid(sign_flip, report),
+        two_level=None if two_level is None else unsaid(two_level, report),
     )
+
+
+def primary_interval_text(report: Report) -> str | None:
+    """The gap's primary interval as every sentence prints it: "−0.0051 to +0.0116"."""
+    iv = report.noise.interval
+    if iv is None:
+        return None
+    return interval(iv.low, iv.high, digits=gap_decimals(iv.gap, iv.low, iv.high))
+
+
+def unsaid(text: str, report: Report) -> str:
+    """``text`` without the primary interval's ends (and what it is over), for page one: the
+    claim and the reconsider-when line say them, and page one says each number at most twice
+    ("the interval −0.0051 to +0.0116 is too wide" -> "the interval is too wide")."""
+    said = primary_interval_text(report)
+    iv = report.noise.interval
+    if said is None or iv is None or said not in text:
+        return text
+    ends = re.escape(said)
+    text = re.sub(rf" \({ends}\)", "", text)
+    return re.sub(rf" {ends}(?: over {re.escape(iv.what)})?", "", text)
+
+
+def _page_reasons(reasons: list[str], report: Report) -> list[str]:
+    """The reasons the ladder does not say already; all of them when it says every one."""
+    left = [r for r in reasons if not _said_by_ladder(r, report)]
+    return left or reasons
+
+
+def _said_by_ladder(reason: str, report: Report) -> bool:
+    """A decision reason that is a rung's "one thing missing" ("rung 3 (larger than noise) is
+    not shown: ..."), which the ladder on the same page prints."""
+    for r in report.ladder:
+        if r.status != RungStatus.SHOWN and r.missing:
+            head = f"rung {r.rung} ({r.name}) is {r.status}: "
+            if reason == head + in_words(r.missing, report):
+                return True
+    return False
 
 
 def _two_level_conflict(report: Report) -> str | None:
@@ -318,6 +365,7 @@ def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
     rows = []
     for r in report.ladder:
         listed = list(r.artefacts)
+        missing = in_words(_not_credited(r, lowest) or r.missing or DASH, report)
         rows.append(
             LadderRow(
                 rung=r.rung,
@@ -326,7 +374,8 @@ def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
                 artefacts=[path_text(a, links) for a in listed],
                 artefacts_shown=_page_one_artefacts(listed, links),
                 anchor=f"evidence-rung-{r.rung}",
-                missing=in_words(_not_credited(r, lowest) or r.missing or DASH, report),
+                missing=missing,
+                page_missing=unsaid(missing, report),
                 numbers=failed.get(r.rung, []) if r.status != RungStatus.SHOWN else [],
                 summary=in_words(r.summary, report) if r.summary else None,
             )

@@ -9,6 +9,8 @@ The policy, by quantity (the same digits for the same number, in a sentence and 
 
     metric value (score, loss)     4 significant figures                  0.4474, 528.1
     logged against recomputed      7 significant figures (rung 1)         0.4474471
+    a model's own interval         the decimals of its value at 4         0.4662 (0.4466 to 0.4859)
+    (results)                      significant figures, unsigned
     gap with its interval          one decimal count for the three: 3     +0.0039 (−0.0039 to +0.0120)
                                    significant figures of the widest
     half-width of an interval      the interval's decimals                0.0092

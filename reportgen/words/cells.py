@@ -75,6 +75,13 @@ def gap_with_interval(x: float | None, low: float | None, high: float | None) ->
     return n.gap_with_interval(x, low, high)
 
 
+def metric_interval(low: float | None, high: float | None, point: float | None) -> str:
+    """A model's own interval cell: "0.4466 to 0.4859"; a dash without both ends or a value."""
+    if _missing(low) or _missing(high) or _missing(point):
+        return DASH
+    return n.metric_interval(low, high, point)  # type: ignore[arg-type]
+
+
 def pvalue(p: float | None) -> str:
     """A p-value cell: "0.037", "< 0.001" with no line break inside."""
     return DASH if _missing(p) else n.pvalue(p, space=NBSP)

@@ -177,6 +177,13 @@ def gap_with_interval(x: float | int | None, low: float | None, high: float | No
     return f"{gap(x, low, high)} ({interval(low, high, x)})"
 
 
+def metric_interval(low: float | int | None, high: float | int | None, point: float | int) -> str:
+    """A model's own interval (report.json ``results``), unsigned, with the decimals its value
+    prints with at 4 significant figures: "0.4466 to 0.4859" beside 0.4662."""
+    d = decimals(point, sig=4, cap=None)
+    return f"{fixed(low, d)} to {fixed(high, d)}"
+
+
 def half_width(
     hw: float | int | None, low: float | None, high: float | None, point: float | None = None
 ) -> str:

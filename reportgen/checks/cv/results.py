@@ -54,9 +54,9 @@ def cv_results(
                     rows=rows,
                     networks=fig.networks,
                     basis=(
-                        f"the mean over {count_noun(len(keys), 'fold')} ({count(table.repeats)} "
+                        f"mean over {count_noun(len(keys), 'fold')} ({count(table.repeats)} "
                         f"repeats of {count(table.folds)}) of each fold's mean over its "
-                        "networks, each scored on the rows it held out; sd: the seed sd within "
+                        "networks, each on the rows it held out; sd: the seed sd within "
                         f"folds; {conf} interval: "
                         + (
                             "the corrected resampled t on the fold values (n_test/n_train "
