@@ -110,8 +110,14 @@ def test_page_one_content(weekly_churn_files, weekly_churn):
     assert "A. Student" in text and "built 2025-12-01" in text and "evreport 0.1.0" in text
     assert in_words(weekly_churn["claim"]["rewritten"], weekly_churn) in text
     assert "Keep gradient boosting" in text and "recommended model: gradient boosting" in text
+    # each reason is said once on page one: a rung's in the ladder's "one thing missing", every
+    # one with the primary interval's ends left to the claim and the reconsider-when line
+    said = "−0.0051 to +0.0116"
     for reason in weekly_churn["decision"]["reasons"]:
-        assert in_words(reason, weekly_churn) in text
+        words = in_words(reason, weekly_churn).split(" is not shown: ")[-1]
+        words = words.replace(f" {said} over 30 weeks", "").replace(f" {said}", "")
+        assert words in text
+        assert text.count(words) == 1, words
 
 
 def test_size_under_one_megabyte(rendered):
