@@ -77,7 +77,8 @@ def test_page_one_is_one_page(example_builds, name):
     # the last rung's row ends page one; what page two starts with is the next section
     assert report["ladder"][-1]["name"] in first.split("The claim ladder", 1)[1]
     assert "The claim ladder" not in second
-    heading = "Before and after" if report.get("before_after") else "Is it larger than noise?"
+    # page two opens with the results at a glance (docs/report.md, 1a)
+    heading = "Results at a glance"
     # pdfium gives the page's body first, its running header and footer last
     assert second.startswith(heading), f"{name}: page two starts {second[:80]!r}"
 
