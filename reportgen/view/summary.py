@@ -206,8 +206,8 @@ def decision_view(report: Report) -> DecisionView:
         page_reasons=[unsaid(r, report) for r in _page_reasons(shown, report)],
         alternatives=alternatives,
         in_units=_in_units(report),
-        sign_flip=None if sign_flip is None else unsaid(sign_flip, report),
-        two_level=None if two_level is None else unsaid(two_level, report),
+        sign_flip=sign_flip,
+        two_level=two_level,
     )
 
 

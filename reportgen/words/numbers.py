@@ -179,9 +179,15 @@ def gap_with_interval(x: float | int | None, low: float | None, high: float | No
 
 def metric_interval(low: float | int | None, high: float | int | None, point: float | int) -> str:
     """A model's own interval (report.json ``results``), unsigned, with the decimals its value
-    prints with at 4 significant figures: "0.4466 to 0.4859" beside 0.4662."""
+    prints with at 4 significant figures: "0.4466 to 0.4859" beside 0.4662; an end clipped to
+    the metric's range is that bound: "0.9691 to 1"."""
     d = decimals(point, sig=4, cap=None)
-    return f"{fixed(low, d)} to {fixed(high, d)}"
+
+    def end(x: float | int | None) -> str:
+        v = value(x)  # an end clipped to the metric's range (0, 1) prints as that bound
+        return fixed(v, 0) if float(v).is_integer() else fixed(v, d)
+
+    return f"{end(low)} to {end(high)}"
 
 
 def half_width(
