@@ -30,6 +30,7 @@ from reportgen.stats.own import (
     row_mean,
 )
 from reportgen.words import blocks_phrase, confidence, count_noun
+from reportgen.words.repeats import repeat_words
 
 #: each predictions kind's companions of the claim's metric, in the table's order
 COMPANIONS = {
@@ -138,8 +139,9 @@ def _measured_stats(project: Project, name: str, nets: list[Net], ev: EvalData) 
     return Measured(stats, row_mean, True)
 
 
-def _interval_words(method: str | None, name: str, ev: EvalData) -> str:
-    """How a row's interval was found, in words."""
+def _interval_words(method: str | None, name: str, ev: EvalData, averaged: str) -> str:
+    """How a row's interval was found, in words (``averaged``: the rows' averaging, "the rows
+    averaged over its networks")."""
     where = blocks_phrase(len(ev.blocks), ev.block_column)
     if method is None:
         return "none (fewer than 2 blocks, or the metric is undefined)"
@@ -147,16 +149,26 @@ def _interval_words(method: str | None, name: str, ev: EvalData) -> str:
         return f"the Wilson score interval over {where}"
     if name in NOT_ROW_MEANS:
         return f"a block bootstrap over {where} recomputing the metric on each draw"
-    return f"over {where}, the wider of a block bootstrap and a ratio t on the seed-averaged rows"
+    return f"over {where}, the wider of a block bootstrap and a ratio t on {averaged}"
 
 
-def _basis(part: str, method: str | None, name: str, ev: EvalData, project: Project) -> str:
-    """A row's basis: over what its mean, its sd and its interval are taken."""
+def _basis(
+    part: str, method: str | None, name: str, ev: EvalData, project: Project, networks: int
+) -> str:
+    """A row's basis: over what its mean, its sd and its interval are taken, in the words of
+    the project's repeats (trained networks or evaluation runs) and its count of them."""
+    unit = repeat_words(project.config.repeats).unit
     rows = count_noun(len(ev.row_ids), f"{PART_WORDS.get(part, part)} row")
+    level = confidence(project.config.confidence)
+    if networks == 1:
+        return (
+            f"the model's one {unit}, on the {rows} both models scored; no sd with one {unit}; "
+            f"{level} interval: {_interval_words(method, name, ev, 'its rows')}"
+        )
     return (
-        f"mean over the model's networks, each on the {rows} every network of both models "
-        f"scored; sd across the networks; {confidence(project.config.confidence)} interval: "
-        f"{_interval_words(method, name, ev)}"
+        f"mean over the model's {unit}s, each on the {rows} every {unit} of both models "
+        f"scored; sd across the {unit}s; {level} interval: "
+        f"{_interval_words(method, name, ev, f'the rows averaged over its {unit}s')}"
     )
 
 
@@ -179,8 +191,9 @@ def _logged_rows(project: Project, mrs: Sequence[ModelRuns], part: Part) -> list
                 rows=None,
                 networks=int(vals.size),
                 basis=(
-                    "mean of the model's logged values (runs.csv) over its networks; sd across "
-                    "them; no interval without per-row predictions"
+                    f"mean of the model's logged values (runs.csv) over its "
+                    f"{repeat_words(project.config.repeats).unit}s; sd across them; no "
+                    "interval without per-row predictions"
                 ),
             )
         )
@@ -216,7 +229,14 @@ def part_rows(
         rng=np.random.default_rng(cfg.random_seed),
     )
     return [
-        _row(mr.name, part, name, fig, len(ev.row_ids), _basis(part, fig.method, name, ev, project))
+        _row(
+            mr.name,
+            part,
+            name,
+            fig,
+            len(ev.row_ids),
+            _basis(part, fig.method, name, ev, project, len(nets[mr.role])),
+        )
         for (name, mr), fig in zip(entries, figures, strict=True)
     ]
 

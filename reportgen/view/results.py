@@ -10,6 +10,7 @@ from reportgen.model.results import ResultRow
 from reportgen.view.parts import ids, in_words, names
 from reportgen.words import confidence, gap_with_interval, metric_unit
 from reportgen.words.cells import count, metric, metric_interval, spread
+from reportgen.words.repeats import repeat_words
 
 #: each metric's name in the table; another (the user's own column) reads with spaces
 LABELS = {
@@ -64,6 +65,10 @@ class ResultsView:
     parts: list[ResultPart]
     #: the interval column's heading: "95% interval"
     interval_head: str
+    #: the sd column's heading: "Seed sd" (retrained networks) or "Run sd" (evaluation runs)
+    sd_head: str
+    #: the count column's heading: "Networks" or "Runs" (words/repeats.py's unit)
+    count_head: str
     #: the gap with its primary interval, once; None without one
     gap: str | None
 
@@ -127,11 +132,14 @@ def results_view(report: Report) -> ResultsView | None:
     """The table of each model's own figures, part by part; None without any."""
     if not report.results:
         return None
+    unit = repeat_words(report.project.repeats).unit
     parts: dict[str, list[ResultRow]] = {}
     for r in report.results:
         parts.setdefault(r.part, []).append(r)
     return ResultsView(
         parts=[_part(report, p, rows) for p, rows in parts.items()],
         interval_head=f"{confidence(report.build.confidence)} interval",
+        sd_head="Seed sd" if unit == "network" else f"{unit.capitalize()} sd",
+        count_head=f"{unit.capitalize()}s",
         gap=_gap(report),
     )

@@ -380,9 +380,33 @@ def decision_agrees(t: Texts) -> list[str]:
         flat = " ".join(text.split())
         if flat and flat not in flat_md:
             out.append(f"decision-log.md does not print: {text}")
-        if flat and flat not in flat_html:
+        if flat and not any(form in flat_html for form in _page_one_forms(flat, r)):
             out.append(f"report.html does not print: {text}")
     return out
+
+
+#: a number as sentences print it ("−0.0051", "1,400", "2.2 × 10⁻⁴"), and an interval of two
+_NUMBER = r"[−+-]?\d+(?:[.,]\d+)*(?: × 10\S+)?"
+_ENDS = rf"{_NUMBER} to {_NUMBER}"
+
+
+def _without_ends(text: str, over: str) -> str:
+    text = re.sub(rf" \({_ENDS}\)", "", text)
+    return re.sub(rf" {_ENDS}{over}", "", text)
+
+
+def _page_one_forms(text: str, r: dict) -> list[str]:
+    """The forms in which page one may print a reason: whole; without an interval's ends (page
+    one says the primary interval at most twice, in the claim and the reconsider-when line);
+    and, for a rung's reason ("rung 3 (larger than noise) is not shown: X"), its X as the
+    ladder's "one thing missing" prints it, whole or without the ends."""
+    what = ((r.get("noise") or {}).get("interval") or {}).get("what")
+    over = rf"(?: over {re.escape(what)})?" if what else ""
+    forms = [text, _without_ends(text, over)]
+    m = re.match(r"rung \d \([^)]*\) is (?:not shown|partly): (.*)$", text)
+    if m:
+        forms += [m.group(1), _without_ends(m.group(1), over)]
+    return forms
 
 
 # --------------------------------------------------------------------------- (e) rung 3's label

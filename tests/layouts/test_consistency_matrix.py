@@ -313,3 +313,11 @@ def test_build_catches_a_traceback_and_an_exit_code(consistency_built):
     t.traceback = "Traceback (most recent call last):\nKeyError: 'low'"
     t.exit_code = 1
     assert len(inv.built_cleanly(t)) == 2
+
+
+def test_decision_catches_a_reason_the_page_does_not_print(consistency_built):
+    t = _texts(consistency_built, TIE)
+    reason = t.report["decision"]["reasons"][0]
+    t.report["decision"]["reasons"] = [reason + " and a sentence no page prints"]
+    t.md = t.md.replace(reason, reason + " and a sentence no page prints")
+    assert any("report.html does not print" in v for v in inv.decision_agrees(t))
