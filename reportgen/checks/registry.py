@@ -36,7 +36,7 @@ _CV_VALIDATION = (
 #: each design's check ids, in report.json order (a ``*`` family: one per slice or check file)
 DESIGNS: dict[str, tuple[CheckId, ...]] = {
     "split": (
-        *split.SANITY.values(),
+        *split.RUNG1,
         ladder.LOGGED,
         *_fair(FACTS["split"]),
         split.SEED_RULE,
@@ -45,7 +45,12 @@ DESIGNS: dict[str, tuple[CheckId, ...]] = {
         split.USEFUL_EFFECT,
     ),
     "cv": (
-        *split.SANITY.values(),
+        *split.RUNG1[:2],
+        split.SENSITIVITY.seldom(
+            "listed only when a cross-validated project's candidate has an input-sensitivity "
+            "file, which no shipped project has"
+        ),
+        *split.RUNG1[3:],
         ladder.LOGGED,
         *_fair(FACTS["cv"], {fairness.SAME_ROWS["validation"]: _CV_VALIDATION}),
         split.SEED_RULE,

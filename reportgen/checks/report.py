@@ -51,6 +51,7 @@ SECTIONS = (
     "regression",
     "descriptions",
     "slices",
+    "sensitivity",
     "data",
     "not_tested",
     "comparisons",
@@ -142,11 +143,14 @@ def claim(project: Project, rewritten: str, supported_rung: int, items: list[str
 
 
 def _is_model(value: Any) -> bool:
-    """A section value the model holds as is: a Model, a list of them or of strings, or None."""
+    """A section value the model holds as is: a Model, a list of them or of strings, a map of
+    names to Models, or None."""
     if value is None or isinstance(value, Model):
         return True
     if isinstance(value, list | tuple):
         return all(isinstance(v, Model | str) for v in value)
+    if isinstance(value, dict):  # a map keyed by model name (sensitivity)
+        return all(isinstance(k, str) and isinstance(v, Model) for k, v in value.items())
     return False
 
 

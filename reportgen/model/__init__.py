@@ -12,7 +12,8 @@ results.py       results: each model's own figures per part and metric
 threshold.py, ranking.py (and calibration), multiclass.py, regression.py: per-model figures
 before_after.py  before_after and general
 data.py          data, comparisons, warnings
-report.py        Report: the 26 top-level keys
+sensitivity.py   per-model input sensitivity, from the check files
+report.py        Report: the 27 top-level keys
 schema.py        the JSON Schema and the key tables of docs/report-json.md, from the types
 """
 

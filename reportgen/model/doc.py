@@ -30,7 +30,9 @@ def _model(tp: Any) -> type[Model] | None:
             return min(models, key=lambda c: len(c.__mro__))
         rest = [a for a in get_args(tp) if a is not type(None)]
         return _model(rest[0]) if len(rest) == 1 else None
-    if get_origin(tp) in (tuple, dict):
+    if get_origin(tp) is tuple:  # tuple[T, ...]: its items
+        return _model(get_args(tp)[0])
+    if get_origin(tp) is dict:
         return _model(get_args(tp)[-1])
     return tp if isinstance(tp, type) and issubclass(tp, Model) else None
 
@@ -40,8 +42,8 @@ def type_words(tp: Any) -> str:
     if _union(tp):
         args = get_args(tp)
         rest = [a for a in args if a is not type(None)]
-        base = _model(tp)
-        words = type_words(base) if base is not None else " or ".join(type_words(a) for a in rest)
+        direct = any(isinstance(a, type) and issubclass(a, Model) for a in rest)
+        words = "object" if direct else " or ".join(type_words(a) for a in rest)
         return words + (" or null" if type(None) in args else "")
     origin = get_origin(tp)
     if origin is tuple:

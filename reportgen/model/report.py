@@ -16,6 +16,7 @@ from reportgen.model.ranking import Calibration, Ranking
 from reportgen.model.regression import Regression
 from reportgen.model.relevance import Description, Relevance, Slice
 from reportgen.model.results import ResultRow
+from reportgen.model.sensitivity import ModelSensitivity
 from reportgen.model.threshold import Threshold
 
 
@@ -57,6 +58,9 @@ class Report(Model):
         "metrics that are not a mean of per-row values: each model's value and the gap with a block bootstrap that recomputes the metric; never the claim's metric"
     )
     slices: tuple[Slice, ...] | None = key("the gap per slice; null without a slice column")
+    sensitivity: dict[str, ModelSensitivity] | None = key(
+        "input sensitivity per model with a sensitivity check file, or null when none has one"
+    )
     data: Data = key("what was measured")
     not_tested: tuple[str, ...] = key("what the evidence never tested")
     comparisons: tuple[Comparison, ...] = key(

@@ -34,6 +34,7 @@ from reportgen.checks.relevance import relevance
 from reportgen.checks.report import claim
 from reportgen.checks.results import split_results
 from reportgen.checks.select import ModelRuns, select_runs
+from reportgen.checks.sensitivity import sensitivity_section
 from reportgen.checks.types import Evidence, Interval, Rung
 from reportgen.errors import Problem
 from reportgen.model.block import BlockNoise
@@ -231,6 +232,7 @@ def compare(project: Project, design: type[Split]) -> tuple[dict[str, Any], list
         "regression": tasks.regression,
         "descriptions": tasks.descriptions,
         "slices": slices,
+        "sensitivity": sensitivity_section(project),
         "data": data,
         "not_tested": untested,
         "comparisons": comps,

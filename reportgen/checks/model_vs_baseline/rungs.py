@@ -35,6 +35,19 @@ RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
 #: the check ids this module writes: a rung-1 check per sanity check, the seed rule and the
 #: evaluation interval (rung 3), each required slice and the useful effect (rung 4)
 SANITY = {name: CheckId(f"rung1-{name}", 1) for name in RUNG_CHECKS}
+#: the input-sensitivity file's finite-difference agreement, cited beside the gradient check
+#: when the candidate has one (a diagnostic: it fails rung 1 when it disagrees, never counts
+#: among the four)
+SENSITIVITY_KIND = "sensitivity"
+SENSITIVITY = CheckId("rung1-sensitivity", 1)
+#: rung 1's check ids in report order
+RUNG1 = (
+    SANITY["initial_loss"],
+    SANITY["gradient"],
+    SENSITIVITY,
+    SANITY["overfit"],
+    SANITY["shapes"],
+)
 SEED_RULE = CheckId("validation-gap-vs-seed-sd", 3)
 TEST_INTERVAL = CheckId("test-interval-excludes-zero", 3)
 NOT_WORSE = CheckId("not-worse-on-*", 4)
@@ -62,6 +75,19 @@ def correct_rung(
                 text=c.detail if c else f"no {name} check file for {model} (not shown)",
             )
         )
+        s = _sensitivity(project, model, mine)
+        if name == "gradient" and s is not None:
+            checks.append(
+                Check(
+                    SENSITIVITY.id,
+                    1,
+                    s.passed,
+                    None,
+                    None,
+                    s.paths,
+                    s.detail,
+                )
+            )
     logged, bad = logged_check(comparisons)
     arts = sorted(p for c in mine.values() for p in c.paths) + project.evidence.get("correct", [])
     arts += [c.cite for c in (bad or comparisons)]
@@ -73,6 +99,18 @@ def correct_rung(
     return status, [*checks, logged]
 
 
+def _sensitivity(
+    project: Project, model: str, mine: dict[str, CheckVerdict]
+) -> CheckVerdict | None:
+    """The candidate's sensitivity verdict when a file holds gradients (a file that only says
+    why a model has none, a tree's, has no agreement to cite)."""
+    v = mine.get(SENSITIVITY_KIND)
+    files = [c for c in project.checks if c.model == model and c.check == SENSITIVITY_KIND]
+    if v is None or all("reason" in c.fields for c in files):
+        return None
+    return v
+
+
 def _correct_status(
     model: str,
     mine: dict[str, CheckVerdict],
@@ -80,7 +118,9 @@ def _correct_status(
     bad: list[Comparison],
     arts: list[str],
 ) -> Rung:
-    failed = [mine[n] for n in RUNG_CHECKS if n in mine and mine[n].passed is False]
+    failed = [
+        mine[n] for n in (*RUNG_CHECKS, SENSITIVITY_KIND) if n in mine and mine[n].passed is False
+    ]
     present = [n for n in RUNG_CHECKS if n in mine and mine[n].passed]
     absent = [n for n in RUNG_CHECKS if n not in mine or mine[n].passed is None]
     if failed:
