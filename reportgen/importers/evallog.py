@@ -60,6 +60,22 @@ class LogProblems(EvalLogError):
         )
 
 
+def checked_size(path: Path, cap: int) -> int:
+    """``path``'s size in bytes, once it is a readable file within ``cap``; else an
+    EvalLogError naming the file (a log is untrusted input: its size is checked first)."""
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise EvalLogError(f"{path}: cannot be read ({e.strerror or e})") from None
+    if not path.is_file():
+        raise EvalLogError(f"{path}: not a file")
+    if size > cap:
+        raise EvalLogError(
+            f"{path}: {size:,} bytes, over the {cap:,}-byte limit (EVREPORT_MAX_FILE_BYTES)"
+        )
+    return size
+
+
 def shown(ids: Sequence[Any], limit: int = SHOWN_IDS) -> str:
     """The first ids, quoted, and how many more: "'q1', 'q7' and 3 more"."""
     first = ", ".join(quote(str(i), 40) for i in list(ids)[:limit])

@@ -21,6 +21,7 @@ from reportgen.importers.evallog import (
     EvalLogError,
     EvalLogUsage,
     LogProblems,
+    checked_size,
     features_text,
     to_score,
 )
@@ -49,16 +50,7 @@ def _open(path: Path, cap: int):
             f"{path}: not an Inspect log (.eval or .json); lm-evaluation-harness samples are "
             "imported with `evreport import lm-eval`"
         )
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise EvalLogError(f"{path}: cannot be read ({e.strerror or e})") from None
-    if not path.is_file():
-        raise EvalLogError(f"{path}: not a file")
-    if size > cap:
-        raise EvalLogError(
-            f"{path}: {size:,} bytes, over the {cap:,}-byte limit (EVREPORT_MAX_FILE_BYTES)"
-        )
+    checked_size(path, cap)
     if fmt == "eval":
         try:
             with zipfile.ZipFile(path) as z:

@@ -24,6 +24,7 @@ from reportgen.importers.evallog import (
     EvalLogError,
     EvalLogUsage,
     LogProblems,
+    checked_size,
     features_text,
 )
 
@@ -130,16 +131,7 @@ def _started(results: dict | None, stamp: str | None) -> str | None:
 
 
 def _records(path: Path, cap: int) -> list[tuple[int, dict]]:
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise EvalLogError(f"{path}: cannot be read ({e.strerror or e})") from None
-    if not path.is_file():
-        raise EvalLogError(f"{path}: not a file")
-    if size > cap:
-        raise EvalLogError(
-            f"{path}: {size:,} bytes, over the {cap:,}-byte limit (EVREPORT_MAX_FILE_BYTES)"
-        )
+    checked_size(path, cap)
     out: list[tuple[int, dict]] = []
     with open(path, "rb") as f:
         for line_no, raw in enumerate(f, start=1):
