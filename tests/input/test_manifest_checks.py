@@ -292,7 +292,10 @@ def test_unknown_check_is_a_warning_and_listed():
     assert (c.check, c.model, c.passed) == ("gradiant", "mlp", None)
     [w] = warnings
     assert (w.severity, w.slug) == ("warning", "unknown-check")
-    assert "unknown check 'gradiant' (known: initial_loss, gradient, overfit, shapes)" in w.message
+    assert (
+        "unknown check 'gradiant' (known: initial_loss, gradient, overfit, shapes, sensitivity)"
+        in w.message
+    )
 
 
 def test_check_files_through_the_project(example):
