@@ -229,7 +229,7 @@ def part_rows(
         rng=np.random.default_rng(cfg.random_seed),
     )
     return [
-        _row(
+        result_row(
             mr.name,
             part,
             name,
@@ -241,7 +241,10 @@ def part_rows(
     ]
 
 
-def _row(model: str, part: Part, name: str, fig: OwnFigure, rows: int, basis: str) -> ResultRow:
+def result_row(
+    model: str, part: Part, name: str, fig: OwnFigure, rows: int | None, basis: str
+) -> ResultRow:
+    """One row of ``results``: a model's figure on one part and metric, with its basis."""
     return ResultRow(
         model=model,
         part=part,
@@ -345,7 +348,7 @@ def version_rows(
             f"one version, on the {count_noun(int(ids.size), 'question')} of the "
             f"{SET_WORDS.get(part, split)} both versions answered; {conf} interval: {how}"
         )
-        out.append(_row(name, part, cfg.metric, fig, int(ids.size), basis))
+        out.append(result_row(name, part, cfg.metric, fig, int(ids.size), basis))
     return out
 
 

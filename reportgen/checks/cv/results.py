@@ -8,7 +8,7 @@ import numpy as np
 from reportgen.checks.cv.gaps import FoldTable
 from reportgen.checks.cv.select import FoldNet, FoldRuns
 from reportgen.checks.present import required
-from reportgen.checks.results import metrics
+from reportgen.checks.results import metrics, result_row
 from reportgen.checks.select import row_metric
 from reportgen.model.results import ResultRow
 from reportgen.project import Project
@@ -42,31 +42,19 @@ def cv_results(
             folds = [[_fold_value(project, name, n) for n in fr.nets[k]] for k in keys]
             fig = fold_figure(folds, ratio, cfg.confidence)
             rows = project.folds.rows if project.folds is not None else None
-            out.append(
-                ResultRow(
-                    model=fr.name,
-                    part="cv",
-                    metric=name,
-                    mean=fig.mean,
-                    sd=fig.sd,
-                    low=fig.low,
-                    high=fig.high,
-                    rows=rows,
-                    networks=fig.networks,
-                    basis=(
-                        f"mean over {count_noun(len(keys), 'fold')} ({count(table.repeats)} "
-                        f"repeats of {count(table.folds)}) of each fold's mean over its "
-                        "networks, each on the rows it held out; sd: the seed sd within "
-                        f"folds; {conf} interval: "
-                        + (
-                            "the corrected resampled t on the fold values (n_test/n_train "
-                            f"{fixed(ratio, 3)}), as the gap's"
-                            if fig.method == CORRECTED_T
-                            else "none (fewer than 2 folds, or no spread)"
-                        )
-                    ),
+            basis = (
+                f"mean over {count_noun(len(keys), 'fold')} ({count(table.repeats)} "
+                f"repeats of {count(table.folds)}) of each fold's mean over its "
+                "networks, each on the rows it held out; sd: the seed sd within "
+                f"folds; {conf} interval: "
+                + (
+                    "the corrected resampled t on the fold values (n_test/n_train "
+                    f"{fixed(ratio, 3)}), as the gap's"
+                    if fig.method == CORRECTED_T
+                    else "none (fewer than 2 folds, or no spread)"
                 )
             )
+            out.append(result_row(fr.name, "cv", name, fig, rows, basis))
     return out
 
 
