@@ -17,6 +17,7 @@ from reportgen.stats import regression as rg
 from reportgen.stats.metrics import per_row_metric
 from reportgen.stats.own import CORRECTED_T, fold_figure
 from reportgen.words import confidence, count, count_noun, fixed
+from reportgen.words.repeats import repeat_words
 
 
 def cv_results(
@@ -45,7 +46,8 @@ def cv_results(
             basis = (
                 f"mean over {count_noun(len(keys), 'fold')} ({count(table.repeats)} "
                 f"repeats of {count(table.folds)}) of each fold's mean over its "
-                "networks, each on the rows it held out; sd: the seed sd within "
+                f"{repeat_words(cfg.repeats).unit}s, each on the rows it held out; sd: the "
+                "seed sd within "
                 f"folds; {conf} interval: "
                 + (
                     "the corrected resampled t on the fold values (n_test/n_train "
