@@ -328,6 +328,25 @@ def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
     )
 
 
+def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> list[Evidence]:
+    """Before and after: same-features, both versions evaluated alike as the run log records it
+    (for imported eval logs the task, dataset, scorer and epochs). [] when no run of either
+    version logged features: the frozen questions and the recomputed metric are then the
+    comparison's only terms, and the fact is not counted."""
+    if not any(r.features for mr in (after, before) for r in mr.rows):
+        return []
+    rn = project.runs_name
+    return run_column_facts(
+        after,
+        before,
+        lambda mr, col: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config},
+        [r.cite(rn) for mr in (after, before) for r in mr.rows[:1]],
+        "analysed run",
+        columns=("features",),
+        both="both versions",
+    )
+
+
 class _Named(Protocol):
     """What run_column_facts reads of a model's runs (split ModelRuns or cv FoldRuns)."""
 
@@ -347,11 +366,15 @@ def run_column_facts(
     values: Callable[[_Runs, str], set[str | None]],
     lines: list[str],
     what: str,
+    columns: tuple[str, ...] = ("features", "split_id"),
+    both: str = "both models",
 ) -> list[Evidence]:
     """same-features and same-split-id: ``values(model, column)`` is the set of a model's
-    logged values of that column over its analysed ``what`` rows, cited by ``lines``."""
+    logged values of that column over its analysed ``what`` rows, cited by ``lines``; ``both``
+    names the two compared ("both versions" for a model against its earlier version)."""
     facts = []
-    for col, label in (("features", "feature set"), ("split_id", "split")):
+    labels = {"features": "feature set", "split_id": "split"}
+    for col, label in ((c, labels[c]) for c in columns):
         vals = {mr.role: values(mr, col) for mr in (cand, base)}
         fid = SAME_COLUMN[col]
         if any(None in v for v in vals.values()) or not all(vals.values()):
@@ -363,7 +386,7 @@ def run_column_facts(
             _fact(
                 fid,
                 same,
-                f"same {label} for both models: {next(iter(vals['candidate']))}"
+                f"same {label} for {both}: {next(iter(vals['candidate']))}"
                 if same
                 else f"{label} differs: {cand.name} {sorted(vals['candidate'], key=str)}, "
                 f"{base.name} {sorted(vals['baseline'], key=str)}",

@@ -26,7 +26,8 @@ def _fair(facts: tuple[str, ...], rare: dict[str, str] | None = None) -> tuple[C
 FACTS = {
     "split": fairness.SPLIT_FACTS,
     "cv": cv.CV_FACTS,
-    "before-after": fairness.BEFORE_AFTER_FACTS,
+    # same-features last: before-after lists it only when the run log records features
+    "before-after": (*fairness.BEFORE_AFTER_FACTS, fairness.SAME_COLUMN["features"]),
 }
 _CV_VALIDATION = (
     "listed only when both models of a cross-validated project also score a validation part, "

@@ -17,7 +17,7 @@ from reportgen.checks.before_after.rungs import (
 )
 from reportgen.checks.before_after.sections import question_section
 from reportgen.checks.data import data_section
-from reportgen.checks.fairness import fairness_facts
+from reportgen.checks.fairness import fairness_facts, same_evaluation
 from reportgen.checks.ladder import climb, fair_rung, supported
 from reportgen.checks.recompute import comparisons as recomputed
 from reportgen.checks.recompute import recompute_warnings
@@ -34,6 +34,7 @@ def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
     before_runs, after_runs = select_runs(project, "baseline"), select_runs(project, "candidate")
     comparisons = recomputed(project, [after_runs, before_runs])
     facts = [f for f in fairness_facts(project, after_runs, before_runs) if f.id in BA_FACTS]
+    facts += same_evaluation(project, after_runs, before_runs)
     general = general_section(project)
     questions = question_section(project, before_runs, after_runs)
     section = questions.section if questions else None

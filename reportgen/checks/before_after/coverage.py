@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from reportgen.checks.evaluation import natural_key
 from reportgen.model.before_after import Coverage, CoverageSide
 from reportgen.project import Project
 from reportgen.words import count, count_noun
@@ -16,7 +17,7 @@ from reportgen.words import count, count_noun
 def coverage(
     project: Project, part: str, before_ids: Any, after_ids: Any
 ) -> tuple[Coverage, np.ndarray]:
-    """report.json ``coverage`` of a part and the questions both versions answered (sorted ids).
+    """report.json ``coverage`` of a part and the questions both versions answered (ids in natural order: 2 before 12).
 
     The part's questions are its split file's row ids when there is one, else every question
     either version answered; per version, how many of them it answered, lacks, and answered
@@ -49,7 +50,7 @@ def coverage(
         after=after,
         complete=all(s.lacks == 0 and s.outside == 0 for s in (before, after)),
     )
-    return out, np.array(sorted(both), dtype=object)
+    return out, np.array(sorted(both, key=lambda i: (natural_key(str(i)), str(i))), dtype=object)
 
 
 def _side(cov: Coverage, role: str) -> CoverageSide:

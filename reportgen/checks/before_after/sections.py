@@ -100,6 +100,8 @@ def question_section(
     cat = _column(apred, bpred, "category", ai, bi)
     text = _column(apred, bpred, "text", ai, bi)
     labels = _column(apred, bpred, "slice", ai, bi) if cfg.slice else None
+    if cat is None:  # no category column: the slice column groups the broken questions
+        cat = labels
     before_labels = (
         bpred.slice[bi]
         if cfg.slice and apred.slice is not None and bpred.slice is not None
