@@ -330,21 +330,34 @@ def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
 
 def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> list[Evidence]:
     """Before and after: same-features, both versions evaluated alike as the run log records it
-    (for imported eval logs the task, dataset, scorer and epochs). [] when no run of either
-    version logged features: the frozen questions and the recomputed metric are then the
-    comparison's only terms, and the fact is not counted."""
-    if not any(r.features for mr in (after, before) for r in mr.rows):
+    (for imported eval logs the task, dataset, scorer and epochs), part by part: on each part
+    both versions logged one and the same value. [] when no run of either version logged
+    features: the frozen questions and the recomputed metric are then the comparison's only
+    terms, and the fact is not counted."""
+    rows = {mr.name: [r for r in mr.rows if r.ok] for mr in (after, before)}
+    if not any(r.features for rs in rows.values() for r in rs):
         return []
-    rn = project.runs_name
-    return run_column_facts(
-        after,
-        before,
-        lambda mr, col: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config},
-        [r.cite(rn) for mr in (after, before) for r in mr.rows[:1]],
-        "analysed run",
-        columns=("features",),
-        both="both versions",
-    )
+    fid = SAME_COLUMN["features"]
+    lines = [r.cite(project.runs_name) for rs in rows.values() for r in rs[:1]]
+    parts = sorted({r.split for rs in rows.values() for r in rs}, key=lambda p: p != "test")
+    said, differs, unknown = [], [], []
+    for part in parts:
+        vals = {name: {r.features for r in rs if r.split == part} for name, rs in rows.items()}
+        if any(not v or None in v or "" in v for v in vals.values()):
+            unknown.append(part)
+        elif vals[after.name] == vals[before.name] and len(vals[after.name]) == 1:
+            said.append(f"{part}: {next(iter(vals[after.name]))}")
+        else:
+            differs.append(
+                f"{part}: {after.name} {sorted(vals[after.name], key=str)}, "
+                f"{before.name} {sorted(vals[before.name], key=str)}"
+            )
+    if differs:
+        return [_fact(fid, False, "feature set differs on " + "; ".join(differs), lines)]
+    if unknown:
+        text = f"runs.csv has no features for every run on {', '.join(unknown)}: same feature set not shown"
+        return [_fact(fid, None, text, lines)]
+    return [_fact(fid, True, "same feature set for both versions on " + " | ".join(said), lines)]
 
 
 class _Named(Protocol):

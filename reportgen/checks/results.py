@@ -279,14 +279,16 @@ def version_rows(
     project: Project,
     part: Part,
     split: str,
-    versions: Sequence[tuple[str, Predictions | None, float | None]],
+    versions: Sequence[tuple[str, Sequence[Predictions], float | None]],
 ) -> list[ResultRow]:
-    """A before-after project's rows on one set: each version (one network each) on the
-    questions both answered, with the Wilson interval (or the block interval with a block
-    column); logged values when a version has no per-question predictions."""
+    """A before-after project's rows on one set: each version on the questions every file of
+    both answered. A version evaluated once gets the Wilson interval (or the block interval
+    with a block column); one evaluated several times (epochs) gets the mean of its runs, their
+    sd, and the interval over questions (or blocks) of each question's mean over the runs, the
+    questions as clusters (methods.md, Before and after with repeated evaluations). Logged
+    values when a version has no per-question predictions."""
     cfg = project.config
-    preds = [p for _, p, _ in versions]
-    if any(p is None for p in preds):
+    if any(not p for _, p, _ in versions):
         return [
             ResultRow(
                 model=name,
@@ -305,25 +307,26 @@ def version_rows(
         ]
     import pandas as pd
 
-    ps = [required(p, "predictions") for p in preds]
+    ps = [p for _, files, _ in versions for p in files]
     common = pd.Index(ps[0].row_id)
     for p in ps[1:]:
         common = common.intersection(pd.Index(p.row_id))
     ids = np.array(sorted(common.tolist()), dtype=object)
     if not ids.size:
         return []
-    ref = ps[-1]
+    ref = versions[-1][1][0]
     ref_pos = pd.Index(ref.row_id).get_indexer(ids)
     block = ref.block[ref_pos] if cfg.block and ref.block is not None else None
     labels = block if block is not None else ids
     uniq, codes = np.unique(labels.astype(str), return_inverse=True)
     measured = []
-    for p in ps:
-        pos = pd.Index(p.row_id).get_indexer(ids)
-        values = row_metric(project, p, 0.5)[pos]
-        lowest, highest = RANGES.get(cfg.metric, (None, None))
-        stats = mean_stats(values, codes, len(uniq))[None]
-        measured.append(Measured(stats, row_mean, True, lowest, highest))
+    lowest, highest = RANGES.get(cfg.metric, (None, None))
+    for _, files, _ in versions:
+        runs = []
+        for p in files:  # each evaluation run of the version: (B, 2) sums per question/block
+            pos = pd.Index(p.row_id).get_indexer(ids)
+            runs.append(mean_stats(row_metric(project, p, 0.5)[pos], codes, len(uniq)))
+        measured.append(Measured(np.stack(runs), row_mean, True, lowest, highest))
     figures = block_figures(
         measured,
         resamples=cfg.resamples,
@@ -344,8 +347,13 @@ def version_rows(
             how = "none (fewer than 2 blocks)"
         else:
             how = f"over {where}, the wider of a block bootstrap and a ratio t"
+        who = (
+            "one version"
+            if fig.networks == 1
+            else f"one version's mean over its {fig.networks} evaluation runs (sd across runs)"
+        )
         basis = (
-            f"one version, on the {count_noun(int(ids.size), 'question')} of the "
+            f"{who}, on the {count_noun(int(ids.size), 'question')} of the "
             f"{SET_WORDS.get(part, split)} both versions answered; {conf} interval: {how}"
         )
         out.append(result_row(name, part, cfg.metric, fig, int(ids.size), basis))
@@ -361,18 +369,19 @@ def before_after_results(project: Project, before: ModelRuns, after: ModelRuns) 
         versions = []
         for mr in (before, after):
             rows = [r for r in mr.rows if r.split == cfg.general_split and r.ok]
-            r = rows[0] if rows else None
-            pred = project.predictions.get(r.predictions) if r and r.predictions else None
-            if r is not None:
-                versions.append((mr.name, pred, r.value))
+            if rows:
+                files = [project.predictions.get(r.predictions) for r in rows if r.predictions]
+                found = [f for f in files if f is not None]
+                versions.append((mr.name, found if len(found) == len(rows) else [], rows[0].value))
         if len(versions) == 2:
             out += version_rows(project, "general", cfg.general_split, versions)
     return out
 
 
-def _version(mr: ModelRuns) -> tuple[str, Predictions | None, float | None]:
-    """A version's first analysed network on test: its predictions and its value."""
-    for s in mr.seeds:
-        if s.test_row is not None:
-            return mr.name, s.test_pred, s.test_value
-    return mr.name, None, None
+def _version(mr: ModelRuns) -> tuple[str, list[Predictions], float | None]:
+    """A version on test: the predictions of each analysed run (epoch) and its first value; no
+    files when some run has none."""
+    runs = [s for s in mr.seeds if s.test_row is not None]
+    files = [s.test_pred for s in runs if s.test_pred is not None]
+    value = runs[0].test_value if runs else None
+    return mr.name, files if len(files) == len(runs) else [], value

@@ -270,3 +270,44 @@ def test_a_run_log_only_project_has_logged_means_and_no_interval(tmp_path):
             assert got[model]["mean"] == pytest.approx(vals.mean(), rel=1e-12)
             assert got[model]["sd"] == pytest.approx(vals.std(ddof=1), rel=1e-12)
             assert got[model]["low"] is None and got[model]["rows"] is None
+
+
+def test_before_after_with_epochs_is_the_mean_of_runs_over_question_means(tmp_path):
+    """Three lm-eval runs (epochs) per version: each row is the mean of the version's runs, their
+    sd, and the interval over questions of each question's mean over the runs (questions as
+    clusters), at least as wide as the one-sample t on those means (the wider-of rule)."""
+    from tests.record.evallog_helpers import cli, write_lm_eval
+
+    rng = np.random.default_rng(5)
+    n, epochs = 60, 3
+    chance = {"before": rng.uniform(0.2, 0.8, n)}
+    chance["after"] = np.clip(chance["before"] + 0.15, 0, 1)
+    root = tmp_path / "p"
+    scores = {}
+    for version in ("before", "after"):
+        runs = (rng.random((epochs, n)) < chance[version]).astype(float)
+        scores[version] = runs
+        paths = [
+            write_lm_eval(tmp_path / f"{version}{e}", runs[e].tolist(), stamp=f"2026-01-0{e + 1}")
+            for e in range(epochs)
+        ]
+        r = cli(
+            "import", "lm-eval", str(root), *map(str, paths), "--model", version, "--metric", "acc"
+        )
+        assert r.exit_code == 0, r.output
+    toml = (root / "evreport.toml").read_text(encoding="utf-8")
+    toml = toml.replace('kind      = "model-vs-baseline"', 'kind      = "before-after"')
+    toml = toml.replace('candidate = "candidate"', 'candidate = "after"')
+    (root / "evreport.toml").write_text(toml, encoding="utf-8")
+    got = _rows(_report(root), "test", "accuracy")
+    assert list(got) == ["before", "after"]
+    for version, runs in scores.items():
+        row = got[version]
+        assert row["mean"] == pytest.approx(runs.mean(), rel=1e-12)
+        assert row["sd"] == pytest.approx(runs.mean(axis=1).std(ddof=1), rel=1e-12)
+        assert row["networks"] == epochs and row["rows"] == n
+        assert "3 evaluation runs" in row["basis"]
+        q = runs.mean(axis=0)  # each question's mean over the epochs
+        t = st.ttest_1samp(q, 0.0).confidence_interval(0.95)
+        assert row["low"] <= t.low + 1e-12 and row["high"] >= t.high - 1e-12
+        assert row["high"] - row["low"] < 2.5 * (t.high - t.low)
