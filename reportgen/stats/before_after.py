@@ -94,6 +94,15 @@ class FixedBroken:
     broken_rows: tuple[BrokenQuestion, ...]
 
 
+def crossed(before: Any, after: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(fixed, broken) masks of per-question scores: fixed crossed one half upwards (wrong
+    before, right after), broken downwards; a score of exactly one half is neither. For
+    scores of 0 or 1 this is wrong-to-right and right-to-wrong; for means over repeated
+    evaluations (epochs) the question's mean crossed one half."""
+    b, a = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+    return (b < 0.5) & (a > 0.5), (b > 0.5) & (a < 0.5)
+
+
 def fixed_broken(
     ids: Any,
     before_correct: Any,
@@ -136,8 +145,8 @@ def fixed_broken(
         if col is not None and len(col) != n:
             raise ValueError(f"{name} has {len(col)} values for {n} questions")
 
-    fixed_idx = np.flatnonzero((before < 0.5) & (after > 0.5))
-    broken_idx = np.flatnonzero((before > 0.5) & (after < 0.5))
+    fixed_mask, broken_mask = crossed(before, after)
+    fixed_idx, broken_idx = np.flatnonzero(fixed_mask), np.flatnonzero(broken_mask)
     by_cat = None
     if cats is not None:
         counts = Counter(cats[i] for i in broken_idx)

@@ -70,8 +70,9 @@ class NoiseView:
     #: the heading of the seed part: "1. Retraining", or "1. Repeated runs: sampling noise"
     seed_heading: str
     seed_figure: Figure | None
-    #: what the page says in place of the seed chart when there is none
-    seed_missing: str
+    #: what the page says in place of the seed chart when there is none; None before and
+    #: after, whose seed line already says what one tuning run cannot measure
+    seed_missing: str | None
     seed_rows: list[SeedRow]
     seed_facts: list[Row]
     seed_reason: str | None
@@ -108,7 +109,10 @@ def noise_view(report: Report, charts: Collection[str]) -> NoiseView:
         lines=lines,
         covers=covers + [DASH] * (len(lines) - len(covers)),
         seed_heading=f"1. {words.heading}",
-        seed_missing="No seed values to plot: " + (reason or f"{words.noise} is unmeasured") + ".",
+        # before and after: the line above already says what is not measured (one tuning run)
+        seed_missing=None
+        if report.before_after is not None
+        else "No seed values to plot: " + (reason or f"{words.noise} is unmeasured") + ".",
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
         **_budget(report, charts),

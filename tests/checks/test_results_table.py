@@ -272,33 +272,45 @@ def test_a_run_log_only_project_has_logged_means_and_no_interval(tmp_path):
             assert got[model]["low"] is None and got[model]["rows"] is None
 
 
-def test_before_after_with_epochs_is_the_mean_of_runs_over_question_means(tmp_path):
-    """Three lm-eval runs (epochs) per version: each row is the mean of the version's runs, their
-    sd, and the interval over questions of each question's mean over the runs (questions as
-    clusters), at least as wide as the one-sample t on those means (the wider-of rule)."""
+def _epochs_project(tmp_path: Path, n: int = 60, epochs: int = 3):
+    """A before/after project of lm-eval runs: each version answered n questions (subjects
+    a, b, c) over ``epochs`` runs; the project's root and each version's (epochs, n) scores."""
     from tests.record.evallog_helpers import cli, write_lm_eval
 
     rng = np.random.default_rng(5)
-    n, epochs = 60, 3
     chance = {"before": rng.uniform(0.2, 0.8, n)}
     chance["after"] = np.clip(chance["before"] + 0.15, 0, 1)
+    subjects = [("a", "b", "c")[i % 3] for i in range(n)]
     root = tmp_path / "p"
     scores = {}
     for version in ("before", "after"):
         runs = (rng.random((epochs, n)) < chance[version]).astype(float)
         scores[version] = runs
         paths = [
-            write_lm_eval(tmp_path / f"{version}{e}", runs[e].tolist(), stamp=f"2026-01-0{e + 1}")
+            write_lm_eval(
+                tmp_path / f"{version}{e}", runs[e].tolist(), stamp=f"2026-01-0{e + 1}",
+                subjects=subjects,
+            )
             for e in range(epochs)
-        ]
+        ]  # fmt: skip
         r = cli(
-            "import", "lm-eval", str(root), *map(str, paths), "--model", version, "--metric", "acc"
-        )
+            "import", "lm-eval", str(root), *map(str, paths), "--model", version,
+            "--metric", "acc", "--slice-key", "subject",
+        )  # fmt: skip
         assert r.exit_code == 0, r.output
     toml = (root / "evreport.toml").read_text(encoding="utf-8")
     toml = toml.replace('kind      = "model-vs-baseline"', 'kind      = "before-after"')
     toml = toml.replace('candidate = "candidate"', 'candidate = "after"')
     (root / "evreport.toml").write_text(toml, encoding="utf-8")
+    return root, scores, np.array(subjects)
+
+
+def test_before_after_with_epochs_is_the_mean_of_runs_over_question_means(tmp_path):
+    """Three lm-eval runs (epochs) per version: each row is the mean of the version's runs, their
+    sd, and the interval over questions of each question's mean over the runs (questions as
+    clusters), at least as wide as the one-sample t on those means (the wider-of rule)."""
+    root, scores, _ = _epochs_project(tmp_path)
+    n, epochs = 60, 3
     got = _rows(_report(root), "test", "accuracy")
     assert list(got) == ["before", "after"]
     for version, runs in scores.items():
@@ -311,3 +323,21 @@ def test_before_after_with_epochs_is_the_mean_of_runs_over_question_means(tmp_pa
         t = st.ttest_1samp(q, 0.0).confidence_interval(0.95)
         assert row["low"] <= t.low + 1e-12 and row["high"] >= t.high - 1e-12
         assert row["high"] - row["low"] < 2.5 * (t.high - t.low)
+
+
+def test_before_after_slices_count_fixed_and_broken_by_the_whole_sets_rule(tmp_path):
+    """With epochs a question is fixed when its mean over the runs crossed one half upwards, in
+    every slice as in the whole set (a mean of 1/3 is not "right")."""
+    root, scores, subjects = _epochs_project(tmp_path)
+    report = _report(root)
+    b, a = scores["before"].mean(axis=0), scores["after"].mean(axis=0)
+    fixed, broken = (b < 0.5) & (a > 0.5), (b > 0.5) & (a < 0.5)
+    ba = report["before_after"]
+    assert (ba["fixed"], ba["broken"]) == (int(fixed.sum()), int(broken.sum()))
+    by_slice = {s["slice"]: s for s in report["slices"]}
+    assert set(by_slice) == {"a", "b", "c"}
+    for name, s in by_slice.items():
+        m = subjects == name
+        assert (s["fixed"], s["broken"]) == (int(fixed[m].sum()), int(broken[m].sum()))
+        assert s["before"] == pytest.approx(b[m].mean(), rel=1e-12)
+    assert sum(s["fixed"] for s in by_slice.values()) == ba["fixed"]

@@ -18,6 +18,7 @@ from reportgen.errors import Problem
 from reportgen.model.relevance import Slice
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
+from reportgen.stats.before_after import crossed
 from reportgen.words import count, count_noun, gap_decimals, given, interval, prob, with_sign
 
 #: the check id this module writes: one per required slice (rung 4)
@@ -126,13 +127,13 @@ def slice_entries(
             reason=piv.reason,
         )
         entry = slice_entry(name, int(mask.sum()), res, name in cfg.not_worse_on, margin)
-        b, a = before[mask].astype(bool), after[mask].astype(bool)
+        fixed, broken = crossed(before[mask], after[mask])  # the rule of the whole set's
         entry = replace(
             entry,
             before=float(before[mask].mean()),
             after=float(after[mask].mean()),
-            fixed=int((~b & a).sum()),
-            broken=int((b & ~a).sum()),
+            fixed=int(fixed.sum()),
+            broken=int(broken.sum()),
         )
         out.append(entry)
     for name in cfg.not_worse_on:
