@@ -340,13 +340,15 @@ def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> li
     fid = SAME_COLUMN["features"]
     lines = [r.cite(project.runs_name) for rs in rows.values() for r in rs[:1]]
     parts = sorted({r.split for rs in rows.values() for r in rs}, key=lambda p: p != "test")
-    said, differs, unknown = [], [], []
+    said: list[tuple[str, str]] = []
+    differs: list[str] = []
+    unknown: list[str] = []
     for part in parts:
         vals = {name: {r.features for r in rs if r.split == part} for name, rs in rows.items()}
         if any(not v or None in v or "" in v for v in vals.values()):
             unknown.append(part)
         elif vals[after.name] == vals[before.name] and len(vals[after.name]) == 1:
-            said.append(f"{part}: {next(iter(vals[after.name]))}")
+            said.append((part, str(next(iter(vals[after.name])))))
         else:
             differs.append(
                 f"{part}: {after.name} {sorted(vals[after.name], key=str)}, "
@@ -357,7 +359,11 @@ def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> li
     if unknown:
         text = f"runs.csv has no features for every run on {', '.join(unknown)}: same feature set not shown"
         return [_fact(fid, None, text, lines)]
-    return [_fact(fid, True, "same feature set for both versions on " + " | ".join(said), lines)]
+    by_value: dict[str, list[str]] = {}
+    for part, value in said:
+        by_value.setdefault(value, []).append(part)
+    text = " | ".join(f"on {' and '.join(ps)}: {v}" for v, ps in by_value.items())
+    return [_fact(fid, True, f"same feature set for both versions {text}", lines)]
 
 
 class _Named(Protocol):
