@@ -36,6 +36,7 @@ EXAMPLES = (
     "tuned-replay",
     "diabetes-regression",
     "digits-multiclass",
+    "llm-before-after",
 )
 MINIMAL = "minimal"
 #: a generated regression project with a block column, a slice and a unit (the examples have

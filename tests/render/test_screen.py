@@ -19,6 +19,7 @@ SCREENED = [
     "weekly-churn",
     "tuned-no-replay",
     "tuned-replay",
+    "llm-before-after",
     "breast-cancer",
     "breast-cancer-cv",
     "moons-tie",
