@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -178,3 +179,80 @@ def theoretical_cutoff(c_fp: float, c_fn: float) -> float | None:
     """The Bayes cutoff ``c_fp / (c_fp + c_fn)`` for calibrated scores; None when both are 0."""
     s = float(c_fp) + float(c_fn)
     return float(c_fp) / s if s > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class CrossFitted:
+    """A cross-fitted threshold on one out-of-fold prediction set (methods.md, "Cross-validation:
+    cross-fitted threshold"): each fold's threshold was chosen on the other folds' rows."""
+
+    #: the fold labels, ascending, and the threshold chosen for each on the other folds
+    folds: tuple[int, ...]
+    thresholds: tuple[float, ...]
+    #: ``[[TN, FP], [FN, TP]]`` pooled over every fold's rows at that fold's threshold
+    confusion: tuple[tuple[int, int], tuple[int, int]]
+    #: mean cost per row of the pooled confusion, None without rows
+    cost: float | None
+    rows: int
+
+
+def cross_fitted(p: Any, y: Any, fold: Any, c_fp: float, c_fn: float) -> CrossFitted | None:
+    """Choose each fold's threshold on the other folds' rows and apply it to the fold's rows.
+
+    Every row of ``p`` is scored once (an out-of-fold prediction set of one repeat). For
+    fold k the threshold is :func:`choose_threshold` (the section-4 rule and tie-break,
+    O(N log N)) on the rows of every other fold; it is applied to fold k's rows only, so no
+    row both chooses and measures a threshold. The confusion and cost are pooled over every
+    fold's rows.
+
+    Parameters
+    ----------
+    p : array-like of shape (N,)
+        Out-of-fold scores.
+    y : array-like of shape (N,)
+        Labels in {0, 1}.
+    fold : array-like of int, shape (N,)
+        The fold of each row.
+    c_fp, c_fn : float
+        Cost of one false positive / false negative.
+
+    Returns
+    -------
+    CrossFitted or None
+        None with fewer than two folds (no other fold to choose on).
+
+    Examples
+    --------
+    >>> r = cross_fitted([0.2, 0.6, 0.4, 0.8], [0, 1, 0, 1], [1, 1, 2, 2], 1.0, 1.0)
+    >>> r.thresholds, r.confusion, r.cost
+    ((0.5, 0.5), ((2, 0), (0, 2)), 0.0)
+    """
+    pa, ya = scores_labels(p, y)
+    fa = np.asarray(fold)
+    if fa.shape != pa.shape:
+        raise ValueError("fold must have one label per row")
+    labels = np.unique(fa)
+    if labels.size < 2:
+        return None
+    tn = fp = fn = tp = 0
+    chosen = []
+    for k in labels:
+        held = fa == k
+        t = choose_threshold(pa[~held], ya[~held], c_fp, c_fn)
+        if t is None:  # pragma: no cover - another fold always has rows
+            return None
+        chosen.append(t)
+        pred = pa[held] >= t
+        yk = ya[held]
+        tp += int(np.count_nonzero(pred & yk))
+        fp += int(np.count_nonzero(pred & ~yk))
+        fn += int(np.count_nonzero(~pred & yk))
+        tn += int(np.count_nonzero(~pred & ~yk))
+    n = int(pa.size)
+    return CrossFitted(
+        folds=tuple(int(k) for k in labels),
+        thresholds=tuple(chosen),
+        confusion=((tn, fp), (fn, tp)),
+        cost=(float(c_fp) * fp + float(c_fn) * fn) / n if n else None,
+        rows=n,
+    )
