@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportgen.model.base import Model, key
+from reportgen.model.threshold import OverRepeats
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,15 @@ class PrBand(Model):
 
 
 @dataclass(frozen=True, slots=True)
+class CvRanking(Model):
+    """``ranking.<model>.cv``: a cross-validation design's ranking over its repeats."""
+
+    basis: str = key("what the figures are computed on, in words")
+    roc_auc: OverRepeats = key("out-of-fold ROC AUC over repeats")
+    average_precision: OverRepeats = key("out-of-fold average precision over repeats")
+
+
+@dataclass(frozen=True, slots=True)
 class RankingModel(Model):
     """One model's ranking figures on test (``ranking.<model>``)."""
 
@@ -62,6 +72,11 @@ class RankingModel(Model):
         "every network's ROC spread; null with fewer than two networks with both classes"
     )
     pr_band: PrBand | None = key("every network's precision-recall spread; null likewise")
+    cv: CvRanking | None = key(
+        "cross-validation design: the figures over repeats; absent otherwise",
+        omit_if_none=True,
+        default=None,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +107,19 @@ class CalibrationBin(Model):
 
 
 @dataclass(frozen=True, slots=True)
+class CvCalibration(Model):
+    """``calibration.<model>.cv``: a cross-validation design's calibration over its repeats."""
+
+    basis: str = key("what the figures are computed on, in words")
+    ece: OverRepeats = key("out-of-fold ECE over repeats")
+    brier: OverRepeats = key("out-of-fold Brier score over repeats")
+    band_low: tuple[float | None, ...] = key(
+        "per bin, the lowest fraction positive of any out-of-fold set; null where every set is empty"
+    )
+    band_high: tuple[float | None, ...] = key("per bin, the highest")
+
+
+@dataclass(frozen=True, slots=True)
 class CalibrationModel(Model):
     """One model's calibration on test (``calibration.<model>``)."""
 
@@ -100,6 +128,11 @@ class CalibrationModel(Model):
     brier: float | None = key("Brier score on test, or null")
     validation_ece: float | None = key("validation ECE, or null")
     bins: tuple[CalibrationBin, ...] = key("the reliability diagram's bins")
+    cv: CvCalibration | None = key(
+        "cross-validation design: the figures over repeats; absent otherwise",
+        omit_if_none=True,
+        default=None,
+    )
 
 
 @dataclass(frozen=True, slots=True)

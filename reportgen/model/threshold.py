@@ -27,6 +27,32 @@ class CostCurve(Model):
 
 
 @dataclass(frozen=True, slots=True)
+class OverRepeats(Model):
+    """One figure of a cross-validation design over its out-of-fold prediction sets: the mean
+    over repeats (each repeat's figure the mean over its networks per fold), the spread across
+    repeats, and the lowest and highest repeat."""
+
+    mean: float | None = key("mean over repeats, or null")
+    sd: float | None = key("sd across repeats (ddof 1), or null with fewer than two")
+    low: float | None = key("the lowest repeat, or null")
+    high: float | None = key("the highest repeat, or null")
+    repeats: int = key("repeats it averages")
+
+
+@dataclass(frozen=True, slots=True)
+class CvThreshold(Model):
+    """``threshold.<model>.cv``: the cross-fitted threshold of a cross-validation design."""
+
+    basis: str = key("how the threshold was chosen and measured, in words")
+    cost: OverRepeats = key("cost per case pooled over each repeat's rows, over repeats")
+    thresholds: OverRepeats = key("the median fold threshold of each repeat, over repeats")
+    confusion: tuple[tuple[float, ...], ...] = key(
+        "the pooled confusion [[TN, FP], [FN, TP]], mean over repeats (rows per repeat)"
+    )
+    sets: int = key("out-of-fold prediction sets (repeats x networks per fold)")
+
+
+@dataclass(frozen=True, slots=True)
 class ThresholdModel(Model):
     """One model's representative network at its threshold (``threshold.<model>``)."""
 
@@ -51,6 +77,11 @@ class ThresholdModel(Model):
     mean_test_cost: float = key("the mean test cost over every seed")
     per_seed: tuple[ThresholdSeed, ...] = key("every seed")
     curve: CostCurve | None = key("the validation cost curve, or null")
+    cv: CvThreshold | None = key(
+        "cross-validation design: the cross-fitted threshold over repeats; absent otherwise",
+        omit_if_none=True,
+        default=None,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ select.py  the analysed fold runs of each model
 gaps.py    the fold gaps (recomputed from predictions when every network has them)
 noise.py   noise.cv and the seed line within folds
 lines.py   the noise lines and the planning note, in words
+classify.py threshold (cross-fitted), ranking and calibration from out-of-fold predictions
 rungs.py   the fairness facts of folds and rung 3 on the corrected interval
 """
 
@@ -15,6 +16,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
+from reportgen.checks.cv.classify import cv_classification
 from reportgen.checks.cv.gaps import FoldTable, fold_table
 from reportgen.checks.cv.lines import cv_line, planning_note, seed_line
 from reportgen.checks.cv.noise import cv_section, cv_seed_section
@@ -40,9 +42,11 @@ from reportgen.model.data import Comparison, Configs, CvData, Data
 from reportgen.model.enums import Verdict
 from reportgen.model.multiclass import ClassOrder
 from reportgen.model.noise import Noise
+from reportgen.model.ranking import Calibration, Ranking
 from reportgen.model.relevance import Slice
 from reportgen.model.results import ResultRow
 from reportgen.model.seed import SeedNoise
+from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import count, count_noun
 
@@ -116,6 +120,15 @@ class CrossValidation(Split):
         if ev is not None:
             rows += part_rows(self.project, (self.cand, self.base), "test", ev)
         return rows
+
+    def classification(
+        self, ev: EvalData | None
+    ) -> tuple[Threshold | None, Ranking | None, Calibration | None]:
+        """A held-out test part's figures as in the split design, else each repeat's
+        out-of-fold predictions with the cross-fitted threshold (checks/cv/classify.py)."""
+        if ev is not None:
+            return super().classification(ev)
+        return cv_classification(self.project, self.fc, self.fb)
 
     def tasks(self, ev: EvalData | None) -> TaskSections:
         """The held-out test part's task sections, as in the split design (none without it)."""

@@ -44,10 +44,12 @@ from reportgen.model.data import Comparison, Data
 from reportgen.model.enums import Verdict
 from reportgen.model.multiclass import ClassOrder, Multiclass
 from reportgen.model.noise import Noise, NoiseWithCv, SignDisagreement
+from reportgen.model.ranking import Calibration, Ranking
 from reportgen.model.regression import Regression
 from reportgen.model.relevance import Description, Slice
 from reportgen.model.results import ResultRow
 from reportgen.model.seed import SeedNoise
+from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
 
@@ -112,6 +114,12 @@ class Split:
     def results(self, ev: EvalData | None) -> list[ResultRow]:
         """report.json ``results``: each model's own figures on test and validation."""
         return split_results(self.project, self.cand, self.base, ev)
+
+    def classification(
+        self, ev: EvalData | None
+    ) -> tuple[Threshold | None, Ranking | None, Calibration | None]:
+        """The threshold, ranking and calibration sections (each model's test predictions)."""
+        return classification(self.project, self.cand, self.base)
 
     def tasks(self, ev: EvalData | None) -> TaskSections:
         """The task sections (multi-class, regression, descriptions)."""
@@ -179,7 +187,7 @@ def compare(project: Project, design: type[Split]) -> tuple[dict[str, Any], list
     block = block_section(project, ev, seed)
     clipping, clip_warnings = clipping_section(project, ev, block, (cand, base))
     warnings += clip_warnings
-    th, rk, cal = classification(project, cand, base)
+    th, rk, cal = d.classification(ev)
     slices = slices_section(project, ev)
     iv = d.interval(seed, block)
     rel = relevance(project, iv, th)
