@@ -22,7 +22,7 @@ from reportgen.charts.compose import (
     with_references,
 )
 from reportgen.model import Report
-from reportgen.model.ranking import CalibrationBin, RocBand
+from reportgen.model.ranking import CalibrationBin, CalibrationModel, RocBand
 from reportgen.stats.calibration import MIN_JOINED
 
 #: one model's curve: its label, the x values and the y values (checks thinned them)
@@ -130,6 +130,13 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
         m = of(th, role)
         if m.validation_cost is not None:
             chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": m.validation_cost})
+        elif m.cv is not None and m.curve is not None and m.curve.threshold:
+            # cross-fitted: the marker sits on the out-of-fold curve at the median fold threshold
+            at = [
+                c for t, c in zip(m.curve.threshold, m.curve.cost, strict=True) if t <= m.threshold
+            ]
+            y = at[-1] if at else m.curve.cost[0]
+            chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": y})
     colour = model_colour(alt, report)
     line = (
         alt.Chart(data.add(rows))
@@ -255,10 +262,22 @@ def reliability(report: Report, data: Datasets) -> dict[str, Any] | None:
     cal = report.calibration
     if cal is None:
         return None
-    bins = {role: of(cal, role).bins for role, _, _ in models(report)}
+    bins = {role: _spread_bins(of(cal, role)) for role, _, _ in models(report)}
     return reliability_diagram(
         report, data, bins, "mean predicted probability in the bin", "observed positive fraction"
     )
+
+
+def _spread_bins(m: CalibrationModel) -> Sequence[CalibrationBin]:
+    """A model's bins; in a cross-validation design each bin's vertical line spans the lowest
+    to highest observed fraction of every out-of-fold set (calibration.<model>.cv), as the
+    ROC bands span them."""
+    if m.cv is None:
+        return m.bins
+    return [
+        CalibrationBin(b.low, b.high, b.count, b.mean_p, b.fraction_positive, lo, hi)
+        for b, lo, hi in zip(m.bins, m.cv.band_low, m.cv.band_high, strict=True)
+    ]
 
 
 def reliability_diagram(

@@ -9,6 +9,7 @@ from reportgen.model import Report
 from reportgen.model.ranking import CalibrationBin
 from reportgen.stats.calibration import MIN_JOINED
 from reportgen.view.parts import Figure, Row, chart_figure, names
+from reportgen.view.threshold import spread
 from reportgen.words import count_noun
 from reportgen.words.cells import confidence, count, fixed, metric, prob
 
@@ -50,11 +51,20 @@ def calibration_view(report: Report, charts: Collection[str]) -> CalibrationView
         return None
     cand, base = names(report)
     c, b = cal.candidate, cal.baseline
+    is_cv = c.cv is not None and b.cv is not None
     summary = [
         Row(f"{cand} ECE / Brier", f"{metric(c.ece)} / {metric(c.brier)}"),
         Row(f"{base} ECE / Brier", f"{metric(b.ece)} / {metric(b.brier)}"),
         Row("bins", count(cal.bins)),
     ]
+    if c.cv is not None and b.cv is not None:
+        summary = [
+            Row(f"{cand} ECE, mean over repeats", spread(c.cv.ece, metric)),
+            Row(f"{cand} Brier", spread(c.cv.brier, metric)),
+            Row(f"{base} ECE, mean over repeats", spread(b.cv.ece, metric)),
+            Row(f"{base} Brier", spread(b.cv.brier, metric)),
+            Row("bins", count(cal.bins)),
+        ]
     bins = []
     cb, bb = c.bins, b.bins
     for i in range(max(len(cb), len(bb))):
@@ -69,7 +79,15 @@ def calibration_view(report: Report, charts: Collection[str]) -> CalibrationView
     figure = chart_figure(
         charts,
         "reliability",
-        "Reliability diagram on test: observed positive fraction against mean predicted "
+        "Reliability diagram out of fold, one typical repeat drawn: observed positive fraction "
+        "against mean predicted probability per bin; the dashed diagonal is perfect "
+        "calibration, the vertical line spans the bin's observed fraction over every repeat, "
+        "and the bars under it count the drawn repeat's rows. Bins with fewer than "
+        f"{MIN_JOINED} rows are hollow and the line does not cross them. Look for departures "
+        "from the diagonal where the bars are tall."
+        + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else "")
+        if is_cv
+        else "Reliability diagram on test: observed positive fraction against mean predicted "
         "probability per bin; the dashed diagonal is perfect calibration, the vertical line "
         f"is the bin's {level} interval, and the bars under it count each bin's rows. Bins "
         f"with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their "

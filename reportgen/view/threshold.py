@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from reportgen.model import Report
 from reportgen.model.ranking import Ranking, RankingModel
-from reportgen.model.threshold import Threshold, ThresholdModel
+from reportgen.model.threshold import OverRepeats, Threshold, ThresholdModel
 from reportgen.view.parts import Figure, Row, chart_figure, names, said
 from reportgen.words import count_noun, plural_noun
 from reportgen.words.cells import DASH, cost, count, prob
@@ -49,6 +49,12 @@ class ThresholdView:
     rule: str
     #: which network each model's figures are for, and why that one
     seed_note: str
+    #: the heading of the confusion matrices (on test, or out of fold in a cv design)
+    confusion_title: str
+    #: the part the costs were measured on, for the table's head ("Test", "Out-of-fold")
+    part: str
+    #: the head of the mean cost column (over every seed, or over repeats in a cv design)
+    mean_head: str
 
 
 def _model_row(label: str, m: ThresholdModel, rk: RankingModel | None) -> ModelThreshold:
@@ -73,8 +79,15 @@ def _model_row(label: str, m: ThresholdModel, rk: RankingModel | None) -> ModelT
     )
 
 
-def _rule_text(rule: str | float) -> str:
-    """How the thresholds were chosen: on validation cost, or one fixed threshold."""
+def _rule_text(rule: str | float, cv: bool = False) -> str:
+    """How the thresholds were chosen: on validation cost (cross-fitted over the folds in a
+    cv design), or one fixed threshold."""
+    if rule == "validation-cost" and cv:
+        return (
+            "cross-fitted: in each repeat, each fold's threshold is the one with the least cost "
+            "on the other folds' out-of-fold rows, and it is applied to that fold's rows only, "
+            "so no row both chooses and measures the cost"
+        )
     if rule == "validation-cost":
         return "each model picks its own threshold on its validation rows (minimum cost)"
     if isinstance(rule, int | float):
@@ -105,10 +118,14 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
     ]
     if costs.cases_per_period is not None:
         facts.append(Row(f"cases per {costs.period or 'period'}", count(costs.cases_per_period)))
+    is_cv = c.cv is not None and b.cv is not None
+    part = "out of fold" if is_cv else "on test"
     figure = chart_figure(
         charts,
         "threshold_cost",
-        f"Validation cost per case, in {th.costs.unit or 'cost units'}, as the threshold "
+        _cost_caption(c, b, cand, base, unit)
+        if is_cv
+        else f"Validation cost per case, in {th.costs.unit or 'cost units'}, as the threshold "
         "moves; the diamonds mark each model's "
         "chosen threshold and the dashed line the theoretical cutoff. Look at how flat the "
         "curves are near their minimum: a flat minimum makes the choice robust.",
@@ -125,7 +142,9 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
     ranking_fig = chart_figure(
         charts,
         "ranking",
-        f"ROC (left) and precision-recall (right) on test. ROC AUC {cand} "
+        _ranking_caption(rc, rb, cand, base)
+        if is_cv and rc is not None and rb is not None
+        else f"ROC (left) and precision-recall (right) on test. ROC AUC {cand} "
         f"{said(prob(rc_auc), 'undefined')}, {base} "
         f"{said(prob(rb_auc), 'undefined')}; average precision "
         f"{cand} {said(prob(rc_ap), 'undefined')}, {base} "
@@ -134,8 +153,63 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
         f"ROC and precision-recall curves for {cand} and {base}, with the chance diagonal and "
         "the positive rate as the precision baseline.",
     )
-    note = _seed_note(report, th, ranking, cand, base)
-    return ThresholdView(figure, ranking_fig, models, facts, unit, _rule_text(th.rule), note)
+    note = _cv_note(th, cand, base) if is_cv else _seed_note(report, th, ranking, cand, base)
+    return ThresholdView(
+        figure,
+        ranking_fig,
+        models,
+        facts,
+        unit,
+        _rule_text(th.rule, is_cv),
+        note,
+        f"Confusion matrices {part} at the chosen thresholds",
+        "Out-of-fold" if is_cv else "Test",
+        "Mean over repeats" if is_cv else "Mean test cost, all seeds",
+    )
+
+
+def spread(o: OverRepeats, fmt: Callable[[float | None], str]) -> str:
+    """A figure over repeats as printed: its mean and the sd across repeats."""
+    if o.mean is None:
+        return DASH
+    sd = f" (sd {fmt(o.sd)} across {count_noun(o.repeats, 'repeat')})" if o.sd is not None else ""
+    return f"{fmt(o.mean)}{sd}"
+
+
+def _cv_note(th: Threshold, cand: str, base: str) -> str:
+    """What a cv design's threshold figures rest on: the representative repeat, the sets."""
+    c, b = th.candidate, th.baseline
+    assert c.cv is not None and b.cv is not None  # the caller checked
+    return (
+        "Every row is scored once per repeat by the network that did not train on it (its "
+        "out-of-fold prediction). Cost per case, pooled over each repeat's rows, mean over "
+        f"repeats: {cand} {spread(c.cv.cost, cost)}, {base} {spread(b.cv.cost, cost)}. The "
+        f"confusion matrices and curves are one typical out-of-fold set per model (seed "
+        f"{c.seed} of {count_noun(c.cv.sets, 'set')} and seed {b.seed} of "
+        f"{count_noun(b.cv.sets, 'set')}: the median out-of-fold score); the shaded bands span "
+        "every set, and the threshold shown is the median of that set's fold thresholds."
+    )
+
+
+def _cost_caption(c: ThresholdModel, b: ThresholdModel, cand: str, base: str, unit: str) -> str:
+    return (
+        f"Out-of-fold cost per case, in {unit}, as the threshold moves, on one typical repeat's "
+        "rows; the diamonds mark the median of its fold thresholds (each chosen on the other "
+        "folds) and the dashed line the theoretical cutoff. Look at how flat the curves are "
+        "near their minimum: a flat minimum makes the choice robust."
+    )
+
+
+def _ranking_caption(rc: RankingModel, rb: RankingModel, cand: str, base: str) -> str:
+    assert rc.cv is not None and rb.cv is not None  # the caller checked
+    return (
+        "ROC (left) and precision-recall (right) out of fold, one typical repeat drawn, the "
+        f"bands spanning every repeat. ROC AUC, mean over repeats: {cand} "
+        f"{spread(rc.cv.roc_auc, prob)}, {base} {spread(rb.cv.roc_auc, prob)}; average "
+        f"precision {cand} {spread(rc.cv.average_precision, prob)}, {base} "
+        f"{spread(rb.cv.average_precision, prob)}. Look at where the curves separate: that is "
+        "where the choice of threshold matters."
+    )
 
 
 def _seed_note(report: Report, th: Threshold, ranking: Ranking | None, cand: str, base: str) -> str:
