@@ -61,6 +61,13 @@ def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None 
             f"there (its upper end {iv.signed(iv.high)} rules one out), but it is no tie either: "
             f"its lower end {low} reaches beyond {given(-required(m, 'the useful effect'), unit)}"
         )
+    if m and -m < iv.low and iv.high >= m:
+        # one end only reaches the useful effect: say which, so a high chance of a tie
+        # beside it (a cv design's Bayesian view) does not read as a contradiction
+        return (
+            f"the interval {iv.ends} holds zero and its upper end {iv.signed(iv.high)} reaches "
+            f"the useful effect {given(m, unit)}: neither a gain nor a tie is shown"
+        )
     return f"the interval {iv.ends} is too wide to decide"
 
 

@@ -292,8 +292,16 @@ def _in_units(report: Report) -> str | None:
             where += f" of {count(rel.cases_per_period)} cases"
     else:
         amount, where = rel.cost_per_case.difference, "per case"
+    th = report.threshold
+    cv = th is not None and th.candidate.cv is not None
+    at = (
+        "At each model's cross-fitted threshold (each fold's chosen on the other folds)"
+        if cv
+        else "At each model's chosen threshold"
+    )
+    on = "out of fold, mean over repeats" if cv else "on test"
     if amount == 0:
-        return f"At each model's chosen threshold, {cand} and the baseline cost the same on test."
+        return f"{at}, {cand} and the baseline cost the same {on}."
     verb = "saves" if amount > 0 else "costs"
     more = "" if amount > 0 else " more"
     # with costs 1 and 1 on an error metric the saving per case is the test gap itself: one
@@ -305,8 +313,8 @@ def _in_units(report: Report) -> str | None:
             digits = gap_decimals(block.gap, block.low, block.high)
     amount_text = fixed(abs(amount), digits) if digits is not None else cost(abs(amount))
     return (
-        f"At each model's chosen threshold, {cand} {verb} {amount_text} {unit}"
-        f"{more} {where} on test; a point estimate, without an interval."
+        f"{at}, {cand} {verb} {amount_text} {unit}"
+        f"{more} {where} {on}; a point estimate, without an interval."
     )
 
 

@@ -113,3 +113,16 @@ def test_before_after_says_a_useful_gain_is_ruled_out(tmp_path):
         "the interval −0.0455 to +0.0188 is not above the useful effect 0.02: a useful gain of "
         "0.02 is ruled out (upper end +0.0188)"
     )
+
+
+def test_an_interval_past_the_useful_effect_at_its_upper_end_only_says_which_end():
+    # breast-cancer-cv's case: inside -m at the low end, just past +m at the high end; a
+    # Bayesian P(equivalent) near 0.97 beside it must not meet "too wide to decide"
+    rel = _rel(-0.0032, 0.0103, 0.01)
+    assert rel.finding == "inconclusive"
+    assert rel.text == (
+        "the interval −0.0032 to +0.0103 holds zero and its upper end +0.0103 reaches the "
+        "useful effect 0.01: neither a gain nor a tie is shown"
+    )
+    # past both ends it is too wide for either
+    assert _rel(-0.03, 0.03, 0.02).text == ("the interval −0.0300 to +0.0300 is too wide to decide")

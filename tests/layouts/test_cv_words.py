@@ -170,3 +170,23 @@ def test_one_run_per_fold_is_told_that_a_second_seed_shows_determinism(built_cel
     assert "(now 1 net, 1 base): a second seed per fold also shows whether a model trains " in (
         item
     )
+
+
+def test_a_likely_tie_by_the_bayesian_view_is_never_called_too_wide_to_decide():
+    """breast-cancer-cv: P(equivalent) 0.97 on page three, and page one's reading of the same
+    interval (rung 4, relevance) says which end reaches the useful effect instead of "too wide
+    to decide"; the resampling line says the verdict follows the interval."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "fixtures" / "report-breast-cancer-cv.json"
+    report = Report.from_json(path.read_text(encoding="utf-8")).to_json()
+    bayes = report["noise"]["cv"]["bayes"]
+    assert bayes["p_equivalent"] > 0.9
+    rel = report["relevance"]
+    assert rel["finding"] == "inconclusive"
+    said = [rel["text"], *(r["missing"] or "" for r in report["ladder"])]
+    said += list(report["decision"]["reasons"])
+    assert not any("too wide to decide" in s for s in said), said
+    assert "neither a gain nor a tie is shown" in rel["text"]
+    assert "the verdict follows the interval" in report["noise"]["lines"][1]
+    assert "corrected resampled t" not in report["claim"]["rewritten"]

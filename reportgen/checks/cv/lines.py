@@ -164,7 +164,16 @@ def cv_line(project: Project, cv: CrossValidation) -> str:
             f" Bayesian correlated t with ±{words.given(b.rope)} as the region of practical "
             f"equivalence: {words.posterior_text('worse', b.p_worse)}, "
             f"{words.posterior_text('equivalent', b.p_equivalent)}, "
-            f"{words.posterior_text('better', b.p_better)}."
+            f"{words.posterior_text('better', b.p_better)}"
+            + (
+                f"; the verdict follows the interval, which does not lie inside "
+                f"±{words.given(b.rope)}, so even a likely tie is not shown as one."
+                if c.low is not None
+                and c.high is not None
+                and b.p_equivalent >= 0.5
+                and not (-b.rope < c.low and c.high < b.rope)
+                else "."
+            )
         )
     elif cfg.min_useful_effect is None:
         s += " No min_useful_effect is fixed, so the Bayesian correlated t has no region of practical equivalence."
