@@ -34,6 +34,8 @@ class CalibrationView:
     figure: Figure | None
     summary: list[Row]
     bins: list[BinRow]
+    #: the diagram prints smaller (a cv design: its threshold pages hold one more figure)
+    compact: bool = False
 
 
 def _bin_cells(b: CalibrationBin | None) -> tuple[str, str, str]:
@@ -96,4 +98,4 @@ def calibration_view(report: Report, charts: Collection[str]) -> CalibrationView
         + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else ""),
         f"Reliability diagram for {cand} and {base} with bin counts; {ece}.",
     )
-    return CalibrationView(figure, summary, bins)
+    return CalibrationView(figure, summary, bins, is_cv)

@@ -55,6 +55,9 @@ class ThresholdView:
     part: str
     #: the head of the mean cost column (over every seed, or over repeats in a cv design)
     mean_head: str
+    #: the PDF prints the per-model table (a cv design's costs and scores are in the note and
+    #: the captions: the table stays in the HTML)
+    table_printed: bool
 
 
 def _model_row(label: str, m: ThresholdModel, rk: RankingModel | None) -> ModelThreshold:
@@ -165,6 +168,7 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
         f"Confusion matrices {part} at the chosen thresholds",
         "Out-of-fold" if is_cv else "Test",
         "Mean over repeats" if is_cv else "Mean test cost, all seeds",
+        not is_cv,
     )
 
 
@@ -181,13 +185,12 @@ def _cv_note(th: Threshold, cand: str, base: str) -> str:
     c, b = th.candidate, th.baseline
     assert c.cv is not None and b.cv is not None  # the caller checked
     return (
-        "Every row is scored once per repeat by the network that did not train on it (its "
-        "out-of-fold prediction). Cost per case, pooled over each repeat's rows, mean over "
-        f"repeats: {cand} {spread(c.cv.cost, cost)}, {base} {spread(b.cv.cost, cost)}. The "
-        f"confusion matrices and curves are one typical out-of-fold set per model (seed "
-        f"{c.seed} of {count_noun(c.cv.sets, 'set')} and seed {b.seed} of "
-        f"{count_noun(b.cv.sets, 'set')}: the median out-of-fold score); the shaded bands span "
-        "every set, and the threshold shown is the median of that set's fold thresholds."
+        "Each row is scored once per repeat by the network that did not train on it. Cost per "
+        f"case, mean over repeats: {cand} {spread(c.cv.cost, cost)}, {base} "
+        f"{spread(b.cv.cost, cost)}. Matrices and curves are one typical out-of-fold set per "
+        f"model (seed {c.seed} of {count_noun(c.cv.sets, 'set')}, seed {b.seed} of "
+        f"{count_noun(b.cv.sets, 'set')}: the median out-of-fold score), its threshold the "
+        "median of its fold thresholds; the bands span every set."
     )
 
 
