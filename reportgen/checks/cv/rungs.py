@@ -231,7 +231,7 @@ def cv_interval(cv: CrossValidation) -> Interval | None:
         return None
     what = (
         f"{count_noun(cv.J, 'held-out fold')} ({count(cv.repeats)} repeats of "
-        f"{count(cv.folds)}-fold cross-validation), widened because the folds share training rows"
+        f"{count(cv.folds)}-fold cross-validation; widened because the folds share training rows)"
     )
     return Interval(cv.gap, c.low, c.high, IntervalSource.CV_CORRECTED, "cross-validation", what)
 
