@@ -3,6 +3,8 @@ conventions they rest on (methods.md section 9)."""
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 from scipy import stats
@@ -179,7 +181,7 @@ def test_a_likely_tie_by_the_bayesian_view_is_never_called_too_wide_to_decide():
     from pathlib import Path
 
     path = Path(__file__).parents[1] / "fixtures" / "report-breast-cancer-cv.json"
-    report = Report.from_json(path.read_text(encoding="utf-8")).to_json()
+    report = Report.from_json(json.loads(path.read_text(encoding="utf-8"))).to_json()
     bayes = report["noise"]["cv"]["bayes"]
     assert bayes["p_equivalent"] > 0.9
     rel = report["relevance"]
