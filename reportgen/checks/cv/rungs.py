@@ -230,8 +230,8 @@ def cv_interval(cv: CrossValidation) -> Interval | None:
     if c.low is None or c.high is None or cv.gap is None:
         return None
     what = (
-        f"{count_noun(cv.J, 'held-out fold')} ({count(cv.repeats)} repeats of "
-        f"{count(cv.folds)}-fold cross-validation; widened because the folds share training rows)"
+        f"{count_noun(cv.J, 'held-out fold')} in {count(cv.repeats)} repeats of "
+        f"{count(cv.folds)}-fold cross-validation"
     )
     return Interval(cv.gap, c.low, c.high, IntervalSource.CV_CORRECTED, "cross-validation", what)
 
