@@ -187,7 +187,9 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
     if cpc is not None:
         rows.append(
             Row(
-                "test cost per case, candidate / baseline",
+                "out-of-fold cost per case (cross-fitted), candidate / baseline"
+                if report.threshold is not None and report.threshold.candidate.cv is not None
+                else "test cost per case, candidate / baseline",
                 f"{cost(cpc.candidate)} / {cost(cpc.baseline)}",
             )
         )
