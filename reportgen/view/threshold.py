@@ -58,6 +58,9 @@ class ThresholdView:
     #: the PDF prints the per-model table (a cv design's costs and scores are in the note and
     #: the captions: the table stays in the HTML)
     table_printed: bool
+    #: what the threshold in each matrix's caption is ("threshold", or a cv design's
+    #: "median fold threshold": each fold has its own)
+    threshold_label: str
 
 
 def _model_row(label: str, m: ThresholdModel, rk: RankingModel | None) -> ModelThreshold:
@@ -169,6 +172,7 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
         "Out-of-fold" if is_cv else "Test",
         "Mean over repeats" if is_cv else "Mean test cost, all seeds",
         not is_cv,
+        "median fold threshold" if is_cv else "threshold",
     )
 
 
