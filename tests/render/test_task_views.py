@@ -156,3 +156,22 @@ def test_the_budget_plans_towards_a_tie_and_says_when_none_can_show_it():
         "the gap's size 752 reaches the useful effect 100 points²: more seeds or blocks cannot "
         "show a tie"
     )
+
+
+def test_the_cross_validation_task_pages_show_threshold_roc_pr_and_calibration(rendered):
+    """breast-cancer-cv (no held-out test part): the threshold, ROC/PR and reliability figures
+    come from the out-of-fold predictions; the PDF prints ROC/PR beside the reliability diagram
+    and says "Not computed" for none of them; the words say cross-fitted and over repeats."""
+    from tests.render.test_layout import page_texts
+
+    files = rendered("breast-cancer-cv")
+    html = files["report.html"].decode()
+    for key in ("threshold_cost", "ranking", "reliability"):
+        assert f'id="fig-{key}"' in html
+    assert "cross-fitted" in html and "mean over repeats" in html
+    assert "Confusion matrices out of fold at the chosen thresholds" in html
+    text = " ".join(page_texts(files["report.pdf"]))
+    assert "Not computed" not in text
+    assert "Confusion matrices out of fold" in text
+    assert "ROC AUC, mean over repeats" in text
+    assert "ECE, mean over repeats" in text
