@@ -12,7 +12,7 @@ from reportgen.model.regression import BlockRow, Regression, RegressionModel, Sl
 from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
-from reportgen.words.cells import DASH, count, prob, target
+from reportgen.words.cells import count, target
 
 #: most blocks the residual table lists (the chart draws every block)
 MAX_BLOCK_ROWS = 40
@@ -20,16 +20,15 @@ MAX_BLOCK_ROWS = 40
 
 @dataclass(frozen=True)
 class ErrorRow:
-    """One model's errors on test (the representative network, and the mean over seeds)."""
+    """One model's errors on test, of its representative network (the means over networks are
+    in Results at a glance, R² in the descriptions line: each figure once)."""
 
     model: str
     seed: str
     mse: str
     rmse: str
     mae: str
-    r2: str
     mean_residual: str
-    seeds_mse: str
 
 
 @dataclass(frozen=True)
@@ -101,17 +100,14 @@ def _groups(
 
 
 def _error_row(label: str, m: RegressionModel, scale: float) -> ErrorRow:
-    """One model's errors on test, and the MSE averaged over its seeds."""
-    seeds = [s.mse for s in m.per_seed]
+    """One model's errors on test, of its representative network."""
     return ErrorRow(
         label,
         str(m.seed),
         target(m.mse, scale, squared=True),
         target(m.rmse, scale),
         target(m.mae, scale),
-        prob(m.r2),
         target(m.mean_residual, scale),
-        target(sum(seeds) / len(seeds), scale, squared=True) if seeds else DASH,
     )
 
 
