@@ -4,6 +4,7 @@ compose       colours, the shared Vega-Lite config, named datasets, layering, pa
 noise         seed strip, evaluation intervals, bootstrap histogram, variance budget
 cv            the fold gaps by repeat with the corrected and naive intervals
 classification  validation cost against threshold, ROC and precision-recall, reliability
+sensitivity   median |dp/dx| per feature, both models
 slices        per-slice gaps
 tasks         multi-class confusion and top-label reliability; regression predicted against actual, residuals
 before_after  the before/after interval, fixed and broken questions, forgetting

@@ -10,6 +10,7 @@ from reportgen.charts.classification import ranking_pair, reliability, threshold
 from reportgen.charts.compose import Datasets, top_level
 from reportgen.charts.cv import cv_fold_gaps
 from reportgen.charts.noise import bootstrap_histogram, budget, eval_intervals, seed_strip
+from reportgen.charts.sensitivity import sensitivity_dots
 from reportgen.charts.slices import slice_gaps
 from reportgen.charts.svg import chart_svg, sanitise_spec
 from reportgen.charts.tasks import (
@@ -37,6 +38,7 @@ BUILDERS: dict[ChartKey, Builder] = {
     ChartKey.TOP_LABEL_RELIABILITY: top_label_reliability,
     ChartKey.PREDICTED_ACTUAL: predicted_actual,
     ChartKey.RESIDUALS_BY_BLOCK: residuals_by_block,
+    ChartKey.SENSITIVITY: sensitivity_dots,
     ChartKey.SLICES: slice_gaps,
     ChartKey.BEFORE_AFTER_INTERVAL: before_after_interval,
     ChartKey.FIXED_BROKEN: fixed_broken,

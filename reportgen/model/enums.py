@@ -121,6 +121,7 @@ class ChartKey(StrEnum):
     TOP_LABEL_RELIABILITY = "top_label_reliability"
     PREDICTED_ACTUAL = "predicted_actual"
     RESIDUALS_BY_BLOCK = "residuals_by_block"
+    SENSITIVITY = "sensitivity"
     SLICES = "slices"
     BEFORE_AFTER_INTERVAL = "before_after_interval"
     FIXED_BROKEN = "fixed_broken"

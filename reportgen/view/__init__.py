@@ -15,6 +15,7 @@ render/html.py).
     multiclass.py    confusion matrices, per-class recall, top-label and classwise calibration
     regression.py    errors, predicted against actual, residuals by block, errors by slice
     tasks.py         descriptions, and why a binary-only section is absent
+    sensitivity.py   how each prediction moves with its inputs (locally)
     slices.py        slices, relevance and what was (never) measured
     before_after.py  before-after projects
     appendix.py      fairness; the appendix: evidence by rung, logged against recomputed,
@@ -51,6 +52,7 @@ from reportgen.view.noise import NoiseView, noise_view
 from reportgen.view.parts import Figure, Row, Status
 from reportgen.view.regression import RegressionView, regression_view
 from reportgen.view.results import ResultsView, results_view
+from reportgen.view.sensitivity import SensitivityView, sensitivity_view
 from reportgen.view.slices import BoundsView, SlicesView, bounds_view, slices_view
 from reportgen.view.summary import (
     ClaimView,
@@ -124,6 +126,9 @@ class ReportView:
     regression: RegressionView | None
     #: what the threshold and calibration sections print when the report has neither
     absent: AbsentView
+    #: each compared model's local input sensitivity (report.json ``sensitivity``); None
+    #: without a sensitivity file, and then the section is not printed at all
+    sensitivity: SensitivityView | None
     slices: SlicesView | None
     bounds: BoundsView
     fairness: list[Fact]
@@ -192,6 +197,13 @@ def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
             listed=False,
         ),
         Section(
+            "h-sensitivity",
+            "How each prediction moves with its inputs (locally)",
+            "partials/_sensitivity.html",
+            v.sensitivity is not None,
+            short="Input sensitivity",
+        ),
+        Section(
             "h-slices",
             "Slices and bounds: where the result stops holding",
             "partials/_slices.html",
@@ -235,6 +247,7 @@ def build_view(report: Report, charts: Collection[str], links: str | None = None
         multiclass=multiclass_view(report, charts),
         regression=regression_view(report, charts),
         absent=CV_ABSENT if cv is not None and cv.test_line is None else absent_view(report),
+        sensitivity=sensitivity_view(report, charts),
         slices=slices_view(report, charts),
         bounds=bounds_view(report),
         fairness=facts(report.fairness, report, links),
