@@ -40,13 +40,44 @@ def _relative(a: np.ndarray, n: np.ndarray) -> np.ndarray:
     return np.abs(a - n) / np.maximum(np.abs(a) + np.abs(n), floor)
 
 
-def agreement(predict: Callable, X: np.ndarray, grad: np.ndarray, eps: float, names) -> dict:
-    """The finite-difference agreement at eps, 10 eps and eps / 10, with the worst entry."""
-    steps = [eps, eps * 10.0, eps / 10.0]
+def _step(x: float) -> float:
+    """A step as written: eps / 10 of 1e-5 stored as 1e-06, not 1.0000000000000002e-06."""
+    return float(f"{x:.12g}")
+
+
+def kinked(pattern: Callable[[np.ndarray], np.ndarray], X: np.ndarray, h: float) -> np.ndarray:
+    """(N, d) True where the central-difference stencil x +- h e_j of row i changes the relu
+    activation pattern (``pattern`` (N, units) booleans): a kink lies within the step, where
+    the finite differences measure an average of two slopes, not the gradient."""
+    at = np.asarray(pattern(X), bool)
+    out = np.zeros(X.shape, dtype=bool)
+    for j in range(X.shape[1]):
+        for sign in (1.0, -1.0):
+            Z = X.copy()
+            Z[:, j] += sign * h
+            out[:, j] |= np.any(np.asarray(pattern(Z), bool) != at, axis=1)
+    return out
+
+
+def agreement(
+    predict: Callable,
+    X: np.ndarray,
+    grad: np.ndarray,
+    eps: float,
+    names,
+    pattern: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> dict:
+    """The finite-difference agreement at eps, 10 eps and eps / 10, with the worst entry; with
+    ``pattern`` (a relu network's activation pattern), the (row, feature) entries whose largest
+    stencil crosses a kink are left out and counted in ``excluded``."""
+    steps = [eps, _step(eps * 10.0), _step(eps / 10.0)]
+    keep = None if pattern is None else ~kinked(pattern, X, max(steps))
     errors, worst = [], None
     for step in steps:
         num = central_differences(predict, X, step)
         rel = _relative(grad, num)
+        if keep is not None:
+            rel = np.where(keep, rel, 0.0)
         errors.append(float(np.max(rel, initial=0.0)))
         if step == eps and rel.size:
             i, j = np.unravel_index(int(np.argmax(rel)), rel.shape)
@@ -58,13 +89,16 @@ def agreement(predict: Callable, X: np.ndarray, grad: np.ndarray, eps: float, na
                 "eps": step,
             }
     best = min(errors)
-    return {
+    out = {
         "eps": steps,
         "relative_errors": errors,
         "max_relative_error": best,
         "passed": bool(best <= TOLERANCE and max(errors) <= STABLE),
         "worst": worst,
     }
+    if keep is not None:
+        out["excluded"] = int(np.sum(~keep))
+    return out
 
 
 def _names(X: Any, features: Sequence[str] | None, d: int) -> list[str]:
@@ -112,12 +146,15 @@ def check_sensitivity(
     rows: str = "test",
     task: str = "binary",
     eps: float = 1e-5,
+    pattern: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> dict:
     """Check ``gradient`` (N, d), dp/dx per raw unit, against central differences of
     ``predict`` (class-1 probabilities, the predicted class's probability held to that class,
     or regression predictions); without ``gradient`` the central differences at ``eps`` are
     the gradient. With ``project`` and ``model`` it writes the check file; the record's
-    ``passed`` says whether the finite differences agree."""
+    ``passed`` says whether the finite differences agree. ``pattern`` (raw rows -> (N, units)
+    booleans, a relu network's units that are on) leaves out of the agreement the entries
+    whose stencil crosses a kink, counted in ``excluded``."""
     if rows not in ("test", "validation"):
         raise ValueError(f"rows={rows!r} should be one of ['test', 'validation']")
     if task not in ("binary", "multiclass", "regression"):
@@ -135,7 +172,7 @@ def check_sensitivity(
             raise ValueError(f"gradient has shape {grad.shape} but X has {Xa.shape}")
     p = np.asarray(predict(Xa), dtype=np.float64).reshape(-1)
     saturated = None if task == "regression" else p * (1.0 - p) < SATURATED
-    fd = agreement(predict, Xa, grad, eps, names)
+    fd = agreement(predict, Xa, grad, eps, names, pattern)
     record = {
         "check": "sensitivity",
         "model": model or "",
@@ -248,6 +285,26 @@ def gradient_of(estimator: Any, X: Any) -> tuple[np.ndarray, np.ndarray, str]:
     return p, (G if s is None else G / s), task
 
 
+def relu_pattern(estimator: Any) -> Callable[[np.ndarray], np.ndarray] | None:
+    """Raw rows -> which hidden units are on, for a relu MLP (alone or after StandardScaler
+    steps); None for any other model (no kinks)."""
+    mu, s, est = _steps(estimator)
+    if type(est).__name__ not in ("MLPClassifier", "MLPRegressor") or est.activation != "relu":
+        return None
+
+    def pattern(X: np.ndarray) -> np.ndarray:
+        a = np.asarray(X, dtype=np.float64)
+        a = a if mu is None else (a - mu) / s
+        on = []
+        for W, b in zip(est.coefs_[:-1], est.intercepts_[:-1], strict=True):
+            z = a @ W + b
+            on.append(z > 0)
+            a = np.maximum(z, 0.0)
+        return np.concatenate(on, axis=1)
+
+    return pattern
+
+
 def _outputs(est: Any) -> int:
     return int(est.coefs_[-1].shape[1] if hasattr(est, "coefs_") else est.coef_.shape[0])
 
@@ -302,4 +359,5 @@ def input_sensitivity(
         rows=rows,
         task=task,
         eps=eps,
+        pattern=relu_pattern(estimator),
     )

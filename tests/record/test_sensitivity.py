@@ -167,3 +167,40 @@ def test_multiclass_and_regression_mlps_agree_with_finite_differences(tmp_path):
     r = sens.input_sensitivity(tmp_path, "reg", reg, X)
     assert r["task"] == "regression" and r["passed"] is True
     assert r["features"][0]["share_saturated"] is None
+
+
+def _kinked_relu_net():
+    """One relu unit h = max(x1, 0), z = 3 h + 0.2 x2 (a second unit, always on): the first
+    row sits at x1 = 0, on the kink, where the gradient in x1 is 0 but central differences
+    average the two slopes (half of 3 p (1 - p))."""
+    from sklearn.neural_network import MLPClassifier
+
+    X, y = np.array([[0.0, 1.0], [1.0, 2.0], [-1.0, 0.5], [0.5, -1.0]]), np.array([1, 1, 0, 0])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mlp = MLPClassifier((2,), activation="relu", max_iter=5, random_state=0).fit(X, y)
+    mlp.coefs_ = [np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[3.0], [0.2]])]
+    mlp.intercepts_ = [np.array([0.0, 10.0]), np.array([0.0])]
+    return mlp, X
+
+
+def test_a_row_on_a_relu_kink_is_left_out_of_the_agreement_and_counted(tmp_path):
+    mlp, X = _kinked_relu_net()
+    p, g, _ = sens.gradient_of(mlp, X)
+    assert g[0, 0] == 0.0  # the kink: relu's derivative at 0 is taken as 0
+    rec = sens.input_sensitivity(tmp_path, "net", mlp, X)
+    fd = rec["finite_differences"]
+    assert fd["excluded"] == 1 and rec["passed"] is True
+    # without the exclusion the kink row fails: analytical 0 against 1.5 p (1 - p)
+    fd_all = sens.agreement(lambda Z: mlp.predict_proba(Z)[:, 1], X, g, 1e-5, ["x1", "x2"])
+    assert fd_all["passed"] is False and "excluded" not in fd_all
+    assert fd_all["worst"]["row"] == 0 and fd_all["worst"]["feature"] == "x1"
+    assert fd_all["worst"]["finite_difference"] == pytest.approx(1.5 * p[0] * (1 - p[0]), rel=1e-4)
+
+
+def test_the_steps_are_stored_as_written():
+    fd = sens.agreement(lambda Z: Z[:, 0], np.ones((2, 1)), np.ones((2, 1)), 1e-5, ["x"])
+    assert fd["eps"] == [1e-05, 0.0001, 1e-06]
+    assert json.dumps(fd["eps"]) == "[1e-05, 0.0001, 1e-06]"
