@@ -197,18 +197,18 @@ def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
             listed=False,
         ),
         Section(
-            "h-sensitivity",
-            "How each prediction moves with its inputs (locally)",
-            "partials/_sensitivity.html",
-            v.sensitivity is not None,
-            short="Input sensitivity",
-        ),
-        Section(
             "h-slices",
             "Slices and bounds: where the result stops holding",
             "partials/_slices.html",
             True,
             short="Slices and bounds",
+        ),
+        Section(
+            "h-sensitivity",
+            "How each prediction moves with its inputs (locally)",
+            "partials/_sensitivity.html",
+            v.sensitivity is not None,
+            short="Input sensitivity",
         ),
         Section(
             "h-fairness",

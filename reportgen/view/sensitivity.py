@@ -12,13 +12,15 @@ from reportgen.model.sensitivity import FeatureSensitivity, ModelSensitivity
 from reportgen.view.parts import Figure, chart_figure, ids, names
 from reportgen.words.cells import count, pct, sig
 
-#: the most features a model's printed table lists (the rest: the HTML's details and report.json)
+#: the most features a model's table lists (the rest: the HTML's details and report.json)
 SHOWN = 10
+#: the most feature rows the printed page lists over both models (six for one model's table,
+#: three each for two): the page budget; the rest are in the HTML and report.json
+PRINTED = 5
 #: the caveats, said once for the section
 GLOSS = (
-    "Each figure is local (an infinitesimal change of one input, the others held fixed) and per "
-    "raw unit of its feature, so features measured in different units are not comparable; it is "
-    "not a feature importance and not a causal effect."
+    "Local (one input moved a little, the others held), per raw unit (not comparable across "
+    "units); not an importance, not a causal effect."
 )
 #: what p is, by the file's task (regression: the target's unit, from [claim] unit)
 WHAT = {
@@ -33,8 +35,10 @@ class SensitivityRow:
 
     #: the raw feature's name
     feature: str
-    #: what dp/dx is counted in: "probability per year of age"
+    #: what dp/dx is counted in: "probability per year of age" (the screen page's cell)
     unit: str
+    #: the same without the feature the row names: "probability per year" (the printed cell)
+    per: str
     #: the median of |dp/dx| over the rows, 3 significant figures
     median_abs: str
     #: the share of rows where dp/dx > 0: "62%"
@@ -49,16 +53,21 @@ class ModelSensitivityView:
 
     #: the model as the page names it, with its role: "MLP (candidate)"
     model: str
-    #: the rows and the gradient's check: "On 400 test rows; analytical gradient, agreeing with
-    #: central differences (largest relative error 3.1 × 10⁻⁹)."; None with a reason
+    #: the rows and the gradient's check: "400 test rows; analytical gradient agrees with
+    #: central differences (worst relative error 3.1 × 10⁻⁹)."; None with a reason
     basis: str | None
     #: the features with the largest median |dp/dx|, at most ten, largest first
     top: list[SensitivityRow]
     #: the other features in the same order (printed only in the HTML, inside details)
     rest: list[SensitivityRow]
-    #: what the printed page says of the rest: "20 more features in the HTML report and
-    #: report.json"; None without a rest
+    #: what the HTML says of the rest: "20 more features"; None without a rest
     rest_note: str | None
+    #: the first of ``top`` the printed page lists (six for one model's table, three each for
+    #: two: the page budget)
+    printed: list[SensitivityRow]
+    #: what the printed page says of the features it leaves out: "25 more features in the
+    #: HTML report and report.json."; None when it lists them all
+    printed_note: str | None
     #: why the model has no table, in one sentence ("local gradients are not defined for a
     #: piecewise-constant model"); None with one
     reason: str | None
@@ -77,14 +86,17 @@ class SensitivityView:
     gloss: str
 
 
-def unit_phrase(task: str | None, feature: FeatureSensitivity, target_unit: str | None) -> str:
+def unit_phrase(
+    task: str | None, feature: FeatureSensitivity, target_unit: str | None, named: bool = True
+) -> str:
     """What dp/dx is in: "probability per year of age", "predicted class's probability per
-    unit of x1", "mmHg per unit of dose" (regression, in the target's unit)."""
+    unit of x1", "mmHg per unit of dose" (regression, in the target's unit); without
+    ``named`` the feature is left to the row ("probability per year")."""
     what = WHAT.get(task or "binary", None)
     if what is None:
         what = target_unit or "target units"
-    per = feature.unit or "unit"
-    return f"{what} per {per} of {feature.name}"
+    per = f"{what} per {feature.unit or 'unit'}"
+    return f"{per} of {feature.name}" if named else per
 
 
 def _rows(
@@ -95,6 +107,7 @@ def _rows(
         SensitivityRow(
             feature=f.name,
             unit=unit_phrase(s.task, f, target_unit),
+            per=unit_phrase(s.task, f, target_unit, named=False),
             median_abs=sig(f.median_abs),
             positive=pct(f.share_positive),
             saturated=pct(f.share_saturated),
@@ -106,7 +119,7 @@ def _rows(
 
 def _basis(s: ModelSensitivity) -> str:
     c = s.check
-    rows = f"On {count(s.n_rows)} {s.rows} rows" if s.n_rows else "On its rows"
+    rows = f"{count(s.n_rows)} {s.rows} rows" if s.n_rows else "its rows"
     gradient = s.gradient or "analytical"
     if c is None:  # pragma: no cover - a file with features always has its check
         return f"{rows}; {gradient} gradient."
@@ -114,14 +127,20 @@ def _basis(s: ModelSensitivity) -> str:
         check = f"central differences at {sig(c.eps[0])}, stable across the steps"
         check = check if c.passed else f"central differences at {sig(c.eps[0])}, unstable"
         return f"{rows}; gradient by {check}."
-    agree = "agreeing with" if c.passed else "disagreeing with"
+    agree = "agrees with" if c.passed else "disagrees with"
     return (
-        f"{rows}; {gradient} gradient, {agree} central differences (largest relative error "
+        f"{rows}; {gradient} gradient {agree} central differences (worst relative error "
         f"{sig(c.max_relative_error)})."
     )
 
 
-def _model(label: str, s: ModelSensitivity, target_unit: str | None) -> ModelSensitivityView:
+def _more(n: int) -> str:
+    return f"{count(n)} more feature{'s' if n != 1 else ''}"
+
+
+def _model(
+    label: str, s: ModelSensitivity, target_unit: str | None, printed: int
+) -> ModelSensitivityView:
     if s.features is None:
         return ModelSensitivityView(
             model=label,
@@ -129,17 +148,21 @@ def _model(label: str, s: ModelSensitivity, target_unit: str | None) -> ModelSen
             top=[],
             rest=[],
             rest_note=None,
+            printed=[],
+            printed_note=None,
             reason=(s.reason or "").rstrip(".").capitalize() + ".",
         )
     top, rest = _rows(s, target_unit)
-    note = (
-        f"{count(len(rest))} more feature{'s' if len(rest) != 1 else ''} in the HTML report "
-        "and report.json."
-        if rest
-        else None
-    )
+    left = len(top) + len(rest) - printed
     return ModelSensitivityView(
-        model=label, basis=_basis(s), top=top, rest=rest, rest_note=note, reason=None
+        model=label,
+        basis=_basis(s),
+        top=top,
+        rest=rest,
+        rest_note=_more(len(rest)) if rest else None,
+        printed=top[:printed],
+        printed_note=f"{_more(left)} in the HTML report and report.json." if left > 0 else None,
+        reason=None,
     )
 
 
@@ -157,11 +180,10 @@ def sensitivity_view(report: Report, charts: Collection[str]) -> SensitivityView
             strict=True,
         )
     )
-    models = [
-        _model(labels[m], report.sensitivity[m], report.project.unit)
-        for m in ids(report)
-        if m in report.sensitivity
-    ]
+    shown = [m for m in ids(report) if m in report.sensitivity]
+    tables = sum(report.sensitivity[m].features is not None for m in shown)
+    printed = PRINTED if tables < 2 else 2
+    models = [_model(labels[m], report.sensitivity[m], report.project.unit, printed) for m in shown]
     figure = chart_figure(
         charts,
         ChartKey.SENSITIVITY,

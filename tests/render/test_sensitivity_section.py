@@ -75,21 +75,26 @@ def test_the_section_s_numbers_are_report_json_s(tmp_path):
     f0 = next(r for r in cand.top + cand.rest if r.feature == "f0")
     assert f0.unit == "probability per year of f0"
     assert cand.top[0].unit == "probability per unit of f10"
-    assert cand.rest_note == "2 more features in the HTML report and report.json."
-    assert "40 test rows" in cand.basis and "agreeing with central differences" in cand.basis
+    assert cand.rest_note == "2 more features"
+    # the printed page: the first five (one model's table; two tables print two each)
+    assert cand.printed == cand.top[:5]
+    assert cand.printed_note == "7 more features in the HTML report and report.json."
+    assert "40 test rows" in cand.basis and "agrees with central differences" in cand.basis
 
 
-def test_the_page_prints_ten_features_and_the_html_the_rest_in_details(tmp_path):
+def test_the_html_prints_ten_features_and_the_rest_in_details_the_pdf_five(tmp_path):
     view = build_view(Report.from_json(_report(tmp_path, base="tree")), ())
     screen, printed = render_html(view), render_html(view, for_print=True)
     assert TITLE in screen and TITLE in printed
-    rest = [r.feature for r in view.sensitivity.models[0].rest]
-    for name in rest:
-        assert f'<th scope="row">{name}</th>' in screen
-        assert f'<th scope="row">{name}</th>' not in printed
+    cand = view.sensitivity.models[0]
+    for r in cand.top + cand.rest:
+        assert f'<th scope="row">{r.feature}</th>' in screen
+        shown = f'<th scope="row">{r.feature}</th>' in printed
+        assert shown == (r in cand.printed)
     assert '<details class="sensitivity-rest">' in screen and "sensitivity-rest" not in printed
-    assert "2 more features in the HTML report and report.json." in printed
-    assert printed.count("not a feature importance and not a causal effect") == 1
+    assert "7 more features in the HTML report and report.json." in printed
+    assert "probability per year of f0" in screen
+    assert printed.count("not an importance, not a causal effect") == 1
 
 
 def test_a_tree_gets_its_one_sentence_never_a_table(tmp_path):
@@ -99,7 +104,8 @@ def test_a_tree_gets_its_one_sentence_never_a_table(tmp_path):
     assert base.top == [] and base.basis is None
     html = render_html(view)
     section = html[html.index(TITLE) :]
-    assert section.count("sensitivity-table") == 2  # the candidate's table and its rest
+    assert section.count("sensitivity-table") == 2  # both models' table and the rest's
+    assert section.count("Local gradients are not defined") == 1
 
 
 def test_the_section_is_absent_without_a_file(tmp_path):
