@@ -266,13 +266,17 @@ class PairedSeeds:
     def runs_start(self) -> datetime:
         return datetime.fromisoformat(self.day).replace(hour=11)
 
-    def write(self, recorder, parts, cols, target, train, rung1, toml: str, readme: str) -> None:
+    def write(
+        self, recorder, parts, cols, target, train, rung1, toml: str, readme: str, sensitivity=None
+    ) -> None:
         """Write the example folder: split, evreport.toml, the freeze, every run, rung 1, README.
 
         ``recorder`` is reportgen.record.Recorder, the one writer of runs and predictions;
         ``parts`` the split frames, ``cols`` their feature columns (standardised on train),
         ``target`` the label column; ``train`` as in :meth:`run`; ``rung1(rec, strength, X, y)``
-        runs the candidate's rung-1 checks at its chosen strength on the training part.
+        runs the candidate's rung-1 checks at its chosen strength on the training part;
+        ``sensitivity(rec, chosen, rows)``, when given, records input sensitivity from each
+        model's chosen strength and seed 1's training rows (``rows``).
         """
         write_split(self.out, parts)
         (self.out / "evreport.toml").write_text(toml)  # the claim and the rule before any run
@@ -283,7 +287,15 @@ class PairedSeeds:
         ids = {k: v["row_id"].to_numpy() for k, v in parts.items()}
         chosen = self.run(rec, X, y, ids, train)
         rung1(rec, chosen[next(iter(self.grids))], X["train"], y["train"])
+        if sensitivity is not None:
+            sensitivity(rec, chosen, self.rows(len(y["train"]), 1))
         (self.out / "README.md").write_text(readme)
+
+    def rows(self, n: int, seed: int) -> np.ndarray:
+        """Seed ``seed``'s training subsample of ``n`` training rows (sorted indices)."""
+        return np.sort(
+            np.random.default_rng(seed).choice(n, int(self.subsample * n), replace=False)
+        )
 
     def run(self, rec, X: dict, y: dict, ids: dict, train) -> dict[str, float]:
         """Log every tuning and final run through ``rec``; return each model's chosen strength.
@@ -293,12 +305,7 @@ class PairedSeeds:
         ``Recorder.log`` (``p=...`` or ``y_pred=...``).
         """
         n = len(y["train"])
-        rows = {
-            seed: np.sort(
-                np.random.default_rng(seed).choice(n, int(self.subsample * n), replace=False)
-            )
-            for seed in self.seeds
-        }
+        rows = {seed: self.rows(n, seed) for seed in self.seeds}
         starts = (self.runs_start + timedelta(minutes=self.step_minutes * i) for i in count())
 
         def fit(model, strength, seed):

@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import _common  # noqa: F401  (first: one BLAS thread before numpy, the repo on sys.path)
 import numpy as np
-from _common import Classifiers, PairedSeeds, claim_table, rule_table, split_60_20_20
+from _common import (
+    Classifiers,
+    PairedSeeds,
+    claim_table,
+    fit_quietly,
+    rule_table,
+    split_60_20_20,
+)
 from sklearn.datasets import load_breast_cancer
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 
 from reportgen.record import Recorder
-from reportgen.sanity import check_mlp_classifier
+from reportgen.sanity import check_mlp_classifier, input_sensitivity
 
 SPLIT_SEED = 20260410
 STUDY = PairedSeeds(
@@ -52,10 +61,36 @@ def rung1(rec, alpha, X, y):
     )
 
 
+def sensitivity(parts, cols):
+    """Each model's input sensitivity on the raw test rows: its seed-1 network at the chosen
+    strength behind the training part's StandardScaler, a Pipeline (dp/dx per raw unit)."""
+
+    def record(rec, chosen, rows):
+        scaler = StandardScaler().fit(parts["train"][cols].to_numpy(dtype=float))
+        X = scaler.transform(parts["train"][cols].to_numpy(dtype=float))[rows]
+        y = parts["train"]["malignant"].to_numpy()[rows]
+        for model, strength in chosen.items():
+            est = fit_quietly(MODELS.make(model, strength, 1), X, y)
+            pipe = Pipeline([("scale", scaler), ("model", est)])
+            input_sensitivity(rec.root, model, pipe, parts["test"][cols])
+
+    return record
+
+
 def main() -> None:
     parts = make_split()
     cols = [c for c in parts["train"].columns if c not in ("row_id", "malignant")]
-    STUDY.write(Recorder, parts, cols, "malignant", MODELS.train, rung1, TOML, README)
+    STUDY.write(
+        Recorder,
+        parts,
+        cols,
+        "malignant",
+        MODELS.train,
+        rung1,
+        TOML,
+        README,
+        sensitivity(parts, cols),
+    )
 
 
 CLAIM = "The MLP is at least as good as logistic regression on log loss."

@@ -33,6 +33,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
 from reportgen.record import Recorder
+from reportgen.sanity import check_sensitivity
 
 OUT = EXAMPLES / "moons-tie"
 DATA_SEED = 7
@@ -76,6 +77,7 @@ def main() -> None:
     mu, sd = Xs["train"].mean(axis=0), Xs["train"].std(axis=0)
 
     clk = clock(RUNS_START, step_minutes=3)
+    first = {}
     for seed in SEEDS:
         rng = np.random.default_rng(seed)
         sub = rng.choice(N_TRAIN, size=int(SUBSAMPLE * N_TRAIN), replace=False)
@@ -95,6 +97,8 @@ def main() -> None:
             StandardScaler(),
             LogisticRegression(C=LR_CFG["C"], max_iter=5000),
         ).fit(Xs["train"][sub], ys["train"][sub])
+        if seed == 1:
+            first = {"net": net, "lr": lr}
         for model, config, predict, notes in (
             (
                 "tanh-mlp",
@@ -132,7 +136,33 @@ def main() -> None:
                     notes=f"{notes}; threshold chosen on validation = {t:.6f}",
                 )
     write_checks(Xs["train"], ys["train"], mu, sd)
+    write_sensitivity(first["net"], first["lr"], Xs["test"], mu, sd)
     (OUT / "README.md").write_text(README)
+
+
+def tanh_gradient(net, X, mu, sd):
+    """dp/dx per raw coordinate of the 2-8-2 tanh network (methods section 10): p (1 - p)
+    ((1 - h^2) * w) W1^T / s, with w = W2[:, 1] - W2[:, 0] (class 1's logit minus class 0's)."""
+    W1, b1, W2, b2 = net.params
+    h = np.tanh(((X - mu) / sd) @ W1 + b1)
+    p = net.predict_proba((X - mu) / sd)[:, 1]
+    w = W2[:, 1] - W2[:, 0]
+    return (p * (1 - p))[:, None] * (((1 - h * h) * w) @ W1.T) / sd
+
+
+def write_sensitivity(net, lr, X, mu, sd) -> None:
+    """Seed 1's models on the test rows, per raw coordinate: the tanh network's analytical
+    gradient checked by central differences; the polynomial logistic regression by central
+    differences (its PolynomialFeatures step has no gradient in the helper)."""
+    coords = dict(features=["x1", "x2"], project=OUT)
+    check_sensitivity(
+        lambda Z: net.predict_proba((Z - mu) / sd)[:, 1],
+        X,
+        tanh_gradient(net, X, mu, sd),
+        model="tanh-mlp",
+        **coords,
+    )
+    check_sensitivity(lambda Z: lr.predict_proba(Z)[:, 1], X, model="logreg", **coords)
 
 
 def write_checks(X, y, mu, sd) -> None:
