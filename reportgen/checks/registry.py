@@ -37,12 +37,7 @@ _CV_VALIDATION = (
 #: each design's check ids, in report.json order (a ``*`` family: one per slice or check file)
 DESIGNS: dict[str, tuple[CheckId, ...]] = {
     "split": (
-        *split.RUNG1[:2],
-        split.SENSITIVITY.seldom(
-            "listed only when a compared model has an input-sensitivity file; no shipped "
-            "example records one yet"
-        ),
-        *split.RUNG1[3:],
+        *split.RUNG1,
         ladder.LOGGED,
         *_fair(FACTS["split"]),
         split.SEED_RULE,
