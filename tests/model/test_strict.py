@@ -38,8 +38,9 @@ def locate(report: dict, index: int):
 
 
 def is_map(path: str) -> bool:
-    """Keys of maps are data (libraries, model names, class labels, parts): any key is fine."""
-    return path.endswith(("libraries", "display_names", "_by_category", ".parts"))
+    """Keys of maps are data (libraries, model names, class labels, parts, sensitivity's
+    models): any key is fine."""
+    return path.endswith(("libraries", "display_names", "_by_category", ".parts", ".sensitivity"))
 
 
 @settings(max_examples=60, deadline=None)
