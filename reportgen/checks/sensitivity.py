@@ -59,17 +59,24 @@ def _section(s: Sensitivity, path: str) -> ModelSensitivity:
 
 
 def sensitivity_section(project: Project) -> dict[str, ModelSensitivity] | None:
-    """Per compared model (candidate first) the first readable sensitivity file in path order,
-    or None when neither model has one. An unreadable file was warned about when it loaded."""
+    """Per compared model (candidate first) its sensitivity from every readable sensitivity
+    file: the first in path order whose finite differences disagree (the one rung 1 fails
+    on, since any failing file fails it), else the first with figures, else the first (a
+    tree's reason); None when neither model has one. An unreadable file was warned about when
+    it loaded."""
     cfg = project.config
     out: dict[str, ModelSensitivity] = {}
     for model in dict.fromkeys((cfg.candidate, cfg.baseline)):
+        read: list[ModelSensitivity] = []
         for c in sorted(project.checks, key=lambda c: c.path):
             if c.check != KIND or c.model != model:
                 continue
             try:
-                out[model] = _section(parse_sensitivity(c.fields), c.path)
+                read.append(_section(parse_sensitivity(c.fields), c.path))
             except BadFile:
                 continue
-            break
+        if read:
+            failing = [s for s in read if s.check is not None and not s.check.passed]
+            figures = [s for s in read if s.features is not None]
+            out[model] = (failing or figures or read)[0]
     return out or None

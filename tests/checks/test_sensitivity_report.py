@@ -104,3 +104,42 @@ def test_a_bad_file_is_a_warning_naming_the_file_and_field(tmp_path):
     w = [w for w in report["warnings"] if w["path"].endswith("sensitivity-base.json")]
     assert len(w) == 1 and "features[0].median_abs" in w[0]["message"]
     assert "base" not in report["sensitivity"]
+
+
+def _second_file(root, name, gradient_factor):
+    X = np.random.default_rng(1).normal(size=(30, 2))
+    rec = check_sensitivity(_p, X, _grad(X) * np.array(gradient_factor), features=["age", "dose"])
+    rec.pop("passed")
+    rec["model"] = "net"
+    (root / "artefacts" / "checks" / name).write_text(json.dumps(rec))
+
+
+def test_every_sensitivity_file_of_a_model_is_read_and_any_failing_one_fails_rung_1(tmp_path):
+    root = make_project(tmp_path / "p")
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    check_sensitivity(_p, X, _grad(X), project=root, model="net", features=["age", "dose"])
+    # a later file (by path) whose gradient misses a factor: it alone disagrees
+    _second_file(root, "sensitivity-net_validation.json", (1.0, 2.0))
+    report, _ = compute_report(load_project(root))
+    c = next(c for c in report["checks"] if c["id"] == "rung1-sensitivity")
+    assert c["passed"] is False
+    assert c["artefacts"] == [
+        "artefacts/checks/sensitivity-net.json",
+        "artefacts/checks/sensitivity-net_validation.json",
+    ]
+    assert report["ladder"][0]["status"] == "not shown"
+    # report.json shows the failing file's figures, the one rung 1 fails on
+    s = report["sensitivity"]["net"]
+    assert s["artefact"] == "artefacts/checks/sensitivity-net_validation.json"
+    assert s["check"]["passed"] is False and s["n_rows"] == 30
+
+
+def test_with_several_agreeing_files_report_json_shows_the_first_by_path(tmp_path):
+    root = make_project(tmp_path / "p")
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    check_sensitivity(_p, X, _grad(X), project=root, model="net", features=["age", "dose"])
+    _second_file(root, "sensitivity-net_b.json", (1.0, 1.0))
+    report, _ = compute_report(load_project(root))
+    c = next(c for c in report["checks"] if c["id"] == "rung1-sensitivity")
+    assert c["passed"] is True and len(c["artefacts"]) == 2
+    assert report["sensitivity"]["net"]["artefact"] == "artefacts/checks/sensitivity-net.json"
