@@ -204,17 +204,17 @@ def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
             short="Slices and bounds",
         ),
         Section(
+            "h-fairness",
+            "Fairness of the comparison",
+            "partials/_fairness.html",
+            True,
+        ),
+        Section(
             "h-sensitivity",
             "How each prediction moves with its inputs (locally)",
             "partials/_sensitivity.html",
             v.sensitivity is not None,
             short="Input sensitivity",
-        ),
-        Section(
-            "h-fairness",
-            "Fairness of the comparison",
-            "partials/_fairness.html",
-            True,
         ),
         Section(
             "h-appendix",
