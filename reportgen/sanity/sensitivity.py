@@ -309,14 +309,26 @@ def _outputs(est: Any) -> int:
     return int(est.coefs_[-1].shape[1] if hasattr(est, "coefs_") else est.coef_.shape[0])
 
 
+def _framed(estimator: Any) -> Callable[[np.ndarray], Any]:
+    """Rows as the estimator was fitted on them: a DataFrame with its feature names when it
+    was fitted on one (scikit-learn then warns about bare arrays), else the array."""
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is None:
+        return lambda Z: Z
+    import pandas as pd
+
+    return lambda Z: pd.DataFrame(Z, columns=list(names))
+
+
 def _predictor(estimator: Any, X: np.ndarray, task: str) -> Callable:
     """``predict`` for the finite differences: the class held at the unperturbed prediction."""
+    rows = _framed(estimator)
     if task == "regression":
-        return lambda Z: np.asarray(estimator.predict(Z), float).reshape(-1)
+        return lambda Z: np.asarray(estimator.predict(rows(Z)), float).reshape(-1)
     if task == "binary":
-        return lambda Z: estimator.predict_proba(Z)[:, 1]
-    k = estimator.predict_proba(X).argmax(axis=1)
-    return lambda Z: estimator.predict_proba(Z)[np.arange(len(k)), k]
+        return lambda Z: estimator.predict_proba(rows(Z))[:, 1]
+    k = estimator.predict_proba(rows(X)).argmax(axis=1)
+    return lambda Z: estimator.predict_proba(rows(Z))[np.arange(len(k)), k]
 
 
 def input_sensitivity(

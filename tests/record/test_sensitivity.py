@@ -204,3 +204,21 @@ def test_the_steps_are_stored_as_written():
     fd = sens.agreement(lambda Z: Z[:, 0], np.ones((2, 1)), np.ones((2, 1)), 1e-5, ["x"])
     assert fd["eps"] == [1e-05, 0.0001, 1e-06]
     assert json.dumps(fd["eps"]) == "[1e-05, 0.0001, 1e-06]"
+
+
+def test_a_pipeline_fitted_on_a_dataframe_is_perturbed_as_one_without_warnings(tmp_path):
+    import warnings
+
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _data()
+    frame = pd.DataFrame(X, columns=["age", "dose", "weight"])
+    est = make_pipeline(StandardScaler(), LogisticRegression()).fit(frame, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "X does not have valid feature names" would raise
+        rec = sens.input_sensitivity(tmp_path, "lr", est, frame, units={"age": "year"})
+    assert rec["passed"] is True
+    assert [f["name"] for f in rec["features"]] == ["age", "dose", "weight"]
