@@ -143,3 +143,22 @@ def test_with_several_agreeing_files_report_json_shows_the_first_by_path(tmp_pat
     c = next(c for c in report["checks"] if c["id"] == "rung1-sensitivity")
     assert c["passed"] is True and len(c["artefacts"]) == 2
     assert report["sensitivity"]["net"]["artefact"] == "artefacts/checks/sensitivity-net.json"
+
+
+def test_before_after_a_tree_s_reason_file_makes_rung_1_partly_saying_why(tmp_path):
+    from tests.checks.builder_ba import make_ba_project
+
+    root = make_ba_project(tmp_path / "ba")
+    before, _ = compute_report(load_project(root))
+    assert before["ladder"][0]["status"] == "shown"
+    reason = {"check": "sensitivity", "model": "after", "reason": PIECEWISE_CONSTANT}
+    (root / "artefacts/checks/sensitivity-after.json").write_text(json.dumps(reason))
+    report, _ = compute_report(load_project(root))
+    rung = report["ladder"][0]
+    assert rung["status"] == "partly"
+    assert rung["missing"] == (
+        "the sensitivity check of after has no verdict: local gradients are not defined for a "
+        "piecewise-constant model"
+    )
+    c = next(c for c in report["checks"] if c["id"] == "rung1-sensitivity-after")
+    assert c["passed"] is None and c["text"] == PIECEWISE_CONSTANT

@@ -78,11 +78,15 @@ def harness_rung(project: Project, comparisons: list[Comparison]) -> RungResult:
             "sample) in artefacts/checks/",
             "the harness is unchecked",
         ), checks
+    unjudged = [(model, v) for model, v in harness if v.passed is None]
     missing = (
         f"logged value disagrees with its predictions at {bad[0].cite}"
         if bad
         else "no evaluation-harness check files in artefacts/checks/"
         if not harness
+        else f"the {unjudged[0][1].kind} check of {unjudged[0][0]} has no verdict: "
+        f"{unjudged[0][1].detail}"
+        if unjudged
         else "no predictions to recompute the logged values from"
     )
     return rung(1, "partly", arts, missing, "the harness is partly checked"), checks
