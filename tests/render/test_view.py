@@ -170,8 +170,16 @@ def test_provenance_gives_one_combined_digest_that_sha256sum_reproduces(weekly_c
     lines = b"".join(sorted(listed.splitlines(keepends=True), key=lambda x: x.split(b"  ", 1)[1]))
     assert p.digest == hashlib.sha256(lines).hexdigest()
     total = sum(i["bytes"] for i in weekly_churn["inputs"])
-    assert (len(paths), total) == (36, 1_286_031)
-    assert p.files == "36 input files, 1.29 MB in all"
+    # independently: every file of the example folder the report reads (not its README or report/)
+    on_disk = sorted(
+        q
+        for q in folder.rglob("*")
+        if q.is_file() and q.name != "README.md" and "report" not in q.relative_to(folder).parts
+    )
+    assert sorted(paths) == sorted(str(q.relative_to(folder)) for q in on_disk)
+    assert total == sum(q.stat().st_size for q in on_disk)
+    assert (len(paths), total) == (38, 1_288_106)
+    assert p.files == "38 input files, 1.29 MB in all"
 
 
 def test_the_printed_page_lists_no_input_file_and_the_screen_keeps_every_one(weekly_churn):
