@@ -1,7 +1,9 @@
 """feedback.md: the points per rubric line, then what to fix first, in plain words.
 
-Every piece of report text in it comes from a student's project, so it is escaped for
-Markdown (``md_escape``) and stripped of control characters before it is written.
+Every piece of report text in it comes from a student's project, so it is made inert for
+Markdown (``md_escape``: only what could become a link, an image, HTML, code or emphasis is
+escaped) and stripped of control characters before it is written. Each sentence is said
+once (``Said``): advice that repeats what an earlier line said is left out.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from reportgen.grading.advice import advice
 from reportgen.grading.rubric import Score, ladder_by_rung, lowest_unshown
 from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
-from reportgen.safe import inert_markdown
+from reportgen.safe import plain_markdown
+from reportgen.view.parts import in_words
 from reportgen.words import points
 
 #: what a rung means, said to the student
@@ -41,11 +44,47 @@ GLOSSARY = {
 
 
 def md_escape(text: object, limit: int | None = 2000) -> str:
-    """Report text made inert in Markdown (``safe.inert_markdown``, strict), capped at ``limit``."""
+    """Report text made inert in Markdown (``safe.plain_markdown``), capped at ``limit``."""
     s = "" if text is None else str(text)
     if limit is not None and len(s) > limit:
         s = s[: limit - 1] + "…"
-    return inert_markdown(s, strict=True)
+    return plain_markdown(s)
+
+
+#: where one sentence ends and the next begins: ". " before a capital, a digit or a quote
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“‘−+-])")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into its sentences (at ". " before a capital or a number)."""
+    return [t for t in _SENTENCE_END.split(" ".join(text.split())) if t]
+
+
+def sentence_key(sentence: str) -> str:
+    """A sentence compared with others: case, spacing and the closing mark ignored."""
+    return " ".join(sentence.split()).rstrip(" .;:!?").casefold()
+
+
+class Said:
+    """The sentences feedback.md has said so far, so that none is said twice."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+
+    def new(self, text: str) -> str:
+        """The sentences of ``text`` not said yet (now said), joined again; "" when none is new."""
+        kept = []
+        for t in sentences(text):
+            key = sentence_key(t)
+            if key and key not in self.keys:
+                self.keys.add(key)
+                kept.append(t)
+        return " ".join(kept)
+
+    def covers(self, clause: str, text: str) -> bool:
+        """True when ``text`` already says ``clause`` (its words up to the first comma)."""
+        head = sentence_key(clause.split(",")[0])
+        return len(head) >= 12 and head in " ".join(text.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -96,8 +135,13 @@ def feedback_data(
     status = str(row.status) if row is not None else "not shown"
     missing = row.missing if row is not None else None
     claim = report.claim if report is not None else None
-    rewritten = claim.rewritten if claim is not None else None
-    items = [clean_text(i, 600) for i in claim.reconsider_items] if claim is not None else []
+
+    def said(text: str | None) -> str | None:
+        """A report sentence as the page prints it: the models by their display names."""
+        return in_words(text, report) if text and report is not None else text
+
+    missing, rewritten = said(missing), said(claim.rewritten if claim is not None else None)
+    items = [clean_text(said(i), 600) for i in claim.reconsider_items] if claim is not None else []
     fb = Feedback(
         name=clean_text(name, 200),
         graded=scores is not None,
@@ -113,7 +157,7 @@ def feedback_data(
         meaning=RUNG_MEANING[rung] if rung else "",
         status=clean_text(status, 20),
         missing=clean_text(missing, 600) if missing and missing.strip() else None,
-        advice=advice(report, rung) if report is not None else "",
+        advice=(said(advice(report, rung)) or "") if report is not None else "",
         files=[clean_text(a, 200) for a in row.artefacts][:5] if row is not None else [],
         supported=str(claim.supported_rung) if claim is not None else "?",
         rewritten=clean_text(rewritten, 1500) if rewritten and rewritten.strip() else None,
@@ -125,7 +169,22 @@ def feedback_data(
         + (["rung"] if built else [])
     ).lower()
     glossary = [(k, v) for k, v in GLOSSARY.items() if re.search(rf"\b{re.escape(k)}s?\b", words)]
-    return replace(fb, glossary=glossary)
+    return _once(replace(fb, glossary=glossary))
+
+
+def _once(fb: Feedback) -> Feedback:
+    """The feedback with each sentence said once, in the order printed: the missing thing
+    (left out when the advice opens by saying it in other words), the advice, the claim
+    the evidence supports, the reconsider-when items."""
+    said = Said()
+    missing = fb.missing
+    if missing is not None and said.covers(missing, fb.advice):
+        missing = None
+    missing = said.new(missing) or None if missing else None
+    advice = said.new(fb.advice) if fb.advice else ""
+    rewritten = (said.new(fb.rewritten) or None) if fb.rewritten else None
+    reconsider = [t for t in (said.new(i) for i in fb.reconsider) if t]
+    return replace(fb, missing=missing, advice=advice, rewritten=rewritten, reconsider=reconsider)
 
 
 def _label(text: str) -> str:
@@ -165,7 +224,8 @@ def render_markdown(fb: Feedback) -> str:
         )
         if fb.missing:
             lines.append(f"What is missing: {e(fb.missing, 600)}.")
-        lines.append(e(fb.advice, 2000))
+        if fb.advice:
+            lines.append(e(fb.advice, 2000))
         if fb.files:
             lines.append(
                 "The report looked at these files for this rung: "

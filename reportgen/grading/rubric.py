@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportgen.errors import UsageError, clean_text
 from reportgen.names import RUNG_KEYS
-from reportgen.words import count, count_noun
+from reportgen.words import cells, count, count_noun
 
 if TYPE_CHECKING:
     from reportgen.checks.ids import CheckId
@@ -378,7 +378,12 @@ def score(
             out.append(Score(line, 0.0 - pts + 0.0, count_noun(n, "input warning")))
         elif line.kind == "late":
             late = late_runs(latest_started_at, deadline)
-            why = f"a run started at {latest_started_at}, after the deadline" if late else "on time"
+            why = (
+                f"a run started at {cells.timestamp(latest_started_at)}, after the deadline "
+                f"{cells.timestamp(deadline.isoformat()) if deadline else ''}".rstrip()
+                if late
+                else "on time"
+            )
             out.append(Score(line, -line.points["points"] if late else 0.0, why))
     return out
 
