@@ -313,6 +313,18 @@ def summary_fields(report: Report) -> dict[str, Any]:
     }
     for i, col in enumerate(RUNG_COLUMNS, 1):
         fields[col] = statuses.get(i)
+    # for index.html (summary.json only): the metric in words and the models' display names
+    from reportgen.view.parts import ids, metric_name, names
+
+    (cand_id, base_id) = ids(report)
+    cand, base = (clean_text(n, 200) for n in names(report))
+    rec = report.decision.recommend
+    fields["metric"] = clean_text(metric_name(report), 200)
+    fields["display"] = {
+        "candidate": cand,
+        "baseline": base,
+        "recommend": {cand_id: cand, base_id: base}.get(rec, rec) if rec else None,
+    }
     # the gap the summary reports: a before-after difference, else the test block line's
     ba, block = report.before_after, report.noise.block
     gap: tuple[str, float | None, float | None, float | None] | None = None

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from reportgen.batch.build import RUNG_COLUMNS
 from reportgen.batch.overview import Overview, overview_context
 from reportgen.batch.summary import BatchResult, counts
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import replace_controls
-from reportgen.words import cells
+from reportgen.words import cells, points
 
 STYLESHEETS = ("batch.css",)
 _RUNG_CSS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
-#: the columns of the by-name table an error message spans: verdict, recommends, supported
-#: rung, the rungs, the test gap and the seed gap
-ERROR_COLSPAN = 5 + len(RUNG_COLUMNS)
+#: the columns of the by-name table an error message spans: verdict, supported rung, the
+#: rungs, the test gap and the seed gap
+ERROR_COLSPAN = 4 + len(RUNG_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,17 @@ class RungCell:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A link from index.html to a file of a student's report folder (relative, existing)."""
+
+    label: str
+    href: str
+
+
+@dataclass(frozen=True)
 class IndexRow:
-    """One submission in the by-name table of index.html: its result or its error."""
+    """One submission in the by-name table of index.html: its result or its error; or a
+    roster student with no submission (status "missing" or "ambiguous")."""
 
     name: str
     href: str | None
@@ -48,6 +59,18 @@ class IndexRow:
     seed_gap_in_sd: str
     seconds: str
     notes: str
+    #: the roster's student for this submission ("" without a roster entry)
+    student: str = ""
+    #: the rubric's points, "6 of 14" ("" without a rubric)
+    points: str = ""
+    #: the late deduction, "−2 late"; "" when on time
+    late: str = ""
+    #: why it is late: "a run started at ..., after the deadline ..." (the late cell's title)
+    late_why: str = ""
+    #: links to report.html, report.pdf and feedback.md, only those in the folder
+    links: list[Link] = field(default_factory=list)
+    #: the credited ladder as a badge: "2 of 5 shown"
+    badge: str = ""
     error_colspan: int = ERROR_COLSPAN
 
 
@@ -63,6 +86,12 @@ class IndexContext:
     reached: list[tuple[int, str, int]]  # (rung, name, how many reached it)
     rung_names: tuple[str, ...]
     rows: list[IndexRow] = field(default_factory=list)
+    #: how many roster students have no submission (their rows are in ``rows``)
+    missing: int = 0
+    #: whether any row has rubric points (the points column is printed)
+    graded: bool = False
+    #: whether any row has a roster student (the student column is printed)
+    roster: bool = False
     #: the class overview, when the hooks added its keys to summary.json (else None)
     overview: Overview | None = None
 
@@ -82,25 +111,147 @@ def _rung(x: object) -> str:
     return str(x) if isinstance(x, int) and not isinstance(x, bool) else cells.DASH
 
 
-def _index_row(r: dict[str, Any]) -> IndexRow:
-    rungs = [
-        RungCell(s, _RUNG_CSS.get(s, "unknown")) for s in (r.get(c) or "" for c in RUNG_COLUMNS)
-    ]
+#: the files of a report folder index.html links to, in this order, with their labels
+LINKED = (("report.html", "report"), ("report.pdf", "PDF"), ("feedback.md", "feedback"))
+_VERDICT_WORDS = {
+    "adopt": "adopt {candidate}",
+    "keep-baseline": "keep {baseline}",
+    "roll-back": "roll back to {baseline}",
+    "inconclusive": "inconclusive",
+}
+
+
+def _links(out: Path | None, name: str) -> list[Link]:
+    """Relative links to the files of OUT/NAME that exist, are regular files and lie inside it."""
+    if out is None or not name or name != Path(name).name or name.startswith("."):
+        return []
+    folder = out / name
+    if folder.is_symlink() or not folder.is_dir():
+        return []
+    links = []
+    for file, label in LINKED:
+        p = folder / file
+        if p.is_file() and not p.is_symlink():
+            links.append(Link(label, f"{quote(name)}/{file}"))
+    return links
+
+
+def _credited(statuses: list[str]) -> list[bool]:
+    """Each rung credited: shown, and every rung below it shown (report.json ladder[].credited)."""
+    out, below = [], True
+    for st in statuses:
+        below = below and st == "shown"
+        out.append(below)
+    return out
+
+
+def _rung_cells(statuses: list[str]) -> list[RungCell]:
+    cells_ = []
+    for st, credited in zip(statuses, _credited(statuses), strict=True):
+        if st == "shown" and not credited:
+            cells_.append(RungCell("shown, not credited", "not-credited"))
+        else:
+            cells_.append(RungCell(st, _RUNG_CSS.get(st, "unknown")))
+    return cells_
+
+
+def _gap(r: dict[str, Any]) -> str:
+    """The test gap with its interval, the metric named: "log loss gap +0.0033 (... to ...)"."""
+    text = cells.gap_with_interval(
+        _number(r.get("gap")), _number(r.get("gap_low")), _number(r.get("gap_high"))
+    )
+    metric = r.get("metric")
+    if text == cells.DASH or not isinstance(metric, str) or not metric:
+        return text
+    return f"{replace_controls(metric)} gap {text}"
+
+
+def _display(r: dict[str, Any]) -> dict[str, str]:
+    d = r.get("display")
+    return (
+        {k: replace_controls(v) for k, v in d.items() if isinstance(v, str)}
+        if isinstance(d, dict)
+        else {}
+    )
+
+
+def _verdict(r: dict[str, Any]) -> str:
+    v = r.get("verdict")
+    if not v:
+        return cells.DASH
+    d = _display(r)
+    words = _VERDICT_WORDS.get(v)
+    if words is None:
+        return str(v)
+    return words.format(
+        candidate=d.get("candidate") or "the candidate",
+        baseline=d.get("baseline") or r.get("recommend") or "the baseline",
+    )
+
+
+def _points(r: dict[str, Any]) -> str:
+    t, m = _number(r.get("total")), _number(r.get("max"))
+    return f"{points(t)} of {points(m)}" if t is not None and m is not None else ""
+
+
+def _late(r: dict[str, Any]) -> str:
+    late = r.get("late")
+    if not isinstance(late, dict):
+        return ""
+    pts = _number(late.get("points"))
+    if not pts:
+        return ""
+    return f"{points(pts)} late"
+
+
+def _badge(statuses: list[str]) -> str:
+    return f"{sum(_credited(statuses))} of {len(statuses)} shown"
+
+
+def _missing_row(m: dict[str, Any]) -> IndexRow:
+    """A roster student with no submission: "no submission", not an error."""
+    status = "missing" if m.get("status") == "missing" else "ambiguous"
+    return IndexRow(
+        name=replace_controls(str(m.get("name") or "")),
+        href=None,
+        status=status,
+        error="no submission"
+        if status == "missing"
+        else replace_controls(str(m.get("error") or "")),
+        verdict=cells.DASH,
+        recommend=cells.DASH,
+        supported_rung=cells.DASH,
+        rungs=[],
+        gap=cells.DASH,
+        seed_gap_in_sd=cells.DASH,
+        seconds=cells.DASH,
+        notes="",
+        student=replace_controls(str(m.get("student") or "")),
+    )
+
+
+def _index_row(r: dict[str, Any], out: Path | None = None) -> IndexRow:
+    statuses = [r.get(c) or "" for c in RUNG_COLUMNS]
+    links = _links(out, r["name"]) if r.get("status") == "ok" else []
     return IndexRow(
         name=r["name"],
-        href=r.get("report"),
+        href=links[0].href if links else (r.get("report") if out is None else None),
         status=r["status"],
         error=replace_controls(r.get("error") or ""),
-        verdict=r.get("verdict") or cells.DASH,
-        recommend=r.get("recommend") or cells.DASH,
+        verdict=_verdict(r),
+        recommend=_display(r).get("recommend") or r.get("recommend") or cells.DASH,
         supported_rung=_rung(r.get("supported_rung")),
-        rungs=rungs,
-        gap=cells.gap_with_interval(
-            _number(r.get("gap")), _number(r.get("gap_low")), _number(r.get("gap_high"))
-        ),
+        rungs=_rung_cells(statuses),
+        gap=_gap(r),
         seed_gap_in_sd=cells.ratio(_number(r.get("seed_gap_in_sd")), signed=True),
         seconds=cells.seconds(_number(r.get("seconds"))),
         notes=replace_controls(r.get("notes") or ""),
+        student=replace_controls(str(r.get("student") or "")),
+        points=_points(r),
+        late=_late(r),
+        late_why=replace_controls(str((r.get("late") or {}).get("why") or "")) if _late(r) else "",
+        links=links,
+        badge=_badge(statuses) if r.get("status") == "ok" else "",
     )
 
 
@@ -108,6 +259,10 @@ def index_context(result: BatchResult) -> IndexContext:
     from reportgen import __version__
 
     c = counts(result.rows)
+    roster_missing = [m for m in result.extra.get("roster_missing") or [] if isinstance(m, dict)]
+    rows = [_index_row(r, result.out) for r in result.rows]
+    rows += [_missing_row(m) for m in roster_missing]
+    rows.sort(key=lambda row: (row.name.casefold(), row.name))
     return IndexContext(
         title="evreport batch: class overview",
         version=__version__,
@@ -116,9 +271,33 @@ def index_context(result: BatchResult) -> IndexContext:
         errors=c["errors"],
         reached=[(k, n, c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
         rung_names=RUNG_NAMES,
-        rows=[_index_row(r) for r in result.rows],
-        overview=overview_context(result.rows, result.extra) if result.extra else None,
+        rows=rows,
+        missing=sum(1 for m in roster_missing if m.get("status") == "missing"),
+        graded=any(row.points for row in rows),
+        roster=any(row.student for row in rows),
+        overview=_overview(result, rows),
     )
+
+
+def _overview(result: BatchResult, rows: list[IndexRow]) -> Overview | None:
+    """The class overview, its by-rung table linking and naming as the by-name table does."""
+    if not result.extra:
+        return None
+    ov = overview_context(result.rows, result.extra)
+    by_name = {r.name: r for r in rows if r.status not in ("missing", "ambiguous")}
+    by_rung = [
+        replace(
+            rr,
+            href=by_name[rr.name].href,
+            verdict=by_name[rr.name].verdict
+            if by_name[rr.name].verdict != cells.DASH
+            else rr.verdict,
+        )
+        if rr.name in by_name
+        else rr
+        for rr in ov.by_rung
+    ]
+    return replace(ov, by_rung=by_rung)
 
 
 def render_index(ctx: IndexContext) -> str:

@@ -16,8 +16,9 @@ from reportgen.names import RUNG_NAMES
 from reportgen.safe import csv_cell
 
 SUMMARY_SCHEMA = "evreport-batch/1"
-#: per-row keys of summary.json beyond COLUMNS: reuse and rubric points
-EXTRA_ROW_KEYS = ("reused", "total", "max")
+#: per-row keys of summary.json beyond COLUMNS: reuse, rubric points and the late deduction,
+#: the roster's student, the metric in words and the models' display names (index.html)
+EXTRA_ROW_KEYS = ("reused", "total", "max", "late", "student", "metric", "display")
 
 
 @dataclass

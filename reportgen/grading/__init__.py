@@ -88,7 +88,7 @@ class GradingOptions:
                 reuse.stage_copy(out / sub.name, stage / sub.name)
             except OSError:
                 continue  # then it is simply rebuilt
-            row = {k: v for k, v in prev.items() if k not in ("total", "max")}
+            row = {k: v for k, v in prev.items() if k not in ("total", "max", "late", "student")}
             row.update(name=sub.name, source=display_name(sub.source), reused=True)
             rows.append(row)
         return rows
@@ -145,6 +145,21 @@ class GradingOptions:
             names = {r["name"]: self.originals.get(r["name"], r["name"]) for r in rows}
             self.matched = match_roster(self.roster, names)
             extra["roster_problems"] = [a.error for a in self.matched.ambiguous]
+            for r in rows:
+                r["student"] = self.matched.students.get(r["name"], "")
+            left = [(u, "missing") for u in self.matched.missing]
+            left += [(u, "ambiguous") for u in self.matched.ambiguous]
+            extra["roster_missing"] = [
+                {
+                    "name": safe_name(u.submission),
+                    "student": clean_text(u.student, 200),
+                    "status": status,
+                    "error": u.error,
+                }
+                for u, status in sorted(
+                    left, key=lambda us: (us[0].submission.casefold(), us[0].submission)
+                )
+            ]
         return extra
 
     def write(self, out: Path) -> None:
@@ -322,6 +337,9 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
         grade[s.line.column] = s.points if s.applies else ""  # not applicable: an empty cell
     opts.grades.append(grade)
     row["total"], row["max"] = points, most
+    late = next((sc for sc in scores or [] if sc.line.kind == "late"), None)
+    if late is not None:
+        row["late"] = {"points": late.points, "why": clean_text(late.why, 200)}
     if folder is not None:
         fb = feedback_data(
             row["name"],

@@ -206,7 +206,9 @@ def test_mixed_batch(tmp_path, fake_ref):
     html = (out / "index.html").read_text()
     assert "<b>NaN</b>" not in html and "&lt;b&gt;NaN&lt;/b&gt;" in html
     soup = BeautifulSoup(html, "html.parser")
-    links = [a["href"] for a in soup.select("#by-name a")]  # the table by name
+    links = [
+        a["href"] for a in soup.select("#by-name tbody tr > td:first-child a")
+    ]  # the table by name
     assert links == [
         "alice/report.html",
         "before/report.html",

@@ -67,12 +67,13 @@ def test_without_hooks_the_batch_is_plain(tmp_path, fake_ref):
     assert result.extra == {} and result.exit_code == 0
     summary = json.loads((out / "summary.json").read_text())
     assert list(summary) == ["schema", "tool", "columns", "counts", "submissions"]
-    assert list(summary["submissions"][0]) == summary["columns"]  # no reused/total/max
+    # no reused/total/max; the metric and display names for index.html only
+    assert list(summary["submissions"][0]) == [*summary["columns"], "metric", "display"]
     assert not (out / "p" / ".evreport-inputs.json").exists()  # no reuse record
     soup = BeautifulSoup((out / "index.html").read_text(), "html.parser")
     assert soup.select(".overview") == [] and len(soup.select("#by-name tbody tr")) == 1
-    # the error cell spans verdict, recommends, supported rung, five rungs and two gaps
-    assert [th.get_text() for th in soup.select("#by-name th")][5:10] == [
+    # the error cell spans verdict, supported rung, five rungs and two gaps
+    assert [th.get_text() for th in soup.select("#by-name th")][4:9] == [
         "1 correct",
         "2 fair",
         "3 larger than noise",

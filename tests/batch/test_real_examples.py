@@ -45,7 +45,7 @@ def test_weekly_churn_as_folder_and_zip(tmp_path):
     # a folder and a zip of the same project give the same verdict
     assert result.rows[0]["verdict"] == result.rows[1]["verdict"]
     soup = BeautifulSoup((out / "index.html").read_text(), "html.parser")
-    assert [a["href"] for a in soup.select("#by-name a")] == [
+    assert [a["href"] for a in soup.select("#by-name tbody tr > td:first-child a")] == [
         "alice/report.html",
         "bob/report.html",
     ]
