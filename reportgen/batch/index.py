@@ -52,7 +52,6 @@ class IndexRow:
     status: str
     error: str
     verdict: str
-    recommend: str
     supported_rung: str
     rungs: list[RungCell]
     gap: str
@@ -113,6 +112,8 @@ def _rung(x: object) -> str:
 
 #: the files of a report folder index.html links to, in this order, with their labels
 LINKED = (("report.html", "report"), ("report.pdf", "PDF"), ("feedback.md", "feedback"))
+#: a batch built without HTML and PDF links its report.json instead (``--format json``)
+JSON_ONLY = ("report.json", "report.json")
 _VERDICT_WORDS = {
     "adopt": "adopt {candidate}",
     "keep-baseline": "keep {baseline}",
@@ -122,17 +123,21 @@ _VERDICT_WORDS = {
 
 
 def _links(out: Path | None, name: str) -> list[Link]:
-    """Relative links to the files of OUT/NAME that exist, are regular files and lie inside it."""
+    """Relative links to the files of OUT/NAME that exist, are regular files and lie inside it;
+    report.json first when neither report.html nor report.pdf was written."""
     if out is None or not name or name != Path(name).name or name.startswith("."):
         return []
     folder = out / name
     if folder.is_symlink() or not folder.is_dir():
         return []
-    links = []
-    for file, label in LINKED:
+
+    def there(file: str) -> bool:
         p = folder / file
-        if p.is_file() and not p.is_symlink():
-            links.append(Link(label, f"{quote(name)}/{file}"))
+        return p.is_file() and not p.is_symlink()
+
+    links = [Link(label, f"{quote(name)}/{file}") for file, label in LINKED if there(file)]
+    if not any(link.label in ("report", "PDF") for link in links) and there(JSON_ONLY[0]):
+        links.insert(0, Link(JSON_ONLY[1], f"{quote(name)}/{JSON_ONLY[0]}"))
     return links
 
 
@@ -219,7 +224,6 @@ def _missing_row(m: dict[str, Any]) -> IndexRow:
         if status == "missing"
         else replace_controls(str(m.get("error") or "")),
         verdict=cells.DASH,
-        recommend=cells.DASH,
         supported_rung=cells.DASH,
         rungs=[],
         gap=cells.DASH,
@@ -239,7 +243,6 @@ def _index_row(r: dict[str, Any], out: Path | None = None) -> IndexRow:
         status=r["status"],
         error=replace_controls(r.get("error") or ""),
         verdict=_verdict(r),
-        recommend=_display(r).get("recommend") or r.get("recommend") or cells.DASH,
         supported_rung=_rung(r.get("supported_rung")),
         rungs=_rung_cells(statuses),
         gap=_gap(r),

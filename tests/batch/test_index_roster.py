@@ -91,7 +91,9 @@ def test_links_go_only_to_files_that_exist_in_the_folder(tmp_path):
     (tmp_path / "bob" / "report.html").write_text("x")
     (tmp_path / "secret.md").write_text("x")
     (tmp_path / "bob" / "feedback.md").symlink_to(tmp_path / "secret.md")
-    soup = page(tmp_path, [row("alice"), row("bob"), row("carol")])
+    (tmp_path / "dave").mkdir()  # a --format json batch: its report.json is the report
+    (tmp_path / "dave" / "report.json").write_text("{}")
+    soup = page(tmp_path, [row("alice"), row("bob"), row("carol"), row("dave")])
     hrefs = {
         tr.td.get_text(strip=True): [a["href"] for a in tr.select("td.links a")]
         for tr in soup.select("#by-name tbody tr")
@@ -100,10 +102,12 @@ def test_links_go_only_to_files_that_exist_in_the_folder(tmp_path):
         "alice": ["alice/report.html", "alice/report.pdf", "alice/feedback.md"],
         "bob": ["bob/report.html"],  # its feedback.md is a link out of the folder
         "carol": [],  # nothing was written
+        "dave": ["dave/report.json"],
     }
     assert [a["href"] for a in soup.select("#by-rung a")] == [
         "alice/report.html",
         "bob/report.html",
+        "dave/report.json",
     ]
     for a in soup.find_all("a"):
         assert not a["href"].startswith(("/", "..")) and (tmp_path / a["href"]).is_file()

@@ -174,6 +174,20 @@ def batch_pages(reads: Reads) -> None:
 
     # a class of copies of one project: what every submission shares is course material
     copies = {f"copy-{i}": fingerprints["tuned-replay"] for i in range(COMMON_MIN_CLASS)}
+    # a graded batch with a roster, a late run and the report files on disk (the links)
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp())
+    first = rows[0]["name"]
+    (tmp / first).mkdir()
+    for f in ("report.html", "report.pdf", "feedback.md"):
+        (tmp / first / f).write_text("x", encoding="utf-8")
+    rostered = [dict(r, student=f"Student {i}") for i, r in enumerate(rows)]
+    rostered[0]["late"] = {"points": 2, "why": "a run started after the deadline"}
+    missing = [{"name": "dana", "student": "Dana", "status": "missing"}]
+    render_index(
+        wrap(index_context(BatchResult(tmp, rostered, 9.0, {"roster_missing": missing})), reads)
+    )
     for result in (
         BatchResult(Path("out"), rows, 9.0, extra(fingerprints)),
         BatchResult(Path("out"), rows, 9.0, extra(copies)),
