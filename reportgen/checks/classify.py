@@ -42,6 +42,18 @@ def representative(mr: ModelRuns, kind: str = "binary") -> SeedRun | None:
     return order[(len(order) - 1) // 2]
 
 
+def costs_of(project: Project) -> Costs:
+    """report.json ``threshold.costs``: the rule's two error costs and their unit and period."""
+    cfg = project.config
+    return Costs(
+        false_positive=cfg.false_positive,
+        false_negative=cfg.false_negative,
+        unit=cfg.unit,
+        cases_per_period=cfg.cases_per_period,
+        period=cfg.period,
+    )
+
+
 def _binary_val(s: SeedRun) -> Predictions | None:
     """The seed's validation predictions when they are binary, else None."""
     vp = s.val_pred
@@ -81,13 +93,7 @@ def classification(
                 bins=tuple(calibration_bin(b) for b in bins),
             )
         )
-    costs = Costs(
-        false_positive=fp,
-        false_negative=fn,
-        unit=cfg.unit,
-        cases_per_period=cfg.cases_per_period,
-        period=cfg.period,
-    )
+    costs = costs_of(project)
     threshold_section = Threshold(
         candidate=th[0],
         baseline=th[1],

@@ -17,7 +17,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from reportgen.checks.classify import _curve, _matrix, _pr_band, _roc_band, calibration_bin
+from reportgen.checks.classify import (
+    _curve,
+    _matrix,
+    _pr_band,
+    _roc_band,
+    calibration_bin,
+    costs_of,
+)
 from reportgen.checks.cv.select import FoldRuns
 from reportgen.model.ranking import (
     Calibration,
@@ -31,7 +38,6 @@ from reportgen.model.ranking import (
 )
 from reportgen.model.threshold import (
     CostCurve,
-    Costs,
     CvThreshold,
     OverRepeats,
     Threshold,
@@ -154,13 +160,7 @@ def cv_classification(
         th.append(_threshold(project, sets, fits, ri, words))
         rk.append(_ranking(sets, ri, words))
         cal.append(_calibration(project, sets, ri, words))
-    costs = Costs(
-        false_positive=fp,
-        false_negative=fn,
-        unit=cfg.unit,
-        cases_per_period=cfg.cases_per_period,
-        period=cfg.period,
-    )
+    costs = costs_of(project)
     return (
         Threshold(
             candidate=th[0],
