@@ -385,15 +385,11 @@ def run_column_facts(
     values: Callable[[_Runs, str], set[str | None]],
     lines: list[str],
     what: str,
-    columns: tuple[str, ...] = ("features", "split_id"),
-    both: str = "both models",
 ) -> list[Evidence]:
     """same-features and same-split-id: ``values(model, column)`` is the set of a model's
-    logged values of that column over its analysed ``what`` rows, cited by ``lines``; ``both``
-    names the two compared ("both versions" for a model against its earlier version)."""
+    logged values of that column over its analysed ``what`` rows, cited by ``lines``."""
     facts = []
-    labels = {"features": "feature set", "split_id": "split"}
-    for col, label in ((c, labels[c]) for c in columns):
+    for col, label in (("features", "feature set"), ("split_id", "split")):
         vals = {mr.role: values(mr, col) for mr in (cand, base)}
         fid = SAME_COLUMN[col]
         if any(None in v for v in vals.values()) or not all(vals.values()):
@@ -405,7 +401,7 @@ def run_column_facts(
             _fact(
                 fid,
                 same,
-                f"same {label} for {both}: {next(iter(vals['candidate']))}"
+                f"same {label} for both models: {next(iter(vals['candidate']))}"
                 if same
                 else f"{label} differs: {cand.name} {sorted(vals['candidate'], key=str)}, "
                 f"{base.name} {sorted(vals['baseline'], key=str)}",
