@@ -341,3 +341,10 @@ def test_before_after_slices_count_fixed_and_broken_by_the_whole_sets_rule(tmp_p
         assert (s["fixed"], s["broken"]) == (int(fixed[m].sum()), int(broken[m].sum()))
         assert s["before"] == pytest.approx(b[m].mean(), rel=1e-12)
     assert sum(s["fixed"] for s in by_slice.values()) == ba["fixed"]
+    # rung 3 cites every predictions file its interval read: each epoch of both versions
+    runs = pd.read_csv(root / "runs.csv")
+    files = list(runs[runs.model == "before"].predictions) + list(
+        runs[runs.model == "after"].predictions
+    )
+    assert len(files) == 6 and ba["artefacts"] == files
+    assert set(files) <= set(report["ladder"][2]["artefacts"])

@@ -142,7 +142,15 @@ def question_section(
             )
         ),
         coverage=cov,
-        artefacts=(bpred.path, apred.path),
+        # every predictions file the interval read: each run (epoch) of both versions
+        artefacts=tuple(
+            dict.fromkeys(
+                pred.path
+                for mr in (before_runs, after_runs)
+                for sr in mr.seeds
+                if (pred := sr.test_pred) is not None
+            )
+        ),
         repeats={"before": b_runs, "after": a_runs} if max(a_runs, b_runs) > 1 else None,
     )
     slices = slice_entries(project, b, a, labels, blocks, before_labels)
