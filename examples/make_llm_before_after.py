@@ -5,7 +5,7 @@ with Inspect AI on a frozen question set (3 epochs) and a general set, imported 
 The evals are real Inspect runs (`inspect_ai.eval`), offline: the `mockllm/model` provider
 with a scripted solver standing for the two model versions (each version answers a question
 right with its own per-question probability, drawn once from a seeded generator, so epochs
-disagree the way sampled answers do), scored by Inspect's `choice()`-style `match()` scorer.
+disagree the way sampled answers do), scored by Inspect's `match()` scorer.
 The solver sets the output itself, so no model is called and no tokenizer is downloaded.
 The order is the honest one: the question sets and the decision rule are written and frozen
 (`evreport freeze`) before the evals run; then each log is imported through the CLI.
