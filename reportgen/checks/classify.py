@@ -60,7 +60,7 @@ def _binary_val(s: SeedRun) -> Predictions | None:
     return vp if vp is not None and vp.kind == "binary" else None
 
 
-def _curve(xs: Any, ys: Any) -> tuple[list[float], list[float]]:
+def curve_lists(xs: Any, ys: Any) -> tuple[list[float], list[float]]:
     x, y = ranking.thin(np.asarray(xs, float), np.asarray(ys, float), 500)
     return [float(v) for v in x], [float(v) for v in y]
 
@@ -122,13 +122,13 @@ def _band(curves: list[Any], grid: Any) -> tuple[list[float], list[float], list[
     )
 
 
-def _roc_band(curves: list[Any], grid: Any) -> RocBand | None:
+def roc_spread(curves: list[Any], grid: Any) -> RocBand | None:
     """ranking.<role>.roc_band: every network's ROC spread on the grid."""
     b = _band(curves, grid)
     return None if b is None else RocBand(tuple(b[0]), tuple(b[1]), tuple(b[2]), b[3])
 
 
-def _pr_band(curves: list[Any], grid: Any) -> PrBand | None:
+def pr_spread(curves: list[Any], grid: Any) -> PrBand | None:
     """ranking.<role>.pr_band: every network's precision-recall spread on the grid."""
     b = _band(curves, grid)
     return None if b is None else PrBand(tuple(b[0]), tuple(b[1]), tuple(b[2]), b[3])
@@ -168,7 +168,7 @@ def _per_seed(
         )
     tp = rep.test_pred
     counts = sorted_once.get(rep.seed) or ranking.descending_counts(tp.p, tp.y)
-    return per_seed, counts, (_roc_band(rocs, grid), _pr_band(prs, grid))
+    return per_seed, counts, (roc_spread(rocs, grid), pr_spread(prs, grid))
 
 
 def _threshold_entry(
@@ -184,7 +184,7 @@ def _threshold_entry(
     if vp is not None:
         ts, cs = threshold.cost_curve(vp.p, vp.y, fp, fn)
         keep = ts <= 1.0  # the "predict none" sentinel is marked separately
-        cx, cy = _curve(ts[keep], cs[keep])
+        cx, cy = curve_lists(ts[keep], cs[keep])
         curve = CostCurve(threshold=tuple(cx), cost=tuple(cy))
     threshold_reason = None
     if vp is None:
@@ -203,14 +203,14 @@ def _threshold_entry(
         predicts_none=bool(rep.threshold > 1.0),
         validation_cost=v["cost"] if v else None,
         test_cost=t["cost"],
-        confusion=_matrix(t["confusion"]),
+        confusion=confusion_tuple(t["confusion"]),
         precision=t["precision"],
         recall=t["recall"],
         false_positive_rate=t["false_positive_rate"],
         predicted_positive=t["predicted_positive"],
         actual_positive=t["actual_positive"],
         rows=t["rows"],
-        validation_confusion=_matrix(v["confusion"]) if v else None,
+        validation_confusion=confusion_tuple(v["confusion"]) if v else None,
         validation_precision=v["precision"] if v else None,
         validation_recall=v["recall"] if v else None,
         mean_test_cost=float(np.mean([p.test_cost for p in per_seed])),
@@ -219,7 +219,7 @@ def _threshold_entry(
     )
 
 
-def _matrix(rows: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+def confusion_tuple(rows: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     """A confusion matrix as the model holds it."""
     return tuple(tuple(r) for r in rows)
 
@@ -235,11 +235,11 @@ def _ranking_entry(rep: Any, vp: Any, counts: Any, per_seed: list[ThresholdSeed]
     roc = pr = None
     if auc is not None:
         fpr, tpr = ranking.roc_points(tp.p, tp.y, counts)
-        fx, fy = _curve(fpr, tpr)
+        fx, fy = curve_lists(fpr, tpr)
         roc = Roc(fpr=tuple(fx), tpr=tuple(fy))
     if ap is not None:
         rec, prec = ranking.pr_points(tp.p, tp.y, counts)
-        rx, ry = _curve(rec, prec)
+        rx, ry = curve_lists(rec, prec)
         pr = PrecisionRecall(recall=tuple(rx), precision=tuple(ry))
     one_class = (
         f"the test part has one class only ({count_noun(n_pos, 'positive')}, "

@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from reportgen.checks.classify import (
-    _curve,
-    _matrix,
-    _pr_band,
-    _roc_band,
     calibration_bin,
+    confusion_tuple,
     costs_of,
+    curve_lists,
+    pr_spread,
+    roc_spread,
 )
 from reportgen.checks.cv.select import FoldRuns
 from reportgen.model.ranking import (
@@ -189,7 +189,7 @@ def _threshold(
     medians = [float(np.median(f.thresholds)) for f in done]
     ts, cs = threshold.cost_curve(rep.p, rep.y, fp, fn)
     keep = ts <= 1.0
-    cx, cy = _curve(ts[keep], cs[keep])
+    cx, cy = curve_lists(ts[keep], cs[keep])
     conf = np.mean([np.array(f.confusion, dtype=float) for f in done], axis=0)
     costs = [f.cost for f in done]
     aucs = [ranking.roc_auc(s.p, s.y) for s in sets]
@@ -205,7 +205,7 @@ def _threshold(
         predicts_none=bool(min(fit.thresholds) > 1.0),
         validation_cost=None,
         test_cost=fit.cost,
-        confusion=_matrix([[tn, fpos], [fneg, tp]]),
+        confusion=confusion_tuple([[tn, fpos], [fneg, tp]]),
         precision=tp / (tp + fpos) if tp + fpos else 0.0,
         recall=tp / (tp + fneg) if tp + fneg else 0.0,
         false_positive_rate=fpos / (fpos + tn) if fpos + tn else None,
@@ -243,10 +243,10 @@ def _ranking(sets: list[OofSet], ri: int, words: str) -> RankingModel:
     n_neg = int(rep.y.size - n_pos)
     roc = pr = None
     if aucs[ri] is not None:
-        fx, fy = _curve(*ranking.roc_points(rep.p, rep.y, counts))
+        fx, fy = curve_lists(*ranking.roc_points(rep.p, rep.y, counts))
         roc = Roc(fpr=tuple(fx), tpr=tuple(fy))
     if aps[ri] is not None:
-        rx, ry = _curve(*ranking.pr_points(rep.p, rep.y, counts))
+        rx, ry = curve_lists(*ranking.pr_points(rep.p, rep.y, counts))
         pr = PrecisionRecall(recall=tuple(rx), precision=tuple(ry))
     auc_ok = [a for a in aucs if a is not None]
     return RankingModel(
@@ -263,8 +263,8 @@ def _ranking(sets: list[OofSet], ri: int, words: str) -> RankingModel:
         negatives=n_neg,
         roc=roc,
         pr=pr,
-        roc_band=_roc_band(rocs, grid),
-        pr_band=_pr_band(prs, grid),
+        roc_band=roc_spread(rocs, grid),
+        pr_band=pr_spread(prs, grid),
         cv=CvRanking(
             basis=words,
             roc_auc=over_repeats(sets, list(aucs)),
