@@ -328,44 +328,6 @@ def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
     )
 
 
-def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> list[Evidence]:
-    """Before and after: same-features, both versions evaluated alike as the run log records it
-    (for imported eval logs the task, dataset, scorer and epochs), part by part: on each part
-    both versions logged one and the same value. [] when no run of either version logged
-    features: the frozen questions and the recomputed metric are then the comparison's only
-    terms, and the fact is not counted."""
-    rows = {mr.name: [r for r in mr.rows if r.ok] for mr in (after, before)}
-    if not any(r.features for rs in rows.values() for r in rs):
-        return []
-    fid = SAME_COLUMN["features"]
-    lines = [r.cite(project.runs_name) for rs in rows.values() for r in rs[:1]]
-    parts = sorted({r.split for rs in rows.values() for r in rs}, key=lambda p: p != "test")
-    said: list[tuple[str, str]] = []
-    differs: list[str] = []
-    unknown: list[str] = []
-    for part in parts:
-        vals = {name: {r.features for r in rs if r.split == part} for name, rs in rows.items()}
-        if any(not v or None in v or "" in v for v in vals.values()):
-            unknown.append(part)
-        elif vals[after.name] == vals[before.name] and len(vals[after.name]) == 1:
-            said.append((part, str(next(iter(vals[after.name])))))
-        else:
-            differs.append(
-                f"{part}: {after.name} {sorted(vals[after.name], key=str)}, "
-                f"{before.name} {sorted(vals[before.name], key=str)}"
-            )
-    if differs:
-        return [_fact(fid, False, "feature set differs on " + "; ".join(differs), lines)]
-    if unknown:
-        text = f"runs.csv has no features for every run on {', '.join(unknown)}: same feature set not shown"
-        return [_fact(fid, None, text, lines)]
-    by_value: dict[str, list[str]] = {}
-    for part, value in said:
-        by_value.setdefault(value, []).append(part)
-    text = " | ".join(f"on {' and '.join(ps)}: {v}" for v, ps in by_value.items())
-    return [_fact(fid, True, f"same feature set for both versions {text}", lines)]
-
-
 class _Named(Protocol):
     """What run_column_facts reads of a model's runs (split ModelRuns or cv FoldRuns)."""
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from reportgen.checks.before_after import decision as dec
+from reportgen.checks.before_after.evaluated import same_evaluation
 from reportgen.checks.before_after.general import general_section
 from reportgen.checks.before_after.rungs import (
     BA_FACTS,
@@ -17,7 +18,7 @@ from reportgen.checks.before_after.rungs import (
 )
 from reportgen.checks.before_after.sections import question_section
 from reportgen.checks.data import data_section
-from reportgen.checks.fairness import fairness_facts, same_evaluation
+from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import climb, fair_rung, supported
 from reportgen.checks.recompute import comparisons as recomputed
 from reportgen.checks.recompute import recompute_warnings
