@@ -5,7 +5,7 @@ VENV_STAMP := .venv/.installed
 VENV_BASE := .venv/.installed-base
 EXAMPLE ?= examples/weekly-churn
 
-.PHONY: help setup example examples-build test test-fast test-install lint typecheck format fixtures golden pages bench bench-peer clean
+.PHONY: help setup example examples-build test test-fast test-install lint typecheck format fixtures messages golden pages bench bench-peer clean
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -74,6 +74,9 @@ format: $(VENV_STAMP) ## ruff format in place
 
 fixtures: $(VENV_STAMP) ## rebuild tests/fixtures/ from the examples through the real pipeline
 	$(PY) tests/render/make_fixtures.py
+
+messages: $(VENV_STAMP) ## extract every message (Babel) into reportgen/locale, merge into each .po, compile the .mo
+	$(PY) -m reportgen.words.catalog
 
 golden: $(VENV_STAMP) ## regenerate the golden HTML used by tests/render
 	EVREPORT_UPDATE_GOLDEN=1 $(PY) -m pytest tests/render -q

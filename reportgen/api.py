@@ -54,6 +54,7 @@ def build_report(
     max_file_bytes: int | None = None,
     versioned: bool = True,
     links: bool = True,
+    language: str | None = None,
 ) -> BuildResult:
     """Load, check, render and atomically write the report for one project folder.
 
@@ -62,6 +63,7 @@ def build_report(
     through ``.evreport-current`` (``outputs.atomic_write_dir``); False writes plain files,
     for a fresh folder that is swapped in whole (a batch's). ``links``: the HTML links each
     artefact to its file, relative to ``out`` when the path there is short (safe.project_link).
+    ``language``: "en" or "uk" for every sentence (None: ``[report] language``, else English).
     """
     from reportgen.checks import compute
     from reportgen.outputs import atomic_write_dir
@@ -74,14 +76,16 @@ def build_report(
     with Helpers.for_fresh_process(formats) or nullcontext() as helpers:
         project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
         from reportgen.errors import display_name
+        from reportgen.words.i18n import speaking
 
-        # a non-UTF-8 folder name must not stop report.json from being written
-        report, warnings = compute(
-            project, command=display_name(command or f"evreport build {project_dir}")
-        )
-        from reportgen.safe import project_link
+        with speaking(language or project.config.language):
+            # a non-UTF-8 folder name must not stop report.json from being written
+            report, warnings = compute(
+                project, command=display_name(command or f"evreport build {project_dir}")
+            )
+            from reportgen.safe import project_link
 
-        link = project_link(project_dir, out_dir) if links else None
-        files, problems = render_outputs(report, formats, links=link, helpers=helpers)
+            link = project_link(project_dir, out_dir) if links else None
+            files, problems = render_outputs(report, formats, links=link, helpers=helpers)
     written = atomic_write_dir(out_dir, files, versioned=versioned)
     return BuildResult(report, out_dir, written, warnings, problems)

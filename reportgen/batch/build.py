@@ -80,11 +80,13 @@ def plan_tasks(
     timeout: float,
     build: str,
     after_build: str | None = None,
+    language: str | None = None,
 ) -> list[dict]:
     """One JSON-able task per submission: everything a worker needs, as absolute paths.
 
     ``build`` and ``after_build`` are function references (``build_ref``): the build, and
-    the hook that adds keys to the row after a successful build (None: none).
+    the hook that adds keys to the row after a successful build (None: none). ``language``:
+    the language of every report (None: each project's own ``[report] language``).
     """
     out = out.resolve()
     return [
@@ -100,6 +102,7 @@ def plan_tasks(
             "build": build,
             "after_build": after_build,
             "command": f"evreport batch {display_name(s.source)}",
+            "language": language,
         }
         for s in subs
     ]
@@ -189,6 +192,7 @@ def build_one(task: dict) -> dict:
             command=task["command"],
             versioned=False,
             links=False,  # built in a staging folder, and a zip's project is temporary
+            language=task.get("language"),
         )
         row.update(summary_fields(result.report))
         if task.get("after_build"):  # e.g. the grading steps' fingerprint of the project

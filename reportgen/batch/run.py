@@ -34,6 +34,7 @@ from reportgen.batch.summary import BatchResult, summary_csv, summary_json
 from reportgen.batch.worker import worker_memory_mb
 from reportgen.errors import BusyError, UsageError, display_name
 from reportgen.safe import FolderBusy, atomic_write, lock_folder
+from reportgen.words.i18n import speaking
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -99,6 +100,7 @@ def run_batch(
     build: Callable[[dict[str, Any]], dict[str, Any]] = build_one,
     memory_mb: int | None = None,
     grading: BatchHooks | None = None,
+    language: str | None = None,
 ) -> BatchResult:
     """Build every submission in ``paths`` into ``out`` and write the class summary.
 
@@ -106,7 +108,9 @@ def run_batch(
     ``memory_mb`` caps each local worker's memory (default EVREPORT_WORKER_MEMORY_MB or
     4096 MiB; 0 for no limit). ``grading``: the hooks of a layer on top (a
     reportgen.grading.GradingOptions adds the rubric, feedback, copied work and reuse);
-    None is the plain batch.
+    None is the plain batch. ``language``: every report, the index, feedback and grade
+    comments in "en" or "uk" (None: each report in its own ``[report] language``, the
+    class's pages in English).
     Raises UsageError for a bad command line; a bad submission only makes an error row.
     """
     start = time.perf_counter()
@@ -126,7 +130,9 @@ def run_batch(
             reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), stage)
             skip = {r["name"] for r in reused}
             todo = [s for s in subs if s.name not in skip]
-            tasks = plan_tasks(todo, out, formats, timeout, build_ref(build), hooks.after_build)
+            tasks = plan_tasks(
+                todo, out, formats, timeout, build_ref(build), hooks.after_build, language
+            )
             rows: list[dict[str, Any]] = [clean_row(r) for r in reused]
 
             def on_row(row: dict[str, Any]) -> None:
@@ -141,13 +147,15 @@ def run_batch(
             else:
                 run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
             rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
-            extra = hooks.finish(rows, stage)
+            with speaking(language):
+                extra = hooks.finish(rows, stage)
             names = [r["name"] for r in rows]
             write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
             new, kept = swap_in(out, rows, earlier)
             result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
-            write_summary(result)
-            hooks.write(out)
+            with speaking(language):
+                write_summary(result)
+                hooks.write(out)
             retire(out, earlier, {*new, *kept})
             write_marker(out, [*new, *kept, *RESERVED], "done")
         except OSError as e:

@@ -21,6 +21,7 @@ from reportgen.model.header import Project as ProjectInfo
 from reportgen.model.ladder import Claim
 from reportgen.project import Project
 from reportgen.project.files import combined_digest
+from reportgen.words.i18n import current
 
 SCHEMA: Literal["evreport/1"] = "evreport/1"
 LIBRARIES = (
@@ -188,6 +189,7 @@ def assemble(head: Header, sections: dict[str, Any], warnings: list[Problem]) ->
         project=head.project,
         inputs=head.inputs,
         warnings=found,
+        language=current(),  # type: ignore[arg-type]  # one of i18n.LANGUAGES
         **tupled,
     )
     jsonable(report, strict=True)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from reportgen.cli.options import format_option
+from reportgen.cli.options import format_option, lang_option
 
 BATCH_EPILOG = """
 \b
@@ -46,6 +46,10 @@ def _unless_given(flag: str, help: str, **kwargs):
     help="Projects built at once (default: the number of CPUs).",
 )
 @format_option("Comma-separated formats for each report.")
+@lang_option(
+    "Language of every report, the index, feedback and grade comments: en or uk "
+    "(default: each project's [report] language; the class's pages in English)."
+)
 @click.option(
     "--timeout",
     type=float,
@@ -102,7 +106,10 @@ def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_opti
         check_environment()
         grading = _grading_options(rubric, roster, deadline, force)
         # build_options: --jobs, --format, --timeout, --executor, --scheduler, as run_batch names them
-        result = run_batch(submissions, out, **build_options, progress=progress, grading=grading)
+        language = build_options.pop("lang")
+        result = run_batch(
+            submissions, out, **build_options, progress=progress, grading=grading, language=language
+        )
     except EvreportError as e:
         click.echo(f"evreport batch: error: {clean_text(e)} [{e.slug}]", err=True)
         sys.exit(e.exit_code)

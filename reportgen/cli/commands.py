@@ -7,7 +7,7 @@ import sys
 import click
 
 from reportgen import __version__
-from reportgen.cli.options import format_option
+from reportgen.cli.options import format_option, lang_option
 from reportgen.errors import EXIT_INPUT, EXIT_STRICT, EXIT_USAGE, clean_text
 
 EXIT_CODES = f"""
@@ -179,6 +179,7 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     help="Output folder (default: PROJECT/report). Only this folder is written.",
 )
 @format_option("Comma-separated: html, pdf, json, md.")
+@lang_option("Language of the report: en or uk (default: [report] language, else en).")
 @click.option(
     "--strict",
     is_flag=True,
@@ -229,6 +230,7 @@ def build(
     project,
     out,
     formats,
+    lang,
     strict,
     require_rung,
     junit_path,
@@ -276,31 +278,35 @@ def build(
             command=cmd,
             paths=_paths(config_path, runs, manifest, artefacts),
             max_file_bytes=max_file_mb * 1024 * 1024 if max_file_mb else None,
+            language=lang,
         )
     except EvreportError as e:
         if ci_files and isinstance(e, InputError):  # the CI job still shows why
             _write_ci_files(ci_files, ci.failed_build(display_name(project), e.problems))
         _fail(e)
-    _echo_problems(result.warnings)
-    for p in result.written:
-        click.echo(f"wrote {display_name(p)}")
-    for msg in result.render_problems:
-        click.echo(f"evreport: error: {msg}", err=True)
-    gate_list = ci.gates(result.report, strict, require_rung)
-    if ci_files:
-        _write_ci_files(ci_files, ci.built(result.report, gate_list, result.render_problems))
-    click.echo(clean_text(ci.verdict_line(result.report)))
-    for reason in ci.reasons(result.report):
-        click.echo(f"  - {reason}")
-    for g in gate_list:
-        if not g.passed:
-            click.echo(f"evreport: {g.option}: {clean_text(g.reason)}", err=True)
-    code = result.exit_code(strict, require_rung)
-    # the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
-    if mlflow_run or tracking_uri:
-        from reportgen.importers.mlflow_log import log_to_mlflow
+    from reportgen.words.i18n import speaking
 
-        code = log_to_mlflow(result, mlflow_run, tracking_uri, code)
+    with speaking(result.report.language):  # the verdict line and the CI files too
+        _echo_problems(result.warnings)
+        for p in result.written:
+            click.echo(f"wrote {display_name(p)}")
+        for msg in result.render_problems:
+            click.echo(f"evreport: error: {msg}", err=True)
+        gate_list = ci.gates(result.report, strict, require_rung)
+        if ci_files:
+            _write_ci_files(ci_files, ci.built(result.report, gate_list, result.render_problems))
+        click.echo(clean_text(ci.verdict_line(result.report)))
+        for reason in ci.reasons(result.report):
+            click.echo(f"  - {reason}")
+        for g in gate_list:
+            if not g.passed:
+                click.echo(f"evreport: {g.option}: {clean_text(g.reason)}", err=True)
+        code = result.exit_code(strict, require_rung)
+        # the report back into MLflow as the run's artifacts (importers/mlflow_log.py)
+        if mlflow_run or tracking_uri:
+            from reportgen.importers.mlflow_log import log_to_mlflow
+
+            code = log_to_mlflow(result, mlflow_run, tracking_uri, code)
     sys.exit(code)
 
 

@@ -28,3 +28,16 @@ def format_option(help: str):
         callback=parse_formats,
         help=help,
     )
+
+
+def lang_option(help: str):
+    """--lang: the language every sentence is written in (wins over ``[report] language``)."""
+    from reportgen.words.i18n import LANGUAGES
+
+    return click.option(
+        "--lang",
+        "lang",
+        type=click.Choice(LANGUAGES),
+        default=None,
+        help=help,
+    )

@@ -13,7 +13,7 @@ threshold.py, ranking.py (and calibration), multiclass.py, regression.py: per-mo
 before_after.py  before_after and general
 data.py          data, comparisons, warnings
 sensitivity.py   per-model input sensitivity, from the check files
-report.py        Report: the 27 top-level keys
+report.py        Report: the 28 top-level keys
 schema.py        the JSON Schema and the key tables of docs/report-json.md, from the types
 """
 

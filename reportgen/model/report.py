@@ -22,7 +22,7 @@ from reportgen.model.threshold import Threshold
 
 @dataclass(frozen=True, slots=True)
 class Report(Model):
-    """The whole report.json (schema evreport/1): the 26 top-level keys; a section that does not apply is None."""
+    """The whole report.json (schema evreport/1): the 27 top-level keys; a section that does not apply is None."""
 
     schema: Literal["evreport/1"] = key("the contract's version, always evreport/1")
     tool: Tool = key("the program that wrote the report")
@@ -70,4 +70,7 @@ class Report(Model):
     general: General | None = key("before-after mode with a general set, else null")
     warnings: tuple[ReportWarning, ...] = key(
         "non-fatal input findings, in the order the build found them"
+    )
+    language: Literal["en", "uk"] = key(
+        "the language of every text field; keys, ids, slugs and numbers never change with it"
     )

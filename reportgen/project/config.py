@@ -23,6 +23,7 @@ from reportgen.project.config_toml import (
     load_toml,
 )
 from reportgen.stats.metric_registry import METRICS, TASKS, task_metrics, unit_power
+from reportgen.words.i18n import LANGUAGES
 from reportgen.words.nouns import metric_unit
 
 #: the built-in metrics of each task (per-row, so the row-weighted estimand holds), from the
@@ -101,6 +102,8 @@ SCHEMA: Schema = {
         "period": (STR, False),
     },
     "general": {"split": (STR, False), "max_drop": (NUM, False)},
+    #: the language the report is written in (the build's --lang wins)
+    "report": {"language": ('"en" or "uk"', False)},
     "reconsider": {"when": (LIST, False)},
     "evidence": {k: (LIST, False) for k in RUNG_KEYS},
     #: model name (as runs.csv spells it) -> the name the report prints; any key is allowed
@@ -148,6 +151,7 @@ class Config:
     period: str | None = None
     general_split: str = "general"
     max_drop: float = 0.02
+    language: str = "en"  # [report] language: every sentence of the report (words/i18n.py)
     reconsider_when: list[str] = field(default_factory=list)
     evidence: dict[str, list[str]] = field(default_factory=dict)
     #: [models]: model name -> display name ("mlp" -> "MLP (one hidden layer of 32)")
@@ -212,6 +216,8 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         value = (doc.get(table) or {}).get(key)
         if isinstance(value, int | float) and value > high:
             err(f"{label} = {quote(value)} must be at most {high:g}", table, key)
+    cfg.language = (doc.get("report") or {}).get("language", cfg.language)
+    _one_of(cfg.language, LANGUAGES, "report.language", err)
     cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
     cfg.evidence = {k: list(v) for k, v in doc.get("evidence", {}).items()}
     cfg.display_names = _display_names(doc.get("models") or {}, err)

@@ -9,6 +9,9 @@ reportgen.resources finds it), both with undefined names as errors:
   as ``&lt;`` in a Markdown reader; instead every printed value goes through ``plain``:
   one line, control characters escaped, and ``[ ] < > ` \\`` escaped so that user text
   can form no link, image, raw HTML or code.
+
+Both flavours have the message functions of ``reportgen.words.i18n`` as globals (``_``,
+``n_``, ``p_``, ``np_``): a template's text is a message of the one catalog.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def environment(flavour: str = "html"):
     if flavour not in FLAVOURS:
         raise ValueError(f"unknown template flavour {flavour!r}; use one of {', '.join(FLAVOURS)}")
     html = flavour == "html"
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
         autoescape=html,
         undefined=jinja2.StrictUndefined,
@@ -60,6 +63,13 @@ def environment(flavour: str = "html"):
         keep_trailing_newline=True,
         finalize=visible if html else plain,
     )
+    # the templates' words are messages of the same catalog as the code's, in the language
+    # being written when the template renders: {{ _("Seed spread of {model}", model=m) }};
+    # the filled text is escaped as any printed value (no message carries markup)
+    from reportgen.words.i18n import _, n_, np_, p_
+
+    env.globals.update(_=_, n_=n_, p_=p_, np_=np_)
+    return env
 
 
 def stylesheet(*names: str) -> str:

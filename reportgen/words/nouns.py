@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from reportgen.words.i18n import current, n_, np_
 from reportgen.words.numbers import count, value
 
 #: plurals no suffix rule gets right (a block or slice column may be named after any of them)
@@ -70,17 +72,79 @@ def singular_noun(word: str) -> str:
     return f"{head} {last}" if head else last
 
 
+#: the nouns evreport itself counts, each with its counted message: in a language other than
+#: English the catalog's plural forms say them ("1 рядок, 2 рядки, 5 рядків"); a noun that is
+#: not here (a user's column name) is counted in the language's own phrase around it
+COUNTED: dict[str, Callable[[int], str]] = {
+    "row": lambda n: n_("{n} row", "{n} rows", n),
+    "test row": lambda n: n_("{n} test row", "{n} test rows", n),
+    "block": lambda n: n_("{n} block", "{n} blocks", n),
+    "seed": lambda n: n_("{n} seed", "{n} seeds", n),
+    "seed pair": lambda n: n_("{n} seed pair", "{n} seed pairs", n),
+    "seed label": lambda n: n_("{n} seed label", "{n} seed labels", n),
+    "network": lambda n: n_("{n} network", "{n} networks", n),
+    "run": lambda n: n_("{n} run", "{n} runs", n),
+    "repeat": lambda n: n_("{n} repeat", "{n} repeats", n),
+    "fold": lambda n: n_("{n} fold", "{n} folds", n),
+    "fold gap": lambda n: n_("{n} fold gap", "{n} fold gaps", n),
+    "question": lambda n: n_("{n} question", "{n} questions", n),
+    "broken question": lambda n: n_("{n} broken question", "{n} broken questions", n),
+    "config": lambda n: n_("{n} config", "{n} configs", n),
+    "decimal": lambda n: n_("{n} decimal", "{n} decimals", n),
+    "empty bin": lambda n: n_("{n} empty bin", "{n} empty bins", n),
+    "required slice": lambda n: n_("{n} required slice", "{n} required slices", n),
+    "positive": lambda n: n_("{n} positive", "{n} positives", n),
+    "negative": lambda n: n_("{n} negative", "{n} negatives", n),
+    "file": lambda n: n_("{n} file", "{n} files", n),
+    "line": lambda n: n_("{n} line", "{n} lines", n),
+    "check": lambda n: n_("{n} check", "{n} checks", n),
+    "model": lambda n: n_("{n} model", "{n} models", n),
+    "class": lambda n: n_("{n} class", "{n} classes", n),
+    "slice": lambda n: n_("{n} slice", "{n} slices", n),
+    "week": lambda n: n_("{n} week", "{n} weeks", n),
+    "epoch": lambda n: n_("{n} epoch", "{n} epochs", n),
+    "sample": lambda n: n_("{n} sample", "{n} samples", n),
+    "student": lambda n: n_("{n} student", "{n} students", n),
+    "submission": lambda n: n_("{n} submission", "{n} submissions", n),
+    "resample": lambda n: n_("{n} resample", "{n} resamples", n),
+}
+
+
 def count_noun(n: float | int | None, word: str, *, adjective: str = "") -> str:
     """A count with its noun agreeing: "1 week", "30 visit months", "2 batches", "2,844 rows";
-    ``adjective`` goes between, as written: count_noun(400, "block", adjective="single-row")."""
+    ``adjective`` goes between, as written: count_noun(400, "block", adjective="single-row").
+
+    In another language a noun of ``COUNTED`` takes the catalog's plural form and the
+    adjective (a model's or a part's name, as the user wrote it) follows in parentheses; a
+    user's noun stays as written inside the language's count phrase ("30 × «visit month»")."""
+    if current() != "en":
+        k = int(value(n, "count"))
+        said = COUNTED.get(singular_noun(word).lower())
+        text = (
+            said(k)
+            if said
+            else np_(
+                "a count of a noun the user wrote",
+                "{n} × «{noun}»",
+                "{n} × «{noun}»",
+                k,
+                noun=noun(word),
+            )
+        )
+        return f"{text} ({adjective.strip()})" if adjective.strip() else text
     one = value(n, "count") == 1
-    said = singular_noun(word) if one else plural_noun(word)
-    return " ".join(x for x in (count(n), adjective.strip(), said) if x)
+    said_en = singular_noun(word) if one else plural_noun(word)
+    return " ".join(x for x in (count(n), adjective.strip(), said_en) if x)
 
 
 def blocks_phrase(n: float | int | None, block: str | None) -> str:
     """How many evaluation blocks, in words: "30 weeks"; without a block column each row is its
-    own block and the count says so plainly: "400 rows"."""
+    own block and the count says so plainly: "400 rows". In another language the block
+    column's name stays as the user wrote it, inside a count of blocks: "30 блоків «week»"."""
+    if block and current() != "en":
+        return n_(
+            "{n} block '{name}'", "{n} blocks '{name}'", int(value(n, "count")), name=noun(block)
+        )
     if block:
         return count_noun(n, block)
     return count_noun(n, "row")

@@ -11,6 +11,8 @@ import math
 from decimal import Decimal
 from typing import TypeGuard
 
+from reportgen.words.i18n import _, local_number, n_, p_
+
 MINUS = "\u2212"
 #: a gap's decimals stop here: a gap smaller than 10⁻⁶ prints as a rounded zero
 MAX_DECIMALS = 6
@@ -49,7 +51,7 @@ def fixed(x: float | int | None, digits: int) -> str:
     v = value(x)
     if math.isinf(v):
         return "∞" if v > 0 else MINUS + "∞"
-    return _minus(f"{v:,.{digits}f}")
+    return local_number(_minus(f"{v:,.{digits}f}"))
 
 
 def decimals(*values: float | int | None, sig: int = 3, cap: int | None = MAX_DECIMALS) -> int:
@@ -84,7 +86,7 @@ def power_of_ten(x: float | int | None, figures: int = 2) -> str:
     if v == 0 or not math.isfinite(v):
         return fixed(v, 0)
     mantissa, exponent = f"{v:.{figures - 1}e}".split("e")
-    return f"{_minus(mantissa)} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return f"{local_number(_minus(mantissa))} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def sig(x: float | int | None, figures: int = 3) -> str:
@@ -169,7 +171,7 @@ def interval(
 ) -> str:
     """An interval, both ends signed, with its point's decimals: "−0.0039 to +0.0120"."""
     d = gap_decimals(point, low, high) if digits is None else digits
-    return f"{with_sign(low, d)} to {with_sign(high, d)}"
+    return _("{low} to {high}", low=with_sign(low, d), high=with_sign(high, d))
 
 
 def gap_with_interval(x: float | int | None, low: float | None, high: float | None) -> str:
@@ -187,7 +189,7 @@ def metric_interval(low: float | int | None, high: float | int | None, point: fl
         v = value(x)  # an end clipped to the metric's range (0, 1) prints as that bound
         return fixed(v, 0) if float(v).is_integer() else fixed(v, d)
 
-    return f"{end(low)} to {end(high)}"
+    return _("{low} to {high}", low=end(low), high=end(high))
 
 
 def half_width(
@@ -202,7 +204,7 @@ def count(n: float | int | None) -> str:
     v = value(n, "count")
     if not v.is_integer():
         raise ValueError(f"a count to print is {n!r}, not a whole number")
-    return _minus(f"{int(v):,}")
+    return local_number(_minus(f"{int(v):,}"))
 
 
 def file_size(n: float | int | None) -> str:
@@ -210,12 +212,18 @@ def file_size(n: float | int | None) -> str:
     "4.10 kB", "12.4 MB", "1.23 GB"."""
     v = value(n, "file size")
     if v < 1000:
-        return count(v) + (" byte" if v == 1 else " bytes")
-    for unit, scale in (("kB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12)):
+        return n_("{n} byte", "{n} bytes", int(v))
+    units = (
+        (p_("unit of size", "kB"), 1e3),
+        (p_("unit of size", "MB"), 1e6),
+        (p_("unit of size", "GB"), 1e9),
+        (p_("unit of size", "TB"), 1e12),
+    )
+    for unit, scale in units:
         x = v / scale
-        if x < 999.5 or unit == "TB":
+        if x < 999.5 or scale == 1e12:
             digits = 2 if x < 9.995 else 1 if x < 99.95 else 0
-            return f"{x:.{digits}f} {unit}"
+            return local_number(f"{x:.{digits}f}") + " " + unit
     raise AssertionError("unreachable")
 
 
@@ -226,13 +234,13 @@ def pct(x: float | int | None) -> str:
 
 def confidence(c: float | int | None) -> str:
     """A configured confidence level as written, in percent: 95%, 97.5%."""
-    return f"{round(value(c, 'confidence') * 100, 6):g}%"
+    return local_number(f"{round(value(c, 'confidence') * 100, 6):g}") + "%"
 
 
 def pvalue(p: float | int | None, space: str = " ") -> str:
     """A p-value, 3 decimals: "0.037", "< 0.001" (``space`` between the sign and the number)."""
     v = value(p, "p-value")
-    return f"<{space}0.001" if v < 0.001 else f"{v:.3f}"
+    return local_number(f"<{space}0.001" if v < 0.001 else f"{v:.3f}")
 
 
 def p_text(p: float | int | None) -> str:
@@ -246,9 +254,9 @@ def posterior(x: float | int | None, space: str = " ") -> str:
     would round a probability that is not 0 or 1 to 0.000 or 1.000 (``space`` after the sign)."""
     v = value(x, "probability")
     if 0 < v < 0.0005:
-        return f"<{space}0.001"
+        return local_number(f"<{space}0.001")
     if 0.9995 <= v < 1:
-        return f">{space}0.999"
+        return local_number(f">{space}0.999")
     return fixed(v, 3)
 
 
@@ -270,8 +278,8 @@ def _shortest(v: float) -> str:
     if not math.isfinite(v):
         return fixed(v, 0)
     if v.is_integer() and abs(v) < HUGE:
-        return _minus(f"{int(v):,}")
-    return _minus(format(Decimal(repr(v)), "f"))
+        return local_number(_minus(f"{int(v):,}"))
+    return local_number(_minus(format(Decimal(repr(v)), "f")))
 
 
 def quantity(x: float | int | None) -> str:

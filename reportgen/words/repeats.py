@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from reportgen.words.i18n import _
+
 RepeatWords = namedtuple(
     "RepeatWords",
     [
@@ -26,7 +28,7 @@ RepeatWords = namedtuple(
         "moves",
         # the budget's seed term in the chart legend: "seed term (retraining)"
         "term",
-        # one repeat, as a noun to count: "network" (5 networks)
+        # one repeat, as a noun to count: "network" (5 networks); English, for count_noun
         "unit",
         # one repeat in a caption or legend: "trained network"
         "one",
@@ -37,34 +39,32 @@ RepeatWords = namedtuple(
     ],
 )
 
-REPEAT_WORDS = {
-    "seeds": RepeatWords(
-        label="retraining",
-        noise="retraining noise",
-        again="the same model is trained again with another seed",
-        heading="Retraining",
-        moves="retraining",
-        term="seed term (retraining)",
-        unit="network",
-        one="trained network",
-        one_candidate="trained candidate network",
-        as_is="the networks as trained",
-    ),
-    "samples": RepeatWords(
-        label="repeated runs: sampling noise",
-        noise="sampling noise of repeated runs",
-        again="the same model is evaluated again over another sampling epoch",
-        heading="Repeated runs: sampling noise",
-        moves="repeating the runs",
-        term="seed term (sampling noise)",
-        unit="run",
-        one="evaluation run",
-        one_candidate="candidate evaluation run",
-        as_is="the runs as evaluated",
-    ),
-}
-
 
 def repeat_words(repeats: str | None) -> RepeatWords:
-    """The words for ``[evaluation] repeats`` ("seeds" when missing or unknown: old reports)."""
-    return REPEAT_WORDS.get(repeats or "seeds", REPEAT_WORDS["seeds"])
+    """The words for ``[evaluation] repeats`` ("seeds" when missing or unknown: old reports),
+    in the current language (looked up at each call, never at import)."""
+    if repeats == "samples":
+        return RepeatWords(
+            label=_("repeated runs: sampling noise"),
+            noise=_("sampling noise of repeated runs"),
+            again=_("the same model is evaluated again over another sampling epoch"),
+            heading=_("Repeated runs: sampling noise"),
+            moves=_("repeating the runs"),
+            term=_("seed term (sampling noise)"),
+            unit="run",
+            one=_("evaluation run"),
+            one_candidate=_("candidate evaluation run"),
+            as_is=_("the runs as evaluated"),
+        )
+    return RepeatWords(
+        label=_("retraining"),
+        noise=_("retraining noise"),
+        again=_("the same model is trained again with another seed"),
+        heading=_("Retraining"),
+        moves=_("retraining"),
+        term=_("seed term (retraining)"),
+        unit="network",
+        one=_("trained network"),
+        one_candidate=_("trained candidate network"),
+        as_is=_("the networks as trained"),
+    )

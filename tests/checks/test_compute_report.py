@@ -129,7 +129,7 @@ def test_assemble_writes_the_sections_in_report_json_order():
     sections = {k: getattr(r, k) for k in reversed(SECTIONS)}
     out = assemble(_head(), sections, []).to_json()
     header_keys = ["schema", "tool", "build", "project", "inputs"]
-    assert list(out) == [*header_keys, *SECTIONS, "warnings"]
+    assert list(out) == [*header_keys, *SECTIONS, "warnings", "language"]
     assert out["warnings"] == []
 
 
