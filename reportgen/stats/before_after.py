@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from reportgen.stats._util import plain
 
@@ -242,6 +241,8 @@ def dominant_category(
     total = sum(questions_by_category.values()) if questions_by_category else None
     if not questions or not total:
         return Dominant(name, int(count), int(n_broken))
+    from scipy import stats  # lazy: scipy.stats takes half a second to import
+
     p = stats.binomtest(int(count), int(n_broken), questions / total, alternative="greater")
     return Dominant(
         name,

@@ -78,6 +78,16 @@ def test_lazy_imports():
     assert out.stdout.strip() == "False"
 
 
+def test_checks_do_not_import_scipy_stats():
+    """scipy.stats takes about half a second to import; a build that needs none of its
+    functions (the t and normal quantiles come from scipy.special) must not pay it."""
+    import subprocess
+
+    code = "import sys, reportgen.checks, reportgen.project;print('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_charts_drawn_in_a_helper_process_are_the_same(weekly_churn):
     helper, _ = render_outputs(Report.from_json(weekly_churn), ("html",), chart_process=True)
     here, _ = render_outputs(Report.from_json(weekly_churn), ("html",), chart_process=False)
