@@ -101,3 +101,42 @@ def test_helper_process_failure_names_the_reason():
         helper.submit({"broken": {"mark": "no-such-mark"}})
         with pytest.raises(ChartProcessError, match="chart conversion failed in the helper"):
             helper.result()
+
+
+def test_the_compiled_template_cache_changes_no_byte(weekly_churn, monkeypatch, tmp_path):
+    """The HTML is the same whether the templates come from Jinja's bytecode cache (written
+    on a first render, read on the next) or are compiled afresh; an unusable cache folder
+    only means compiling."""
+    import jinja2
+
+    from reportgen.render import env
+
+    def html() -> bytes:
+        env.environment.cache_clear()
+        return render_outputs(Report.from_json(weekly_churn), ("html",), chart_process=False)[0][
+            "report.html"
+        ]
+
+    monkeypatch.setattr(
+        jinja2.FileSystemBytecodeCache, "__init__", _cache_in(tmp_path / "cache"), raising=True
+    )
+    (tmp_path / "cache").mkdir()
+    try:
+        first, second = html(), html()
+        assert list((tmp_path / "cache").iterdir()), "the first render wrote no cache"
+        monkeypatch.setenv("EVREPORT_NO_TEMPLATE_CACHE", "1")
+        assert env._bytecode_cache("html") is None
+        assert first == second == html()
+    finally:
+        env.environment.cache_clear()
+
+
+def _cache_in(folder):
+    import jinja2
+
+    real = jinja2.FileSystemBytecodeCache.__init__
+
+    def init(self, directory=None, pattern="__jinja2_%s.cache"):
+        real(self, str(folder), pattern)
+
+    return init
