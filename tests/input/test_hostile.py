@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import MINI_CONFIG, REPO, cfg_problems, make_project, set_runs_cell, with_slug
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reportgen.cli import main
 from reportgen.errors import InputError, Problem, clean_text, display_name, quote
@@ -523,6 +525,30 @@ def test_chart_label_rules():
     assert len(chart_label("y" * 20_000)) == MAX_LABEL
     assert "javascript:" not in chart_label("javascript:alert(1)").lower()
     assert sanitise_spec({"k": ["\x07", 1, {"t": "ok"}]}) == {"k": ["\ufffd", 1, {"t": "ok"}]}
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["javascript", "HRef", "a", ":", " ", "\x00", "\x7f", "\x1b", "é", "\ufffe"]
+        ),
+        max_size=12,
+    ).map("".join)
+    | st.text(max_size=30)
+)
+def test_chart_labels_fast_path_changes_nothing(text):
+    """The shortcut for plain printable ASCII gives exactly what the full rule gives."""
+    import re
+
+    from reportgen.charts.svg import _LABEL_ACTIVE, _NONCHARACTER, chart_label
+    from reportgen.safe import replace_controls
+
+    s = _NONCHARACTER.sub("\ufffd", replace_controls(text, "\ufffd"))
+    assert chart_label(text) == _LABEL_ACTIVE.sub("\\1\u200b", s)
+    assert re.search("(?i)javascript|href", chart_label(text)) is None or "\u200b" in chart_label(
+        text
+    )
 
 
 def test_markdown_in_user_text_is_escaped():
