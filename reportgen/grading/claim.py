@@ -96,10 +96,60 @@ _TAKE_BACK = (
 )
 #: where a clause ends
 _CLAUSE_END = r",|:|\bbut\b|\balthough\b|\bthough\b|\bwhile\b|\bwhereas\b|\byet\b|\bhowever\b"
+#: a sentence that opens with one of these speaks of the previous sentence's difference
+_ANAPHOR = (
+    r"\s*(?:but\s+|though\s+|however,?\s+)?(?:this|that|it|chance|noise|the\s+(?:difference|"
+    r"gain|gap|improvement|effect|result|interval))\b"
+)
 
 
 #: the claim is read up to here (a claim is one or two sentences)
 MAX_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The words of one language the rule reads, by role (regular expressions)."""
+
+    language: str
+    #: rung 3: one model is better, worse, or changed something
+    rung3: str
+    #: rung 4: a word of size or worth
+    rung4_words: str
+    #: rung 4: a number that is a size (searched as is, not as a whole word)
+    rung4_number: str
+    #: rung 5: the claim holds beyond the test
+    rung5: str
+    #: rung-5 phrases that carry their own negation: a claim, not a negation
+    positive_negations: str
+    #: look like negations (or rung words) but are neither: blanked before reading
+    not_negations: str
+    #: a negation or a hedge: a rung word after it in its clause does not count
+    negation: str
+    #: the negations that undo a take-back; hedges do not
+    strict_negation: str
+    #: a sentence that takes the difference back: its rung-3 and rung-4 words do not count
+    take_back: str
+    #: where a clause ends (searched as is)
+    clause_end: str
+    #: a sentence that opens with this speaks of the previous sentence's difference
+    anaphor: str
+
+
+ENGLISH = Lexicon(
+    language="en",
+    rung3=_RUNG3,
+    rung4_words=_RUNG4_WORDS,
+    rung4_number=_RUNG4_NUMBER,
+    rung5=_RUNG5,
+    positive_negations=_POSITIVE_NEGATIONS,
+    not_negations=_NOT_NEGATIONS,
+    negation=_NEGATION,
+    strict_negation=_STRICT_NEGATION,
+    take_back=_TAKE_BACK,
+    clause_end=_CLAUSE_END,
+    anaphor=_ANAPHOR,
+)
 
 
 @dataclass(frozen=True)
@@ -108,6 +158,8 @@ class ClaimReach:
 
     rung: int
     words: tuple[str, ...]
+    #: the language the claim was read in ("en" or "uk")
+    language: str = "en"
 
 
 def _spans(pattern: str, text: str) -> list[tuple[int, int, str]]:
@@ -123,51 +175,44 @@ def _masked(text: str, pattern: str) -> str:
     return re.sub(rf"(?<![\w-])(?:{pattern})(?![\w-])", lambda m: " " * len(m.group(0)), text)
 
 
-def _clauses(sentence: str) -> list[tuple[int, int]]:
+def _clauses(sentence: str, lex: Lexicon) -> list[tuple[int, int]]:
     """(start, end) of each clause of a sentence."""
-    cuts = [0] + [m.start() for m in re.finditer(_CLAUSE_END, sentence)] + [len(sentence)]
+    cuts = [0] + [m.start() for m in re.finditer(lex.clause_end, sentence)] + [len(sentence)]
     return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
-def _negated(pos: int, sentence: str, negations: list[tuple[int, int, str]]) -> bool:
+def _negated(pos: int, sentence: str, negations: list[tuple[int, int, str]], lex: Lexicon) -> bool:
     """A negation or a hedge comes before ``pos`` in its clause."""
-    for start, end in _clauses(sentence):
+    for start, end in _clauses(sentence, lex):
         if start <= pos < end:
             return any(start <= n0 and n1 <= pos for n0, n1, _ in negations)
     return False
 
 
-#: a sentence that opens with one of these speaks of the previous sentence's difference
-_ANAPHOR = re.compile(
-    r"\s*(?:but\s+|though\s+|however,?\s+)?(?:this|that|it|chance|noise|the\s+(?:difference|"
-    r"gain|gap|improvement|effect|result|interval))\b"
-)
-
-
-def _reading(sentence: str) -> tuple[dict[int, list[str]], list[str], bool]:
+def _reading(sentence: str, lex: Lexicon) -> tuple[dict[int, list[str]], list[str], bool]:
     """The rung words of one sentence that count, by rung, the negations, hedges and
     take-backs that kept others from counting, and whether the sentence takes a difference
     back from the previous one ("This may be noise.")."""
-    s = _masked(sentence, _NOT_NEGATIONS)
-    bare = _masked(s, _POSITIVE_NEGATIONS)  # their own "no"/"not" negates nothing
-    negations = _spans(_NEGATION, bare)
-    undo = _spans(_STRICT_NEGATION, _masked(bare, _TAKE_BACK))  # a take-back's own "not" stays
-    take_backs = [t for t in _spans(_TAKE_BACK, s) if not _negated(t[0], sentence, undo)]
+    s = _masked(sentence, lex.not_negations)
+    bare = _masked(s, lex.positive_negations)  # their own "no"/"not" negates nothing
+    negations = _spans(lex.negation, bare)
+    undo = _spans(lex.strict_negation, _masked(bare, lex.take_back))  # a take-back's own "not"
+    take_backs = [t for t in _spans(lex.take_back, s) if not _negated(t[0], sentence, undo, lex)]
     found = {
-        5: _spans(_RUNG5, s),
-        4: _spans(_RUNG4_WORDS, s)
-        + [(m.start(), m.end(), m.group(0)) for m in re.finditer(_RUNG4_NUMBER, s)],
-        3: _spans(_RUNG3, bare),
+        5: _spans(lex.rung5, s),
+        4: _spans(lex.rung4_words, s)
+        + [(m.start(), m.end(), m.group(0)) for m in re.finditer(lex.rung4_number, s)],
+        3: _spans(lex.rung3, bare),
     }
     counted: dict[int, list[str]] = {}
     weakened: list[str] = [w for _, _, w in take_backs]
     for rung, spans in found.items():
         for start, _, word in spans:
-            if _negated(start, sentence, negations) or (take_backs and rung < 5):
+            if _negated(start, sentence, negations, lex) or (take_backs and rung < 5):
                 weakened += [w for n0, _, w in negations if n0 < start][-1:]
                 continue
             counted.setdefault(rung, []).append(" ".join(word.split()))
-    back = bool(take_backs) and bool(_ANAPHOR.match(sentence))
+    back = bool(take_backs) and bool(re.match(lex.anaphor, sentence))
     return counted, weakened, back
 
 
@@ -179,7 +224,7 @@ def claimed_rung(text: str | None) -> ClaimReach:
     t = re.sub(r"n't\b", " not", t)
     best: dict[int, list[str]] = {}
     weakened: list[str] = []
-    readings = [_reading(sentence) for sentence in re.split(r"[.;!?]+(?:\s|$)", t)]
+    readings = [_reading(sentence, ENGLISH) for sentence in re.split(r"[.;!?]+(?:\s|$)", t)]
     for i, (counted, weak, _) in enumerate(readings):
         weakened += weak
         if i + 1 < len(readings) and readings[i + 1][2]:
