@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reportgen.grading import claim_uk
+
 _RUNG3 = (
     r"beats?|beating|better|worse|outperform\w*|improv\w*|rais\w*|increas\w*|reduc\w*|"
     r"lower\w*|higher|more|less|fewer|gain\w*|wins?|superior|exceeds?|drops?|cuts?|boosts?"
@@ -150,6 +152,24 @@ ENGLISH = Lexicon(
     clause_end=_CLAUSE_END,
     anaphor=_ANAPHOR,
 )
+UKRAINIAN = Lexicon(
+    language="uk",
+    rung3=claim_uk.RUNG3,
+    rung4_words=claim_uk.RUNG4_WORDS,
+    rung4_number=claim_uk.RUNG4_NUMBER,
+    rung5=claim_uk.RUNG5,
+    positive_negations=claim_uk.POSITIVE_NEGATIONS,
+    not_negations=claim_uk.NOT_NEGATIONS,
+    negation=claim_uk.NEGATION,
+    strict_negation=claim_uk.STRICT_NEGATION,
+    take_back=claim_uk.TAKE_BACK,
+    clause_end=claim_uk.CLAUSE_END,
+    anaphor=claim_uk.ANAPHOR,
+)
+LEXICONS = {lex.language: lex for lex in (ENGLISH, UKRAINIAN)}
+#: a text whose letters are at least this share Cyrillic reads as Ukrainian: a Ukrainian
+#: sentence keeps its Latin "MLP", "log loss", "ROC AUC" and still reads as Ukrainian
+UKRAINIAN_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -216,15 +236,38 @@ def _reading(sentence: str, lex: Lexicon) -> tuple[dict[int, list[str]], list[st
     return counted, weakened, back
 
 
-def claimed_rung(text: str | None) -> ClaimReach:
-    """The highest rung the claim's words assert (2 for a tie, a negated or hedged claim, or a
-    plain statement)."""
-    t = " ".join((text or "").lower().replace("’", "'").split())[:MAX_CHARS]
+def language_of(text: str, default: str = "en") -> str:
+    """``"uk"`` when enough of the text's letters are Cyrillic, ``"en"`` when they are not,
+    ``default`` when it has no letters."""
+    letters = len(re.findall(r"[^\W\d_]", text))
+    if not letters:
+        return default
+    cyrillic = len(re.findall(r"[\u0400-\u04ffʼ]", text))
+    return "uk" if cyrillic >= UKRAINIAN_SHARE * letters else "en"
+
+
+def _normalised(text: str | None) -> str:
+    """The claim lower-cased on one line, with contractions and apostrophes in one form and
+    abbreviation dots dropped, ready to split into sentences."""
+    t = " ".join((text or "").lower().split())[:MAX_CHARS]
+    # the Ukrainian apostrophe inside a word ("обʼєм", "об'єм", "об’єм") is a letter
+    t = re.sub(r"(?<=[\u0400-\u04ff])['’`ʹ](?=[\u0400-\u04ff])", "ʼ", t).replace("’", "'")
     t = re.sub(r"\bcan't\b", "cannot", t).replace("won't", "will not").replace("can not", "cannot")
     t = re.sub(r"n't\b", " not", t)
+    return re.sub(claim_uk.ABBREVIATIONS, lambda m: re.sub(r"[.\s]", "", m.group(0)), t)
+
+
+def claimed_rung(text: str | None) -> ClaimReach:
+    """The highest rung the claim's words assert (2 for a tie, a negated or hedged claim, or a
+    plain statement). Each sentence is read in its own language (``language_of``)."""
+    t = _normalised(text)
+    language = language_of(t)
     best: dict[int, list[str]] = {}
     weakened: list[str] = []
-    readings = [_reading(sentence, ENGLISH) for sentence in re.split(r"[.;!?]+(?:\s|$)", t)]
+    readings = [
+        _reading(sentence, LEXICONS[language_of(sentence, language)])
+        for sentence in re.split(r"[.;!?]+(?:\s|$)", t)
+    ]
     for i, (counted, weak, _) in enumerate(readings):
         weakened += weak
         if i + 1 < len(readings) and readings[i + 1][2]:
@@ -234,8 +277,9 @@ def claimed_rung(text: str | None) -> ClaimReach:
             best.setdefault(rung, []).extend(words)
     for rung in (5, 4, 3):
         if rung in best:
-            return ClaimReach(rung, tuple(dict.fromkeys(best[rung]))[:3])
-    return ClaimReach(2, tuple(dict.fromkeys(" ".join(w.split()) for w in weakened))[:3])
+            return ClaimReach(rung, tuple(dict.fromkeys(best[rung]))[:3], language)
+    words = tuple(dict.fromkeys(" ".join(w.split()) for w in weakened))[:3]
+    return ClaimReach(2, words, language)
 
 
 def honest(text: str | None, supported_rung: int | None) -> bool:
