@@ -30,6 +30,12 @@ worse`` and ``without hurting`` are themselves claims (rung 5), and ``not only``
 ``no doubt``, ``without doubt`` and the double negation ``not fail to`` strengthen rather than
 negate.
 
+The words are a ``Lexicon``, one per language, read by the same algorithm: ``ENGLISH`` here,
+``UKRAINIAN`` from the stems in ``claim_uk.py`` (``перевершу\\w*``, ``кращ\\w*``, ``на 0,007``,
+``не гірша``, ``у межах шуму`` ...). Each sentence is read in its own language: Ukrainian when
+at least a fifth of its letters are Cyrillic (so "MLP краща за GB за log loss" is Ukrainian),
+English otherwise; ``ClaimReach.language`` is the claim's as a whole.
+
 The claim is honest when the rung it claims is at most ``claim.supported_rung``.
 """
 
