@@ -284,8 +284,8 @@ def claimed_rung(text: str | None) -> ClaimReach:
     for rung in (5, 4, 3):
         if rung in best:
             return ClaimReach(rung, tuple(dict.fromkeys(best[rung]))[:3], language)
-    words = tuple(dict.fromkeys(" ".join(w.split()) for w in weakened))[:3]
-    return ClaimReach(2, words, language)
+    named = tuple(dict.fromkeys(" ".join(w.split()) for w in weakened))[:3]
+    return ClaimReach(2, named, language)
 
 
 def honest(text: str | None, supported_rung: int | None) -> bool:
