@@ -32,9 +32,12 @@ negate.
 
 The words are a ``Lexicon``, one per language, read by the same algorithm: ``ENGLISH`` here,
 ``UKRAINIAN`` from the stems in ``claim_uk.py`` (``перевершу\\w*``, ``кращ\\w*``, ``на 0,007``,
-``не гірша``, ``у межах шуму`` ...). Each sentence is read in its own language: Ukrainian when
-at least a fifth of its letters are Cyrillic (so "MLP краща за GB за log loss" is Ukrainian),
-English otherwise; ``ClaimReach.language`` is the claim's as a whole.
+``не гірша``, ``у межах шуму`` ...). Each sentence is read in its own language
+(``language_of``): Ukrainian when at least half its letters are Cyrillic; with both scripts,
+when its Ukrainian function words (за, на, і, що ...) outnumber its English ones (the, by,
+than ...), or are as many and a fifth of its letters are Cyrillic. So "MLP краща за GB за log
+loss" is Ukrainian and "The MLP beats GB (градієнтний бустинг) by 0.007" English.
+``ClaimReach.language`` is the claim's as a whole.
 
 The claim is honest when the rung it claims is at most ``claim.supported_rung``.
 """
@@ -142,6 +145,8 @@ class Lexicon:
     clause_end: str
     #: a sentence that opens with this speaks of the previous sentence's difference
     anaphor: str
+    #: short common words that mark a mixed-script sentence as this language
+    function_words: str
 
 
 ENGLISH = Lexicon(
@@ -157,6 +162,10 @@ ENGLISH = Lexicon(
     take_back=_TAKE_BACK,
     clause_end=_CLAUSE_END,
     anaphor=_ANAPHOR,
+    function_words=(
+        r"the|a|an|is|are|was|were|be|by|than|on|of|and|or|to|in|with|it|its|this|that|not|"
+        r"no|but|does|do|did|has|have|for|at|as|we"
+    ),
 )
 UKRAINIAN = Lexicon(
     language="uk",
@@ -171,11 +180,15 @@ UKRAINIAN = Lexicon(
     take_back=claim_uk.TAKE_BACK,
     clause_end=claim_uk.CLAUSE_END,
     anaphor=claim_uk.ANAPHOR,
+    function_words=claim_uk.FUNCTION_WORDS,
 )
 LEXICONS = {lex.language: lex for lex in (ENGLISH, UKRAINIAN)}
-#: a text whose letters are at least this share Cyrillic reads as Ukrainian: a Ukrainian
-#: sentence keeps its Latin "MLP", "log loss", "ROC AUC" and still reads as Ukrainian
-UKRAINIAN_SHARE = 0.2
+#: a text whose letters are at least this share Cyrillic reads as Ukrainian ...
+UKRAINIAN_SHARE = 0.5
+#: ... and one with fewer (a Ukrainian sentence keeps its Latin "MLP", "log loss", "ROC AUC")
+#: reads as Ukrainian when its Ukrainian function words (за, на, і, що ...) outnumber its
+#: English ones (the, by, than ...), or are as many and at least this share is Cyrillic
+MIXED_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -243,13 +256,17 @@ def _reading(sentence: str, lex: Lexicon) -> tuple[dict[int, list[str]], list[st
 
 
 def language_of(text: str, default: str = "en") -> str:
-    """``"uk"`` when enough of the text's letters are Cyrillic, ``"en"`` when they are not,
-    ``default`` when it has no letters."""
+    """``"uk"`` or ``"en"``: the language a text reads in, by its share of Cyrillic letters
+    and, when both scripts are there, by its function words; ``default`` with no letters."""
     letters = len(re.findall(r"[^\W\d_]", text))
     if not letters:
         return default
-    cyrillic = len(re.findall(r"[\u0400-\u04ffʼ]", text))
-    return "uk" if cyrillic >= UKRAINIAN_SHARE * letters else "en"
+    share = len(re.findall(r"[\u0400-\u04ffʼ]", text)) / letters
+    if share >= UKRAINIAN_SHARE or share == 0:
+        return "uk" if share else "en"
+    t = text.lower()
+    uk, en = (len(_spans(lex.function_words, t)) for lex in (UKRAINIAN, ENGLISH))
+    return "uk" if uk > en or (uk == en and share >= MIXED_SHARE) else "en"
 
 
 def _normalised(text: str | None) -> str:

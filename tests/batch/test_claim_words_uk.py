@@ -203,6 +203,10 @@ def test_each_claim_reads_in_its_own_language():
     assert claimed_rung("The MLP beats gradient boosting. Це може бути шум.").rung == 2
     assert claimed_rung("MLP перевершує бустинг. This may be noise.").rung == 2
     assert language_of("MLP краща за XGBoost на ROC AUC") == "uk"
+    # an English sentence with a Ukrainian gloss: its function words are English
+    gloss = "The MLP beats gradient boosting (градієнтний бустинг) by 0.007."
+    assert (claimed_rung(gloss).rung, claimed_rung(gloss).language) == (4, "en")
+    assert claimed_rung("MLP outperforms GB by 0.007 (див. таблицю).").rung == 4
     assert language_of("The MLP beats XGBoost") == "en"
     assert language_of("0,007", default="uk") == "uk"
 
