@@ -112,7 +112,11 @@ _ANAPHOR = (
     r"\s*(?:but\s+|though\s+|however,?\s+)?(?:this|that|it|chance|noise|the\s+(?:difference|"
     r"gain|gap|improvement|effect|result|interval))\b"
 )
-
+#: short common words that mark a mixed-script sentence as English
+_FUNCTION_WORDS = (
+    r"the|a|an|is|are|was|were|be|by|than|on|of|and|or|to|in|with|it|its|this|that|not|no|but|"
+    r"does|do|did|has|have|for|at|as|we"
+)
 
 #: the claim is read up to here (a claim is one or two sentences)
 MAX_CHARS = 4000
@@ -162,10 +166,7 @@ ENGLISH = Lexicon(
     take_back=_TAKE_BACK,
     clause_end=_CLAUSE_END,
     anaphor=_ANAPHOR,
-    function_words=(
-        r"the|a|an|is|are|was|were|be|by|than|on|of|and|or|to|in|with|it|its|this|that|not|"
-        r"no|but|does|do|did|has|have|for|at|as|we"
-    ),
+    function_words=_FUNCTION_WORDS,
 )
 UKRAINIAN = Lexicon(
     language="uk",
