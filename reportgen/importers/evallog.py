@@ -7,14 +7,15 @@ against each other and against the frozen split, then writes them through `Recor
 predictions file and one runs.csv row per model, epoch and metric, seed = epoch. Nothing is
 written unless every log and every check passes (validate everything, then write).
 
+The questions a log must answer (the frozen part, or the split file written from the log) are
+importers/questions.py's.
+
 Logs are untrusted input: files are capped in size, nothing in them is executed, no network
 is used, and every message names the file and, where there is one, the sample id.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 import warnings
@@ -24,23 +25,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reportgen.errors import EXIT_USAGE, EvreportError, clean_text, quote
+from reportgen.errors import EXIT_USAGE, clean_text
+from reportgen.importers.questions import (
+    EvalLogError,
+    PartQuestions,
+    check_frozen,
+    frozen_before_runs,
+    logged,
+    part_questions,
+    shown,
+    write_split,
+)
 
 #: the parts an eval log can fill: the frozen question set, or the general set of the
 #: forgetting check (methods.md section 8)
 PARTS = ("test", "general")
-#: how many ids a message names before "and N more"
-SHOWN_IDS = 5
 #: a runs.csv ``notes`` cell of an imported epoch starts with this
 NOTE_PREFIX = "evallog"
 NOTE_RE = re.compile(r"^evallog (?P<harness>\S+) ")
-
-
-class EvalLogError(EvreportError):
-    """A log cannot be imported (bad status, truncated, other format, a sample without a score,
-    questions that are not the frozen ones); nothing is written."""
-
-    slug = "evallog-import"
 
 
 class EvalLogUsage(EvalLogError):
@@ -74,13 +76,6 @@ def checked_size(path: Path, cap: int) -> int:
             f"{path}: {size:,} bytes, over the {cap:,}-byte limit (EVREPORT_MAX_FILE_BYTES)"
         )
     return size
-
-
-def shown(ids: Sequence[Any], limit: int = SHOWN_IDS) -> str:
-    """The first ids, quoted, and how many more: "'q1', 'q7' and 3 more"."""
-    first = ", ".join(quote(str(i), 40) for i in list(ids)[:limit])
-    more = len(ids) - limit
-    return first + (f" and {more:,} more" if more > 0 else "")
 
 
 def to_score(value: Any) -> float | None:
@@ -213,92 +208,6 @@ def check_epochs(runs: list[EpochRun]) -> list[str]:
     return problems
 
 
-@dataclass
-class PartQuestions:
-    """The questions a part already has: the frozen split file's, or an unfrozen split file's."""
-
-    ids: list[str] | None  # stripped strings; None: no split file for the part
-    where: str | None  # the split file
-    manifest: dict | None  # split/manifest.json, None when the split is not frozen
-    frozen: bool  # the manifest hashes the part's file
-
-
-def _read_ids(root: Path, rel: str, rid: str) -> list[str]:
-    from reportgen.project.files import Reader
-    from reportgen.project.tables import TableError, read_table
-
-    try:
-        frame = read_table(Reader(root), root / rel)
-    except TableError as e:
-        raise EvalLogError(f"{rel} cannot be read: {e.problem}") from None
-    if rid not in frame.columns:
-        raise EvalLogError(f"{rel} has no {rid!r} column")
-    return [str(v).strip() for v in frame[rid].tolist()]
-
-
-def _part_questions(root: Path, part: str) -> PartQuestions:
-    """The part's questions from the frozen manifest, else from split/<part>.csv (or .parquet)
-    not yet frozen, else none. Read like every project file (confined, capped)."""
-    import json
-
-    from reportgen.project.manifest import MANIFEST, canonical_part
-
-    manifest = None
-    path = root / MANIFEST
-    if path.exists():
-        try:
-            manifest = json.loads(path.read_text(encoding="utf-8-sig"))
-            files = {canonical_part(str(f["part"])): str(f["path"]) for f in manifest["files"]}
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise EvalLogError(f"{MANIFEST} is not a readable manifest; freeze again") from None
-        if part in files:
-            rid = str(manifest.get("row_id") or "row_id")
-            return PartQuestions(_read_ids(root, files[part], rid), files[part], manifest, True)
-    for ext in ("csv", "parquet"):
-        rel = f"split/{part}.{ext}"
-        if (root / rel).is_file():
-            return PartQuestions(_read_ids(root, rel, "row_id"), rel, manifest, False)
-    return PartQuestions(None, None, manifest, False)
-
-
-def check_frozen(ids: list[Any], frozen: list[str], where: str, source: str) -> str | None:
-    """The log's questions against the frozen part's: one sentence naming the first ids that
-    are missing, extra or duplicated, or None when they are the same questions."""
-    dup = sorted((i for i, n in Counter(frozen).items() if n > 1), key=str)
-    if dup:
-        return f"{where} holds the id(s) {shown(dup)} more than once; a question is one row"
-    have = {str(i).strip() for i in ids}
-    ref = set(frozen)
-    if not have & ref:
-        return (
-            f"{source} is a log of other questions: none of its {len(have):,} sample ids "
-            f"({shown(sorted(have, key=str))}) is a question of {where}"
-        )
-    missing = sorted(ref - have, key=str)
-    extra = sorted(have - ref, key=str)
-    said = []
-    if missing:
-        said.append(f"lacks {len(missing):,} of its {len(ref):,} questions ({shown(missing)})")
-    if extra:
-        said.append(f"has {len(extra):,} sample id(s) that are not in it ({shown(extra)})")
-    if said:
-        return f"{source} does not answer the questions of {where}: it {' and '.join(said)}"
-    return None
-
-
-def _frozen_before_runs(root: Path, manifest: dict) -> bool:
-    """The manifest was written before every logged run: freezing again to add a part would lose
-    that (a manifest already frozen after the runs loses nothing by it)."""
-    from reportgen.project.manifest import parse_time
-
-    try:
-        created = parse_time(str(manifest.get("created", "")))
-        starts = [parse_time(r["started_at"]) for r in _logged(root) if r.get("started_at")]
-    except ValueError:
-        return True
-    return bool(starts) and created < min(starts)
-
-
 def _says_samples(root: Path) -> bool:
     """evreport.toml already says the repeats are samples (or will: it is written here)."""
     import tomllib
@@ -312,14 +221,6 @@ def _says_samples(root: Path) -> bool:
         return False
     ev = doc.get("evaluation")
     return isinstance(ev, dict) and ev.get("repeats") == "samples"
-
-
-def _logged(root: Path) -> list[dict[str, str]]:
-    path = root / "runs.csv"
-    if not path.exists():
-        return []
-    text = path.read_text(encoding="utf-8-sig")
-    return list(csv.DictReader(io.StringIO(text, newline="")))
 
 
 def run_id_for(model: str, epoch: int) -> str:
@@ -406,20 +307,6 @@ def _template(harness: str, run: EpochRun, model: str, slice_key: str | None) ->
     )
 
 
-def _write_split(root: Path, part: str, ids: list[Any], labels: dict[str, list[Any]]) -> None:
-    """split/<part>.csv from the log's questions (row_id and the slice keys' labels)."""
-    import numpy as np
-
-    from reportgen.record.io import csv_bytes
-    from reportgen.safe import atomic_write
-
-    cols = {
-        "row_id": np.asarray(ids, dtype=object),
-        **{k: np.asarray(v, dtype=object) for k, v in labels.items()},
-    }
-    atomic_write(root / "split" / f"{part}.csv", csv_bytes(cols))
-
-
 def import_runs(
     project: str | Path,
     runs: list[EpochRun],
@@ -445,9 +332,9 @@ def import_runs(
     root = Path(project)
     if root.exists() and not root.is_dir():
         raise EvalLogUsage(f"{root} is not a folder")
-    have = _part_questions(root, part) if root.exists() else PartQuestions(None, None, None, False)
+    have = part_questions(root, part) if root.exists() else PartQuestions(None, None, None, False)
     first = runs[0]
-    if have.manifest is not None and not have.frozen and _frozen_before_runs(root, have.manifest):
+    if have.manifest is not None and not have.frozen and frozen_before_runs(root, have.manifest):
         raise EvalLogError(
             f"the frozen split (split/manifest.json) has no {part} part; write "
             f"split/{part}.csv with the questions' ids (column row_id) and freeze again before "
@@ -474,7 +361,7 @@ def import_runs(
             f"some epochs score only 0 or 1 and others partial credit ({', '.join(sorted(metrics))}); "
             "one import is recorded as one metric"
         )
-    rows = _logged(root)
+    rows = logged(root)
     clash = _already(rows, model, part, runs)
     if clash:
         raise EvalLogError(clash)
@@ -531,7 +418,7 @@ def _write(
         rec = Recorder(root)
     if not have.frozen:
         if have.ids is None:
-            _write_split(root, part, first.ids, {k: first.labels[k] for k in slice_keys})
+            write_split(root, part, first.ids, {k: first.labels[k] for k in slice_keys})
         rec.freeze()
         made = (
             f"split/{part}.csv was written from the log and"
