@@ -199,7 +199,11 @@ def main() -> None:
     if "specs" in message:
         specs = message["specs"]
     else:
-        specs = chart_specs(Report.from_json(message["report"]))
+        from reportgen.words.i18n import speaking
+
+        report = Report.from_json(message["report"])
+        with speaking(report.language):  # the axis titles and legends in the report's language
+            specs = chart_specs(report)
     sys.stdout.buffer.write(json.dumps(list(specs)).encode("utf-8") + b"\n")
     sys.stdout.buffer.flush()
     svgs = {}
