@@ -28,6 +28,8 @@ KEYWORDS = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2), "np_": ((1, "c"), 2, 3
 ROOT = Path(__file__).resolve().parents[2]
 POT = ROOT / "reportgen" / "locale" / f"{DOMAIN}.pot"
 COMMENT_TAGS = ("TRANSLATORS:",)
+#: the catalogs' dates: fixed, so the same messages give the same files
+_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def extract(root: Path = ROOT) -> Catalog:
@@ -146,12 +148,6 @@ def problems(lang: str) -> list[str]:
     if not mo.exists() or mo.read_bytes() != compile_mo(cat):
         out.append(f"{mo}: stale; run make messages")
     return out
-
-
-#: the catalogs' dates: fixed, so the same messages give the same files
-
-
-_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def main(argv: list[str]) -> int:

@@ -113,12 +113,6 @@ def np_(context: str, singular: str, plural: str, n: int, /, **fields: object) -
     return _fill(text, {"n": _count(n), **fields} if "{n}" in text else fields)
 
 
-def translated(message: str) -> bool:
-    """The current language's catalog has ``message`` (English has every message)."""
-    tr = translations(current())
-    return current() == "en" or tr.gettext(message) != message
-
-
 @lru_cache(maxsize=len(LANGUAGES))
 def number_symbols(lang: str) -> tuple[str, str]:
     """(decimal symbol, thousands separator) of ``lang`` by Babel's locale data (CLDR):
