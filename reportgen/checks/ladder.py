@@ -19,6 +19,7 @@ from reportgen.model.enums import RungStatus
 from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
 from reportgen.words import count, full, power_of_ten
+from reportgen.words.i18n import _, n_, p_
 
 #: what a rung function returns: the rung and its checks, in report.json order
 RungResult = tuple[Rung, list[Check]]
@@ -37,6 +38,40 @@ def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary
         artefacts=tuple(dict.fromkeys(artefacts)),
         missing=None if status == RungStatus.SHOWN else missing,
         summary=summary,
+    )
+
+
+def rung_words(name: str) -> str:
+    """A rung's name (report.json ``ladder[].name``, an id) as a sentence prints it."""
+    words = {
+        "correct": lambda: p_("rung name", "correct"),
+        "fair": lambda: p_("rung name", "fair"),
+        "larger than noise": lambda: p_("rung name", "larger than noise"),
+        "relevant": lambda: p_("rung name", "relevant"),
+        "bounded": lambda: p_("rung name", "bounded"),
+    }
+    return words[name]() if name in words else name
+
+
+def status_words(status: str) -> str:
+    """A rung's status (an id: "shown", "partly", "not shown") as a sentence prints it."""
+    words = {
+        "shown": lambda: p_("rung status", "shown"),
+        "partly": lambda: p_("rung status", "partly"),
+        "not shown": lambda: p_("rung status", "not shown"),
+    }
+    return words[status]() if status in words else status
+
+
+def rung_reason(r: Rung) -> str:
+    """Why the rung holds the decision back, as a decision reason: "rung 3 (larger than noise)
+    is not shown: ..." (Rung.reason's sentence, in the build's language)."""
+    return _(
+        "rung {n} ({name}) is {status}: {missing}",
+        n=r.rung,
+        name=rung_words(r.name),
+        status=status_words(r.status),
+        missing=r.missing,
     )
 
 
@@ -70,19 +105,27 @@ def logged_check(comparisons: Sequence[Comparison]) -> tuple[Check, list[Compari
     every = list(comparisons)
     bad = [c for c in every if not c.agree]
     text = (
-        (
-            f"{count(len(every) - len(bad))} of {count(len(every))} logged "
-            f"{'value agrees' if len(every) == 1 else 'values agree'} with the values "
-            f"recomputed from predictions (within {power_of_ten(REL_TOL, 1)} relative)"
+        n_(
+            "{agree} of {n} logged value agrees with the values recomputed from predictions "
+            "(within {tol} relative)",
+            "{agree} of {n} logged values agree with the values recomputed from predictions "
+            "(within {tol} relative)",
+            len(every),
+            agree=count(len(every) - len(bad)),
+            tol=power_of_ten(REL_TOL, 1),
         )
         + (
-            f"; e.g. {bad[0].cite}: logged {logged_words(bad[0])}, recomputed "
-            f"{full(bad[0].recomputed)}"
+            _(
+                "; e.g. {cite}: logged {logged}, recomputed {recomputed}",
+                cite=bad[0].cite,
+                logged=logged_words(bad[0]),
+                recomputed=full(bad[0].recomputed),
+            )
             if bad
             else ""
         )
         if every
-        else "no predictions to recompute the logged values from"
+        else _("no predictions to recompute the logged values from")
     )
     check = Check(
         id=LOGGED.id,
@@ -104,5 +147,5 @@ def fair_rung(project: Project, facts: list[Evidence]) -> RungResult:
         FactCheck(FAIR.of(f.id), 2, f.passed, None, None, f.artefacts, f.text) for f in facts
     ]
     n_ok = sum(1 for f in facts if f.passed)
-    shown = f"{count(n_ok)} of {count(len(facts))} fairness facts shown"
+    shown = _("{ok} of {n} fairness facts shown", ok=count(n_ok), n=count(len(facts)))
     return rung(2, status, arts, missing, shown), checks

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from reportgen.checks.orientation import part_at, part_name
 from reportgen.checks.select import ModelRuns
 from reportgen.model.block import BlockNoise
 from reportgen.model.budget import BothNeeded, Budget
@@ -22,6 +23,7 @@ from reportgen.words import (
     gap_decimals,
     given,
     interval,
+    noun,
     p_text,
     pct,
     plural_noun,
@@ -30,11 +32,13 @@ from reportgen.words import (
     variance,
     with_sign,
 )
+from reportgen.words.i18n import _
 from reportgen.words.repeats import RepeatWords
 from reportgen.words.repeats import repeat_words as words_for_repeats
 
 #: the block line's label (methods.md section 3, revised turn 3): the line is for the networks
-#: as trained, whether it rests on one network per model or averages several
+#: as trained, whether it rests on one network per model or averages several (English; a
+#: sentence prints block_head(), in the build's language)
 BLOCK_HEAD = "Block bootstrap (which blocks were sampled, for the networks as trained):"
 
 
@@ -42,7 +46,7 @@ def block_head(cfg: Config) -> str:
     """The block line's label: BLOCK_HEAD whatever ``[evaluation] repeats`` says. The spec fixes
     this label, and a model evaluated over sampling epochs is still the network as trained; the
     line's own text follows the repeats words."""
-    return BLOCK_HEAD
+    return _("Block bootstrap (which blocks were sampled, for the networks as trained):")
 
 
 def repeat_words(cfg: Config) -> RepeatWords:
@@ -53,15 +57,19 @@ def repeat_words(cfg: Config) -> RepeatWords:
 def seed_head(cfg: Config) -> str:
     """The seed line's label: "Seed spread (retraining):" or, for repeated sampling runs,
     "Seed spread (repeated runs: sampling noise):"."""
-    return f"Seed spread ({repeat_words(cfg).label}):"
+    return _("Seed spread ({label}):", label=repeat_words(cfg).label)
 
 
 def _gap_words(seed: SeedNoise, unit: str) -> str:
     """ "the validation gap is +0.0032 log loss", or why there is none."""
-    part = seed.part
+    part = part_at(seed.part)
     if seed.validation_gap is None:
-        return f"there is no {part} gap (a model has no {part} values)"
-    return f"the {part} gap is {gap(seed.validation_gap)} {unit}"
+        return _(
+            "there is no {part} gap (a model has no {name} values)",
+            part=part,
+            name=part_name(seed.part),
+        )
+    return _("the {part} gap is {gap} {unit}", part=part, gap=gap(seed.validation_gap), unit=unit)
 
 
 def seed_rule_words(
@@ -79,14 +87,30 @@ def seed_rule_words(
     cand, base = names
     who = {"candidate": cand, "baseline": base}
     src = seed.sd_from or "candidate"
-    larger = ", the larger" if cfg.seed_sd_from == "larger" and not seed.note else ""
+    larger = _(", the larger") if cfg.seed_sd_from == "larger" and not seed.note else ""
     seeds = count_noun(getattr(seed.n, src), "seed", adjective=who[src])
-    return (
-        f"{opening}, {ratio(seed.gap_in_sd, signed=True)} seed sd (sd "
-        f"{spread(seed.sd_used)}{cfg.unit_after}{sd_words(seeds, larger)}); the rule needs more than "
-        f"{given(cfg.seed_sd_multiple)}, so it {'passes' if seed.passes else 'fails'}; "
-        f"{count(seed.seeds_beating_baseline)} of {count_noun(of, 'seed', adjective=cand)} "
-        f"beat the {base} mean{where}."
+    fields = dict(
+        opening=opening,
+        sd=ratio(seed.gap_in_sd, signed=True),
+        spread=spread(seed.sd_used),
+        unit=cfg.unit_after,
+        over=sd_words(seeds, larger),
+        bar=given(cfg.seed_sd_multiple),
+        beating=count(seed.seeds_beating_baseline),
+        of=count_noun(of, "seed", adjective=cand),
+        baseline=base,
+        where=where,
+    )
+    if seed.passes:
+        return _(
+            "{opening}, {sd} seed sd (sd {spread}{unit}{over}); the rule needs more than {bar}, "
+            "so it passes; {beating} of {of} beat the {baseline} mean{where}.",
+            **fields,
+        )
+    return _(
+        "{opening}, {sd} seed sd (sd {spread}{unit}{over}); the rule needs more than {bar}, "
+        "so it fails; {beating} of {of} beat the {baseline} mean{where}.",
+        **fields,
     )
 
 
@@ -95,22 +119,34 @@ def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRu
     cfg = project.config
     unit = cfg.metric_words
     part = seed.part
-    level = "" if part == "validation" else " measured on test seeds (a test-level number):"
+    level = "" if part == "validation" else _(" measured on test seeds (a test-level number):")
     n_c, n_b = seed.n.candidate, seed.n.baseline
     head = f"{seed_head(cfg)}{level}"
     if seed.trivial:
+        fields = dict(head=head, gap=_gap_words(seed, unit), n_c=count(n_c), n_b=count(n_b))
         s1 = (
-            f"{head} {_gap_words(seed, unit)}; both models have zero "
-            f"seed spread over {count(n_c)} and {count(n_b)} seeds (deterministic training), so "
-            f"the seed rule is trivially "
-            f"{'met' if seed.passes else 'failed (the gap is not positive)'} and the "
-            "evaluation line carries the decision."
+            _(
+                "{head} {gap}; both models have zero seed spread over {n_c} and {n_b} seeds "
+                "(deterministic training), so the seed rule is trivially met and the evaluation "
+                "line carries the decision.",
+                **fields,
+            )
+            if seed.passes
+            else _(
+                "{head} {gap}; both models have zero seed spread over {n_c} and {n_b} seeds "
+                "(deterministic training), so the seed rule is trivially failed (the gap is not "
+                "positive) and the evaluation line carries the decision.",
+                **fields,
+            )
         )
     elif seed.gap_in_sd is None:
-        s1 = (
-            f"{head} not measured: {seed.reason or 'fewer than 2 seeds'} "
-            f"({count_noun(n_c, 'seed', adjective=cand.name)}, "
-            f"{count_noun(n_b, 'seed', adjective=base.name)}); {_gap_words(seed, unit)}."
+        s1 = _(
+            "{head} not measured: {why} ({seeds_c}, {seeds_b}); {gap}.",
+            head=head,
+            why=seed.reason or _("fewer than 2 seeds"),
+            seeds_c=count_noun(n_c, "seed", adjective=cand.name),
+            seeds_b=count_noun(n_b, "seed", adjective=base.name),
+            gap=_gap_words(seed, unit),
         )
     else:
         s1 = seed_rule_words(
@@ -118,30 +154,40 @@ def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRu
             seed,
             (cand.name, base.name),
             f"{head} {_gap_words(seed, unit)}",
-            lambda seeds, larger: f" over {seeds}{larger}",
+            lambda seeds, larger: _(" over {seeds}{larger}", seeds=seeds, larger=larger),
             n_c,
         )
     if seed.note:
-        s1 += f" Note: {seed.note}."
+        s1 += _(" Note: {note}.", note=seed.note)
     if n_c != n_b:
-        s1 += (
-            f" The means compare {count_noun(n_c, 'seed', adjective=cand.name)} with "
-            f"{count_noun(n_b, 'seed', adjective=base.name)}."
+        s1 += _(
+            " The means compare {seeds_c} with {seeds_b}.",
+            seeds_c=count_noun(n_c, "seed", adjective=cand.name),
+            seeds_b=count_noun(n_b, "seed", adjective=base.name),
         )
     if seed.left_out:
-        s1 += f" {count_noun(len(seed.left_out), 'run row')} left out (listed in the appendix)."
+        s1 += left_out_words(len(seed.left_out))
     p = seed.paired
     if p.low is not None:
         d = gap_decimals(p.mean, p.low, p.high)
-        s1 += (
-            f" Paired by seed label ({p.part}): mean difference {with_sign(p.mean, d)}"
-            f"{cfg.unit_after}, "
-            f"{confidence(cfg.confidence)} t interval {interval(p.low, p.high, digits=d)} "
-            f"over {count_noun(p.n, 'seed pair')}."
+        s1 += _(
+            " Paired by seed label ({part}): mean difference {mean}{unit}, {conf} t interval "
+            "{ends} over {pairs}.",
+            part=part_name(p.part),
+            mean=with_sign(p.mean, d),
+            unit=cfg.unit_after,
+            conf=confidence(cfg.confidence),
+            ends=interval(p.low, p.high, digits=d),
+            pairs=count_noun(p.n, "seed pair"),
         )
     elif cfg.seeds_paired and p.reason:
-        s1 += f" Paired by seed label: no interval ({p.reason})."
+        s1 += _(" Paired by seed label: no interval ({why}).", why=p.reason)
     return s1
+
+
+def left_out_words(n: int) -> str:
+    """ " 2 run rows left out (listed in the appendix).", after a seed line's sentence."""
+    return _(" {rows} left out (listed in the appendix).", rows=count_noun(n, "run row"))
 
 
 def lines(
@@ -158,47 +204,90 @@ def lines(
     unit = cfg.metric_words
     s1 = _seed_line(project, seed, cand, base)
     if block is not None and block.gap_in_seed_sd is not None:
-        s1 += (
-            f" The test gap, {with_sign(block.gap, test_decimals(block))} {unit}, is "
-            f"{ratio(block.gap_in_seed_sd, signed=True)} seed sd."
+        s1 += _(
+            " The test gap, {gap} {unit}, is {sd} seed sd.",
+            gap=with_sign(block.gap, test_decimals(block)),
+            unit=unit,
+            sd=ratio(block.gap_in_seed_sd, signed=True),
         )
     head = block_head(cfg)
     if block is None:
         s2 = (
-            f"{head} not computed: there are no per-row test predictions for both models, so "
-            "evaluation noise is unmeasured"
-            + (
-                " and rung 3 rests on the paired seed interval."
-                if seed.paired.low is not None
-                else "."
+            _(
+                "{head} not computed: there are no per-row test predictions for both models, so "
+                "evaluation noise is unmeasured and rung 3 rests on the paired seed interval.",
+                head=head,
+            )
+            if seed.paired.low is not None
+            else _(
+                "{head} not computed: there are no per-row test predictions for both models, so "
+                "evaluation noise is unmeasured.",
+                head=head,
             )
         )
     elif block.low is None:
         test_gap = (
-            f"the test gap is {gap(block.gap)} {unit}"
+            _("the test gap is {gap} {unit}", gap=gap(block.gap), unit=unit)
             if block.gap is not None
-            else "there is no test gap"
+            else _("there is no test gap")
         )
-        s2 = (
-            f"{head} {test_gap} over "
-            f"{blocks_phrase(block.blocks, cfg.block)}, but there is no interval: "
-            f"{block.reason or 'fewer than 2 blocks'}."
+        s2 = _(
+            "{head} {gap} over {blocks}, but there is no interval: {why}.",
+            head=head,
+            gap=test_gap,
+            blocks=blocks_phrase(block.blocks, cfg.block),
+            why=block.reason or _("fewer than 2 blocks"),
         )
     else:
         s2 = f"{head} {_block_sentence(project, block, unit)}"
-    blocks_word = plural_noun(cfg.block) if cfg.block else "rows"
-    sample = (
-        f"The block bootstrap covers the evaluation sample: which {blocks_word} happened to be in "
-        f"the test set, for {words.as_is}"
+    blocks_word = plural_noun(cfg.block) if cfg.block else _("rows")
+    fields = dict(
+        blocks=blocks_word,
+        name=noun(cfg.block) if cfg.block else _("rows"),
+        as_is=words.as_is,
+        noise=words.noise,
     )
+    networks = words.unit == "network"
+    if one_per_model(block):
+        sample = (
+            _(
+                "The block bootstrap covers the evaluation sample: which {blocks} happened to be "
+                "in the test set, for {as_is}, one per model (no seed averaging). It says nothing "
+                "about {noise}, and with one network per model nothing on this page measures it.",
+                **fields,
+            )
+            if networks
+            else _(
+                "The block bootstrap covers the evaluation sample: which {blocks} happened to be "
+                "in the test set, for {as_is}, one per model (no seed averaging). It says nothing "
+                "about {noise}, and with one run per model nothing on this page measures it.",
+                **fields,
+            )
+        )
+    else:
+        sample = (
+            _(
+                "The block bootstrap covers the evaluation sample: which {blocks} happened to be "
+                "in the test set, for {as_is} (seed-averaged). It says nothing about {noise}; the "
+                "per-network intervals and the two-level interval show that.",
+                **fields,
+            )
+            if networks
+            else _(
+                "The block bootstrap covers the evaluation sample: which {blocks} happened to be "
+                "in the test set, for {as_is} (seed-averaged). It says nothing about {noise}; the "
+                "per-run intervals and the two-level interval show that.",
+                **fields,
+            )
+        )
     covers = [
-        f"Seed spread covers {words.noise}: how much the result moves when {words.again}. It "
-        "says nothing about which evaluation rows happened to be sampled.",
-        f"{sample}, one per model (no seed averaging). It says nothing about {words.noise}, and "
-        f"with one {words.unit} per model nothing on this page measures it."
-        if one_per_model(block)
-        else f"{sample} (seed-averaged). It says nothing about {words.noise}; the "
-        f"per-{words.unit} intervals and the two-level interval show that.",
+        _(
+            "Seed spread covers {noise}: how much the result moves when {again}. It says nothing "
+            "about which evaluation rows happened to be sampled.",
+            noise=words.noise,
+            again=words.again,
+        ),
+        sample,
     ]
     return [s1, s2], covers
 
@@ -224,26 +313,45 @@ def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
     t, bs = block.t, block.bootstrap
     d = test_decimals(block)
     nets = block.networks
-    repeat = repeat_words(cfg).unit
-    seeds_txt = (
-        f"seed-averaged over {count(nets.candidate)} and {count(nets.baseline)} "
-        f"{plural_noun(repeat)}"
-        if nets.candidate > 1 or nets.baseline > 1
-        else f"one {repeat} per model"
-    )
+    networks = repeat_words(cfg).unit == "network"
+    averaged = nets.candidate > 1 or nets.baseline > 1
+    n_c, n_b = count(nets.candidate), count(nets.baseline)
+    if averaged:
+        seeds_txt = (
+            _("seed-averaged over {n_c} and {n_b} networks", n_c=n_c, n_b=n_b)
+            if networks
+            else _("seed-averaged over {n_c} and {n_b} runs", n_c=n_c, n_b=n_b)
+        )
+    else:
+        seeds_txt = _("one network per model") if networks else _("one run per model")
     t_txt = interval(t.low, t.high, digits=d)
     if t.p is not None:
         t_txt += f", {p_text(t.p)}"
-    s2 = (
-        f"the test gap is {with_sign(block.gap, d)} {unit} (row-weighted over "
-        f"{count_noun(block.rows, 'row')}, {seeds_txt}), {confidence(cfg.confidence)} interval "
-        f"{interval(block.low, block.high, digits=d)} over {what}"
-        + ("" if cfg.block else " (no block column: the bootstrap resamples rows)")
-        + ", the wider of the "
-        f"bootstrap ({interval(bs.low, bs.high, digits=d)}, "
-        f"{count_noun(block.resamples, 'resample')}) and the paired t ({t_txt})."
+    fields = dict(
+        gap=with_sign(block.gap, d),
+        unit=unit,
+        rows=count_noun(block.rows, "row"),
+        seeds=seeds_txt,
+        conf=confidence(cfg.confidence),
+        ends=interval(block.low, block.high, digits=d),
+        what=what,
+        bootstrap=interval(bs.low, bs.high, digits=d),
+        resamples=count_noun(block.resamples, "resample"),
+        t=t_txt,
     )
-    return s2
+    if cfg.block:
+        return _(
+            "the test gap is {gap} {unit} (row-weighted over {rows}, {seeds}), {conf} interval "
+            "{ends} over {what}, the wider of the bootstrap ({bootstrap}, {resamples}) and the "
+            "paired t ({t}).",
+            **fields,
+        )
+    return _(
+        "the test gap is {gap} {unit} (row-weighted over {rows}, {seeds}), {conf} interval "
+        "{ends} over {what} (no block column: the bootstrap resamples rows), the wider of the "
+        "bootstrap ({bootstrap}, {resamples}) and the paired t ({t}).",
+        **fields,
+    )
 
 
 def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
@@ -254,26 +362,54 @@ def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
     lo, hi = b.combined.low, b.combined.high
     d = test_decimals(block)
     share = (
-        f"the seed share is {pct(b.seed_share)}"
+        _("the seed share is {share}", share=pct(b.seed_share))
         if b.seed_share is not None
-        else "the seed share is undefined (both terms are zero)"
+        else _("the seed share is undefined (both terms are zero)")
+    )
+    fields = dict(
+        gap=with_sign(block.gap, d),
+        unit=unit,
+        hw=fixed(b.half_width, d),
+        ends=interval(lo, hi, digits=d),
+        seed_term=variance(b.seed_term),
+        sd=spread(b.seed_sd),
+        seeds=count_noun(b.S, "seed"),
+        block_term=variance(b.block_term),
+        what=what,
+        share=share,
     )
     s = (
-        f"Both sources (model-based): gap {with_sign(block.gap, d)} {unit} plus or minus "
-        f"{fixed(b.half_width, d)}, {interval(lo, hi, digits=d)}: "
-        f"seed term {variance(b.seed_term)} ({spread(b.seed_sd)}² / {count_noun(b.S, 'seed')}"
-        + (", validation sd" if b.seed_part == "validation" else ", test sd")
-        + f") and block term {variance(b.block_term)} (over {what}); {share}."
+        _(
+            "Both sources (model-based): gap {gap} {unit} plus or minus {hw}, {ends}: seed term "
+            "{seed_term} ({sd}² / {seeds}, validation sd) and block term {block_term} (over "
+            "{what}); {share}.",
+            **fields,
+        )
+        if b.seed_part == "validation"
+        else _(
+            "Both sources (model-based): gap {gap} {unit} plus or minus {hw}, {ends}: seed term "
+            "{seed_term} ({sd}² / {seeds}, test sd) and block term {block_term} (over "
+            "{what}); {share}.",
+            **fields,
+        )
     )
     hw2 = b.two_level_half_width
     if hw2:
         ratio_ = b.half_width / hw2
         if abs(ratio_ - 1) > 0.25:
+            fields2 = dict(hw=fixed(hw2, d), pct=pct(abs(ratio_ - 1)))
             s += (
-                " The two-level bootstrap's half-width is "
-                f"{fixed(hw2, d)}: the "
-                f"model-based one is {pct(abs(ratio_ - 1))} "
-                f"{'wider' if ratio_ > 1 else 'narrower'}, so trust the measured one."
+                _(
+                    " The two-level bootstrap's half-width is {hw}: the model-based one is "
+                    "{pct} wider, so trust the measured one.",
+                    **fields2,
+                )
+                if ratio_ > 1
+                else _(
+                    " The two-level bootstrap's half-width is {hw}: the model-based one is "
+                    "{pct} narrower, so trust the measured one.",
+                    **fields2,
+                )
             )
     return s
 
@@ -291,10 +427,20 @@ def impractical_text(project: Project, both: BothNeeded | None) -> str | None:
         return None
     column = project.config.block
     word = column or "test row"
-    text = f"impractical: {fixed(both.scale, 1)} times today's seeds and {plural_noun(word)}"
+    text = (
+        _(
+            "impractical: {scale} times today's seeds and {blocks}",
+            scale=fixed(both.scale, 1),
+            blocks=plural_noun(word),
+            name=noun(word),
+        )
+        if column
+        else _("impractical: {scale} times today's seeds and test rows", scale=fixed(both.scale, 1))
+    )
     per_year = PER_YEAR.get((column or "").lower().removesuffix("s"))
     if per_year and project.config.block_kind == "period":
-        text += f", {fixed(both.B / per_year, 1)} years of data"
+        years = both.B / per_year
+        text += _(", {years} years of data", years=fixed(years, 1))
     return text
 
 
@@ -307,17 +453,20 @@ def plan_sentence(project: Project, budget: Budget | None, block: BlockNoise | N
     S, B = budget.S, budget.B
     g = p.gap
     word = cfg.block or "test row"
-    now = f"now {count_noun(S, 'seed')}, {count_noun(B, word)}"
     if g <= 0:
         return None
     both = p.both_needed
     if both is not None and (both.S, both.B) != (S, B):
-        s = (
-            f"with {count_noun(both.S, 'seed')} and {count_noun(both.B, word)} the interval "
-            f"would exclude zero if the gap stays at {with_sign(g, test_decimals(block))}"
-            f"{cfg.unit_after}"
-            + (f"; {p.impractical_text}" if p.impractical_text else "")
-            + f" ({now}; a planning estimate from the variance budget)"
+        return _(
+            "with {seeds} and {blocks} the interval would exclude zero if the gap stays at "
+            "{gap}{unit}{impractical} (now {seeds_now}, {blocks_now}; a planning estimate from "
+            "the variance budget)",
+            seeds=count_noun(both.S, "seed"),
+            blocks=count_noun(both.B, word),
+            gap=with_sign(g, test_decimals(block)),
+            unit=cfg.unit_after,
+            impractical=f"; {p.impractical_text}" if p.impractical_text else "",
+            seeds_now=count_noun(S, "seed"),
+            blocks_now=count_noun(B, word),
         )
-        return s
     return None

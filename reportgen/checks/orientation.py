@@ -16,6 +16,7 @@ from enum import StrEnum
 from reportgen.model.noise import Interval
 from reportgen.model.seed import SeedNoise
 from reportgen.words import ratio
+from reportgen.words.i18n import _, p_
 
 
 class Side(StrEnum):
@@ -62,45 +63,77 @@ def shown_side(seed: SeedNoise, iv: Interval | None) -> Side | None:
     return None
 
 
-#: where an interval lies against zero, in the words every sentence uses
-_ZERO_WORDS = {
-    Side.CANDIDATE: "lies above zero",
-    Side.BASELINE: "lies below zero",
-    Side.NEITHER: "includes zero",
-}
-#: the same with whom it favours, for a check's text
-_SIDE_WORDS = {
-    Side.CANDIDATE: "excludes zero in the candidate's favour",
-    Side.BASELINE: "lies below zero, in the baseline's favour",
-    Side.NEITHER: "includes zero",
-}
-
-
 def zero_words(iv: Interval) -> str:
     """Where the interval lies against zero: "lies above zero", "lies below zero",
     "includes zero"."""
-    return _ZERO_WORDS[interval_side(iv) or Side.NEITHER]
+    side = interval_side(iv) or Side.NEITHER
+    # TRANSLATORS: the predicate of a sentence whose subject is an interval ("the interval ... lies above zero")
+    if side == Side.CANDIDATE:
+        return _("lies above zero")
+    # TRANSLATORS: the predicate of a sentence whose subject is an interval
+    if side == Side.BASELINE:
+        return _("lies below zero")
+    # TRANSLATORS: the predicate of a sentence whose subject is an interval
+    return _("includes zero")
 
 
 def side_words(iv: Interval) -> str:
     """The interval against zero with whom it favours: "excludes zero in the candidate's
     favour", "lies below zero, in the baseline's favour", "includes zero"."""
-    return _SIDE_WORDS[interval_side(iv) or Side.NEITHER]
+    side = interval_side(iv) or Side.NEITHER
+    # TRANSLATORS: the predicate of a check's text whose subject is an interval
+    if side == Side.CANDIDATE:
+        return _("excludes zero in the candidate's favour")
+    # TRANSLATORS: the predicate of a check's text whose subject is an interval
+    if side == Side.BASELINE:
+        return _("lies below zero, in the baseline's favour")
+    return _("includes zero")
+
+
+def part_at(part: str | None) -> str:
+    """The part a gap or interval is measured on, as a sentence names it beside the noun:
+    "test", "validation", "cross-validation" in English (the id as written: "the test gap");
+    in Ukrainian a phrase after the noun ("різниця на тестовій вибірці"). An unknown part
+    is printed as it is."""
+    # TRANSLATORS: the part a gap or interval is measured on; English puts it before the noun ("the test gap"), Ukrainian after it ("різниця на тестовій вибірці")
+    if part == "test":
+        return p_("the part a gap is measured on", "test")
+    if part == "validation":
+        return p_("the part a gap is measured on", "validation")
+    if part == "cross-validation":
+        return p_("the part a gap is measured on", "cross-validation")
+    return part or ""
+
+
+def part_name(part: str | None) -> str:
+    """The part as a name in parentheses or after a colon: "(validation)", "(test)"."""
+    if part == "test":
+        return p_("a part's name, in parentheses", "test")
+    if part == "validation":
+        return p_("a part's name, in parentheses", "validation")
+    if part == "cross-validation":
+        return p_("a part's name, in parentheses", "cross-validation")
+    return part or ""
 
 
 def noise_label(seed: SeedNoise, iv: Interval | None, interval_name: str) -> str:
     """Rung 3's label, computed for the case: how the seed rule and the interval came out.
-    ``interval_name``: "test interval", "corrected interval"."""
+    ``interval_name``: the interval as printed, "test interval", "corrected interval"."""
     side = seed_side(seed)
     if seed.passes:
-        rule = "seed rule passes"
+        rule = _("seed rule passes")
     elif side is None:
-        rule = "seed rule unmeasured"
+        rule = _("seed rule unmeasured")
     elif seed.trivial:
-        rule = "seed rule fails (deterministic models; the gap is not positive)"
+        rule = _("seed rule fails (deterministic models; the gap is not positive)")
     elif side == Side.BASELINE:
-        rule = f"seed rule fails ({ratio(seed.gap_in_sd, signed=True)} sd, on the baseline's side)"
+        rule = _(
+            "seed rule fails ({sd} sd, on the baseline's side)",
+            sd=ratio(seed.gap_in_sd, signed=True),
+        )
     else:
-        rule = f"seed rule fails ({ratio(seed.gap_in_sd, signed=True)} sd)"
-    where = f"{interval_name} {zero_words(iv)}" if iv else f"no {interval_name}"
+        rule = _("seed rule fails ({sd} sd)", sd=ratio(seed.gap_in_sd, signed=True))
+    where = (
+        f"{interval_name} {zero_words(iv)}" if iv else _("no {interval}", interval=interval_name)
+    )
     return f"{rule}; {where}"

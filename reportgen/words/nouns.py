@@ -107,6 +107,15 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "student": lambda n: n_("{n} student", "{n} students", n),
     "submission": lambda n: n_("{n} submission", "{n} submissions", n),
     "resample": lambda n: n_("{n} resample", "{n} resamples", n),
+    "logged value": lambda n: n_("{n} logged value", "{n} logged values", n),
+    "sanity check": lambda n: n_("{n} sanity check", "{n} sanity checks", n),
+    "split file": lambda n: n_("{n} split file", "{n} split files", n),
+    "predictions file": lambda n: n_("{n} predictions file", "{n} predictions files", n),
+    "run row": lambda n: n_("{n} run row", "{n} run rows", n),
+    "validation row": lambda n: n_("{n} validation row", "{n} validation rows", n),
+    "other network": lambda n: n_("{n} other network", "{n} other networks", n),
+    "held-out fold": lambda n: n_("{n} held-out fold", "{n} held-out folds", n),
+    "label": lambda n: n_("{n} label", "{n} labels", n),
 }
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.checks.model_vs_baseline.rungs import slice_numbers, worse_slice_words
+from reportgen.checks.ladder import rung_reason, status_words
+from reportgen.checks.model_vs_baseline.rungs import slice_name, slice_numbers, worse_slice_words
 from reportgen.checks.noise_lines import repeat_words
-from reportgen.checks.orientation import Side, shown_side, zero_words
+from reportgen.checks.orientation import Side, part_at, shown_side, zero_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
 from reportgen.model.block import BlockNoise
@@ -30,6 +31,7 @@ from reportgen.words import (
     ratio,
     singular_noun,
 )
+from reportgen.words.i18n import _, p_
 
 
 class ItemId:
@@ -82,37 +84,63 @@ def _not_better_reason(project: Project, seed: SeedNoise, iv: Interval | None) -
     rule_ok = seed.passes
     excl = iv is not None and iv.low > 0
     if iv is None:
-        return "not shown to be better: there is no evaluation interval"
+        return _("not shown to be better: there is no evaluation interval")
     if iv.high < 0:
-        return f"not shown to be better: the {_part(iv)} interval {iv.ends} lies below zero"
+        return _(
+            "not shown to be better: the {part} interval {ends} lies below zero",
+            part=part_at(_part(iv)),
+            ends=iv.ends,
+        )
     if excl and not rule_ok and seed.trivial:
-        return (
-            f"the interval {iv.ends} excludes zero, but validation disagrees: "
-            f"both models train deterministically and the {seed.part} gap "
-            f"{gap(seed.validation_gap)} is not positive"
+        return _(
+            "the interval {ends} excludes zero, but validation disagrees: both models train "
+            "deterministically and the {part} gap {gap} is not positive",
+            ends=iv.ends,
+            part=part_at(seed.part),
+            gap=gap(seed.validation_gap),
         )
     if excl and not rule_ok:
-        return f"the interval {iv.ends} excludes zero, but the seed rule fails: " + (
-            f"the gap is {ratio(seed.gap_in_sd, signed=True)} seed sd, not more than "
-            f"{given(cfg.seed_sd_multiple)}"
-            if seed.gap_in_sd is not None
-            else (seed.reason or f"{repeat_words(cfg).noise} is unmeasured")
+        if seed.gap_in_sd is not None:
+            return _(
+                "the interval {ends} excludes zero, but the seed rule fails: the gap is {sd} "
+                "seed sd, not more than {bar}",
+                ends=iv.ends,
+                sd=ratio(seed.gap_in_sd, signed=True),
+                bar=given(cfg.seed_sd_multiple),
+            )
+        return _(
+            "the interval {ends} excludes zero, but the seed rule fails: {why}",
+            ends=iv.ends,
+            why=seed.reason or unmeasured(cfg),
         )
     if not excl:
-        return (
-            f"not shown to be better: the {_part(iv)} interval {iv.ends} over "
-            f"{iv.what} includes zero"
+        return _(
+            "not shown to be better: the {part} interval {ends} over {what} includes zero",
+            part=part_at(_part(iv)),
+            ends=iv.ends,
+            what=iv.what,
         )
-    return "not shown to be better"
+    return _("not shown to be better")
+
+
+def unmeasured(cfg: Config) -> str:
+    """ "retraining noise is unmeasured" (or the sampling noise of repeated runs)."""
+    return _("{noise} is unmeasured", noise=repeat_words(cfg).noise)
 
 
 def _seed_beyond(project: Project, seed: SeedNoise) -> str:
     """The seed line's half of "the baseline is better": the gap beyond the bar on its side."""
     if seed.trivial:
-        return f"both models train deterministically, with a {seed.part} gap of {gap(seed.validation_gap)}"
-    return (
-        f"the {seed.part} gap is {ratio(seed.gap_in_sd, signed=True)} seed sd, beyond "
-        f"{given(project.config.seed_sd_multiple)} on the baseline's side"
+        return _(
+            "both models train deterministically, with a {part} gap of {gap}",
+            part=part_at(seed.part),
+            gap=gap(seed.validation_gap),
+        )
+    return _(
+        "the {part} gap is {sd} seed sd, beyond {bar} on the baseline's side",
+        part=part_at(seed.part),
+        sd=ratio(seed.gap_in_sd, signed=True),
+        bar=given(project.config.seed_sd_multiple),
     )
 
 
@@ -136,40 +164,61 @@ def decide(
         and st["fair"] == RungStatus.SHOWN
     ):
         reasons.append(
-            f"the baseline is better: the {_part(iv)} interval {iv.ends} lies below zero and "
-            + _seed_beyond(project, seed)
+            _(
+                "the baseline is better: the {part} interval {ends} lies below zero and {seed}",
+                part=part_at(_part(iv)),
+                ends=iv.ends,
+                seed=_seed_beyond(project, seed),
+            )
         )
         return Decision(Verdict.KEEP_BASELINE, cfg.baseline, tuple(reasons))
     if sup >= 4:
-        reasons.append("correct, fair, larger than noise and relevant are all shown")
+        reasons.append(_("correct, fair, larger than noise and relevant are all shown"))
         if st["bounded"] != RungStatus.SHOWN:
-            reasons.append("adopt within the measured bounds only: " + (ladder[4].missing or ""))
+            reasons.append(
+                _(
+                    "adopt within the measured bounds only: {missing}",
+                    missing=ladder[4].missing or "",
+                )
+            )
         return Decision(Verdict.ADOPT, cfg.candidate, tuple(reasons))
-    reasons += [r.reason for r in ladder[:4] if not r.shown]
+    reasons += [rung_reason(r) for r in ladder[:4] if not r.shown]
     seed_measured = seed.gap_in_sd is not None or seed.trivial
     measured = iv is not None and seed_measured
     if measured and st["larger than noise"] != RungStatus.SHOWN:
         verdict = Verdict.KEEP_BASELINE
         if equivalent(rel):
             reasons.append(
-                f"a tie is a finding: the interval lies inside "
-                f"±{given(cfg.min_useful_effect, cfg.metric_unit)}, so keep "
-                f"the simpler baseline ({cfg.baseline})"
+                _(
+                    "a tie is a finding: the interval lies inside ±{effect}, so keep the simpler "
+                    "baseline ({baseline})",
+                    effect=given(cfg.min_useful_effect, cfg.metric_unit),
+                    baseline=cfg.baseline,
+                )
             )
         else:
             reasons.append(
-                _not_better_reason(project, seed, iv)
-                + f"; keep the simpler baseline ({cfg.baseline})"
+                _(
+                    "{reason}; keep the simpler baseline ({baseline})",
+                    reason=_not_better_reason(project, seed, iv),
+                    baseline=cfg.baseline,
+                )
             )
     elif not measured or st["correct"] != RungStatus.SHOWN or st["fair"] != RungStatus.SHOWN:
         verdict = Verdict.INCONCLUSIVE
         reasons.append(
-            f"the evidence is incomplete, so the simpler baseline ({cfg.baseline}) stays"
+            _(
+                "the evidence is incomplete, so the simpler baseline ({baseline}) stays",
+                baseline=cfg.baseline,
+            )
         )
     else:
         verdict = Verdict.KEEP_BASELINE
         reasons.append(
-            f"the gain is real but not shown to be worth the change: keep {cfg.baseline}"
+            _(
+                "the gain is real but not shown to be worth the change: keep {baseline}",
+                baseline=cfg.baseline,
+            )
         )
     return Decision(verdict, cfg.baseline, tuple(reasons))
 
@@ -187,9 +236,13 @@ def rewrite_claim(
     """One sentence with numbers, never above the supported rung; a slice shown worse is named
     in every branch that speaks of the gap, listed in not_worse_on or not."""
     claim = _claim(project, ladder, sup, iv, seed, rel, slices, data)
-    unnamed = [s for s in slices or [] if repr(s.slice) not in claim]
+    unnamed = [s for s in slices or [] if slice_name(s.slice) not in claim]
     worse = worse_slice_words(project.config.candidate, unnamed) if sup >= 2 else None
-    return claim if worse is None else f"{claim.removesuffix('.')}; but {worse}."
+    return (
+        claim
+        if worse is None
+        else _("{claim}; but {worse}.", claim=claim.removesuffix("."), worse=worse)
+    )
 
 
 def _claim(
@@ -207,124 +260,233 @@ def _claim(
     c, b, metric = cfg.candidate, cfg.baseline, cfg.metric_words
     conf = confidence(cfg.confidence)
     measured = (
-        f"a {_part(iv)} {metric} gap of {iv.signed(iv.gap)} ({conf} interval {iv.ends}, {iv.what})"
+        _(
+            "a {part} {metric} gap of {gap} ({conf} interval {ends}, {what})",
+            part=part_at(_part(iv)),
+            metric=metric,
+            gap=iv.signed(iv.gap),
+            conf=conf,
+            ends=iv.ends,
+            what=iv.what,
+        )
         if iv
-        else f"a {_seed_gap_part(seed)} {metric} gap of {gap(seed.validation_gap)}"
+        else _(
+            "a {part} {metric} gap of {gap}",
+            part=part_at(_seed_gap_part(seed)),
+            metric=metric,
+            gap=gap(seed.validation_gap),
+        )
         if seed.validation_gap is not None
-        else f"no {metric} gap (no evaluation interval and no validation gap)"
+        else _("no {metric} gap (no evaluation interval and no validation gap)", metric=metric)
     )
     if sup == 0:
-        return (
-            f"Nothing is established yet: {ladder[0].missing}; until then {measured} between {c} and {b} "
-            "is a measurement, not evidence that either is better."
+        return _(
+            "Nothing is established yet: {missing}; until then {measured} between {candidate} "
+            "and {baseline} is a measurement, not evidence that either is better.",
+            missing=ladder[0].missing,
+            measured=measured,
+            candidate=c,
+            baseline=b,
         )
     if sup == 1:
-        return (
-            f"{c}'s code passes its sanity checks, but the comparison with {b} is not shown to be fair "
-            f"({ladder[1].missing}), so {measured} does not say which model is better."
+        return _(
+            "{candidate}'s code passes its sanity checks, but the comparison with {baseline} is "
+            "not shown to be fair ({missing}), so {measured} does not say which model is better.",
+            candidate=c,
+            baseline=b,
+            missing=ladder[1].missing,
+            measured=measured,
         )
     if iv is not None and shown_side(seed, iv) == Side.BASELINE:
-        return (
-            f"Under a fair comparison, {b} beats {c} on {metric}: the {_part(iv)} gap is "
-            f"{iv.signed(iv.gap)}{cfg.unit_after} (negative favours {b}; {conf} interval "
-            f"{iv.ends}, {iv.what}), "
-            f"and {_seed_beyond(project, seed)}."
+        return _(
+            "Under a fair comparison, {baseline} beats {candidate} on {metric}: the {part} gap "
+            "is {gap}{unit} (negative favours {baseline}; {conf} interval {ends}, {what}), "
+            "and {seed}.",
+            baseline=b,
+            candidate=c,
+            metric=metric,
+            part=part_at(_part(iv)),
+            gap=iv.signed(iv.gap),
+            unit=cfg.unit_after,
+            conf=conf,
+            ends=iv.ends,
+            what=iv.what,
+            seed=_seed_beyond(project, seed),
         )
     if sup == 2:
         sd = seed.gap_in_sd
-        part = seed.part
         seed_txt = (
-            f"the {part} gap is {ratio(sd, signed=True)} seed sd against a bar of "
-            f"{given(cfg.seed_sd_multiple)}"
+            _(
+                "the {part} gap is {sd} seed sd against a bar of {bar}",
+                part=part_at(seed.part),
+                sd=ratio(sd, signed=True),
+                bar=given(cfg.seed_sd_multiple),
+            )
             if sd is not None
             else (
-                "both models train deterministically (zero seed spread)"
+                _("both models train deterministically (zero seed spread)")
                 if seed.trivial
-                else f"{repeat_words(cfg).noise} is unmeasured"
+                else unmeasured(cfg)
             )
         )
         test_txt = (
-            f"the {_part(iv)} gap of {iv.signed(iv.gap)}{cfg.unit_after} has a {conf} interval of "
-            f"{iv.ends} over "
-            f"{iv.what}"
+            _(
+                "the {part} gap of {gap}{unit} has a {conf} interval of {ends} over {what}",
+                part=part_at(_part(iv)),
+                gap=iv.signed(iv.gap),
+                unit=cfg.unit_after,
+                conf=conf,
+                ends=iv.ends,
+                what=iv.what,
+            )
             if iv
-            else f"there is no {'cross-validation' if seed.part == CV_PART else 'test'} interval"
+            else _(
+                "there is no {part} interval",
+                part=part_at("cross-validation" if seed.part == CV_PART else "test"),
+            )
         )
         if equivalent(rel):
-            return (
-                f"Under a fair comparison, {c} and {b} are tied on {metric}: {seed_txt}, and {test_txt}, "
-                f"inside ±{given(cfg.min_useful_effect, cfg.metric_unit)}."
+            return _(
+                "Under a fair comparison, {candidate} and {baseline} are tied on {metric}: "
+                "{seed}, and {test}, inside ±{effect}.",
+                candidate=c,
+                baseline=b,
+                metric=metric,
+                seed=seed_txt,
+                test=test_txt,
+                effect=given(cfg.min_useful_effect, cfg.metric_unit),
             )
         if iv is not None and iv.low > 0 and not seed.passes:
-            return (
-                f"Under a fair comparison, the {_part(iv)} interval of {c}'s {metric} gap over {b} lies "
-                f"above zero, but the gap is not shown to be larger than {repeat_words(cfg).noise}: "
-                f"{seed_txt}, and {test_txt}."
+            return _(
+                "Under a fair comparison, the {part} interval of {candidate}'s {metric} gap over "
+                "{baseline} lies above zero, but the gap is not shown to be larger than "
+                "{noise}: {seed}, and {test}.",
+                part=part_at(_part(iv)),
+                candidate=c,
+                metric=metric,
+                baseline=b,
+                noise=repeat_words(cfg).noise,
+                seed=seed_txt,
+                test=test_txt,
             )
         ruled_out = ruled_out_words(rel)
         below = (
-            f"; the interval {zero_words(iv)}, but the seed rule does not show {b} better either"
+            _(
+                "; the interval {lies}, but the seed rule does not show {baseline} better either",
+                lies=zero_words(iv),
+                baseline=b,
+            )
             if iv is not None and iv.below_zero
             else ""
         )
         return (
-            f"Under a fair comparison, {c} is not shown to be better than {b} on {metric}: {seed_txt}, "
-            f"and {test_txt}" + below + (f"; {ruled_out}" if ruled_out else "") + "."
+            _(
+                "Under a fair comparison, {candidate} is not shown to be better than {baseline} "
+                "on {metric}: {seed}, and {test}",
+                candidate=c,
+                baseline=b,
+                metric=metric,
+                seed=seed_txt,
+                test=test_txt,
+            )
+            + below
+            + (f"; {ruled_out}" if ruled_out else "")
+            + "."
         )
     noise = (
-        f"{ratio(seed.gap_in_sd, signed=True)} seed sd"
+        _("{sd} seed sd", sd=ratio(seed.gap_in_sd, signed=True))
         if seed.gap_in_sd is not None
-        else "both models train deterministically: zero seed spread"
+        else _("both models train deterministically: zero seed spread")
     )
     if iv is None:  # rung 3 is shown only on an evaluation interval
         raise ValueError("internal error: rung 3 is credited without an evaluation interval")
-    base = (
-        f"{c} beats {b} by {iv.size(iv.gap)} {_part(iv)} {metric} ({conf} interval {iv.ends}, "
-        f"{iv.what}), more than {repeat_words(cfg).noise} ({noise})"
+    base = _(
+        "{candidate} beats {baseline} by {size} {part} {metric} ({conf} interval {ends}, "
+        "{what}), more than {noise} ({sd})",
+        candidate=c,
+        baseline=b,
+        size=iv.size(iv.gap),
+        part=part_at(_part(iv)),
+        metric=metric,
+        conf=conf,
+        ends=iv.ends,
+        what=iv.what,
+        noise=repeat_words(cfg).noise,
+        sd=noise,
     )
     if sup == 3:
-        return base + f", but whether that is worth acting on is not shown ({ladder[3].missing})."
-    base += f", at least the useful effect of {given(cfg.min_useful_effect, cfg.metric_unit)}"
+        return base + _(
+            ", but whether that is worth acting on is not shown ({missing}).",
+            missing=ladder[3].missing,
+        )
+    base += _(
+        ", at least the useful effect of {effect}",
+        effect=given(cfg.min_useful_effect, cfg.metric_unit),
+    )
     if rel is not None and rel.cost_per_period is not None:
-        base += f" (about {cost(rel.cost_per_period)} {cfg.unit} per {cfg.period or 'period'})"
+        base += _(
+            " (about {cost} {unit} per {period})",
+            cost=cost(rel.cost_per_period),
+            unit=cfg.unit,
+            period=cfg.period or _("period"),
+        )
     if sup == 4:
-        return base + f"; where it stops holding is not shown ({ladder[4].missing})."
+        return base + _(
+            "; where it stops holding is not shown ({missing}).", missing=ladder[4].missing
+        )
     where = []
     if slices:
         with_interval = [s for s in slices if s.low is not None and not s.worse]
-        unmeasured = len([s for s in slices if s.low is None])
+        unmeasured_n = len([s for s in slices if s.low is None])
         if with_interval:
             where.append(
-                f"on each of the {count_noun(len(with_interval), 'slice')} with an interval"
-                + (" where it is not worse" if any(s.worse for s in slices) else "")
-                + (f" ({count(unmeasured)} too small to measure)" if unmeasured else "")
+                _(
+                    "on each of the {slices} with an interval",
+                    slices=count_noun(len(with_interval), "slice"),
+                )
+                + (_(" where it is not worse") if any(s.worse for s in slices) else "")
+                + (_(" ({n} too small to measure)", n=count(unmeasured_n)) if unmeasured_n else "")
             )
     if data.blocks and cfg.block:
-        where.append(f"over {plural_noun(cfg.block)} {data.first_block} to {data.last_block}")
-    return base + (", " + " and ".join(where) if where else "") + "."
+        where.append(
+            _(
+                "over {blocks} {first} to {last}",
+                blocks=plural_noun(cfg.block),
+                name=noun(cfg.block),
+                first=data.first_block,
+                last=data.last_block,
+            )
+        )
+    return base + (", " + p_("joins two phrases", " and ").join(where) if where else "") + "."
 
 
 def _no_interval_item(project: Project, block: BlockNoise | None) -> str:
     """What would give the test gap an interval: predictions, more blocks, or what is missing."""
     if block is None:
-        return "per-row test predictions for both models give an evaluation interval (now none)"
+        return _("per-row test predictions for both models give an evaluation interval (now none)")
     if block.blocks < 2:
         word = project.config.block or "block"
-        return (
-            f"the test rows fall in at least 2 {plural_noun(word)}, so that the test gap gets an "
-            f"evaluation interval (now {blocks_phrase(block.blocks, project.config.block)})"
+        return _(
+            "the test rows fall in at least 2 {blocks}, so that the test gap gets an evaluation "
+            "interval (now {now})",
+            blocks=plural_noun(word),
+            name=noun(word),
+            now=blocks_phrase(block.blocks, project.config.block),
         )
-    return f"the test gap gets an evaluation interval (now none: {block.reason or 'no interval'})"
+    return _(
+        "the test gap gets an evaluation interval (now none: {why})",
+        why=block.reason or _("no interval"),
+    )
 
 
 def _live_gap(cfg: Config) -> str:
     """The gap a deployed model is watched on: per period with a period block column, on a new
     group with a group one, on new rows without one (no period was measured)."""
     if not cfg.block:
-        return "the gap on new rows"
+        return _("the gap on new rows")
     if cfg.block_kind == "period":
-        return f"the live {noun(cfg.block)} gap"
-    return f"the gap on a new {singular_noun(cfg.block)}"
+        return _("the live {block} gap", block=noun(cfg.block))
+    return _("the gap on a new {block}", block=singular_noun(cfg.block), name=noun(cfg.block))
 
 
 def reconsider(
@@ -366,7 +528,11 @@ def reconsider_items(
         items.append(
             ReconsiderItem(
                 ItemId.LIVE_GAP,
-                f"{_live_gap(cfg)} falls below the useful effect {given(m, cfg.metric_unit)}",
+                _(
+                    "{gap} falls below the useful effect {effect}",
+                    gap=_live_gap(cfg),
+                    effect=given(m, cfg.metric_unit),
+                ),
             )
         )
     items += [ReconsiderItem(ItemId.GIVEN, text) for text in cfg.reconsider_when]
@@ -380,14 +546,22 @@ def _rung_items(ladder: list[Rung]) -> list[ReconsiderItem]:
         items.append(
             ReconsiderItem(
                 ItemId.CORRECT,
-                f"rung 1 (correct) is shown (now {ladder[0].status}: {ladder[0].missing})",
+                _(
+                    "rung 1 (correct) is shown (now {status}: {missing})",
+                    status=status_words(ladder[0].status),
+                    missing=ladder[0].missing,
+                ),
             )
         )
     if not ladder[1].shown:
         items.append(
             ReconsiderItem(
                 ItemId.FAIR,
-                f"the comparison is shown fair (now {ladder[1].status}: {ladder[1].missing})",
+                _(
+                    "the comparison is shown fair (now {status}: {missing})",
+                    status=status_words(ladder[1].status),
+                    missing=ladder[1].missing,
+                ),
             )
         )
     return items
@@ -399,33 +573,71 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
     n_c, n_b = seed.n.candidate, seed.n.baseline
     want_n = max(5, n_c, n_b)
     # a cv design counts seeds per fold: noise.seed.n is the fewest in any fold
-    per, fewest = (
-        (" per fold", " per fold, the fewest in any fold") if seed.within_folds else ("", "")
-    )
+    folds = seed.within_folds
     if seed.gap_in_sd is None and not seed.trivial:
-        each = " per fold" if seed.within_folds else " per model"
+        fields = dict(
+            noise=repeat_words(cfg).noise,
+            want=count(want_n),
+            n_c=count(n_c),
+            candidate=cfg.candidate,
+            n_b=count(n_b),
+            baseline=cfg.baseline,
+        )
         text = (
-            f"{repeat_words(cfg).noise} is measured with at least {count(want_n)} seeds{each} "
-            f"(now {count(n_c)} {cfg.candidate}, {count(n_b)} {cfg.baseline})"
+            _(
+                "{noise} is measured with at least {want} seeds per fold "
+                "(now {n_c} {candidate}, {n_b} {baseline})",
+                **fields,
+            )
+            if folds
+            else _(
+                "{noise} is measured with at least {want} seeds per model "
+                "(now {n_c} {candidate}, {n_b} {baseline})",
+                **fields,
+            )
         )
         if min(n_c, n_b) < 2:
             # one run a side can never reach rung 3: a second one at least shows determinism
             text += (
-                f": a second seed{each} also shows whether a model trains deterministically "
-                "(two equal runs: zero seed spread, and with both models deterministic the rule "
-                "is met when the gap is positive)"
+                _(
+                    ": a second seed per fold also shows whether a model trains "
+                    "deterministically (two equal runs: zero seed spread, and with both models "
+                    "deterministic the rule is met when the gap is positive)"
+                )
+                if folds
+                else _(
+                    ": a second seed per model also shows whether a model trains "
+                    "deterministically (two equal runs: zero seed spread, and with both models "
+                    "deterministic the rule is met when the gap is positive)"
+                )
             )
     elif seed.trivial and not seed.passes:
-        text = (
-            f"the {seed.part} gap becomes positive (now "
-            f"{gap(seed.validation_gap)}; both models train deterministically)"
+        text = _(
+            "the {part} gap becomes positive (now {gap}; both models train deterministically)",
+            part=part_at(seed.part),
+            gap=gap(seed.validation_gap),
         )
     elif not seed.passes:
+        fields = dict(
+            part=part_at(seed.part),
+            bar=given(cfg.seed_sd_multiple),
+            want=count(want_n),
+            sd=ratio(seed.gap_in_sd, signed=True),
+            n_c=count(n_c),
+            n_b=count(n_b),
+        )
         text = (
-            f"the {seed.part} gap exceeds {given(cfg.seed_sd_multiple)} seed sd "
-            f"over {count(want_n)} or more seeds{per} "
-            f"(now {ratio(seed.gap_in_sd, signed=True)} sd over {count(n_c)} and {count(n_b)}"
-            f"{fewest})"
+            _(
+                "the {part} gap exceeds {bar} seed sd over {want} or more seeds per fold "
+                "(now {sd} sd over {n_c} and {n_b} per fold, the fewest in any fold)",
+                **fields,
+            )
+            if folds
+            else _(
+                "the {part} gap exceeds {bar} seed sd over {want} or more seeds "
+                "(now {sd} sd over {n_c} and {n_b})",
+                **fields,
+            )
         )
     else:
         return []
@@ -446,7 +658,12 @@ def _interval_items(
         items.append(
             ReconsiderItem(
                 ItemId.EXCLUDES_ZERO,
-                f"the {_part(iv)} interval lies above zero (now {iv.ends} over {iv.what})",
+                _(
+                    "the {part} interval lies above zero (now {ends} over {what})",
+                    part=part_at(_part(iv)),
+                    ends=iv.ends,
+                    what=iv.what,
+                ),
             )
         )
     m = cfg.min_useful_effect
@@ -454,15 +671,18 @@ def _interval_items(
         items.append(
             ReconsiderItem(
                 ItemId.USEFUL_EFFECT,
-                "a min_useful_effect is fixed in evreport.toml before new runs (now none)",
+                _("a min_useful_effect is fixed in evreport.toml before new runs (now none)"),
             )
         )
     elif iv is not None and iv.low < m:
         items.append(
             ReconsiderItem(
                 ItemId.REACHES_USEFUL,
-                f"the interval's lower end reaches the useful effect {given(m, cfg.metric_unit)} "
-                f"(now {iv.signed(iv.low)})",
+                _(
+                    "the interval's lower end reaches the useful effect {effect} (now {low})",
+                    effect=given(m, cfg.metric_unit),
+                    low=iv.signed(iv.low),
+                ),
             )
         )
     return items
@@ -474,19 +694,28 @@ def _slice_items(project: Project, slices: list[Slice] | None) -> list[Reconside
     items = []
     for s in slices or []:
         if s.required and not s.not_worse:
-            bar = given(-s.margin) if s.margin is not None else "a fixed not_worse_margin"
+            bar = given(-s.margin) if s.margin is not None else _("a fixed not_worse_margin")
             if s.low is None:
-                text = (
-                    f"slice {s.slice!r} has enough test rows and blocks for an interval (now "
-                    f"{count_noun(s.rows, 'row')} in {count_noun(s.blocks, 'block')}, "
-                    f"no interval), and its worse end stays above {bar}"
+                text = _(
+                    "slice {slice} has enough test rows and blocks for an interval (now {rows} in "
+                    "{blocks}, no interval), and its worse end stays above {bar}",
+                    slice=slice_name(s.slice),
+                    rows=count_noun(s.rows, "row"),
+                    blocks=count_noun(s.blocks, "block"),
+                    bar=bar,
                 )
             else:
                 g, ends, low = slice_numbers(s)
-                text = (
-                    f"{cfg.candidate} is shown no worse on slice {s.slice!r}: the interval's worse "
-                    f"end stays above {bar} (now {low}: gap {g}, interval {ends}, "
-                    f"{count_noun(s.rows, 'row')})"
+                text = _(
+                    "{candidate} is shown no worse on slice {slice}: the interval's worse end "
+                    "stays above {bar} (now {low}: gap {gap}, interval {ends}, {rows})",
+                    candidate=cfg.candidate,
+                    slice=slice_name(s.slice),
+                    bar=bar,
+                    low=low,
+                    gap=g,
+                    ends=ends,
+                    rows=count_noun(s.rows, "row"),
                 )
             items.append(ReconsiderItem(ItemId.SLICE, text))
     return items

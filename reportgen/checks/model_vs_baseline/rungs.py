@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, logged_check, rung
 from reportgen.checks.noise_lines import repeat_words
-from reportgen.checks.orientation import noise_label, side_words, zero_words
+from reportgen.checks.orientation import noise_label, part_at, part_name, side_words, zero_words
 from reportgen.checks.recompute import logged_words
 from reportgen.checks.types import Check, Interval, Rung
 from reportgen.model.block import BlockNoise
@@ -29,6 +29,7 @@ from reportgen.words import (
     ratio,
     with_sign,
 )
+from reportgen.words.i18n import _, current, n_
 
 #: the candidate's rung-1 sanity checks (artefacts/checks/)
 RUNG_CHECKS = ("initial_loss", "gradient", "overfit", "shapes")
@@ -72,7 +73,9 @@ def correct_rung(
                 value=None,
                 bar=None,
                 artefacts=c.paths if c else (),
-                text=c.detail if c else f"no {name} check file for {model} (not shown)",
+                text=c.detail
+                if c
+                else _("no {check} check file for {model} (not shown)", check=name, model=model),
             )
         )
         s = _sensitivity(project, model, mine)
@@ -94,7 +97,11 @@ def correct_rung(
     status = _correct_status(model, mine, comparisons, bad, arts)
     if doubt and status.status != RungStatus.NOT_SHOWN:  # the misnamed columns void the rest
         status = rung(
-            1, RungStatus.PARTLY, arts, doubt, f"{status.summary}; its class columns look misnamed"
+            1,
+            RungStatus.PARTLY,
+            arts,
+            doubt,
+            _("{summary}; its class columns look misnamed", summary=status.summary),
         )
     return status, [*checks, logged]
 
@@ -129,48 +136,69 @@ def _correct_status(
             1,
             RungStatus.NOT_SHOWN,
             arts,
-            f"{f.kind} check fails: {f.detail}",
-            f"{count_noun(len(failed), 'sanity check')} of {model} "
-            + ("fails" if len(failed) == 1 else "fail"),
+            _("{check} check fails: {detail}", check=f.kind, detail=f.detail),
+            n_(
+                "{checks} of {model} fails",
+                "{checks} of {model} fail",
+                len(failed),
+                checks=count_noun(len(failed), "sanity check"),
+                model=model,
+            ),
         )
     if not present and not comparisons:
         return rung(
             1,
             RungStatus.NOT_SHOWN,
             arts,
-            f"no sanity-check files for {model} in artefacts/checks/ "
-            "(initial_loss, gradient, overfit, shapes) and no predictions to recompute metrics from",
-            "nothing shows the training and evaluation code is correct",
+            _(
+                "no sanity-check files for {model} in artefacts/checks/ (initial_loss, gradient, "
+                "overfit, shapes) and no predictions to recompute metrics from",
+                model=model,
+            ),
+            _("nothing shows the training and evaluation code is correct"),
         )
     if not absent and comparisons and not bad:
-        agree = "matches its prediction" if len(comparisons) == 1 else "match their predictions"
         return rung(
             1,
             RungStatus.SHOWN,
             arts,
             None,
-            f"all four sanity checks of {model} pass and "
-            f"{count_noun(len(comparisons), 'logged value')} {agree}",
+            n_(
+                "all four sanity checks of {model} pass and {values} matches its prediction",
+                "all four sanity checks of {model} pass and {values} match their predictions",
+                len(comparisons),
+                model=model,
+                values=count_noun(len(comparisons), "logged value"),
+            ),
         )
     if bad:
-        disagree = (
-            "disagrees with its predictions" if len(bad) == 1 else "disagree with their predictions"
-        )
-        missing = (
-            f"{count_noun(len(bad), 'logged value')} {disagree}, e.g. {bad[0].cite} (logged "
-            f"{logged_words(bad[0])}, recomputed {full(bad[0].recomputed)})"
+        missing = n_(
+            "{values} disagrees with its predictions, e.g. {cite} (logged {logged}, "
+            "recomputed {recomputed})",
+            "{values} disagree with their predictions, e.g. {cite} (logged {logged}, "
+            "recomputed {recomputed})",
+            len(bad),
+            values=count_noun(len(bad), "logged value"),
+            cite=bad[0].cite,
+            logged=logged_words(bad[0]),
+            recomputed=full(bad[0].recomputed),
         )
     elif absent:
-        missing = f"no {', '.join(absent)} check for {model}"
+        missing = _("no {checks} check for {model}", checks=", ".join(absent), model=model)
     else:
-        missing = "no predictions to recompute the logged metric values from"
-    passes = "passes" if len(present) == 1 else "pass"
+        missing = _("no predictions to recompute the logged metric values from")
     return rung(
         1,
         RungStatus.PARTLY,
         arts,
         missing,
-        f"{count(len(present))} of 4 sanity checks of {model} {passes}",
+        n_(
+            "{passed} of 4 sanity checks of {model} passes",
+            "{passed} of 4 sanity checks of {model} pass",
+            len(present),
+            passed=count(len(present)),
+            model=model,
+        ),
     )
 
 
@@ -198,7 +226,7 @@ def primary_interval(seed: SeedNoise, block: BlockNoise | None) -> Interval | No
             high=p.high,
             source=IntervalSource.PAIRED_SEEDS,
             part=p.part or "validation",
-            what=f"{count_noun(p.n, 'seed pair')} ({p.part or 'validation'})",
+            what=f"{count_noun(p.n, 'seed pair')} ({part_name(p.part or 'validation')})",
         )
     return None
 
@@ -207,19 +235,32 @@ def _seed_check(project: Project, seed: SeedNoise, seed_arts: list[str]) -> Chec
     """The seed rule: the gap in seed sd against the bar (trivially met with zero spread)."""
     bar = project.config.seed_sd_multiple
     rule_ok = seed.passes
-    part = seed.part
+    part = part_at(seed.part)
     if seed.trivial:
         text = (
-            f"{part} gap {gap(seed.validation_gap)}: both models have zero seed spread, so the "
-            "rule is trivially " + ("met" if rule_ok else "failed (the gap is not positive)")
+            _(
+                "{part} gap {gap}: both models have zero seed spread, so the rule is trivially met",
+                part=part,
+                gap=gap(seed.validation_gap),
+            )
+            if rule_ok
+            else _(
+                "{part} gap {gap}: both models have zero seed spread, so the rule is trivially "
+                "failed (the gap is not positive)",
+                part=part,
+                gap=gap(seed.validation_gap),
+            )
         )
     elif seed.gap_in_sd is not None:
-        text = (
-            f"{part} gap {gap(seed.validation_gap)} is {ratio(seed.gap_in_sd, signed=True)} "
-            f"seed sd; the rule needs more than {given(bar)}"
+        text = _(
+            "{part} gap {gap} is {sd} seed sd; the rule needs more than {bar}",
+            part=part,
+            gap=gap(seed.validation_gap),
+            sd=ratio(seed.gap_in_sd, signed=True),
+            bar=given(bar),
         )
     else:
-        text = f"seed rule not measured: {seed.reason}"
+        text = _("seed rule not measured: {why}", why=seed.reason)
     return Check(
         id=SEED_RULE.id,
         rung=3,
@@ -235,9 +276,15 @@ def _interval_check(iv: Interval | None, arts: Sequence[str]) -> Check:
     """The evaluation interval excludes zero in the candidate's favour; ``arts``: what it was
     computed from."""
     if iv is None:
-        text = "no evaluation interval (no per-row predictions and no paired seeds)"
+        text = _("no evaluation interval (no per-row predictions and no paired seeds)")
     else:
-        text = f"{_part(iv)} interval {iv.ends} ({iv.what}) {side_words(iv)}"
+        text = _(
+            "{part} interval {ends} ({what}) {lies}",
+            part=part_at(_part(iv)),
+            ends=iv.ends,
+            what=iv.what,
+            lies=side_words(iv),
+        )
     return Check(
         id=TEST_INTERVAL.id,
         rung=3,
@@ -280,25 +327,38 @@ def noise_rung(
             RungStatus.SHOWN,
             arts,
             None,
-            f"the gap clears the seed rule and the {_part(iv)} interval lies above zero",
+            _(
+                "the gap clears the seed rule and the {part} interval lies above zero",
+                part=part_at(_part(iv)),
+            ),
         ), checks
     if seed.gap_in_sd is None and not seed.trivial:
-        missing = seed.reason or f"{repeat_words(cfg).noise} unmeasured: fewer than 2 seeds"
+        missing = seed.reason or _(
+            "{noise} unmeasured: fewer than 2 seeds", noise=repeat_words(cfg).noise
+        )
     elif not rule_ok and seed.trivial:
-        missing = (
-            f"both models are deterministic and the {seed.part} gap "
-            f"{gap(seed.validation_gap)} is not positive"
+        missing = _(
+            "both models are deterministic and the {part} gap {gap} is not positive",
+            part=part_at(seed.part),
+            gap=gap(seed.validation_gap),
         )
     elif not rule_ok:
-        missing = (
-            f"the {seed.part} gap is {ratio(seed.gap_in_sd, signed=True)} "
-            f"seed sd, not more than {given(cfg.seed_sd_multiple)}"
+        missing = _(
+            "the {part} gap is {sd} seed sd, not more than {bar}",
+            part=part_at(seed.part),
+            sd=ratio(seed.gap_in_sd, signed=True),
+            bar=given(cfg.seed_sd_multiple),
         )
     elif iv is None:
-        missing = "no evaluation interval on test (no per-row predictions)"
+        missing = _("no evaluation interval on test (no per-row predictions)")
     else:
-        missing = f"the {_part(iv)} interval {iv.ends} {zero_words(iv)}"
-    summary = noise_label(seed, iv, f"{_part(iv)} interval")
+        missing = _(
+            "the {part} interval {ends} {lies}",
+            part=part_at(_part(iv)),
+            ends=iv.ends,
+            lies=zero_words(iv),
+        )
+    summary = noise_label(seed, iv, _("{part} interval", part=part_at(_part(iv))))
     return rung(
         3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
     ), checks
@@ -308,6 +368,12 @@ def slice_numbers(s: Slice) -> tuple[str, str, str]:
     """A slice's gap, interval and lower end as printed, with one decimal count for the three."""
     d = gap_decimals(s.gap, s.low, s.high)
     return with_sign(s.gap, d), interval(s.low, s.high, digits=d), with_sign(s.low, d)
+
+
+def slice_name(value: object) -> str:
+    """A slice's value as a sentence quotes it: 'shifted' in English (its repr), «shifted» in
+    another language."""
+    return repr(value) if current() == "en" else f"«{value}»"
 
 
 def worse_slices(slices: list[Slice] | None) -> list[Slice]:
@@ -322,29 +388,43 @@ def worse_slice_words(candidate: str, slices: list[Slice] | None) -> str | None:
     if not worse:
         return None
     each = [
-        f"{s.slice!r} (gap {slice_numbers(s)[0]}, interval {slice_numbers(s)[1]}, "
-        f"{count_noun(s.rows, 'test row')})"
+        _(
+            "{slice} (gap {gap}, interval {ends}, {rows})",
+            slice=slice_name(s.slice),
+            gap=slice_numbers(s)[0],
+            ends=slice_numbers(s)[1],
+            rows=count_noun(s.rows, "test row"),
+        )
         for s in worse
     ]
-    return f"{candidate} is worse on {'slice' if len(each) == 1 else 'slices'} " + ", ".join(each)
+    return n_(
+        "{candidate} is worse on slice {slices}",
+        "{candidate} is worse on slices {slices}",
+        len(each),
+        candidate=candidate,
+        slices=", ".join(each),
+    )
 
 
 def _slice_check(s: Slice, scored: Sequence[str]) -> Check:
     """A required slice: not worse than the baseline within the margin; ``scored``: the test
     split file (its slice column) and the test predictions its rows were scored in."""
-    where = f"slice {s.slice!r} ({count_noun(s.rows, 'row')})"
+    where = _("slice {slice} ({rows})", slice=slice_name(s.slice), rows=count_noun(s.rows, "row"))
     if s.low is not None:
-        g, ends, _ = slice_numbers(s)
-        where += f": gap {g}, interval {ends}"
+        g, ends, _low = slice_numbers(s)
+        where += _(": gap {gap}, interval {ends}", gap=g, ends=ends)
     elif s.gap is not None:
-        where += f": gap {gap(s.gap)}, no interval"
+        where += _(": gap {gap}, no interval", gap=gap(s.gap))
     else:
-        where += ": no gap measured"
+        where += _(": no gap measured")
     # a slice is shown not worse only against a margin
     shown = (
-        f"not worse shown: the worse end stays within the margin {given(-s.margin)}"
+        _(
+            "not worse shown: the worse end stays within the margin {margin}",
+            margin=given(-s.margin),
+        )
         if s.not_worse and s.margin is not None
-        else f"not worse is not shown: {s.not_worse_reason}"
+        else _("not worse is not shown: {why}", why=s.not_worse_reason)
     )
     return Check(
         id=NOT_WORSE.of(s.slice),
@@ -378,8 +458,8 @@ def relevant_rung(
             4,
             RungStatus.NOT_SHOWN,
             arts,
-            "no evaluation interval to judge the size of the gap",
-            "relevance unmeasured",
+            _("no evaluation interval to judge the size of the gap"),
+            _("relevance unmeasured"),
         ), checks
     checks.append(
         Check(
@@ -398,23 +478,33 @@ def relevant_rung(
         return rung(4, RungStatus.SHOWN, arts, None, rel.text), checks
     if rel.finding not in (Finding.USEFUL_GAIN_SHOWN, Finding.POSITIVE_NOT_USEFUL):
         return rung(
-            4, RungStatus.NOT_SHOWN, arts, rel.finding_text, "no gain worth acting on is shown"
+            4, RungStatus.NOT_SHOWN, arts, rel.finding_text, _("no gain worth acting on is shown")
         ), checks
     if bad_slices:
         s = bad_slices[0]
         missing = (
-            f"the candidate is worse on slice {s.slice!r} (gap {slice_numbers(s)[0]}, interval "
-            f"{slice_numbers(s)[1]})"
+            _(
+                "the candidate is worse on slice {slice} (gap {gap}, interval {ends})",
+                slice=slice_name(s.slice),
+                gap=slice_numbers(s)[0],
+                ends=slice_numbers(s)[1],
+            )
             if s.worse
-            else f"not being worse on slice {s.slice!r} is not shown: {s.not_worse_reason}"
+            else _(
+                "not being worse on slice {slice} is not shown: {why}",
+                slice=slice_name(s.slice),
+                why=s.not_worse_reason,
+            )
         )
     elif cfg.min_useful_effect is None:
-        missing = "no min_useful_effect fixed in evreport.toml: what gap would be worth acting on?"
+        missing = _(
+            "no min_useful_effect fixed in evreport.toml: what gap would be worth acting on?"
+        )
     else:
-        missing = (
-            f"the interval's lower end "
-            f"{with_sign(rel.low, gap_decimals(rel.gap, rel.low, rel.high))} does not "
-            f"reach the useful effect {given(cfg.min_useful_effect, cfg.metric_unit)}"
+        missing = _(
+            "the interval's lower end {low} does not reach the useful effect {effect}",
+            low=with_sign(rel.low, gap_decimals(rel.gap, rel.low, rel.high)),
+            effect=given(cfg.min_useful_effect, cfg.metric_unit),
         )
     return rung(4, RungStatus.PARTLY, arts, missing, rel.text), checks
 
@@ -432,27 +522,38 @@ def bounded_rung(
     arts = list(project.evidence.get("bounded", [])) + list(measured)
     parts = []
     if slices:
-        parts.append(f"{count_noun(len(slices), 'slice')} with intervals")
+        parts.append(_("{slices} with intervals", slices=count_noun(len(slices), "slice")))
         worse = worse_slices(slices)
         if worse:
-            parts.append(f"{cfg.candidate} worse on " + ", ".join(repr(s.slice) for s in worse))
+            parts.append(
+                _(
+                    "{candidate} worse on {slices}",
+                    candidate=cfg.candidate,
+                    slices=", ".join(slice_name(s.slice) for s in worse),
+                )
+            )
     if data.blocks and cfg.block:
         parts.append(
-            f"{count_noun(data.blocks, cfg.block)} ({data.first_block} to {data.last_block})"
+            _(
+                "{blocks} ({first} to {last})",
+                blocks=count_noun(data.blocks, cfg.block),
+                first=data.first_block,
+                last=data.last_block,
+            )
         )
     if slices and cfg.block and data.blocks:
         return rung(5, RungStatus.SHOWN, arts, None, "; ".join(parts)), []
     if parts:
         missing = (
-            "no slice column: where the result stops holding is untested"
+            _("no slice column: where the result stops holding is untested")
             if not slices
-            else "no block column: the period measured is not stated"
+            else _("no block column: the period measured is not stated")
         )
         return rung(5, RungStatus.PARTLY, arts, missing, "; ".join(parts)), []
     return rung(
         5,
         RungStatus.NOT_SHOWN,
         arts,
-        not_tested[0] if not_tested else "no slices or period measured",
-        "where the result stops holding is not shown",
+        not_tested[0] if not_tested else _("no slices or period measured"),
+        _("where the result stops holding is not shown"),
     ), []
