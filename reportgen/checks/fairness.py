@@ -8,12 +8,14 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from reportgen.checks.orientation import part_name
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Evidence
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.project.runs import RunRow
 from reportgen.words import count, count_noun, ratio
+from reportgen.words.i18n import _, local_number
 
 #: the fairness facts this module checks (report.json ``fairness[].id``; ladder.fair_rung makes
 #: each the rung-2 check ``fair-<fact>``)
@@ -97,20 +99,29 @@ def _manifest_verified(project: Project, mpath: str) -> Evidence:
         return _fact(
             MANIFEST_VERIFIED,
             False,
-            "no frozen-split manifest: the split was never frozen "
-            "(run `evreport freeze` before training)",
+            _(
+                "no frozen-split manifest: the split was never frozen "
+                "(run `evreport freeze` before training)"
+            ),
             [],
         )
     bad = [f for f in m.files if not (f.hash_ok and f.rows_ok)]
     text = (
-        f"all {count_noun(len(m.files), 'split file')} match the manifest (sha256 and row counts)"
+        _(
+            "all {files} match the manifest (sha256 and row counts)",
+            files=count_noun(len(m.files), "split file"),
+        )
         if not bad
         else "; ".join(
             f"{f.path}: "
             + (
-                "sha256 differs (edited after freezing)"
+                _("sha256 differs (edited after freezing)")
                 if not f.hash_ok
-                else f"{count_noun(f.actual_rows, 'row')}, manifest says {count(f.rows)}"
+                else _(
+                    "{rows}, manifest says {n}",
+                    rows=count_noun(f.actual_rows, "row"),
+                    n=count(f.rows),
+                )
             )
             for f in bad
         )
@@ -133,13 +144,13 @@ def _frozen_before_runs(project: Project, mpath: str, first: FirstRun) -> Eviden
     m = project.manifest
     if m is None or m.created is None:
         return _fact(
-            FROZEN_BEFORE_RUNS, None, "no manifest creation time to compare with the runs", []
+            FROZEN_BEFORE_RUNS, None, _("no manifest creation time to compare with the runs"), []
         )
     if first is None:
         return _fact(
             FROZEN_BEFORE_RUNS,
             None,
-            "runs.csv has no started_at: cannot show the split was frozen before the first run",
+            _("runs.csv has no started_at: cannot show the split was frozen before the first run"),
             [mpath],
         )
     start, row = first
@@ -155,33 +166,48 @@ def _frozen_before_runs(project: Project, mpath: str, first: FirstRun) -> Eviden
         return _fact(
             FROZEN_BEFORE_RUNS,
             None,
-            f"split frozen {m.created_text} and the first run started {start_text}: written to "
-            f"{_duration(coarse)}, these times do not show which came first (evreport freeze "
-            "and Recorder write microseconds)",
+            _(
+                "split frozen {frozen} and the first run started {start}: written to "
+                "{resolution}, these times do not show which came first (evreport freeze "
+                "and Recorder write microseconds)",
+                frozen=m.created_text,
+                start=start_text,
+                resolution=_duration(coarse),
+            ),
             arts,
         )
     return _fact(
         FROZEN_BEFORE_RUNS,
         ok,
-        f"split frozen {m.created_text}, {'before' if ok else 'AFTER'} the first run "
-        f"({start_text})",
+        _(
+            "split frozen {frozen}, before the first run ({start})",
+            frozen=m.created_text,
+            start=start_text,
+        )
+        if ok
+        else _(
+            "split frozen {frozen}, AFTER the first run ({start})",
+            frozen=m.created_text,
+            start=start_text,
+        ),
         arts,
     )
 
 
 def _duration(d: timedelta) -> str:
     """A time resolution in words: "the second", "the millisecond", "0.01 s"."""
+    # TRANSLATORS: a time resolution, after "written to" ("written to the second")
     named = {
-        timedelta(days=1): "the day",
-        timedelta(hours=1): "the hour",
-        timedelta(minutes=1): "the minute",
-        timedelta(seconds=1): "the second",
-        timedelta(milliseconds=1): "the millisecond",
-        timedelta(microseconds=1): "the microsecond",
+        timedelta(days=1): _("the day"),
+        timedelta(hours=1): _("the hour"),
+        timedelta(minutes=1): _("the minute"),
+        timedelta(seconds=1): _("the second"),
+        timedelta(milliseconds=1): _("the millisecond"),
+        timedelta(microseconds=1): _("the microsecond"),
     }
     if d in named:
         return named[d]
-    return f"{d.total_seconds():g} s"
+    return _("{seconds} s", seconds=local_number(f"{d.total_seconds():g}"))
 
 
 def _rule_before_runs(project: Project, first: FirstRun) -> Evidence:
@@ -193,7 +219,7 @@ def _rule_before_runs(project: Project, first: FirstRun) -> Evidence:
         return _fact(
             RULE_BEFORE_RUNS,
             None,
-            "[rule] written is not set: the rule cannot be shown to predate the runs",
+            _("[rule] written is not set: the rule cannot be shown to predate the runs"),
             [],
         )
     wl = f"{project.paths.config}:{cfg.lines.get('rule.written', 1)}"
@@ -201,19 +227,32 @@ def _rule_before_runs(project: Project, first: FirstRun) -> Evidence:
         return _fact(
             RULE_BEFORE_RUNS,
             None,
-            f"decision rule written {cfg.written}, but runs.csv has no started_at: the rule "
-            "cannot be shown to predate the first run",
+            _(
+                "decision rule written {written}, but runs.csv has no started_at: the rule "
+                "cannot be shown to predate the first run",
+                written=cfg.written,
+            ),
             [wl],
         )
     ok = cfg.written <= first[0].date()
     text = (
-        f"decision rule written {cfg.written}, "
-        f"{'on or before' if ok else 'AFTER'} the first run ({first[0].date()})"
+        _(
+            "decision rule written {written}, on or before the first run ({first})",
+            written=cfg.written,
+            first=first[0].date(),
+        )
+        if ok
+        else _(
+            "decision rule written {written}, AFTER the first run ({first})",
+            written=cfg.written,
+            first=first[0].date(),
+        )
     )
     if m is not None and m.created is not None and cfg.written < m.created.date():
-        text += (
-            f"; it also predates the freeze ({m.created.date()}): fixed even earlier, which is "
-            "stronger, not a fairness failure"
+        text += _(
+            "; it also predates the freeze ({frozen}): fixed even earlier, which is "
+            "stronger, not a fairness failure",
+            frozen=m.created.date(),
         )
     return _fact(RULE_BEFORE_RUNS, ok, text, [wl, first[1].cite(project.runs_name)])
 
@@ -230,9 +269,14 @@ def _parts_disjoint(ids_by_part: _SplitIds, mpath: str) -> Evidence:
     return _fact(
         PARTS_DISJOINT,
         clash is None,
-        "no row_id sits in two parts"
+        _("no row_id sits in two parts")
         if clash is None
-        else f"row_id {clash[0]!r} is in both {clash[1]!r} and {clash[2]!r}",
+        else _(
+            "row_id {id} is in both {a} and {b}",
+            id=repr(clash[0]),
+            a=repr(clash[1]),
+            b=repr(clash[2]),
+        ),
         [mpath],
     )
 
@@ -258,19 +302,26 @@ def _predictions_cover_parts(project: Project, ids_by_part: _SplitIds) -> Eviden
             found = int((want.get_indexer(pred.row_id) >= 0).sum())  # row_ids are unique in both
         if found != wanted or found != len(pred):
             cover_bad.append(
-                f"{pred.path}: {count_noun(wanted - found, 'row', adjective=pred.part)} missing, "
-                f"{count(len(pred) - found)} not in the part"
+                _(
+                    "{path}: {rows} missing, {n} not in the part",
+                    path=pred.path,
+                    rows=count_noun(wanted - found, "row", adjective=part_name(pred.part)),
+                    n=count(len(pred) - found),
+                )
             )
     return _fact(
         PREDICTIONS_COVER_PARTS,
         (not cover_bad) if cover_n else None,
         (
-            f"each of {count_noun(cover_n, 'predictions file')} covers exactly its part's rows"
+            _(
+                "each of {files} covers exactly its part's rows",
+                files=count_noun(cover_n, "predictions file"),
+            )
             if not cover_bad
             else "; ".join(cover_bad[:3])
         )
         if cover_n
-        else "no predictions checked against split files",
+        else _("no predictions checked against split files"),
         sorted({p.path for p in project.predictions.values()}),
     )
 
@@ -308,9 +359,17 @@ def _same_rows(cand: ModelRuns, base: ModelRuns) -> list[Evidence]:
             _fact(
                 SAME_ROWS[part],
                 bool(same),
-                f"both models scored on the same {count_noun(n_ref, 'row', adjective=part)}"
+                _(
+                    "both models scored on the same {rows}",
+                    rows=count_noun(n_ref, "row", adjective=part_name(part)),
+                )
                 if same
-                else f"{part} rows differ between the networks of {cand.name} and {base.name}",
+                else _(
+                    "{part} rows differ between the networks of {candidate} and {baseline}",
+                    part=part_name(part),
+                    candidate=cand.name,
+                    baseline=base.name,
+                ),
                 sorted({p.path for p in every}),  # the files whose rows were compared
             )
         )
@@ -324,7 +383,7 @@ def _same_run_columns(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
         base,
         lambda mr, col: {getattr(r, col) for r in mr.rows if r.ok and r.config == mr.config},
         [r.cite(rn) for mr in (cand, base) for r in mr.rows[:1]],
-        "analysed run",
+        _("analysed run"),
     )
 
 
@@ -351,25 +410,50 @@ def run_column_facts(
     """same-features and same-split-id: ``values(model, column)`` is the set of a model's
     logged values of that column over its analysed ``what`` rows, cited by ``lines``."""
     facts = []
-    for col, label in (("features", "feature set"), ("split_id", "split")):
+    for col in ("features", "split_id"):
         vals = {mr.role: values(mr, col) for mr in (cand, base)}
         fid = SAME_COLUMN[col]
+        features = col == "features"
         if any(None in v for v in vals.values()) or not all(vals.values()):
-            text = f"runs.csv has no {col} for every {what}: same {label} not shown"
+            text = (
+                _(
+                    "runs.csv has no {column} for every {what}: same feature set not shown",
+                    column=col,
+                    what=what,
+                )
+                if features
+                else _(
+                    "runs.csv has no {column} for every {what}: same split not shown",
+                    column=col,
+                    what=what,
+                )
+            )
             facts.append(_fact(fid, None, text, lines))
             continue
         same = vals["candidate"] == vals["baseline"] and len(vals["candidate"]) == 1
-        facts.append(
-            _fact(
-                fid,
-                same,
-                f"same {label} for both models: {next(iter(vals['candidate']))}"
-                if same
-                else f"{label} differs: {cand.name} {sorted(vals['candidate'], key=str)}, "
-                f"{base.name} {sorted(vals['baseline'], key=str)}",
-                lines,
-            )
+        value = next(iter(vals["candidate"]))
+        differs = dict(
+            candidate=cand.name,
+            values_c=sorted(vals["candidate"], key=str),
+            baseline=base.name,
+            values_b=sorted(vals["baseline"], key=str),
         )
+        if same:
+            text = (
+                _("same feature set for both models: {value}", value=value)
+                if features
+                else _("same split for both models: {value}", value=value)
+            )
+        else:
+            text = (
+                _(
+                    "feature set differs: {candidate} {values_c}, {baseline} {values_b}",
+                    **differs,
+                )
+                if features
+                else _("split differs: {candidate} {values_c}, {baseline} {values_b}", **differs)
+            )
+        facts.append(_fact(fid, same, text, lines))
     return facts
 
 
@@ -384,9 +468,9 @@ def _same_metric(project: Project, cand: ModelRuns, base: ModelRuns) -> Evidence
     return _fact(
         SAME_METRIC,
         True if recomputed else None,
-        f"{metric} recomputed by evreport for both models from their predictions"
+        _("{metric} recomputed by evreport for both models from their predictions", metric=metric)
         if recomputed
-        else f"{metric} taken from the run log: not recomputed for both models",
+        else _("{metric} taken from the run log: not recomputed for both models", metric=metric),
         sorted(scored) if recomputed else [],
     )
 
@@ -395,15 +479,31 @@ def _tuning_budget(rn: str, cand: ModelRuns, base: ModelRuns) -> Evidence:
     """Both models tried a comparable number of configurations on validation (ratio at most 2)."""
     nc, nb = len(cand.val_configs), len(base.val_configs)
     if not (nc and nb):
-        return _fact(TUNING_BUDGET, None, "no validation rows to count configurations", [])
+        return _fact(TUNING_BUDGET, None, _("no validation rows to count configurations"), [])
     r = max(nc, nb) / min(nc, nb)
     lines = [r.cite(rn) for mr in (cand, base) for r in mr.rows if r.split == "validation"]
     return _fact(
         TUNING_BUDGET,
         r <= 2,
-        f"tuning budget: {count_noun(nc, 'config')} for {cand.name}, {count(nb)} for {base.name} "
-        f"on validation (ratio {ratio(r)}{', unequal: above 2' if r > 2 else ''})",
+        tuning_words(nc, cand.name, nb, base.name, r),
         lines,
+    )
+
+
+def tuning_words(nc: int, cand: str, nb: int, base: str, r: float) -> str:
+    """ "tuning budget: 3 configs for mlp, 2 for gbm on validation (ratio 1.50)"."""
+    fields = dict(
+        configs=count_noun(nc, "config"), candidate=cand, n_b=count(nb), baseline=base, r=ratio(r)
+    )
+    if r > 2:
+        return _(
+            "tuning budget: {configs} for {candidate}, {n_b} for {baseline} on validation "
+            "(ratio {r}, unequal: above 2)",
+            **fields,
+        )
+    return _(
+        "tuning budget: {configs} for {candidate}, {n_b} for {baseline} on validation (ratio {r})",
+        **fields,
     )
 
 
@@ -416,14 +516,18 @@ def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
         tests = [r for r in mr.rows if r.split == "test" and r.ok]
         again = _reused(tests)
         if not n:
-            text = f"{mr.name} has no test rows"
+            text = _("{model} has no test rows", model=mr.name)
         elif n == 1 and not again:
-            text = f"test opened once for {mr.name} (one config scored)"
+            text = _("test opened once for {model} (one config scored)", model=mr.name)
         else:
             parts = (
                 [
-                    f"test opened {count(n)} times for {mr.name} ({count_noun(n, 'config')} "
-                    "scored on test)"
+                    _(
+                        "test opened {n} times for {model} ({configs} scored on test)",
+                        n=count(n),
+                        model=mr.name,
+                        configs=count_noun(n, "config"),
+                    )
                 ]
                 if n > 1
                 else []
@@ -431,15 +535,24 @@ def _test_opened_once(rn: str, cand: ModelRuns, base: ModelRuns) -> list[Evidenc
             if again:
                 first = again[0]
                 others = (
-                    f" and {count_noun(len(again) - 1, 'other network')} scored again"
+                    _(
+                        " and {networks} scored again",
+                        networks=count_noun(len(again) - 1, "other network"),
+                    )
                     if len(again) > 1
                     else ""
                 )
                 parts.append(
-                    f"seed {first[0].seed} of {mr.name} scored on test {count(len(first))} times "
-                    f"({', '.join(r.cite(rn) for r in first)}){others}"
+                    _(
+                        "seed {seed} of {model} scored on test {n} times ({lines}){others}",
+                        seed=first[0].seed,
+                        model=mr.name,
+                        n=count(len(first)),
+                        lines=", ".join(r.cite(rn) for r in first),
+                        others=others,
+                    )
                 )
-            text = "; ".join(parts) + ": the test number is validation-level"
+            text = _("{problems}: the test number is validation-level", problems="; ".join(parts))
         facts.append(
             _fact(
                 TEST_OPENED_ONCE[mr.role],
@@ -464,7 +577,7 @@ def fair_status(facts: list[Evidence]) -> tuple[str, str | None]:
     """shown when every fact passes; not shown without a verified manifest; partly otherwise."""
     manifest = next((f for f in facts if f.id == MANIFEST_VERIFIED), None)
     if manifest is None or not manifest.passed:
-        return "not shown", manifest.text if manifest else "no verified manifest"
+        return "not shown", manifest.text if manifest else _("no verified manifest")
     failing = [f for f in facts if f.passed is False]
     unknown = [f for f in facts if f.passed is None]
     if not failing and not unknown:

@@ -9,6 +9,7 @@ from reportgen.model.relevance import CostPerCase, Relevance
 from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import cost, gap_decimals, given, with_sign
+from reportgen.words.i18n import _
 
 
 def _finding(iv: Interval, m: float | None) -> str:
@@ -36,39 +37,64 @@ def _finding_text(iv: Interval, m: float | None, finding: str, unit: str | None 
     (with the metric's ``unit``, when [claim] unit gives one)."""
     low = iv.signed(iv.low)
     if finding == "useful-gain-shown":
-        return f"the interval's lower end {low} reaches the useful effect {given(m, unit)}"
+        return _(
+            "the interval's lower end {low} reaches the useful effect {effect}",
+            low=low,
+            effect=given(m, unit),
+        )
     if finding == "positive-not-useful":
-        return (
-            (
-                f"the gain is positive (lower end {low}) but below the useful effect {given(m, unit)}"
-                + (f": the whole interval {iv.ends} lies below it" if iv.high < m else " in part")
+        if not m:
+            return _(
+                "the gain is positive (lower end {low}) but no min_useful_effect was fixed, so "
+                "usefulness is not established",
+                low=low,
             )
-            if m
-            else f"the gain is positive (lower end {low}) but no min_useful_effect was fixed, so "
-            "usefulness is not established"
+        if iv.high < m:
+            return _(
+                "the gain is positive (lower end {low}) but below the useful effect {effect}: "
+                "the whole interval {ends} lies below it",
+                low=low,
+                effect=given(m, unit),
+                ends=iv.ends,
+            )
+        return _(
+            "the gain is positive (lower end {low}) but below the useful effect {effect} in part",
+            low=low,
+            effect=given(m, unit),
         )
     if finding == "equivalent":
-        return (
-            f"the interval {iv.ends} lies inside ±{given(m, unit)}: practically equivalent, a tie"
+        return _(
+            "the interval {ends} lies inside ±{effect}: practically equivalent, a tie",
+            ends=iv.ends,
+            effect=given(m, unit),
         )
     if finding == "worse":
-        return (
-            f"the interval {iv.ends} lies below zero: it favours the baseline, so no gain is there"
+        return _(
+            "the interval {ends} lies below zero: it favours the baseline, so no gain is there",
+            ends=iv.ends,
         )
     if finding == "no-useful-gain":
-        return (
-            f"the interval {iv.ends} lies below the useful effect {given(m, unit)}: no useful gain is "
-            f"there (its upper end {iv.signed(iv.high)} rules one out), but it is no tie either: "
-            f"its lower end {low} reaches beyond {given(-required(m, 'the useful effect'), unit)}"
+        return _(
+            "the interval {ends} lies below the useful effect {effect}: no useful gain is there "
+            "(its upper end {high} rules one out), but it is no tie either: its lower end {low} "
+            "reaches beyond {minus}",
+            ends=iv.ends,
+            effect=given(m, unit),
+            high=iv.signed(iv.high),
+            low=low,
+            minus=given(-required(m, "the useful effect"), unit),
         )
     if m and -m < iv.low and iv.high >= m:
         # one end only reaches the useful effect: say which, so a high chance of a tie
         # beside it (a cv design's Bayesian view) does not read as a contradiction
-        return (
-            f"the interval {iv.ends} holds zero and its upper end {iv.signed(iv.high)} reaches "
-            f"the useful effect {given(m, unit)}: neither a gain nor a tie is shown"
+        return _(
+            "the interval {ends} holds zero and its upper end {high} reaches the useful effect "
+            "{effect}: neither a gain nor a tie is shown",
+            ends=iv.ends,
+            high=iv.signed(iv.high),
+            effect=given(m, unit),
         )
-    return f"the interval {iv.ends} is too wide to decide"
+    return _("the interval {ends} is too wide to decide", ends=iv.ends)
 
 
 def ruled_out_words(rel: Relevance | None) -> str:
@@ -77,7 +103,11 @@ def ruled_out_words(rel: Relevance | None) -> str:
     if rel is None or rel.finding != Finding.NO_USEFUL_GAIN:
         return ""
     high = with_sign(rel.high, gap_decimals(rel.gap, rel.low, rel.high))
-    return f"a useful gain of {given(rel.min_useful_effect)} is ruled out (upper end {high})"
+    return _(
+        "a useful gain of {effect} is ruled out (upper end {high})",
+        effect=given(rel.min_useful_effect),
+        high=high,
+    )
 
 
 def relevance(project: Project, iv: Interval | None, th: Threshold | None) -> Relevance | None:
@@ -97,10 +127,19 @@ def relevance(project: Project, iv: Interval | None, th: Threshold | None) -> Re
     finding_text = _finding_text(iv, m, finding, cfg.metric_unit)
     text = finding_text
     if per_period is not None:
+        fields = dict(cost=cost(abs(per_period)), unit=cfg.unit, period=cfg.period or _("period"))
         text += (
-            f"; at each model's validation-chosen threshold the candidate "
-            f"{'saves' if per_period >= 0 else 'costs'} {cost(abs(per_period))} "
-            f"{cfg.unit} per {cfg.period or 'period'}"
+            _(
+                "; at each model's validation-chosen threshold the candidate saves {cost} {unit} "
+                "per {period}",
+                **fields,
+            )
+            if per_period >= 0
+            else _(
+                "; at each model's validation-chosen threshold the candidate costs {cost} {unit} "
+                "per {period}",
+                **fields,
+            )
         )
     return Relevance(
         min_useful_effect=m,
