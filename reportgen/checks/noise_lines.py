@@ -32,7 +32,7 @@ from reportgen.words import (
     variance,
     with_sign,
 )
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, current
 from reportgen.words.repeats import RepeatWords
 from reportgen.words.repeats import repeat_words as words_for_repeats
 
@@ -240,10 +240,8 @@ def lines(
         )
     else:
         s2 = f"{head} {_block_sentence(project, block, unit)}"
-    blocks_word = plural_noun(cfg.block) if cfg.block else _("rows")
     fields = dict(
-        blocks=blocks_word,
-        name=noun(cfg.block) if cfg.block else _("rows"),
+        blocks=blocks_noun(cfg.block),
         as_is=words.as_is,
         noise=words.noise,
     )
@@ -290,6 +288,16 @@ def lines(
         sample,
     ]
     return [s1, s2], covers
+
+
+def blocks_noun(block: str | None) -> str:
+    """The evaluation blocks as a plural noun: the block column's plural ("weeks"; in another
+    language its name stays as written: "блоки «week»"), or "rows" without one."""
+    if not block:
+        return _("rows")
+    if current() == "en":
+        return plural_noun(block)
+    return _("blocks '{name}'", name=noun(block))
 
 
 def one_per_model(block: BlockNoise | None) -> bool:
@@ -457,6 +465,7 @@ def plan_sentence(project: Project, budget: Budget | None, block: BlockNoise | N
         return None
     both = p.both_needed
     if both is not None and (both.S, both.B) != (S, B):
+        impractical = "; " + p.impractical_text if p.impractical_text else ""
         return _(
             "with {seeds} and {blocks} the interval would exclude zero if the gap stays at "
             "{gap}{unit}{impractical} (now {seeds_now}, {blocks_now}; a planning estimate from "
@@ -465,7 +474,7 @@ def plan_sentence(project: Project, budget: Budget | None, block: BlockNoise | N
             blocks=count_noun(both.B, word),
             gap=with_sign(g, test_decimals(block)),
             unit=cfg.unit_after,
-            impractical=f"; {p.impractical_text}" if p.impractical_text else "",
+            impractical=impractical,
             seeds_now=count_noun(S, "seed"),
             blocks_now=count_noun(B, word),
         )
