@@ -24,6 +24,7 @@ from reportgen.project import Project
 from reportgen.stats._util import EPS, BoolArray, FloatArray
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.words import count, count_noun, fixed, metric, with_sign
+from reportgen.words.i18n import _
 
 #: the log loss of one row scored 0 or 1 with the wrong label, after clipping
 CLIPPED_LOSS = -math.log(EPS)
@@ -109,16 +110,33 @@ def _sentence(project: Project, c: Clipping, block: BlockNoise) -> str:
         cast(float, c.interval_width),
     )
     flips = c.gap * without < 0
-    return (
-        f"Log-loss clipping: {count_noun(n_c, 'test row')} of {cfg.candidate} and {count(n_b)} of "
-        f"{cfg.baseline} have p = 0 or 1 with the wrong label (in at least one "
-        f"{repeat_words(cfg).unit}), each "
-        f"clipped to a loss of {metric(c.clipped_loss)}; without those "
-        f"{count_noun(c.rows_total - c.rows_without, 'row')} the test gap is "
-        f"{with_sign(without, d)} instead of {with_sign(c.gap, d)}"
-        + (" (the other sign)" if flips else "")
-        + f", a change of {with_sign(change, d)}, more than a tenth of the interval's width "
-        f"({fixed(width, d)})."
+    fields = dict(
+        rows_c=count_noun(n_c, "test row"),
+        candidate=cfg.candidate,
+        n_b=count(n_b),
+        baseline=cfg.baseline,
+        loss=metric(c.clipped_loss),
+        rows=count_noun(c.rows_total - c.rows_without, "row"),
+        without=with_sign(without, d),
+        gap=with_sign(c.gap, d),
+        other=_(" (the other sign)") if flips else "",
+        change=with_sign(change, d),
+        width=fixed(width, d),
+    )
+    if repeat_words(cfg).unit == "network":
+        return _(
+            "Log-loss clipping: {rows_c} of {candidate} and {n_b} of {baseline} have p = 0 or 1 "
+            "with the wrong label (in at least one network), each clipped to a loss of {loss}; "
+            "without those {rows} the test gap is {without} instead of {gap}{other}, a change of "
+            "{change}, more than a tenth of the interval's width ({width}).",
+            **fields,
+        )
+    return _(
+        "Log-loss clipping: {rows_c} of {candidate} and {n_b} of {baseline} have p = 0 or 1 "
+        "with the wrong label (in at least one run), each clipped to a loss of {loss}; "
+        "without those {rows} the test gap is {without} instead of {gap}{other}, a change of "
+        "{change}, more than a tenth of the interval's width ({width}).",
+        **fields,
     )
 
 

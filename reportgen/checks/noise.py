@@ -29,6 +29,8 @@ from reportgen.words import (
     given,
     with_sign,
 )
+from reportgen.words.i18n import _
+from reportgen.words.repeats import repeat_words as words_for_repeats
 
 
 def seed_part(cand: ModelRuns, base: ModelRuns) -> str:
@@ -151,7 +153,7 @@ def seed_noise(
     paired: Paired,
     within_folds: bool | None = None,
     folds: int | None = None,
-    noise: str = "retraining noise",
+    noise: str | None = None,
     per: str = "",
 ) -> SeedNoise:
     """noise.seed from the seed rule (``sd_from``: the project's seed_sd_from), its reason and
@@ -162,7 +164,12 @@ def seed_noise(
     if rule.note is not None and rule.substituted is not None:
         note = sentence(rule.note, zero=rule.substituted[0], used=rule.substituted[1])
     reason = (
-        sentence(rule.reason, short=rule.short, noise=noise, per=per)
+        sentence(
+            rule.reason,
+            short=rule.short,
+            noise=noise if noise is not None else words_for_repeats(None).noise,
+            per=per,
+        )
         if rule.reason is Reason.TOO_FEW_SEEDS
         else sentence(rule.reason)
     )
@@ -276,17 +283,18 @@ def slices_section(project: Project, ev: EvalData | None) -> list[Slice] | None:
 def _not_worse_reason(res: SliceFigures | None, margin: float | None) -> str | None:
     """Why a slice is not shown within the margin (non-inferiority), or None when it is."""
     if res is None:
-        return "no test rows in this slice"
+        return _("no test rows in this slice")
     low, high = res.low, res.high
     if low is None or high is None:
-        return f"no interval ({res.reason or 'too few blocks'})"
+        return _("no interval ({why})", why=res.reason or _("too few blocks"))
     if margin is None:
-        return "no not_worse_margin (or min_useful_effect) fixed: non-inferiority has no bar"
+        return _("no not_worse_margin (or min_useful_effect) fixed: non-inferiority has no bar")
     if low >= -margin:
         return None
-    return (
-        f"the interval's worse end {with_sign(low, gap_decimals(res.gap, low, high))} is "
-        f"beyond the margin {given(-margin)}"
+    return _(
+        "the interval's worse end {low} is beyond the margin {margin}",
+        low=with_sign(low, gap_decimals(res.gap, low, high)),
+        margin=given(-margin),
     )
 
 

@@ -21,6 +21,7 @@ from reportgen.stats.blocks import BlockNoise as BlockStats
 from reportgen.stats.blocks import TwoLevel, block_noise
 from reportgen.stats.results import Reason
 from reportgen.words import count, count_noun, sig
+from reportgen.words.i18n import _, n_
 
 #: below this many blocks the percentile bootstrap undercovers (docs/methods.md, section 3)
 FEW_BLOCKS = 30
@@ -122,9 +123,17 @@ def primary_reason(
     if primary is None:
         return None
     widths = {k: _width(iv) for k, iv in (("bootstrap", bootstrap), ("t", t))}
-    text = f"the wider of the two: bootstrap width {sig(widths['bootstrap'])}, t width {sig(widths['t'])}"
+    text = _(
+        "the wider of the two: bootstrap width {bootstrap}, t width {t}",
+        bootstrap=sig(widths["bootstrap"]),
+        t=sig(widths["t"]),
+    )
     if blocks < FEW_BLOCKS:
-        text += f" ({count(blocks)} blocks: the percentile bootstrap undercovers)"
+        text += _(
+            " ({n} blocks: the percentile bootstrap undercovers)",
+            n=count(blocks),
+            blocks=count_noun(blocks, "block"),
+        )
     return text
 
 
@@ -183,35 +192,60 @@ def two_level_note(
     cfg = project.config
     nets = {k: len(v) for k, v in ev.seeds.items()}
     if two.low is None:
-        return "there is no two-level interval" + (
-            f", because the block line has none ({block_reason})" if block_reason else ""
+        return (
+            _(
+                "there is no two-level interval, because the block line has none ({why})",
+                why=block_reason,
+            )
+            if block_reason
+            else _("there is no two-level interval")
         )
+    networks = repeat_words(cfg).unit == "network"
+    noise = repeat_words(cfg).noise
     if nets["candidate"] == 1 and nets["baseline"] == 1:
         return (
-            f"one {repeat_words(cfg).unit} per model: the two-level interval has no seed level at "
-            "all (it resamples the blocks only), so it says nothing about "
-            f"{repeat_words(cfg).noise}"
+            _(
+                "one network per model: the two-level interval has no seed level at all (it "
+                "resamples the blocks only), so it says nothing about {noise}",
+                noise=noise,
+            )
+            if networks
+            else _(
+                "one run per model: the two-level interval has no seed level at all (it "
+                "resamples the blocks only), so it says nothing about {noise}",
+                noise=noise,
+            )
         )
     notes = []
     if cfg.seeds_paired and not two.paired:
         shared = len(seed_pairs(ev))
         notes.append(
-            f"seeds_paired, but {count_noun(shared, 'seed label')} "
-            f"{'is' if shared == 1 else 'are'} shared by both models: the seeds are resampled "
-            "independently"
+            n_(
+                "seeds_paired, but {labels} is shared by both models: the seeds are resampled "
+                "independently",
+                "seeds_paired, but {labels} are shared by both models: the seeds are resampled "
+                "independently",
+                shared,
+                labels=count_noun(shared, "seed label"),
+            )
         )
     seeds = two.seeds
     fewest = min(seeds.candidate, seeds.baseline)
     if fewest <= COARSE_SEEDS:
         names = {"candidate": cfg.candidate, "baseline": cfg.baseline}
         one = [names[k] for k in ("candidate", "baseline") if getattr(seeds, k) == 1]
-        notes.append(
-            f"with {count(COARSE_SEEDS)} or fewer seeds on a side (here {count(seeds.candidate)} "
-            f"and {count(seeds.baseline)}) the seed level stays coarse"
-            + (
-                f"; {one[0]} has one {repeat_words(cfg).unit}, so its side has no seed level"
-                if one
-                else ""
-            )
+        note = _(
+            "with {most} or fewer seeds on a side (here {n_c} and {n_b}) the seed level stays "
+            "coarse",
+            most=count(COARSE_SEEDS),
+            n_c=count(seeds.candidate),
+            n_b=count(seeds.baseline),
         )
+        if one:
+            note += (
+                _("; {model} has one network, so its side has no seed level", model=one[0])
+                if networks
+                else _("; {model} has one run, so its side has no seed level", model=one[0])
+            )
+        notes.append(note)
     return "; ".join(notes) or None

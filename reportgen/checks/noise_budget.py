@@ -19,6 +19,7 @@ from reportgen.stats import budget as bd
 from reportgen.stats.budget import Plan
 from reportgen.stats.results import Reason
 from reportgen.words import count, count_noun, fixed, given
+from reportgen.words.i18n import _
 
 
 def plan_reason(plan: Plan, what: str, number: Callable[[float], str]) -> str | None:
@@ -42,9 +43,11 @@ def _tie_reason(
     band, or one term alone is too wide; None when every count is there."""
     if Reason.GAP_NOT_ABOVE_TARGET in tie.reasons:
         m = given(project.config.min_useful_effect, project.config.metric_unit)
-        return (
-            f"the gap's size {number(abs(gap))} reaches the useful effect {m}: more seeds or "
-            "blocks cannot show a tie"
+        return _(
+            "the gap's size {size} reaches the useful effect {effect}: more seeds or blocks "
+            "cannot show a tie",
+            size=number(abs(gap)),
+            effect=m,
         )
     return plan_reason(tie, "", number)
 
@@ -66,10 +69,14 @@ def planning(project: Project, res: bd.Budget, number: Callable[[float], str]) -
         seeds_needed=plan.seeds_needed,
         blocks_needed=plan.blocks_needed,
         both_needed=both,
-        reason=plan_reason(plan, "zero", number),
+        # TRANSLATORS: what the gap is not above: "the gap is not above zero"
+        reason=plan_reason(plan, _("zero"), number),
         seeds_needed_useful=None if useful is None else useful.seeds_needed,
         blocks_needed_useful=None if useful is None else useful.blocks_needed,
-        reason_useful=None if useful is None else plan_reason(useful, "the useful effect", number),
+        reason_useful=None
+        if useful is None
+        # TRANSLATORS: what the gap is not above: "the gap is not above the useful effect"
+        else plan_reason(useful, _("the useful effect"), number),
         grid=tuple(GridPoint(S=g.S, B=g.B, half_width=g.half_width) for g in res.grid),
         both_needed_useful=MISSING if useful is None else _both(useful),
         impractical_text=impractical,
@@ -89,13 +96,13 @@ def budget_section(
     S = min(seed.n.candidate, seed.n.baseline)
     sd = seed.sd_used
     if sd is None or S < 2:
-        return None, "fewer than 2 seeds on a side: the seed term of the budget is unknown"
+        return None, _("fewer than 2 seeds on a side: the seed term of the budget is unknown")
     if block is None:
-        return None, "no per-row test predictions: the block term of the budget is unknown"
+        return None, _("no per-row test predictions: the block term of the budget is unknown")
     B = block.blocks
     se = block.t.se
     if B < 2 or se is None or block.gap is None:
-        return None, "fewer than 2 blocks: the block term of the budget is unknown"
+        return None, _("fewer than 2 blocks: the block term of the budget is unknown")
     res = bd.budget(
         seed_sd=sd,
         n_seeds=S,
@@ -134,10 +141,12 @@ def budget_section(
     )
     line = budget_line(project, budget, block)
     if nets < S:
-        line += (
-            f" Today's test gap rests on "
-            f"{count_noun(nets, repeat_words(cfg).unit)} per model, "
-            f"not {count(S)}: the seed term describes a gap averaged over {count_noun(S, 'seed')} "
-            f"per model and understates the {repeat_words(cfg).noise} of today's gap."
+        line += _(
+            " Today's test gap rests on {nets} per model, not {n}: the seed term describes a gap "
+            "averaged over {seeds} per model and understates the {noise} of today's gap.",
+            nets=count_noun(nets, repeat_words(cfg).unit),
+            n=count(S),
+            seeds=count_noun(S, "seed"),
+            noise=repeat_words(cfg).noise,
         )
     return replace(budget, line=line), None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reportgen.checks.orientation import part_name
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.project.runs import RunRow
@@ -15,6 +16,7 @@ from reportgen.stats import multiclass, regression
 from reportgen.stats.metric_registry import METRICS
 from reportgen.stats.metrics import per_row_metric
 from reportgen.stats.threshold import choose_threshold
+from reportgen.words.i18n import _
 
 
 @dataclass
@@ -114,12 +116,12 @@ def run_value(
 
 def left_out_line(name: str, seed: int, where: str, why: str) -> str:
     """How a left-out run is listed: the model, the seed, where the run is, why it is left out."""
-    return f"{name} seed {seed} ({where}): {why}"
+    return _("{model} seed {seed} ({where}): {why}", model=name, seed=seed, where=where, why=why)
 
 
 def failed_runs(name: str, rows: list[RunRow], where: Callable[[RunRow], str]) -> list[str]:
     """The left-out lines of the runs whose status is failed, in file order."""
-    return [left_out_line(name, r.seed, where(r), "status failed") for r in rows if not r.ok]
+    return [left_out_line(name, r.seed, where(r), _("status failed")) for r in rows if not r.ok]
 
 
 def select_runs(project: Project, role: str) -> ModelRuns:
@@ -129,7 +131,7 @@ def select_runs(project: Project, role: str) -> ModelRuns:
     rn = project.runs_name
     rows = [r for r in project.runs if r.model == name and r.metric == cfg.metric]
     mr = ModelRuns(role, name, None, rows=rows)
-    mr.left_out += failed_runs(name, rows, lambda r: f"{r.split}, {r.cite(rn)}")
+    mr.left_out += failed_runs(name, rows, lambda r: f"{part_name(r.split)}, {r.cite(rn)}")
     ok = [r for r in rows if r.ok]
     mr.test_configs = _configs(ok, "test")
     mr.val_configs = _configs(ok, "validation")
@@ -139,7 +141,11 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             name,
             r.seed,
             r.cite(rn),
-            f"test score of config {r.config!r}, not the analysed config {mr.config!r}",
+            _(
+                "test score of config {config}, not the analysed config {analysed}",
+                config=repr(r.config),
+                analysed=repr(mr.config),
+            ),
         )
         for r in ok
         if r.config != mr.config and r.split == "test"
@@ -152,8 +158,13 @@ def select_runs(project: Project, role: str) -> ModelRuns:
             name,
             r.seed,
             r.cite(rn),
-            f"a second {r.split} row of this seed (run {r.run_id!r}); the first in the log, "
-            f"{first.cite(rn)}, is analysed",
+            _(
+                "a second {part} row of this seed (run {run}); the first in the log, {first}, "
+                "is analysed",
+                part=part_name(r.split),
+                run=repr(r.run_id),
+                first=first.cite(rn),
+            ),
         )
         for r, first in again
     ]
@@ -241,4 +252,6 @@ def _incomplete(name: str, s: SeedRun, chosen: list[RunRow], rn: str) -> str:
     """The left-out line of a seed with neither a validation nor a test row."""
     rows_of_seed = [r for r in chosen if r.seed == s.seed]
     cite = rows_of_seed[0].cite(rn) if rows_of_seed else rn
-    return left_out_line(name, s.seed, cite, "neither a validation nor a test row (incomplete run)")
+    return left_out_line(
+        name, s.seed, cite, _("neither a validation nor a test row (incomplete run)")
+    )

@@ -28,6 +28,7 @@ from reportgen.stats.cv import Bayes as StatsBayes
 from reportgen.stats.metrics import gap as signed_gap
 from reportgen.stats.results import Bounds, Reason
 from reportgen.stats.seeds import spread_rule
+from reportgen.words.i18n import _
 
 #: the corrected and naive t of a refused cv analysis: no interval
 NO_T = TTest(low=None, high=None, p=None, se=None, df=None)
@@ -226,7 +227,7 @@ def cv_seed_section(
         paired=no_pairs(reason if cfg.seeds_paired else None),
         within_folds=True,
         folds=len(keys),
-        per=" per fold",
+        per=_(" per fold"),
     )
 
 

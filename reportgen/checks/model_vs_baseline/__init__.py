@@ -51,7 +51,8 @@ from reportgen.model.results import ResultRow
 from reportgen.model.seed import SeedNoise
 from reportgen.model.threshold import Threshold
 from reportgen.project import Project
-from reportgen.words import count, gap, plural_noun, singular_noun, with_sign
+from reportgen.words import count, gap, noun, plural_noun, singular_noun, with_sign
+from reportgen.words.i18n import _
 
 
 def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
@@ -266,31 +267,49 @@ def not_tested(
     cfg = project.config
     out = []
     if ev is None:
-        out.append("no per-row test predictions: the evaluation sample's noise was never measured")
+        out.append(
+            _("no per-row test predictions: the evaluation sample's noise was never measured")
+        )
     else:
         if not cfg.block:
             out.append(
-                "no block column: every row is treated as an independent block (time or group "
-                "dependence untested)"
+                _(
+                    "no block column: every row is treated as an independent block (time or "
+                    "group dependence untested)"
+                )
             )
         elif cfg.block_kind == "period":
             out.append(
-                f"{plural_noun(cfg.block)} after {ev.blocks[-1]} (drift beyond the test period)"
+                _(
+                    "{blocks} after {last} (drift beyond the test period)",
+                    blocks=plural_noun(cfg.block),
+                    name=noun(cfg.block),
+                    last=ev.blocks[-1],
+                )
             )
         else:
             out.append(
-                f"{plural_noun(cfg.block)} other than the {count(len(ev.blocks))} measured (a new "
-                f"{singular_noun(cfg.block)} may behave differently)"
+                _(
+                    "{blocks} other than the {n} measured (a new {block} may behave differently)",
+                    blocks=plural_noun(cfg.block),
+                    name=noun(cfg.block),
+                    n=count(len(ev.blocks)),
+                    block=singular_noun(cfg.block),
+                )
             )
         if ev.slices is None:
-            out.append("no slice column: performance on segments was never tested")
+            out.append(_("no slice column: performance on segments was never tested"))
     if len(cand.seeds) < 5 or len(base.seeds) < 5:
         out.append(
-            f"fewer than 5 seeds per model ({count(len(cand.seeds))} and {count(len(base.seeds))}): "
-            f"{repeat_words(cfg).noise} is coarsely measured"
+            _(
+                "fewer than 5 seeds per model ({n_c} and {n_b}): {noise} is coarsely measured",
+                n_c=count(len(cand.seeds)),
+                n_b=count(len(base.seeds)),
+                noise=repeat_words(cfg).noise,
+            )
         )
     if not any(r.split not in ("train", "validation", "test") for r in project.runs):
-        out.append("no other evaluation set (e.g. a later period or another population)")
+        out.append(_("no other evaluation set (e.g. a later period or another population)"))
     return out
 
 
@@ -318,13 +337,22 @@ def sign_disagreement(
         validation_gap=v,
         test_gap=t,
         text=(
-            f"validation and test disagree: the validation gap is {gap(v)}{u} and the test gap "
-            f"{with_sign(t, test_decimals(block))}{u} "
-            f"(opposite signs), so "
-            + (
-                "validation favours the candidate and test the baseline"
-                if v > 0
-                else "validation favours the baseline and test the candidate"
+            _(
+                "validation and test disagree: the validation gap is {v}{unit} and the test gap "
+                "{t}{unit} (opposite signs), so validation favours the candidate and test the "
+                "baseline",
+                v=gap(v),
+                t=with_sign(t, test_decimals(block)),
+                unit=u,
+            )
+            if v > 0
+            else _(
+                "validation and test disagree: the validation gap is {v}{unit} and the test gap "
+                "{t}{unit} (opposite signs), so validation favours the baseline and test the "
+                "candidate",
+                v=gap(v),
+                t=with_sign(t, test_decimals(block)),
+                unit=u,
             )
         ),
     )
