@@ -49,7 +49,7 @@ def cv_section(project: Project, table: FoldTable) -> CrossValidation:
     empty = next((g for g in table.gaps if g.gap is None), None)
     refused = _no_rows(empty) if empty is not None else None
     if refused is None and table.gaps and K < 2:
-        refused = "one fold per repeat: nothing was held out"
+        refused = _("one fold per repeat: nothing was held out")
     if refused is not None:
         res = cv_noise(d, ratio=0.0, confidence=cfg.confidence)
     elif project.folds is not None:
@@ -119,9 +119,10 @@ def bayes_figures(b: StatsBayes) -> Bayes:
 
 
 def _no_rows(g: FoldGapRow) -> str:
-    return (
-        f"repeat {g.repeat} fold {g.fold} has no rows that every network scored: its gap is "
-        "undefined"
+    return _(
+        "repeat {repeat} fold {fold} has no rows that every network scored: its gap is undefined",
+        repeat=g.repeat,
+        fold=g.fold,
     )
 
 
@@ -140,7 +141,7 @@ def _planning(
         return CvPlanning(
             repeats_needed=None,
             floor_half_width=None,
-            reason="no corrected interval, so no planning figures",
+            reason=_("no corrected interval, so no planning figures"),
             half_width=None,
             settled=None,
             repeats_cannot=None,
@@ -159,13 +160,13 @@ def _planning(
         J=res.J,
     )
     if plan.settled:
-        reason = "the corrected interval already excludes zero"
+        reason = _("the corrected interval already excludes zero")
     elif plan.repeats_cannot:
-        reason = "more repeats cannot settle it: the gap is inside the floor half-width"
+        reason = _("more repeats cannot settle it: the gap is inside the floor half-width")
     elif plan.repeats_needed is None:
-        reason = f"more than {MAX_REPEATS} repeats would be needed"
+        reason = _("more than {n} repeats would be needed", n=MAX_REPEATS)
     else:
-        reason = "more repeats could settle it if the gap and the fold-gap sd stay as they are"
+        reason = _("more repeats could settle it if the gap and the fold-gap sd stay as they are")
     return CvPlanning(
         repeats_needed=plan.repeats_needed,
         floor_half_width=plan.floor_half_width,
@@ -216,7 +217,7 @@ def cv_seed_section(
         multiple=cfg.seed_sd_multiple,
         sd_from=cfg.seed_sd_from,
     )
-    reason = "cross-validation: seeds are compared within folds (the seed line), not paired"
+    reason = _("cross-validation: seeds are compared within folds (the seed line), not paired")
     return seed_noise(
         rule,
         sd_from=cfg.seed_sd_from,
@@ -242,7 +243,7 @@ def _seed_means(fr: FoldRuns, keys: list[tuple[int, int]]) -> tuple[SeedValue, .
                 SeedValue(
                     seed=seed,
                     value=float(np.mean(vals)),
-                    source=f"mean over {len(vals)} folds",
+                    source=_("mean over {n} folds", n=len(vals)),
                     folds=len(vals),
                 )
             )
