@@ -132,7 +132,6 @@ def primary_reason(
         text += _(
             " ({n} blocks: the percentile bootstrap undercovers)",
             n=count(blocks),
-            blocks=count_noun(blocks, "block"),
         )
     return text
 

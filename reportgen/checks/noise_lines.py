@@ -439,8 +439,7 @@ def impractical_text(project: Project, both: BothNeeded | None) -> str | None:
         _(
             "impractical: {scale} times today's seeds and {blocks}",
             scale=fixed(both.scale, 1),
-            blocks=plural_noun(word),
-            name=noun(word),
+            blocks=blocks_noun(word),
         )
         if column
         else _("impractical: {scale} times today's seeds and test rows", scale=fixed(both.scale, 1))

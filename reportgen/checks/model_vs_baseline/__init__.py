@@ -27,7 +27,13 @@ from reportgen.checks.model_vs_baseline.rungs import (
 from reportgen.checks.multiclass import class_order_warnings, class_orders, multiclass_section
 from reportgen.checks.noise import budget_section, seed_section, slices_section
 from reportgen.checks.noise_block import block_section
-from reportgen.checks.noise_lines import lines, plan_sentence, repeat_words, test_decimals
+from reportgen.checks.noise_lines import (
+    blocks_noun,
+    lines,
+    plan_sentence,
+    repeat_words,
+    test_decimals,
+)
 from reportgen.checks.recompute import comparisons, recompute_warnings
 from reportgen.checks.regression import regression_section
 from reportgen.checks.relevance import relevance
@@ -51,7 +57,7 @@ from reportgen.model.results import ResultRow
 from reportgen.model.seed import SeedNoise
 from reportgen.model.threshold import Threshold
 from reportgen.project import Project
-from reportgen.words import count, gap, noun, plural_noun, singular_noun, with_sign
+from reportgen.words import count, gap, singular_noun, with_sign
 from reportgen.words.i18n import _
 
 
@@ -282,8 +288,7 @@ def not_tested(
             out.append(
                 _(
                     "{blocks} after {last} (drift beyond the test period)",
-                    blocks=plural_noun(cfg.block),
-                    name=noun(cfg.block),
+                    blocks=blocks_noun(cfg.block),
                     last=ev.blocks[-1],
                 )
             )
@@ -291,8 +296,7 @@ def not_tested(
             out.append(
                 _(
                     "{blocks} other than the {n} measured (a new {block} may behave differently)",
-                    blocks=plural_noun(cfg.block),
-                    name=noun(cfg.block),
+                    blocks=blocks_noun(cfg.block),
                     n=count(len(ev.blocks)),
                     block=singular_noun(cfg.block),
                 )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from reportgen.checks.ladder import rung_reason, status_words
 from reportgen.checks.model_vs_baseline.rungs import slice_name, slice_numbers, worse_slice_words
-from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.noise_lines import blocks_noun, repeat_words
 from reportgen.checks.orientation import Side, part_at, shown_side, zero_words
 from reportgen.checks.relevance import ruled_out_words
 from reportgen.checks.types import Interval, Rung
@@ -27,7 +27,6 @@ from reportgen.words import (
     gap,
     given,
     noun,
-    plural_noun,
     ratio,
     singular_noun,
 )
@@ -451,8 +450,7 @@ def _claim(
         where.append(
             _(
                 "over {blocks} {first} to {last}",
-                blocks=plural_noun(cfg.block),
-                name=noun(cfg.block),
+                blocks=blocks_noun(cfg.block),
                 first=data.first_block,
                 last=data.last_block,
             )
@@ -469,8 +467,7 @@ def _no_interval_item(project: Project, block: BlockNoise | None) -> str:
         return _(
             "the test rows fall in at least 2 {blocks}, so that the test gap gets an evaluation "
             "interval (now {now})",
-            blocks=plural_noun(word),
-            name=noun(word),
+            blocks=blocks_noun(word),
             now=blocks_phrase(block.blocks, project.config.block),
         )
     return _(
@@ -486,7 +483,7 @@ def _live_gap(cfg: Config) -> str:
         return _("the gap on new rows")
     if cfg.block_kind == "period":
         return _("the live {block} gap", block=noun(cfg.block))
-    return _("the gap on a new {block}", block=singular_noun(cfg.block), name=noun(cfg.block))
+    return _("the gap on a new {block}", block=singular_noun(cfg.block))
 
 
 def reconsider(

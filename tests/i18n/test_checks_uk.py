@@ -1,0 +1,119 @@
+"""report.json's sentences of the checks in Ukrainian: the decision, the rewritten claim, the
+ladder, reconsider-when, the noise lines, relevance and fairness carry no English word outside
+the user's values, and their numbers use the decimal comma; English is unchanged."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from reportgen.checks import compute_report
+from reportgen.project.load import load_project
+from reportgen.words.i18n import speaking
+
+ROOT = Path(__file__).resolve().parents[2]
+#: common English words of the checks' sentences (user values such as "weeks 1-20" or
+#: "retention-offer costs" are removed before looking)
+ENGLISH = {
+    "the",
+    "and",
+    "of",
+    "is",
+    "not",
+    "interval",
+    "model",
+    "models",
+    "seed",
+    "seeds",
+    "gap",
+    "test",
+    "better",
+    "worse",
+    "shown",
+    "zero",
+    "lies",
+    "includes",
+    "validation",
+    "both",
+    "rule",
+    "fails",
+    "passes",
+    "keep",
+    "simpler",
+    "baseline",
+    "candidate",
+    "between",
+    "over",
+    "blocks",
+    "rows",
+    "wider",
+    "bootstrap",
+    "than",
+    "more",
+    "useful",
+    "effect",
+    "fair",
+}
+
+
+def _report(example: str, lang: str = "en") -> tuple[dict, object]:
+    project = load_project(ROOT / "examples" / example)
+    with speaking(lang):
+        report, _problems = compute_report(project)
+    return report, project
+
+
+def _texts(r: dict) -> dict[str, str]:
+    out = {"claim.rewritten": r["claim"]["rewritten"]}
+    out |= {f"claim.reconsider_items[{i}]": t for i, t in enumerate(r["claim"]["reconsider_items"])}
+    out |= {f"decision.reasons[{i}]": t for i, t in enumerate(r["decision"]["reasons"])}
+    for i, rung in enumerate(r["ladder"]):
+        out[f"ladder[{i}].summary"] = rung["summary"]
+        if rung.get("missing"):
+            out[f"ladder[{i}].missing"] = rung["missing"]
+    out |= {f"noise.lines[{i}]": t for i, t in enumerate(r["noise"]["lines"])}
+    out |= {f"noise.covers[{i}]": t for i, t in enumerate(r["noise"]["covers"])}
+    out |= {f"fairness[{i}]": f["text"] for i, f in enumerate(r["fairness"])}
+    if r.get("relevance"):
+        out["relevance.text"] = r["relevance"]["text"]
+    return out
+
+
+def _english_words(text: str, user: list[str]) -> set[str]:
+    for value in user:
+        text = text.replace(value, " ")
+    return {w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH}
+
+
+def _user_values(project) -> list[str]:
+    cfg = project.config
+    vals = [
+        cfg.unit or "",
+        cfg.period or "",
+        "runs.csv",
+        "split_id",
+        "log_loss",
+        "min_useful_effect",
+    ]
+    vals += list(cfg.reconsider_when)
+    return sorted((v for v in vals if v), key=len, reverse=True)
+
+
+@pytest.mark.parametrize("example", ["weekly-churn", "moons-tie"])
+def test_the_checks_sentences_are_ukrainian(example):
+    report, project = _report(example, "uk")
+    user = _user_values(project) + ["weeks 1-20 / 21-24 / 25-54", "churn-v1 (10 cols)"]
+    left = {k: sorted(w) for k, t in _texts(report).items() if (w := _english_words(t, user))}
+    assert left == {}
+    said = report["claim"]["rewritten"] + " ".join(report["decision"]["reasons"])
+    # numbers in the decimal comma: an interval's ends print "від −0,0051 до +0,0116"
+    assert re.search(r"від [−+]?\d+,\d+ до [−+]?\d+,\d+", said)
+    assert not re.search(r"\d\.\d", said)
+
+
+def test_english_is_unchanged_outside_speaking():
+    report, _project = _report("weekly-churn")
+    assert report["claim"]["rewritten"].startswith("Under a fair comparison, mlp is not shown")
+    assert "the test interval −0.0051 to +0.0116" in " ".join(report["decision"]["reasons"])
