@@ -57,13 +57,19 @@ def builder(key: str) -> Builder:
 
 
 def chart_specs(report: Report) -> dict[ChartKey, dict[str, Any]]:
-    """Vega-Lite specs (plain dicts) for every chart the report can draw; absent charts left out."""
+    """Vega-Lite specs (plain dicts) for every chart the report can draw; absent charts left out.
+
+    The charts' words (titles, axes, legends) are in the report's language, wherever the specs
+    are built: in the build's process or in the chart helper, which has only the report."""
+    from reportgen.words.i18n import speaking
+
     specs = {}
-    for key, build in BUILDERS.items():
-        data = Datasets()
-        view = build(report, data)
-        if view is not None:
-            specs[key] = sanitise_spec(top_level(view, data))
+    with speaking(report.language):
+        for key, build in BUILDERS.items():
+            data = Datasets()
+            view = build(report, data)
+            if view is not None:
+                specs[key] = sanitise_spec(top_level(view, data))
     return specs
 
 

@@ -89,6 +89,21 @@ def render_outputs(
             f"unknown output format(s) {', '.join(map(repr, unknown))}; "
             f"valid formats are {', '.join(FORMATS)}"
         )
+    from reportgen.words.i18n import speaking
+
+    # the pages speak the report's language (its text fields are written in it)
+    with speaking(report.language):
+        return _render(report, formats, chart_process, helpers, links)
+
+
+def _render(
+    report: Report,
+    formats: tuple[str, ...],
+    chart_process: bool | None,
+    helpers: Helpers | None,
+    links: str | None,
+) -> tuple[dict[str, bytes], list[str]]:
+    """render_outputs in the report's language."""
     if helpers is not None and {"html", "pdf"} & set(formats):
         return _render_in_parallel(report, formats, helpers, links)
     out: dict[str, bytes] = {}

@@ -73,7 +73,8 @@ def environment(flavour: str = "html"):
     # the filled text is escaped as any printed value (no message carries markup)
     from reportgen.words.i18n import _, n_, np_, p_
 
-    env.globals.update(_=_, n_=n_, p_=p_, np_=np_)
+    messages = {"_": _, "n_": n_, "p_": p_, "np_": np_}
+    env.globals.update({k: _as_text(f) for k, f in messages.items()} if html else messages)
     return env
 
 
@@ -102,6 +103,23 @@ def _bytecode_cache(flavour: str) -> jinja2.BytecodeCache | None:
         return Cache(pattern=f"__evreport_{flavour}_%s.cache")
     except (OSError, RuntimeError):  # no private temporary folder to be had
         return None
+
+
+def _as_text(message):
+    """A message function for the HTML templates: its filled text escaped as autoescape does,
+    except that an apostrophe stays one ("Each seed's mean"), as the same words written in the
+    template print; every attribute of our templates is double-quoted, so it ends none. Control
+    characters in a filled value are shown as escapes, as ``visible`` shows them."""
+    import functools
+
+    from markupsafe import Markup, escape
+
+    @functools.wraps(message)
+    def text(*args, **fields):
+        filled = escape_controls(message(*args, **fields), keep_lines=True)
+        return Markup(str(escape(filled)).replace("&#39;", "'"))
+
+    return text
 
 
 def stylesheet(*names: str) -> str:

@@ -14,7 +14,8 @@ from reportgen.names import RUNG_NAMES
 from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
 from reportgen.view.parts import Status, ids, in_words, metric_name, names, rung_status
-from reportgen.words import fixed, gap_decimals, interval
+from reportgen.words import date_text, fixed, gap_decimals, interval
+from reportgen.words.i18n import _, current, n_
 from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
 
 #: artefacts listed per rung on page one; the appendix lists them all
@@ -73,6 +74,8 @@ class Header:
     baseline: str
     metric: str
     direction: str
+    #: the page's language (<html lang>): "en", "uk"
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -124,13 +127,14 @@ def header_view(report: Report) -> Header:
     return Header(
         title=p.title,
         author=p.author,
-        date=timestamp(report.build.date),
+        date=date_text(timestamp(report.build.date)),
         version=report.tool.version or DASH,
-        kind="before and after" if p.kind == Kind.BEFORE_AFTER else "model against baseline",
+        kind=_("before and after") if p.kind == Kind.BEFORE_AFTER else _("model against baseline"),
         candidate=cand,
         baseline=base,
         metric=metric_name(report),
-        direction="higher is better" if p.higher_is_better else "lower is better",
+        direction=_("higher is better") if p.higher_is_better else _("lower is better"),
+        language=current(),
     )
 
 

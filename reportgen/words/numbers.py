@@ -11,7 +11,7 @@ import math
 from decimal import Decimal
 from typing import TypeGuard
 
-from reportgen.words.i18n import _, local_number, n_, p_
+from reportgen.words.i18n import _, current, local_number, n_, p_
 
 MINUS = "\u2212"
 #: a gap's decimals stop here: a gap smaller than 10⁻⁶ prints as a rounded zero
@@ -323,3 +323,20 @@ def target(x: float | int | None, scale: float | int | None, squared: bool = Fal
 def seconds(x: float | int | None) -> str:
     """A duration in seconds: 1 decimal (12.3)."""
     return fixed(x, 1)
+
+
+def date_text(iso: str) -> str:
+    """A calendar day (ISO 8601, "2026-12-03") as the language writes it: as given in English,
+    Babel's long form elsewhere ("3 грудня 2026 р."); text that is not a day is returned as it is."""
+    lang = current()
+    if lang == "en":
+        return iso
+    from datetime import date
+
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    from babel.dates import format_date
+
+    return format_date(day, "long", locale=lang)
