@@ -14,7 +14,16 @@ from reportgen.model.budget import Budget, Clipping
 from reportgen.model.common import MaybeBounds, TTest
 from reportgen.model.noise import Interval
 from reportgen.model.seed import SeedNoise
-from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names, said
+from reportgen.view.parts import (
+    Figure,
+    Row,
+    chart_figure,
+    in_words,
+    metric_name,
+    names,
+    part_word,
+    said,
+)
 from reportgen.words import count_noun, decimals, gap_decimals, plural_noun
 from reportgen.words.cells import (
     DASH,
@@ -34,6 +43,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.i18n import _, current, n_, p_
 from reportgen.words.repeats import repeat_words
 
 
@@ -108,11 +118,14 @@ def noise_view(report: Report, charts: Collection[str]) -> NoiseView:
     return NoiseView(
         lines=lines,
         covers=covers + [DASH] * (len(lines) - len(covers)),
-        seed_heading=f"1. {words.heading}",
+        seed_heading=_("1. {heading}", heading=words.heading),
         # before and after: the line above already says what is not measured (one tuning run)
         seed_missing=None
         if report.before_after is not None
-        else "No seed values to plot: " + (reason or f"{words.noise} is unmeasured") + ".",
+        else _(
+            "No seed values to plot: {reason}.",
+            reason=reason or _("{noise} is unmeasured", noise=words.noise),
+        ),
         **_seed_noise(report, charts),
         **_sample_noise(report, charts),
         **_budget(report, charts),
@@ -139,52 +152,59 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
         if block is not None
         else gap_decimals(None, None, None)
     )
-    blocks = report.data.block_column or "block"
+    column = report.data.block_column
+    blocks = column or "block"
+    both_text = DASH
+    if both:
+        both_text = _(
+            "{seeds} and {blocks}", seeds=count_noun(both.S, "seed"), blocks=_blocks(both.B, column)
+        )
+        if plan.impractical_text:
+            both_text = _("{plan}: {why}", plan=both_text, why=plan.impractical_text)
     rows = [
-        Row("seed term (sd² / S)", f"{variance(b.seed_term)} ({count_noun(b.S, 'seed')})"),
-        Row("block term (sd² / B)", f"{variance(b.block_term)} ({count_noun(b.B, blocks)})"),
-        Row("seed share", pct(b.seed_share)),
-        Row("combined half-width (model-based)", fixed(b.half_width, d)),
+        Row(_("seed term (sd² / S)"), f"{variance(b.seed_term)} ({count_noun(b.S, 'seed')})"),
+        Row(_("block term (sd² / B)"), f"{variance(b.block_term)} ({_blocks(b.B, column)})"),
+        Row(_("seed share"), pct(b.seed_share)),
+        Row(_("combined half-width (model-based)"), fixed(b.half_width, d)),
         Row(
-            "seed sd, 95% interval (chi-square)"
+            _("seed sd, 95% interval (chi-square)")
             if abs(float(report.build.confidence or 0.95) - 0.95) < 1e-9
-            else "seed sd interval (chi-square)",
+            else _("seed sd interval (chi-square)"),
             f"{spread(b.seed_sd)}: {_sd_interval(b.seed_sd, b.seed_sd_interval)}",
         ),
         # the interval's planning, not the seed rule's: "seeds needed 2" beside a failed seed
         # rule read as "2 seeds would pass the rule"
         Row(
-            "seeds for the interval to exclude zero, blocks fixed",
-            f"{count(plan.seeds_needed)} (now {count(b.S)})"
-            if plan.seeds_needed
-            else "not reachable",
+            _("seeds for the interval to exclude zero, blocks fixed"),
+            _now(plan.seeds_needed, b.S),
         ),
         Row(
-            "blocks for the interval to exclude zero, seeds fixed",
-            f"{count(plan.blocks_needed)} (now {count(b.B)})"
-            if plan.blocks_needed
-            else "not reachable",
+            _("blocks for the interval to exclude zero, seeds fixed"),
+            _now(plan.blocks_needed, b.B),
         ),
         *_tie_rows(b, blocks, report),
-        Row(
-            "both scaled together",
-            f"{count_noun(both.S, 'seed')} and {count_noun(both.B, blocks)}"
-            + (f": {plan.impractical_text}" if plan.impractical_text else "")
-            if both
-            else DASH,
-        ),
+        Row(_("both scaled together"), both_text),
     ]
     figure = chart_figure(
         charts,
         "budget",
-        "What it would take: the two variance terms of the gap, and the predicted half-width of "
-        "the interval as seeds or blocks grow. Below the dashed line (today's gap) the interval "
-        "would exclude zero, if the gap stays put. A planning model, not a measurement.",
-        f"Stacked bar: seed term {variance(b.seed_term)}, block term "
-        f"{variance(b.block_term)}. "
-        f"Line chart: predicted half-width from {fixed(b.half_width, d)} today against "
-        f"multiples of {count(b.S)} seeds and of {count(b.B)} blocks; today's gap "
-        f"{fixed(abs(plan.gap or 0.0), d)}.",
+        _(
+            "What it would take: the two variance terms of the gap, and the predicted "
+            "half-width of the interval as seeds or blocks grow. Below the dashed line (today's "
+            "gap) the interval would exclude zero, if the gap stays put. A planning model, not a "
+            "measurement."
+        ),
+        _(
+            "Stacked bar: seed term {seed_term}, block term {block_term}. Line chart: predicted "
+            "half-width from {half_width} today against multiples of {seeds} seeds and of "
+            "{blocks} blocks; today's gap {gap}.",
+            seed_term=variance(b.seed_term),
+            block_term=variance(b.block_term),
+            half_width=fixed(b.half_width, d),
+            seeds=count(b.S),
+            blocks=count(b.B),
+            gap=fixed(abs(plan.gap or 0.0), d),
+        ),
     )
     return {
         "budget_line": in_words(b.line or "", report),
@@ -192,6 +212,18 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "budget_figure": figure,
         "budget_reason": in_words(plan.reason, report) if plan.reason else None,
     }
+
+
+def _blocks(n: int | None, column: str | None) -> str:
+    """A count of blocks named by their column, as the budget rows print it: "30 weeks"."""
+    return DASH if n is None else count_noun(n, column or "block")
+
+
+def _now(needed: int | None, now: int | None) -> str:
+    """A planned count beside today's: "12 (now 5)"; "not reachable" without a plan."""
+    if not needed:
+        return _("not reachable")
+    return _("{needed} (now {now})", needed=count(needed), now=count(now))
 
 
 def _tie_rows(b: Budget, blocks: str, report: Report) -> list[Row]:
@@ -203,16 +235,10 @@ def _tie_rows(b: Budget, blocks: str, report: Report) -> list[Row]:
         return []
     reason = plan.reason_tie if isinstance(plan.reason_tie, str) else None
     if seeds is None and blocks_n is None:
-        return [Row("seeds or blocks for a tie", in_words(reason, report) if reason else DASH)]
+        return [Row(_("seeds or blocks for a tie"), in_words(reason, report) if reason else DASH)]
     return [
-        Row(
-            "seeds for a tie (inside the useful effect), blocks fixed",
-            f"{count(seeds)} (now {count(b.S)})" if seeds else "not reachable",
-        ),
-        Row(
-            f"{blocks} for a tie, seeds fixed",
-            f"{count(blocks_n)} (now {count(b.B)})" if blocks_n else "not reachable",
-        ),
+        Row(_("seeds for a tie (inside the useful effect), blocks fixed"), _now(seeds, b.S)),
+        Row(_("{blocks} for a tie, seeds fixed", blocks=blocks), _now(blocks_n, b.B)),
     ]
 
 
@@ -222,7 +248,7 @@ def _sd_interval(sd: float | None, sdi: MaybeBounds) -> str:
     if low is None or high is None:
         return DASH
     d = decimals(sd, low, high)
-    return f"{fixed(low, d)} to {fixed(high, d)}"
+    return _("{low} to {high}", low=fixed(low, d), high=fixed(high, d))
 
 
 def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
@@ -241,32 +267,52 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
     metric_words = metric_name(report)
     rule_word = passed_word(seed.passes)[0]
     seed_facts = [
-        Row("validation gap (candidate better is positive)", gap(seed.validation_gap)),
-        Row("seed sd used by the rule", spread(seed.sd_used)),
-        Row("gap in seed sd", ratio(seed.gap_in_sd, signed=True)),
-        Row("rule: gap must exceed", f"{given(seed.multiple)} seed sd"),
-        Row("rule result", rule_word),
+        Row(_("validation gap (candidate better is positive)"), gap(seed.validation_gap)),
+        Row(_("seed sd used by the rule"), spread(seed.sd_used)),
+        Row(_("gap in seed sd"), ratio(seed.gap_in_sd, signed=True)),
+        Row(_("rule: gap must exceed"), _("{multiple} seed sd", multiple=given(seed.multiple))),
+        Row(_("rule result"), rule_word),
         Row(
-            f"{cand} seeds beating the {base} mean",
-            f"{count(seed.seeds_beating_baseline)} of {count(seed.n.candidate)}",
+            _("{candidate} seeds beating the {baseline} mean", candidate=cand, baseline=base),
+            _(
+                "{k} of {n}",
+                k=count(seed.seeds_beating_baseline),
+                n=count(seed.n.candidate),
+            ),
         ),
     ]
+    not_measured = _("not measured")
+    rule = (
+        _(
+            "seed sd used {sd}; the gap is {gap} seed sd, the rule needs more than {multiple}: "
+            "{result}.",
+            sd=spread(seed.sd_used),
+            gap=ratio(seed.gap_in_sd, signed=True),
+            multiple=given(seed.multiple),
+            result=rule_word,
+        )
+        if seed.gap_in_sd is not None
+        else _("the seed rule is not measured ({reason}).", reason=seed.reason or _("no seed sd"))
+    )
     seed_fig = chart_figure(
         charts,
         "seed_strip",
-        f"Each circle is one {repeat_words(report.project.repeats).one}'s "
-        "validation score; the thick tick is the "
-        "model's mean. Look at whether the candidate's mean lies beyond the dashed bar "
-        "(the shaded band is the distance the rule asks for) and how far the seeds overlap.",
-        f"Strip plot of validation {metric_words} per seed. {cand} mean "
-        f"{said(metric(seed.mean.candidate), 'not measured')}, {base} mean "
-        f"{said(metric(seed.mean.baseline), 'not measured')}; "
-        + (
-            f"seed sd used {spread(seed.sd_used)}; the gap is "
-            f"{ratio(seed.gap_in_sd, signed=True)} seed sd, the rule needs more than "
-            f"{given(seed.multiple)}: {rule_word}."
-            if seed.gap_in_sd is not None
-            else f"the seed rule is not measured ({seed.reason or 'no seed sd'})."
+        _(
+            "Each circle is one {one}'s validation score; the thick tick is the model's mean. "
+            "Look at whether the candidate's mean lies beyond the dashed bar (the shaded band is "
+            "the distance the rule asks for) and how far the seeds overlap.",
+            one=repeat_words(report.project.repeats).one,
+        ),
+        # TRANSLATORS: {rule} is "seed sd used ...: pass." or "the seed rule is not measured (...)."
+        _(
+            "Strip plot of validation {metric} per seed. {candidate} mean {candidate_mean}, "
+            "{baseline} mean {baseline_mean}; {rule}",
+            metric=metric_words,
+            candidate=cand,
+            candidate_mean=said(metric(seed.mean.candidate), not_measured),
+            baseline=base,
+            baseline_mean=said(metric(seed.mean.baseline), not_measured),
+            rule=rule,
         ),
     )
     paired = seed.paired
@@ -274,11 +320,11 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
     if paired.mean is not None:
         d = gap_decimals(paired.mean, paired.low, paired.high)
         paired_facts = [
-            Row("paired seeds", count(paired.n)),
-            Row("part", paired.part or DASH),
-            Row("mean per-seed difference", with_sign(paired.mean, d)),
-            Row("sd of differences", spread(paired.sd)),
-            Row("t interval", interval(paired.low, paired.high, digits=d)),
+            Row(_("paired seeds"), count(paired.n)),
+            Row(_("part"), part_word(paired.part) if paired.part else DASH),
+            Row(_("mean per-seed difference"), with_sign(paired.mean, d)),
+            Row(_("sd of differences"), spread(paired.sd)),
+            Row(_("t interval"), interval(paired.low, paired.high, digits=d)),
             Row("p", pvalue(paired.p)),
         ]
     return {
@@ -293,31 +339,37 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
 
 def seed_rows(report: Report, seed: SeedNoise | None) -> list[SeedRow]:
     """Each model's seeds: how many, mean, sd and every value."""
+    cand, base = names(report)
+    labels = (_("{model} (candidate)", model=cand), _("{model} (baseline)", model=base))
     if seed is None:
-        return [
-            SeedRow(f"{name} ({role})", DASH, DASH, DASH, DASH)
-            for role, name in zip(("candidate", "baseline"), names(report), strict=True)
-        ]
+        return [SeedRow(label, DASH, DASH, DASH, DASH) for label in labels]
     per_model = (
         (
-            "candidate",
+            labels[0],
             seed.values.candidate,
             seed.n.candidate,
             seed.mean.candidate,
             seed.sd.candidate,
         ),
-        ("baseline", seed.values.baseline, seed.n.baseline, seed.mean.baseline, seed.sd.baseline),
+        (labels[1], seed.values.baseline, seed.n.baseline, seed.mean.baseline, seed.sd.baseline),
     )
     return [
         SeedRow(
-            model=f"{name} ({role})",
+            model=label,
             n=count(n),
             mean=metric(mean),
             sd=spread(sd),
-            values=", ".join(metric(v.value) for v in values) or DASH,
+            values=_list_sep().join(metric(v.value) for v in values) or DASH,
         )
-        for (role, values, n, mean, sd), name in zip(per_model, names(report), strict=True)
+        for label, values, n, mean, sd in per_model
     ]
+
+
+def _list_sep() -> str:
+    """Between the values of a list of numbers: ", " in English; "; " where a decimal comma
+    would make a comma ambiguous ("0,4312; 0,4401")."""
+    # TRANSLATORS: the separator between the numbers of a list, with its space
+    return _(", ")
 
 
 def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
@@ -329,20 +381,24 @@ def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
         out.update(_block_part(report, block, charts))
     elif noise.interval is not None:
         other = noise.interval
-        what = other.what or other.source or "the evaluation sample"
+        what = other.what or other.source or _("the evaluation sample")
         d = gap_decimals(other.gap, other.low, other.high)
         row = _interval_row(
-            f"bootstrap over {what}", "resamples the evaluation sample", other.gap, other, d
+            _("bootstrap over {what}", what=what),
+            _("resamples the evaluation sample"),
+            other.gap,
+            other,
+            d,
         )
         out["interval_rows"] = [row]
         out["block_reason"] = (
-            "The interval's chart is in the before-and-after section."
+            _("The interval's chart is in the before-and-after section.")
             if report.before_after
             else None
         )
     else:
         out["interval_rows"] = []
-        out["block_reason"] = "No per-row predictions: the evaluation interval was not computed."
+        out["block_reason"] = _("No per-row predictions: the evaluation interval was not computed.")
     clipping = noise.clipping
     return {
         "interval_figure": out["interval_figure"],
@@ -363,7 +419,13 @@ def _one_network(block: BlockNoise) -> bool:
 def _boot_label(report: Report) -> str:
     """The bootstrap's name: over blocks with a block column, else over rows."""
     column = report.data.block_column
-    return "block bootstrap (paired)" if column else "bootstrap over rows (paired)"
+    return _("block bootstrap (paired)") if column else _("bootstrap over rows (paired)")
+
+
+def _boot_name(report: Report) -> str:
+    """The bootstrap's name without "(paired)", as the primary interval's row names it."""
+    column = report.data.block_column
+    return _("block bootstrap") if column else _("bootstrap over rows")
 
 
 def _block_part(report: Report, block: BlockNoise, charts: Collection[str]) -> dict[str, Any]:
@@ -375,16 +437,14 @@ def _block_part(report: Report, block: BlockNoise, charts: Collection[str]) -> d
     return {
         "interval_rows": _block_rows(report, block, d),
         "block_facts": [
-            Row("blocks", count(block.blocks)),
-            Row("confidence", conf),
-            Row("resamples", count(block.resamples)),
+            Row(_("blocks"), count(block.blocks)),
+            Row(_("confidence"), conf),
+            Row(_("resamples"), count(block.resamples)),
             Row(
-                "primary interval",
-                _boot_label(report).removesuffix(" (paired)")
-                if primary == "bootstrap"
-                else "paired t",
+                _("primary interval"),
+                _boot_name(report) if primary == "bootstrap" else _("paired t"),
             ),
-            Row("interval excludes zero", yes_no(block.excludes_zero)),
+            Row(_("interval excludes zero"), yes_no(block.excludes_zero)),
         ],
         "block_reason": block.primary_reason,
         "interval_figure": _intervals_figure(report, block, charts, conf, d),
@@ -397,51 +457,118 @@ def _block_rows(report: Report, block: BlockNoise, d: int) -> list[IntervalRow]:
     cand, base = names(report)
     words = repeat_words(report.project.repeats)
     column = report.data.block_column
-    boot_label = _boot_label(report)
-    blocks = plural_noun(column) if column else "rows"
-    two_label = (
-        "two-level bootstrap (blocks only: no seed level)"
-        if _one_network(block)
-        else "two-level bootstrap (seeds and blocks)"
-    )
-    named: list[tuple[str, Ends, bool, bool]] = [
-        (boot_label, block.bootstrap, block.bootstrap.low is not None, False),
-        ("paired t on block gaps", block.t, block.t.low is not None, True),
-        ("unpaired Welch (what pairing buys)", block.welch, block.welch.se is not None, True),
-        (two_label, block.two_level, block.two_level.low is not None, False),
+    # the evaluation blocks as a plural noun in a gloss: "weeks"; in another language the
+    # column's name stays as written, after the word for blocks ("блоки «week»")
+    if column:
+        blocks = plural_noun(column) if current() == "en" else _("blocks '{name}'", name=column)
+    else:
+        blocks = _("rows")
+    glosses = [
+        (
+            _boot_label(report),
+            _("resamples whole {blocks} with both models' rows kept together", blocks=blocks),
+            block.bootstrap,
+            block.bootstrap.low is not None,
+            False,
+        ),
+        (
+            _("paired t on block gaps"),
+            _("a t interval on the gap of each of the {blocks}", blocks=blocks),
+            block.t,
+            block.t.low is not None,
+            True,
+        ),
+        (
+            _("unpaired Welch (what pairing buys)"),
+            _(
+                "treats the two models' scores as independent samples; how much wider it is "
+                "than the paired t is what pairing buys"
+            ),
+            block.welch,
+            block.welch.se is not None,
+            True,
+        ),
+        (
+            _("two-level bootstrap (blocks only: no seed level)")
+            if _one_network(block)
+            else _("two-level bootstrap (seeds and blocks)"),
+            _(
+                "resamples {blocks} only: with one {unit} per model there is no seed level to "
+                "resample",
+                blocks=blocks,
+                unit=_unit_word(words.unit),
+            )
+            if _one_network(block)
+            else _(
+                "resamples the {units}, then {blocks}: {moves} and the sample at once",
+                units=_units_word(words.unit),
+                blocks=blocks,
+                moves=words.moves,
+            ),
+            block.two_level,
+            block.two_level.low is not None,
+            False,
+        ),
     ]
-    glosses = {
-        boot_label: f"resamples whole {blocks} with both models' rows kept together",
-        "paired t on block gaps": f"a t interval on the gap of each of the {blocks}",
-        "unpaired Welch (what pairing buys)": (
-            "treats the two models' scores as independent samples; how much wider it is "
-            "than the paired t is what pairing buys"
-        ),
-        "two-level bootstrap (seeds and blocks)": (
-            f"resamples the {plural_noun(words.unit)}, then {blocks}: {words.moves} and the "
-            "sample at once"
-        ),
-        "two-level bootstrap (blocks only: no seed level)": (
-            f"resamples {blocks} only: with one {words.unit} per model there is no seed "
-            "level to resample"
-        ),
-    }
     rows = [
-        _interval_row(label, glosses[label], block.gap, part, d, tested)
-        for label, part, present, tested in named
+        _interval_row(label, gloss, block.gap, part, d, tested)
+        for label, gloss, part, present, tested in glosses
         if present
     ]
+    one_base = block.networks.baseline == 1
     return rows + [
         _interval_row(
-            f"{cand} {words.unit} seed {s.seed} against the {base} "
-            + (f"{words.unit}" if block.networks.baseline == 1 else "seed mean"),
-            f"one {words.one}: the sample's noise only",
+            _seed_label(words.unit, cand, base, str(s.seed), one_base),
+            _("one {one}: the sample's noise only", one=words.one),
             s.gap,
             s,
             d,
         )
         for s in block.per_seed
     ]
+
+
+def _unit_word(unit: str) -> str:
+    """One repeat as a noun in a sentence: network, run."""
+    return {"network": p_("repeat", "network"), "run": p_("repeat", "run")}.get(unit, unit)
+
+
+def _units_word(unit: str) -> str:
+    """The repeats as a plural noun in a sentence: networks, runs."""
+    return {"network": p_("repeat", "networks"), "run": p_("repeat", "runs")}.get(
+        unit, plural_noun(unit)
+    )
+
+
+def _seed_label(unit: str, cand: str, base: str, seed: str, one_base: bool) -> str:
+    """The row of one candidate network: "mlp network seed 3 against the gbm seed mean"."""
+    if unit == "run":
+        if one_base:
+            return _(
+                "{candidate} run seed {seed} against the {baseline} run",
+                candidate=cand,
+                seed=seed,
+                baseline=base,
+            )
+        return _(
+            "{candidate} run seed {seed} against the {baseline} seed mean",
+            candidate=cand,
+            seed=seed,
+            baseline=base,
+        )
+    if one_base:
+        return _(
+            "{candidate} network seed {seed} against the {baseline} network",
+            candidate=cand,
+            seed=seed,
+            baseline=base,
+        )
+    return _(
+        "{candidate} network seed {seed} against the {baseline} seed mean",
+        candidate=cand,
+        seed=seed,
+        baseline=base,
+    )
 
 
 def _intervals_figure(
@@ -452,30 +579,78 @@ def _intervals_figure(
     one = _one_network(block)
     lows = [s.low for s in block.per_seed if s.low is not None]
     clear = sum(1 for low in lows if low > 0)
-    return chart_figure(
-        charts,
-        "eval_intervals",
-        (
-            f"The evaluation interval of the test gap with one {words.one} per model "
-            f"(black; grey, the same here: the candidate's one {words.unit}) and the "
-            "two-level interval (blue), which here resamples blocks only: with one "
-            f"{words.unit} per model there is no seed level, so nothing here measures "
-            f"{words.noise}. Look at whether the intervals stay clear of zero."
+    caption = (
+        _(
+            "The evaluation interval of the test gap with one {one} per model (black; grey, the "
+            "same here: the candidate's one {unit}) and the two-level interval (blue), which "
+            "here resamples blocks only: with one {unit} per model there is no seed level, so "
+            "nothing here measures {noise}. Look at whether the intervals stay clear of zero.",
+            one=words.one,
+            unit=_unit_word(words.unit),
+            noise=words.noise,
         )
         if one
-        else (
-            f"One evaluation interval per {words.one_candidate} (grey) beside the "
-            "seed-averaged interval (black) and the two-level interval that also resamples "
-            f"seeds (blue). Look at how far {words.moves} moves the centre, and whether the "
-            "intervals stay clear of zero."
-        ),
-        f"Dot-and-whisker chart of {metric_name(report)} gaps on test. "
-        + ("Gap" if one else "Seed-averaged gap")
-        + f" {said(with_sign(block.gap, d), 'not measured')}, {conf} interval "
-        f"{said(interval(block.low, block.high, digits=d), 'not computed')}; "
-        f"{count(clear)} of {count(len(lows))} single-{words.unit} intervals lie above "
-        "zero.",
+        else _(
+            "One evaluation interval per {one} (grey) beside the seed-averaged interval (black) "
+            "and the two-level interval that also resamples seeds (blue). Look at how far "
+            "{moves} moves the centre, and whether the intervals stay clear of zero.",
+            one=words.one_candidate,
+            moves=words.moves,
+        )
     )
+    fields = {
+        "metric": metric_name(report),
+        "gap": said(with_sign(block.gap, d), _("not measured")),
+        "confidence": conf,
+        "interval": said(interval(block.low, block.high, digits=d), _("not computed")),
+        "clear": count(clear),
+    }
+    n = len(lows)
+    if words.unit == "run":
+        description = (
+            n_(
+                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
+                "interval {interval}; {clear} of {n} single-run intervals lie above zero.",
+                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
+                "interval {interval}; {clear} of {n} single-run intervals lie above zero.",
+                n,
+                **fields,
+            )
+            if one
+            else n_(
+                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
+                "{confidence} interval {interval}; {clear} of {n} single-run intervals lie "
+                "above zero.",
+                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
+                "{confidence} interval {interval}; {clear} of {n} single-run intervals lie "
+                "above zero.",
+                n,
+                **fields,
+            )
+        )
+    else:
+        description = (
+            n_(
+                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
+                "interval {interval}; {clear} of {n} single-network intervals lie above zero.",
+                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
+                "interval {interval}; {clear} of {n} single-network intervals lie above zero.",
+                n,
+                **fields,
+            )
+            if one
+            else n_(
+                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
+                "{confidence} interval {interval}; {clear} of {n} single-network intervals lie "
+                "above zero.",
+                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
+                "{confidence} interval {interval}; {clear} of {n} single-network intervals lie "
+                "above zero.",
+                n,
+                **fields,
+            )
+        )
+    return chart_figure(charts, "eval_intervals", caption, description)
 
 
 def _histogram_figure(
@@ -485,30 +660,62 @@ def _histogram_figure(
     boot = block.bootstrap
     primary = block.primary or "bootstrap"
     bins = len(block.distribution.counts) if block.distribution is not None else 0
-    primary_words = (
-        "the bootstrap's percentile interval"
-        if primary == "bootstrap"
-        else "the paired t interval, the wider of the two"
-    )
     both = primary != "bootstrap" and boot.low is not None
-    return chart_figure(
-        charts,
-        "bootstrap_histogram",
-        f"The spread of the resampled mean gap. The dashed lines bound the {conf} interval "
-        f"the text quotes ({primary_words})"
-        + ("; the dotted lines the bootstrap's own percentile interval" if both else "")
-        + ". The red line is zero. Look at how much of the distribution lies on the wrong "
-        "side of zero.",
-        f"Histogram of {count(block.resamples)} bootstrap means of the block gap "
-        f"({count(bins)} bins); "
-        + (
-            f"the quoted interval {interval(block.low, block.high, digits=d)}"
-            + (f", the bootstrap's {interval(boot.low, boot.high, digits=d)}" if both else "")
-            + f"; zero {'outside' if block.excludes_zero else 'inside'} it."
-            if block.low is not None and block.high is not None
-            else "no interval."
-        ),
+    if primary == "bootstrap":
+        caption = _(
+            "The spread of the resampled mean gap. The dashed lines bound the {confidence} "
+            "interval the text quotes (the bootstrap's percentile interval). The red line is "
+            "zero. Look at how much of the distribution lies on the wrong side of zero.",
+            confidence=conf,
+        )
+    elif both:
+        caption = _(
+            "The spread of the resampled mean gap. The dashed lines bound the {confidence} "
+            "interval the text quotes (the paired t interval, the wider of the two); the dotted "
+            "lines the bootstrap's own percentile interval. The red line is zero. Look at how "
+            "much of the distribution lies on the wrong side of zero.",
+            confidence=conf,
+        )
+    else:
+        caption = _(
+            "The spread of the resampled mean gap. The dashed lines bound the {confidence} "
+            "interval the text quotes (the paired t interval, the wider of the two). The red "
+            "line is zero. Look at how much of the distribution lies on the wrong side of zero.",
+            confidence=conf,
+        )
+    head = n_(
+        "Histogram of {resamples} bootstrap means of the block gap ({n} bins); ",
+        "Histogram of {resamples} bootstrap means of the block gap ({n} bins); ",
+        bins,
+        resamples=count(block.resamples),
     )
+    if block.low is None or block.high is None:
+        # TRANSLATORS: ends the histogram's description ("Histogram of ...; no interval.")
+        tail = _("no interval.")
+    else:
+        quoted = interval(block.low, block.high, digits=d)
+        if both:
+            own = interval(boot.low, boot.high, digits=d)
+            tail = (
+                _(
+                    "the quoted interval {quoted}, the bootstrap's {own}; zero outside it.",
+                    quoted=quoted,
+                    own=own,
+                )
+                if block.excludes_zero
+                else _(
+                    "the quoted interval {quoted}, the bootstrap's {own}; zero inside it.",
+                    quoted=quoted,
+                    own=own,
+                )
+            )
+        else:
+            tail = (
+                _("the quoted interval {quoted}; zero outside it.", quoted=quoted)
+                if block.excludes_zero
+                else _("the quoted interval {quoted}; zero inside it.", quoted=quoted)
+            )
+    return chart_figure(charts, "bootstrap_histogram", caption, head + tail)
 
 
 def _interval_row(

@@ -12,6 +12,7 @@ from reportgen.model.header import Project
 from reportgen.stats.metric_registry import unit_power
 from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
+from reportgen.words.i18n import p_
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
@@ -46,16 +47,53 @@ class Status:
     mark: str
 
 
-#: a shown rung above an unshown one: its own badge, styled neutrally (never green)
-NOT_CREDITED = Status("shown, not credited", "not-credited", "○")
+def not_credited() -> Status:
+    """A shown rung above an unshown one: its own badge, styled neutrally (never green)."""
+    return Status(p_("rung status", "shown, not credited"), "not-credited", "○")
+
+
+def status_word(status: str) -> str:
+    """A rung's status as printed: shown, partly, not shown (report.json keeps the id)."""
+    words = {
+        "shown": p_("rung status", "shown"),
+        "partly": p_("rung status", "partly"),
+        "not shown": p_("rung status", "not shown"),
+    }
+    return words.get(status, status)
+
+
+def rung_word(name: str) -> str:
+    """A rung's name as printed ("larger than noise"): report.json's ``ladder[].name`` is the
+    English id of the rung; a name that is no rung's is printed as it is."""
+    words = {
+        "correct": p_("rung", "correct"),
+        "fair": p_("rung", "fair"),
+        "larger than noise": p_("rung", "larger than noise"),
+        "relevant": p_("rung", "relevant"),
+        "bounded": p_("rung", "bounded"),
+    }
+    return words.get(name, name)
+
+
+def part_word(part: str) -> str:
+    """A part of the data as printed in a table cell or a label: test, validation, train
+    (report.json keeps the id)."""
+    words = {
+        "test": p_("part", "test"),
+        "validation": p_("part", "validation"),
+        "train": p_("part", "train"),
+    }
+    return words.get(part, part)
 
 
 def rung_status(status: str, credited: bool | None = None) -> Status:
     """A ladder rung's status: shown, partly, not shown; "shown, not credited" for a shown
     rung that ``credited`` (report.json ``ladder[].credited``) says an unshown rung is below."""
     if status == "shown" and credited is False:
-        return NOT_CREDITED
-    return Status(status, STATUS_CLASS.get(status, "neutral"), STATUS_MARK.get(status, "?"))
+        return not_credited()
+    return Status(
+        status_word(status), STATUS_CLASS.get(status, "neutral"), STATUS_MARK.get(status, "?")
+    )
 
 
 def outcome(result: bool | None, yes: str, no: str, unknown: str) -> Status:

@@ -13,22 +13,38 @@ from reportgen.model.noise import SignDisagreement
 from reportgen.names import RUNG_NAMES
 from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
-from reportgen.view.parts import Status, ids, in_words, metric_name, names, rung_status
+from reportgen.view.parts import (
+    Status,
+    ids,
+    in_words,
+    metric_name,
+    names,
+    rung_status,
+    rung_word,
+    status_word,
+)
 from reportgen.words import date_text, fixed, gap_decimals, interval
-from reportgen.words.i18n import _, current, n_
 from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
+from reportgen.words.i18n import _, current, n_, p_
 
 #: artefacts listed per rung on page one; the appendix lists them all
 PAGE_ONE_ARTEFACTS = 2
-#: the numbers behind a rung in words a reviewer reads at a glance; other checks by their id
-CHECK_WORDS = {
-    "validation-gap-vs-seed-sd": "validation gap in seed sd",
-    "test-interval-excludes-zero": "test interval's lower end",
-    "cv-interval-excludes-zero": "corrected interval's lower end",
-    "useful-effect": "lower end against the useful effect",
-    "general-set-held": "general-set drop",
-    "interval-above-zero": "interval's lower end",
-}
+
+
+def check_words(check_id: str) -> str:
+    """The numbers behind a rung in words a reviewer reads at a glance; other checks by their
+    id ("seed-spread" -> "seed spread")."""
+    words = {
+        "validation-gap-vs-seed-sd": _("validation gap in seed sd"),
+        "test-interval-excludes-zero": _("test interval's lower end"),
+        "cv-interval-excludes-zero": _("corrected interval's lower end"),
+        "useful-effect": _("lower end against the useful effect"),
+        "general-set-held": _("general-set drop"),
+        "interval-above-zero": _("interval's lower end"),
+    }
+    return words.get(check_id, check_id.replace("-", " "))
+
+
 VERDICT_CLASS = {
     Verdict.ADOPT: "shown",
     Verdict.KEEP_BASELINE: "partly",
@@ -155,11 +171,13 @@ def claim_view(report: Report) -> ClaimView:
     c = report.claim
     rung = c.supported_rung
     if rung <= 0:
-        supported = "The evidence supports no rung of the ladder: not even rung 1 (correct)."
+        supported = _("The evidence supports no rung of the ladder: not even rung 1 (correct).")
     else:
-        supported = (
-            f"The evidence supports the claim up to rung {count(rung)} ({RUNG_NAMES[rung - 1]}); "
-            "the rewritten claim says no more than that."
+        supported = _(
+            "The evidence supports the claim up to rung {rung} ({name}); "
+            "the rewritten claim says no more than that.",
+            rung=count(rung),
+            name=rung_word(RUNG_NAMES[rung - 1]),
         )
     return ClaimView(
         original=c.original or report.project.claim or DASH,
@@ -176,27 +194,35 @@ def decision_view(report: Report) -> DecisionView:
     cand, base = names(report)
     verdict = d.verdict
     words = {
-        Verdict.ADOPT: f"Adopt {cand}",
-        Verdict.KEEP_BASELINE: f"Keep {base}",
-        Verdict.ROLL_BACK: f"Roll back to {base}",
-        Verdict.INCONCLUSIVE: "Inconclusive",
+        Verdict.ADOPT: _("Adopt {model}", model=cand),
+        Verdict.KEEP_BASELINE: _("Keep {model}", model=base),
+        Verdict.ROLL_BACK: _("Roll back to {model}", model=base),
+        Verdict.INCONCLUSIVE: _("Inconclusive"),
     }
     recommend_id = d.recommend or base_id
     role = (
-        "candidate"
+        p_("role", "candidate")
         if recommend_id == cand_id
-        else "baseline"
+        else p_("role", "baseline")
         if recommend_id == base_id
-        else "model"
+        else p_("role", "model")
     )
     recommend = {cand_id: cand, base_id: base}.get(recommend_id, recommend_id)
     other = base if recommend_id == cand_id else cand
     if verdict == Verdict.ADOPT:
-        alternatives = [f"Keep {base}: the baseline stays if the evidence is judged insufficient."]
+        alternatives = [
+            _(
+                "Keep {model}: the baseline stays if the evidence is judged insufficient.",
+                model=base,
+            )
+        ]
     else:
         alternatives = [
-            f"Adopt {other}: not supported by this evidence; see the reconsider-when line "
-            "for what would change that."
+            _(
+                "Adopt {model}: not supported by this evidence; see the reconsider-when line "
+                "for what would change that.",
+                model=other,
+            )
         ]
     reasons = list(d.reasons)
     shown = [in_words(r, report) for r in reasons]
@@ -268,16 +294,22 @@ def _two_level_conflict(report: Report) -> str | None:
     if not excludes or two.low > 0 or two.high < 0:
         return None
     d = gap_decimals(block.gap, block.low, block.high)
+    test, both = interval(block.low, block.high, digits=d), interval(two.low, two.high, digits=d)
     # epochs of one model (repeats = "samples") are not retrained networks
-    over, added = (
-        ("repeated runs", "the sampling noise of repeated runs added to that of the blocks")
-        if report.project.repeats == "samples"
-        else ("seeds", "retraining noise added to the sampling noise")
-    )
-    return (
-        f"The test interval {interval(block.low, block.high, digits=d)} excludes zero, but the "
-        f"two-level interval over {over} and blocks, {interval(two.low, two.high, digits=d)}, "
-        f"includes it: with {added}, zero is not ruled out."
+    if report.project.repeats == "samples":
+        return _(
+            "The test interval {test} excludes zero, but the two-level interval over repeated "
+            "runs and blocks, {both}, includes it: with the sampling noise of repeated runs "
+            "added to that of the blocks, zero is not ruled out.",
+            test=test,
+            both=both,
+        )
+    return _(
+        "The test interval {test} excludes zero, but the two-level interval over seeds and "
+        "blocks, {both}, includes it: with retraining noise added to the sampling noise, zero "
+        "is not ruled out.",
+        test=test,
+        both=both,
     )
 
 
@@ -287,27 +319,26 @@ def _in_units(report: Report) -> str | None:
     rel = report.relevance
     if rel is None or rel.cost_per_case is None:
         return None
-    cand, _ = names(report)
-    unit = rel.unit or "cost units"
+    cand = names(report)[0]
+    unit = rel.unit or _("cost units")
     per_period = rel.cost_per_period
     if per_period is not None:
-        amount, where = per_period, f"per {rel.period or 'period'}"
-        if rel.cases_per_period is not None:
-            where += f" of {count(rel.cases_per_period)} cases"
+        amount, where = per_period, _period_words(rel.period, rel.cases_per_period)
     else:
-        amount, where = rel.cost_per_case.difference, "per case"
+        # TRANSLATORS: after an amount of cost: "saves 0.0060 EUR per case on test"
+        amount, where = rel.cost_per_case.difference, _("per case")
     th = report.threshold
     cv = th is not None and th.candidate.cv is not None
+    # TRANSLATORS: the start of the decision in units, before ", mlp saves ..."
     at = (
-        "At each model's cross-fitted threshold (each fold's chosen on the other folds)"
+        _("At each model's cross-fitted threshold (each fold's chosen on the other folds)")
         if cv
-        else "At each model's chosen threshold"
+        else _("At each model's chosen threshold")
     )
-    on = "out of fold, mean over repeats" if cv else "on test"
+    # TRANSLATORS: where a cost was measured, at the end of "..., mlp saves 0.0060 EUR per case on test"
+    on = _("out of fold, mean over repeats") if cv else _("on test")
     if amount == 0:
-        return f"{at}, {cand} and the baseline cost the same {on}."
-    verb = "saves" if amount > 0 else "costs"
-    more = "" if amount > 0 else " more"
+        return _("{at}, {model} and the baseline cost the same {on}.", at=at, model=cand, on=on)
     # with costs 1 and 1 on an error metric the saving per case is the test gap itself: one
     # number, printed with the gap's digits (0.0060, never 0.0060 and 0.00600 on one page)
     block = report.noise.block
@@ -316,9 +347,43 @@ def _in_units(report: Report) -> str | None:
         if math.isclose(abs(amount), abs(block.gap), rel_tol=1e-9, abs_tol=1e-15):
             digits = gap_decimals(block.gap, block.low, block.high)
     amount_text = fixed(abs(amount), digits) if digits is not None else cost(abs(amount))
-    return (
-        f"{at}, {cand} {verb} {amount_text} {unit}"
-        f"{more} {where} {on}; a point estimate, without an interval."
+    fields = {"at": at, "model": cand, "amount": amount_text, "unit": unit}
+    if amount > 0:
+        return _(
+            "{at}, {model} saves {amount} {unit} {where} {on}; a point estimate, without an "
+            "interval.",
+            where=where,
+            on=on,
+            **fields,
+        )
+    return _(
+        "{at}, {model} costs {amount} {unit} more {where} {on}; a point estimate, without an "
+        "interval.",
+        where=where,
+        on=on,
+        **fields,
+    )
+
+
+def _period_words(period: str | None, cases: float | None) -> str:
+    """ "per week of 2,000 cases", "per week", "per period": after an amount of cost."""
+    if cases is None:
+        # TRANSLATORS: after an amount of cost; {period} is the user's word ([costs] period)
+        return _("per {period}", period=period) if period else _("per period")
+    n = int(cases) if float(cases).is_integer() else cases
+    if period:
+        return n_(
+            "per {period} of {cases} cases",
+            "per {period} of {cases} cases",
+            n if isinstance(n, int) else 2,
+            period=period,
+            cases=count(cases),
+        )
+    return n_(
+        "per period of {cases} cases",
+        "per period of {cases} cases",
+        n if isinstance(n, int) else 2,
+        cases=count(cases),
     )
 
 
@@ -333,10 +398,13 @@ def _sign_flip(report: Report, reasons: list[str]) -> str | None:
     low, high = (None, None) if block is None else (block.low, block.high)
     cand, base = names(report)
     better = {True: cand, False: base}
-    return (
-        f"Validation and test disagree: on validation {better[val > 0]} is better "
-        f"(gap {gap(val)}), on test {better[test > 0]} "
-        f"(gap {gap_with_interval(test, low, high)})."
+    return _(
+        "Validation and test disagree: on validation {first} is better (gap {gap}), on test "
+        "{second} (gap {test_gap}).",
+        first=better[val > 0],
+        gap=gap(val),
+        second=better[test > 0],
+        test_gap=gap_with_interval(test, low, high),
     )
 
 
@@ -344,16 +412,19 @@ def _page_one_artefacts(listed: list[str], links: str | None) -> ArtefactList:
     """The first PAGE_ONE_ARTEFACTS of a rung's artefacts, grouped, and "and 24 more"."""
     first = artefact_list(listed[:PAGE_ONE_ARTEFACTS], links)
     left = len(listed) - min(len(listed), PAGE_ONE_ARTEFACTS)
-    return ArtefactList(first.groups, f"and {count(left)} more" if left > 0 else "")
+    return ArtefactList(first.groups, n_("and {n} more", "and {n} more", left) if left > 0 else "")
 
 
 def _not_credited(r: Rung, lowest: Rung | None) -> str | None:
     """Why a shown rung earns no credit: the lowest unshown rung below it."""
     if r.status != RungStatus.SHOWN or r.credited or lowest is None:
         return None
-    return (
-        f"not credited: rung {count(lowest.rung)} ({lowest.name}) below it is {lowest.status}, "
-        "and a rung counts only when every rung below it is shown"
+    return _(
+        "not credited: rung {rung} ({name}) below it is {status}, and a rung counts only when "
+        "every rung below it is shown",
+        rung=count(lowest.rung),
+        name=rung_word(lowest.name),
+        status=status_word(lowest.status),
     )
 
 
@@ -365,7 +436,7 @@ def _failed_numbers(report: Report) -> dict[int, list[str]]:
             cid = c.id or "check"
             what = measured(c.value, c.bar, value_format(report, cid))
             if what:
-                label = CHECK_WORDS.get(cid, cid.replace("-", " "))
+                label = check_words(cid)
                 failed.setdefault(c.rung, []).append(f"{label}: {what}")
     return failed
 
@@ -381,7 +452,7 @@ def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
         rows.append(
             LadderRow(
                 rung=r.rung,
-                name=r.name,
+                name=rung_word(r.name),
                 status=rung_status(r.status, r.credited),
                 artefacts=[path_text(a, links) for a in listed],
                 artefacts_shown=_page_one_artefacts(listed, links),

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reportgen.words import numbers as n
+from reportgen.words.i18n import p_
 
 DASH = "—"
 NBSP = "\u00a0"
@@ -93,16 +94,16 @@ def posterior(x: float | None) -> str:
 
 
 def yes_no(x: bool | None) -> str:
-    return DASH if x is None else ("yes" if x else "no")
+    return DASH if x is None else (p_("answer", "yes") if x else p_("answer", "no"))
 
 
 def passed_word(passed: bool | None) -> tuple[str, str]:
     """(word, css class) for a check result; None means it could not be checked."""
     if passed is True:
-        return "pass", "shown"
+        return p_("check result", "pass"), "shown"
     if passed is False:
-        return "fail", "not-shown"
-    return "not checked", "neutral"
+        return p_("check result", "fail"), "not-shown"
+    return p_("check result", "not checked"), "neutral"
 
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:?\d{2}|Z)?")
