@@ -10,8 +10,18 @@ from reportgen.model import Report
 from reportgen.model.data import Comparison
 from reportgen.model.ladder import Check, Evidence
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
-from reportgen.view.parts import Row, Status, fact_status, in_words, outcome, said
-from reportgen.words import count_noun, file_size, gap_decimals
+from reportgen.view.parts import (
+    Row,
+    Status,
+    check_label,
+    fact_status,
+    in_words,
+    outcome,
+    part_word,
+    rung_word,
+    said,
+)
+from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
     DASH,
     change,
@@ -25,6 +35,7 @@ from reportgen.words.cells import (
     timestamps_in,
     with_sign,
 )
+from reportgen.words.i18n import _, n_, p_
 
 
 @dataclass(frozen=True)
@@ -97,10 +108,10 @@ def measured(
     """A check's value against its bar, as one short phrase; empty when neither is set."""
     if value is None and bar is None:
         return ""
-    shown = said(fmt(value), "not measured")
+    shown = said(fmt(value), _("not measured"))
     if bar is None:
         return shown
-    return f"{shown}, bar {given(bar)}"
+    return _("{value}, bar {bar}", value=shown, bar=given(bar))
 
 
 def _with_decimals(d: int) -> Callable[[float | int | None], str]:
@@ -173,7 +184,7 @@ def facts(
         value, bar = (f.value, f.bar) if isinstance(f, Check) else (None, None)
         out.append(
             Fact(
-                label=f.id.replace("-", " "),
+                label=check_label(f.id),
                 text=in_words(timestamps_in(f.text or DASH), report),
                 status=fact_status(f.passed),
                 artefacts=artefact_list(list(f.artefacts), links, limit),
@@ -197,12 +208,12 @@ def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence
         out.append(
             RungEvidence(
                 rung=r.rung,
-                name=r.name,
+                name=rung_word(r.name),
                 anchor=f"evidence-rung-{r.rung}",
                 checks=facts(plain, report, links, limit=None, with_values=True),
                 facts=[
                     FactEvidence(
-                        c.id.removeprefix("fair-").replace("-", " "),
+                        check_label(c.id.removeprefix("fair-")),
                         artefact_list(list(c.artefacts), links),
                     )
                     for c in fair
@@ -222,16 +233,20 @@ def provenance_view(report: Report, links: str | None = None) -> ProvenanceView:
         groups = [sha[k : k + 16] for k in range(0, len(sha), 16)]
         inputs.append(FileRow(path_text(i.path, links), sha, groups, count(i.bytes)))
     total = sum(i.bytes or 0 for i in report.inputs)
-    files = f"{count_noun(len(report.inputs), 'input file')}, {file_size(total)} in all"
+    files = _(
+        "{files}, {size} in all",
+        files=count_noun(len(report.inputs), "input file"),
+        size=file_size(total),
+    )
     digest = build.inputs_sha256
     libraries = [Row(report.tool.name, report.tool.version)]
     libraries += [Row(k, str(v)) for k, v in sorted(build.libraries.items())]
     settings = [
-        Row("report schema", report.schema),
-        Row("build date", timestamp(build.date)),
-        Row("random seed", str(build.random_seed)),
-        Row("bootstrap resamples", count(build.resamples)),
-        Row("confidence", confidence(build.confidence)),
+        Row(_("report schema"), report.schema),
+        Row(_("build date"), date_text(timestamp(build.date))),
+        Row(_("random seed"), str(build.random_seed)),
+        Row(_("bootstrap resamples"), count(build.resamples)),
+        Row(_("confidence"), confidence(build.confidence)),
     ]
     return ProvenanceView(inputs, libraries, settings, build.command or DASH, files, digest)
 
@@ -245,8 +260,16 @@ def warnings_view(report: Report) -> list[WarningRow]:
             where += f":{w.line}"
             if w.column is not None:
                 where += f":{w.column}"
-        rows.append(WarningRow(where, str(w.severity), w.slug or DASH, w.message or DASH))
+        rows.append(
+            WarningRow(where, _severity(str(w.severity)), w.slug or DASH, w.message or DASH)
+        )
     return rows
+
+
+def _severity(severity: str) -> str:
+    """A warning's severity as printed (report.json keeps the id)."""
+    words = {"error": p_("severity", "error"), "warning": p_("severity", "warning")}
+    return words.get(severity, severity)
 
 
 def _fold_cite(mine: list[Comparison], links: str | None) -> PathText:
@@ -254,7 +277,7 @@ def _fold_cite(mine: list[Comparison], links: str | None) -> PathText:
     first = path_text(mine[0].cite, links)
     if len(mine) == 1:
         return first
-    text = f"{mine[0].cite} and {count(len(mine) - 1)} more"
+    text = n_("{cite} and {n} more", "{cite} and {n} more", len(mine) - 1, cite=mine[0].cite)
     return PathText(text, [text], first.href)
 
 
@@ -265,16 +288,25 @@ def comparisons_sentence(report: Report) -> str | None:
     if not compared:
         return None
     agree = sum(1 for c in compared if c.agree)
-    text = (
-        f"{count(agree)} of {count_noun(len(compared), 'logged value')} agree with the values "
-        "recomputed from their predictions"
+    text = n_(
+        "{agree} of {values} agree with the values recomputed from their predictions",
+        "{agree} of {values} agree with the values recomputed from their predictions",
+        agree,
+        agree=count(agree),
+        values=count_noun(len(compared), "logged value"),
     )
     wrong = [c.cite or DASH for c in compared if not c.agree]
     if wrong:
-        text += "; " + ", ".join(wrong) + (" disagrees" if len(wrong) == 1 else " disagree")
+        # TRANSLATORS: continues the sentence of logged against recomputed values
+        text += n_("; {lines} disagrees", "; {lines} disagree", len(wrong), lines=", ".join(wrong))
     unchecked = len(report.comparisons) - len(compared)
     if unchecked:
-        text += f"; {count(unchecked)} not compared (no predictions)"
+        # TRANSLATORS: continues the sentence of logged against recomputed values
+        text += n_(
+            "; {n} not compared (no predictions)",
+            "; {n} not compared (no predictions)",
+            unchecked,
+        )
     return text + "."
 
 
@@ -289,10 +321,15 @@ def comparisons_view(report: Report, links: str | None = None) -> list[Compariso
             ComparisonRow(
                 model=c.model,
                 seed=str(c.seed),
-                split=c.split,
+                split=part_word(c.split),
                 logged=c.logged_text or full(c.logged),
                 recomputed=full(c.recomputed),
-                agree=outcome(c.agree, "agree", "disagree", "not compared"),
+                agree=outcome(
+                    c.agree,
+                    p_("logged against recomputed", "agree"),
+                    p_("logged against recomputed", "disagree"),
+                    p_("logged against recomputed", "not compared"),
+                ),
                 cite=path_text(c.cite or DASH, links),
             )
         )
@@ -303,10 +340,10 @@ def comparisons_view(report: Report, links: str | None = None) -> list[Compariso
             ComparisonRow(
                 model=model,
                 seed=", ".join(str(x) for x in seeds),
-                split=f"fold ({count(len(mine))} values)",
+                split=n_("fold ({n} values)", "fold ({n} values)", len(mine)),
                 logged=DASH,
                 recomputed=DASH,
-                agree=outcome(True, f"all {count(len(mine))} agree", "", ""),
+                agree=outcome(True, n_("all {n} agree", "all {n} agree", len(mine)), "", ""),
                 cite=_fold_cite(mine, links),
             )
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reportgen.words import count
+from reportgen.words.i18n import n_
 
 #: a citation of a line in a file: runs.csv:12, evreport.toml:10
 _LINE_CITE = re.compile(r"^(?P<path>.+?):(?P<line>[0-9]{1,9})$")
@@ -130,7 +130,7 @@ def _line_runs(lines: list[int]) -> list[str]:
 
 
 def artefact_list(
-    paths: list[str], prefix: str | None, limit: int | None = None, where: str = "the appendix"
+    paths: list[str], prefix: str | None, limit: int | None = None, where: str | None = None
 ) -> ArtefactList:
     """``paths`` grouped by folder or cited file, in order of first appearance; with
     ``limit``, only the first ``limit`` artefacts, and a note saying where the rest are."""
@@ -145,7 +145,7 @@ def artefact_list(
         if kind == "lines":
             href = file_href(head, prefix)
             runs = _line_runs([int(i) for i in items])
-            label = path_text(f"{head}, line" + ("s" if len(items) > 1 else ""))
+            label = path_text(n_("{file}, line", "{file}, lines", len(items), file=head))
             out.append(ArtefactGroup(label, [PathText(r, [r], href) for r in runs]))
         else:
             label = path_text(head) if head else PathText("", [])
@@ -153,4 +153,10 @@ def artefact_list(
                 ArtefactGroup(label, [PathText(i, [i], file_href(head + i, prefix)) for i in items])
             )
     left = len(paths) - len(shown)
-    return ArtefactList(out, f"and {count(left)} more in {where}" if left > 0 else "")
+    if left <= 0:
+        return ArtefactList(out, "")
+    if where is None:
+        more = n_("and {n} more in the appendix", "and {n} more in the appendix", left)
+    else:
+        more = n_("and {n} more in {where}", "and {n} more in {where}", left, where=where)
+    return ArtefactList(out, more)

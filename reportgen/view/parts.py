@@ -12,7 +12,7 @@ from reportgen.model.header import Project
 from reportgen.stats.metric_registry import unit_power
 from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
-from reportgen.words.i18n import p_
+from reportgen.words.i18n import _, p_
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
@@ -73,6 +73,54 @@ def rung_word(name: str) -> str:
         "bounded": p_("rung", "bounded"),
     }
     return words.get(name, name)
+
+
+def check_label(check_id: str) -> str:
+    """A check's or fairness fact's id as its label reads ("manifest-verified" -> "manifest
+    verified"), in the page's language; an id evreport does not know reads as its words."""
+    if check_id.startswith("not-worse-on-"):
+        return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
+    words = {
+        "broken-questions": p_("check", "broken questions"),
+        "cv-interval-excludes-zero": p_("check", "cv interval excludes zero"),
+        "general-set-held": p_("check", "general set held"),
+        "interval-above-zero": p_("check", "interval above zero"),
+        "logged-equals-recomputed": p_("check", "logged equals recomputed"),
+        "test-interval-excludes-zero": p_("check", "test interval excludes zero"),
+        "useful-effect": p_("check", "useful effect"),
+        "validation-gap-vs-seed-sd": p_("check", "validation gap vs seed sd"),
+        "rung1-gradient": p_("check", "rung1 gradient"),
+        "rung1-initial_loss": p_("check", "rung1 initial_loss"),
+        "rung1-overfit": p_("check", "rung1 overfit"),
+        "rung1-overfit-after": p_("check", "rung1 overfit after"),
+        "rung1-sensitivity": p_("check", "rung1 sensitivity"),
+        "rung1-shapes": p_("check", "rung1 shapes"),
+        "rung1-shapes-after": p_("check", "rung1 shapes after"),
+        "rung1-shapes-before": p_("check", "rung1 shapes before"),
+        "fold-predictions-cover-folds": p_("check", "fold predictions cover folds"),
+        "folds-cover-rows": p_("check", "folds cover rows"),
+        "folds-disjoint": p_("check", "folds disjoint"),
+        "folds-frozen": p_("check", "folds frozen"),
+        "frozen-before-runs": p_("check", "frozen before runs"),
+        "manifest-verified": p_("check", "manifest verified"),
+        "parts-disjoint": p_("check", "parts disjoint"),
+        "predictions-cover-parts": p_("check", "predictions cover parts"),
+        "rule-before-runs": p_("check", "rule before runs"),
+        "same-features": p_("check", "same features"),
+        "same-folds": p_("check", "same folds"),
+        "same-metric": p_("check", "same metric"),
+        "same-rows-test": p_("check", "same rows test"),
+        "same-rows-validation": p_("check", "same rows validation"),
+        "same-split-id": p_("check", "same split id"),
+        "test-opened-once-baseline": p_("check", "test opened once baseline"),
+        "test-opened-once-candidate": p_("check", "test opened once candidate"),
+        "tuning-budget": p_("check", "tuning budget"),
+    }
+    base = check_id.removeprefix("fair-")
+    if base in words:
+        said = words[base]
+        return said if base == check_id else _("fair {check}", check=said)
+    return check_id.replace("-", " ")
 
 
 def part_word(part: str) -> str:

@@ -116,6 +116,8 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "other network": lambda n: n_("{n} other network", "{n} other networks", n),
     "held-out fold": lambda n: n_("{n} held-out fold", "{n} held-out folds", n),
     "label": lambda n: n_("{n} label", "{n} labels", n),
+    "set": lambda n: n_("{n} set", "{n} sets", n),
+    "input file": lambda n: n_("{n} input file", "{n} input files", n),
 }
 
 
