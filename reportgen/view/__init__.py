@@ -66,19 +66,25 @@ from reportgen.view.summary import (
 )
 from reportgen.view.tasks import AbsentView, absent_view
 from reportgen.view.threshold import ThresholdView, threshold_view
+from reportgen.words.i18n import _
 
 __all__ = ["Figure", "ReportView", "Row", "Section", "Status", "build_view"]
 
 
-#: what the threshold and calibration sections print in a cross-validated comparison without a
-#: held-out test part (with one, they say why as in the split design)
-CV_ABSENT = AbsentView(
-    threshold="Not computed: a cross-validated comparison scores each fold once; the "
-    "threshold, cost, ROC and precision-recall are drawn on a held-out test part scored once "
-    "after cross-validation, and this project has none.",
-    calibration="Not computed: calibration is drawn on a held-out test part scored once after "
-    "cross-validation, and this project has none.",
-)
+def cv_absent() -> AbsentView:
+    """What the threshold and calibration sections print in a cross-validated comparison without
+    a held-out test part (with one, they say why as in the split design)."""
+    return AbsentView(
+        threshold=_(
+            "Not computed: a cross-validated comparison scores each fold once; the threshold, "
+            "cost, ROC and precision-recall are drawn on a held-out test part scored once after "
+            "cross-validation, and this project has none."
+        ),
+        calibration=_(
+            "Not computed: calibration is drawn on a held-out test part scored once after "
+            "cross-validation, and this project has none."
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -151,74 +157,74 @@ def sections(report: Report, v: ReportView) -> tuple[Section, ...]:
     noise = "partials/_cv.html" if v.cv is not None else "partials/_noise.html"
 
     return (
-        Section("h-ladder", "The claim ladder", "partials/_ladder.html", True, page_one=True),
+        Section("h-ladder", _("The claim ladder"), "partials/_ladder.html", True, page_one=True),
         Section(
             "h-results",
-            "Results at a glance",
+            _("Results at a glance"),
             "partials/_results.html",
             v.results is not None,
         ),
         Section(
             "h-before-after",
-            "Before and after",
+            _("Before and after"),
             "partials/_before_after.html",
             v.before_after is not None,
         ),
         Section(
             "h-noise",
-            "Is it larger than noise?",
+            _("Is it larger than noise?"),
             noise,
             True,
         ),
         Section(
             "h-threshold",
-            "Threshold, cost and ranking",
+            _("Threshold, cost and ranking"),
             "partials/_threshold.html",
             model_pair or v.threshold is not None,
         ),
         Section(
             "h-calibration",
-            "Calibration",
+            _("Calibration"),
             "partials/_calibration.html",
             model_pair or v.calibration is not None,
         ),
         Section(
             "h-multiclass",
-            "Multi-class: confusion, recall and calibration",
+            _("Multi-class: confusion, recall and calibration"),
             "partials/_multiclass.html",
             v.multiclass is not None,
             listed=False,
         ),
         Section(
             "h-regression",
-            "Regression: errors, predicted against actual, residuals",
+            _("Regression: errors, predicted against actual, residuals"),
             "partials/_regression.html",
             v.regression is not None,
             listed=False,
         ),
         Section(
             "h-slices",
-            "Slices and bounds: where the result stops holding",
+            _("Slices and bounds: where the result stops holding"),
             "partials/_slices.html",
             True,
-            short="Slices and bounds",
+            short=_("Slices and bounds"),
         ),
         Section(
             "h-fairness",
-            "Fairness of the comparison",
+            _("Fairness of the comparison"),
             "partials/_fairness.html",
             True,
         ),
         Section(
             "h-sensitivity",
-            "How each prediction moves with its inputs (locally)",
+            _("How each prediction moves with its inputs (locally)"),
             "partials/_sensitivity.html",
             v.sensitivity is not None,
-            short="Input sensitivity",
+            short=_("Input sensitivity"),
         ),
         Section(
             "h-appendix",
-            "Appendix: evidence, warnings and provenance",
+            _("Appendix: evidence, warnings and provenance"),
             "partials/_appendix.html",
             True,
         ),
@@ -246,7 +252,7 @@ def build_view(report: Report, charts: Collection[str], links: str | None = None
         calibration=calibration_view(report, charts),
         multiclass=multiclass_view(report, charts),
         regression=regression_view(report, charts),
-        absent=CV_ABSENT if cv is not None and cv.test_line is None else absent_view(report),
+        absent=cv_absent() if cv is not None and cv.test_line is None else absent_view(report),
         sensitivity=sensitivity_view(report, charts),
         slices=slices_view(report, charts),
         bounds=bounds_view(report),

@@ -12,7 +12,7 @@ from reportgen.model.before_after import Coverage, General
 from reportgen.model.enums import GeneralStatus
 from reportgen.model.relevance import Slice
 from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome, said
-from reportgen.view.slices import READINGS as SPLIT_READINGS
+from reportgen.view.slices import readings as split_readings
 from reportgen.view.slices import slice_reading
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
@@ -26,6 +26,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.i18n import _, p_
 
 T = TypeVar("T")
 
@@ -75,22 +76,23 @@ def _general_rows(report: Report, general: General) -> tuple[list[Row], Status]:
     # the drop and its interval share one decimal count, as the check's sentence has them
     dg = gap_decimals(general.drop, general.low, general.high)
     rows = [
-        Row("general set before", prob(general.before)),
-        Row("general set after", prob(general.after)),
+        Row(_("general set before"), prob(general.before)),
+        Row(_("general set after"), prob(general.after)),
         *_answered_rows(general.coverage),
-        Row("drop", change(general.drop, dg)),
-        Row("interval of the drop", interval(general.low, general.high, digits=dg)),
-        Row("largest drop allowed", given(general.max_drop)),
+        Row(_("drop"), change(general.drop, dg)),
+        Row(_("interval of the drop"), interval(general.low, general.high, digits=dg)),
+        Row(_("largest drop allowed"), given(general.max_drop)),
     ]
     n_general = report.data.parts.get(general.split)
     if n_general:
-        rows.append(Row("general-set rows", count(n_general)))
+        rows.append(Row(_("general-set rows"), count(n_general)))
+    held, failed = p_("general set", "held"), p_("general set", "did not hold")
     if general.status == GeneralStatus.NOT_SHOWN:
         status = outcome(
-            None, "held", "did not hold", "holding not shown: " + (general.reason or "")
+            None, held, failed, _("holding not shown: {reason}", reason=general.reason or "")
         )
     else:
-        status = outcome(general.held, "held", "did not hold", "not checked")
+        status = outcome(general.held, held, failed, p_("general set", "not checked"))
     return rows, status
 
 
@@ -99,16 +101,20 @@ def _answer_rows(ba: BeforeAfterModel) -> list[Row]:
     its mean over them, fixed and broken are the means that crossed one half, and no McNemar."""
     if ba.repeats is None:
         return [
-            Row("fixed (wrong before, right after)", count(ba.fixed)),
-            Row("broken (right before, wrong after)", count(ba.broken)),
-            Row("McNemar exact p", pvalue(ba.mcnemar_p)),
+            Row(_("fixed (wrong before, right after)"), count(ba.fixed)),
+            Row(_("broken (right before, wrong after)"), count(ba.broken)),
+            Row(_("McNemar exact p"), pvalue(ba.mcnemar_p)),
         ]
-    reps = f"{count(ba.repeats.get('before', 1))} before, {count(ba.repeats.get('after', 1))} after"
+    reps = _(
+        "{before} before, {after} after",
+        before=count(ba.repeats.get("before", 1)),
+        after=count(ba.repeats.get("after", 1)),
+    )
     return [
-        Row("epochs per question (score: their mean)", reps),
-        Row("fixed (mean below one half before, above after)", count(ba.fixed)),
-        Row("broken (mean above one half before, below after)", count(ba.broken)),
-        Row("McNemar exact p", "not computed: questions answered more than once"),
+        Row(_("epochs per question (score: their mean)"), reps),
+        Row(_("fixed (mean below one half before, above after)"), count(ba.fixed)),
+        Row(_("broken (mean above one half before, below after)"), count(ba.broken)),
+        Row(_("McNemar exact p"), _("not computed: questions answered more than once")),
     ]
 
 
@@ -121,10 +127,10 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
     metric = metric_name(report)
     d = gap_decimals(ba.difference, ba.low, ba.high)
     summary = [
-        Row(f"{metric} before", prob(ba.before)),
-        Row(f"{metric} after", prob(ba.after)),
-        Row("difference (after − before)", with_sign(ba.difference, d)),
-        Row("interval", interval(ba.low, ba.high, digits=d)),
+        Row(_("{metric} before", metric=metric), prob(ba.before)),
+        Row(_("{metric} after", metric=metric), prob(ba.after)),
+        Row(_("difference (after − before)"), with_sign(ba.difference, d)),
+        Row(_("interval"), interval(ba.low, ba.high, digits=d)),
         _questions_row(ba.coverage, ba.questions),
         *_answer_rows(ba),
     ]
@@ -138,39 +144,55 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
     interval_fig = chart_figure(
         charts,
         "before_after_interval",
-        "The change in the frozen set's score with its interval. Look at whether the interval "
-        "clears zero (and the smallest useful effect, when one is set).",
-        f"Interval chart: difference {with_sign(ba.difference, d)}, interval "
-        f"{interval(ba.low, ba.high, digits=d)}.",
+        _(
+            "The change in the frozen set's score with its interval. Look at whether the "
+            "interval clears zero (and the smallest useful effect, when one is set)."
+        ),
+        _(
+            "Interval chart: difference {difference}, interval {interval}.",
+            difference=with_sign(ba.difference, d),
+            interval=interval(ba.low, ba.high, digits=d),
+        ),
+    )
+    by_category = []
+    if ba.fixed_by_category is not None:
+        by_category.append(
+            _("fixed by category: {counts}", counts=_by_category(ba.fixed_by_category))
+        )
+    if ba.broken_by_category is not None:
+        by_category.append(
+            _("broken by category: {counts}", counts=_by_category(ba.broken_by_category))
+        )
+    bars = _(
+        "Bar chart: {fixed} fixed, {broken} broken", fixed=count(ba.fixed), broken=count(ba.broken)
     )
     cat_fig = chart_figure(
         charts,
         "fixed_broken",
-        "Questions fixed and broken, by category. Look at whether the broken ones are all one "
-        "kind: that points to a specific regression rather than noise.",
-        f"Bar chart: {count(ba.fixed)} fixed, {count(ba.broken)} broken; "
-        + "".join(
-            f"{what} by category: {_by_category(counts)}; "
-            for what, counts in (
-                ("fixed", ba.fixed_by_category),
-                ("broken", ba.broken_by_category),
-            )
-            if counts is not None
-        ).removesuffix("; ")
-        + ".",
+        _(
+            "Questions fixed and broken, by category. Look at whether the broken ones are all "
+            "one kind: that points to a specific regression rather than noise."
+        ),
+        "; ".join([bars, *by_category]) + ".",
     )
     forget_fig = None
     if general is not None:
         forget_fig = chart_figure(
             charts,
             "forgetting",
-            "The general (forgetting) set's drop after tuning (positive: worse) with its "
-            "interval; the dashed red line is the allowed drop. It holds only when the whole "
-            "interval lies left of that line.",
-            f"Bar chart: general set {said(prob(general.before), 'not scored')} before, "
-            f"{said(prob(general.after), 'not scored')} after; allowed drop "
-            f"{said(given(general.max_drop), 'not set')}; "
-            f"{general_status.word if general_status else 'not checked'}.",
+            _(
+                "The general (forgetting) set's drop after tuning (positive: worse) with its "
+                "interval; the dashed red line is the allowed drop. It holds only when the whole "
+                "interval lies left of that line."
+            ),
+            _(
+                "Bar chart: general set {before} before, {after} after; allowed drop {allowed}; "
+                "{status}.",
+                before=said(prob(general.before), _("not scored")),
+                after=said(prob(general.after), _("not scored")),
+                allowed=said(given(general.max_drop), _("not set")),
+                status=general_status.word if general_status else p_("general set", "not checked"),
+            ),
         )
     return BeforeAfterView(
         summary=summary,
@@ -188,22 +210,27 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
 def _questions_row(cov: Coverage, questions: int) -> Row:
     """How many questions the accuracies are on: "290 of 300" when a version left some out."""
     if cov.complete:
-        return Row("questions", count(questions))
-    return Row("questions both versions answered", f"{count(cov.both)} of {count(cov.questions)}")
+        return Row(_("questions"), count(questions))
+    return Row(
+        _("questions both versions answered"),
+        _("{k} of {n}", k=count(cov.both), n=count(cov.questions)),
+    )
 
 
 def _answered_rows(cov: Coverage | None) -> list[Row]:
     """Each version's general questions when they differ: its score is on these ("500 of 750")."""
     if cov is None or cov.complete:
         return []
-    return [
-        Row(
-            f"general questions answered {role}",
-            f"{count(side.answered)} of {count(cov.questions)}"
-            + (f", and {count(side.outside)} outside" if side.outside else ""),
-        )
-        for role, side in (("before", cov.before), ("after", cov.after))
-    ]
+    rows = []
+    for label, side in (
+        (_("general questions answered before"), cov.before),
+        (_("general questions answered after"), cov.after),
+    ):
+        answered = _("{k} of {n}", k=count(side.answered), n=count(cov.questions))
+        if side.outside:
+            answered = _("{answered}, and {n} outside", answered=answered, n=count(side.outside))
+        rows.append(Row(label, answered))
+    return rows
 
 
 def _present(x: T | None | Missing) -> T | None:
@@ -211,19 +238,20 @@ def _present(x: T | None | Missing) -> T | None:
     return None if isinstance(x, Missing) else x
 
 
-#: a slice's reading after tuning, by view.slices.slice_reading's key
-READINGS = {
-    **SPLIT_READINGS,
-    "worse": ("worse after tuning", "not-shown"),
-    "unshown": ("no worse: not shown", "not-shown"),
-    "better": ("better after tuning", "shown"),
-    "unclear": ("no clear change", "neutral"),
-}
+def readings() -> dict[str, tuple[str, str]]:
+    """A slice's reading after tuning, by view.slices.slice_reading's key."""
+    return {
+        **split_readings(),
+        "worse": (p_("slice reading", "worse after tuning"), "not-shown"),
+        "unshown": (p_("slice reading", "no worse: not shown"), "not-shown"),
+        "better": (p_("slice reading", "better after tuning"), "shown"),
+        "unclear": (p_("slice reading", "no clear change"), "neutral"),
+    }
 
 
 def _slice_row(s: Slice) -> SliceScoreRow:
     """A slice in before-after words: worse or better after tuning, no worse within the margin."""
-    reading, css = slice_reading(s, READINGS)
+    reading, css = slice_reading(s, readings())
     return SliceScoreRow(
         slice=s.slice,
         questions=count(s.rows),
@@ -239,4 +267,4 @@ def _slice_row(s: Slice) -> SliceScoreRow:
 
 def _by_category(counts: dict[str, int]) -> str:
     """{category: n} as "a 3, b 1", categories by name; "none" when empty (a sentence)."""
-    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or "none"
+    return ", ".join(f"{k} {count(v)}" for k, v in sorted(counts.items())) or _("none")

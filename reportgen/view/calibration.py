@@ -12,6 +12,7 @@ from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.threshold import spread
 from reportgen.words import count_noun
 from reportgen.words.cells import confidence, count, fixed, metric, prob
+from reportgen.words.i18n import _
 
 
 @dataclass(frozen=True)
@@ -55,17 +56,17 @@ def calibration_view(report: Report, charts: Collection[str]) -> CalibrationView
     c, b = cal.candidate, cal.baseline
     is_cv = c.cv is not None and b.cv is not None
     summary = [
-        Row(f"{cand} ECE / Brier", f"{metric(c.ece)} / {metric(c.brier)}"),
-        Row(f"{base} ECE / Brier", f"{metric(b.ece)} / {metric(b.brier)}"),
-        Row("bins", count(cal.bins)),
+        Row(_("{model} ECE / Brier", model=cand), f"{metric(c.ece)} / {metric(c.brier)}"),
+        Row(_("{model} ECE / Brier", model=base), f"{metric(b.ece)} / {metric(b.brier)}"),
+        Row(_("bins"), count(cal.bins)),
     ]
     if c.cv is not None and b.cv is not None:
         summary = [
-            Row(f"{cand} ECE, mean over repeats", spread(c.cv.ece, metric)),
-            Row(f"{cand} Brier", spread(c.cv.brier, metric)),
-            Row(f"{base} ECE, mean over repeats", spread(b.cv.ece, metric)),
-            Row(f"{base} Brier", spread(b.cv.brier, metric)),
-            Row("bins", count(cal.bins)),
+            Row(_("{model} ECE, mean over repeats", model=cand), spread(c.cv.ece, metric)),
+            Row(_("{model} Brier", model=cand), spread(c.cv.brier, metric)),
+            Row(_("{model} ECE, mean over repeats", model=base), spread(b.cv.ece, metric)),
+            Row(_("{model} Brier", model=base), spread(b.cv.brier, metric)),
+            Row(_("bins"), count(cal.bins)),
         ]
     bins = []
     cb, bb = c.bins, b.bins
@@ -76,26 +77,42 @@ def calibration_view(report: Report, charts: Collection[str]) -> CalibrationView
         span = f"{fixed(edge.low, 2)}–{fixed(edge.high, 2)}"
         bins.append(BinRow(span, *_bin_cells(x), *_bin_cells(y)))
     empty = sum(1 for x in cb + bb if not x.count)
-    ece = f"ECE {cand} {metric(c.ece)}, {base} {metric(b.ece)}"
     level = confidence(report.build.confidence)
+    caption = (
+        _(
+            "Reliability diagram out of fold, one typical repeat drawn: observed positive "
+            "fraction against mean predicted probability per bin; the dashed diagonal is perfect "
+            "calibration, the vertical line spans the bin's observed fraction over every repeat, "
+            "and the bars under it count the drawn repeat's rows. Bins with fewer than {rows} "
+            "rows are hollow and the line does not cross them. Look for departures from the "
+            "diagonal where the bars are tall.",
+            rows=count(MIN_JOINED),
+        )
+        if is_cv
+        else _(
+            "Reliability diagram on test: observed positive fraction against mean predicted "
+            "probability per bin; the dashed diagonal is perfect calibration, the vertical line "
+            "is the bin's {level} interval, and the bars under it count each bin's rows. Bins "
+            "with fewer than {rows} rows are hollow and the line does not cross them: their "
+            "observed fraction is too uncertain to read. Look for departures from the diagonal "
+            "where the bars are tall.",
+            level=level,
+            rows=count(MIN_JOINED),
+        )
+    )
+    if empty:
+        caption += _(" {bins} not drawn.", bins=count_noun(empty, "empty bin"))
     figure = chart_figure(
         charts,
         "reliability",
-        "Reliability diagram out of fold, one typical repeat drawn: observed positive fraction "
-        "against mean predicted probability per bin; the dashed diagonal is perfect "
-        "calibration, the vertical line spans the bin's observed fraction over every repeat, "
-        "and the bars under it count the drawn repeat's rows. Bins with fewer than "
-        f"{MIN_JOINED} rows are hollow and the line does not cross them. Look for departures "
-        "from the diagonal where the bars are tall."
-        + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else "")
-        if is_cv
-        else "Reliability diagram on test: observed positive fraction against mean predicted "
-        "probability per bin; the dashed diagonal is perfect calibration, the vertical line "
-        f"is the bin's {level} interval, and the bars under it count each bin's rows. Bins "
-        f"with fewer than {MIN_JOINED} rows are hollow and the line does not cross them: their "
-        "observed fraction is too uncertain to read. Look for departures from the diagonal "
-        "where the bars are tall."
-        + (f" {count_noun(empty, 'empty bin')} not drawn." if empty else ""),
-        f"Reliability diagram for {cand} and {base} with bin counts; {ece}.",
+        caption,
+        _(
+            "Reliability diagram for {candidate} and {baseline} with bin counts; ECE {candidate} "
+            "{candidate_ece}, {baseline} {baseline_ece}.",
+            candidate=cand,
+            baseline=base,
+            candidate_ece=metric(c.ece),
+            baseline_ece=metric(b.ece),
+        ),
     )
     return CalibrationView(figure, summary, bins, is_cv)

@@ -22,6 +22,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.i18n import _, n_, p_
 
 
 @dataclass(frozen=True)
@@ -58,15 +59,16 @@ class BoundsView:
     relevance_text: str | None
 
 
-#: a slice's reading in words and its CSS class, by slice_reading's key
-READINGS = {
-    "worse": ("candidate worse", "not-shown"),
-    "not_worse": ("no worse, within the margin", "shown"),
-    "unshown": ("may be worse", "partly"),
-    "better": ("candidate better", "shown"),
-    "unmeasured": ("not measured", "neutral"),
-    "unclear": ("no clear difference", "neutral"),
-}
+def readings() -> dict[str, tuple[str, str]]:
+    """A slice's reading in words and its CSS class, by slice_reading's key (``Slice.reading``)."""
+    return {
+        "worse": (p_("slice reading", "candidate worse"), "not-shown"),
+        "not_worse": (p_("slice reading", "no worse, within the margin"), "shown"),
+        "unshown": (p_("slice reading", "may be worse"), "partly"),
+        "better": (p_("slice reading", "candidate better"), "shown"),
+        "unmeasured": (p_("slice reading", "not measured"), "neutral"),
+        "unclear": (p_("slice reading", "no clear difference"), "neutral"),
+    }
 
 
 def slice_reading(s: Slice, readings: dict[str, tuple[str, str]]) -> tuple[str, str]:
@@ -79,10 +81,11 @@ def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
     if report.slices is None:
         return None
     rows = []
+    words = readings()
     for s in report.slices:
         # each slice's gap and interval share one decimal count, as its sentences print them
         d = gap_decimals(s.gap, s.low, s.high)
-        reading, css = slice_reading(s, READINGS)
+        reading, css = slice_reading(s, words)
         rows.append(
             SliceRow(
                 slice=s.slice,
@@ -92,19 +95,24 @@ def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
                 interval=interval(s.low, s.high, digits=d),
                 reading=reading,
                 css=css,
-                detail=_not_shown_no_worse(s, d) if reading == "may be worse" else "",
+                detail=_not_shown_no_worse(s, d) if s.reading() == "unshown" else "",
                 required=yes_no(s.required),
             )
         )
-    worse = [r.slice for r in rows if r.reading == "candidate worse"]
+    worse = [s.slice for s in report.slices if s.reading() == "worse"]
     figure = chart_figure(
         charts,
         "slices",
-        "Gap per slice with its interval (candidate better is positive), coloured as the "
-        "table reads it. Red: wholly below zero, the candidate is worse; amber: a required "
-        "slice whose worse end lies beyond the dashed margin, so no worse is not shown.",
-        f"Dot-and-whisker chart of per-slice gaps for {count_noun(len(rows), 'slice')}; candidate worse on "
-        f"{', '.join(worse) if worse else 'none'}.",
+        _(
+            "Gap per slice with its interval (candidate better is positive), coloured as the "
+            "table reads it. Red: wholly below zero, the candidate is worse; amber: a required "
+            "slice whose worse end lies beyond the dashed margin, so no worse is not shown."
+        ),
+        _(
+            "Dot-and-whisker chart of per-slice gaps for {slices}; candidate worse on {worse}.",
+            slices=count_noun(len(rows), "slice"),
+            worse=", ".join(worse) if worse else _("none"),
+        ),
     )
     return SlicesView(figure, rows)
 
@@ -113,11 +121,14 @@ def _not_shown_no_worse(s: Slice, digits: int) -> str:
     """A required slice not shown to be no worse: what is missing, in numbers when it has them
     (the interval's worse end, its low end, lies beyond the margin)."""
     if s.low is not None and s.margin is not None:
-        return (
-            f"no worse needs the interval's worse end above {given(-abs(s.margin))}; "
-            f"it is {with_sign(s.low, digits)}"
+        return _(
+            "no worse needs the interval's worse end above {margin}; it is {low}",
+            margin=given(-abs(s.margin)),
+            low=with_sign(s.low, digits),
         )
-    return "no worse needs an interval: " + (s.not_worse_reason or "there is none")
+    return _(
+        "no worse needs an interval: {reason}", reason=s.not_worse_reason or _("there is none")
+    )
 
 
 def _metric_unit(report: Report) -> str | None:
@@ -128,17 +139,17 @@ def _metric_unit(report: Report) -> str | None:
 def _measured_rows(report: Report) -> list[Row]:
     """What was measured: rows per part, blocks, the period, each model's seeds and config."""
     data = report.data
-    rows = [Row(f"{part} rows", count(n)) for part, n in data.parts.items()]
+    rows = [Row(_part_rows(part), count(n)) for part, n in data.parts.items()]
     block = data.block_column
     if block:
-        rows.append(Row("block column", block))
+        rows.append(Row(_("block column"), block))
     if data.blocks is not None:
         rows.append(
             Row(
-                "blocks on test",
+                _("blocks on test"),
                 blocks_phrase(data.blocks, block)
                 if block
-                else "none: the bootstrap resamples rows",
+                else _("none: the bootstrap resamples rows"),
             )
         )
     kind = (report.noise.block.block_kind if report.noise.block else None) or "period"
@@ -146,38 +157,47 @@ def _measured_rows(report: Report) -> list[Row]:
     if block and kind == "period" and data.first_block is not None:
         rows.append(
             Row(
-                "period measured",
-                f"{timestamp(data.first_block)} to {timestamp(data.last_block)}",
+                _("period measured"),
+                _(
+                    "{low} to {high}",
+                    low=timestamp(data.first_block),
+                    high=timestamp(data.last_block),
+                ),
             )
         )
     cand, base = names(report)
-    scored = "analysed" if report.noise.cv else "scored on test"
     for name, seeds, config in (
         (cand, data.seeds.candidate, data.configs.candidate),
         (base, data.seeds.baseline, data.configs.baseline),
     ):
         rows.append(
             Row(
-                f"{name} seeds",
+                _("{model} seeds", model=name),
                 f"{count(len(seeds))} ({', '.join(str(x) for x in seeds)})" if seeds else DASH,
             )
         )
         if config:
-            rows.append(Row(f"{name} configuration {scored}", config))
+            rows.append(
+                Row(
+                    _("{model} configuration analysed", model=name)
+                    if report.noise.cv
+                    else _("{model} configuration scored on test", model=name),
+                    config,
+                )
+            )
     return rows
 
 
 def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
     """The interval against the smallest useful effect, and the costs when there are any."""
-    period = rel.period or "period"
     iv = report.noise.interval
     rows = [
-        Row("smallest useful effect", given(rel.min_useful_effect, _metric_unit(report))),
-        Row("finding", (rel.finding or DASH).replace("-", " ")),
+        Row(_("smallest useful effect"), given(rel.min_useful_effect, _metric_unit(report))),
+        Row(_("finding"), _finding_word(rel.finding)),
         Row(
-            "cross-validation gap and interval"
+            _("cross-validation gap and interval")
             if iv is not None and iv.source == IntervalSource.CV_CORRECTED
-            else "test gap and interval",
+            else _("test gap and interval"),
             gap_with_interval(rel.gap, rel.low, rel.high),
         ),
     ]
@@ -187,25 +207,69 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
     if cpc is not None:
         rows.append(
             Row(
-                "out-of-fold cost per case (cross-fitted), candidate / baseline"
+                _("out-of-fold cost per case (cross-fitted), candidate / baseline")
                 if report.threshold is not None and report.threshold.candidate.cv is not None
-                else "test cost per case, candidate / baseline",
+                else _("test cost per case, candidate / baseline"),
                 f"{cost(cpc.candidate)} / {cost(cpc.baseline)}",
             )
         )
     saving = rel.cost_per_period
     if saving is not None:
+        if rel.period:
+            label = (
+                _("candidate saves per {period}", period=rel.period)
+                if saving >= 0
+                else _("candidate costs more per {period}", period=rel.period)
+            )
+        else:
+            label = (
+                _("candidate saves per period")
+                if saving >= 0
+                else _("candidate costs more per period")
+            )
+        cases = rel.cases_per_period
         rows.append(
             Row(
-                f"candidate saves per {period}"
-                if saving >= 0
-                else f"candidate costs more per {period}",
-                f"{cost(abs(saving))} ({count(rel.cases_per_period)} cases)",
+                label,
+                n_(
+                    "{amount} ({cases} cases)",
+                    "{amount} ({cases} cases)",
+                    2 if cases is None else int(cases),
+                    amount=cost(abs(saving)),
+                    cases=count(cases),
+                ),
             )
         )
     if cpc is not None or saving is not None:
-        rows.append(Row("costs in", rel.unit or "cost units"))
+        rows.append(Row(_("costs in"), rel.unit or _("cost units")))
     return rows
+
+
+def _part_rows(part: str) -> str:
+    """ "test rows", "validation rows": the rows of a part, as a label."""
+    words = {
+        "test": _("test rows"),
+        "validation": _("validation rows"),
+        "train": _("train rows"),
+        "general": _("general rows"),
+    }
+    return words.get(part, _("{part} rows", part=part))
+
+
+def _finding_word(finding: str | None) -> str:
+    """report.json's relevance finding (an id: "too-wide") as words."""
+    if not finding:
+        return DASH
+    words = {
+        "useful gain shown": p_("relevance finding", "useful gain shown"),
+        "positive not useful": p_("relevance finding", "positive not useful"),
+        "equivalent": p_("relevance finding", "equivalent"),
+        "worse": p_("relevance finding", "worse"),
+        "no useful gain": p_("relevance finding", "no useful gain"),
+        "inconclusive": p_("relevance finding", "inconclusive"),
+    }
+    text = finding.replace("-", " ")
+    return words.get(text, text)
 
 
 def bounds_view(report: Report) -> BoundsView:

@@ -11,24 +11,41 @@ from reportgen.model.enums import Task
 from reportgen.view.parts import Row, names
 from reportgen.words import blocks_phrase, confidence, count_noun, gap_decimals
 from reportgen.words.cells import interval, prob, with_sign
+from reportgen.words.i18n import _
 
-#: why the binary sections are absent, by task (binary keeps its own words)
-THRESHOLD_ABSENT: dict[Task | None, str] = {
-    Task.MULTICLASS: "No threshold, cost or ranking section: a multi-class model predicts the most "
-    "probable class, so there is no decision threshold to choose (the multi-class section shows "
-    "its confusion matrix).",
-    Task.REGRESSION: "No threshold, cost or ranking section: a regression model predicts numbers, "
-    "with no decision threshold (the regression section shows its errors).",
-    None: "Not computed: the project has no per-row predictions with y and p, so there is no "
-    "threshold, cost, ROC or precision-recall to show.",
-}
-CALIBRATION_ABSENT: dict[Task | None, str] = {
-    Task.MULTICLASS: "The calibration of a multi-class model is in the multi-class section: "
-    "top-label and classwise.",
-    Task.REGRESSION: "No calibration section: a regression model predicts numbers, not "
-    "probabilities (the regression section plots predicted against actual).",
-    None: "Not computed: no per-row predicted probabilities.",
-}
+
+def threshold_absent(task: Task | None) -> str:
+    """Why the threshold section is absent, by task (binary keeps its own words)."""
+    if task == Task.MULTICLASS:
+        return _(
+            "No threshold, cost or ranking section: a multi-class model predicts the most "
+            "probable class, so there is no decision threshold to choose (the multi-class "
+            "section shows its confusion matrix)."
+        )
+    if task == Task.REGRESSION:
+        return _(
+            "No threshold, cost or ranking section: a regression model predicts numbers, with "
+            "no decision threshold (the regression section shows its errors)."
+        )
+    return _(
+        "Not computed: the project has no per-row predictions with y and p, so there is no "
+        "threshold, cost, ROC or precision-recall to show."
+    )
+
+
+def calibration_absent(task: Task | None) -> str:
+    """Why the calibration section is absent, by task."""
+    if task == Task.MULTICLASS:
+        return _(
+            "The calibration of a multi-class model is in the multi-class section: top-label "
+            "and classwise."
+        )
+    if task == Task.REGRESSION:
+        return _(
+            "No calibration section: a regression model predicts numbers, not probabilities "
+            "(the regression section plots predicted against actual)."
+        )
+    return _("Not computed: no per-row predicted probabilities.")
 
 
 @dataclass(frozen=True)
@@ -43,7 +60,7 @@ def absent_view(report: Report) -> AbsentView:
     """Why the threshold and calibration sections are absent, in the words of the task."""
     task = report.project.task
     key = task if task in (Task.MULTICLASS, Task.REGRESSION) else None
-    return AbsentView(THRESHOLD_ABSENT[key], CALIBRATION_ABSENT[key])
+    return AbsentView(threshold_absent(key), calibration_absent(key))
 
 
 def _networks(nets: IntPair) -> str:
@@ -51,8 +68,8 @@ def _networks(nets: IntPair) -> str:
     one representative network)."""
     c, b = nets.candidate, nets.baseline
     if c and c == b:
-        return f"each the mean over the model's {count_noun(c, 'network')}"
-    return "each the mean over the model's networks"
+        return _("each the mean over the model's {networks}", networks=count_noun(c, "network"))
+    return _("each the mean over the model's networks")
 
 
 def description_rows(report: Report) -> list[Row]:
@@ -61,18 +78,33 @@ def description_rows(report: Report) -> list[Row]:
     rows = []
     for d in report.descriptions or ():
         if d.candidate is None or d.baseline is None:
-            rows.append(Row(d.label, f"not computed: {d.reason or 'undefined'}"))
+            rows.append(
+                Row(d.label, _("not computed: {reason}", reason=d.reason or _("undefined")))
+            )
             continue
-        text = f"{cand} {prob(d.candidate)}, {base} {prob(d.baseline)} ({_networks(d.networks)})"
+        text = _(
+            "{candidate} {candidate_value}, {baseline} {baseline_value} ({networks})",
+            candidate=cand,
+            candidate_value=prob(d.candidate),
+            baseline=base,
+            baseline_value=prob(d.baseline),
+            networks=_networks(d.networks),
+        )
         if d.low is not None:
             digits = gap_decimals(d.gap, d.low, d.high)
-            text += (
-                f"; gap {with_sign(d.gap, digits)}, {confidence(d.confidence)} block "
-                f"bootstrap {interval(d.low, d.high, digits=digits)} over "
-                f"{blocks_phrase(d.blocks, d.block_column)} "
-                f"({count_noun(d.resamples, 'resample')})"
+            # TRANSLATORS: continues "mlp 0.912, gbm 0.905 (each the mean ...)"
+            text += _(
+                "; gap {gap}, {confidence} block bootstrap {interval} over {blocks} ({resamples})",
+                gap=with_sign(d.gap, digits),
+                confidence=confidence(d.confidence),
+                interval=interval(d.low, d.high, digits=digits),
+                blocks=blocks_phrase(d.blocks, d.block_column),
+                resamples=count_noun(d.resamples, "resample"),
             )
         else:
-            text += f"; gap {with_sign(d.gap, 3)}, no interval ({d.reason})"
-        rows.append(Row(f"{d.label} (a description, not the claim's metric)", text))
+            # TRANSLATORS: continues "mlp 0.912, gbm 0.905 (each the mean ...)"
+            text += _(
+                "; gap {gap}, no interval ({reason})", gap=with_sign(d.gap, 3), reason=d.reason
+            )
+        rows.append(Row(_("{label} (a description, not the claim's metric)", label=d.label), text))
     return rows
