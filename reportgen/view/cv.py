@@ -29,6 +29,7 @@ from reportgen.words.cells import (
     with_sign,
     yes_no,
 )
+from reportgen.words.i18n import _, n_
 
 
 @dataclass(frozen=True)
@@ -98,30 +99,35 @@ def _seed_facts(report: Report, cv: CrossValidation, seed: SeedNoise | None) -> 
     """The seed rule within folds: the gap, the sd it uses, the result."""
     cand, base = names(report)
     corrected = cv.corrected
+    beating = _("{candidate} seeds beating the {baseline} mean", candidate=cand, baseline=base)
     if seed is None:
         return [
-            Row("cross-validation gap (candidate better is positive)", DASH),
-            Row("within-fold seed sd used by the rule", DASH),
-            Row("gap in seed sd", DASH),
-            Row("rule: gap must exceed", f"{given(None)} seed sd"),
-            Row("rule result", passed_word(None)[0]),
-            Row(f"{cand} seeds beating the {base} mean", DASH),
+            Row(_("cross-validation gap (candidate better is positive)"), DASH),
+            Row(_("within-fold seed sd used by the rule"), DASH),
+            Row(_("gap in seed sd"), DASH),
+            Row(_("rule: gap must exceed"), _("{multiple} seed sd", multiple=given(None))),
+            Row(_("rule result"), passed_word(None)[0]),
+            Row(beating, DASH),
         ]
     return [
         Row(
-            "cross-validation gap (candidate better is positive)",
+            _("cross-validation gap (candidate better is positive)"),
             with_sign(
                 seed.validation_gap,
                 gap_decimals(cv.gap, corrected.low, corrected.high),
             ),
         ),
-        Row("within-fold seed sd used by the rule", spread(seed.sd_used)),
-        Row("gap in seed sd", ratio(seed.gap_in_sd, signed=True)),
-        Row("rule: gap must exceed", f"{given(seed.multiple)} seed sd"),
-        Row("rule result", passed_word(seed.passes)[0]),
+        Row(_("within-fold seed sd used by the rule"), spread(seed.sd_used)),
+        Row(_("gap in seed sd"), ratio(seed.gap_in_sd, signed=True)),
+        Row(_("rule: gap must exceed"), _("{multiple} seed sd", multiple=given(seed.multiple))),
+        Row(_("rule result"), passed_word(seed.passes)[0]),
         Row(
-            f"{cand} seeds beating the {base} mean",
-            f"{count(seed.seeds_beating_baseline)} of {count(len(seed.values.candidate))}",
+            beating,
+            _(
+                "{k} of {n}",
+                k=count(seed.seeds_beating_baseline),
+                n=count(len(seed.values.candidate)),
+            ),
         ),
     ]
 
@@ -135,13 +141,13 @@ def _interval_rows(cv: CrossValidation) -> list[CvIntervalRow]:
     d = gap_decimals(cv.gap, c.low, c.high)
     parts: tuple[tuple[str, str, TTest], ...] = (
         (
-            "corrected resampled t (Nadeau and Bengio)",
-            "a t interval on the fold gaps, widened because the folds share training rows",
+            _("corrected resampled t (Nadeau and Bengio)"),
+            _("a t interval on the fold gaps, widened because the folds share training rows"),
             c,
         ),
         (
-            "naive paired t over folds (too narrow)",
-            "treats the fold gaps as independent, which they are not: for comparison only",
+            _("naive paired t over folds (too narrow)"),
+            _("treats the fold gaps as independent, which they are not: for comparison only"),
             cv.naive,
         ),
     )
@@ -169,23 +175,26 @@ def _bayes_rows(cv: CrossValidation) -> list[Row]:
         return []
     rope = given(b.rope)
     return [
-        Row(f"P(gap < −{rope}): the candidate is worse", posterior(b.p_worse)),
-        Row(f"P(−{rope} ≤ gap ≤ {rope}): practically equivalent", posterior(b.p_equivalent)),
-        Row(f"P(gap > {rope}): the candidate is better", posterior(b.p_better)),
+        Row(_("P(gap < −{rope}): the candidate is worse", rope=rope), posterior(b.p_worse)),
+        Row(
+            _("P(−{rope} ≤ gap ≤ {rope}): practically equivalent", rope=rope),
+            posterior(b.p_equivalent),
+        ),
+        Row(_("P(gap > {rope}): the candidate is better", rope=rope), posterior(b.p_better)),
     ]
 
 
 def _facts(cv: CrossValidation) -> list[Row]:
     """The design's numbers: repeats, folds, the ratio, degrees of freedom."""
     return [
-        Row("repeats × folds", f"{count(cv.repeats)} × {count(cv.folds)}"),
-        Row("fold gaps (J)", count(cv.J)),
-        Row("sd of the fold gaps", spread(cv.sd)),
+        Row(_("repeats × folds"), f"{count(cv.repeats)} × {count(cv.folds)}"),
+        Row(_("fold gaps (J)"), count(cv.J)),
+        Row(_("sd of the fold gaps"), spread(cv.sd)),
         Row("n_test / n_train", sig(cv.test_train_ratio, 3)),
-        Row("ratio from", cv.ratio_from or DASH),
-        Row("degrees of freedom", count(cv.corrected.df)),
-        Row("confidence", confidence(cv.confidence)),
-        Row("corrected interval excludes zero", yes_no(cv.excludes_zero)),
+        Row(_("ratio from"), cv.ratio_from or DASH),
+        Row(_("degrees of freedom"), count(cv.corrected.df)),
+        Row(_("confidence"), confidence(cv.confidence)),
+        Row(_("corrected interval excludes zero"), yes_no(cv.excludes_zero)),
     ]
 
 
@@ -198,10 +207,12 @@ def _figure(report: Report, cv: CrossValidation, charts: Collection[str]) -> Fig
     return chart_figure(
         charts,
         "cv_fold_gaps",
-        "Each dot is one fold's gap, one row per repeat; the bars below are the intervals on "
-        "their mean. Look at how far the corrected interval (black) reaches beyond the naive one "
-        "(grey): the naive one treats the folds as independent, though they share most of "
-        "their training rows.",
+        _(
+            "Each dot is one fold's gap, one row per repeat; the bars below are the intervals on "
+            "their mean. Look at how far the corrected interval (black) reaches beyond the naive "
+            "one (grey): the naive one treats the folds as independent, though they share most "
+            "of their training rows."
+        ),
         _description(report, cv, len(gaps), above, d),
     )
 
@@ -209,18 +220,24 @@ def _figure(report: Report, cv: CrossValidation, charts: Collection[str]) -> Fig
 def _description(report: Report, cv: CrossValidation, n: int, above: int, d: int) -> str:
     """The fold-gap chart in words (a sentence: no dash where an interval is missing)."""
     c, nv = cv.corrected, cv.naive
-    s = (
-        f"Dot plot of {words.count_noun(n, 'fold gap')} in {metric_name(report)} over "
-        f"{words.count_noun(cv.repeats or 0, 'repeat')}, {words.count(above)} of them "
-        "above zero"
+    s = n_(
+        "Dot plot of {gaps} in {metric} over {repeats}, {above} of them above zero",
+        "Dot plot of {gaps} in {metric} over {repeats}, {above} of them above zero",
+        above,
+        gaps=words.count_noun(n, "fold gap"),
+        metric=metric_name(report),
+        repeats=words.count_noun(cv.repeats or 0, "repeat"),
+        above=words.count(above),
     )
+    # TRANSLATORS: the next three continue "Dot plot of 50 fold gaps ... above zero"
     if cv.gap is not None:
-        s += f"; mean {words.with_sign(cv.gap, d)}"
+        s += _("; mean {gap}", gap=words.with_sign(cv.gap, d))
     if c.low is not None and c.high is not None and nv.low is not None and nv.high is not None:
-        s += (
-            f", corrected interval {words.interval(c.low, c.high, digits=d)}, naive "
-            f"interval {words.interval(nv.low, nv.high, digits=d)}"
+        s += _(
+            ", corrected interval {corrected}, naive interval {naive}",
+            corrected=words.interval(c.low, c.high, digits=d),
+            naive=words.interval(nv.low, nv.high, digits=d),
         )
     else:
-        s += f"; no interval: {cv.reason or 'the fold gaps have no spread'}"
+        s += _("; no interval: {reason}", reason=cv.reason or _("the fold gaps have no spread"))
     return s + "."

@@ -12,6 +12,7 @@ from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
 from reportgen.words.cells import count, metric, prob
+from reportgen.words.i18n import _
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,12 @@ def _confusion(m: MulticlassModel, label: str, classes: list[str]) -> ConfusionV
         ]
         rows.append(ConfusionRow(classes[i], cells, count(sum(row))))
     return ConfusionView(
-        f"{label}, seed {m.seed}: rows are the actual class, columns the predicted one; "
-        "each cell's share is of its actual class's rows (the diagonal is the class's recall)",
+        _(
+            "{model}, seed {seed}: rows are the actual class, columns the predicted one; each "
+            "cell's share is of its actual class's rows (the diagonal is the class's recall)",
+            model=label,
+            seed=str(m.seed),
+        ),
         classes,
         rows,
     )
@@ -110,47 +115,72 @@ def multiclass_view(report: Report, charts: Collection[str]) -> MulticlassView |
         )
     summary = [
         # one network each (its seed named): the mean over every network is the results table's
-        Row(f"{cand} seed {c.seed} accuracy / top-label ECE / classwise ECE", _scores(c)),
-        Row(f"{base} seed {b.seed} accuracy / top-label ECE / classwise ECE", _scores(b)),
-        Row("classes / bins", f"{count(len(classes))} / {count(sec.bins)}"),
+        Row(_scores_label(cand, c), _scores(c)),
+        Row(_scores_label(base, b), _scores(b)),
+        Row(_("classes / bins"), f"{count(len(classes))} / {count(sec.bins)}"),
     ]
     absent = sorted(set(c.missing_classes) | set(b.missing_classes))
     missing = (
-        f"{count_noun(len(absent), 'class')} without test rows "
-        f"({', '.join(absent)}): recall is undefined there (a dash), precision counts its false "
-        "predictions"
+        _(
+            "{classes} without test rows ({names}): recall is undefined there (a dash), "
+            "precision counts its false predictions",
+            classes=count_noun(len(absent), "class"),
+            names=", ".join(absent),
+        )
         if absent
         else None
     )
-    ece = f"top-label ECE {cand} {metric(c.top_label.ece)}, {base} {metric(b.top_label.ece)}"
     return MulticlassView(
         confusion_figure=chart_figure(
             charts,
             "confusion",
-            "Confusion matrices on test, each cell shaded by its share of the actual class's "
-            "rows, from white (none) to dark blue (all); the diagonal is each class's recall. "
-            "Look for shaded cells off the diagonal: the classes a model confuses.",
-            f"Heat maps of the confusion matrices of {cand} and {base} over "
-            f"{count_noun(len(classes), 'class')}.",
+            _(
+                "Confusion matrices on test, each cell shaded by its share of the actual class's "
+                "rows, from white (none) to dark blue (all); the diagonal is each class's "
+                "recall. Look for shaded cells off the diagonal: the classes a model confuses."
+            ),
+            _(
+                "Heat maps of the confusion matrices of {candidate} and {baseline} over {classes}.",
+                candidate=cand,
+                baseline=base,
+                classes=count_noun(len(classes), "class"),
+            ),
         ),
         reliability_figure=chart_figure(
             charts,
             "top_label_reliability",
-            "Top-label reliability on test: how often the predicted class is right against its "
-            "predicted probability, per bin; the dashed diagonal is perfect calibration, and the "
-            "bars under it count each bin's rows: a confident model puts nearly all of them "
-            "in the top bin, where its points are the ones to read.",
-            f"Top-label reliability diagram for {cand} and {base}; {ece}.",
+            _(
+                "Top-label reliability on test: how often the predicted class is right against "
+                "its predicted probability, per bin; the dashed diagonal is perfect calibration, "
+                "and the bars under it count each bin's rows: a confident model puts nearly all "
+                "of them in the top bin, where its points are the ones to read."
+            ),
+            _(
+                "Top-label reliability diagram for {candidate} and {baseline}; top-label ECE "
+                "{candidate} {candidate_ece}, {baseline} {baseline_ece}.",
+                candidate=cand,
+                baseline=base,
+                candidate_ece=metric(c.top_label.ece),
+                baseline_ece=metric(b.top_label.ece),
+            ),
         ),
         confusions=[
-            _confusion(c, f"{cand} (candidate)", classes),
-            _confusion(b, f"{base} (baseline)", classes),
+            _confusion(c, _("{model} (candidate)", model=cand), classes),
+            _confusion(b, _("{model} (baseline)", model=base), classes),
         ],
         classes=per,
         summary=summary,
         descriptions=description_rows(report),
         variants=[sec.top_label_variant, sec.classwise_variant],
         missing=missing,
+    )
+
+
+def _scores_label(model: str, m: MulticlassModel) -> str:
+    return _(
+        "{model} seed {seed} accuracy / top-label ECE / classwise ECE",
+        model=model,
+        seed=str(m.seed),
     )
 
 

@@ -13,6 +13,7 @@ from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
 from reportgen.words.cells import count, target
+from reportgen.words.i18n import _
 
 #: most blocks the residual table lists (the chart draws every block)
 MAX_BLOCK_ROWS = 40
@@ -120,58 +121,90 @@ def regression_view(report: Report, charts: Collection[str]) -> RegressionView |
     t = sec.target
     scale = t.sd or 1.0
     models = [
-        _error_row(f"{cand} (candidate)", sec.candidate, scale),
-        _error_row(f"{base} (baseline)", sec.baseline, scale),
+        _error_row(_("{model} (candidate)", model=cand), sec.candidate, scale),
+        _error_row(_("{model} (baseline)", model=base), sec.baseline, scale),
     ]
     u, u2 = _unit(sec), _unit(sec, squared=True)
     blocks = _groups(sec.candidate.by_block, sec.baseline.by_block, scale)
     shown = sec.candidate.points.shown
+    head = (
+        _("Predicted against actual on test ({unit})", unit=u.strip())
+        if u
+        else _("Predicted against actual on test")
+    )
+    # TRANSLATORS: after "Predicted against actual on test (mmHg)"
+    scatter = head + _(
+        ": the dashed diagonal is a perfect prediction; points above it are predicted too high. "
+    )
+    if shown < t.rows:
+        scatter += _(
+            "{rows} per model drawn, evenly spaced in the order of the actual value. ",
+            rows=count_noun(shown, "row"),
+        )
+    scatter += _(
+        "Look for a bend away from the diagonal at the ends: a model that shrinks towards the mean."
+    )
     return RegressionView(
         scatter_figure=chart_figure(
             charts,
             "predicted_actual",
-            f"Predicted against actual on test{' (' + u.strip() + ')' if u else ''}: the dashed "
-            "diagonal is a perfect prediction; points above it are predicted too high. "
-            + (
-                f"{count_noun(shown, 'row')} per model drawn, evenly spaced in the order of the "
-                "actual value. "
-                if shown < t.rows
-                else ""
-            )
-            + "Look for a bend away from the diagonal at the ends: a model that shrinks "
-            "towards the mean.",
-            f"Scatter plots of predicted against actual values for {cand} and {base}.",
+            scatter,
+            _(
+                "Scatter plots of predicted against actual values for {candidate} and {baseline}.",
+                candidate=cand,
+                baseline=base,
+            ),
         ),
         residual_figure=chart_figure(
             charts,
             "residuals_by_block",
-            "Mean residual (actual minus predicted) per block on test; zero is no bias. Look for "
-            "a drift or a block far from zero: where a model is biased.",
-            f"Mean residual per block for {cand} and {base}.",
+            _(
+                "Mean residual (actual minus predicted) per block on test; zero is no bias. Look "
+                "for a drift or a block far from zero: where a model is biased."
+            ),
+            _(
+                "Mean residual per block for {candidate} and {baseline}.",
+                candidate=cand,
+                baseline=base,
+            ),
         ),
         models=models,
         unit_note=(
-            f"MSE in{u2}, the others in{u}"
+            _(
+                "MSE in {squared}, the others in {unit}; residual = actual minus predicted.",
+                squared=u2.strip(),
+                unit=u.strip(),
+            )
             if u
-            else "MSE in squared target units, the others in target units"
-        )
-        + "; residual = actual minus predicted.",
+            else _(
+                "MSE in squared target units, the others in target units; residual = actual "
+                "minus predicted."
+            )
+        ),
         slices=_groups(sec.candidate.by_slice, sec.baseline.by_slice, scale),
         slice_column=sec.slice_column,
         blocks=blocks[:MAX_BLOCK_ROWS],
         block_column=sec.block_column,
         blocks_note=(
-            f"The first {count(MAX_BLOCK_ROWS)} of {count_noun(len(blocks), 'block')}; the chart "
-            "shows them all."
+            _(
+                "The first {shown} of {blocks}; the chart shows them all.",
+                shown=count(MAX_BLOCK_ROWS),
+                blocks=count_noun(len(blocks), "block"),
+            )
             if len(blocks) > MAX_BLOCK_ROWS
             else None
         ),
         summary=[
             Row(
-                "target on test",
-                f"mean {target(t.mean, scale)}{u}, sd {target(t.sd, scale)}{u} (n − 1), "
-                f"{target(t.min, scale)} to {target(t.max, scale)}{u} over "
-                f"{count_noun(t.rows, 'row')}",
+                _("target on test"),
+                _(
+                    "mean {mean}, sd {sd} (n − 1), {low} to {high} over {rows}",
+                    mean=target(t.mean, scale) + u,
+                    sd=target(t.sd, scale) + u,
+                    low=target(t.min, scale),
+                    high=target(t.max, scale) + u,
+                    rows=count_noun(t.rows, "row"),
+                ),
             )
         ],
         descriptions=description_rows(report),

@@ -10,29 +10,37 @@ from reportgen.model.results import ResultRow
 from reportgen.view.parts import ids, in_words, names
 from reportgen.words import confidence, gap_with_interval, metric_unit
 from reportgen.words.cells import count, metric, metric_interval, spread
+from reportgen.words.i18n import _, n_, p_
 from reportgen.words.repeats import repeat_words
 
-#: each metric's name in the table; another (the user's own column) reads with spaces
-LABELS = {
-    "log_loss": "log loss",
-    "accuracy": "accuracy",
-    "error_rate": "error rate",
-    "brier": "Brier score",
-    "cost": "cost",
-    "squared_error": "MSE",
-    "rmse": "RMSE",
-    "absolute_error": "MAE",
-    "macro_f1": "macro F1",
-}
+
+def labels() -> dict[str, str]:
+    """Each metric's name in the table; another (the user's own column) reads with spaces."""
+    return {
+        "log_loss": p_("metric", "log loss"),
+        "accuracy": p_("metric", "accuracy"),
+        "error_rate": p_("metric", "error rate"),
+        "brier": p_("metric", "Brier score"),
+        "cost": p_("metric", "cost"),
+        "squared_error": "MSE",
+        "rmse": "RMSE",
+        "absolute_error": "MAE",
+        "macro_f1": p_("metric", "macro F1"),
+    }
+
+
 #: the power of the target's unit each regression metric is in
 POWERS = {"squared_error": 2, "rmse": 1, "absolute_error": 1}
-#: each part's heading in the table
-PARTS = {
-    "test": "Test",
-    "validation": "Validation",
-    "cv": "Cross-validation folds",
-    "general": "General set",
-}
+
+
+def parts() -> dict[str, str]:
+    """Each part's heading in the table."""
+    return {
+        "test": p_("results part", "Test"),
+        "validation": p_("results part", "Validation"),
+        "cv": p_("results part", "Cross-validation folds"),
+        "general": p_("results part", "General set"),
+    }
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,7 @@ class ResultsView:
 
 
 def _label(report: Report, name: str) -> str:
-    label = LABELS.get(name, name.replace("_", " "))
+    label = labels().get(name, name.replace("_", " "))
     unit = report.project.unit
     if name in POWERS and unit:
         shown = metric_unit(unit, power=POWERS[name])
@@ -86,8 +94,13 @@ def _label(report: Report, name: str) -> str:
 def _part(report: Report, part: str, rows: list[ResultRow]) -> ResultPart:
     shown = dict(zip(ids(report), names(report), strict=True))
     counted = {r.rows for r in rows if r.rows is not None}
-    name = PARTS.get(part, part)
-    title = f"{name} · {count(counted.pop())} rows" if len(counted) == 1 else name
+    name = parts().get(part, part)
+    title = name
+    if len(counted) == 1:
+        n = counted.pop()
+        title = n_(
+            "{part} · {rows} rows", "{part} · {rows} rows", int(n or 0), part=name, rows=count(n)
+        )
     lines = [
         ResultLine(
             metric=_label(report, r.metric),
@@ -105,13 +118,18 @@ def _part(report: Report, part: str, rows: list[ResultRow]) -> ResultPart:
         said = bases.setdefault(r.basis, [])
         if label not in said:
             said.append(label)
-    basis = [f"{name}, {_listed(labels)}: {in_words(b, report)}" for b, labels in bases.items()]
+    basis = [
+        _("{part}, {metrics}: {basis}", part=name, metrics=_listed(said), basis=in_words(b, report))
+        for b, said in bases.items()
+    ]
     return ResultPart(title=title, lines=lines, basis=basis)
 
 
 def _listed(labels: list[str]) -> str:
     """ "log loss", "log loss and accuracy", "MSE, MAE and RMSE"."""
-    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    if len(labels) == 1:
+        return labels[0]
+    return _("{first} and {last}", first=", ".join(labels[:-1]), last=labels[-1])
 
 
 def _gap(report: Report) -> str | None:
@@ -119,12 +137,24 @@ def _gap(report: Report) -> str | None:
     iv = report.noise.interval
     if iv is None:
         return None
-    cand, _ = names(report)
-    where = f"{iv.part.capitalize()} gap" if iv.part else "Gap"
-    conf = confidence(report.build.confidence)
-    return (
-        f"{where} (positive: {cand} is better): {gap_with_interval(iv.gap, iv.low, iv.high)}, "
-        f"a {conf} interval over {iv.what}: the primary interval, the one the ladder rests on."
+    cand = names(report)[0]
+    words = {
+        "test": p_("gap of a part", "Test gap"),
+        "validation": p_("gap of a part", "Validation gap"),
+        "general": p_("gap of a part", "General gap"),
+    }
+    if iv.part:
+        where = words.get(iv.part) or _("{part} gap", part=iv.part.capitalize())
+    else:
+        where = _("Gap")
+    return _(
+        "{where} (positive: {candidate} is better): {gap}, a {confidence} interval over {what}: "
+        "the primary interval, the one the ladder rests on.",
+        where=where,
+        candidate=cand,
+        gap=gap_with_interval(iv.gap, iv.low, iv.high),
+        confidence=confidence(report.build.confidence),
+        what=iv.what,
     )
 
 
@@ -138,8 +168,8 @@ def results_view(report: Report) -> ResultsView | None:
         parts.setdefault(r.part, []).append(r)
     return ResultsView(
         parts=[_part(report, p, rows) for p, rows in parts.items()],
-        interval_head=f"{confidence(report.build.confidence)} interval",
-        sd_head="Seed sd" if unit == "network" else f"{unit.capitalize()} sd",
-        count_head=f"{unit.capitalize()}s",
+        interval_head=_("{confidence} interval", confidence=confidence(report.build.confidence)),
+        sd_head=_("Seed sd") if unit == "network" else _("Run sd"),
+        count_head=_("Networks") if unit == "network" else _("Runs"),
         gap=_gap(report),
     )

@@ -10,23 +10,31 @@ from reportgen.model import Report
 from reportgen.model.enums import ChartKey
 from reportgen.model.sensitivity import FeatureSensitivity, ModelSensitivity
 from reportgen.view.parts import Figure, chart_figure, ids, names
-from reportgen.words.cells import count, pct, sig
+from reportgen.words.cells import pct, sig
+from reportgen.words.i18n import _, n_, p_
 
 #: the most features a model's table lists (the rest: the HTML's details and report.json)
 SHOWN = 10
 #: the most feature rows the printed page lists over both models (six for one model's table,
 #: three each for two): the page budget; the rest are in the HTML and report.json
 PRINTED = 5
-#: the caveats, said once for the section
-GLOSS = (
-    "Local (one input moved a little, the others held), per raw unit (not comparable across "
-    "units); not an importance, not a causal effect."
-)
-#: what p is, by the file's task (regression: the target's unit, from [claim] unit)
-WHAT = {
-    "binary": "probability",
-    "multiclass": "predicted class's probability",
-}
+
+
+def gloss() -> str:
+    """The caveats, said once for the section."""
+    return _(
+        "Local (one input moved a little, the others held), per raw unit (not comparable across "
+        "units); not an importance, not a causal effect."
+    )
+
+
+def _what(task: str | None) -> str | None:
+    """What p is, by the file's task; None for regression (the target's unit, [claim] unit)."""
+    words = {
+        "binary": _("probability"),
+        "multiclass": _("predicted class's probability"),
+    }
+    return words.get(task or "binary")
 
 
 @dataclass(frozen=True)
@@ -92,11 +100,18 @@ def unit_phrase(
     """What dp/dx is in: "probability per year of age", "predicted class's probability per
     unit of x1", "mmHg per unit of dose" (regression, in the target's unit); without
     ``named`` the feature is left to the row ("probability per year")."""
-    what = WHAT.get(task or "binary", None)
+    what = _what(task)
     if what is None:
-        what = target_unit or "target units"
-    per = f"{what} per {feature.unit or 'unit'}"
-    return f"{per} of {feature.name}" if named else per
+        what = target_unit or _("target units")
+    if feature.unit:
+        if named:
+            return _(
+                "{what} per {unit} of {feature}", what=what, unit=feature.unit, feature=feature.name
+            )
+        return _("{what} per {unit}", what=what, unit=feature.unit)
+    if named:
+        return _("{what} per unit of {feature}", what=what, feature=feature.name)
+    return _("{what} per unit", what=what)
 
 
 def _rows(
@@ -119,23 +134,61 @@ def _rows(
 
 def _basis(s: ModelSensitivity) -> str:
     c = s.check
-    rows = f"{count(s.n_rows)} {s.rows} rows" if s.n_rows else "its rows"
+    rows = (
+        n_("{n} {part} rows", "{n} {part} rows", s.n_rows, part=_rows_part(s.rows))
+        if s.n_rows
+        else _("its rows")
+    )
     gradient = s.gradient or "analytical"
     if c is None:  # pragma: no cover - a file with features always has its check
-        return f"{rows}; {gradient} gradient."
+        return _("{rows}; {gradient} gradient.", rows=rows, gradient=_gradient_word(gradient))
     if gradient == "central differences":
-        check = f"central differences at {sig(c.eps[0])}, stable across the steps"
-        check = check if c.passed else f"central differences at {sig(c.eps[0])}, unstable"
-        return f"{rows}; gradient by {check}."
-    agree = "agrees with" if c.passed else "disagrees with"
-    return (
-        f"{rows}; {gradient} gradient {agree} central differences (worst relative error "
-        f"{sig(c.max_relative_error)})."
+        if c.passed:
+            return _(
+                "{rows}; gradient by central differences at {eps}, stable across the steps.",
+                rows=rows,
+                eps=sig(c.eps[0]),
+            )
+        return _(
+            "{rows}; gradient by central differences at {eps}, unstable.",
+            rows=rows,
+            eps=sig(c.eps[0]),
+        )
+    fields = {
+        "rows": rows,
+        "gradient": _gradient_word(gradient),
+        "error": sig(c.max_relative_error),
+    }
+    if c.passed:
+        return _(
+            "{rows}; {gradient} gradient agrees with central differences (worst relative error "
+            "{error}).",
+            **fields,
+        )
+    return _(
+        "{rows}; {gradient} gradient disagrees with central differences (worst relative error "
+        "{error}).",
+        **fields,
     )
 
 
+def _rows_part(part: str | None) -> str:
+    """The part a sensitivity file's rows are from, before "rows": test, validation."""
+    words = {"test": p_("rows of a part", "test"), "validation": p_("rows of a part", "validation")}
+    return words.get(part or "", part or "")
+
+
+def _gradient_word(gradient: str) -> str:
+    """How the gradient was taken, as printed: analytical, central differences."""
+    words = {
+        "analytical": p_("gradient", "analytical"),
+        "central differences": p_("gradient", "central differences"),
+    }
+    return words.get(gradient, gradient)
+
+
 def _more(n: int) -> str:
-    return f"{count(n)} more feature{'s' if n != 1 else ''}"
+    return n_("{n} more feature", "{n} more features", n)
 
 
 def _model(
@@ -161,7 +214,9 @@ def _model(
         rest=rest,
         rest_note=_more(len(rest)) if rest else None,
         printed=top[:printed],
-        printed_note=f"{_more(left)} in the HTML report and report.json." if left > 0 else None,
+        printed_note=_("{more} in the HTML report and report.json.", more=_more(left))
+        if left > 0
+        else None,
         reason=None,
     )
 
@@ -174,8 +229,8 @@ def sensitivity_view(report: Report, charts: Collection[str]) -> SensitivityView
         zip(
             ids(report),
             (
-                f"{n} ({role})"
-                for n, role in zip(names(report), ("candidate", "baseline"), strict=True)
+                _("{model} (candidate)", model=names(report)[0]),
+                _("{model} (baseline)", model=names(report)[1]),
             ),
             strict=True,
         )
@@ -187,9 +242,13 @@ def sensitivity_view(report: Report, charts: Collection[str]) -> SensitivityView
     figure = chart_figure(
         charts,
         ChartKey.SENSITIVITY,
-        "Median |dp/dx| per feature, both models, per raw unit of each feature: compare the "
-        "models on one feature, not the features with each other.",
-        "A dot per model and feature at the median absolute change of the prediction per raw "
-        "unit of the feature, the features in the candidate's order.",
+        _(
+            "Median |dp/dx| per feature, both models, per raw unit of each feature: compare the "
+            "models on one feature, not the features with each other."
+        ),
+        _(
+            "A dot per model and feature at the median absolute change of the prediction per "
+            "raw unit of the feature, the features in the candidate's order."
+        ),
     )
-    return SensitivityView(models=models, figure=figure, gloss=GLOSS)
+    return SensitivityView(models=models, figure=figure, gloss=gloss())
