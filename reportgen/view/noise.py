@@ -463,7 +463,7 @@ def _block_rows(report: Report, block: BlockNoise, d: int) -> list[IntervalRow]:
         blocks = plural_noun(column) if current() == "en" else _("blocks '{name}'", name=column)
     else:
         blocks = _("rows")
-    glosses = [
+    glosses: list[tuple[str, str, Ends, bool, bool]] = [
         (
             _boot_label(report),
             _("resamples whole {blocks} with both models' rows kept together", blocks=blocks),
