@@ -67,7 +67,7 @@ def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
         "relevance": rel,
         "slices": slices,
         "data": data,
-        "not_tested": list(dec.NOT_TESTED),
+        "not_tested": dec.not_tested(),
         "comparisons": comparisons,
         "before_after": section,
         "general": general,

@@ -11,7 +11,8 @@ import pandas as pd
 from reportgen.checks.evaluation import natural_key
 from reportgen.model.before_after import Coverage, CoverageSide
 from reportgen.project import Project
-from reportgen.words import count, count_noun
+from reportgen.words import count
+from reportgen.words.i18n import n_, p_
 
 
 def coverage(
@@ -58,34 +59,83 @@ def _side(cov: Coverage, role: str) -> CoverageSide:
     return cov.before if role == "before" else cov.after
 
 
+def version_words(role: str) -> str:
+    """The before or after version as the subject of a sentence: "the after version"."""
+    if role == "before":
+        return p_("before/after", "the before version")
+    return p_("before/after", "the after version")
+
+
+def set_words(what: str) -> str:
+    """The question set a coverage sentence is about ("frozen" or "general"), as it follows
+    "questions" (English: the adjective as written)."""
+    # TRANSLATORS: the question set after "questions" and "split file" (Ukrainian: genitive,
+    # "питань замороженого набору", "у файлі розбиття замороженого набору")
+    if what == "frozen":
+        return p_("question set", "frozen")
+    if what == "general":
+        return p_("question set", "general")
+    return what
+
+
+def and_join(clauses: list[str]) -> str:
+    """Clauses joined by "and" in the language being written."""
+    # TRANSLATORS: the word joining two clauses of one sentence ("... unanswered and ...")
+    return f" {p_('joins clauses', 'and')} ".join(clauses)
+
+
 def coverage_words(cov: Coverage, what: str) -> str:
     """What the versions lack or have too many, e.g. "the after version left 10 of the 300 frozen
     questions unanswered"; empty when the pairing is complete."""
-    of = count_noun(cov.questions, "question", adjective=what)
+    kind = set_words(what)
     lack = [r for r in ("before", "after") if _side(cov, r).lacks]
     said = []
     if len(lack) == 1:
         said.append(
-            f"the {lack[0]} version left {count(_side(cov, lack[0]).lacks)} of the {of} unanswered"
+            n_(
+                "{version} left {lacks} of the {n} {what} question unanswered",
+                "{version} left {lacks} of the {n} {what} questions unanswered",
+                cov.questions,
+                version=version_words(lack[0]),
+                lacks=count(_side(cov, lack[0]).lacks),
+                what=kind,
+            )
         )
     elif lack:
         said.append(
-            f"the before version left {count(cov.before.lacks)} and the after version "
-            f"{count(cov.after.lacks)} of the {of} unanswered"
+            n_(
+                "the before version left {before} and the after version {after} of the {n} "
+                "{what} question unanswered",
+                "the before version left {before} and the after version {after} of the {n} "
+                "{what} questions unanswered",
+                cov.questions,
+                before=count(cov.before.lacks),
+                after=count(cov.after.lacks),
+                what=kind,
+            )
         )
     for role in ("before", "after"):
         outside = _side(cov, role).outside
         if outside:  # only against a split file: otherwise the set is the answers
             said.append(
-                f"the {role} version answered {count_noun(outside, 'question')} "
-                f"that {'is' if outside == 1 else 'are'} not in the {what} set's "
-                "split file"
+                n_(
+                    "{version} answered {n} question that is not in the {what} set's split file",
+                    "{version} answered {n} questions that are not in the {what} set's split file",
+                    outside,
+                    version=version_words(role),
+                    what=kind,
+                )
             )
-    return " and ".join(said)
+    return and_join(said)
 
 
 def on_questions(cov: Coverage | None) -> str:
     """ " on 290 of 300 questions" when the pairing is incomplete, else empty."""
     if cov is None or cov.complete:
         return ""
-    return f" on {count(cov.both)} of {count_noun(cov.questions, 'question')}"
+    return " " + n_(
+        "on {both} of {n} question",
+        "on {both} of {n} questions",
+        cov.questions,
+        both=count(cov.both),
+    )

@@ -31,34 +31,45 @@ from reportgen.words import (
     prob,
     with_sign,
 )
+from reportgen.words.i18n import _, n_
+from reportgen.words.rungs import quoted, status_word
 
-#: what one tuning run on one frozen set never tests
-NOT_TESTED = (
-    "questions outside the frozen set's categories",
-    "retraining noise of the tuning itself (one tuning run)",
-)
 
-#: the rung-2 fact that holds the comparison back, as the claim names it: (when it fails, when it
-#: could not be checked)
-FACT_LEADS = {
-    "frozen-before-runs": (
-        "the split was frozen after the first run",
-        "the split is not shown to have been frozen before tuning",
-    ),
-    "rule-before-runs": (
-        "the decision rule does not predate the runs",
-        "the decision rule is not shown to predate the runs",
-    ),
-    "parts-disjoint": ("a question sits in two parts of the split",) * 2,
-    "predictions-cover-parts": ("coverage fails", "coverage is not checked"),
-    "same-rows-test": ("the two versions answered different frozen questions",) * 2,
-    "same-metric": ("accuracy is not recomputed for both versions",) * 2,
-}
+def not_tested() -> list[str]:
+    """What one tuning run on one frozen set never tests (report.json ``not_tested``)."""
+    return [
+        _("questions outside the frozen set's categories"),
+        _("retraining noise of the tuning itself (one tuning run)"),
+    ]
+
+
+def fact_leads(fact_id: str) -> tuple[str, str]:
+    """The rung-2 fact that holds the comparison back, as the claim names it: (when it fails,
+    when it could not be checked)."""
+    if fact_id == "frozen-before-runs":
+        return (
+            _("the split was frozen after the first run"),
+            _("the split is not shown to have been frozen before tuning"),
+        )
+    if fact_id == "rule-before-runs":
+        return (
+            _("the decision rule does not predate the runs"),
+            _("the decision rule is not shown to predate the runs"),
+        )
+    if fact_id == "parts-disjoint":
+        return (_("a question sits in two parts of the split"),) * 2
+    if fact_id == "predictions-cover-parts":
+        return (_("coverage fails"), _("coverage is not checked"))
+    if fact_id == "same-rows-test":
+        return (_("the two versions answered different frozen questions"),) * 2
+    if fact_id == "same-metric":
+        return (_("accuracy is not recomputed for both versions"),) * 2
+    return (_("{fact} fails", fact=fact_id), _("{fact} is not checked", fact=fact_id))
 
 
 def _lead(fact: Evidence) -> str:
     """The failing (or unchecked) fact in words."""
-    leads = FACT_LEADS.get(fact.id, (f"{fact.id} fails", f"{fact.id} is not checked"))
+    leads = fact_leads(fact.id)
     return leads[0] if fact.passed is False else leads[1]
 
 
@@ -68,9 +79,14 @@ def _bar(project: Project) -> float:
     return m if m is not None else 0.0
 
 
-def _bar_words(project: Project) -> str:
+def _above_bar(project: Project, iv: Interval) -> str:
+    """The interval that does not clear the bar: "the interval ... is not above zero"."""
     m = project.config.min_useful_effect
-    return f"the useful effect {given(m)}" if m is not None else "zero"
+    if m is None:
+        return _("the interval {ends} is not above zero", ends=iv.ends)
+    return _(
+        "the interval {ends} is not above the useful effect {effect}", ends=iv.ends, effect=given(m)
+    )
 
 
 def _failing_fact(ladder: list[Rung], facts: Sequence[Evidence]) -> Evidence | None:
@@ -93,44 +109,62 @@ def decide(
     failed = [r.reason for r in ladder[:2] if not r.shown]
     cov = section.coverage if section else None
     if cov is not None and not cov.complete:
+        why = coverage_words(cov, "frozen")
         failed.append(
-            (
-                f"the frozen-set accuracies are on the {count(cov.both)} of "
-                f"{count_noun(cov.questions, 'question')} both versions answered: "
-                if cov.both
-                else "the two versions answered no frozen question in common: "
+            n_(
+                "the frozen-set accuracies are on the {both} of {n} question both versions "
+                "answered: {why}",
+                "the frozen-set accuracies are on the {both} of {n} questions both versions "
+                "answered: {why}",
+                cov.questions,
+                both=count(cov.both),
+                why=why,
             )
-            + coverage_words(cov, "frozen")
+            if cov.both
+            else _("the two versions answered no frozen question in common: {why}", why=why)
         )
     if iv is None:
         failed.append(
             no_interval_words(section)
             if section
-            else "no per-question predictions before and after to form an interval"
+            else _("no per-question predictions before and after to form an interval")
         )
     elif iv.below_zero:
         failed.append(harm_words(iv, required(section, "the frozen-set section")))
     elif not iv.low > _bar(project):
         ruled_out = ruled_out_words(rel)
-        failed.append(
-            f"the interval {iv.ends} is not above "
-            + _bar_words(project)
-            + (f": {ruled_out}" if ruled_out else "")
-        )
+        failed.append(_above_bar(project, iv) + (f": {ruled_out}" if ruled_out else ""))
     failed += [slice_failure(s) for s in failing_slices(slices)]
     if general is None:
-        failed.append(f"no general-abilities set (split {cfg.general_split!r}) to check forgetting")
+        failed.append(
+            _(
+                "no general-abilities set (split {split}) to check forgetting",
+                split=quoted(cfg.general_split),
+            )
+        )
     elif not general.held:
         failed.append(general_failure(general))
     if not failed:
         verdict, rec = Verdict.ADOPT, cfg.candidate
         g = drop_numbers(required(general, "the general set"))
         iv = required(iv, "the frozen-set interval")
+        m = cfg.min_useful_effect
+        fields = dict(gain=iv.signed(iv.gap), ends=iv.ends, drop=g["drop"], high=g["high"])
         reasons = [
-            f"the gain {iv.signed(iv.gap)} ({iv.ends}) is above "
-            + _bar_words(project)
-            + f" and the general set held (drop {g['drop']}, upper bound {g['high']} within "
-            f"{g['allowed']})"
+            _(
+                "the gain {gain} ({ends}) is above the useful effect {effect} and the general "
+                "set held (drop {drop}, upper bound {high} within {allowed})",
+                effect=given(m),
+                allowed=g["allowed"],
+                **fields,
+            )
+            if m is not None
+            else _(
+                "the gain {gain} ({ends}) is above zero and the general set held (drop {drop}, "
+                "upper bound {high} within {allowed})",
+                allowed=g["allowed"],
+                **fields,
+            )
         ]
     else:
         verdict, rec, reasons = Verdict.ROLL_BACK, cfg.baseline, failed
@@ -144,8 +178,12 @@ def _unfair(ladder: list[Rung], facts: Sequence[Evidence]) -> str:
     fact = _failing_fact(ladder, facts)
     missing = ladder[1].missing
     if fact is None or fact.id == MANIFEST_VERIFIED:
-        return f"The frozen set is not shown to be untouched ({missing})"
-    return f"The comparison is not shown to be fair: {_lead(fact)} ({missing})"
+        return _("The frozen set is not shown to be untouched ({missing})", missing=missing)
+    return _(
+        "The comparison is not shown to be fair: {lead} ({missing})",
+        lead=_lead(fact),
+        missing=missing,
+    )
 
 
 def rewrite_claim(
@@ -167,11 +205,15 @@ def rewrite_claim(
     named = [
         s
         for s in slices or []
-        if (s.worse or s in failing_slices(slices)) and repr(s.slice) not in claim
+        if (s.worse or s in failing_slices(slices)) and quoted(s.slice) not in claim
     ]
     if not named:
         return claim
-    return claim.removesuffix(".") + "; but " + "; ".join(slice_failure(s) for s in named) + "."
+    return _(
+        "{claim}; but {slices}.",
+        claim=claim.removesuffix("."),
+        slices="; ".join(slice_failure(s) for s in named),
+    )
 
 
 def _claim(
@@ -187,51 +229,87 @@ def _claim(
     """The rewritten claim before the slices it has not named yet are added."""
     cfg = project.config
     if section is None:
-        return "Nothing is established: there are no per-question results before and after."
+        return _("Nothing is established: there are no per-question results before and after.")
     if not section.questions:
-        return (
-            "Nothing is established: the two versions answered no frozen question in common ("
-            + coverage_words(section.coverage, "frozen")
-            + ")."
+        return _(
+            "Nothing is established: the two versions answered no frozen question in common "
+            "({why}).",
+            why=coverage_words(section.coverage, "frozen"),
         )
     acc = cfg.metric.replace("_", " ")
     d = gap_decimals(section.difference, section.low, section.high)
+    gap = with_sign(section.difference, d)
     change = (
-        f"{with_sign(section.difference, d)}, {confidence(cfg.confidence)} interval "
-        f"{interval(section.low, section.high, digits=d)}"
+        _(
+            "{gap}, {confidence} interval {ends}",
+            gap=gap,
+            confidence=confidence(cfg.confidence),
+            ends=interval(section.low, section.high, digits=d),
+        )
         if section.low is not None and section.high is not None
-        else f"{with_sign(section.difference, d)}, no interval"
+        else _("{gap}, no interval", gap=gap)
     )
-    counts = f"{count(section.fixed)} fixed, {count(section.broken)} broken"
-    scores = f"from {prob(section.before)} to {prob(section.after)}"
+    counts = _(
+        "{fixed} fixed, {broken} broken", fixed=count(section.fixed), broken=count(section.broken)
+    )
+    scores = _("from {before} to {after}", before=prob(section.before), after=prob(section.after))
     scores += on_questions(section.coverage)
     moved = f"{scores} ({change}; {counts})"
-    meas = f"frozen-set {acc} went {moved}"
+    meas = _("frozen-set {metric} went {moved}", metric=acc, moved=moved)
     bad = failing_slices(slices)
     if sup == 0:
-        return f"Nothing is established yet ({ladder[0].missing}); measured: {meas}."
+        return _(
+            "Nothing is established yet ({missing}); measured: {measured}.",
+            missing=ladder[0].missing,
+            measured=meas,
+        )
     if sup == 1:
-        return f"{_unfair(ladder, facts)}; measured: {meas}."
+        return _("{unfair}; measured: {measured}.", unfair=_unfair(ladder, facts), measured=meas)
     if sup == 2:
         if section.high is not None and section.high < 0:
-            return (
-                f"Tuning made the model worse: frozen-set {acc} fell {scores} ({change}; {counts}; "
-                f"{mcnemar_words(section)})."
+            return _(
+                "Tuning made the model worse: frozen-set {metric} fell {scores} ({change}; "
+                "{counts}; {mcnemar}).",
+                metric=acc,
+                scores=scores,
+                change=change,
+                counts=counts,
+                mcnemar=mcnemar_words(section),
             )
         ruled_out = ruled_out_words(rel)
-        return f"Tuning did not clearly change the model: {meas}" + (
+        return _("Tuning did not clearly change the model: {measured}", measured=meas) + (
             f"; {ruled_out}." if ruled_out else "."
         )
     if sup == 3:
         if bad:
-            return f"Tuning raised frozen-set {acc} {moved}, but {slice_failure(bad[0], 'it')}."
-        return f"Tuning raised frozen-set {acc} {moved}, but a useful gain is not shown: {ladder[3].missing}."
+            return _(
+                "Tuning raised frozen-set {metric} {moved}, but {why}.",
+                metric=acc,
+                moved=moved,
+                why=slice_failure(bad[0], "it"),
+            )
+        return _(
+            "Tuning raised frozen-set {metric} {moved}, but a useful gain is not shown: {missing}.",
+            metric=acc,
+            moved=moved,
+            missing=ladder[3].missing,
+        )
     if sup == 4:
-        return f"Tuning raised frozen-set {acc} {moved}, a useful margin, but {ladder[4].missing}."
+        return _(
+            "Tuning raised frozen-set {metric} {moved}, a useful margin, but {missing}.",
+            metric=acc,
+            moved=moved,
+            missing=ladder[4].missing,
+        )
     g = drop_numbers(required(general, "the general set"))
-    return (
-        f"Tuning raised frozen-set {acc} {moved}, a useful margin, and the general set held: a drop "
-        f"of {g['drop']} whose upper bound {g['high']} is within the allowed {g['allowed']}."
+    return _(
+        "Tuning raised frozen-set {metric} {moved}, a useful margin, and the general set held: "
+        "a drop of {drop} whose upper bound {high} is within the allowed {allowed}.",
+        metric=acc,
+        moved=moved,
+        drop=g["drop"],
+        high=g["high"],
+        allowed=g["allowed"],
     )
 
 
@@ -249,58 +327,99 @@ def reconsider(
     items = []
     if iv is not None and not iv.low > _bar(project):
         items.append(
-            f"the interval's lower end exceeds {given(_bar(project))} (now {iv.signed(iv.low)})"
+            _(
+                "the interval's lower end exceeds {bar} (now {low})",
+                bar=given(_bar(project)),
+                low=iv.signed(iv.low),
+            )
         )
     for s in failing_slices(slices):
-        bar = given(-s.margin) if s.margin is not None else "a fixed not_worse_margin"
+        bar = given(-s.margin) if s.margin is not None else _("a fixed not_worse_margin")
         now = (
-            "now {low}: {moved}".format(**slice_numbers(s))
+            _("now {low}: {moved}", **slice_numbers(s))
             if s.low is not None
-            else f"now the two versions label {count(s.labels_disagree)} of its "
-            f"{count_noun(s.rows, 'question')} differently"
+            else n_(
+                "now the two versions label {differ} of its {n} question differently",
+                "now the two versions label {differ} of its {n} questions differently",
+                s.rows,
+                differ=count(s.labels_disagree),
+            )
             if s.labels_disagree
-            else f"now {count_noun(s.rows, 'question')}, no interval"
+            else n_("now {n} question, no interval", "now {n} questions, no interval", s.rows)
         )
         items.append(
-            f"slice {s.slice!r} is shown no worse after tuning: its interval's worse end stays "
-            f"above {bar} ({now})"
+            _(
+                "slice {name} is shown no worse after tuning: its interval's worse end stays "
+                "above {bar} ({now})",
+                name=quoted(s.slice),
+                bar=bar,
+                now=now,
+            )
         )
     if general is not None and not general.held and unpaired(general):
         items.append(
-            "both versions answer the same general questions, so the drop can be measured (now "
-            + coverage_words(required(general.coverage, "the general coverage"), "general")
-            + ")"
+            _(
+                "both versions answer the same general questions, so the drop can be measured "
+                "(now {why})",
+                why=coverage_words(required(general.coverage, "the general coverage"), "general"),
+            )
         )
     elif general is not None and not general.held:
         g = drop_numbers(general)
         now = (
-            f"now {g['drop']}, interval {g['interval']}"
+            _("now {drop}, interval {ends}", drop=g["drop"], ends=g["interval"])
             if g["interval"]
-            else f"now {g['drop']}, no interval"
+            else _("now {drop}, no interval", drop=g["drop"])
         )
         items.append(
-            f"the general set's drop is shown to be at most {g['allowed']}: its interval's "
-            f"upper end within it ({now}), e.g. by tuning with replay of general examples"
+            _(
+                "the general set's drop is shown to be at most {allowed}: its interval's upper "
+                "end within it ({now}), e.g. by tuning with replay of general examples",
+                allowed=g["allowed"],
+                now=now,
+            )
         )
     if general is None:
         items.append(
-            f"a general-abilities set (split {cfg.general_split!r}) is scored before and after"
+            _(
+                "a general-abilities set (split {split}) is scored before and after",
+                split=quoted(cfg.general_split),
+            )
         )
     if section and section.broken:
         top = next(iter(section.broken_by_category or {}), None)
         items.append(
-            f"the {count_noun(section.broken, 'broken question')} "
-            + ("is fixed or explained" if section.broken == 1 else "are fixed or explained")
-            + (f" (most are {top!r})" if section.category_sentence else "")
+            n_(
+                "the {n} broken question is fixed or explained (most are {category})",
+                "the {n} broken questions are fixed or explained (most are {category})",
+                section.broken,
+                category=quoted(top),
+            )
+            if section.category_sentence
+            else n_(
+                "the {n} broken question is fixed or explained",
+                "the {n} broken questions are fixed or explained",
+                section.broken,
+            )
         )
     if not ladder[1].shown:
         fact = _failing_fact(ladder, facts)
         if fact is None or fact.id == MANIFEST_VERIFIED:
             items.append(
-                f"the frozen set is shown untouched (now {ladder[1].status}: {ladder[1].missing})"
+                _(
+                    "the frozen set is shown untouched (now {status}: {missing})",
+                    status=status_word(str(ladder[1].status)),
+                    missing=ladder[1].missing,
+                )
             )
         else:
-            items.append(f"the comparison is shown fair (now {_lead(fact)}: {ladder[1].missing})")
+            items.append(
+                _(
+                    "the comparison is shown fair (now {lead}: {missing})",
+                    lead=_lead(fact),
+                    missing=ladder[1].missing,
+                )
+            )
     return items + cfg.reconsider_when
 
 
@@ -308,16 +427,18 @@ def _seed_line(section: BeforeAfter | None) -> str:
     """No seed line for one tuning run; with repeated evaluations (epochs), where their sampling
     noise went: into each question's mean, so into the question interval."""
     if section is None or section.repeats is None:
-        return (
+        return _(
             "Seed spread (retraining): not applicable: one tuned model against its own earlier "
             "version; retraining noise of the tuning run is not measured."
         )
     reps = section.repeats
-    return (
-        f"Seed spread (repeated runs: sampling noise): each question's score is its mean over "
-        f"{count(reps.get('before', 1))} epochs before and {count(reps.get('after', 1))} after, "
-        "so the sampling noise of repeated runs is inside the question interval below "
-        "(questions as clusters); retraining noise of the tuning run is not measured."
+    return _(
+        "Seed spread (repeated runs: sampling noise): each question's score is its mean over "
+        "{before} epochs before and {after} after, so the sampling noise of repeated runs is "
+        "inside the question interval below (questions as clusters); retraining noise of the "
+        "tuning run is not measured.",
+        before=count(reps.get("before", 1)),
+        after=count(reps.get("after", 1)),
     )
 
 
@@ -328,16 +449,21 @@ def noise_section(
     cfg = project.config
     head = block_head(cfg)
     block_line = (
-        f"{head} accuracy difference "
-        f"{iv.signed(iv.gap)}, {confidence(cfg.confidence)} interval {iv.ends} over "
-        f"{iv.what} ({count_noun(cfg.resamples, 'resample')}); "
-        + (
-            f"McNemar exact {p_text(section.mcnemar_p)}."
+        _(
+            "{head} accuracy difference {gap}, {confidence} interval {ends} over {what} "
+            "({resamples}); {mcnemar}.",
+            head=head,
+            gap=iv.signed(iv.gap),
+            confidence=confidence(cfg.confidence),
+            ends=iv.ends,
+            what=iv.what,
+            resamples=count_noun(cfg.resamples, "resample"),
+            mcnemar=_("McNemar exact {p}", p=p_text(section.mcnemar_p))
             if section.mcnemar_p is not None
-            else f"{mcnemar_words(section, long=True)}."
+            else mcnemar_words(section, long=True),
         )
         if iv and section
-        else f"{head} not computed."
+        else _("{head} not computed.", head=head)
     )
     return NoiseBeforeAfter(
         seed=None,
@@ -345,9 +471,11 @@ def noise_section(
         interval=iv,
         lines=(_seed_line(section), block_line),
         covers=(
-            "Retraining noise would need several tuning runs with different seeds.",
-            "The bootstrap covers which questions happened to be in the frozen set, for the model "
-            "as tuned.",
+            _("Retraining noise would need several tuning runs with different seeds."),
+            _(
+                "The bootstrap covers which questions happened to be in the frozen set, for the "
+                "model as tuned."
+            ),
         ),
         sign_disagreement=MISSING,
         budget=MISSING,

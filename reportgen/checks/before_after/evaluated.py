@@ -6,6 +6,7 @@ from reportgen.checks.fairness import SAME_COLUMN
 from reportgen.checks.select import ModelRuns
 from reportgen.checks.types import Evidence
 from reportgen.project import Project
+from reportgen.words.i18n import _, p_
 
 
 def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> list[Evidence]:
@@ -35,12 +36,22 @@ def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> li
                 f"{before.name} {sorted(vals[before.name], key=str)}"
             )
     if differs:
-        return [Evidence(fid, False, "feature set differs on " + "; ".join(differs), tuple(lines))]
+        text = _("feature set differs on {parts}", parts="; ".join(differs))
+        return [Evidence(fid, False, text, tuple(lines))]
     if unknown:
-        text = f"runs.csv has no features for every run on {', '.join(unknown)}: same feature set not shown"
+        text = _(
+            "runs.csv has no features for every run on {parts}: same feature set not shown",
+            parts=", ".join(unknown),
+        )
         return [Evidence(fid, None, text, tuple(lines))]
     by_value: dict[str, list[str]] = {}
     for part, value in said:
         by_value.setdefault(value, []).append(part)
-    text = " | ".join(f"on {' and '.join(ps)}: {v}" for v, ps in by_value.items())
-    return [Evidence(fid, True, f"same feature set for both versions {text}", tuple(lines))]
+    # TRANSLATORS: joins two part names (split names as the user wrote them): "test and general"
+    both = f" {p_('joins part names', 'and')} "
+    text = " | ".join(
+        _("on {parts}: {features}", parts=both.join(ps), features=v) for v, ps in by_value.items()
+    )
+    return [
+        Evidence(fid, True, _("same feature set for both versions {text}", text=text), tuple(lines))
+    ]

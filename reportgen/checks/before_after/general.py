@@ -18,6 +18,7 @@ from reportgen.model.enums import GeneralStatus
 from reportgen.project import Project
 from reportgen.project.predictions import MISSING_LABEL, Predictions
 from reportgen.words import change, count, count_noun, gap_decimals, given, interval, prob
+from reportgen.words.i18n import _, n_
 
 
 def general_section(project: Project) -> General | None:
@@ -74,16 +75,16 @@ def general_section(project: Project) -> General | None:
         t=MISSING,
     )
     if len(preds) != 2:
-        reason = "no per-question predictions on the general set for both models: no interval"
+        reason = _("no per-question predictions on the general set for both models: no interval")
         return _judged(project, replace(out, reason=reason))
     (bp, bv), (ap, av) = preds["baseline"], preds["candidate"]
     cov, ids = coverage(project, cfg.general_split, bp.row_id, ap.row_id)
     if not cov.complete:
         # paired by question id: a drop on other questions than each version's own is no drop
-        reason = (
-            "the two versions did not answer the same general questions ("
-            + coverage_words(cov, "general")
-            + "), so the drop is not shown"
+        reason = _(
+            "the two versions did not answer the same general questions ({why}), so the drop is "
+            "not shown",
+            why=coverage_words(cov, "general"),
         )
         return replace(out, coverage=cov, drop=None, reason=reason)
     bpos = pd.Index(bp.row_id).get_indexer(ids)
@@ -104,7 +105,9 @@ def general_section(project: Project) -> General | None:
         primary=iv.primary,
         bootstrap=iv.bootstrap,
         t=iv.t,
-        reason=f"no interval on the drop ({iv.reason})" if iv.high is None else None,
+        reason=_("no interval on the drop ({reason})", reason=iv.reason)
+        if iv.high is None
+        else None,
     )
     return _judged(project, out)
 
@@ -116,12 +119,13 @@ def _judged(project: Project, out: General) -> General:
     if out.high is not None and out.high <= max_drop + 1e-12:
         return replace(out, held=True, status=GeneralStatus.HELD)
     if out.low is not None and out.low > max_drop:
-        reason = "the whole interval of the drop is above max_drop"
+        reason = _("the whole interval of the drop is above max_drop")
         return replace(out, status=GeneralStatus.DROPPED, reason=reason)
     if out.high is not None:
-        reason = (
-            f"the drop's upper bound {drop_numbers(out)['high']} exceeds the allowed "
-            f"{given(max_drop)}: holding is not shown"
+        reason = _(
+            "the drop's upper bound {high} exceeds the allowed {allowed}: holding is not shown",
+            high=drop_numbers(out)["high"],
+            allowed=given(max_drop),
         )
         return replace(out, reason=reason)
     return out
@@ -157,32 +161,39 @@ def general_scores(general: General) -> str:
     each = []
     for side, score in ((cov.before, general.before), (cov.after, general.after)):
         on = (
-            f"{count(side.answered)} of {count_noun(cov.questions, 'question')}"
+            n_(
+                "{answered} of {n} question",
+                "{answered} of {n} questions",
+                cov.questions,
+                answered=count(side.answered),
+            )
             if not side.outside
             else count_noun(side.answered + side.outside, "question")
         )
-        each.append(f"{prob(score)} on {on}")
+        each.append(_("{score} on {questions}", score=prob(score), questions=on))
     return " -> ".join(each)
 
 
 def general_failure(general: General) -> str:
     """Why the general set does not count as held, naming the numbers."""
     if unpaired(general):
-        return f"holding the general set is not shown: {general.reason}"
+        return _("holding the general set is not shown: {reason}", reason=general.reason)
     g = drop_numbers(general)
     if general.status == "dropped" or (
         general.high is None and general.drop is not None and general.drop > general.max_drop
     ):
-        return (
-            f"the general set dropped {g['drop']} ({g['before']} -> {g['after']}), more than the "
-            f"allowed {g['allowed']}"
+        return _(
+            "the general set dropped {drop} ({before} -> {after}), more than the allowed {allowed}",
+            **g,
         )
     if general.high is None:
-        return (
-            f"holding the general set is not shown: {general.reason} (drop {g['drop']}, "
-            f"allowed {g['allowed']})"
+        return _(
+            "holding the general set is not shown: {reason} (drop {drop}, allowed {allowed})",
+            reason=general.reason,
+            **g,
         )
-    return (
-        f"holding the general set is not shown: the drop {g['drop']} has an upper bound of "
-        f"{g['high']}, above the allowed {g['allowed']}"
+    return _(
+        "holding the general set is not shown: the drop {drop} has an upper bound of {high}, "
+        "above the allowed {allowed}",
+        **g,
     )

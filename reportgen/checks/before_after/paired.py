@@ -15,6 +15,7 @@ from reportgen.stats.bootstrap import block_bootstrap, wider_interval
 from reportgen.stats.results import Bounds
 from reportgen.stats.ttests import ratio_t
 from reportgen.words import count_noun
+from reportgen.words.i18n import _, n_
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ def paired_interval(
     if blocks is None:
         g, n = diff.astype(float), np.ones(diff.size)
     else:
-        _, inv = np.unique(np.asarray(blocks).astype(str), return_inverse=True)
+        _labels, inv = np.unique(np.asarray(blocks).astype(str), return_inverse=True)
         inv = inv.ravel()
         g = np.bincount(inv, weights=diff)
         n = np.bincount(inv).astype(float)
@@ -60,9 +61,9 @@ def paired_interval(
         reason=None,
     )
     if g.size < 2:
-        reason = (
-            f"{count_noun(g.size, 'block' if blocks is not None else 'question')}: "
-            "an interval needs 2"
+        reason = _(
+            "{units}: an interval needs 2",
+            units=count_noun(g.size, "block" if blocks is not None else "question"),
         )
         return replace(out, reason=reason)
     boot = block_bootstrap(g, resamples=cfg.resamples, confidence=cfg.confidence, rng=rng, counts=n)
@@ -77,12 +78,13 @@ def paired_interval(
             # no question changed: the exact (Clopper-Pearson) bound on the share of questions that
             # changed, 0 of N, bounds the difference either way: |difference| <= 1 - (alpha/2)^(1/N)
             u = float(1.0 - ((1.0 - cfg.confidence) / 2.0) ** (1.0 / diff.size))
-            reason = (
-                "no question changed: exact binomial bound for 0 changed of "
-                f"{count_noun(diff.size, 'question')}"
+            reason = n_(
+                "no question changed: exact binomial bound for 0 changed of {n} question",
+                "no question changed: exact binomial bound for 0 changed of {n} questions",
+                diff.size,
             )
             return replace(out, primary="exact", low=-u, high=u, reason=reason)
-        reason = "zero spread: every question (block) moved the same way, no interval"
+        reason = _("zero spread: every question (block) moved the same way, no interval")
         return replace(out, reason=reason)
     which, lo, hi = wider_interval(Bounds(boot["low"], boot["high"]), t, required(gap, "the gap"))
     return replace(out, primary=which, low=lo, high=hi)

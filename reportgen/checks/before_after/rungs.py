@@ -19,6 +19,7 @@ from reportgen.model.relevance import Relevance, Slice
 from reportgen.project import Project
 from reportgen.project.checkfiles import verdicts
 from reportgen.words import confidence, count, count_noun, given, p_text
+from reportgen.words.i18n import _, n_, p_
 
 #: rung-2 facts that apply to one model against its own earlier version on a frozen question set
 BA_FACTS = BEFORE_AFTER_FACTS
@@ -55,8 +56,8 @@ def harness_rung(project: Project, comparisons: list[Comparison]) -> RungResult:
             1,
             "not shown",
             arts,
-            f"{failed[0].kind} check fails: {failed[0].detail}",
-            "an evaluation-harness check fails",
+            _("{kind} check fails: {detail}", kind=failed[0].kind, detail=failed[0].detail),
+            _("an evaluation-harness check fails"),
         ), checks
     if harness and all(v.passed for _, v in harness) and comparisons and not bad:
         return rung(
@@ -64,39 +65,55 @@ def harness_rung(project: Project, comparisons: list[Comparison]) -> RungResult:
             "shown",
             arts,
             None,
-            f"{count_noun(len(harness), 'evaluation-harness check')} "
-            + ("passes" if len(harness) == 1 else "pass")
-            + f" and {count_noun(len(comparisons), 'logged value')} "
-            + ("matches its predictions" if len(comparisons) == 1 else "match their predictions"),
+            p_(
+                "harness rung",
+                "{checks} and {values}",
+                checks=n_(
+                    "{n} evaluation-harness check passes",
+                    "{n} evaluation-harness checks pass",
+                    len(harness),
+                ),
+                values=n_(
+                    "{n} logged value matches its predictions",
+                    "{n} logged values match their predictions",
+                    len(comparisons),
+                ),
+            ),
         ), checks
     if not harness and not comparisons:
         return rung(
             1,
             "not shown",
             arts,
-            "no evaluation-harness checks (e.g. answer parsing verified on a "
-            "sample) in artefacts/checks/",
-            "the harness is unchecked",
+            _(
+                "no evaluation-harness checks (e.g. answer parsing verified on a sample) in "
+                "artefacts/checks/"
+            ),
+            _("the harness is unchecked"),
         ), checks
     unjudged = [(model, v) for model, v in harness if v.passed is None]
     missing = (
-        f"logged value disagrees with its predictions at {bad[0].cite}"
+        _("logged value disagrees with its predictions at {cite}", cite=bad[0].cite)
         if bad
-        else "no evaluation-harness check files in artefacts/checks/"
+        else _("no evaluation-harness check files in artefacts/checks/")
         if not harness
-        else f"the {unjudged[0][1].kind} check of {unjudged[0][0]} has no verdict: "
-        f"{unjudged[0][1].detail}"
+        else _(
+            "the {kind} check of {model} has no verdict: {detail}",
+            kind=unjudged[0][1].kind,
+            model=unjudged[0][0],
+            detail=unjudged[0][1].detail,
+        )
         if unjudged
-        else "no predictions to recompute the logged values from"
+        else _("no predictions to recompute the logged values from")
     )
-    return rung(1, "partly", arts, missing, "the harness is partly checked"), checks
+    return rung(1, "partly", arts, missing, _("the harness is partly checked")), checks
 
 
 def no_interval_words(section: BeforeAfter | None) -> str:
     """Why the frozen-set difference has no interval: no predictions, or too little to resample."""
     if section is None:
-        return "no per-question predictions before and after"
-    return f"no interval on the difference ({section.interval_reason})"
+        return _("no per-question predictions before and after")
+    return _("no interval on the difference ({reason})", reason=section.interval_reason)
 
 
 def noise_rung(project: Project, section: BeforeAfter | None, iv: Interval | None) -> RungResult:
@@ -109,30 +126,39 @@ def noise_rung(project: Project, section: BeforeAfter | None, iv: Interval | Non
         value=iv.low if iv else None,
         bar=0.0,
         artefacts=tuple(arts),
-        text=f"{confidence(project.config.confidence)} interval of the accuracy difference "
-        f"{iv.ends}"
+        text=_(
+            "{confidence} interval of the accuracy difference {ends}",
+            confidence=confidence(project.config.confidence),
+            ends=iv.ends,
+        )
         if iv
         else no_interval_words(section),
     )
     if iv is None or section is None:
-        return rung(3, "not shown", [], no_interval_words(section), "unmeasured"), [check]
+        return rung(3, "not shown", [], no_interval_words(section), _("unmeasured")), [check]
     if iv.above_zero:
         return rung(
             3,
             "shown",
             arts,
             None,
-            f"the difference {iv.signed(iv.gap)} has interval {iv.ends}, "
-            f"above zero; {mcnemar_words(section)}",
+            _(
+                "the difference {gap} has interval {ends}, above zero; {mcnemar}",
+                gap=iv.signed(iv.gap),
+                ends=iv.ends,
+                mcnemar=mcnemar_words(section),
+            ),
         ), [check]
     if iv.below_zero:
-        return rung(3, "not shown", arts, harm_words(iv, section), "tuning made it worse"), [check]
+        return rung(3, "not shown", arts, harm_words(iv, section), _("tuning made it worse")), [
+            check
+        ]
     return rung(
         3,
         "not shown",
         arts,
-        f"the interval {iv.ends} includes zero",
-        "within noise",
+        _("the interval {ends} includes zero", ends=iv.ends),
+        _("within noise"),
     ), [check]
 
 
@@ -141,30 +167,42 @@ def mcnemar_words(section: BeforeAfter, long: bool = False) -> str:
     is none: "no McNemar test (scores are means over 5 epochs)" (``long``: and what fixed and
     broken then are)."""
     if section.mcnemar_p is not None:
-        return f"McNemar {p_text(section.mcnemar_p)}"
+        return _("McNemar {p}", p=p_text(section.mcnemar_p))
     n = max((section.repeats or {}).values(), default=1)
     if not long:
-        return f"no McNemar test (scores are means over up to {n} epochs)"
-    return (
-        f"no McNemar test (each question's score is a mean over up to {n} epochs; fixed and "
-        "broken are the questions whose mean crossed one half)"
+        return _("no McNemar test (scores are means over up to {n} epochs)", n=n)
+    return _(
+        "no McNemar test (each question's score is a mean over up to {n} epochs; fixed and "
+        "broken are the questions whose mean crossed one half)",
+        n=n,
     )
 
 
 def harm_words(iv: Interval, section: BeforeAfter) -> str:
     """A difference whose interval lies below zero, with its numbers: tuning made it worse."""
-    return (
-        f"tuning made it worse: the difference {iv.signed(iv.gap)} has interval {iv.ends}, below "
-        f"zero ({count(section.fixed)} fixed, {count(section.broken)} broken; "
-        f"{mcnemar_words(section)})"
+    return _(
+        "tuning made it worse: the difference {gap} has interval {ends}, below zero ({counts}; "
+        "{mcnemar})",
+        gap=iv.signed(iv.gap),
+        ends=iv.ends,
+        counts=_(
+            "{fixed} fixed, {broken} broken",
+            fixed=count(section.fixed),
+            broken=count(section.broken),
+        ),
+        mcnemar=mcnemar_words(section),
     )
 
 
-#: rung 4's summary for the relevance findings whose own words say more than "no gain shown"
-FINDING_SUMMARY = {
-    "no-useful-gain": "a useful gain is ruled out",
-    "equivalent": "practically equivalent",
-}
+#: the relevance findings whose own words say more than "no gain shown" (``finding_summary``)
+FINDING_SUMMARY = ("no-useful-gain", "equivalent")
+
+
+def finding_summary(finding: str) -> str:
+    """Rung 4's summary for a relevance finding of FINDING_SUMMARY."""
+    if finding == "no-useful-gain":
+        return _("a useful gain is ruled out")
+    return _("practically equivalent")
 
 
 def relevant_rung(
@@ -188,8 +226,11 @@ def relevant_rung(
                 value=section.broken,
                 bar=None,
                 artefacts=section.artefacts,
-                text=f"{count_noun(section.fixed, 'question')} fixed, "
-                f"{count_noun(section.broken, 'question')} broken"
+                text=_(
+                    "{fixed} fixed, {broken} broken",
+                    fixed=count_noun(section.fixed, "question"),
+                    broken=count_noun(section.broken, "question"),
+                )
                 + (f"; {section.category_sentence}" if section.category_sentence else ""),
             )
         )
@@ -199,15 +240,28 @@ def relevant_rung(
     n_required = sum(1 for s in slices or [] if s.required)
     arts = list(project.evidence.get("relevant", []))
     if iv is None:
-        return rung(4, "not shown", arts, "no interval", "unmeasured"), checks
+        return rung(4, "not shown", arts, _("no interval"), _("unmeasured")), checks
     if m is not None and iv.low > m and not bad:
         return rung(
             4,
             "shown",
             arts + list(section.artefacts) if section else arts,
             None,
-            f"the interval's lower end {iv.signed(iv.low)} is above the useful effect {given(m)}"
-            + (f"; {count_noun(n_required, 'required slice')} no worse" if n_required else ""),
+            n_(
+                "the interval's lower end {low} is above the useful effect {effect}; {n} "
+                "required slice no worse",
+                "the interval's lower end {low} is above the useful effect {effect}; {n} "
+                "required slices no worse",
+                n_required,
+                low=iv.signed(iv.low),
+                effect=given(m),
+            )
+            if n_required
+            else _(
+                "the interval's lower end {low} is above the useful effect {effect}",
+                low=iv.signed(iv.low),
+                effect=given(m),
+            ),
         ), checks
     if iv.above_zero:
         return rung(
@@ -216,31 +270,50 @@ def relevant_rung(
             arts,
             slice_failure(bad[0])
             if bad
-            else f"the lower end {iv.signed(iv.low)} does not reach the useful effect {given(m)}"
+            else _(
+                "the lower end {low} does not reach the useful effect {effect}",
+                low=iv.signed(iv.low),
+                effect=given(m),
+            )
             if m is not None
-            else "no min_useful_effect fixed",
-            "a required slice is not shown no worse"
+            else _("no min_useful_effect fixed"),
+            _("a required slice is not shown no worse")
             if bad
-            else "positive, usefulness not established",
+            else _("positive, usefulness not established"),
         ), checks
     if rel is not None and rel.finding in FINDING_SUMMARY:
-        return rung(4, "not shown", arts, rel.finding_text, FINDING_SUMMARY[rel.finding]), checks
-    return rung(4, "not shown", arts, "no gain shown", "no gain shown"), checks
+        return rung(
+            4, "not shown", arts, rel.finding_text, finding_summary(str(rel.finding))
+        ), checks
+    return rung(4, "not shown", arts, _("no gain shown"), _("no gain shown")), checks
 
 
 def _general_text(project: Project, general: General) -> str:
     """The general-set check in words: before and after, the drop, its interval, the allowance."""
     if unpaired(general):
-        return f"general set {general_scores(general)}: {general_failure(general)}"
+        return _(
+            "general set {scores}: {why}",
+            scores=general_scores(general),
+            why=general_failure(general),
+        )
     g = drop_numbers(general)
     iv = (
-        f"{confidence(project.config.confidence)} interval {g['interval']}"
+        _(
+            "{confidence} interval {ends}",
+            confidence=confidence(project.config.confidence),
+            ends=g["interval"],
+        )
         if g["interval"]
-        else "no interval"
+        else _("no interval")
     )
-    return (
-        f"general set {g['before']} -> {g['after']}, drop {g['drop']}, {iv} (allowed "
-        f"{g['allowed']}): " + ("held" if general.held else general_failure(general))
+    return _(
+        "general set {before} -> {after}, drop {drop}, {interval} (allowed {allowed}): {outcome}",
+        before=g["before"],
+        after=g["after"],
+        drop=g["drop"],
+        interval=iv,
+        allowed=g["allowed"],
+        outcome=p_("general set", "held") if general.held else general_failure(general),
     )
 
 
@@ -252,8 +325,8 @@ def general_rung(project: Project, general: General | None) -> RungResult:
             5,
             "not shown",
             arts,
-            "no general-abilities set: forgetting was never tested",
-            "forgetting untested",
+            _("no general-abilities set: forgetting was never tested"),
+            _("forgetting untested"),
         ), []
     check = Check(
         id=GENERAL_SET_HELD.id,
@@ -271,16 +344,17 @@ def general_rung(project: Project, general: General | None) -> RungResult:
             "not shown",
             arts,
             general_failure(general),
-            "the general set did not hold"
+            _("the general set did not hold")
             if general.status == "dropped"
-            else "holding the general set is not shown",
+            else _("holding the general set is not shown"),
         ), [check]
     return rung(
         5,
         "shown",
         arts,
         None,
-        "the general set held (drop {drop}, upper bound {high} <= {allowed})".format(
-            **drop_numbers(general)
+        _(
+            "the general set held (drop {drop}, upper bound {high} <= {allowed})",
+            **drop_numbers(general),
         ),
     ), [check]

@@ -23,6 +23,8 @@ from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.stats import before_after as ba
 from reportgen.words import blocks_phrase, count, count_noun, p_text, pct
+from reportgen.words.i18n import _
+from reportgen.words.rungs import ticked
 
 
 def _correct(
@@ -175,24 +177,38 @@ def category_sentence(dominant: ba.Dominant | None) -> str | None:
     questions are 'dates': tuning broke something specific."; None without such a category."""
     if dominant is None:
         return None
+    name = ticked(dominant.name)
     if dominant.broken == 1:
-        return f"The 1 broken question is '{dominant.name}'."
-    head = f"{dominant.count} of {dominant.broken} broken questions are '{dominant.name}'"
+        return _("The 1 broken question is {name}.", name=name)
+    head = dict(count=count(dominant.count), broken=count(dominant.broken), name=name)
     if dominant.p_share is None or dominant.questions is None or dominant.total is None:
-        return f"{head}: tuning broke something specific."
-    share = f"{pct(dominant.questions / dominant.total)} of the questions"
+        return _(
+            "{count} of {broken} broken questions are {name}: tuning broke something specific.",
+            **head,
+        )
+    share = _("{pct} of the questions", pct=pct(dominant.questions / dominant.total))
     fixed = count(dominant.fixed)
     if dominant.specific:
-        return (
-            f"{head} ({share}; {fixed} of them fixed): more than its share explains "
-            f"({p_text(dominant.p_share)}), so tuning broke something specific."
+        return _(
+            "{count} of {broken} broken questions are {name} ({share}; {fixed} of them fixed): "
+            "more than its share explains ({p}), so tuning broke something specific.",
+            share=share,
+            fixed=fixed,
+            p=p_text(dominant.p_share),
+            **head,
         )
     if (dominant.fixed or 0) >= dominant.count:
-        return (
-            f"{head} ({share}), but {fixed} '{dominant.name}' questions were fixed: tuning moved "
-            "that kind both ways."
+        return _(
+            "{count} of {broken} broken questions are {name} ({share}), but {fixed} {name} "
+            "questions were fixed: tuning moved that kind both ways.",
+            share=share,
+            fixed=fixed,
+            **head,
         )
-    return (
-        f"{head} ({share}): about its share ({p_text(dominant.p_share)}), so no sign that "
-        "tuning broke one kind."
+    return _(
+        "{count} of {broken} broken questions are {name} ({share}): about its share ({p}), so "
+        "no sign that tuning broke one kind.",
+        share=share,
+        p=p_text(dominant.p_share),
+        **head,
     )

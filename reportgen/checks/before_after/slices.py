@@ -20,6 +20,8 @@ from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.stats.before_after import crossed
 from reportgen.words import count, count_noun, gap_decimals, given, interval, prob, with_sign
+from reportgen.words.i18n import _, n_
+from reportgen.words.rungs import quoted
 
 #: the check id this module writes: one per required slice (rung 4)
 NOT_WORSE = CheckId("not-worse-on-*", 4)
@@ -69,10 +71,13 @@ def _unagreed_entry(
     """A slice some of whose questions the two versions label differently: not measured."""
     return replace(
         slice_entry(name, rows, None, required, margin),
-        not_worse_reason=(
-            f"the before and after files label {count(differ)} of its "
-            f"{count_noun(rows, 'question')} differently, and a slice is measured only on labels "
-            "both versions agree on (or from the split file)"
+        not_worse_reason=n_(
+            "the before and after files label {differ} of its {n} question differently, and a "
+            "slice is measured only on labels both versions agree on (or from the split file)",
+            "the before and after files label {differ} of its {n} questions differently, and a "
+            "slice is measured only on labels both versions agree on (or from the split file)",
+            rows,
+            differ=count(differ),
         ),
         labels_disagree=differ,
         before=None,
@@ -157,13 +162,22 @@ def _numbers(s: Slice) -> str:
     """A slice's accuracies and difference with its interval: "from 0.520 to 0.380, difference
     −0.140, interval −0.209 to −0.071"."""
     before, after = _score(s.before), _score(s.after)
-    moved = f"from {prob(before)} to {prob(after)}, " if before is not None else ""
     if s.low is None or s.high is None:
         if s.gap is None:
-            return moved + "no difference measured"
-        return f"{moved}difference {with_sign(s.gap, gap_decimals(s.gap))}, no interval"
-    d = gap_decimals(s.gap, s.low, s.high)
-    return f"{moved}difference {with_sign(s.gap, d)}, interval {interval(s.low, s.high, digits=d)}"
+            rest = _("no difference measured")
+        else:
+            rest = _("difference {gap}, no interval", gap=with_sign(s.gap, gap_decimals(s.gap)))
+    else:
+        d = gap_decimals(s.gap, s.low, s.high)
+        rest = _(
+            "difference {gap}, interval {ends}",
+            gap=with_sign(s.gap, d),
+            ends=interval(s.low, s.high, digits=d),
+        )
+    if before is None:
+        return rest
+    moved = _("from {before} to {after}", before=prob(before), after=prob(after))
+    return f"{moved}, {rest}"
 
 
 def slice_numbers(s: Slice) -> dict[str, str]:
@@ -175,20 +189,37 @@ def slice_numbers(s: Slice) -> dict[str, str]:
 def slice_failure(s: Slice, subject: str = "tuning") -> str:
     """Why a required slice holds the decision back, with its numbers ("tuning made slice 'dates'
     (100 questions) worse: ..."); ``subject`` is who made it worse."""
-    where = f"slice {s.slice!r} ({count_noun(s.rows, 'question')})"
+    where = _slice_where(s)
     if s.worse:
-        beyond = f", beyond the margin {given(-s.margin)}" if s.margin is not None else ""
-        return f"{subject} made {where} worse: {_numbers(s)}{beyond}"
+        numbers = _numbers(s)
+        if s.margin is not None:
+            numbers = _(
+                "{numbers}, beyond the margin {margin}", numbers=numbers, margin=given(-s.margin)
+            )
+        if subject == "it":
+            return _("it made {where} worse: {numbers}", where=where, numbers=numbers)
+        return _("tuning made {where} worse: {numbers}", where=where, numbers=numbers)
     nums = "" if s.labels_disagree else f"{_numbers(s)}; "
-    return f"{where} is not shown to be no worse: {nums}{s.not_worse_reason}"
+    return _(
+        "{where} is not shown to be no worse: {why}",
+        where=where,
+        why=f"{nums}{s.not_worse_reason}",
+    )
+
+
+def _slice_where(s: Slice) -> str:
+    """A slice and its size: "slice 'dates' (100 questions)"."""
+    return _(
+        "slice {name} ({questions})",
+        name=quoted(s.slice),
+        questions=count_noun(s.rows, "question"),
+    )
 
 
 def slice_check(s: Slice, scored: tuple[str, ...] = ()) -> Check:
     """A required slice: not worse after tuning than before, within the margin; ``scored``:
     the question files its rows were scored in."""
-    where = f"slice {s.slice!r} ({count_noun(s.rows, 'question')}): " + (
-        "" if s.labels_disagree else f"{_numbers(s)}; "
-    )
+    where = f"{_slice_where(s)}: " + ("" if s.labels_disagree else f"{_numbers(s)}; ")
     return Check(
         id=NOT_WORSE.of(s.slice),
         rung=4,
@@ -198,9 +229,11 @@ def slice_check(s: Slice, scored: tuple[str, ...] = ()) -> Check:
         artefacts=scored,
         text=where
         + (
-            "not worse shown: the worse end stays within the margin "
-            + (given(-s.margin) if s.margin is not None else "")
+            _(
+                "not worse shown: the worse end stays within the margin {margin}",
+                margin=given(-s.margin) if s.margin is not None else "",
+            )
             if s.not_worse
-            else f"not worse is not shown: {s.not_worse_reason}"
+            else _("not worse is not shown: {reason}", reason=s.not_worse_reason)
         ),
     )
