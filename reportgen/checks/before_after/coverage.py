@@ -81,7 +81,8 @@ def set_words(what: str) -> str:
 def and_join(clauses: list[str]) -> str:
     """Clauses joined by "and" in the language being written."""
     # TRANSLATORS: the word joining two clauses of one sentence ("... unanswered and ...")
-    return f" {p_('joins clauses', 'and')} ".join(clauses)
+    word = p_("joins clauses", "and")
+    return f" {word} ".join(clauses)
 
 
 def coverage_words(cov: Coverage, what: str) -> str:

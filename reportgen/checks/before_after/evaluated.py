@@ -48,7 +48,8 @@ def same_evaluation(project: Project, after: ModelRuns, before: ModelRuns) -> li
     for part, value in said:
         by_value.setdefault(value, []).append(part)
     # TRANSLATORS: joins two part names (split names as the user wrote them): "test and general"
-    both = f" {p_('joins part names', 'and')} "
+    word = p_("joins part names", "and")
+    both = f" {word} "
     text = " | ".join(
         _("on {parts}: {features}", parts=both.join(ps), features=v) for v, ps in by_value.items()
     )

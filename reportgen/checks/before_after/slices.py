@@ -203,7 +203,7 @@ def slice_failure(s: Slice, subject: str = "tuning") -> str:
     return _(
         "{where} is not shown to be no worse: {why}",
         where=where,
-        why=f"{nums}{s.not_worse_reason}",
+        why=nums + str(s.not_worse_reason),
     )
 
 
