@@ -27,6 +27,9 @@ from typing import TYPE_CHECKING
 from reportgen.errors import Problem, UsageError, display_name
 from reportgen.names import FILE_NAMES, RUNG_NAMES
 from reportgen.safe import TMP_PREFIX, escape_controls
+from reportgen.words.i18n import _, current, p_
+from reportgen.words.numbers import count
+from reportgen.words.rungs import rung_word, status_word, verdict_word
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -56,18 +59,31 @@ def gates(report: Report, strict: bool = False, require_rung: int | None = None)
     out = []
     verdict = str(report.decision.verdict)
     if strict:
+        said = _said(verdict_word(verdict))
         out.append(
             Gate(
                 "--strict",
                 verdict == "adopt",
-                f"verdict is {verdict!r}" + ("" if verdict == "adopt" else ", not 'adopt'"),
+                _("verdict is {verdict}", verdict=said)
+                if verdict == "adopt"
+                else _(
+                    "verdict is {verdict}, not {adopt}",
+                    verdict=said,
+                    adopt=_said(verdict_word("adopt")),
+                ),
             )
         )
     if require_rung is not None:
         rung = report.claim.supported_rung
         ok = rung >= require_rung
-        reason = f"supported rung is {rung} of 5" + (
-            f", at least {require_rung} required" if not ok else ""
+        reason = (
+            _("supported rung is {rung} of 5", rung=rung)
+            if ok
+            else _(
+                "supported rung is {rung} of 5, at least {required} required",
+                rung=rung,
+                required=require_rung,
+            )
         )
         blocking = _first_missing_rung(report, rung)
         if not ok and blocking:
@@ -76,13 +92,24 @@ def gates(report: Report, strict: bool = False, require_rung: int | None = None)
     return out
 
 
+def _said(word: str) -> str:
+    """A verdict quoted in a sentence: 'adopt' in English, «прийняти» in Ukrainian."""
+    return repr(word) if current() == "en" else f"«{word}»"
+
+
 def _first_missing_rung(report: Report, supported: int) -> str | None:
     """The rung above the supported one, as "rung 3, larger than noise: not shown: WHY"."""
     nxt = supported + 1
     for r in report.ladder:
         if r.rung == nxt:
             why = r.missing
-            return f"rung {nxt}, {r.name}: {r.status}" + (f": {why}" if why else "")
+            head = _(
+                "rung {n}, {name}: {status}",
+                n=nxt,
+                name=rung_word(r.name),
+                status=status_word(r.status),
+            )
+            return head + (f": {why}" if why else "")
     return None
 
 
@@ -276,9 +303,11 @@ def _finish(root: Element) -> bytes:
 def verdict_line(report: Report) -> str:
     """The line `evreport build` prints: verdict, recommended model, supported rung."""
     claim, decision = report.claim, report.decision
-    return (
-        f"verdict: {decision.verdict} (recommend {decision.recommend}); "
-        f"supported rung {claim.supported_rung} of 5"
+    return _(
+        "verdict: {verdict} (recommend {model}); supported rung {rung} of 5",
+        verdict=verdict_word(decision.verdict),
+        model=decision.recommend,
+        rung=claim.supported_rung,
     )
 
 
@@ -302,7 +331,7 @@ def junit_xml(
                 f"rung {r.rung}: {r.name}",
                 None if status == "shown" else "failure",
                 str(status),
-                f"{status}: {detail}",
+                f"{status_word(str(status))}: {detail}",
                 body,
             )
         )
@@ -408,7 +437,7 @@ def summary_context(
     ladder = [
         SummaryLine(
             STATUS_MARK.get(r.status, "❔"),
-            f"{r.rung}. {r.name}: {r.status}",
+            f"{r.rung}. {rung_word(r.name)}: {status_word(r.status)}",
             r.missing if r.status != "shown" and r.missing else r.summary or "",
         )
         for r in report.ladder
@@ -419,19 +448,19 @@ def summary_context(
     ]
     passed = len(checks) - len(not_passed)
     rung = claim.supported_rung
-    name = RUNG_NAMES[rung - 1] if 1 <= rung <= 5 else "none"
+    name = rung_word(RUNG_NAMES[rung - 1]) if 1 <= rung <= 5 else p_("rung name", "none")
     return Summary(
         title=report.project.title,
         built=True,
-        verdict=str(decision.verdict),
+        verdict=verdict_word(decision.verdict),
         recommend=decision.recommend,
-        supported=f"{rung} of 5 ({name})",
+        supported=_("{rung} of 5 ({name})", rung=rung, name=name),
         original=claim.original,
         rewritten=claim.rewritten,
         ladder=ladder,
         reasons=list(decision.reasons),
         checks=not_passed,
-        checks_passed=f"{passed} of {len(checks)}",
+        checks_passed=_("{passed} of {total}", passed=count(passed), total=count(len(checks))),
         gates=[SummaryLine("✅" if g.passed else "❌", g.option, g.reason) for g in gate_list],
         problems=list(render_problems),
         more_problems="",
@@ -471,7 +500,7 @@ def failed_summary_context(project_name: str, problems: Sequence[Problem | str])
         checks_passed="",
         gates=[],
         problems=shown,
-        more_problems=f"and {more:,} more" if more > 0 else "",
+        more_problems=_("and {n} more", n=count(more)) if more > 0 else "",
     )
 
 

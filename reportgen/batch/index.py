@@ -13,6 +13,8 @@ from reportgen.batch.summary import BatchResult, counts
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import replace_controls
 from reportgen.words import cells, points
+from reportgen.words.i18n import _, current, p_
+from reportgen.words.rungs import rung_word, status_word
 
 STYLESHEETS = ("batch.css",)
 _RUNG_CSS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
@@ -30,8 +32,8 @@ class RungCell:
 
     @property
     def text(self) -> str:
-        """The status as printed: a dash when unknown."""
-        return self.status or cells.DASH
+        """The status as printed, in words: a dash when unknown."""
+        return status_word(self.status) if self.status else cells.DASH
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,22 @@ class IndexRow:
     badge: str = ""
     error_colspan: int = ERROR_COLSPAN
 
+    @property
+    def status_text(self) -> str:
+        """The status as printed (``status`` is the id the CSS class uses)."""
+        return submission_status(self.status)
+
+
+def submission_status(status: str) -> str:
+    """A submission's status (ok, error, missing, ambiguous) in words."""
+    words = {
+        "ok": p_("submission status", "ok"),
+        "error": p_("submission status", "error"),
+        "missing": p_("submission status", "missing"),
+        "ambiguous": p_("submission status", "ambiguous"),
+    }
+    return words.get(status, status)
+
 
 @dataclass(frozen=True)
 class IndexContext:
@@ -93,11 +111,13 @@ class IndexContext:
     roster: bool = False
     #: the class overview, when the hooks added its keys to summary.json (else None)
     overview: Overview | None = None
+    #: the language the page is written in (``<html lang>``)
+    lang: str = "en"
 
     @property
     def rung_headers(self) -> list[str]:
         """The by-name table's rung column headings: "1 correct" ..."""
-        return [f"{i} {name}" for i, name in enumerate(self.rung_names, 1)]
+        return [f"{i} {rung_word(name)}" for i, name in enumerate(self.rung_names, 1)]
 
 
 def _number(x: object) -> float | None:
@@ -110,16 +130,37 @@ def _rung(x: object) -> str:
     return str(x) if isinstance(x, int) and not isinstance(x, bool) else cells.DASH
 
 
-#: the files of a report folder index.html links to, in this order, with their labels
-LINKED = (("report.html", "report"), ("report.pdf", "PDF"), ("feedback.md", "feedback"))
+#: the files of a report folder index.html links to, in this order (labels: ``link_label``)
+LINKED = ("report.html", "report.pdf", "feedback.md")
 #: a batch built without HTML and PDF links its report.json instead (``--format json``)
-JSON_ONLY = ("report.json", "report.json")
-_VERDICT_WORDS = {
-    "adopt": "adopt {candidate}",
-    "keep-baseline": "keep {baseline}",
-    "roll-back": "roll back to {baseline}",
-    "inconclusive": "inconclusive",
-}
+JSON_ONLY = "report.json"
+
+
+def link_label(file: str) -> str:
+    """The label of a link to a report folder's file: report, PDF, feedback, report.json."""
+    if file == "report.html":
+        return p_("index link", "report")
+    if file == "report.pdf":
+        return p_("index link", "PDF")
+    if file == "feedback.md":
+        return p_("index link", "feedback")
+    return file
+
+
+def _verdict_words(verdict: str, candidate: str | None, baseline: str | None) -> str | None:
+    """A verdict with the model it keeps: "adopt mlp", "roll back to before"; None for an
+    unknown verdict. ``candidate``/``baseline`` None: the role in words."""
+    cand = candidate or _("the candidate")
+    base = baseline or _("the baseline")
+    if verdict == "adopt":
+        return _("adopt {candidate}", candidate=cand)
+    if verdict == "keep-baseline":
+        return _("keep {baseline}", baseline=base)
+    if verdict == "roll-back":
+        return _("roll back to {baseline}", baseline=base)
+    if verdict == "inconclusive":
+        return p_("verdict", "inconclusive")
+    return None
 
 
 def _links(out: Path | None, name: str) -> list[Link]:
@@ -135,9 +176,10 @@ def _links(out: Path | None, name: str) -> list[Link]:
         p = folder / file
         return p.is_file() and not p.is_symlink()
 
-    links = [Link(label, f"{quote(name)}/{file}") for file, label in LINKED if there(file)]
-    if not any(link.label in ("report", "PDF") for link in links) and there(JSON_ONLY[0]):
-        links.insert(0, Link(JSON_ONLY[1], f"{quote(name)}/{JSON_ONLY[0]}"))
+    files = [file for file in LINKED if there(file)]
+    links = [Link(link_label(file), f"{quote(name)}/{file}") for file in files]
+    if not any(f in ("report.html", "report.pdf") for f in files) and there(JSON_ONLY):
+        links.insert(0, Link(link_label(JSON_ONLY), f"{quote(name)}/{JSON_ONLY}"))
     return links
 
 
@@ -154,7 +196,7 @@ def _rung_cells(statuses: list[str]) -> list[RungCell]:
     cells_ = []
     for st, credited in zip(statuses, _credited(statuses), strict=True):
         if st == "shown" and not credited:
-            cells_.append(RungCell("shown, not credited", "not-credited"))
+            cells_.append(RungCell("shown, not credited", "not-credited"))  # words: status_word
         else:
             cells_.append(RungCell(st, _RUNG_CSS.get(st, "unknown")))
     return cells_
@@ -168,7 +210,7 @@ def _gap(r: dict[str, Any]) -> str:
     metric = r.get("metric")
     if text == cells.DASH or not isinstance(metric, str) or not metric:
         return text
-    return f"{replace_controls(metric)} gap {text}"
+    return _("{metric} gap {gap}", metric=replace_controls(metric), gap=text)
 
 
 def _display(r: dict[str, Any]) -> dict[str, str]:
@@ -185,18 +227,15 @@ def _verdict(r: dict[str, Any]) -> str:
     if not v:
         return cells.DASH
     d = _display(r)
-    words = _VERDICT_WORDS.get(v)
-    if words is None:
-        return str(v)
-    return words.format(
-        candidate=d.get("candidate") or "the candidate",
-        baseline=d.get("baseline") or r.get("recommend") or "the baseline",
-    )
+    words = _verdict_words(str(v), d.get("candidate"), d.get("baseline") or r.get("recommend"))
+    return str(v) if words is None else words
 
 
 def _points(r: dict[str, Any]) -> str:
     t, m = _number(r.get("total")), _number(r.get("max"))
-    return f"{points(t)} of {points(m)}" if t is not None and m is not None else ""
+    if t is None or m is None:
+        return ""
+    return p_("rubric points", "{points} of {max}", points=points(t), max=points(m))
 
 
 def _late(r: dict[str, Any]) -> str:
@@ -206,11 +245,11 @@ def _late(r: dict[str, Any]) -> str:
     pts = _number(late.get("points"))
     if not pts:
         return ""
-    return f"{points(pts)} late"
+    return _("{points} late", points=points(pts))
 
 
 def _badge(statuses: list[str]) -> str:
-    return f"{sum(_credited(statuses))} of {len(statuses)} shown"
+    return _("{n} of {total} shown", n=sum(_credited(statuses)), total=len(statuses))
 
 
 def _missing_row(m: dict[str, Any]) -> IndexRow:
@@ -220,7 +259,7 @@ def _missing_row(m: dict[str, Any]) -> IndexRow:
         name=replace_controls(str(m.get("name") or "")),
         href=None,
         status=status,
-        error="no submission"
+        error=_("no submission")
         if status == "missing"
         else replace_controls(str(m.get("error") or "")),
         verdict=cells.DASH,
@@ -267,18 +306,19 @@ def index_context(result: BatchResult) -> IndexContext:
     rows += [_missing_row(m) for m in roster_missing]
     rows.sort(key=lambda row: (row.name.casefold(), row.name))
     return IndexContext(
-        title="evreport batch: class overview",
+        title=_("evreport batch: class overview"),
         version=__version__,
         total=c["submissions"],
         ok=c["ok"],
         errors=c["errors"],
-        reached=[(k, n, c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
+        reached=[(k, rung_word(n), c["reached"][n]) for k, n in enumerate(RUNG_NAMES, 1)],
         rung_names=RUNG_NAMES,
         rows=rows,
         missing=sum(1 for m in roster_missing if m.get("status") == "missing"),
         graded=any(row.points for row in rows),
         roster=any(row.student for row in rows),
         overview=_overview(result, rows),
+        lang=current(),
     )
 
 

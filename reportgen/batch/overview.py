@@ -16,6 +16,8 @@ from typing import Any
 
 from reportgen.model.enums import Verdict
 from reportgen.names import RUNG_NAMES
+from reportgen.words.i18n import _, local_number, n_, p_
+from reportgen.words.rungs import rung_word, verdict_word
 
 #: the verdicts in the order the verdict chart draws them
 VERDICTS = tuple(str(v) for v in Verdict)
@@ -112,8 +114,7 @@ class Overview:
     @property
     def duplicates_count(self) -> str:
         """How many groups of possibly copied work, in words ("1 group", "3 groups")."""
-        n = len(self.duplicates)
-        return f"{n} group{'' if n == 1 else 's'}"
+        return n_("{n} group", "{n} groups", len(self.duplicates))
 
     @property
     def common_text(self) -> str:
@@ -132,8 +133,15 @@ def _by_rung(rows: Sequence[dict[str, Any]]) -> list[RungRow]:
             r["name"],
             r.get("report"),
             str(r["supported_rung"]) if isinstance(r.get("supported_rung"), int) else "–",
-            r.get("verdict") or ("error" if r.get("status") != "ok" else "–"),
-            f"{r['total']:g} of {r['max']:g}"
+            verdict_word(r["verdict"])
+            if r.get("verdict")
+            else (p_("submission status", "error") if r.get("status") != "ok" else "–"),
+            p_(
+                "rubric points",
+                "{points} of {max}",
+                points=local_number(f"{r['total']:g}"),
+                max=local_number(f"{r['max']:g}"),
+            )
             if isinstance(r.get("total"), int | float) and isinstance(r.get("max"), int | float)
             else "–",
         )
@@ -145,23 +153,28 @@ def overview_context(rows: Sequence[dict[str, Any]], extra: Mapping[str, Any]) -
     """The class overview from the summary rows and the hooks' keys of summary.json."""
     ok = [r for r in rows if r.get("status") == "ok"]
     rungs = Counter(r.get("supported_rung") for r in ok)
+    none = p_("rung name", "(none)")
     rung_items = [
-        (f"{k} {'(none)' if k == 0 else RUNG_NAMES[k - 1]}", rungs.get(k, 0)) for k in range(6)
+        (f"{k} {none if k == 0 else rung_word(RUNG_NAMES[k - 1])}", rungs.get(k, 0))
+        for k in range(6)
     ]
     verdicts = Counter(r.get("verdict") for r in ok)
-    verdict_items = [(v, verdicts.get(v, 0)) for v in VERDICTS]
+    verdict_items = [(verdict_word(v), verdicts.get(v, 0)) for v in VERDICTS]
     verdict_items += [
         (str(v), n) for v, n in sorted(verdicts.items(), key=str) if v not in VERDICTS and v
     ]
     failed = [r for r in rows if r.get("status") != "ok"]
     missing = [
-        MissingLine(f"{rung} {RUNG_NAMES[int(rung) - 1]}", [(m["count"], m["text"]) for m in items])
+        MissingLine(
+            f"{rung} {rung_word(RUNG_NAMES[int(rung) - 1])}",
+            [(m["count"], m["text"]) for m in items],
+        )
         for rung, items in sorted((extra.get("missing_by_rung") or {}).items())
         if items
     ]
     return Overview(
-        rung_chart=bar_chart("Supported rung", rung_items),
-        verdict_chart=bar_chart("Verdict", verdict_items),
+        rung_chart=bar_chart(_("Supported rung"), rung_items),
+        verdict_chart=bar_chart(_("Verdict"), verdict_items),
         missing=missing,
         failures=[Failure(r["name"], (r.get("error") or "")[:300]) for r in failed],
         duplicates=[

@@ -46,3 +46,15 @@ def ticked(name: object) -> str:
     from reportgen.words.i18n import current
 
     return f"'{name}'" if current() == "en" else f"«{name}»"
+
+
+def verdict_word(verdict: str) -> str:
+    """A verdict id (report.json ``decision.verdict``) as a short word: the id itself in
+    English ("roll-back"), "відкотити" in Ukrainian; an unknown id as it is."""
+    words = {
+        "adopt": p_("verdict", "adopt"),
+        "keep-baseline": p_("verdict", "keep-baseline"),
+        "roll-back": p_("verdict", "roll-back"),
+        "inconclusive": p_("verdict", "inconclusive"),
+    }
+    return words.get(str(verdict), str(verdict))
