@@ -29,6 +29,8 @@ from reportgen.grading.reuse import MAX_REPORT_BYTES, read_report
 from reportgen.grading.rubric import Rubric
 from reportgen.safe import atomic_write, csv_cell
 from reportgen.words import points_value
+from reportgen.words.i18n import _
+from reportgen.words.rungs import quoted
 
 if TYPE_CHECKING:
     from reportgen.grading.feedback import Feedback
@@ -263,24 +265,34 @@ def match_roster(roster: dict[str, str], originals: dict[str, str]) -> RosterMat
         for n in names:
             wanted[n] = wanted.get(n, 0) + 1
     missing, ambiguous = [], []
-    for raw, student, _ in pending:
+    for raw, student, _exact in pending:
         names = candidates[raw]
         shown = clean_text(raw, 80)
         if len(names) == 1 and wanted[names[0]] == 1:
             students[names[0]] = student
         elif not names:
-            missing.append(Unmatched(raw, student, "no submission with this name"))
+            missing.append(Unmatched(raw, student, _("no submission with this name")))
         else:
             if len(names) > 1:
-                why = f"matches {len(names)} submissions ({', '.join(sorted(names))}) and none exactly"
+                why = _(
+                    "matches {n} submissions ({names}) and none exactly",
+                    n=len(names),
+                    names=", ".join(sorted(names)),
+                )
             else:
-                why = f"matches {names[0]} only loosely, and so does another roster line"
+                why = _(
+                    "matches {name} only loosely, and so does another roster line", name=names[0]
+                )
             ambiguous.append(
                 Unmatched(
                     raw,
                     student,
-                    f"roster submission {shown!r} {why}, so no grade goes to this student; "
-                    "write the submission's exact folder or zip name in the roster",
+                    _(
+                        "roster submission {submission} {why}, so no grade goes to this student; "
+                        "write the submission's exact folder or zip name in the roster",
+                        submission=quoted(shown),
+                        why=why,
+                    ),
                 )
             )
     return RosterMatch(students, missing, ambiguous)
@@ -322,7 +334,7 @@ def _grade(opts: GradingOptions, row: dict, fp: dict | None, folder: Path | None
         error = ""
     else:
         scores, points = None, 0.0
-        error = row["error"] or "the report could not be read"
+        error = row["error"] or _("the report could not be read")
     most = max_points(rubric, scores)
     grade = {
         "name": row["name"],

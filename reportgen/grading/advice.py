@@ -13,29 +13,31 @@ from collections.abc import Callable
 from reportgen.model import Report
 from reportgen.model.enums import Finding, Kind, Repeats
 from reportgen.words import count, count_noun, gap_decimals, given, interval, ratio, with_sign
+from reportgen.words.i18n import _
+from reportgen.words.rungs import quoted
 
-#: the general paragraph per rung, for a report that says nothing more specific
-GENERAL = {
-    1: (
+#: the general paragraph per rung (called when written), for a report that says nothing more specific
+GENERAL: dict[int, Callable[[], str]] = {
+    1: lambda: _(
         "Add the check files in artefacts/checks/ (initial_loss, gradient, overfit, shapes) "
         "for your candidate model, and a predictions file for every run in runs.csv so that "
         "evreport can recompute each logged value."
     ),
-    2: (
+    2: lambda: _(
         "Freeze your split with 'evreport freeze' before your first run (split/manifest.json), "
         "and log both models in runs.csv on the same rows, features and split_id, each run "
         "with its started_at time."
     ),
-    3: (
+    3: lambda: _(
         "Log more seeds of each model in runs.csv, each with its validation and test "
         "predictions files, so that the gap can be compared with retraining noise and the test "
         "gap gets an interval."
     ),
-    4: (
+    4: lambda: _(
         "State the smallest gain worth having as min_useful_effect in evreport.toml [claim], "
         "so that the report can say whether the gap matters."
     ),
-    5: (
+    5: lambda: _(
         "Add a slice column and list the slices that must not get worse under [evaluation] "
         "not_worse_on (or, for a before-after project, a general question set), so that the "
         "report can show where the result holds."
@@ -55,7 +57,7 @@ def advice(report: Report, rung: int | None) -> str:
     if rung is None:
         return ""
     pieces = ADVISERS[rung](report) if rung in ADVISERS else []
-    return " ".join(pieces[:MOST]) or GENERAL.get(rung, "")
+    return " ".join(pieces[:MOST]) or (GENERAL[rung]() if rung in GENERAL else "")
 
 
 def _correct(report: Report) -> list[str]:
@@ -66,75 +68,95 @@ def _correct(report: Report) -> list[str]:
     failed = [c for c in sanity if c.passed is False]
     for c in failed[:1]:
         text = _text(c.text)
+        name = c.id.removeprefix("rung1-")
         out.append(
-            f"Fix the failing {c.id.removeprefix('rung1-')} check"
-            + (f" ({text})" if text else "")
-            + " and run it again."
+            _("Fix the failing {check} check ({text}) and run it again.", check=name, text=text)
+            if text
+            else _("Fix the failing {check} check and run it again.", check=name)
         )
     if absent:
-        out.append(f"Add the missing check files to artefacts/checks/: {', '.join(absent)}.")
+        out.append(
+            _("Add the missing check files to artefacts/checks/: {files}.", files=", ".join(absent))
+        )
     logged = next((c for c in checks if c.id == "logged-equals-recomputed"), None)
     if logged is not None and logged.passed is False:
         out.append(
-            "Make the logged values in runs.csv agree with their predictions files: the report's "
-            "warning names the row and the likely cause."
+            _(
+                "Make the logged values in runs.csv agree with their predictions files: the "
+                "report's warning names the row and the likely cause."
+            )
         )
     elif logged is not None and logged.passed is None:
         out.append(
-            "Name a predictions file for every run in runs.csv so that evreport can recompute "
-            "each logged value."
+            _(
+                "Name a predictions file for every run in runs.csv so that evreport can "
+                "recompute each logged value."
+            )
         )
     return out
 
 
-#: advice per fairness fact: (when it failed, when it is unknown)
-FACT_ADVICE = {
-    "manifest-verified": (
-        "Your split files do not match split/manifest.json: restore the frozen files, or "
-        "freeze again and rerun the models.",
-        "Freeze your split with 'evreport freeze' before your first run (split/manifest.json).",
+#: advice per fairness fact, in the language written: (when it failed, when it is unknown)
+FACT_ADVICE: dict[str, Callable[[], tuple[str | None, str | None]]] = {
+    "manifest-verified": lambda: (
+        _(
+            "Your split files do not match split/manifest.json: restore the frozen files, or "
+            "freeze again and rerun the models."
+        ),
+        _("Freeze your split with 'evreport freeze' before your first run (split/manifest.json)."),
     ),
-    "frozen-before-runs": (
-        "The split was frozen after the first run: freeze it before training and rerun.",
-        "Log started_at for every run in runs.csv so that the freeze can be shown to come first.",
+    "frozen-before-runs": lambda: (
+        _("The split was frozen after the first run: freeze it before training and rerun."),
+        _(
+            "Log started_at for every run in runs.csv so that the freeze can be shown to come first."
+        ),
     ),
-    "rule-before-runs": (
-        "The decision rule ([rule] written in evreport.toml) is dated after the first run: fix "
-        "the rule before you train.",
-        "Set [rule] written in evreport.toml to the day you fixed the rule, and log started_at "
-        "for every run.",
+    "rule-before-runs": lambda: (
+        _(
+            "The decision rule ([rule] written in evreport.toml) is dated after the first run: "
+            "fix the rule before you train."
+        ),
+        _(
+            "Set [rule] written in evreport.toml to the day you fixed the rule, and log "
+            "started_at for every run."
+        ),
     ),
-    "parts-disjoint": ("Remove the rows that sit in two parts of the split.", None),
-    "predictions-cover-parts": (
-        "Make each predictions file score exactly the rows of its split part.",
+    "parts-disjoint": lambda: (_("Remove the rows that sit in two parts of the split."), None),
+    "predictions-cover-parts": lambda: (
+        _("Make each predictions file score exactly the rows of its split part."),
         None,
     ),
-    "same-rows-validation": ("Score both models on the same validation rows.", None),
-    "same-rows-test": ("Score both models on the same test rows.", None),
-    "same-features": (
-        "Train both models on the same feature set.",
-        "Log the features column for every run in runs.csv.",
+    "same-rows-validation": lambda: (_("Score both models on the same validation rows."), None),
+    "same-rows-test": lambda: (_("Score both models on the same test rows."), None),
+    "same-features": lambda: (
+        _("Train both models on the same feature set."),
+        _("Log the features column for every run in runs.csv."),
     ),
-    "same-split-id": (
-        "Train both models on the same split.",
-        "Log the split_id column for every run in runs.csv.",
+    "same-split-id": lambda: (
+        _("Train both models on the same split."),
+        _("Log the split_id column for every run in runs.csv."),
     ),
-    "same-metric": (
+    "same-metric": lambda: (
         None,
-        "Write predictions files for both models so that evreport recomputes the metric for both.",
+        _(
+            "Write predictions files for both models so that evreport recomputes the metric for "
+            "both."
+        ),
     ),
-    "tuning-budget": (
-        "Give both models a comparable tuning budget on validation (at most twice as many "
-        "configurations for one as for the other).",
-        "Log the validation runs of both models in runs.csv, one row per configuration tried.",
+    "tuning-budget": lambda: (
+        _(
+            "Give both models a comparable tuning budget on validation (at most twice as many "
+            "configurations for one as for the other)."
+        ),
+        _("Log the validation runs of both models in runs.csv, one row per configuration tried."),
     ),
-    "test-opened-once-candidate": (
-        "Score only the one configuration you chose on test, once.",
-        "Score the chosen configuration on test.",
+    "test-opened-once-candidate": lambda: (
+        _("Score only the one configuration you chose on test, once."),
+        _("Score the chosen configuration on test."),
     ),
-    "test-opened-once-baseline": (
-        "Score only the one configuration you chose on test, once.",
-        "Score the chosen configuration on test.",
+    "test-opened-once-baseline": lambda: (
+        _("Score only the one configuration you chose on test, once."),
+        _("Score the chosen configuration on test."),
     ),
 }
 
@@ -144,11 +166,15 @@ def _fair(report: Report) -> list[str]:
     for f in report.fairness:
         if f.passed is True:
             continue
-        failed, unknown = FACT_ADVICE.get(f.id, (None, None))
+        failed, unknown = FACT_ADVICE[f.id]() if f.id in FACT_ADVICE else (None, None)
         said = failed if f.passed is False else unknown
         if said and said not in out:
             text = _text(f.text)
-            out.append(said[:-1] + f" (now: {text})." if text and f.passed is False else said)
+            out.append(
+                _("{advice} (now: {now}).", advice=said[:-1], now=text)
+                if text and f.passed is False
+                else said
+            )
     return out
 
 
@@ -160,17 +186,31 @@ def _seed(report: Report) -> list[str]:
     samples = report.project.repeats == Repeats.SAMPLES
     in_sd = seed.gap_in_sd
     if in_sd is None and not seed.trivial:
+        fields = dict(candidate=count(seed.n.candidate), baseline=count(seed.n.baseline))
         return [
-            f"Log at least 5 seeds of each model in runs.csv, each with its validation "
-            f"predictions (now {count(seed.n.candidate)} and {count(seed.n.baseline)}), so that "
-            + ("the sampling noise of repeated runs" if samples else "retraining noise")
-            + " is measured."
+            _(
+                "Log at least 5 seeds of each model in runs.csv, each with its validation "
+                "predictions (now {candidate} and {baseline}), so that the sampling noise of "
+                "repeated runs is measured.",
+                **fields,
+            )
+            if samples
+            else _(
+                "Log at least 5 seeds of each model in runs.csv, each with its validation "
+                "predictions (now {candidate} and {baseline}), so that retraining noise is "
+                "measured.",
+                **fields,
+            )
         ]
     if in_sd is not None and not seed.passes:
         return [
-            f"The validation gap is {ratio(in_sd, signed=True)} seed sd and the rule needs more "
-            f"than {given(seed.multiple)}: more seeds make the sd better known but do not raise "
-            "the ratio; only a larger gap passes it."
+            _(
+                "The validation gap is {ratio} seed sd and the rule needs more than {multiple}: "
+                "more seeds make the sd better known but do not raise the ratio; only a larger "
+                "gap passes it.",
+                ratio=ratio(in_sd, signed=True),
+                multiple=given(seed.multiple),
+            )
         ]
     return []
 
@@ -180,8 +220,10 @@ def _noise(report: Report) -> list[str]:
     block, iv = report.noise.block, report.noise.interval
     if block is None and iv is None:
         out.append(
-            "Write per-row test predictions for both models (a predictions file for each test "
-            "run) so that the test gap gets an interval."
+            _(
+                "Write per-row test predictions for both models (a predictions file for each "
+                "test run) so that the test gap gets an interval."
+            )
         )
     elif block is None and iv is not None:
         out.extend(_test_interval(report, iv.low, iv.high, iv.gap))
@@ -189,11 +231,14 @@ def _noise(report: Report) -> list[str]:
         reason = _text(block.reason)
         if 0 <= block.blocks < 2:
             out.append(
-                f"The test rows fall in {count_noun(block.blocks, 'block')}, and an interval "
-                "needs at least 2: score the test part over more blocks."
+                _(
+                    "The test rows fall in {blocks}, and an interval needs at least 2: score the "
+                    "test part over more blocks.",
+                    blocks=count_noun(block.blocks, "block"),
+                )
             )
         elif reason:
-            out.append(f"The test gap has no interval: {reason}.")
+            out.append(_("The test gap has no interval: {reason}.", reason=reason))
     elif block is not None and block.low is not None and block.high is not None:
         out.extend(_test_interval(report, block.low, block.high, block.gap))
     return out
@@ -203,17 +248,25 @@ def _test_interval(report: Report, low: float, high: float, gap: float | None) -
     """What the test interval says: a harm when wholly below zero, undecided when it spans zero."""
     ends = interval(low, high, digits=gap_decimals(gap, low, high))
     if high < 0:
-        cand = _text(report.project.candidate) or "the candidate"
-        base = _text(report.project.baseline) or "the baseline"
+        cand = _text(report.project.candidate) or _("the candidate")
+        base = _text(report.project.baseline) or _("the baseline")
         return [
-            f"The test interval {ends} lies wholly below zero: {cand} is worse than {base} on "
-            "the test rows, a harm that more test rows would not turn into a gain; claim the "
-            "harm, as the claim your evidence supports does."
+            _(
+                "The test interval {ends} lies wholly below zero: {candidate} is worse than "
+                "{baseline} on the test rows, a harm that more test rows would not turn into a "
+                "gain; claim the harm, as the claim your evidence supports does.",
+                ends=ends,
+                candidate=cand,
+                baseline=base,
+            )
         ]
     if low <= 0:
         return [
-            f"The test interval {ends} includes zero: more test rows (more blocks) narrow it; "
-            "the reconsider-when items below say how many."
+            _(
+                "The test interval {ends} includes zero: more test rows (more blocks) narrow it; "
+                "the reconsider-when items below say how many.",
+                ends=ends,
+            )
         ]
     return []
 
@@ -222,26 +275,40 @@ def _relevant(report: Report) -> list[str]:
     rel = report.relevance
     out = []
     if rel is None:
-        return ["There is no evaluation interval to judge the size of the gap: show rung 3 first."]
+        return [
+            _("There is no evaluation interval to judge the size of the gap: show rung 3 first.")
+        ]
     m = rel.min_useful_effect
     if m is None:
         out.append(
-            "State the smallest gain worth having as min_useful_effect in evreport.toml [claim], "
-            "before new runs."
+            _(
+                "State the smallest gain worth having as min_useful_effect in evreport.toml "
+                "[claim], before new runs."
+            )
         )
     elif rel.finding == Finding.POSITIVE_NOT_USEFUL:
         low = with_sign(rel.low, gap_decimals(rel.gap, rel.low, rel.high))
         out.append(
-            f"The interval's lower end {low} does not "
-            f"reach your useful effect {given(m)}: the gain may be real but is not shown to be "
-            "worth having; more test data would narrow the interval."
+            _(
+                "The interval's lower end {low} does not reach your useful effect {effect}: the "
+                "gain may be real but is not shown to be worth having; more test data would "
+                "narrow the interval.",
+                low=low,
+                effect=given(m),
+            )
         )
     for s in report.slices or ():
         if s.required and not s.not_worse:
             why = _text(s.not_worse_reason)
+            name = quoted(s.slice)
             out.append(
-                f"Show that the candidate is no worse on slice {s.slice!r}"
-                + (f" (now: {why})." if why else ".")
+                _(
+                    "Show that the candidate is no worse on slice {name} (now: {why}).",
+                    name=name,
+                    why=why,
+                )
+                if why
+                else _("Show that the candidate is no worse on slice {name}.", name=name)
             )
     return out
 
@@ -253,21 +320,29 @@ def _bounded(report: Report) -> list[str]:
         general = report.general
         if general is None:
             out.append(
-                "Score both versions on a general question set ([general] split in "
-                "evreport.toml), so that forgetting is measured."
+                _(
+                    "Score both versions on a general question set ([general] split in "
+                    "evreport.toml), so that forgetting is measured."
+                )
             )
         elif _text(general.reason):
-            out.append(f"The general set is not shown to hold: {_text(general.reason)}.")
+            out.append(
+                _("The general set is not shown to hold: {reason}.", reason=_text(general.reason))
+            )
         return out
     if not project.slice_column:
         out.append(
-            "Add a slice column ([evaluation] slice) and list the slices that must not get "
-            "worse under not_worse_on."
+            _(
+                "Add a slice column ([evaluation] slice) and list the slices that must not get "
+                "worse under not_worse_on."
+            )
         )
     if not project.block_column:
         out.append(
-            "Add a block column ([evaluation] block, for example the week) so that the report "
-            "can state the period the result was measured on."
+            _(
+                "Add a block column ([evaluation] block, for example the week) so that the "
+                "report can state the period the result was measured on."
+            )
         )
     return out
 

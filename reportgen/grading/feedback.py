@@ -14,33 +14,106 @@ from dataclasses import dataclass, field, replace
 
 from reportgen.errors import clean_text
 from reportgen.grading.advice import advice
-from reportgen.grading.rubric import Score, ladder_by_rung, lowest_unshown
+from reportgen.grading.rubric import Score, label_words, ladder_by_rung, lowest_unshown
 from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import plain_markdown
 from reportgen.view.parts import in_words
 from reportgen.words import points
+from reportgen.words.i18n import _, current, p_
+from reportgen.words.rungs import rung_word, status_word
 
-#: what a rung means, said to the student
-RUNG_MEANING = {
-    1: "your code and your logged numbers are right",
-    2: "both models were compared on equal terms",
-    3: "the gap between the models is bigger than chance would give",
-    4: "the gap is big enough to matter in practice",
-    5: "you know where the result holds and where it might not",
-}
-#: jargon that may appear in the report's own text, each with a one-line meaning
-GLOSSARY = {
-    "seed": "the random starting point of one training run; retraining with another seed gives a slightly different model.",
-    "sd": "standard deviation: how far results typically spread around their average.",
-    "interval": "the range of gaps that your data are consistent with (95%: it would contain the true gap 95 times in 100).",
-    "block": "a group of test rows (for example one week) that is resampled as a whole, because rows in it are alike.",
-    "slice": "a named part of the test data (for example one route or one region).",
-    "validation": "the part of the data you tune on; the test part is opened only once, at the end.",
-    "useful effect": "the smallest gain you said is worth having (min_useful_effect).",
-    "bootstrap": "re-drawing the test blocks at random many times to see how much the gap moves.",
-    "rung": "one step of the evidence ladder: correct, fair, larger than noise, relevant, bounded.",
-}
+
+def rung_meaning(rung: int) -> str:
+    """What a rung means, said to the student."""
+    return {
+        1: _("your code and your logged numbers are right"),
+        2: _("both models were compared on equal terms"),
+        3: _("the gap between the models is bigger than chance would give"),
+        4: _("the gap is big enough to matter in practice"),
+        5: _("you know where the result holds and where it might not"),
+    }[rung]
+
+
+#: the jargon feedback explains, by id: the id is also the English word looked for
+GLOSSARY = (
+    "seed",
+    "sd",
+    "interval",
+    "block",
+    "slice",
+    "validation",
+    "useful effect",
+    "bootstrap",
+    "rung",
+)
+
+
+def glossary_entry(term: str) -> tuple[str, str, str]:
+    """(the word as printed, its one-line meaning, the pattern that finds it in the text) of
+    a GLOSSARY term; the pattern of another language finds the word in any of its forms."""
+    # TRANSLATORS: each "glossary pattern" is a regular expression that finds the term in any
+    # grammatical form in lowercase text (Ukrainian: the stem, e.g. "\bсід\w*")
+    entries = {
+        "seed": (
+            p_("glossary term", "seed"),
+            _(
+                "the random starting point of one training run; retraining with another seed "
+                "gives a slightly different model."
+            ),
+            p_("glossary pattern", r"seeds?"),
+        ),
+        "sd": (
+            p_("glossary term", "sd"),
+            _("standard deviation: how far results typically spread around their average."),
+            p_("glossary pattern", r"sds?"),
+        ),
+        "interval": (
+            p_("glossary term", "interval"),
+            _(
+                "the range of gaps that your data are consistent with (95%: it would contain "
+                "the true gap 95 times in 100)."
+            ),
+            p_("glossary pattern", r"intervals?"),
+        ),
+        "block": (
+            p_("glossary term", "block"),
+            _(
+                "a group of test rows (for example one week) that is resampled as a whole, "
+                "because rows in it are alike."
+            ),
+            p_("glossary pattern", r"blocks?"),
+        ),
+        "slice": (
+            p_("glossary term", "slice"),
+            _("a named part of the test data (for example one route or one region)."),
+            p_("glossary pattern", r"slices?"),
+        ),
+        "validation": (
+            p_("glossary term", "validation"),
+            _("the part of the data you tune on; the test part is opened only once, at the end."),
+            p_("glossary pattern", r"validations?"),
+        ),
+        "useful effect": (
+            p_("glossary term", "useful effect"),
+            _("the smallest gain you said is worth having (min_useful_effect)."),
+            p_("glossary pattern", r"useful effects?"),
+        ),
+        "bootstrap": (
+            p_("glossary term", "bootstrap"),
+            _("re-drawing the test blocks at random many times to see how much the gap moves."),
+            p_("glossary pattern", r"bootstraps?"),
+        ),
+        "rung": (
+            p_("glossary term", "rung"),
+            _(
+                "one step of the evidence ladder: correct, fair, larger than noise, relevant, "
+                "bounded."
+            ),
+            p_("glossary pattern", r"rungs?"),
+        ),
+    }
+    return entries[term]
 
 
 def md_escape(text: object, limit: int | None = 2000) -> str:
@@ -53,11 +126,14 @@ def md_escape(text: object, limit: int | None = 2000) -> str:
 
 #: where one sentence ends and the next begins: ". " before a capital, a digit or a quote
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“‘−+-])")
+#: the same in a language written in Cyrillic (Ukrainian capitals too, and «)
+_SENTENCE_END_CYRILLIC = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯІЇЄҐ0-9\"'(“‘«−+-])")
 
 
 def sentences(text: str) -> list[str]:
     """``text`` cut into its sentences (at ". " before a capital or a number)."""
-    return [t for t in _SENTENCE_END.split(" ".join(text.split())) if t]
+    end = _SENTENCE_END if current() == "en" else _SENTENCE_END_CYRILLIC
+    return [t for t in end.split(" ".join(text.split())) if t]
 
 
 def sentence_key(sentence: str) -> str:
@@ -148,14 +224,16 @@ def feedback_data(
         total=points(total or 0),
         max=points(max_points or 0),
         lines=[
-            PointsLine(s.line.label, points(s.points) if s.applies else "—", clean_text(s.why, 300))
+            PointsLine(
+                label_words(s.line), points(s.points) if s.applies else "—", clean_text(s.why, 300)
+            )
             for s in scores or []
         ],
-        error=None if built else clean_text(error or "unknown", 1000),
+        error=None if built else clean_text(error or _("unknown"), 1000),
         rung=rung,
-        rung_name=RUNG_NAMES[rung - 1] if rung else "",
-        meaning=RUNG_MEANING[rung] if rung else "",
-        status=clean_text(status, 20),
+        rung_name=rung_word(RUNG_NAMES[rung - 1]) if rung else "",
+        meaning=rung_meaning(rung) if rung else "",
+        status=clean_text(status_word(status), 30),
         missing=clean_text(missing, 600) if missing and missing.strip() else None,
         advice=(said(advice(report, rung)) or "") if report is not None else "",
         files=[clean_text(a, 200) for a in row.artefacts][:5] if row is not None else [],
@@ -166,9 +244,12 @@ def feedback_data(
     words = " ".join(
         [fb.meaning, fb.missing or "", fb.advice, fb.rewritten or "", *fb.reconsider]
         + [ln.why for ln in fb.lines]
-        + (["rung"] if built else [])
     ).lower()
-    glossary = [(k, v) for k, v in GLOSSARY.items() if re.search(rf"\b{re.escape(k)}s?\b", words)]
+    glossary = []
+    for term in GLOSSARY:
+        word, meaning, pattern = glossary_entry(term)
+        if (term == "rung" and built) or re.search(pattern, words):
+            glossary.append((word, meaning))
     return _once(replace(fb, glossary=glossary))
 
 
@@ -195,59 +276,76 @@ def _label(text: str) -> str:
 def render_markdown(fb: Feedback) -> str:
     """feedback.md: the points table, what to fix first, the supported claim, the glossary."""
     e = md_escape
-    lines = [f"# Feedback for {e(fb.name, 200)}", ""]
+    lines = ["# " + _("Feedback for {name}", name=e(fb.name, 200)), ""]
     if fb.graded:
-        lines += [f"**Points: {fb.total} of {fb.max}**", ""]
-        lines += ["| rubric line | points | why |", "|---|---:|---|"]
+        lines += ["**" + _("Points: {total} of {max}", total=fb.total, max=fb.max) + "**", ""]
+        head = (
+            p_("feedback column", "rubric line"),
+            p_("feedback column", "points"),
+            p_("feedback column", "why"),
+        )
+        lines += ["| " + " | ".join(head) + " |", "|---|---:|---|"]
         lines += [f"| {_label(ln.label)} | {ln.points} | {e(ln.why, 300)} |" for ln in fb.lines]
         lines.append("")
-    lines += ["## What to fix first", ""]
+    lines += ["## " + _("What to fix first"), ""]
     if fb.error is not None:
         lines += [
-            "Your project could not be built, so it gets no points yet. The reason was:",
+            _("Your project could not be built, so it gets no points yet. The reason was:"),
             "",
             f"> {e(fb.error, 1000)}",
             "",
-            "Fix this first, then run `evreport build` on your project yourself to check it.",
+            _(
+                "Fix this first, then run {command} on your project yourself to check it.",
+                command="`evreport build`",
+            ),
             "",
         ]
         return "\n".join(lines)
     if fb.rung is None:
         lines.append(
-            "Your report shows every rung of the ladder. Nothing is missing; check the "
-            "reconsider-when items below to see what would change your conclusion."
+            _(
+                "Your report shows every rung of the ladder. Nothing is missing; check the "
+                "reconsider-when items below to see what would change your conclusion."
+            )
         )
     else:
         lines.append(
-            f"The lowest rung your report does not show is rung {fb.rung} ({fb.rung_name}): "
-            f"showing that {fb.meaning}. It is {e(fb.status)} now."
+            _(
+                "The lowest rung your report does not show is rung {rung} ({name}): showing "
+                "that {meaning}. It is {status} now.",
+                rung=fb.rung,
+                name=fb.rung_name,
+                meaning=fb.meaning,
+                status=e(fb.status),
+            )
         )
         if fb.missing:
-            lines.append(f"What is missing: {e(fb.missing, 600)}.")
+            lines.append(_("What is missing: {missing}.", missing=e(fb.missing, 600)))
         if fb.advice:
             lines.append(e(fb.advice, 2000))
         if fb.files:
             lines.append(
-                "The report looked at these files for this rung: "
-                + ", ".join(f"`{f.replace('`', '')}`" for f in fb.files)
-                + "."
+                _(
+                    "The report looked at these files for this rung: {files}.",
+                    files=", ".join(f"`{f.replace('`', '')}`" for f in fb.files),
+                )
             )
     lines.append("")
     if fb.rewritten:
         lines += [
-            "## The claim your evidence supports",
+            "## " + _("The claim your evidence supports"),
             "",
-            f"Your evidence supports rung {fb.supported}. A claim you can make now:",
+            _("Your evidence supports rung {rung}. A claim you can make now:", rung=fb.supported),
             "",
             f"> {e(fb.rewritten, 1500)}",
             "",
         ]
     if fb.reconsider:
-        lines += ["## You would reconsider the conclusion when", ""]
+        lines += ["## " + _("You would reconsider the conclusion when"), ""]
         lines += [f"- {e(i, 600)}" for i in fb.reconsider]
         lines.append("")
     if fb.glossary:
-        lines += ["## Words used here", ""]
+        lines += ["## " + _("Words used here"), ""]
         lines += [f"- **{k}**: {v}" for k, v in fb.glossary]
         lines.append("")
     return "\n".join(lines)

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from reportgen.errors import UsageError, clean_text
 from reportgen.names import RUNG_KEYS
 from reportgen.words import cells, count, count_noun
+from reportgen.words.i18n import _, current, p_
+from reportgen.words.rungs import rung_word, status_word
 
 if TYPE_CHECKING:
     from reportgen.checks.ids import CheckId
@@ -34,11 +36,15 @@ TABLES = ("rungs", "checks", "claim", "deductions")
 #: that is not shown earning its not_shown points; "status" scores each rung's own status
 CREDIT = ("credited", "status")
 DEDUCTION_KEYS = ("per_warning", "max_warnings", "late")
-#: each design in the words of a line that does not apply ("does not apply to a ... comparison")
+#: each design's "why" of a check line that does not apply to it (left out of the maximum)
 DESIGN_WORDS = {
-    "split": "model against baseline",
-    "cv": "cross-validated",
-    "before-after": "before/after",
+    "split": lambda: _(
+        "does not apply to a model against baseline comparison: left out of the maximum"
+    ),
+    "cv": lambda: _("does not apply to a cross-validated comparison: left out of the maximum"),
+    "before-after": lambda: _(
+        "does not apply to a before/after comparison: left out of the maximum"
+    ),
 }
 
 
@@ -62,6 +68,25 @@ class Line:
         if self.kind in ("warnings", "late"):
             return 0.0
         return max(self.points.values(), default=0.0)
+
+
+def label_words(line: Line) -> str:
+    """A rubric line's label as feedback prints it, in the language being written (the
+    label Line keeps is the English one the rubric was read with)."""
+    if line.kind == "rung":
+        from reportgen.names import RUNG_NAMES
+
+        i = int(line.key)
+        return _("rung {n} ({name})", n=i, name=rung_word(RUNG_NAMES[i - 1]))
+    if line.kind == "check":
+        return _("check {name}", name=line.key)
+    if line.kind == "claim":
+        return _("an honest claim")
+    if line.kind == "warnings":
+        return _("input warnings")
+    if line.kind == "late":
+        return _("runs after the deadline")
+    return line.label
 
 
 @dataclass(frozen=True)
@@ -277,12 +302,12 @@ class Score:
 def _check_passed(report: Report, pattern: str) -> tuple[bool, str]:
     found = [c for c in report.checks if fnmatch.fnmatchcase(c.id, pattern)]
     if not found:
-        return False, "this check is not in your report"
+        return False, _("this check is not in your report")
     failed = [c for c in found if c.passed is not True]
     if not failed:
-        return True, "passed"
+        return True, p_("check outcome", "passed")
     c = failed[0]
-    state = "not shown" if c.passed is None else "failed"
+    state = p_("check outcome", "not shown") if c.passed is None else p_("check outcome", "failed")
     return False, f"{state}: {c.text}" if c.text else state
 
 
@@ -313,16 +338,23 @@ def _rung_score(
     lowest unshown one earns the points of "not shown" (it keeps its status, not its credit)."""
     i = int(line.key)
     if i not in ladder:
-        return Score(line, 0.0, "not in the report")
+        return Score(line, 0.0, _("not in the report"))
     status = str(ladder[i].status)
     if rubric.credit == "credited" and lowest is not None and i > lowest:
-        below = str(ladder[lowest].status) if lowest in ladder else "not in the report"
+        below = (
+            status_word(str(ladder[lowest].status)) if lowest in ladder else _("not in the report")
+        )
         return Score(
             line,
             line.points.get("not shown", 0.0),
-            f"{status}, not credited: rung {count(lowest)} below it is {below}",
+            _(
+                "{status}, not credited: rung {n} below it is {below}",
+                status=status_word(status),
+                n=count(lowest),
+                below=below,
+            ),
         )
-    return Score(line, line.points.get(status, 0.0), status)
+    return Score(line, line.points.get(status, 0.0), status_word(status))
 
 
 def late_runs(latest: str | None, deadline: datetime | None) -> bool:
@@ -344,8 +376,16 @@ def _claim_score(line: Line, report: Report) -> Score:
     text = report.project.claim
     supported = report.claim.supported_rung
     reach = claimed_rung(text)
-    words = f" ('{', '.join(reach.words)}')" if reach.words else ""
-    why = f"your claim{words} reaches rung {reach.rung}; the evidence supports rung {supported}"
+    fields = dict(rung=reach.rung, supported=supported)
+    if reach.words:
+        said = ", ".join(reach.words)
+        why = _(
+            "your claim ({words}) reaches rung {rung}; the evidence supports rung {supported}",
+            words=f"'{said}'" if current() == "en" else f"«{said}»",
+            **fields,
+        )
+    else:
+        why = _("your claim reaches rung {rung}; the evidence supports rung {supported}", **fields)
     return Score(line, line.points["points"] if honest(text, supported) else 0.0, why)
 
 
@@ -364,8 +404,7 @@ def score(
         if line.kind == "rung":
             out.append(_rung_score(rubric, line, ladder, lowest))
         elif line.kind == "check" and not _check_applies(report, line.key):
-            kind = DESIGN_WORDS[_registry().design_of(report)]
-            why = f"does not apply to a {kind} comparison: left out of the maximum"
+            why = DESIGN_WORDS[_registry().design_of(report)]()
             out.append(Score(line, 0.0, why, applies=False))
         elif line.kind == "check":
             ok, why = _check_passed(report, line.key)
@@ -379,10 +418,13 @@ def score(
         elif line.kind == "late":
             late = late_runs(latest_started_at, deadline)
             why = (
-                f"a run started at {cells.timestamp(latest_started_at)}, after the deadline "
-                f"{cells.timestamp(deadline.isoformat()) if deadline else ''}".rstrip()
+                _(
+                    "a run started at {started}, after the deadline {deadline}",
+                    started=cells.timestamp(latest_started_at),
+                    deadline=cells.timestamp(deadline.isoformat()) if deadline else "",
+                ).rstrip()
                 if late
-                else "on time"
+                else _("on time")
             )
             out.append(Score(line, -line.points["points"] if late else 0.0, why))
     return out

@@ -106,6 +106,7 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "sample": lambda n: n_("{n} sample", "{n} samples", n),
     "student": lambda n: n_("{n} student", "{n} students", n),
     "submission": lambda n: n_("{n} submission", "{n} submissions", n),
+    "input warning": lambda n: n_("{n} input warning", "{n} input warnings", n),
     "resample": lambda n: n_("{n} resample", "{n} resamples", n),
     "logged value": lambda n: n_("{n} logged value", "{n} logged values", n),
     "sanity check": lambda n: n_("{n} sanity check", "{n} sanity checks", n),

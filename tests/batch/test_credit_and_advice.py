@@ -120,12 +120,12 @@ def test_advice_for_relevance_and_bounds(churn):
 
 def test_advice_falls_back_to_the_general_paragraph_when_the_report_says_nothing_more(churn):
     fair = replace(churn, fairness=tuple(replace(f, passed=True) for f in churn.fairness))
-    assert advice(fair, 2) == GENERAL[2]
+    assert advice(fair, 2) == GENERAL[2]()
     # the seed rule passes and the test interval lies above zero: nothing specific to say
     assert churn.noise.seed is not None and churn.noise.block is not None
     seed = replace(churn.noise.seed, passes=True)
     block = replace(churn.noise.block, low=0.001, high=0.007)
-    assert advice(_with(churn, seed=seed, block=block), 3) == GENERAL[3]
+    assert advice(_with(churn, seed=seed, block=block), 3) == GENERAL[3]()
     assert advice(replace(churn, relevance=None), 4).startswith("There is no evaluation interval")
 
 
