@@ -39,8 +39,11 @@ class BatchHooks(Protocol):
         formats: Sequence[str],
         build_ref: str,
         stage: Path,
+        language: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Stage reports that need no build into ``stage/NAME``; their rows (not rebuilt)."""
+        """Stage reports that need no build into ``stage/NAME``; their rows (not rebuilt).
+        ``language``: the batch's ``--lang`` (None: each project's own), which a reused
+        report must have been written in."""
         ...
 
     def finish(self, rows: list[dict[str, Any]], stage: Path) -> dict[str, Any]:
@@ -68,6 +71,7 @@ class NoHooks:
         formats: Sequence[str],
         build_ref: str,
         stage: Path,
+        language: str | None = None,
     ) -> list[dict[str, Any]]:
         return []
 

@@ -127,7 +127,9 @@ def run_batch(
         try:
             formats = hooks.formats(formats)
             stage = tmp_root / STAGE
-            reused = hooks.prepare(out, subs, earlier, formats, build_ref(build), stage)
+            reused = hooks.prepare(
+                out, subs, earlier, formats, build_ref(build), stage, language=language
+            )
             skip = {r["name"] for r in reused}
             todo = [s for s in subs if s.name not in skip]
             tasks = plan_tasks(

@@ -71,15 +71,19 @@ class GradingOptions:
         formats: Sequence[str],
         build_ref: str,
         stage: Path,
+        language: str | None = None,
     ) -> list[dict]:
-        """Hash every submission; stage each reusable earlier report and return its row."""
+        """Hash every submission; stage each reusable earlier report and return its row
+        (only one written in ``language``, the batch's --lang: it is part of the reuse key)."""
         from reportgen import __version__
         from reportgen.grading import reuse
 
         rows = []
         for sub in subs:
             self.originals[sub.name] = sub.original or sub.name
-            key = reuse.key(reuse.input_hash(sub.source, sub.kind), __version__, formats, build_ref)
+            key = reuse.key(
+                reuse.input_hash(sub.source, sub.kind), __version__, formats, build_ref, language
+            )
             self.keys[sub.name] = key
             if self.force:
                 continue

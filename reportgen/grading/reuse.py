@@ -1,8 +1,8 @@
 """Re-grading only what changed: a hash of every file of a submission, kept beside its report.
 
 Each report folder of a batch gets ``.evreport-inputs.json``: the submission's input hash
-(every file of the folder, or the zip's bytes), the evreport version, the formats and the
-summary row. A later batch into the same OUT reuses ``OUT/NAME`` when all of these are
+(every file of the folder, or the zip's bytes), the evreport version, the formats, the
+batch's --lang (when given) and the summary row. A later batch into the same OUT reuses ``OUT/NAME`` when all of these are
 unchanged and the row was ``ok`` (``--force`` rebuilds everything).
 """
 
@@ -98,11 +98,20 @@ def input_hash(source: Path, kind: str) -> str | None:
     return h.hexdigest()
 
 
-def key(input_sha: str | None, version: str, formats: Sequence[str], build_ref: str) -> str | None:
-    """What must be unchanged for a report to be reused (None: never reuse)."""
+def key(
+    input_sha: str | None,
+    version: str,
+    formats: Sequence[str],
+    build_ref: str,
+    language: str | None = None,
+) -> str | None:
+    """What must be unchanged for a report to be reused (None: never reuse). ``language``:
+    the batch's --lang; None (each project's own ``[report] language``, which the input hash
+    covers) keeps the key an earlier evreport wrote."""
     if input_sha is None:
         return None
-    return f"{input_sha}|evreport {version}|{','.join(sorted(formats))}|{build_ref}"
+    lang = f"|lang {language}" if language is not None else ""
+    return f"{input_sha}|evreport {version}|{','.join(sorted(formats))}|{build_ref}{lang}"
 
 
 def write_record(folder: Path, reuse_key: str | None, row: dict[str, Any]) -> None:

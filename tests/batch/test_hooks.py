@@ -26,7 +26,7 @@ class RecordingHooks(NoHooks):
         self.calls.append(("formats", tuple(formats)))
         return (*formats, "html")
 
-    def prepare(self, out, subs, earlier, formats, build_ref, stage):
+    def prepare(self, out, subs, earlier, formats, build_ref, stage, language=None):
         self.calls.append(("prepare", [s.name for s in subs], tuple(formats), stage.is_dir()))
         return []
 
