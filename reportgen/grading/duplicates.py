@@ -19,6 +19,7 @@ from typing import Any
 
 from reportgen.errors import clean_text
 from reportgen.model import Report
+from reportgen.words.i18n import _, n_
 
 #: run-log values shared to 6 significant digits on at least this many rows flag a pair
 MIN_SHARED_VALUES = 5
@@ -115,10 +116,6 @@ def fingerprint_row(project: Path, report: Report) -> dict[str, Any]:
     return {"fingerprint": safe_fingerprint(project, report)}
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict], list[str]]:
     """Groups of submissions that share files or run-log values, and the course material.
 
@@ -148,7 +145,11 @@ def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict]
         if kind != "runs":
             path = paths[key][min(names)]
             if len(fps) >= COMMON_MIN_CLASS and len(names) == len(fps):
-                common.append(f"{kind} file {path}")
+                common.append(
+                    _("predictions file {path}", path=path)
+                    if kind == "predictions"
+                    else _("split file {path}", path=path)
+                )
                 continue
             shared[frozenset(names)][kind].append(path)
         else:
@@ -179,16 +180,34 @@ def find_duplicates(fingerprints: Mapping[str, dict | None]) -> tuple[list[dict]
 
 def _describe(kinds: defaultdict[str, list[str]]) -> list[str]:
     out = []
-    for kind, label in (("predictions", "predictions"), ("split", "split")):
+    for kind in ("predictions", "split"):
         items = sorted(kinds[kind])
         if items:
-            named = ", ".join(clean_text(i, 200) for i in items[:3]) + (
-                f" and {len(items) - 3} more" if len(items) > 3 else ""
+            named = ", ".join(clean_text(i, 200) for i in items[:3])
+            if len(items) > 3:
+                named = _("{files} and {n} more", files=named, n=str(len(items) - 3))
+            # the count as Python prints it (no thousands separator), as before
+            n = str(len(items))
+            out.append(
+                n_(
+                    "{n} byte-identical predictions file: {files}",
+                    "{n} byte-identical predictions files: {files}",
+                    len(items),
+                    n=n,
+                    files=named,
+                )
+                if kind == "predictions"
+                else n_(
+                    "{n} byte-identical split file: {files}",
+                    "{n} byte-identical split files: {files}",
+                    len(items),
+                    n=n,
+                    files=named,
+                )
             )
-            out.append(f"{_plural(len(items), f'byte-identical {label} file')}: {named}")
     if kinds["runs"]:
-        out.append("an identical runs.csv (after sorting its rows)")
+        out.append(_("an identical runs.csv (after sorting its rows)"))
     if kinds["values"]:
         n = int(kinds["values"][0])
-        out.append(f"{n} run-log values identical to 6 significant digits")
+        out.append(_("{n} run-log values identical to 6 significant digits", n=str(n)))
     return out

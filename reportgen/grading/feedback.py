@@ -61,12 +61,12 @@ def glossary_entry(term: str) -> tuple[str, str, str]:
                 "the random starting point of one training run; retraining with another seed "
                 "gives a slightly different model."
             ),
-            p_("glossary pattern", r"seeds?"),
+            r"\bseeds?\b",
         ),
         "sd": (
             p_("glossary term", "sd"),
             _("standard deviation: how far results typically spread around their average."),
-            p_("glossary pattern", r"sds?"),
+            r"\bsds?\b",
         ),
         "interval": (
             p_("glossary term", "interval"),
@@ -74,7 +74,7 @@ def glossary_entry(term: str) -> tuple[str, str, str]:
                 "the range of gaps that your data are consistent with (95%: it would contain "
                 "the true gap 95 times in 100)."
             ),
-            p_("glossary pattern", r"intervals?"),
+            r"\bintervals?\b",
         ),
         "block": (
             p_("glossary term", "block"),
@@ -82,27 +82,27 @@ def glossary_entry(term: str) -> tuple[str, str, str]:
                 "a group of test rows (for example one week) that is resampled as a whole, "
                 "because rows in it are alike."
             ),
-            p_("glossary pattern", r"blocks?"),
+            r"\bblocks?\b",
         ),
         "slice": (
             p_("glossary term", "slice"),
             _("a named part of the test data (for example one route or one region)."),
-            p_("glossary pattern", r"slices?"),
+            r"\bslices?\b",
         ),
         "validation": (
             p_("glossary term", "validation"),
             _("the part of the data you tune on; the test part is opened only once, at the end."),
-            p_("glossary pattern", r"validations?"),
+            r"\bvalidations?\b",
         ),
         "useful effect": (
             p_("glossary term", "useful effect"),
             _("the smallest gain you said is worth having (min_useful_effect)."),
-            p_("glossary pattern", r"useful effects?"),
+            r"\buseful effects?\b",
         ),
         "bootstrap": (
             p_("glossary term", "bootstrap"),
             _("re-drawing the test blocks at random many times to see how much the gap moves."),
-            p_("glossary pattern", r"bootstraps?"),
+            r"\bbootstraps?\b",
         ),
         "rung": (
             p_("glossary term", "rung"),
@@ -110,10 +110,27 @@ def glossary_entry(term: str) -> tuple[str, str, str]:
                 "one step of the evidence ladder: correct, fair, larger than noise, relevant, "
                 "bounded."
             ),
-            p_("glossary pattern", r"rungs?"),
+            r"\brungs?\b",
         ),
     }
-    return entries[term]
+    word, meaning, pattern = entries[term]
+    return word, meaning, GLOSSARY_FORMS.get(current(), {}).get(term, pattern)
+
+
+#: how a GLOSSARY term is found in a language whose words inflect: by its stem, any ending
+GLOSSARY_FORMS = {
+    "uk": {
+        "seed": r"\bсід\w*",
+        "sd": r"\bsd\b",
+        "interval": r"\bінтервал\w*",
+        "block": r"\bблок\w*",
+        "slice": r"\bзріз\w*",
+        "validation": r"\bвалідаці\w*",
+        "useful effect": r"\bкорисн\w* ефект\w*",
+        "bootstrap": r"\bбутстреп\w*",
+        "rung": r"\bщаб\w*",
+    }
+}
 
 
 def md_escape(text: object, limit: int | None = 2000) -> str:

@@ -379,9 +379,10 @@ def _claim_score(line: Line, report: Report) -> Score:
     fields = dict(rung=reach.rung, supported=supported)
     if reach.words:
         said = ", ".join(reach.words)
+        said = f"'{said}'" if current() == "en" else f"«{said}»"
         why = _(
             "your claim ({words}) reaches rung {rung}; the evidence supports rung {supported}",
-            words=f"'{said}'" if current() == "en" else f"«{said}»",
+            words=said,
             **fields,
         )
     else:
