@@ -208,6 +208,6 @@ def _describe(kinds: defaultdict[str, list[str]]) -> list[str]:
     if kinds["runs"]:
         out.append(_("an identical runs.csv (after sorting its rows)"))
     if kinds["values"]:
-        n = int(kinds["values"][0])
-        out.append(_("{n} run-log values identical to 6 significant digits", n=str(n)))
+        shared = int(kinds["values"][0])
+        out.append(_("{n} run-log values identical to 6 significant digits", n=str(shared)))
     return out
