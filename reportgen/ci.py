@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from reportgen.errors import Problem, UsageError, display_name
 from reportgen.names import FILE_NAMES, RUNG_NAMES
 from reportgen.safe import TMP_PREFIX, escape_controls
-from reportgen.words.i18n import _, current, p_
+from reportgen.words.i18n import _, current, n_, p_
 from reportgen.words.numbers import count
 from reportgen.words.rungs import rung_word, status_word, verdict_word
 
@@ -500,7 +500,7 @@ def failed_summary_context(project_name: str, problems: Sequence[Problem | str])
         checks_passed="",
         gates=[],
         problems=shown,
-        more_problems=_("and {n} more", n=count(more)) if more > 0 else "",
+        more_problems=n_("and {n} more", "and {n} more", more) if more > 0 else "",
     )
 
 

@@ -19,7 +19,8 @@ from reportgen.model.enums import RungStatus
 from reportgen.names import RUNG_NAMES
 from reportgen.project import Project
 from reportgen.words import count, full, power_of_ten
-from reportgen.words.i18n import _, n_, p_
+from reportgen.words.i18n import _, n_
+from reportgen.words.rungs import rung_word, status_word
 
 #: what a rung function returns: the rung and its checks, in report.json order
 RungResult = tuple[Rung, list[Check]]
@@ -41,36 +42,14 @@ def rung(n: int, status: str, artefacts: list[str], missing: str | None, summary
     )
 
 
-def rung_words(name: str) -> str:
-    """A rung's name (report.json ``ladder[].name``, an id) as a sentence prints it."""
-    words = {
-        "correct": lambda: p_("rung name", "correct"),
-        "fair": lambda: p_("rung name", "fair"),
-        "larger than noise": lambda: p_("rung name", "larger than noise"),
-        "relevant": lambda: p_("rung name", "relevant"),
-        "bounded": lambda: p_("rung name", "bounded"),
-    }
-    return words[name]() if name in words else name
-
-
-def status_words(status: str) -> str:
-    """A rung's status (an id: "shown", "partly", "not shown") as a sentence prints it."""
-    words = {
-        "shown": lambda: p_("rung status", "shown"),
-        "partly": lambda: p_("rung status", "partly"),
-        "not shown": lambda: p_("rung status", "not shown"),
-    }
-    return words[status]() if status in words else status
-
-
 def rung_reason(r: Rung) -> str:
     """Why the rung holds the decision back, as a decision reason: "rung 3 (larger than noise)
     is not shown: ..." (Rung.reason's sentence, in the build's language)."""
     return _(
         "rung {n} ({name}) is {status}: {missing}",
         n=r.rung,
-        name=rung_words(r.name),
-        status=status_words(r.status),
+        name=rung_word(r.name),
+        status=status_word(r.status),
         missing=r.missing,
     )
 

@@ -211,6 +211,14 @@ class Feedback:
     reconsider: list[str]
     glossary: list[tuple[str, str]] = field(default_factory=list)
 
+    @property
+    def fix_first(self) -> tuple[str, str]:
+        """The failed build's "fix this first" sentence, in the language being written, cut
+        where the command goes: (before it, after it), so a page can set the command in code."""
+        text = _("Fix this first, then run {command} on your project yourself to check it.")
+        head, _sep, tail = text.partition("{command}")
+        return head, tail
+
 
 def feedback_data(
     name: str,

@@ -18,7 +18,6 @@ from reportgen.view.parts import (
     in_words,
     outcome,
     part_word,
-    rung_word,
     said,
 )
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
@@ -36,6 +35,7 @@ from reportgen.words.cells import (
     with_sign,
 )
 from reportgen.words.i18n import _, n_, p_
+from reportgen.words.rungs import rung_word
 
 
 @dataclass(frozen=True)

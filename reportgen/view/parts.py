@@ -13,6 +13,7 @@ from reportgen.stats.metric_registry import unit_power
 from reportgen.words import metric_label
 from reportgen.words.cells import DASH, passed_word
 from reportgen.words.i18n import _, p_
+from reportgen.words.rungs import status_word
 
 STATUS_CLASS = {"shown": "shown", "partly": "partly", "not shown": "not-shown"}
 STATUS_MARK = {"shown": "✓", "partly": "◐", "not shown": "✗"}
@@ -49,30 +50,7 @@ class Status:
 
 def not_credited() -> Status:
     """A shown rung above an unshown one: its own badge, styled neutrally (never green)."""
-    return Status(p_("rung status", "shown, not credited"), "not-credited", "○")
-
-
-def status_word(status: str) -> str:
-    """A rung's status as printed: shown, partly, not shown (report.json keeps the id)."""
-    words = {
-        "shown": p_("rung status", "shown"),
-        "partly": p_("rung status", "partly"),
-        "not shown": p_("rung status", "not shown"),
-    }
-    return words.get(status, status)
-
-
-def rung_word(name: str) -> str:
-    """A rung's name as printed ("larger than noise"): report.json's ``ladder[].name`` is the
-    English id of the rung; a name that is no rung's is printed as it is."""
-    words = {
-        "correct": p_("rung", "correct"),
-        "fair": p_("rung", "fair"),
-        "larger than noise": p_("rung", "larger than noise"),
-        "relevant": p_("rung", "relevant"),
-        "bounded": p_("rung", "bounded"),
-    }
-    return words.get(name, name)
+    return Status(status_word("shown, not credited"), "not-credited", "○")
 
 
 def check_label(check_id: str) -> str:

@@ -20,12 +20,11 @@ from reportgen.view.parts import (
     metric_name,
     names,
     rung_status,
-    rung_word,
-    status_word,
 )
 from reportgen.words import date_text, fixed, gap_decimals, interval
 from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
 from reportgen.words.i18n import _, current, n_, p_
+from reportgen.words.rungs import rung_word, status_word
 
 #: artefacts listed per rung on page one; the appendix lists them all
 PAGE_ONE_ARTEFACTS = 2

@@ -1,6 +1,8 @@
-"""The ladder's fixed words as a reader sees them: a rung's name and a rung's status, in the
-language being written. report.json keeps the ids ("larger than noise", "not shown"); the
-class index, the CI summary and the feedback print these words instead."""
+"""The ladder's fixed words as a reader sees them, in the language being written: a rung's
+name, a rung's status, a verdict, and a user's name quoted in a sentence. report.json keeps
+the ids ("larger than noise", "not shown", "roll-back"); the checks' sentences, the report,
+the class index, the CI summary and the feedback print these words instead (this module is
+their one home)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,15 @@ from reportgen.checks.before_after.coverage import coverage_words, on_questions
 from reportgen.checks.before_after.general import drop_numbers, general_failure, unpaired
 from reportgen.checks.before_after.rungs import harm_words, mcnemar_words, no_interval_words
 from reportgen.checks.before_after.slices import failing_slices, slice_failure, slice_numbers
-from reportgen.checks.fairness import MANIFEST_VERIFIED
+from reportgen.checks.fairness import (
+    FROZEN_BEFORE_RUNS,
+    MANIFEST_VERIFIED,
+    PARTS_DISJOINT,
+    PREDICTIONS_COVER_PARTS,
+    RULE_BEFORE_RUNS,
+    SAME_METRIC,
+    SAME_ROWS,
+)
 from reportgen.checks.noise_lines import block_head
 from reportgen.checks.present import required
 from reportgen.checks.relevance import ruled_out_words
@@ -46,23 +54,23 @@ def not_tested() -> list[str]:
 def fact_leads(fact_id: str) -> tuple[str, str]:
     """The rung-2 fact that holds the comparison back, as the claim names it: (when it fails,
     when it could not be checked)."""
-    if fact_id == "frozen-before-runs":
+    if fact_id == FROZEN_BEFORE_RUNS:
         return (
             _("the split was frozen after the first run"),
             _("the split is not shown to have been frozen before tuning"),
         )
-    if fact_id == "rule-before-runs":
+    if fact_id == RULE_BEFORE_RUNS:
         return (
             _("the decision rule does not predate the runs"),
             _("the decision rule is not shown to predate the runs"),
         )
-    if fact_id == "parts-disjoint":
+    if fact_id == PARTS_DISJOINT:
         return (_("a question sits in two parts of the split"),) * 2
-    if fact_id == "predictions-cover-parts":
+    if fact_id == PREDICTIONS_COVER_PARTS:
         return (_("coverage fails"), _("coverage is not checked"))
-    if fact_id == "same-rows-test":
+    if fact_id == SAME_ROWS["test"]:
         return (_("the two versions answered different frozen questions"),) * 2
-    if fact_id == "same-metric":
+    if fact_id == SAME_METRIC:
         return (_("accuracy is not recomputed for both versions"),) * 2
     return (_("{fact} fails", fact=fact_id), _("{fact} is not checked", fact=fact_id))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportgen.checks.ladder import rung_reason, status_words
+from reportgen.checks.ladder import rung_reason
 from reportgen.checks.model_vs_baseline.rungs import slice_name, slice_numbers, worse_slice_words
 from reportgen.checks.noise_lines import blocks_noun, repeat_words
 from reportgen.checks.orientation import Side, part_at, shown_side, zero_words
@@ -31,6 +31,7 @@ from reportgen.words import (
     singular_noun,
 )
 from reportgen.words.i18n import _, p_
+from reportgen.words.rungs import status_word
 
 
 class ItemId:
@@ -545,7 +546,7 @@ def _rung_items(ladder: list[Rung]) -> list[ReconsiderItem]:
                 ItemId.CORRECT,
                 _(
                     "rung 1 (correct) is shown (now {status}: {missing})",
-                    status=status_words(ladder[0].status),
+                    status=status_word(ladder[0].status),
                     missing=ladder[0].missing,
                 ),
             )
@@ -556,7 +557,7 @@ def _rung_items(ladder: list[Rung]) -> list[ReconsiderItem]:
                 ItemId.FAIR,
                 _(
                     "the comparison is shown fair (now {status}: {missing})",
-                    status=status_words(ladder[1].status),
+                    status=status_word(ladder[1].status),
                     missing=ladder[1].missing,
                 ),
             )
