@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import os
 import warnings
 from collections.abc import Sequence
@@ -35,9 +34,9 @@ from reportgen.record.folds import (
     same_fold,
     write_folds,
 )
+from reportgen.record.frozen import PartIds, read_manifest
 from reportgen.record.inputs import BinaryRows, HeldOutFold, Run, TaskRows, fold_cells
 from reportgen.record.io import (
-    check_logged_ids,
     csv_bytes,
     env_string,
     locked,
@@ -89,7 +88,7 @@ class Recorder:
             if not toml.exists():
                 atomic_write(toml, TEMPLATE.encode())
         self._env = env_string()
-        self._ids_cache: dict = {}
+        self._part_ids = PartIds(self.root)
         self._folds_cache: dict = {}
 
     # ---- reading the project ------------------------------------------------------------
@@ -103,65 +102,7 @@ class Recorder:
 
     def _manifest(self) -> dict | None:
         """split/manifest.json as written by freeze, or None when the split is not frozen yet."""
-        path = self.root / MANIFEST
-        if not path.exists():
-            return None
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8-sig"))
-            for f in doc["files"]:
-                if not {"part", "path", "sha256"} <= set(f):
-                    raise KeyError("part, path and sha256")
-                f["part"] = canonical_part(str(f["part"]))
-            return doc
-        except (ValueError, KeyError, TypeError):
-            raise ValueError(f"{path} is not a readable manifest; re-run freeze") from None
-
-    def _part_ids(self, manifest: dict, part: str):
-        """The row ids of ``part``'s split file as a unique pandas Index of stripped strings
-        (as the report compares them), or None when the file cannot be read (build says why).
-
-        Read like every project file (confined, capped); kept while the file is unchanged.
-        """
-        import pandas as pd
-
-        from reportgen.project.files import Reader
-        from reportgen.project.tables import TableError, read_table
-
-        entry = next(f for f in manifest["files"] if f["part"] == part)
-        rid = str(manifest.get("row_id") or "row_id")
-        path = self.root / str(entry["path"])
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        key = (str(entry["path"]), rid, st.st_mtime_ns, st.st_size)
-        if key not in self._ids_cache:
-            try:
-                frame = read_table(Reader(self.root), path)
-            except TableError:
-                return None
-            if rid not in frame.columns:
-                return None
-            col = frame[rid].astype(str).str.strip().to_numpy(dtype=object)
-            self._ids_cache = {key: pd.Index(col).unique()}
-        return self._ids_cache[key]
-
-    def _check_rows(self, manifest: dict, part: str, ids: np.ndarray) -> None:
-        """Every logged row_id is a row of the frozen ``part`` (ValueError naming the first that
-        is not); a warning when rows of the part are left out."""
-        known = self._part_ids(manifest, part)
-        if known is None:
-            return
-        entry = next(f for f in manifest["files"] if f["part"] == part)
-        check_logged_ids(
-            known,
-            ids,
-            f"the {part} split",
-            named=f"the frozen {part} split ({entry['path']}, column "
-            f"{manifest.get('row_id') or 'row_id'!r})",
-            hint="",
-            whole="each predictions file to cover its whole part",
-        )
+        return read_manifest(self.root)
 
     def _config(self) -> Config:
         from reportgen.errors import Problem
@@ -295,7 +236,7 @@ class Recorder:
                 if members is not None:
                     check_fold_rows(members, fold_cells(held_out), frame["row_id"], FOLDS_FILE)
             elif manifest is not None:
-                self._check_rows(manifest, run.split, frame["row_id"])
+                self._part_ids.check(manifest, run.split, frame["row_id"])
         return self._record(run, held_out, manifest, rows, frame, per_row, replace)
 
     def write_folds(
