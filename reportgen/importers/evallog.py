@@ -401,6 +401,7 @@ def _write(
 ) -> None:
     from reportgen.project.manifest import canonical_part, split_fingerprint
     from reportgen.record import Recorder
+    from reportgen.record.frozen import read_manifest
     from reportgen.safe import atomic_write
 
     first = runs[0]
@@ -429,7 +430,7 @@ def _write(
             f"{made} frozen now, after the runs: rung 2 will say the split was frozen after the "
             "runs. Freeze the questions before the next eval (docs/recording.md, From eval logs)"
         )
-    manifest = rec._manifest()
+    manifest = read_manifest(rec.root)
     assert manifest is not None  # frozen above, or checked by import_runs
     entry = next(f for f in manifest["files"] if canonical_part(str(f["part"])) == part)
     # the part's own fingerprint: the same whatever other parts are frozen later

@@ -100,10 +100,6 @@ class Recorder:
         rows = [dict(zip(header, r, strict=False)) for r in reader if any(c.strip() for c in r)]
         return header, rows
 
-    def _manifest(self) -> dict | None:
-        """split/manifest.json as written by freeze, or None when the split is not frozen yet."""
-        return read_manifest(self.root)
-
     def _config(self) -> Config:
         from reportgen.errors import Problem
         from reportgen.project.config import parse_config
@@ -256,7 +252,7 @@ class Recorder:
 
     def _frozen(self, split: str, part: str) -> dict | None:
         """The manifest, with ``part`` one of its parts (or a warning that there is none yet)."""
-        manifest = self._manifest()
+        manifest = read_manifest(self.root)
         parts = None if manifest is None else {f["part"] for f in manifest["files"]}
         if parts is None:
             warnings.warn(
