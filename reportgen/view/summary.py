@@ -98,7 +98,7 @@ class Reconsider:
     """One thing that would reopen the decision, and today's value when the report has one."""
 
     what: str
-    #: "+0.88 sd over 5 and 6 seeds"; empty for a trigger given in evreport.toml
+    #: "+0.88 sd, with 5 of mlp and 6 of gbm"; empty for a trigger given in evreport.toml
     now: str
 
 
@@ -153,13 +153,16 @@ def header_view(report: Report) -> Header:
     )
 
 
-#: "... (now +0.88 sd over 5 and 6)": today's value at the end of a reconsider item
-_NOW = re.compile(r"^(?P<what>.+?) \(now (?P<now>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
+#: "... (now +0.88 sd, with 5 of mlp and 6 of gbm)": today's value at the end of a reconsider
+#: item, after the language's word for "now"
+_NOW = r"^(?P<what>.+?) \({now} (?P<now>[^()]*(?:\([^()]*\)[^()]*)*)\)$"
 
 
 def reconsider_item(text: str) -> Reconsider:
     """A reconsider-when item with its "(now ...)" (checks/ writes today's value there) apart."""
-    m = _NOW.match(text)
+    # TRANSLATORS: the word that opens today's value in a reconsider-when item: "(now +0.88 sd)"
+    now = re.escape(p_("reconsider item", "now"))
+    m = re.match(_NOW.format(now=now), text)
     if m:
         return Reconsider(m.group("what"), m.group("now"))
     return Reconsider(text, "")

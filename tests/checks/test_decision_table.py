@@ -118,7 +118,7 @@ def test_tie_recommends_baseline_and_reconsider_has_values(reports):
     sd = r["noise"]["seed"]["gap_in_sd"]
     assert f"{sd:.2f}" == "0.21"
     # the gap in seed sd as a signed ratio, 2 decimals, as the noise table prints it
-    assert "(now +0.21 sd over 5 and 5)" in rec, rec
+    assert "(now +0.21 sd, with 5 of net and 5 of base)" in rec, rec
     assert "seed sd" in rec
 
 

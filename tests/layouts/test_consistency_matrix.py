@@ -159,7 +159,8 @@ def test_reconsider_catches_items_already_met(consistency_built):
     for item in (
         f"the test interval lies above zero (now {right} over 20 weeks)",
         "the interval's lower end reaches the useful effect 0.005 (now +0.168)",
-        "the validation gap exceeds 2 seed sd over 5 or more seeds (now +38.8 sd over 5 and 5)",
+        "the validation gap exceeds 2 seed sd with 5 or more seeds of each model "
+        "(now +38.8 sd, with 5 of net and 5 of base)",
         "net is shown no worse on slice 'shifted': the interval's worse end stays above −0.005",
     ):
         t.report["claim"]["reconsider_items"] = [item]

@@ -141,7 +141,7 @@ def test_the_seed_line_says_seeds_per_fold_are_the_fewest_in_any_fold(tmp_path):
         "every seed is analysed."
     )
     [item] = [i for i in report["claim"]["reconsider_items"] if "seed sd" in i]
-    assert item.endswith("sd over 2 and 2 per fold, the fewest in any fold)")
+    assert item.endswith("sd, with 2 of net and 2 of base in the fold with the fewest)")
 
 
 def test_even_seeds_per_fold_need_no_word_on_the_fewest(built_cells):

@@ -43,7 +43,7 @@ def test_markdown_has_decision_and_reconsider(weekly_churn_files, weekly_churn):
     md = weekly_churn_files["decision-log.md"].decode("utf-8")
     assert "**Decision:** Keep gradient boosting" in md
     assert "**Recommended model:** gradient boosting (baseline)" in md
-    assert "the validation gap exceeds 2 seed sd over 6 or more seeds" in md
+    assert "the validation gap exceeds 2 seed sd with 6 or more seeds of each model" in md
     assert "### Reconsider when" in md
     for rung in weekly_churn["ladder"]:
         status = rung["status"] + (

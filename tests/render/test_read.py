@@ -167,8 +167,8 @@ def test_reconsider_when_is_a_list_with_todays_values(weekly_churn):
     items = v.claim.reconsider
     assert len(items) == len(weekly_churn["claim"]["reconsider_items"]) == 6
     assert (items[0].what, items[0].now) == (
-        "the validation gap exceeds 2 seed sd over 6 or more seeds",
-        "+0.88 sd over 5 and 6",
+        "the validation gap exceeds 2 seed sd with 6 or more seeds of each model",
+        "+0.88 sd, with 5 of MLP (1 x 32) and 6 of gradient boosting",
     )
     assert items[-1].now == ""  # the user's own trigger has no value today
 

@@ -317,7 +317,7 @@ def _claim(
         sd = seed.gap_in_sd
         seed_txt = (
             _(
-                "the {part} gap is {sd} seed sd against a bar of {bar}",
+                "the {part} gap is {sd} seed sd, where the seed rule asks for more than {bar}",
                 part=part_at(seed.part),
                 sd=ratio(sd, signed=True),
                 bar=given(cfg.seed_sd_multiple),
@@ -623,17 +623,20 @@ def _seed_items(project: Project, seed: SeedNoise) -> list[ReconsiderItem]:
             sd=ratio(seed.gap_in_sd, signed=True),
             n_c=count(n_c),
             n_b=count(n_b),
+            candidate=cfg.candidate,
+            baseline=cfg.baseline,
         )
         text = (
             _(
-                "the {part} gap exceeds {bar} seed sd over {want} or more seeds per fold "
-                "(now {sd} sd over {n_c} and {n_b} per fold, the fewest in any fold)",
+                "the {part} gap exceeds {bar} seed sd with {want} or more seeds of each model "
+                "per fold (now {sd} sd, with {n_c} of {candidate} and {n_b} of {baseline} in "
+                "the fold with the fewest)",
                 **fields,
             )
             if folds
             else _(
-                "the {part} gap exceeds {bar} seed sd over {want} or more seeds "
-                "(now {sd} sd over {n_c} and {n_b})",
+                "the {part} gap exceeds {bar} seed sd with {want} or more seeds of each model "
+                "(now {sd} sd, with {n_c} of {candidate} and {n_b} of {baseline})",
                 **fields,
             )
         )
