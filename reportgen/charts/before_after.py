@@ -47,6 +47,7 @@ def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | No
     shown, compared = _("primary interval"), _("for comparison")
     rows = [
         {
+            # TRANSLATORS: a chart row; {method} is the interval's method: bootstrap, t or exact
             "row": _("after − before ({method})", method=method_word(primary)),
             "gap": ba.difference,
             "low": ba.low,

@@ -41,6 +41,7 @@ def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
         return None
     fold, corrected, naive = legend()
     dots: list[dict[str, Any]] = [
+        # TRANSLATORS: a chart row: one repeat of the cross-validation, {repeat} its number
         {"row": _("repeat {repeat}", repeat=g.repeat), "gap": g.gap, "kind": fold, "fold": g.fold}
         for g in cv.fold_gaps
         if g.gap is not None

@@ -151,6 +151,7 @@ def eval_intervals(report: Report, data: Datasets) -> dict[str, Any] | None:
     both = _("blocks only (no seed level)") if one else _("both noise sources")
     rows = [
         {
+            # TRANSLATORS: a chart row: the candidate's network trained with seed {seed} (its id)
             "row": _("{model} seed {seed}", model=cand, seed=s.seed),
             "gap": s.gap,
             "low": s.low,
@@ -332,7 +333,10 @@ def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
         .mark_line(point=True, strokeWidth=1.6)
         .encode(
             x=alt.X(
-                "k:Q", title=_("times today's count"), scale=alt.Scale(type="log", domain=[1, 10])
+                "k:Q",
+                # TRANSLATORS: the x axis: how many times today's seeds (or blocks) are used
+                title=_("times today's count"),
+                scale=alt.Scale(type="log", domain=[1, 10]),
             ),
             y=alt.Y("half:Q", title=_("predicted half-width"), scale=alt.Scale(zero=True)),
             color=nominal_colour(

@@ -158,6 +158,7 @@ def top_label_reliability(report: Report, data: Datasets) -> dict[str, Any] | No
 
 def _unit_title(sec: Regression, what: str) -> str:
     """An axis title with the target's unit, when the project names one."""
+    # TRANSLATORS: an axis title with the target's unit: "actual (mmHg)"
     return _("{what} ({unit})", what=what, unit=sec.unit) if sec.unit else what
 
 
