@@ -13,4 +13,10 @@ svg           label sanitising, spec -> SVG (vl-convert), id scoping; light, for
 
 Every number a chart draws is in the report; altair and vl_convert are imported inside the
 functions that draw, so importing this package stays cheap.
+
+Every word a chart draws is a message (words/i18n.py), looked up while the spec is built,
+inside ``speaking(report.language)`` (specs.chart_specs): a legend's words are functions, never
+module constants. A number drawn as text goes through the words formatters; the numbers Vega
+writes itself (ticks, counts) follow the spec's ``config.locale``, which compose.chart_config
+adds outside English only, so an English spec is byte for byte what it was.
 """

@@ -22,6 +22,18 @@ from reportgen.charts.compose import (
 )
 from reportgen.model import Report
 from reportgen.model.enums import GeneralStatus
+from reportgen.words import given
+from reportgen.words.i18n import _, p_
+
+
+def method_word(method: str) -> str:
+    """An interval's method as a chart row names it: bootstrap, t or exact (another as it is)."""
+    words = {
+        "bootstrap": p_("interval method", "bootstrap"),
+        "t": "t",
+        "exact": p_("interval method", "exact"),
+    }
+    return words.get(method, method)
 
 
 def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | None:
@@ -32,23 +44,25 @@ def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | No
     if ba is None or ba.difference is None or ba.low is None:
         return None
     primary = ba.primary or "bootstrap"
+    shown, compared = _("primary interval"), _("for comparison")
     rows = [
         {
-            "row": f"after − before ({primary})",
+            # TRANSLATORS: a chart row; {method} is the interval's method: bootstrap, t or exact
+            "row": _("after − before ({method})", method=method_word(primary)),
             "gap": ba.difference,
             "low": ba.low,
             "high": ba.high,
-            "kind": "primary interval",
+            "kind": shown,
         }
     ]
     if primary != "t" and ba.t.low is not None:
         rows.append(
             {
-                "row": "after − before (t)",
+                "row": _("after − before ({method})", method=method_word("t")),
                 "gap": ba.difference,
                 "low": ba.t.low,
                 "high": ba.t.high,
-                "kind": "for comparison",
+                "kind": compared,
             }
         )
     return dot_whisker(
@@ -56,9 +70,9 @@ def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | No
         data,
         rows,
         "row",
-        f"change in {metric_name(report)} (after better is positive)",
-        zero_and_useful(report, "zero: no change"),
-        [("primary interval", INK), ("for comparison", MUTED)],
+        _("change in {metric} (after better is positive)", metric=metric_name(report)),
+        zero_and_useful(report, _("zero: no change")),
+        [(shown, INK), (compared, MUTED)],
     )
 
 
@@ -71,6 +85,7 @@ def fixed_broken(report: Report, data: Datasets) -> dict[str, Any] | None:
         return None
     broken_by = ba.broken_by_category or {}
     fixed_by = ba.fixed_by_category
+    fixed, broken = p_("question", "fixed"), p_("question", "broken")
     rows: list[dict[str, Any]]
     if fixed_by:
         # both bars for every category, most broken first: a regression shows at the top
@@ -81,29 +96,29 @@ def fixed_broken(report: Report, data: Datasets) -> dict[str, Any] | None:
         rows = [
             {"category": str(c), "what": what, "count": counts.get(c, 0)}
             for c in cats
-            for what, counts in (("fixed", fixed_by), ("broken", broken_by))
+            for what, counts in ((fixed, fixed_by), (broken, broken_by))
         ]
     else:
-        rows = [{"category": "all categories", "what": "fixed", "count": ba.fixed}]
+        rows = [{"category": _("all categories"), "what": fixed, "count": ba.fixed}]
         rows += [
-            {"category": str(c), "what": "broken", "count": n}
+            {"category": str(c), "what": broken, "count": n}
             for c, n in sorted(broken_by.items(), key=lambda kv: (-kv[1], kv[0]))
         ]
     if not rows:
         return None
     order: list[str] = list(dict.fromkeys(r["category"] for r in rows))
-    offset = alt.YOffset("what:N", sort=["fixed", "broken"])
+    offset = alt.YOffset("what:N", sort=[fixed, broken])
     bars = (
         alt.Chart(data.add(rows))
         .mark_bar(height=10)
         .encode(
-            x=alt.X("count:Q", title="questions", axis=alt.Axis(tickMinStep=1)),
+            x=alt.X("count:Q", title=_("questions"), axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("category:N", title=None, sort=order),
             yOffset=offset,
             color=alt.Color(
                 "what:N",
                 title=None,
-                scale=alt.Scale(domain=["fixed", "broken"], range=[GOOD, BAD]),
+                scale=alt.Scale(domain=[fixed, broken], range=[GOOD, BAD]),
             ),
         )
     )
@@ -135,20 +150,20 @@ def forgetting(report: Report, data: Datasets) -> dict[str, Any] | None:
         return None
     status = GeneralStatus(general.status)
     colours = {
-        GeneralStatus.HELD: ("held: within the allowance", GOOD),
-        GeneralStatus.DROPPED: ("dropped: beyond the allowance", BAD),
-        GeneralStatus.NOT_SHOWN: ("not shown to hold", AMBER),
+        GeneralStatus.HELD: (_("held: within the allowance"), GOOD),
+        GeneralStatus.DROPPED: (_("dropped: beyond the allowance"), BAD),
+        GeneralStatus.NOT_SHOWN: (_("not shown to hold"), AMBER),
     }
-    kind, _ = colours[status]
+    kind = colours[status][0]
     low = general.low if general.low is not None else general.drop
     high = general.high if general.high is not None else general.drop
     # the two scores and the interval are in the facts under the chart: said once
-    rows = [{"set": "general set", "gap": general.drop, "low": low, "high": high, "kind": kind}]
+    rows = [{"set": _("general set"), "gap": general.drop, "low": low, "high": high, "kind": kind}]
     refs = [
-        {"x": 0, "what": "zero: no drop", "colour": INK, "dash": SOLID},
+        {"x": 0, "what": _("zero: no drop"), "colour": INK, "dash": SOLID},
         {
             "x": general.max_drop,
-            "what": f"allowed drop ({general.max_drop:g})",
+            "what": _("allowed drop ({drop})", drop=given(general.max_drop)),
             "colour": BAD,
             "dash": DASHED,
         },
@@ -158,7 +173,10 @@ def forgetting(report: Report, data: Datasets) -> dict[str, Any] | None:
         data,
         rows,
         "set",
-        f"drop in general-set {metric_name(report)} (positive: worse after tuning)",
+        _(
+            "drop in general-set {metric} (positive: worse after tuning)",
+            metric=metric_name(report),
+        ),
         refs,
         [colours[status]],
     )

@@ -24,6 +24,8 @@ from reportgen.charts.compose import (
 from reportgen.model import Report
 from reportgen.model.ranking import CalibrationBin, CalibrationModel, RocBand
 from reportgen.stats.calibration import MIN_JOINED
+from reportgen.words import fixed
+from reportgen.words.i18n import _, p_
 
 #: one model's curve: its label, the x values and the y values (checks thinned them)
 Curve = tuple[str, Sequence[float | None], Sequence[float | None]]
@@ -76,7 +78,7 @@ def _band_rows(report: Report, roc: bool, skip_zero: bool = False) -> list[dict[
     rows: list[dict[str, Any]] = []
     if report.ranking is None:
         return rows
-    for role, label, _ in models(report):
+    for role, label, _colour in models(report):
         m = of(report.ranking, role)
         band = m.roc_band if roc else m.pr_band
         if band is None:
@@ -113,7 +115,7 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
     th = report.threshold
     if th is None:
         return None
-    curves = [(label, of(th, role).curve) for role, label, _ in models(report)]
+    curves = [(label, of(th, role).curve) for role, label, _colour in models(report)]
     rows = _curve_rows(
         [(label, c.threshold, c.cost) for label, c in curves if c is not None and c.threshold]
     )
@@ -126,7 +128,7 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
         if last["x"] < 1:
             rows.append({**last, "x": 1.0, "order": last["order"] + 1})
     chosen = []
-    for role, label, _ in models(report):
+    for role, label, _colour in models(report):
         m = of(th, role)
         if m.validation_cost is not None:
             chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": m.validation_cost})
@@ -144,12 +146,13 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
         .encode(
             x=alt.X(
                 "x:Q",
-                title="threshold (predict positive when p ≥ threshold)",
+                title=_("threshold (predict positive when p ≥ threshold)"),
                 scale=alt.Scale(domain=[0, 1]),
             ),
             y=alt.Y(
                 "y:Q",
-                title="cost / case",  # its unit is in the caption: a long title squashes the plot
+                # its unit is in the caption: a long title squashes the plot
+                title=_("cost / case"),
                 # zero in, and room above the highest point: no curve runs into the frame
                 scale=alt.Scale(domain=padded([r["y"] for r in rows], 0.06, True), nice=False),
             ),
@@ -171,7 +174,7 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
         refs.append(
             {
                 "x": th.theoretical_cutoff,
-                "what": "theoretical cutoff c_FP / (c_FP + c_FN)",
+                "what": _("theoretical cutoff c_FP / (c_FP + c_FN)"),
                 "colour": INK,
                 "dash": DASHED,
             }
@@ -184,7 +187,7 @@ def _ranking_curves(report: Report, roc: bool) -> list[Curve]:
     if report.ranking is None:
         return []
     out: list[Curve] = []
-    for role, label, _ in models(report):
+    for role, label, _colour in models(report):
         m = of(report.ranking, role)
         if roc and m.roc is not None and m.roc.fpr:
             out.append((label, m.roc.fpr, m.roc.tpr))
@@ -205,7 +208,9 @@ def roc_curve(report: Report, data: Datasets) -> dict[str, Any] | None:
     if band:
         layers.append(_bands(alt, report, data, band))
     layers.append(
-        _unit_square_curves(alt, report, data, rows, "false positive rate", "true positive rate")
+        _unit_square_curves(
+            alt, report, data, rows, _("false positive rate"), _("true positive rate")
+        )
     )
     return layer(*layers, width=230, height=230)
 
@@ -227,7 +232,17 @@ def pr_curve(report: Report, data: Datasets) -> dict[str, Any] | None:
         layers.append(
             unit(
                 # at the left, where precision is high and the curves are far above it
-                alt.Chart(data.add([{"x": 0, "y": rate, "text": f"positive rate {rate:.2f}"}]))
+                alt.Chart(
+                    data.add(
+                        [
+                            {
+                                "x": 0,
+                                "y": rate,
+                                "text": _("positive rate {rate}", rate=fixed(rate, 2)),
+                            }
+                        ]
+                    )
+                )
                 .mark_text(align="left", baseline="bottom", dx=3, dy=-3, fontSize=11, color=MUTED)
                 .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"), text=alt.Text("text:N"))
             )
@@ -235,7 +250,11 @@ def pr_curve(report: Report, data: Datasets) -> dict[str, Any] | None:
     band = _band_rows(report, roc=False, skip_zero=True)
     if band:
         layers.append(_bands(alt, report, data, band))
-    layers.append(_unit_square_curves(alt, report, data, rows, "recall", "precision"))
+    layers.append(
+        _unit_square_curves(
+            alt, report, data, rows, p_("chart axis", "recall"), p_("chart axis", "precision")
+        )
+    )
     return layer(*layers, width=230, height=230)
 
 
@@ -262,9 +281,13 @@ def reliability(report: Report, data: Datasets) -> dict[str, Any] | None:
     cal = report.calibration
     if cal is None:
         return None
-    bins = {role: _spread_bins(of(cal, role)) for role, _, _ in models(report)}
+    bins = {role: _spread_bins(of(cal, role)) for role, _label, _colour in models(report)}
     return reliability_diagram(
-        report, data, bins, "mean predicted probability in the bin", "observed positive fraction"
+        report,
+        data,
+        bins,
+        _("mean predicted probability in the bin"),
+        _("observed positive fraction"),
     )
 
 
@@ -292,7 +315,7 @@ def reliability_diagram(
     import altair as alt
 
     rows: list[dict[str, Any]] = []
-    for role, label, _ in models(report):
+    for role, label, _colour in models(report):
         # the two models' points sit a little apart so their intervals do not overlap
         nudge = -0.006 if role == "candidate" else 0.006
         run = 0  # the line breaks at a small bin rather than bridging it
@@ -373,7 +396,7 @@ def _bin_counts(
 ) -> dict[str, Any] | None:
     """Rows per bin for both models, side by side within each bin (candidate left)."""
     rows = []
-    for i, (role, label, _) in enumerate(models(report)):
+    for i, (role, label, _colour) in enumerate(models(report)):
         for b in bins[role]:
             if not b.count:
                 continue
@@ -389,7 +412,7 @@ def _bin_counts(
         .encode(
             x=alt.X("a:Q", title=x_title, scale=alt.Scale(domain=[0, 1])),
             x2=alt.X2("b:Q"),
-            y=alt.Y("count:Q", title="rows", axis=alt.Axis(tickCount=3)),
+            y=alt.Y("count:Q", title=p_("chart axis", "rows"), axis=alt.Axis(tickCount=3)),
             y2=alt.datum(0),
             color=colour,
         )

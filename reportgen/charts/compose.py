@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, Protocol, TypeVar, overload
 
 from reportgen.model import Report
+from reportgen.words.i18n import _, current, number_symbols
 
 #: a model's place in the comparison: the key of its per-model figures
 Role = Literal["candidate", "baseline"]
@@ -49,7 +50,7 @@ DOTTED = [1.5, 2.5]
 
 #: the look shared by every chart (Vega-Lite config). The view's continuous sizes are
 #: altair's default theme; every chart sets its own width and height.
-CONFIG = {
+CONFIG: dict[str, Any] = {
     "view": {"continuousWidth": 300, "continuousHeight": 300, "stroke": "#cccccc"},
     "axis": {
         "domainColor": "#888888",
@@ -78,6 +79,43 @@ CONFIG = {
         "titleFontWeight": "normal",
     },
 }
+
+
+#: longest axis and legend label outside English, in px: Ukrainian words run about a third
+#: longer than the English ones ("gradient boosting (базова модель)"), so the English limits
+#: (Vega's 200 for an axis, 260 for the legend) would cut them with an ellipsis
+WIDER_LABELS = {"axis": 260, "legend": 360}
+
+
+def number_locale(lang: str) -> dict[str, Any] | None:
+    """The d3 number-format locale Vega draws tick and text numbers in (Vega-Lite's
+    ``config.locale.number``): None in English (Vega's own default, so English specs are
+    unchanged); otherwise the language's decimal and thousands symbols as words/i18n.py's
+    ``number_symbols`` gives them (Ukrainian: "−1 234,5"), and the typographic minus."""
+    if lang == "en":
+        return None
+    decimal, thousands = number_symbols(lang)
+    return {
+        "decimal": decimal,
+        "thousands": thousands,
+        "grouping": [3],
+        "currency": ["", ""],
+        "minus": "\u2212",
+    }
+
+
+def chart_config(lang: str) -> dict[str, Any]:
+    """The shared config in ``lang``: CONFIG itself in English (its bytes unchanged); in
+    another language with its number locale and room for its longer labels."""
+    locale = number_locale(lang)
+    if locale is None:
+        return CONFIG
+    return {
+        **CONFIG,
+        "axis": {**CONFIG["axis"], "labelLimit": WIDER_LABELS["axis"]},
+        "legend": {**CONFIG["legend"], "labelLimit": WIDER_LABELS["legend"]},
+        "locale": {"number": locale},
+    }
 
 
 class Datasets:
@@ -126,7 +164,8 @@ def top_level(view: dict[str, Any], data: Datasets) -> dict[str, Any]:
     """A complete spec: the shared config, the view, the schema and the named datasets."""
     import altair as alt
 
-    return {"config": CONFIG, **view, "$schema": alt.SCHEMA_URL, "datasets": data.values}
+    config = chart_config(current())
+    return {"config": config, **view, "$schema": alt.SCHEMA_URL, "datasets": data.values}
 
 
 # ---------------------------------------------------------------- shared encodings
@@ -142,8 +181,16 @@ def model_name(report: Report, role: Role) -> str:
 def models(report: Report) -> list[tuple[Role, str, str]]:
     """(role, label, colour) for candidate and baseline; labels are the user's model names."""
     return [
-        ("candidate", f"{model_name(report, 'candidate')} (candidate)", CANDIDATE_COLOUR),
-        ("baseline", f"{model_name(report, 'baseline')} (baseline)", BASELINE_COLOUR),
+        (
+            "candidate",
+            _("{model} (candidate)", model=model_name(report, "candidate")),
+            CANDIDATE_COLOUR,
+        ),
+        (
+            "baseline",
+            _("{model} (baseline)", model=model_name(report, "baseline")),
+            BASELINE_COLOUR,
+        ),
     ]
 
 
@@ -166,13 +213,13 @@ def nominal_colour(alt: Any, field: str, pairs: list[tuple[str, str]], **kwargs:
 def model_colour(alt: Any, report: Report, **kwargs: Any) -> Any:
     """The candidate/baseline colour encoding on the field ``model`` (the labels of ``models``);
     ``kwargs`` go to ``alt.Color`` (a legend whose symbols keep full opacity, for one)."""
-    pairs = [(label, colour) for _, label, colour in models(report)]
+    pairs = [(label, colour) for _role, label, colour in models(report)]
     return nominal_colour(alt, "model", pairs, title=None, **kwargs)
 
 
 def direction(report: Report) -> str:
     """The words "higher is better" or "lower is better", for axis titles."""
-    return "higher is better" if report.project.higher_is_better else "lower is better"
+    return _("higher is better") if report.project.higher_is_better else _("lower is better")
 
 
 def metric_name(report: Report) -> str:
@@ -188,7 +235,7 @@ def metric_name(report: Report) -> str:
 
 def gap_title(report: Report) -> str:
     """The axis title of every gap: the metric, with the sign rule spelled out."""
-    return f"gap in {metric_name(report)} (candidate better is positive)"
+    return _("gap in {metric} (candidate better is positive)", metric=metric_name(report))
 
 
 def reference(
@@ -272,7 +319,9 @@ def zero_and_useful(report: Report, zero: str) -> list[dict[str, Any]]:
     refs: list[dict[str, Any]] = [{"x": 0, "what": zero, "colour": INK, "dash": SOLID}]
     useful = None if report.relevance is None else report.relevance.min_useful_effect
     if useful is not None:
-        refs.append({"x": useful, "what": "smallest useful effect", "colour": GOOD, "dash": DASHED})
+        refs.append(
+            {"x": useful, "what": _("smallest useful effect"), "colour": GOOD, "dash": DASHED}
+        )
     return refs
 
 

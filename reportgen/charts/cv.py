@@ -19,10 +19,17 @@ from reportgen.charts.compose import (
     zero_and_useful,
 )
 from reportgen.model import Report
+from reportgen.words.i18n import _
 
-CORRECTED = "corrected interval (resampled t)"
-NAIVE = "naive interval (folds as if independent)"
-FOLD = "one fold's gap"
+
+def legend() -> tuple[str, str, str]:
+    """The legend's words (one fold's gap, the corrected and the naive interval), in the
+    language being written: looked up at each chart, never at import."""
+    return (
+        _("one fold's gap"),
+        _("corrected interval (resampled t)"),
+        _("naive interval (folds as if independent)"),
+    )
 
 
 def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
@@ -32,8 +39,10 @@ def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     cv = report.noise.cv
     if cv is None:
         return None
+    fold, corrected, naive = legend()
     dots: list[dict[str, Any]] = [
-        {"row": f"repeat {g.repeat}", "gap": g.gap, "kind": FOLD, "fold": g.fold}
+        # TRANSLATORS: a chart row: one repeat of the cross-validation, {repeat} its number
+        {"row": _("repeat {repeat}", repeat=g.repeat), "gap": g.gap, "kind": fold, "fold": g.fold}
         for g in cv.fold_gaps
         if g.gap is not None
     ]
@@ -42,8 +51,8 @@ def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     order: list[str] = list(dict.fromkeys(d["row"] for d in dots))
     bars: list[dict[str, Any]] = []
     for label, part, kind in (
-        ("corrected, mean gap", cv.corrected, CORRECTED),
-        ("naive, mean gap", cv.naive, NAIVE),
+        (_("corrected, mean gap"), cv.corrected, corrected),
+        (_("naive, mean gap"), cv.naive, naive),
     ):
         if part.low is not None:
             bars.append(
@@ -56,7 +65,7 @@ def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
                 }
             )
     order += [b["row"] for b in bars]
-    refs = zero_and_useful(report, "zero: no difference")
+    refs = zero_and_useful(report, _("zero: no difference"))
     domain = padded(
         [d["gap"] for d in dots]
         + [b[k] for b in bars for k in ("low", "high")]
@@ -66,7 +75,7 @@ def cv_fold_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     x = alt.Scale(domain=domain, nice=False)
     y = alt.Y("row:N", title=None, sort=order, axis=alt.Axis(labelLimit=200))
     colour = nominal_colour(
-        alt, "kind", [(FOLD, CANDIDATE_COLOUR), (CORRECTED, INK), (NAIVE, MUTED)], title=None
+        alt, "kind", [(fold, CANDIDATE_COLOUR), (corrected, INK), (naive, MUTED)], title=None
     )
     layers = [
         unit(

@@ -35,7 +35,8 @@ from reportgen.charts.compose import (
 from reportgen.model import Report
 from reportgen.model.budget import Budget
 from reportgen.stats.budget import half_width
-from reportgen.words import power_of_ten, sig
+from reportgen.words import confidence, count, given, power_of_ten, sig
+from reportgen.words.i18n import _, p_
 from reportgen.words.repeats import repeat_words
 
 
@@ -47,12 +48,16 @@ def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
     if seed is None or seed.within_folds:  # cross-validation: the seed line's sd is within folds
         return None
     seeds = [
-        (label, v.seed, v.value) for role, label, _ in models(report) for v in of(seed.values, role)
+        (label, v.seed, v.value)
+        for role, label, _colour in models(report)
+        for v in of(seed.values, role)
     ]
     rows = [{"model": label, "seed": s, "value": value} for label, s, value in seeds]
     if not rows:
         return None
-    means = [{"model": label, "value": of(seed.mean, role)} for role, label, _ in models(report)]
+    means = [
+        {"model": label, "value": of(seed.mean, role)} for role, label, _colour in models(report)
+    ]
     y = alt.Y("model:N", title=None, sort=[m[1] for m in models(report)])
     layers = []
     refs = []
@@ -64,7 +69,7 @@ def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
         edge = base_mean + reach if hib else base_mean - reach
     # one scale for every layer, with room on both sides: the rule's bar never sits on
     # the frame, where it reads as the axis
-    domain = padded([value for _, _, value in seeds] + [edge])
+    domain = padded([value for _label, _seed, value in seeds] + [edge])
     if domain is None:  # not reached: rows is not empty
         return None
     xscale = alt.Scale(domain=domain, nice=False)
@@ -77,11 +82,20 @@ def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
                 .encode(x=alt.X("x:Q", scale=xscale), x2=alt.X2("x2:Q"))
             )
         )
-        sign = "+" if hib else "−"
         refs.append(
             {
                 "x": edge,
-                "what": f"the rule's bar: baseline mean {sign} {seed.multiple:g} × seed sd",
+                "what": (
+                    _(
+                        "the rule's bar: baseline mean + {multiple} × seed sd",
+                        multiple=given(seed.multiple),
+                    )
+                    if hib
+                    else _(
+                        "the rule's bar: baseline mean − {multiple} × seed sd",
+                        multiple=given(seed.multiple),
+                    )
+                ),
                 "colour": INK,
                 "dash": DASHED,
             }
@@ -93,7 +107,11 @@ def seed_strip(report: Report, data: Datasets) -> dict[str, Any] | None:
             .encode(
                 x=alt.X(
                     "value:Q",
-                    title=f"validation {metric_name(report)} per seed ({direction(report)})",
+                    title=_(
+                        "validation {metric} per seed ({direction})",
+                        metric=metric_name(report),
+                        direction=direction(report),
+                    ),
                     scale=xscale,
                 ),
                 y=y,
@@ -123,12 +141,18 @@ def eval_intervals(report: Report, data: Datasets) -> dict[str, Any] | None:
     cand = model_name(report, "candidate")
     words = repeat_words(report.project.repeats)
     one = block.networks.candidate == 1 and block.networks.baseline == 1
-    single = f"one {words.one}"
-    averaged = f"one {words.unit} per model" if one else "seed-averaged"
-    both = "blocks only (no seed level)" if one else "both noise sources"
+    runs = words.unit == "run"  # evaluation runs over sampling epochs, not retrained networks
+    single = _("one evaluation run") if runs else _("one trained network")
+    averaged = (
+        (_("one run per model") if runs else _("one network per model"))
+        if one
+        else _("seed-averaged")
+    )
+    both = _("blocks only (no seed level)") if one else _("both noise sources")
     rows = [
         {
-            "row": f"{cand} seed {s.seed}",
+            # TRANSLATORS: a chart row: the candidate's network trained with seed {seed} (its id)
+            "row": _("{model} seed {seed}", model=cand, seed=s.seed),
             "gap": s.gap,
             "low": s.low,
             "high": s.high,
@@ -140,10 +164,11 @@ def eval_intervals(report: Report, data: Datasets) -> dict[str, Any] | None:
     primary = block.primary or "bootstrap"
     rows.append(
         {
-            "row": ("test gap" if one else "seed-averaged")
-            + " ("
-            + ("t" if primary == "t" else "bootstrap")
-            + ")",
+            "row": (
+                (_("test gap (t)") if one else _("seed-averaged (t)"))
+                if primary == "t"
+                else (_("test gap (bootstrap)") if one else _("seed-averaged (bootstrap)"))
+            ),
             "gap": block.gap,
             "low": block.low,
             "high": block.high,
@@ -154,7 +179,7 @@ def eval_intervals(report: Report, data: Datasets) -> dict[str, Any] | None:
     if two.low is not None:
         rows.append(
             {
-                "row": "two-level (blocks only)" if one else "two-level (seeds and blocks)",
+                "row": _("two-level (blocks only)") if one else _("two-level (seeds and blocks)"),
                 "gap": block.gap,
                 "low": two.low,
                 "high": two.high,
@@ -167,7 +192,7 @@ def eval_intervals(report: Report, data: Datasets) -> dict[str, Any] | None:
         rows,
         "row",
         gap_title(report),
-        zero_and_useful(report, "zero: no difference"),
+        zero_and_useful(report, _("zero: no difference")),
         [(single, MUTED), (averaged, INK), (both, CANDIDATE_COLOUR)],
     )
 
@@ -187,14 +212,18 @@ def bootstrap_histogram(report: Report, data: Datasets) -> dict[str, Any] | None
         if i + 1 < len(edges)
     ]
     conf = block.confidence or 0.95
-    refs: list[dict[str, Any]] = [{"x": 0, "what": "zero", "colour": BAD, "dash": SOLID}]
+    refs: list[dict[str, Any]] = [
+        {"x": 0, "what": p_("chart reference", "zero"), "colour": BAD, "dash": SOLID}
+    ]
     # the interval the text quotes is the primary one (noise.block low/high); when that is the
     # paired t, the bootstrap's own percentile interval is drawn too, and each is labelled
     primary = block.primary or "bootstrap"
-    level = f"{round(conf * 100, 6):g}%"
+    level = confidence(conf)
     if block.low is not None and block.high is not None:
-        label = f"{level} interval quoted (" + (
-            "bootstrap)" if primary == "bootstrap" else "paired t)"
+        label = (
+            _("{level} interval quoted (bootstrap)", level=level)
+            if primary == "bootstrap"
+            else _("{level} interval quoted (paired t)", level=level)
         )
         refs += [
             {"x": block.low, "what": label, "colour": INK, "dash": DASHED},
@@ -202,26 +231,31 @@ def bootstrap_histogram(report: Report, data: Datasets) -> dict[str, Any] | None
         ]
     boot = block.bootstrap
     if primary != "bootstrap" and boot.low is not None and boot.high is not None:
-        label = f"{level} bootstrap percentile interval"
+        label = _("{level} bootstrap percentile interval", level=level)
         refs += [
             {"x": boot.low, "what": label, "colour": MUTED, "dash": DOTTED},
             {"x": boot.high, "what": label, "colour": MUTED, "dash": DOTTED},
         ]
-    refs.append({"x": block.gap, "what": "observed gap", "colour": CANDIDATE_COLOUR, "dash": SOLID})
+    refs.append(
+        {"x": block.gap, "what": _("observed gap"), "colour": CANDIDATE_COLOUR, "dash": SOLID}
+    )
     hist = (
         alt.Chart(data.add(bars))
         .mark_rect(color="#b9c7d6", stroke="white", strokeWidth=0.5)
         .encode(
             x=alt.X(
                 "lo:Q",
-                title=f"resampled mean gap in {metric_name(report)} (candidate better is positive)",
+                title=_(
+                    "resampled mean gap in {metric} (candidate better is positive)",
+                    metric=metric_name(report),
+                ),
                 scale=alt.Scale(
                     domain=padded(edges + [r["x"] for r in refs], 0.04, include_zero=True),
                     nice=False,
                 ),
             ),
             x2=alt.X2("hi:Q"),
-            y=alt.Y("count:Q", title="resamples"),
+            y=alt.Y("count:Q", title=_("resamples")),
         )
     )
     return sized(with_references(alt, data, [unit(hist)], refs), WIDTH, 150)
@@ -241,10 +275,10 @@ def variance_scale(total: float) -> tuple[float, str]:
     in exponent form: decimals from 10⁻³ up (0.0015; 50,000 for a regression target's squared
     units), and below that the values times a power of ten, named in the title (× 10⁻⁵)."""
     if not total or total >= SCALED_BELOW:
-        return 1.0, "variance of the gap"
+        return 1.0, _("variance of the gap")
     exponent = math.floor(math.log10(total))
     power = power_of_ten(10.0**exponent, 1).removeprefix("1 × ")
-    return 10.0**-exponent, f"variance of the gap (× {power})"
+    return 10.0**-exponent, _("variance of the gap (× {power})", power=power)
 
 
 def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
@@ -256,10 +290,11 @@ def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
     if not isinstance(b, Budget) or not b.total:
         return None
     term = repeat_words(report.project.repeats).term
+    block_term = _("block term (evaluation sample)")
     times, title = variance_scale(b.total)
     terms = [
         {"what": term, "value": b.seed_term * times, "order": 1},
-        {"what": "block term (evaluation sample)", "value": b.block_term * times, "order": 2},
+        {"what": block_term, "value": b.block_term * times, "order": 2},
     ]
     bar = unit(
         alt.Chart(data.add(terms))
@@ -276,7 +311,7 @@ def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
                 "what",
                 [
                     (term, CANDIDATE_COLOUR),
-                    ("block term (evaluation sample)", MUTED),
+                    (block_term, MUTED),
                 ],
                 title=None,
             ),
@@ -286,37 +321,30 @@ def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
     z = b.z
     s_var, b_var = b.seed_sd**2, b.block_sd**2
     S, B = b.S, b.B
+    more_seeds = _("more seeds ({n} now), blocks fixed", n=count(S))
+    more_blocks = _("more blocks ({n} now), seeds fixed", n=count(B))
     rows: list[dict[str, Any]] = []
     for k in (1, 1.5, 2, 3, 4, 6, 8, 10):
-        rows.append(
-            {
-                "k": k,
-                "half": half_width(s_var, S * k, b_var, B, z),
-                "what": f"more seeds ({S} now), blocks fixed",
-            }
-        )
-        rows.append(
-            {
-                "k": k,
-                "half": half_width(s_var, S, b_var, B * k, z),
-                "what": f"more blocks ({B} now), seeds fixed",
-            }
-        )
+        rows.append({"k": k, "half": half_width(s_var, S * k, b_var, B, z), "what": more_seeds})
+        rows.append({"k": k, "half": half_width(s_var, S, b_var, B * k, z), "what": more_blocks})
     gap = abs(b.planning.gap or 0.0)
     lines = unit(
         alt.Chart(data.add(rows))
         .mark_line(point=True, strokeWidth=1.6)
         .encode(
             x=alt.X(
-                "k:Q", title="times today's count", scale=alt.Scale(type="log", domain=[1, 10])
+                "k:Q",
+                # TRANSLATORS: the x axis: how many times today's seeds (or blocks) are used
+                title=_("times today's count"),
+                scale=alt.Scale(type="log", domain=[1, 10]),
             ),
-            y=alt.Y("half:Q", title="predicted half-width", scale=alt.Scale(zero=True)),
+            y=alt.Y("half:Q", title=_("predicted half-width"), scale=alt.Scale(zero=True)),
             color=nominal_colour(
                 alt,
                 "what",
                 [
-                    (f"more seeds ({S} now), blocks fixed", CANDIDATE_COLOUR),
-                    (f"more blocks ({B} now), seeds fixed", BASELINE_COLOUR),
+                    (more_seeds, CANDIDATE_COLOUR),
+                    (more_blocks, BASELINE_COLOUR),
                 ],
                 title=None,
             ),
@@ -325,14 +353,21 @@ def budget(report: Report, data: Datasets) -> dict[str, Any] | None:
     ref = unit(
         alt.Chart(
             data.add(
-                [{"y": gap, "what": f"today's gap ({sig(gap, 3)}): below it, zero is excluded"}]
+                [
+                    {
+                        "y": gap,
+                        "what": _(
+                            "today's gap ({gap}): below it, zero is excluded", gap=sig(gap, 3)
+                        ),
+                    }
+                ]
             )
         )
         .mark_rule(strokeWidth=1.5, strokeDash=DASHED, color=INK)
         .encode(y="y:Q", tooltip=alt.Tooltip("what:N"))
     )
     label = unit(
-        alt.Chart(data.add([{"y": gap, "k": 10, "what": "today's gap"}]))
+        alt.Chart(data.add([{"y": gap, "k": 10, "what": _("today's gap")}]))
         .mark_text(align="right", dy=-6, fontSize=11, color=INK)
         .encode(x="k:Q", y="y:Q", text="what:N")
     )

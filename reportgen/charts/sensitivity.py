@@ -14,6 +14,7 @@ from reportgen.charts.compose import (
     unit,
 )
 from reportgen.model import Report
+from reportgen.words.i18n import _
 
 #: the most features drawn (the table's ten)
 DRAWN = 10
@@ -35,7 +36,7 @@ def sensitivity_dots(report: Report, data: Datasets) -> dict[str, Any] | None:
     order = [f.name for f in sorted(cand.features, key=lambda f: -f.median_abs)][:DRAWN]
     rows: list[dict[str, Any]] = []
     medians: list[float] = []
-    for (_, label, _), s in zip(models(report), (cand, base), strict=True):
+    for (_role, label, _colour), s in zip(models(report), (cand, base), strict=True):
         by_name = {f.name: f.median_abs for f in s.features or ()}
         rows += [{"feature": n, "median_abs": by_name[n], "model": label} for n in order]
         medians += [by_name[n] for n in order]
@@ -47,7 +48,7 @@ def sensitivity_dots(report: Report, data: Datasets) -> dict[str, Any] | None:
         .encode(
             x=alt.X(
                 "median_abs:Q",
-                title="median |dp/dx|, per raw unit of each feature",
+                title=_("median |dp/dx|, per raw unit of each feature"),
                 scale=alt.Scale(domain=domain, nice=False),
             ),
             y=y,

@@ -19,16 +19,20 @@ from reportgen.charts.compose import (
 from reportgen.model import Report
 from reportgen.model.relevance import SliceReading
 from reportgen.words import given
+from reportgen.words.i18n import _
 
-#: each reading's legend words and colour, in the table's colours (shown green, partly amber,
-#: not shown red, neutral grey); in legend order
-KINDS: dict[SliceReading, tuple[str, str]] = {
-    "better": ("candidate better (interval above zero)", GOOD),
-    "not_worse": ("no worse: worse end above the margin", GOOD),
-    "unclear": ("interval includes zero", MUTED),
-    "unshown": ("may be worse: worse end beyond the margin", AMBER),
-    "worse": ("candidate worse (interval below zero)", BAD),
-}
+
+def kinds() -> dict[SliceReading, tuple[str, str]]:
+    """Each reading's legend words and colour, in the table's colours (shown green, partly
+    amber, not shown red, neutral grey); in legend order. The words in the language being
+    written: looked up at each chart, never at import."""
+    return {
+        "better": (_("candidate better (interval above zero)"), GOOD),
+        "not_worse": (_("no worse: worse end above the margin"), GOOD),
+        "unclear": (_("interval includes zero"), MUTED),
+        "unshown": (_("may be worse: worse end beyond the margin"), AMBER),
+        "worse": (_("candidate worse (interval below zero)"), BAD),
+    }
 
 
 def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
@@ -39,6 +43,7 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     """
     import altair as alt
 
+    legend = kinds()
     rows = []
     for s in report.slices or ():
         if s.gap is None or s.low is None:
@@ -49,13 +54,13 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
                 "gap": s.gap,
                 "low": s.low,
                 "high": s.high,
-                "kind": KINDS[s.reading()][0],
+                "kind": legend[s.reading()][0],
             }
         )
     if not rows:
         return None
     drawn = {r["kind"] for r in rows}
-    refs = [{"x": 0, "what": "zero: no difference", "colour": INK, "dash": SOLID}]
+    refs = [{"x": 0, "what": _("zero: no difference"), "colour": INK, "dash": SOLID}]
     margins = sorted(
         {abs(s.margin) for s in report.slices or () if s.required and s.margin is not None}
     )
@@ -63,7 +68,7 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
         refs.append(
             {
                 "x": -margins[0],
-                "what": f"no-worse margin ({given(-margins[0])})",
+                "what": _("no-worse margin ({margin})", margin=given(-margins[0])),
                 "colour": AMBER,
                 "dash": DASHED,
             }
@@ -75,5 +80,5 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
         "slice",
         gap_title(report),
         refs,
-        [pair for pair in KINDS.values() if pair[0] in drawn],
+        [pair for pair in legend.values() if pair[0] in drawn],
     )

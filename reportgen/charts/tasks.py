@@ -22,6 +22,7 @@ from reportgen.charts.compose import (
 )
 from reportgen.model import Report
 from reportgen.model.regression import Regression
+from reportgen.words.i18n import _, p_
 
 #: above this many classes the heat map drops its count labels (they would not fit)
 LABELLED_CLASSES = 12
@@ -70,12 +71,17 @@ def confusion(report: Report, data: Datasets) -> dict[str, Any] | None:
     cell = max(14, min(34, 300 // k))
     if k <= LABELLED_CLASSES:  # wide enough for the largest count at the charts' 11 px
         most = max(
-            (n for role, _, _ in models(report) for row in of(sec, role).confusion for n in row),
+            (
+                n
+                for role, _label, _colour in models(report)
+                for row in of(sec, role).confusion
+                for n in row
+            ),
             default=0,
         )
         cell = max(cell, len(str(most)) * CHAR_PX + 6)
     panels = []
-    for role, label, _ in models(report):
+    for role, label, _colour in models(report):
         m = of(sec, role)
         rows = []
         for i, (counts, shares) in enumerate(zip(m.confusion, m.confusion_normalised, strict=True)):
@@ -94,13 +100,13 @@ def confusion(report: Report, data: Datasets) -> dict[str, Any] | None:
         x = alt.X(
             "predicted:N",
             sort=classes,
-            title=f"{label}: predicted class",
+            title=_("{model}: predicted class", model=label),
             axis=alt.Axis(**class_axis(classes, cell)),
         )
         y = alt.Y(
             "actual:N",
             sort=classes,
-            title="actual class",
+            title=_("actual class"),
             axis=alt.Axis(**class_axis(classes, cell, vertical=True)),
         )
         heat = unit(
@@ -140,19 +146,20 @@ def top_label_reliability(report: Report, data: Datasets) -> dict[str, Any] | No
     sec = report.multiclass
     if sec is None:
         return None
-    bins = {role: of(sec, role).top_label.bins for role, _, _ in models(report)}
+    bins = {role: of(sec, role).top_label.bins for role, _label, _colour in models(report)}
     return reliability_diagram(
         report,
         data,
         bins,
-        "mean probability of the predicted class in the bin",
-        "fraction predicted right",
+        _("mean probability of the predicted class in the bin"),
+        _("fraction predicted right"),
     )
 
 
 def _unit_title(sec: Regression, what: str) -> str:
     """An axis title with the target's unit, when the project names one."""
-    return f"{what} ({sec.unit})" if sec.unit else what
+    # TRANSLATORS: an axis title with the target's unit: "actual (mmHg)"
+    return _("{what} ({unit})", what=what, unit=sec.unit) if sec.unit else what
 
 
 def predicted_actual(report: Report, data: Datasets) -> dict[str, Any] | None:
@@ -163,7 +170,7 @@ def predicted_actual(report: Report, data: Datasets) -> dict[str, Any] | None:
     if sec is None:
         return None
     rows: list[dict[str, Any]] = []
-    for role, label, _ in models(report):
+    for role, label, _colour in models(report):
         pts = of(sec, role).points
         rows += [
             {"model": label, "actual": a, "predicted": p}
@@ -183,8 +190,10 @@ def predicted_actual(report: Report, data: Datasets) -> dict[str, Any] | None:
         alt.Chart(data.add(rows))
         .mark_point(size=14, opacity=0.55, filled=True)
         .encode(
-            x=alt.X("actual:Q", title=_unit_title(sec, "actual"), scale=scale),
-            y=alt.Y("predicted:Q", title=_unit_title(sec, "predicted"), scale=scale),
+            x=alt.X("actual:Q", title=_unit_title(sec, p_("chart axis", "actual")), scale=scale),
+            y=alt.Y(
+                "predicted:Q", title=_unit_title(sec, p_("chart axis", "predicted")), scale=scale
+            ),
             color=model_colour(alt, report),
         )
     )
@@ -201,19 +210,19 @@ def residuals_by_block(report: Report, data: Datasets) -> dict[str, Any] | None:
     order = [str(g.block) for g in sec.candidate.by_block]
     rows: list[dict[str, Any]] = [
         {"model": label, "block": str(g.block), "residual": g.mean_residual, "order": i}
-        for role, label, _ in models(report)
+        for role, label, _colour in models(report)
         for i, g in enumerate(of(sec, role).by_block or ())
         if g.mean_residual is not None
     ]
     x = alt.X(
         "block:N",
         sort=order,
-        title=sec.block_column or "block",
+        title=sec.block_column or p_("chart axis", "block"),
         axis=alt.Axis(labelAngle=-45 if len(order) > 8 else 0, labelLimit=90),
     )
     y = alt.Y(
         "residual:Q",
-        title=_unit_title(sec, "mean residual"),
+        title=_unit_title(sec, _("mean residual")),
         scale=alt.Scale(domain=padded([r["residual"] for r in rows], 0.08, True), nice=False),
     )
     colour = model_colour(alt, report)
