@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reportgen.render.env import environment, stylesheet
+from reportgen.words.i18n import _
 
 STYLESHEETS = ("report.css", "print.css")
 #: the printed page's chart images: CHART_URL + chart key
@@ -22,8 +23,32 @@ def render_html(view, charts: Mapping[str, str] | None = None, for_print: bool =
     template = environment("html").get_template("report.html")
     return template.render(
         v=view,
-        css=stylesheet(*STYLESHEETS),
+        css=stylesheet(*STYLESHEETS) + page_margin_css(),
         charts=charts or {},
         for_print=for_print,
         chart_url=CHART_URL,
+    )
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal: letters, digits and plain punctuation as they are,
+    every other character as a CSS escape (our catalog's words, escaped all the same)."""
+    kept = " .,:;-()'\u2013\u2014"
+    return '"' + "".join(c if c.isalnum() or c in kept else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def page_margin_css() -> str:
+    """The printed page's running head and page numbers in the build's language (print.css
+    lays them out; only their words are here)."""
+    head = _css_string(_("evaluation report"))
+    # TRANSLATORS: the printed page's foot; {page} and {pages} become the page counters
+    words = _("page {page} of {pages}", page="\0page\0", pages="\0pages\0")
+    foot = [
+        f"counter({piece[1:]})" if piece[:1] == "#" else _css_string(piece)
+        for piece in words.replace("\0page", "\0#page").split("\0")
+        if piece
+    ]
+    return (
+        "\n@page { @top-right { content: " + head + "; } "
+        "@bottom-right { content: " + " ".join(foot) + "; } }\n"
     )
