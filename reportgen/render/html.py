@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from reportgen.render.env import environment, stylesheet
 
 STYLESHEETS = ("report.css", "print.css")
+#: a language's own rules after those, for its longer words (the Ukrainian page one and ladder
+#: keep to the English pages, docs/report.md "The page budget")
+LANGUAGE_STYLESHEETS = {"uk": ("print-uk.css",)}
 #: the printed page's chart images: CHART_URL + chart key
 CHART_URL = "evreport-chart:"
 
@@ -22,7 +25,7 @@ def render_html(view, charts: Mapping[str, str] | None = None, for_print: bool =
     template = environment("html").get_template("report.html")
     return template.render(
         v=view,
-        css=stylesheet(*STYLESHEETS),
+        css=stylesheet(*STYLESHEETS, *LANGUAGE_STYLESHEETS.get(view.header.language, ())),
         charts=charts or {},
         for_print=for_print,
         chart_url=CHART_URL,
