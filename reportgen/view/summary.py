@@ -41,6 +41,8 @@ def check_words(check_id: str) -> str:
         "general-set-held": _("general-set drop"),
         "interval-above-zero": _("interval's lower end"),
     }
+    if check_id.startswith("not-worse-on-"):
+        return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
     return words.get(check_id, check_id.replace("-", " "))
 
 
