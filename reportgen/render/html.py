@@ -8,6 +8,9 @@ from reportgen.render.env import environment, stylesheet
 from reportgen.words.i18n import _
 
 STYLESHEETS = ("report.css", "print.css")
+#: a language's own rules after those, for its longer words (the Ukrainian page one and ladder
+#: keep to the English pages, docs/report.md "The page budget")
+LANGUAGE_STYLESHEETS = {"uk": ("print-uk.css",)}
 #: the printed page's chart images: CHART_URL + chart key
 CHART_URL = "evreport-chart:"
 
@@ -23,7 +26,8 @@ def render_html(view, charts: Mapping[str, str] | None = None, for_print: bool =
     template = environment("html").get_template("report.html")
     return template.render(
         v=view,
-        css=stylesheet(*STYLESHEETS) + page_margin_css(),
+        css=stylesheet(*STYLESHEETS, *LANGUAGE_STYLESHEETS.get(view.header.language, ()))
+        + page_margin_css(),
         charts=charts or {},
         for_print=for_print,
         chart_url=CHART_URL,

@@ -41,6 +41,8 @@ def check_words(check_id: str) -> str:
         "general-set-held": _("general-set drop"),
         "interval-above-zero": _("interval's lower end"),
     }
+    if check_id.startswith("not-worse-on-"):
+        return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
     return words.get(check_id, check_id.replace("-", " "))
 
 
@@ -259,9 +261,10 @@ def unsaid(text: str, report: Report) -> str:
     iv = report.noise.interval
     if said is None or iv is None or said not in text:
         return text
-    ends = re.escape(said)
+    ends, what = re.escape(said), re.escape(iv.what)
     text = re.sub(rf" \({ends}\)", "", text)
-    return re.sub(rf" {ends}(?: over {re.escape(iv.what)})?", "", text)
+    # "{ends} over {what}" in English, "{ends} ({what})" in Ukrainian
+    return re.sub(rf" {ends}(?: over {what}| \({what}\))?", "", text)
 
 
 def _page_reasons(reasons: list[str], report: Report) -> list[str]:
@@ -275,7 +278,14 @@ def _said_by_ladder(reason: str, report: Report) -> bool:
     not shown: ..."), which the ladder on the same page prints."""
     for r in report.ladder:
         if r.status != RungStatus.SHOWN and r.missing:
-            head = f"rung {r.rung} ({r.name}) is {r.status}: "
+            # checks.ladder.rung_reason's sentence, in the report's language
+            head = _(
+                "rung {n} ({name}) is {status}: {missing}",
+                n=r.rung,
+                name=rung_word(r.name),
+                status=status_word(r.status),
+                missing="",
+            )
             if reason == head + in_words(r.missing, report):
                 return True
     return False

@@ -63,3 +63,12 @@ def test_english_unchanged_outside_speaking():
         from reportgen.words import date_text
 
         assert date_text("2026-12-03") == "2026-12-03"
+
+
+def test_page_one_gives_only_the_reasons_the_ladder_does_not_say(page):
+    """As in English: the rungs' own reasons are in the ladder's "one thing missing" column,
+    and the interval's ends (and the blocks they are over) are in the claim box."""
+    reasons = [li.get_text(" ", strip=True) for li in page.select("ul.reasons li")]
+    assert len(reasons) == 1, reasons
+    assert reasons[0].startswith("не показано, що кандидат кращий"), reasons
+    assert "−0,0051" not in reasons[0] and "«week»" not in reasons[0], reasons
