@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reportgen.render.env import environment, stylesheet
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, current
 
 STYLESHEETS = ("report.css", "print.css")
 #: a language's own rules after those, for its longer words (the Ukrainian page one and ladder
 #: keep to the English pages, docs/report.md "The page budget")
-LANGUAGE_STYLESHEETS = {"uk": ("print-uk.css",)}
+LANGUAGE_STYLESHEETS = {"uk": ("uk.css",)}
 #: the printed page's chart images: CHART_URL + chart key
 CHART_URL = "evreport-chart:"
 
@@ -26,7 +26,7 @@ def render_html(view, charts: Mapping[str, str] | None = None, for_print: bool =
     template = environment("html").get_template("report.html")
     return template.render(
         v=view,
-        css=stylesheet(*STYLESHEETS, *LANGUAGE_STYLESHEETS.get(view.header.language, ()))
+        css=stylesheet(*STYLESHEETS, *LANGUAGE_STYLESHEETS.get(current(), ()))
         + page_margin_css(),
         charts=charts or {},
         for_print=for_print,

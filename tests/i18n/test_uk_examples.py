@@ -81,7 +81,7 @@ def test_the_ukrainian_pdf_has_the_english_page_count_within_one(name, tmp_path_
 @pytest.mark.parametrize("name", PDF)
 def test_the_ukrainian_pdf_keeps_to_its_page_budget(name, tmp_path_factory):
     """docs/report.md's page budget and page rules hold in Ukrainian too (its words run 15 to
-    25 % longer; styles/print-uk.css): at most the budget's pages, none but the last less than
+    25 % longer; styles/uk.css): at most the budget's pages, none but the last less than
     half full, and page one holding the whole ladder (tests/render/test_layout.py in English)."""
     from tests.render.test_layout import MIN_FILL, page_budget, page_fills, page_texts
 

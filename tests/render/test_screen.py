@@ -5,14 +5,19 @@ getBoundingClientRect (tests/render/screen.py): no two cells of a row overlap an
 leaves its cell, a badge is at most two lines, the claim boxes never overlap and stack on a
 phone, the page never scrolls sideways (wide tables scroll in their own box), every chart
 fits the screen with its legends whole and its data inside its plot, and chart text stays
-readable. Skipped, with a message, on a machine without Chromium.
+readable; four examples also in Ukrainian (issue 34). Skipped, with a message, on a machine
+without Chromium.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .screen import WIDTHS, chromium, measure, screenshot
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: every example's report: both modes, binary, multi-class, regression, cross-validation
 SCREENED = [
@@ -26,6 +31,10 @@ SCREENED = [
     "digits-multiclass",
     "diabetes-regression",
 ]
+#: built in Ukrainian too (issue 34: longer words, the same layout rules): one of each kind of
+#: page, named "NAME:uk" in the tests
+UKRAINIAN = ["weekly-churn", "breast-cancer-cv", "digits-multiclass", "tuned-replay"]
+SCREENED_ALL = SCREENED + [f"{n}:uk" for n in UKRAINIAN]
 #: screenshots (slow) of a model-against-baseline report with every section and a before-after one
 SHOT = ["weekly-churn", "tuned-no-replay"]
 #: the smallest chart text, in CSS px as drawn (Vega's labels are 11 px at full size), by
@@ -47,11 +56,18 @@ def browser() -> str:
 @pytest.fixture(scope="module")
 def pages(browser, rendered, tmp_path_factory) -> dict:
     """(example, width) -> the measurements of its HTML report, with a screenshot taken."""
+    from reportgen.api import build_report
+
     out = {}
-    for name in SCREENED:
-        folder = tmp_path_factory.mktemp(f"screen-{name}")
+    for name in SCREENED_ALL:
+        folder = tmp_path_factory.mktemp(f"screen-{name.replace(':', '-')}")
         html = folder / "report.html"
-        html.write_bytes(rendered(name)["report.html"])
+        if name.endswith(":uk"):
+            example = ROOT / "examples" / name.removesuffix(":uk")
+            res = build_report(example, folder, ("html",), language="uk")
+            assert not res.render_problems, res.render_problems
+        else:
+            html.write_bytes(rendered(name)["report.html"])
         for width in WIDTHS:
             m = measure(browser, html, width)
             if name in SHOT:
@@ -63,7 +79,7 @@ def pages(browser, rendered, tmp_path_factory) -> dict:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("name", SCREENED)
+@pytest.mark.parametrize("name", SCREENED_ALL)
 def test_nothing_overprints(pages, name, width):
     m = pages[name, width]
     assert "error" not in m, m
@@ -81,7 +97,7 @@ def test_screenshot_is_taken(pages, name, width):
     assert int.from_bytes(data[16:20], "big") == width
 
 
-@pytest.mark.parametrize("name", SCREENED)
+@pytest.mark.parametrize("name", SCREENED_ALL)
 def test_claim_boxes_sit_side_by_side_then_stack(pages, name):
     wide, phone = pages[name, 1280], pages[name, 390]
     assert wide["claims"] == phone["claims"] == 2
@@ -91,7 +107,7 @@ def test_claim_boxes_sit_side_by_side_then_stack(pages, name):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("name", SCREENED)
+@pytest.mark.parametrize("name", SCREENED_ALL)
 def test_chart_text_keeps_its_size(pages, name, width):
     m = pages[name, width]
     assert m["chart_texts"] > 20
