@@ -4,14 +4,15 @@
     PYTHONPATH=. .venv/bin/python bench/bench_scale.py --sweep         # also 1e5, 1e6, 4e6 test rows
     PYTHONPATH=. .venv/bin/python bench/bench_scale.py --test-rows 200000 --seeds 4   # quick look
     PYTHONPATH=. .venv/bin/python bench/bench_scale.py --split-format csv        # CSV split files
+    PYTHONPATH=. .venv/bin/python bench/bench_scale.py --split-format csv --int-weeks  # issue 31's layout
 
 Generates the project once per size (seeded, bench/scale_project.py; kept in --work), then
 runs the floor script and the build alternately, --repeat times each, each in a fresh child
 process, and prints the median wall time and the peak RSS of each (os.wait4 of the child)
 and their ratios. The floor does the work any correct build must do: read every
-predictions file with pyarrow, join it to the split file's week by row id (one sort of
-the split ids, a binary search per file), per-row log loss, per-week sums by bincount, one
-sort of the scores per network. With ``--split-format csv`` the split files are CSV
+predictions file with pyarrow, join it to the split file's week and slice by row id (one sort of
+the split ids, a binary search per file), per-row log loss, per-week and per-slice sums by
+bincount, one sort of the scores per network. With ``--split-format csv`` the split files are CSV
 (integer ids written as text) and the floor reads them with ``pyarrow.csv`` (ids inferred
 as int64). Targets: time ratio <= 1.5, memory ratio <= 3; in the
 sweep, doubling the rows doubles the time within 20 %.
@@ -39,39 +40,47 @@ root = sys.argv[1]
 split = {}
 for part in ("validation", "test"):
     if os.path.exists(f"{root}/split/{part}.csv"):
-        keep = pcsv.ConvertOptions(include_columns=["row_id", "week"])
+        keep = pcsv.ConvertOptions(include_columns=["row_id", "week", "route"])
         t = pcsv.read_csv(f"{root}/split/{part}.csv", convert_options=keep)
     else:
-        t = pq.read_table(f"{root}/split/{part}.parquet", columns=["row_id", "week"])
+        t = pq.read_table(f"{root}/split/{part}.parquet", columns=["row_id", "week", "route"])
     ids = t.column("row_id").to_numpy()
     order = np.argsort(ids)
     week = pc.dictionary_encode(t.column("week")).combine_chunks().indices.to_numpy()
-    split[part] = (ids[order], week[order])
+    route = pc.dictionary_encode(t.column("route")).combine_chunks().indices.to_numpy()
+    split[part] = (ids[order], week[order], route[order])
 total = 0.0
 for path in sorted(glob.glob(f"{root}/artefacts/predictions/*.parquet")):
     part = "test" if path.endswith("-test.parquet") else "validation"
-    sorted_ids, week = split[part]
+    sorted_ids, week, route = split[part]
     t = pq.read_table(path, columns=["row_id", "y", "p"])
     pos = np.searchsorted(sorted_ids, t.column("row_id").to_numpy())
     y = t.column("y").to_numpy()
     p = np.clip(t.column("p").to_numpy(), 1e-15, 1 - 1e-15)
     loss = -np.where(y == 1, np.log(p), np.log1p(-p))
     sums = np.bincount(week[pos], weights=loss)
+    by_slice = np.bincount(route[pos], weights=loss)
     order = np.argsort(-p, kind="stable")
-    total += sums.sum() + float(np.cumsum(y[order])[-1])
+    total += sums.sum() + by_slice.sum() + float(np.cumsum(y[order])[-1])
 print(total)
 """
 
 
-def project(work: Path, n_val: int, n_test: int, seeds: int, split_fmt: str = "parquet") -> Path:
+def project(
+    work: Path, n_val: int, n_test: int, seeds: int, split_fmt: str = "parquet", weeks="text"
+) -> Path:
     sys.path.insert(0, str(ROOT / "bench"))
     from scale_project import make_scale_project
 
-    tail = "" if split_fmt == "parquet" else f"-{split_fmt}-split"
+    tail = ("" if split_fmt == "parquet" else f"-{split_fmt}-split") + (
+        "-int-weeks" if weeks == "int" else ""
+    )
     path = work / f"scale-{seeds}x{n_val}x{n_test}{tail}"
     if not (path / "evreport.toml").exists():
         t = time.perf_counter()
-        make_scale_project(path, n_val, n_test, seeds=seeds, ids="int", split_fmt=split_fmt)
+        make_scale_project(
+            path, n_val, n_test, seeds=seeds, ids="int", split_fmt=split_fmt, weeks=weeks
+        )
         print(f"generated {path} in {time.perf_counter() - t:.0f} s", flush=True)
     return path
 
@@ -105,19 +114,23 @@ def main() -> None:
         default="parquet",
         help="format of the split files (predictions are Parquet either way)",
     )
+    ap.add_argument(
+        "--int-weeks", action="store_true", help="the block column as integer week numbers"
+    )
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "evreport-scale")
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"cores: {os.cpu_count()}; load average {load}; python {sys.version.split()[0]}")
     n_val = args.val_rows or args.test_rows // 10
-    path = project(args.work, n_val, args.test_rows, args.seeds, args.split_format)
+    weeks = "int" if args.int_weeks else "text"
+    path = project(args.work, n_val, args.test_rows, args.seeds, args.split_format, weeks)
     rows = 2 * args.seeds * (n_val + args.test_rows)
     res = compare(path, args.repeat, args.work / "out", args.max_file_mb)
     (fw, fr), (bw, br) = res["median"]["floor"], res["median"]["build"]
     print(
         f"\n2 models x {args.seeds} seeds x ({n_val:,} + {args.test_rows:,}) = {rows:,} rows, "
-        f"{args.split_format} split files"
+        f"{args.split_format} split files, {weeks} weeks"
     )
     for name, v in res["runs"].items():
         print(f"  {name:5s} runs: " + ", ".join(f"{w:.2f} s / {r:.0f} MB" for w, r in v))

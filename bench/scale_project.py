@@ -5,7 +5,8 @@ split/{train,validation,test}.parquet (row_id, week, route) with their manifest,
 predictions file (row_id, y, p) per network and part, each in its own shuffled row order.
 ``ids="int"`` writes int64 row ids, ``ids="str"`` strings such as ``"te0000042"``;
 ``split_fmt="csv"`` writes the split files as CSV (as pandas ``to_csv`` does: no quotes),
-where integer ids are text such as ``200000042``.
+where integer ids are text such as ``200000042``. ``weeks="int"`` writes the block column
+as integer week numbers (1 to 52) instead of labels such as ``"w07"``.
 Used by bench/bench_scale.py and by tests/perf (a small copy).
 """
 
@@ -44,6 +45,7 @@ def make_scale_project(
     fmt: str = "parquet",
     rng_seed: int = 13,
     split_fmt: str = "parquet",
+    weeks: str = "text",
 ) -> Path:
     """Write the project into ``path`` (created) and return it."""
     from reportgen.project.manifest import freeze
@@ -66,7 +68,11 @@ def make_scale_project(
         table = pa.table(
             {
                 "row_id": _ids(pre, off, n, ids),
-                "week": pa.array([f"w{w:02d}" for w in range(WEEKS + 1)]).take(pa.array(week)),
+                "week": (
+                    pa.array(week)
+                    if weeks == "int"
+                    else pa.array([f"w{w:02d}" for w in range(WEEKS + 1)]).take(pa.array(week))
+                ),
                 "route": pa.array(route),
             }
         )
