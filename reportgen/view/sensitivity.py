@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from reportgen.model import Report
 from reportgen.model.enums import ChartKey
 from reportgen.model.sensitivity import FeatureSensitivity, ModelSensitivity
+from reportgen.project.sensitivity import reason_words
 from reportgen.view.parts import Figure, chart_figure, ids, names
 from reportgen.words.cells import pct, sig
 from reportgen.words.i18n import _, n_, p_
@@ -203,7 +204,7 @@ def _model(
             rest_note=None,
             printed=[],
             printed_note=None,
-            reason=(s.reason or "").rstrip(".").capitalize() + ".",
+            reason=reason_words(s.reason or "").rstrip(".").capitalize() + ".",
         )
     top, rest = _rows(s, target_unit)
     left = len(top) + len(rest) - printed
