@@ -15,6 +15,7 @@ from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
 from reportgen.view.parts import (
     Status,
+    check_label,
     ids,
     in_words,
     metric_name,
@@ -41,7 +42,11 @@ def check_words(check_id: str) -> str:
         "general-set-held": _("general-set drop"),
         "interval-above-zero": _("interval's lower end"),
     }
-    return words.get(check_id, check_id.replace("-", " "))
+    if check_id in words:
+        return words[check_id]
+    if current() != "en":
+        return check_label(check_id)
+    return check_id.replace("-", " ")
 
 
 VERDICT_CLASS = {
