@@ -16,6 +16,7 @@ from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path
 from reportgen.view.parts import (
     Status,
     check_label,
+    cost_unit,
     ids,
     in_words,
     metric_name,
@@ -324,7 +325,7 @@ def _in_units(report: Report) -> str | None:
     if rel is None or rel.cost_per_case is None:
         return None
     cand = names(report)[0]
-    unit = rel.unit or _("cost units")
+    unit = cost_unit(rel.unit)
     per_period = rel.cost_per_period
     if per_period is not None:
         amount, where = per_period, _period_words(rel.period, rel.cases_per_period)
