@@ -143,3 +143,24 @@ def test_check_file_sentences_stay_english_in_english():
     said = {c["id"]: c["text"] for c in report["checks"]}
     assert said["rung1-initial_loss"].startswith("initial loss 0.7795 against ln 2 = 0.6931")
     assert said["rung1-shapes"] == "shape assertions passed (15 assertions)"
+
+
+def test_a_logged_value_that_differs_is_diagnosed_in_ukrainian(tmp_path):
+    """The run log's disagreement with the predictions: the warning, its likely cause and the
+    ladder's rung 1 in Ukrainian (the error rate logged as accuracy)."""
+    import pandas as pd
+
+    from tests.layouts.gen import make_project
+
+    gen = make_project(tmp_path / "p", metric="accuracy")
+    runs = pd.read_csv(gen.path / "runs.csv", dtype=str, keep_default_na=False)
+    hit = (runs["model"] == "net") & (runs["seed"] == "1") & (runs["split"] == "test")
+    runs.loc[hit, "value"] = f"{1 - gen.logged[('net', 1, 'test')]:.3f}"
+    runs.to_csv(gen.path / "runs.csv", index=False)
+    project = load_project(gen.path)
+    with speaking("uk"):
+        report, _problems = compute_report(project)
+    (warning,) = [w["message"] for w in report["warnings"] if w["slug"] == "logged-differs"]
+    assert "відрізняється від значень, переобчислених" in warning
+    assert "схоже, що як accuracy записано error rate" in warning
+    assert not re.search(r"\d\.\d", warning.split("(записано")[0])

@@ -267,11 +267,11 @@ def _ranking(sets: list[OofSet], ri: int, words: str) -> RankingModel:
     return RankingModel(
         seed=rep.seed,
         roc_auc=aucs[ri],
-        roc_auc_reason=None if aucs[ri] is not None else "one class only: ROC AUC is undefined",
+        roc_auc_reason=None if aucs[ri] is not None else _("one class only: ROC AUC is undefined"),
         average_precision=aps[ri],
         average_precision_reason=None
         if aps[ri] is not None
-        else "no positives: average precision is undefined",
+        else _("no positives: average precision is undefined"),
         validation_roc_auc=None,
         mean_roc_auc=float(np.mean(auc_ok)) if auc_ok else None,
         positives=n_pos,
