@@ -400,7 +400,7 @@ def version_rows(
                 )
             )
         else:
-            fields["runs"] = fig.networks
+            fields["runs"] = str(fig.networks)
             basis = (
                 _(
                     "one version's mean over its {runs} evaluation runs (sd across runs), on the "
