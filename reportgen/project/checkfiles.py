@@ -9,9 +9,9 @@ from typing import TypeGuard
 
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
-from reportgen.project.sensitivity import reason_words
 from reportgen.words import power_of_ten, sig
 from reportgen.words.i18n import _, n_
+from reportgen.words.reasons import reason_words
 
 #: the largest max relative error of a gradient check that passes
 GRADIENT_BAR = 1e-4

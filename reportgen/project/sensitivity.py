@@ -176,17 +176,3 @@ def parse_sensitivity(doc: dict) -> Sensitivity:
         features=features,
         check=_agreement(doc.get("finite_differences")),
     )
-
-
-def reason_words(reason: str) -> str:
-    """A file's reason in the report's language when it is the one reportgen.sanity writes (a
-    piecewise-constant model); a reason the user wrote stays as written."""
-    from reportgen.sanity.sensitivity import PIECEWISE_CONSTANT
-    from reportgen.words.i18n import _
-
-    if reason.rstrip(".") == PIECEWISE_CONSTANT:
-        return (
-            _("local gradients are not defined for a piecewise-constant model")
-            + reason[len(PIECEWISE_CONSTANT) :]
-        )
-    return reason

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from reportgen.model import Report
 from reportgen.model.enums import ChartKey
 from reportgen.model.sensitivity import FeatureSensitivity, ModelSensitivity
-from reportgen.project.sensitivity import reason_words
 from reportgen.view.parts import Figure, chart_figure, ids, names
 from reportgen.words.cells import pct, sig
 from reportgen.words.i18n import _, n_, p_
+from reportgen.words.reasons import reason_words
 
 #: the most features a model's table lists (the rest: the HTML's details and report.json)
 SHOWN = 10
