@@ -49,7 +49,7 @@ from reportgen.model.seed import SeedNoise
 from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import count, count_noun
-from reportgen.words.i18n import _, n_
+from reportgen.words.i18n import _, current, n_
 
 
 def cv_covers() -> tuple[str, str]:
@@ -313,7 +313,7 @@ def not_tested(project: Project, ev: EvalData | None, fc: FoldRuns, fb: FoldRuns
         out.append(
             _(
                 "the block column {block} is used on the held-out test part only",
-                block=repr(cfg.block),
+                block=repr(cfg.block) if current() == "en" else f"«{cfg.block}»",
             )
         )
     return out
