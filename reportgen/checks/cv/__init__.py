@@ -310,10 +310,8 @@ def not_tested(project: Project, ev: EvalData | None, fc: FoldRuns, fb: FoldRuns
             )
         )
     if cfg.block:
+        block = repr(cfg.block) if current() == "en" else "«" + cfg.block + "»"
         out.append(
-            _(
-                "the block column {block} is used on the held-out test part only",
-                block=repr(cfg.block) if current() == "en" else f"«{cfg.block}»",
-            )
+            _("the block column {block} is used on the held-out test part only", block=block)
         )
     return out
