@@ -25,6 +25,7 @@ from reportgen.project import Project
 from reportgen.project.predictions import Predictions
 from reportgen.stats import calibration, ranking, threshold
 from reportgen.words import count_noun, prob
+from reportgen.words.i18n import _
 
 
 def representative(mr: ModelRuns, kind: str = "binary") -> SeedRun | None:
@@ -189,11 +190,19 @@ def _threshold_entry(
     threshold_reason = None
     if vp is None:
         threshold_reason = (
-            f"no validation predictions for {mr.name} seed {rep.seed}: the threshold is "
-            + (
-                f"the fixed {prob(cfg.threshold)}"
-                if isinstance(cfg.threshold, float)
-                else "0.5 (the cost-minimising threshold is chosen on validation predictions)"
+            _(
+                "no validation predictions for {model} seed {seed}: the threshold is the fixed "
+                "{threshold}",
+                model=mr.name,
+                seed=rep.seed,
+                threshold=prob(cfg.threshold),
+            )
+            if isinstance(cfg.threshold, float)
+            else _(
+                "no validation predictions for {model} seed {seed}: the threshold is 0.5 (the "
+                "cost-minimising threshold is chosen on validation predictions)",
+                model=mr.name,
+                seed=rep.seed,
             )
         )
     return ThresholdModel(
@@ -242,19 +251,22 @@ def _ranking_entry(rep: Any, vp: Any, counts: Any, per_seed: list[ThresholdSeed]
         rx, ry = curve_lists(rec, prec)
         pr = PrecisionRecall(recall=tuple(rx), precision=tuple(ry))
     one_class = (
-        f"the test part has one class only ({count_noun(n_pos, 'positive')}, "
-        f"{count_noun(n_neg, 'negative')})"
+        _(
+            "the test part has one class only ({positives}, {negatives}): ROC AUC is undefined",
+            positives=count_noun(n_pos, "positive"),
+            negatives=count_noun(n_neg, "negative"),
+        )
         if not (n_pos and n_neg)
         else None
     )
     return RankingModel(
         seed=rep.seed,
         roc_auc=auc,
-        roc_auc_reason=None if auc is not None else f"{one_class}: ROC AUC is undefined",
+        roc_auc_reason=None if auc is not None else one_class,
         average_precision=ap,
         average_precision_reason=None
         if ap is not None
-        else "no positives in the test part: average precision is undefined",
+        else _("no positives in the test part: average precision is undefined"),
         validation_roc_auc=ranking.roc_auc(vp.p, vp.y) if vp is not None else None,
         mean_roc_auc=float(np.mean(aucs)) if aucs else None,
         positives=n_pos,

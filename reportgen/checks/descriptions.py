@@ -21,11 +21,15 @@ from reportgen.stats import multiclass as mc
 from reportgen.stats import regression as rg
 from reportgen.stats._util import FloatArray
 from reportgen.stats.described import block_statistic_gap
+from reportgen.words.i18n import _
 
-WHY = (
-    "not a mean of per-row values, so no row-weighted estimand, seed rule or t interval: a "
-    "description beside the claim's metric, with a block bootstrap that recomputes it"
-)
+
+def why() -> str:
+    """Why a description has no estimand of its own, in the language being written."""
+    return _(
+        "not a mean of per-row values, so no row-weighted estimand, seed rule or t interval: a "
+        "description beside the claim's metric, with a block bootstrap that recomputes it"
+    )
 
 
 #: one network's per-block statistics: (predictions, positions, block codes, blocks) -> (B, m)
@@ -108,6 +112,6 @@ def descriptions_section(
             networks=IntPair(candidate=len(nets["candidate"]), baseline=len(nets["baseline"])),
             rows=int(len(ev.row_ids)),
             block_column=ev.block_column,
-            why=WHY,
+            why=why(),
         )
     ]

@@ -24,6 +24,7 @@ from reportgen.project.predictions import Predictions
 from reportgen.stats.metric_registry import METRICS, task_metrics
 from reportgen.stats.metrics import per_row_metric
 from reportgen.words import MINUS, count_noun, full, given, metric, sig
+from reportgen.words.i18n import _
 
 #: the most decimals a rounded scores file is recognised by
 MAX_SCORE_DECIMALS = 6
@@ -155,8 +156,13 @@ def diagnose(
         return Diagnosis(
             DiagnosisKind.LOGGED_ROUNDED,
             h_log,
-            f"the logged value {shown} was rounded to {count_noun(k_log, 'decimal')}, which moves it by "
-            f"at most {given(h_log)}: log the full-precision value (e.g. repr of the float)",
+            _(
+                "the logged value {shown} was rounded to {decimals}, which moves it by at most "
+                "{bound}: log the full-precision value (e.g. repr of the float)",
+                shown=shown,
+                decimals=count_noun(k_log, "decimal"),
+                bound=given(h_log),
+            ),
         )
     scores = score_rounding_bounds(project, pred, threshold)
     if scores is not None:
@@ -166,16 +172,35 @@ def diagnose(
             return Diagnosis(
                 DiagnosisKind.SCORES_ROUNDED,
                 bound + h_log,
-                f"the scores in {pred.path} were rounded to {count_noun(k_p, 'decimal')}, which can move the "
-                f"{name} by up to {sig(bound)} here (difference {sig(abs(diff))}): write "
-                "predictions at full precision",
+                _(
+                    "the scores in {path} were rounded to {decimals}, which can move the {metric} "
+                    "by up to {bound} here (difference {diff}): write predictions at full precision",
+                    path=pred.path,
+                    decimals=count_noun(k_p, "decimal"),
+                    metric=name,
+                    bound=sig(bound),
+                    diff=sig(abs(diff)),
+                ),
             )
     bound = h_log + (max(scores[1], scores[2]) if scores else 0.0)
+    figures = {
+        "diff": sig(abs(diff)),
+        "bound": sig(bound),
+        "decimals": count_noun(k_log, "decimal"),
+    }
     beyond = (
-        f"the difference {sig(abs(diff))} is beyond what rounding explains here (at most "
-        f"{sig(bound)}: the logged value to {count_noun(k_log, 'decimal')}"
-        + (f", the scores to {count_noun(scores[0], 'decimal')}" if scores else "")
-        + ")"
+        _(
+            "the difference {diff} is beyond what rounding explains here (at most {bound}: the "
+            "logged value to {decimals}, the scores to {score_decimals})",
+            score_decimals=count_noun(scores[0], "decimal"),
+            **figures,
+        )
+        if scores
+        else _(
+            "the difference {diff} is beyond what rounding explains here (at most {bound}: the "
+            "logged value to {decimals})",
+            **figures,
+        )
     )
     match_tol = h_log + tol
     complement = getattr(METRICS.get(cfg.metric), "complement", None)
@@ -184,20 +209,38 @@ def diagnose(
         return Diagnosis(
             DiagnosisKind.COMPLEMENT,
             bound,
-            f"{beyond}; the logged value {shown} is 1 − the recomputed {name} ({metric(1.0 - recomputed)}): it looks "
-            f"like the {other} logged as {name}",
+            _(
+                "{beyond}; the logged value {shown} is 1 − the recomputed {metric} ({value}): it "
+                "looks like the {other} logged as {metric}",
+                beyond=beyond,
+                shown=shown,
+                metric=name,
+                value=metric(1.0 - recomputed),
+                other=other,
+            ),
         )
     for other, v in _other_metrics(project, pred, threshold).items():
         if abs(logged - v) <= match_tol:
             return Diagnosis(
                 DiagnosisKind.OTHER_METRIC,
                 bound,
-                f"{beyond}; the logged value {shown} matches the {other.replace('_', ' ')} of the same predictions "
-                f"({metric(v)}): it looks like a different metric logged as {name}",
+                _(
+                    "{beyond}; the logged value {shown} matches the {other} of the same "
+                    "predictions ({value}): it looks like a different metric logged as {metric}",
+                    beyond=beyond,
+                    shown=shown,
+                    other=other.replace("_", " "),
+                    value=metric(v),
+                    metric=name,
+                ),
             )
     return Diagnosis(
         DiagnosisKind.BEYOND_ROUNDING,
         bound,
-        f"{beyond}: the logged value looks like a different metric definition (e.g. another log base, clipping, threshold or "
-        "averaging) or a different set of rows than the predictions file holds",
+        _(
+            "{beyond}: the logged value looks like a different metric definition (e.g. another "
+            "log base, clipping, threshold or averaging) or a different set of rows than the "
+            "predictions file holds",
+            beyond=beyond,
+        ),
     )

@@ -23,20 +23,31 @@ from reportgen.model.multiclass import (
 )
 from reportgen.project import Project
 from reportgen.stats import multiclass as mc
-from reportgen.words import count, prob
+from reportgen.words import count_noun, prob
+from reportgen.words.i18n import _
 
 #: how many binomial standard errors below 1/K a test accuracy must be to suggest that the
 #: p_ columns are named in the wrong order (docs/methods.md, rung 1)
 BELOW_CHANCE_SE = 3.0
+#: what a doubt about the p_ columns measured: a test accuracy, or (cv) the held-out folds'
+TEST_ACCURACY = "test accuracy"
+FOLD_ACCURACY = "accuracy over its held-out folds"
 
-TOP_LABEL = (
-    "top-label (confidence) calibration: the predicted class's probability against whether the "
-    "prediction was right, in equal-width bins"
-)
-CLASSWISE = (
-    "classwise ECE: per class, the ECE of its probability against whether the row is of that "
-    "class; the mean over classes"
-)
+
+def top_label_words() -> str:
+    """What top-label calibration is, in the language being written."""
+    return _(
+        "top-label (confidence) calibration: the predicted class's probability against whether "
+        "the prediction was right, in equal-width bins"
+    )
+
+
+def classwise_words() -> str:
+    """What the classwise ECE is, in the language being written."""
+    return _(
+        "classwise ECE: per class, the ECE of its probability against whether the row is of "
+        "that class; the mean over classes"
+    )
 
 
 def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Multiclass | None:
@@ -50,8 +61,8 @@ def multiclass_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Mu
     return Multiclass(
         classes=tuple(classes),
         bins=project.config.bins,
-        top_label_variant=TOP_LABEL,
-        classwise_variant=CLASSWISE,
+        top_label_variant=top_label_words(),
+        classwise_variant=classwise_words(),
         candidate=_model_entry(project, cand, crep, classes),
         baseline=_model_entry(project, base, brep, classes),
     )
@@ -120,7 +131,7 @@ def _model_entry(project: Project, mr: ModelRuns, rep: Any, classes: list[str]) 
 
 
 def class_order(
-    conf: np.ndarray, classes: list[str], model: str, path: str, scored: str = "test accuracy"
+    conf: np.ndarray, classes: list[str], model: str, path: str, scored: str = TEST_ACCURACY
 ) -> ClassOrder | None:
     """A doubt about the p_ columns' names, or None: the accuracy is far below what guessing
     at random reaches (1/K), and another reading of the columns (the assignment of columns to
@@ -143,7 +154,19 @@ def class_order(
     relabelled = [""] * k
     for i, j in zip(actual, column, strict=True):
         relabelled[j] = classes[i]
-    moved = [f"p_{classes[j]} as {relabelled[j]}" for j in range(k) if relabelled[j] != classes[j]]
+    moved = [
+        _("p_{column} as {label}", column=classes[j], label=relabelled[j])
+        for j in range(k)
+        if relabelled[j] != classes[j]
+    ]
+    figures = {
+        "model": model,
+        "accuracy": prob(accuracy),
+        "chance": prob(chance),
+        "classes": count_noun(k, "class"),
+        "moved": ", ".join(moved),
+        "best": prob(best),
+    }
     return ClassOrder(
         accuracy=accuracy,
         chance=chance,
@@ -152,10 +175,21 @@ def class_order(
         relabelled_accuracy=best,
         path=path,
         text=(
-            f"{model}'s {scored} {prob(accuracy)} is far below what guessing at random "
-            f"reaches ({prob(chance)} for {count(k)} classes), but reading its columns "
-            f"{', '.join(moved)} would give {prob(best)}: the p_ columns are likely named in the "
-            "wrong order (classes= must be estimator.classes_, in its order)"
+            _(
+                "{model}'s accuracy over its held-out folds {accuracy} is far below what "
+                "guessing at random reaches ({chance} for {classes}), but reading its columns "
+                "{moved} would give {best}: the p_ columns are likely named in the wrong order "
+                "(classes= must be estimator.classes_, in its order)",
+                **figures,
+            )
+            if scored == FOLD_ACCURACY
+            else _(
+                "{model}'s test accuracy {accuracy} is far below what guessing at random "
+                "reaches ({chance} for {classes}), but reading its columns {moved} would give "
+                "{best}: the p_ columns are likely named in the wrong order (classes= must be "
+                "estimator.classes_, in its order)",
+                **figures,
+            )
         ),
     )
 

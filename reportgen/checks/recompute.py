@@ -10,6 +10,7 @@ from reportgen.errors import Problem
 from reportgen.model.data import Comparison
 from reportgen.project import Project
 from reportgen.words import count, count_noun, full, power_of_ten, sig
+from reportgen.words.i18n import _, current, n_
 
 #: how far a logged value may be from the recomputed one, relative to the larger
 REL_TOL = 1e-6
@@ -73,29 +74,48 @@ def recompute_warnings(
         return []
     worst = max(bad, key=lambda c: abs(c.logged - c.recomputed))
     kind = worst.diagnosis.kind if worst.diagnosis is not None else None
-    cause = worst.diagnosis.text if worst.diagnosis is not None else "unknown"
+    cause = worst.diagnosis.text if worst.diagnosis is not None else _("unknown")
     same = sum(1 for c in bad if c.diagnosis is not None and c.diagnosis.kind == kind)
     if len(bad) > 1:
         cause += (
-            f" (the same for all {count(len(bad))})"
+            _(" (the same for all {n})", n=count(len(bad)))
             if same == len(bad)
-            else f" (the same for {count(same)} of the {count(len(bad))})"
+            else _(" (the same for {same} of the {n})", same=count(same), n=count(len(bad)))
         )
     line = int(worst.cite.rsplit(":", 1)[1]) if ":" in worst.cite else None
     return [
         Problem(
-            f"{count(len(bad))} of {count_noun(len(comps), 'logged ' + project.config.metric + ' value')} "
-            f"{'differs' if len(bad) == 1 else 'differ'} from the values "
-            f"recomputed from their predictions (beyond {power_of_ten(REL_TOL, 1)} relative); the "
-            f"largest difference is {sig(abs(worst.logged - worst.recomputed), 3)} here "
-            f"(logged {logged_words(worst)}, recomputed {full(worst.recomputed)}); "
-            f"likely cause: {cause}. Rung 1 cannot be shown until they agree",
+            n_(
+                "{n} of {values} differs from the values recomputed from their predictions "
+                "(beyond {tolerance} relative); the largest difference is {largest} here (logged "
+                "{logged}, recomputed {recomputed}); likely cause: {cause}. Rung 1 cannot be "
+                "shown until they agree",
+                "{n} of {values} differ from the values recomputed from their predictions "
+                "(beyond {tolerance} relative); the largest difference is {largest} here (logged "
+                "{logged}, recomputed {recomputed}); likely cause: {cause}. Rung 1 cannot be "
+                "shown until they agree",
+                len(bad),
+                values=_logged_values(len(comps), project.config.metric),
+                tolerance=power_of_ten(REL_TOL, 1),
+                largest=sig(abs(worst.logged - worst.recomputed), 3),
+                logged=logged_words(worst),
+                recomputed=full(worst.recomputed),
+                cause=cause,
+            ),
             project.runs_name,
             line,
             slug="logged-differs",
             severity="warning",
         )
     ]
+
+
+def _logged_values(n: int, metric: str) -> str:
+    """How many logged values of ``metric``: "12 logged log_loss values" (in another language
+    the count of logged values, then the metric's name as the user wrote it)."""
+    if current() == "en":
+        return count_noun(n, "logged " + metric + " value")
+    return _("{values} of {metric}", values=count_noun(n, "logged value"), metric=metric)
 
 
 def logged_words(c: Comparison) -> str:

@@ -24,6 +24,7 @@ from reportgen.model.regression import (
 )
 from reportgen.project import Project
 from reportgen.stats import regression as rg
+from reportgen.words.i18n import _
 
 #: most points the predicted-against-actual chart draws per model
 MAX_POINTS = 500
@@ -39,7 +40,9 @@ def regression_section(project: Project, cand: ModelRuns, base: ModelRuns) -> Re
     y = required(test_of(crep).y, "regression targets")
     return Regression(
         unit=project.config.claim_unit,
-        residual="y - y_pred (actual minus predicted: positive where the model predicts too low)",
+        residual=_(
+            "y - y_pred (actual minus predicted: positive where the model predicts too low)"
+        ),
         target=Target(
             rows=int(y.size),
             mean=float(np.mean(y)),

@@ -30,6 +30,7 @@ from reportgen.stats.own import (
     row_mean,
 )
 from reportgen.words import blocks_phrase, confidence, count_noun
+from reportgen.words.i18n import _
 from reportgen.words.repeats import repeat_words
 
 #: each predictions kind's companions of the claim's metric, in the table's order
@@ -54,8 +55,6 @@ RANGES: dict[str, tuple[float | None, float | None]] = {
 #: the companions that are not a mean of per-row values: their interval is the bootstrap alone
 NOT_ROW_MEANS = frozenset({"macro_f1", "rmse"})
 PART_WORDS = {"test": "test", "validation": "validation", "general": "general set"}
-#: a before-after project's sets, in a basis
-SET_WORDS = {"test": "frozen question set", "general": "general set"}
 
 #: one network's per-block statistics of one metric: (network, its predictions, rows) -> (B, m)
 Stats = Callable[["Net", EvalData], FloatArray]
@@ -140,16 +139,30 @@ def _measured_stats(project: Project, name: str, nets: list[Net], ev: EvalData) 
 
 
 def _interval_words(method: str | None, name: str, ev: EvalData, averaged: str) -> str:
-    """How a row's interval was found, in words (``averaged``: the rows' averaging, "the rows
-    averaged over its networks")."""
+    """How a row's interval was found, in words (``averaged``: the rows' averaging, "rows"
+    for one network's rows, else the unit averaged over: "network", "run")."""
     where = blocks_phrase(len(ev.blocks), ev.block_column)
     if method is None:
-        return "none (fewer than 2 blocks, or the metric is undefined)"
+        return _("none (fewer than 2 blocks, or the metric is undefined)")
     if method == WILSON:
-        return f"the Wilson score interval over {where}"
+        return _("the Wilson score interval over {where}", where=where)
     if name in NOT_ROW_MEANS:
-        return f"a block bootstrap over {where} recomputing the metric on each draw"
-    return f"over {where}, the wider of a block bootstrap and a ratio t on {averaged}"
+        return _("a block bootstrap over {where} recomputing the metric on each draw", where=where)
+    if averaged == "rows":
+        return _(
+            "over {where}, the wider of a block bootstrap and a ratio t on its rows", where=where
+        )
+    if averaged == "run":
+        return _(
+            "over {where}, the wider of a block bootstrap and a ratio t on the rows averaged "
+            "over its runs",
+            where=where,
+        )
+    return _(
+        "over {where}, the wider of a block bootstrap and a ratio t on the rows averaged over "
+        "its networks",
+        where=where,
+    )
 
 
 def _basis(
@@ -161,14 +174,29 @@ def _basis(
     rows = count_noun(len(ev.row_ids), f"{PART_WORDS.get(part, part)} row")
     level = confidence(project.config.confidence)
     if networks == 1:
-        return (
-            f"the model's one {unit}, on the {rows} both models scored; no sd with one {unit}; "
-            f"{level} interval: {_interval_words(method, name, ev, 'its rows')}"
+        fields = {"rows": rows, "level": level, "how": _interval_words(method, name, ev, "rows")}
+        if unit == "run":
+            return _(
+                "the model's one run, on the {rows} both models scored; no sd with one run; "
+                "{level} interval: {how}",
+                **fields,
+            )
+        return _(
+            "the model's one network, on the {rows} both models scored; no sd with one "
+            "network; {level} interval: {how}",
+            **fields,
         )
-    return (
-        f"mean over the model's {unit}s, each on the {rows} every {unit} of both models "
-        f"scored; sd across the {unit}s; {level} interval: "
-        f"{_interval_words(method, name, ev, f'the rows averaged over its {unit}s')}"
+    fields = {"rows": rows, "level": level, "how": _interval_words(method, name, ev, unit)}
+    if unit == "run":
+        return _(
+            "mean over the model's runs, each on the {rows} every run of both models scored; "
+            "sd across the runs; {level} interval: {how}",
+            **fields,
+        )
+    return _(
+        "mean over the model's networks, each on the {rows} every network of both models "
+        "scored; sd across the networks; {level} interval: {how}",
+        **fields,
     )
 
 
@@ -176,7 +204,7 @@ def _logged_rows(project: Project, mrs: Sequence[ModelRuns], part: Part) -> list
     """A part without per-row predictions of both models: each model's logged values."""
     out = []
     for mr in mrs:
-        _, vals = mr.seed_values(part)
+        _ids, vals = mr.seed_values(part)
         if not vals.size:
             continue
         out.append(
@@ -191,9 +219,15 @@ def _logged_rows(project: Project, mrs: Sequence[ModelRuns], part: Part) -> list
                 rows=None,
                 networks=int(vals.size),
                 basis=(
-                    f"mean of the model's logged values (runs.csv) over its "
-                    f"{repeat_words(project.config.repeats).unit}s; sd across them; no "
-                    "interval without per-row predictions"
+                    _(
+                        "mean of the model's logged values (runs.csv) over its runs; sd across "
+                        "them; no interval without per-row predictions"
+                    )
+                    if repeat_words(project.config.repeats).unit == "run"
+                    else _(
+                        "mean of the model's logged values (runs.csv) over its networks; sd "
+                        "across them; no interval without per-row predictions"
+                    )
                 ),
             )
         )
@@ -288,7 +322,7 @@ def version_rows(
     questions as clusters (methods.md, Before and after with repeated evaluations). Logged
     values when a version has no per-question predictions."""
     cfg = project.config
-    if any(not p for _, p, _ in versions):
+    if any(not p for _name, p, _logged in versions):
         return [
             ResultRow(
                 model=name,
@@ -300,14 +334,16 @@ def version_rows(
                 high=None,
                 rows=None,
                 networks=1,
-                basis="the logged value (runs.csv); no interval without per-question predictions",
+                basis=_(
+                    "the logged value (runs.csv); no interval without per-question predictions"
+                ),
             )
-            for name, _, logged in versions
+            for name, _files, logged in versions
             if logged is not None
         ]
     import pandas as pd
 
-    ps = [p for _, files, _ in versions for p in files]
+    ps = [p for _name, files, _logged in versions for p in files]
     common = pd.Index(ps[0].row_id)
     for p in ps[1:]:
         common = common.intersection(pd.Index(p.row_id))
@@ -321,7 +357,7 @@ def version_rows(
     uniq, codes = np.unique(labels.astype(str), return_inverse=True)
     measured = []
     lowest, highest = RANGES.get(cfg.metric, (None, None))
-    for _, files, _ in versions:
+    for _name, files, _logged in versions:
         runs = []
         for p in files:  # each evaluation run of the version: (B, 2) sums per question/block
             pos = pd.Index(p.row_id).get_indexer(ids)
@@ -340,22 +376,46 @@ def version_rows(
     )
     conf = confidence(cfg.confidence)
     out = []
-    for (name, _, _), fig in zip(versions, figures, strict=True):
+    for (name, _files, _logged), fig in zip(versions, figures, strict=True):
         if fig.method == WILSON:
-            how = f"the Wilson score interval over {where}"
+            how = _("the Wilson score interval over {where}", where=where)
         elif fig.method is None:
-            how = "none (fewer than 2 blocks)"
+            how = _("none (fewer than 2 blocks)")
         else:
-            how = f"over {where}, the wider of a block bootstrap and a ratio t"
-        who = (
-            "one version"
-            if fig.networks == 1
-            else f"one version's mean over its {fig.networks} evaluation runs (sd across runs)"
-        )
-        basis = (
-            f"{who}, on the {count_noun(int(ids.size), 'question')} of the "
-            f"{SET_WORDS.get(part, split)} both versions answered; {conf} interval: {how}"
-        )
+            how = _("over {where}, the wider of a block bootstrap and a ratio t", where=where)
+        questions = count_noun(int(ids.size), "question")
+        fields = {"questions": questions, "level": conf, "how": how}
+        if fig.networks == 1:
+            basis = (
+                _(
+                    "one version, on the {questions} of the general set both versions "
+                    "answered; {level} interval: {how}",
+                    **fields,
+                )
+                if part == "general"
+                else _(
+                    "one version, on the {questions} of the frozen question set both versions "
+                    "answered; {level} interval: {how}",
+                    **fields,
+                )
+            )
+        else:
+            fields["runs"] = str(fig.networks)
+            basis = (
+                _(
+                    "one version's mean over its {runs} evaluation runs (sd across runs), on the "
+                    "{questions} of the general set both versions answered; {level} interval: "
+                    "{how}",
+                    **fields,
+                )
+                if part == "general"
+                else _(
+                    "one version's mean over its {runs} evaluation runs (sd across runs), on the "
+                    "{questions} of the frozen question set both versions answered; {level} "
+                    "interval: {how}",
+                    **fields,
+                )
+            )
         out.append(result_row(name, part, cfg.metric, fig, int(ids.size), basis))
     return out
 

@@ -9,7 +9,9 @@ from typing import TypeGuard
 
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
-from reportgen.words import count_noun, power_of_ten, sig
+from reportgen.words import power_of_ten, sig
+from reportgen.words.i18n import _, n_
+from reportgen.words.reasons import reason_words
 
 #: the largest max relative error of a gradient check that passes
 GRADIENT_BAR = 1e-4
@@ -34,6 +36,11 @@ class CheckFile:
     passed: bool | None = None
     text: str = ""
 
+    def sentence(self) -> str:
+        """``text`` in the language being written: the file is read before a build knows its
+        language, so the sentence is built again from the file's fields (``text`` without)."""
+        return evaluate(self.check, self.fields)[1] if self.fields else self.text
+
 
 @dataclass(frozen=True)
 class CheckVerdict:
@@ -52,25 +59,40 @@ def verdict(kind: str, files: Iterable[CheckFile]) -> CheckVerdict:
     mine = sorted(files, key=lambda c: c.path)
     paths = tuple(c.path for c in mine)
     if len(mine) == 1:
-        return CheckVerdict(kind, paths, mine[0].passed, mine[0].text)
+        return CheckVerdict(kind, paths, mine[0].passed, mine[0].sentence())
     failed = [c for c in mine if c.passed is False]
     if failed:
         f = failed[0]
-        fail = "fails" if len(failed) == 1 else "fail"
         return CheckVerdict(
             kind,
             paths,
             False,
-            f"{len(failed)} of {len(mine)} {kind} files {fail}; {f.path}: {f.text}",
+            n_(
+                "{n} of {total} {kind} files fails; {path}: {text}",
+                "{n} of {total} {kind} files fail; {path}: {text}",
+                len(failed),
+                total=len(mine),
+                kind=kind,
+                path=f.path,
+                text=f.sentence(),
+            ),
         )
     judged = sum(1 for c in mine if c.passed)
     passed = True if judged == len(mine) else None
     head = (
-        f"all {len(mine)} {kind} files pass"
+        n_("all {n} {kind} files pass", "all {n} {kind} files pass", len(mine), kind=kind)
         if passed
-        else f"{judged} of {len(mine)} {kind} files pass, the others are not credited"
+        else n_(
+            "{n} of {total} {kind} files pass, the others are not credited",
+            "{n} of {total} {kind} files pass, the others are not credited",
+            judged,
+            total=len(mine),
+            kind=kind,
+        )
     )
-    return CheckVerdict(kind, paths, passed, head + "".join(f"; {c.path}: {c.text}" for c in mine))
+    return CheckVerdict(
+        kind, paths, passed, head + "".join(f"; {c.path}: {c.sentence()}" for c in mine)
+    )
 
 
 def verdicts(files: Iterable[CheckFile], model: str) -> dict[str, CheckVerdict]:
@@ -104,14 +126,20 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
     if check == "gradient":
         e, lib = f.get("max_relative_error"), f.get("library")
         if not _num(e) and isinstance(lib, str) and lib.strip():
-            return True, f"gradient from a tested library ({lib.strip()[:80]}), not measured"
+            return True, _(
+                "gradient from a tested library ({library}), not measured",
+                library=lib.strip()[:80],
+            )
         if not _num(e):
-            return None, "needs a numeric max_relative_error (or the tested library it comes from)"
+            return None, _(
+                "needs a numeric max_relative_error (or the tested library it comes from)"
+            )
         ok = e <= GRADIENT_BAR
-        bar = GRADIENT_BAR_WORDS
+        words = {"error": sig(e, 2), "bar": GRADIENT_BAR_WORDS}
         return ok, (
-            f"gradient check max relative error {sig(e, 2)} "
-            + (f"(at most {bar})" if ok else f"(above {bar})")
+            _("gradient check max relative error {error} (at most {bar})", **words)
+            if ok
+            else _("gradient check max relative error {error} (above {bar})", **words)
         )
     if check == "overfit":
         rows = f.get("rows")
@@ -119,13 +147,18 @@ def evaluate(check: str, f: dict) -> tuple[bool | None, str]:
     if check == "shapes":
         p, n = f.get("passed"), f.get("assertions")
         if not isinstance(p, bool):
-            return None, "needs passed = true/false"
-        return p, f"shape assertions {'passed' if p else 'FAILED'}" + (
-            f" ({clean_text(n, 40)} assertions)" if n is not None else ""
+            return None, _("needs passed = true/false")
+        if n is None:
+            return p, _("shape assertions passed") if p else _("shape assertions FAILED")
+        n = clean_text(n, 40)
+        return p, (
+            _("shape assertions passed ({n} assertions)", n=n)
+            if p
+            else _("shape assertions FAILED ({n} assertions)", n=n)
         )
     if check == "sensitivity":
         return evaluate_sensitivity(f)
-    return None, f"unknown check {quote(check)}"
+    return None, _("unknown check {name}", name=quote(check))
 
 
 def evaluate_sensitivity(f: dict) -> tuple[bool | None, str]:
@@ -139,15 +172,22 @@ def evaluate_sensitivity(f: dict) -> tuple[bool | None, str]:
     except BadFile as e:
         return None, str(e)
     if s.reason is not None or s.check is None:
-        return None, s.reason or ""
+        return None, reason_words(s.reason or "")
     c = s.check
     left_out = (
-        f"; {count_noun(c.excluded, 'entry')} beside a relu kink left out" if c.excluded else ""
+        n_(
+            "; {n} entry beside a relu kink left out",
+            "; {n} entries beside a relu kink left out",
+            int(c.excluded),
+        )
+        if c.excluded
+        else ""
     )
     if c.passed:
-        return True, (
-            "input gradients agree with central differences (max relative error "
-            f"{sig(c.max_relative_error, 2)}){left_out}"
+        return True, _(
+            "input gradients agree with central differences (max relative error {error}){left_out}",
+            error=sig(c.max_relative_error, 2),
+            left_out=left_out,
         )
     w = f.get("finite_differences", {}).get("worst")
     w = w if isinstance(w, dict) else {}
@@ -155,17 +195,28 @@ def evaluate_sensitivity(f: dict) -> tuple[bool | None, str]:
     if _num(a) and _num(n) and _num(eps) and eps > 0:
         factor = n / a if a else None
         guess = (
-            f": a factor {sig(factor, 3)}" + (", a missing 1/s?" if abs(factor - 1) > 0.01 else "")
+            (
+                _(": a factor {factor}, a missing 1/s?", factor=sig(factor, 3))
+                if abs(factor - 1) > 0.01
+                else _(": a factor {factor}", factor=sig(factor, 3))
+            )
             if factor is not None and factor > 0
             else ""
         )
-        return False, (
-            f"dp/dx_{clean_text(w.get('feature'), 40)} analytical {sig(a, 3)}, finite difference "
-            f"{sig(n, 3)} at eps = {power_of_ten(eps, 1)}{guess}{left_out}"
+        return False, _(
+            "dp/dx_{feature} analytical {analytical}, finite difference {numerical} at eps = "
+            "{eps}{guess}{left_out}",
+            feature=clean_text(w.get("feature"), 40),
+            analytical=sig(a, 3),
+            numerical=sig(n, 3),
+            eps=power_of_ten(eps, 1),
+            guess=guess,
+            left_out=left_out,
         )
-    return False, (
-        "input gradients disagree with central differences (max relative error "
-        f"{sig(c.max_relative_error, 2)}){left_out}"
+    return False, _(
+        "input gradients disagree with central differences (max relative error {error}){left_out}",
+        error=sig(c.max_relative_error, 2),
+        left_out=left_out,
     )
 
 

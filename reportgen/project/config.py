@@ -23,7 +23,7 @@ from reportgen.project.config_toml import (
     load_toml,
 )
 from reportgen.stats.metric_registry import METRICS, TASKS, task_metrics, unit_power
-from reportgen.words.i18n import LANGUAGES
+from reportgen.words.i18n import LANGUAGES, _, p_
 from reportgen.words.nouns import metric_unit
 
 #: the built-in metrics of each task (per-row, so the row-weighted estimand holds), from the
@@ -180,9 +180,20 @@ class Config:
         "mean squared error in mmHg²", "mean absolute error in mmHg": a built-in metric's
         registry words (a per-row error is reported as its mean over rows: "mean")."""
         built_in = METRICS.get(self.metric)
-        name = built_in.words if built_in else self.metric.replace("_", " ")
+        name = registry_words(built_in.words) if built_in else self.metric.replace("_", " ")
         unit = self.metric_unit
-        return f"{name} in {unit}" if unit else name
+        return _("{metric} in {unit}", metric=name, unit=unit) if unit else name
+
+
+def registry_words(words: str) -> str:
+    """A built-in metric's registry words in the language being written: the errors of a
+    regression are said in words, the metrics known by their names ("log loss", "accuracy")
+    keep them."""
+    said = {
+        "mean squared error": p_("metric", "mean squared error"),
+        "mean absolute error": p_("metric", "mean absolute error"),
+    }
+    return said.get(words, words)
 
 
 def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TypeGuard
 
 from reportgen.words import count, metric
+from reportgen.words.i18n import _, n_
 
 #: the largest per-logit variance a default initialisation gives (averaged over its draws)
 LOGIT_VARIANCE = 2.0
@@ -46,14 +47,19 @@ def _draws(f: dict) -> str:
     n = f.get("inits")
     if isinstance(n, int) and not isinstance(n, bool) and n >= STEADY_INITS:
         return ""
-    said = (
-        f"the mean of {count(n)} initialisations"
-        if isinstance(n, int) and not isinstance(n, bool) and n > 1
-        else "one initialisation"
-    )
-    return (
-        f" (from {said}: the loss of a single draw of a narrow network varies a lot; average "
-        f"over {count(STEADY_INITS)}, as reportgen.sanity does)"
+    if isinstance(n, int) and not isinstance(n, bool) and n > 1:
+        return n_(
+            " (from the mean of {n} initialisation: the loss of a single draw of a narrow "
+            "network varies a lot; average over {steady}, as reportgen.sanity does)",
+            " (from the mean of {n} initialisations: the loss of a single draw of a narrow "
+            "network varies a lot; average over {steady}, as reportgen.sanity does)",
+            n,
+            steady=count(STEADY_INITS),
+        )
+    return _(
+        " (from one initialisation: the loss of a single draw of a narrow network varies a "
+        "lot; average over {steady}, as reportgen.sanity does)",
+        steady=count(STEADY_INITS),
     )
 
 
@@ -67,28 +73,44 @@ def initial_loss_verdict(
     regression: bool = False,
 ) -> tuple[bool, str]:
     """Pass/fail and the sentence: which side of the healthy range the loss is on, and why."""
-    head = f"initial {'MSE' if regression else 'loss'} {metric(value)} against {what} = {metric(reference)}"
+    figures = {"value": metric(value), "what": what, "reference": metric(reference)}
+    head = (
+        _("initial MSE {value} against {what} = {reference}", **figures)
+        if regression
+        else _("initial loss {value} against {what} = {reference}", **figures)
+    )
     if value > high:
         # only what moves an untrained network's loss: shifted or permuted labels and labels
         # leaking into the inputs leave it where it is, so they are not named
         cause = (
-            "the output starts far from the targets: a shifted output bias, a target that is "
-            "not standardised (start the output bias at the training mean), or unstandardised "
-            "inputs feeding relu units?"
+            _(
+                "the output starts far from the targets: a shifted output bias, a target that "
+                "is not standardised (start the output bias at the training mean), or "
+                "unstandardised inputs feeding relu units?"
+            )
             if regression
-            else "a shifted output bias, or unstandardised inputs feeding relu units?"
+            else _("a shifted output bias, or unstandardised inputs feeding relu units?")
         )
-        return False, (
-            f"{head}: far above what a default initialisation gives (up to {metric(high)}): "
-            f"{cause}{_draws(f)}"
+        return False, _(
+            "{head}: far above what a default initialisation gives (up to {high}): {cause}{draws}",
+            head=head,
+            high=metric(high),
+            cause=cause,
+            draws=_draws(f),
         )
     if value < low:
-        return False, (
-            f"{head}: below what an untrained network gives (at least {metric(low)}): measured "
-            "after some training, or an output bias started at the class log-prior without "
-            "prior_loss in the file?"
+        return False, _(
+            "{head}: below what an untrained network gives (at least {low}): measured after "
+            "some training, or an output bias started at the class log-prior without "
+            "prior_loss in the file?",
+            head=head,
+            low=metric(low),
         )
-    return True, f"{head}: within what a default initialisation gives (up to {metric(high)})"
+    return True, _(
+        "{head}: within what a default initialisation gives (up to {high})",
+        head=head,
+        high=metric(high),
+    )
 
 
 def evaluate_initial_loss(
@@ -99,16 +121,20 @@ def evaluate_initial_loss(
     if f.get("task") == "regression" or "target_variance" in f:
         var = f.get("target_variance")
         if not (number(v) and number(var) and var > 0):
-            return None, "a regression initial_loss needs a numeric value and target_variance > 0"
+            return None, _(
+                "a regression initial_loss needs a numeric value and target_variance > 0"
+            )
         low, high = regression_bounds(var)
-        what = "the variance of y (the loss of predicting the training mean)"
+        what = _("the variance of y (the loss of predicting the training mean)")
         return initial_loss_verdict(v, var, what, low, high, f, regression=True)
     k = f.get("classes")
     if not (number(v) and isinstance(k, int) and not isinstance(k, bool) and 2 <= k <= max_classes):
-        return None, f"needs a numeric value and classes between 2 and {count(max_classes)}"
+        return None, _(
+            "needs a numeric value and classes between 2 and {most}", most=count(max_classes)
+        )
     prior = f.get("prior_loss")  # optional: the loss of predicting the class prior
     if number(prior) and prior > 0:
-        ref, what = float(prior), "the class-prior entropy"
+        ref, what = float(prior), _("the class-prior entropy")
     else:
         ref, what = math.log(k), f"ln {count(k)}"
     low, high = classification_bounds(ref, k)
@@ -117,7 +143,7 @@ def evaluate_initial_loss(
 
 def _loss(loss: float) -> str:
     """A final training loss: 4 significant figures, or "about 0" at the floating-point floor."""
-    return "about 0 (below 10⁻¹²)" if abs(loss) < LOSS_FLOOR else metric(loss)
+    return _("about 0 (below 10⁻¹²)") if abs(loss) < LOSS_FLOOR else metric(loss)
 
 
 def evaluate_overfit(
@@ -126,23 +152,38 @@ def evaluate_overfit(
     """The overfit check: accuracy 1.0 or a final loss at most OVERFIT_LOSS (classification),
     a final MSE at most OVERFIT_LOSS of the batch's var(y) (regression)."""
     acc, loss = f.get("accuracy"), f.get("final_loss")
-    head = f"overfit {rows_text} rows: " if rows_text is not None else "overfit: "
+    head = _("overfit {rows} rows: ", rows=rows_text) if rows_text is not None else _("overfit: ")
     var = f.get("target_variance")
     if f.get("task") == "regression" or "target_variance" in f:
         if not (number(loss) and number(var) and var > 0):
-            return None, "a regression overfit needs final_loss (the MSE) and target_variance > 0"
+            return None, _(
+                "a regression overfit needs final_loss (the MSE) and target_variance > 0"
+            )
         ok = loss <= OVERFIT_LOSS * var
+        figures = {"head": head, "loss": _loss(loss), "variance": metric(var)}
         return ok, (
-            f"{head}final MSE {_loss(loss)} against the batch's variance of y {metric(var)} "
-            + ("(memorised)" if ok else f"(did not memorise: above {metric(OVERFIT_LOSS * var)})")
+            _(
+                "{head}final MSE {loss} against the batch's variance of y {variance} (memorised)",
+                **figures,
+            )
+            if ok
+            else _(
+                "{head}final MSE {loss} against the batch's variance of y {variance} (did not "
+                "memorise: above {bar})",
+                bar=metric(OVERFIT_LOSS * var),
+                **figures,
+            )
         )
     if not (number(acc) or number(loss)):
-        return None, "needs final_loss and/or accuracy"
+        return None, _("needs final_loss and/or accuracy")
     ok = (number(acc) and acc == 1.0) or (number(loss) and loss <= OVERFIT_LOSS)
     bits = [
-        f"accuracy {metric(acc)}" if number(acc) else None,
-        f"final loss {_loss(loss)}" if number(loss) else None,
+        _("accuracy {value}", value=metric(acc)) if number(acc) else None,
+        _("final loss {value}", value=_loss(loss)) if number(loss) else None,
     ]
-    return ok, head + ", ".join(b for b in bits if b) + (
-        " (memorised)" if ok else " (did not memorise)"
+    said = ", ".join(b for b in bits if b)
+    return ok, (
+        _("{head}{figures} (memorised)", head=head, figures=said)
+        if ok
+        else _("{head}{figures} (did not memorise)", head=head, figures=said)
     )

@@ -26,8 +26,7 @@ def render_html(view, charts: Mapping[str, str] | None = None, for_print: bool =
     template = environment("html").get_template("report.html")
     return template.render(
         v=view,
-        css=stylesheet(*STYLESHEETS, *LANGUAGE_STYLESHEETS.get(current(), ()))
-        + page_margin_css(),
+        css=stylesheet(*STYLESHEETS, *LANGUAGE_STYLESHEETS.get(current(), ())) + page_margin_css(),
         charts=charts or {},
         for_print=for_print,
         chart_url=CHART_URL,

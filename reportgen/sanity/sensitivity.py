@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-#: the sentence a piecewise-constant model gets instead of a table of zeros
-PIECEWISE_CONSTANT = "local gradients are not defined for a piecewise-constant model"
+# the sentence a piecewise-constant model gets instead of a table of zeros
+from reportgen.words.reasons import PIECEWISE_CONSTANT
+
 #: p (1 - p) below this is a saturated row
 SATURATED = 1e-3
 #: an agreement at one step within this, and at all three within STABLE, passes

@@ -177,6 +177,9 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
     )
     forget_fig = None
     if general is not None:
+        # said before the caption: Babel does not extract a message nested in another
+        # function's call inside a message's arguments
+        not_scored, not_set = _("not scored"), _("not set")
         forget_fig = chart_figure(
             charts,
             "forgetting",
@@ -188,9 +191,9 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
             _(
                 "Bar chart: general set {before} before, {after} after; allowed drop {allowed}; "
                 "{status}.",
-                before=said(prob(general.before), _("not scored")),
-                after=said(prob(general.after), _("not scored")),
-                allowed=said(given(general.max_drop), _("not set")),
+                before=said(prob(general.before), not_scored),
+                after=said(prob(general.after), not_scored),
+                allowed=said(given(general.max_drop), not_set),
                 status=general_status.word if general_status else p_("general set", "not checked"),
             ),
         )

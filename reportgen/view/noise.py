@@ -153,7 +153,11 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
         else gap_decimals(None, None, None)
     )
     column = report.data.block_column
-    blocks = column or "block"
+    # the tie row's subject: English names the column as written (or "block")
+    if current() == "en":
+        blocks = column or "block"
+    else:
+        blocks = _("blocks '{name}'", name=column) if column else p_("a plan's count", "blocks")
     both_text = DASH
     if both:
         both_text = _(

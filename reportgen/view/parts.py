@@ -53,6 +53,16 @@ def not_credited() -> Status:
     return Status(status_word("shown, not credited"), "not-credited", "○")
 
 
+#: the unit a project's costs are in without [costs] unit (project/config.py)
+DEFAULT_COST_UNIT = "cost units"
+
+
+def cost_unit(unit: str | None) -> str:
+    """The unit costs are in, as printed: the project's [costs] unit as written, else the
+    default in the page's language."""
+    return unit if unit and unit != DEFAULT_COST_UNIT else _("cost units")
+
+
 def check_label(check_id: str) -> str:
     """A check's or fairness fact's id as its label reads ("manifest-verified" -> "manifest
     verified"), in the page's language; an id evreport does not know reads as its words."""

@@ -142,6 +142,7 @@ def _gap(report: Report) -> str | None:
         "test": p_("gap of a part", "Test gap"),
         "validation": p_("gap of a part", "Validation gap"),
         "general": p_("gap of a part", "General gap"),
+        "cross-validation": p_("gap of a part", "Cross-validation gap"),
     }
     if iv.part:
         where = words.get(iv.part) or _("{part} gap", part=iv.part.capitalize())

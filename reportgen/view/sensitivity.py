@@ -12,6 +12,7 @@ from reportgen.model.sensitivity import FeatureSensitivity, ModelSensitivity
 from reportgen.view.parts import Figure, chart_figure, ids, names
 from reportgen.words.cells import pct, sig
 from reportgen.words.i18n import _, n_, p_
+from reportgen.words.reasons import reason_words
 
 #: the most features a model's table lists (the rest: the HTML's details and report.json)
 SHOWN = 10
@@ -203,7 +204,7 @@ def _model(
             rest_note=None,
             printed=[],
             printed_note=None,
-            reason=(s.reason or "").rstrip(".").capitalize() + ".",
+            reason=reason_words(s.reason or "").rstrip(".").capitalize() + ".",
         )
     top, rest = _rows(s, target_unit)
     left = len(top) + len(rest) - printed

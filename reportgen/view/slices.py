@@ -9,7 +9,7 @@ from reportgen.model import Report
 from reportgen.model.enums import IntervalSource
 from reportgen.model.relevance import Relevance, Slice
 from reportgen.stats.metric_registry import unit_power
-from reportgen.view.parts import Figure, Row, chart_figure, in_words, names
+from reportgen.view.parts import Figure, Row, chart_figure, cost_unit, in_words, names
 from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
     DASH,
@@ -241,7 +241,7 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
             )
         )
     if cpc is not None or saving is not None:
-        rows.append(Row(_("costs in"), rel.unit or _("cost units")))
+        rows.append(Row(_("costs in"), cost_unit(rel.unit)))
     return rows
 
 

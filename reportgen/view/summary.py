@@ -15,6 +15,8 @@ from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
 from reportgen.view.parts import (
     Status,
+    check_label,
+    cost_unit,
     ids,
     in_words,
     metric_name,
@@ -41,9 +43,13 @@ def check_words(check_id: str) -> str:
         "general-set-held": _("general-set drop"),
         "interval-above-zero": _("interval's lower end"),
     }
+    if check_id in words:
+        return words[check_id]
     if check_id.startswith("not-worse-on-"):
         return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
-    return words.get(check_id, check_id.replace("-", " "))
+    if current() != "en":
+        return check_label(check_id)
+    return check_id.replace("-", " ")
 
 
 VERDICT_CLASS = {
@@ -332,7 +338,7 @@ def _in_units(report: Report) -> str | None:
     if rel is None or rel.cost_per_case is None:
         return None
     cand = names(report)[0]
-    unit = rel.unit or _("cost units")
+    unit = cost_unit(rel.unit)
     per_period = rel.cost_per_period
     if per_period is not None:
         amount, where = per_period, _period_words(rel.period, rel.cases_per_period)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from reportgen.model import Report
 from reportgen.model.ranking import Ranking, RankingModel
 from reportgen.model.threshold import OverRepeats, Threshold, ThresholdModel
-from reportgen.view.parts import Figure, Row, chart_figure, names, said
+from reportgen.view.parts import Figure, Row, chart_figure, cost_unit, names, said
 from reportgen.words import count_noun
 from reportgen.words.cells import DASH, cost, count, prob
 from reportgen.words.i18n import _, n_, p_
@@ -110,7 +110,7 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
     ranking = report.ranking
     cand, base = names(report)
     costs = th.costs
-    unit = costs.unit or _("cost units")
+    unit = cost_unit(costs.unit)
     c, b = th.candidate, th.baseline
     rc, rb = (ranking.candidate, ranking.baseline) if ranking else (None, None)
     models = [
@@ -143,7 +143,7 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
             "Validation cost per case, in {unit}, as the threshold moves; the diamonds mark "
             "each model's chosen threshold and the dashed line the theoretical cutoff. Look at "
             "how flat the curves are near their minimum: a flat minimum makes the choice robust.",
-            unit=th.costs.unit or _("cost units"),
+            unit=cost_unit(th.costs.unit),
         ),
         _(
             "Line chart of validation cost against threshold. {candidate} chooses "

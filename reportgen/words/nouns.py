@@ -114,6 +114,7 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "predictions file": lambda n: n_("{n} predictions file", "{n} predictions files", n),
     "run row": lambda n: n_("{n} run row", "{n} run rows", n),
     "validation row": lambda n: n_("{n} validation row", "{n} validation rows", n),
+    "general set row": lambda n: n_("{n} general set row", "{n} general set rows", n),
     "other network": lambda n: n_("{n} other network", "{n} other networks", n),
     "held-out fold": lambda n: n_("{n} held-out fold", "{n} held-out folds", n),
     "label": lambda n: n_("{n} label", "{n} labels", n),

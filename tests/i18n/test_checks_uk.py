@@ -117,3 +117,50 @@ def test_english_is_unchanged_outside_speaking():
     report, _project = _report("weekly-churn")
     assert report["claim"]["rewritten"].startswith("Under a fair comparison, mlp is not shown")
     assert "the test interval −0.0051 to +0.0116" in " ".join(report["decision"]["reasons"])
+
+
+@pytest.mark.parametrize("example", ["breast-cancer", "breast-cancer-cv", "diabetes-regression"])
+def test_check_files_results_and_folds_speak_the_build_language(example):
+    """The check files are read before a build knows its language (load_project here runs in
+    English): their sentences are built again when the report is, so rung 1 reads in Ukrainian
+    with decimal commas, as do the results' bases and a cv design's fold facts."""
+    report, project = _report(example, "uk")
+    texts = {f"checks[{c['id']}]": c["text"] for c in report["checks"]}
+    texts |= {f"results[{i}].basis": r["basis"] for i, r in enumerate(report["results"])}
+    texts |= _texts(report)
+    # the run log's split ids and feature sets ("stratified seed 20260410") are the user's
+    user = _user_values(project) + ["split/folds.csv", "n_test/n_train"]
+    own = {v for r in project.runs for v in (r.split_id, r.features) if v}
+    user = sorted(set(user) | own, key=len, reverse=True)
+    left = {k: sorted(w) for k, t in texts.items() if (w := _english_words(t, user))}
+    assert left == {}
+    initial = next(c["text"] for c in report["checks"] if c["id"] == "rung1-initial_loss")
+    assert initial.startswith("початков") and not re.search(r"\d\.\d", initial)
+
+
+def test_check_file_sentences_stay_english_in_english():
+    report, _project = _report("breast-cancer")
+    said = {c["id"]: c["text"] for c in report["checks"]}
+    assert said["rung1-initial_loss"].startswith("initial loss 0.7795 against ln 2 = 0.6931")
+    assert said["rung1-shapes"] == "shape assertions passed (15 assertions)"
+
+
+def test_a_logged_value_that_differs_is_diagnosed_in_ukrainian(tmp_path):
+    """The run log's disagreement with the predictions: the warning, its likely cause and the
+    ladder's rung 1 in Ukrainian (the error rate logged as accuracy)."""
+    import pandas as pd
+
+    from tests.layouts.gen import make_project
+
+    gen = make_project(tmp_path / "p", metric="accuracy")
+    runs = pd.read_csv(gen.path / "runs.csv", dtype=str, keep_default_na=False)
+    hit = (runs["model"] == "net") & (runs["seed"] == "1") & (runs["split"] == "test")
+    runs.loc[hit, "value"] = f"{1 - gen.logged[('net', 1, 'test')]:.3f}"
+    runs.to_csv(gen.path / "runs.csv", index=False)
+    project = load_project(gen.path)
+    with speaking("uk"):
+        report, _problems = compute_report(project)
+    (warning,) = [w["message"] for w in report["warnings"] if w["slug"] == "logged-differs"]
+    assert "відрізняється від значень, переобчислених" in warning
+    assert "схоже, що як accuracy записано error rate" in warning
+    assert not re.search(r"\d\.\d", warning.split("(записано")[0])

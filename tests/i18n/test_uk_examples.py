@@ -95,3 +95,39 @@ def test_the_ukrainian_pdf_keeps_to_its_page_budget(name, tmp_path_factory):
     first, second = page_texts(pdf)[:2]
     ladder = "Драбина твердження"
     assert ladder in first and ladder not in second, f"{name}: page two starts {second[:80]!r}"
+
+
+def _prose_outside_charts(out: Path, project: Path) -> dict[str, list[str]]:
+    """English prose left in a Ukrainian build, outside the charts' own SVG text (their axis
+    titles and legends are reportgen.charts'): the visible text of report.html and the text
+    fields of report.json, as tests/i18n/english.py reads them."""
+    import tomllib
+
+    from bs4 import BeautifulSoup
+
+    from tests.i18n.english import english_runs, json_text, user_phrases, user_words
+
+    haystack, phrases = user_words(project), user_phrases(project)
+    # the claim's metric id read as words ("squared_error" in a byline as "squared error")
+    metric = tomllib.loads((project / "evreport.toml").read_text(encoding="utf-8"))
+    metric_id = metric.get("claim", {}).get("metric", "")
+    phrases = [*phrases, metric_id.replace("_", " ")] if "_" in metric_id else phrases
+    soup = BeautifulSoup((out / "report.html").read_text(encoding="utf-8"), "html.parser")
+    for t in soup(["script", "style", "code", "pre", "title", "svg"]):
+        t.decompose()
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    left = {}
+    for name, texts in (
+        ("report.html", list(soup.stripped_strings)),
+        ("report.json", json_text(doc)),
+    ):
+        runs = sorted({r for t in texts for r in english_runs(t, haystack, phrases)})
+        if runs:
+            left[name] = runs
+    return left
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_english_prose_is_left_outside_the_charts(name, tmp_path_factory):
+    out = _built(name, tmp_path_factory)
+    assert _prose_outside_charts(out / "uk", ROOT / "examples" / name) == {}

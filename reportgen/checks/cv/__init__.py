@@ -28,7 +28,7 @@ from reportgen.checks.evaluation import EvalData
 from reportgen.checks.ladder import RungResult
 from reportgen.checks.model_vs_baseline import NoiseParts, Split, TaskSections, compare
 from reportgen.checks.model_vs_baseline import decision as dec
-from reportgen.checks.multiclass import pooled_class_order
+from reportgen.checks.multiclass import FOLD_ACCURACY, pooled_class_order
 from reportgen.checks.noise_lines import lines as split_lines
 from reportgen.checks.recompute import agrees
 from reportgen.checks.results import part_rows
@@ -49,19 +49,24 @@ from reportgen.model.seed import SeedNoise
 from reportgen.model.threshold import Threshold
 from reportgen.project import Project
 from reportgen.words import count, count_noun
+from reportgen.words.i18n import _, current, n_
 
-COVERS = (
-    "Seed spread covers retraining within a fold: how much the fold's score moves when the same "
-    "model is trained again on the same rows with another seed. It says nothing about which rows "
-    "were held out.",
-    "Resampling covers which rows trained and tested each model: every repeat cuts the rows into "
-    "folds again. The folds share most of their training rows, so their gaps are correlated: "
-    "the corrected interval uses (1/J + n_test/n_train) × sd² where the naive one uses sd² / J, "
-    "and the folds are never bootstrapped as if independent.",
-)
 
-#: what a doubt about the p_ columns measured in a cv design
-FOLD_ACCURACY = "accuracy over its held-out folds"
+def cv_covers() -> tuple[str, str]:
+    """What each noise line of a cv design covers, in the language being written."""
+    return (
+        _(
+            "Seed spread covers retraining within a fold: how much the fold's score moves when "
+            "the same model is trained again on the same rows with another seed. It says nothing "
+            "about which rows were held out."
+        ),
+        _(
+            "Resampling covers which rows trained and tested each model: every repeat cuts the "
+            "rows into folds again. The folds share most of their training rows, so their gaps "
+            "are correlated: the corrected interval uses (1/J + n_test/n_train) × sd² where the "
+            "naive one uses sd² / J, and the folds are never bootstrapped as if independent."
+        ),
+    )
 
 
 def compute(project: Project) -> tuple[dict[str, Any], list[Problem]]:
@@ -153,7 +158,7 @@ class CrossValidation(Split):
     def noise(self, seed: SeedNoise, block: BlockNoise | None) -> NoiseParts:
         project, cv = self.project, self.cv
         lines = [seed_line(project, seed, self.fc, self.fb, cv), cv_line(project, cv)]
-        covers = list(COVERS)
+        covers = list(cv_covers())
         if block is not None:
             test_lines, test_covers = split_lines(project, seed, block, self.cand, self.base)
             lines.append(test_lines[1])  # today's block line, for the test part scored once
@@ -163,8 +168,10 @@ class CrossValidation(Split):
             covers=tuple(covers),
             sign_disagreement=None,
             budget=None,
-            budget_reason="cross-validation design: the resampling line's planning note says "
-            "what more repeats can do",
+            budget_reason=_(
+                "cross-validation design: the resampling line's planning note says what more "
+                "repeats can do"
+            ),
             cv=cv,
         )
 
@@ -224,17 +231,23 @@ def _plan_item(cv: CvSection) -> str | None:
     r = cv.planning.repeats_needed
     if r is None:
         return None
-    return (
-        f"{count(r)} repeats of {count(cv.folds)} folds are run (now {count(cv.repeats)}): "
-        "the planning note in the noise section estimates the interval would then exclude zero"
+    return n_(
+        "{n} repeat of {folds} folds is run (now {now}): the planning note in the noise "
+        "section estimates the interval would then exclude zero",
+        "{n} repeats of {folds} folds are run (now {now}): the planning note in the noise "
+        "section estimates the interval would then exclude zero",
+        r,
+        folds=count(cv.folds),
+        now=count(cv.repeats),
     )
 
 
 def _no_interval_item(cv: CvSection) -> str:
     """What would give a cv design its corrected interval, and what it has now."""
-    return (
-        f"at least 3 fold gaps with spread give a corrected interval (now "
-        f"{count_noun(cv.J, 'fold gap')}: {cv.reason or 'no spread'})"
+    return _(
+        "at least 3 fold gaps with spread give a corrected interval (now {gaps}: {why})",
+        gaps=count_noun(cv.J, "fold gap"),
+        why=cv.reason or _("no spread"),
     )
 
 
@@ -268,24 +281,37 @@ def not_tested(project: Project, ev: EvalData | None, fc: FoldRuns, fb: FoldRuns
     """What a cross-validated comparison never tested, most important first."""
     cfg = project.config
     rows = project.folds.rows if project.folds is not None else None
-    pool = f"the {count_noun(rows, 'row')} cross-validated" if rows else "the cross-validated rows"
     out = [
-        f"data beyond {pool}: every fold is drawn from the same sample, so a later period or "
-        "another population was never tested"
+        _(
+            "data beyond the {rows} cross-validated: every fold is drawn from the same sample, "
+            "so a later period or another population was never tested",
+            rows=count_noun(rows, "row"),
+        )
+        if rows
+        else _(
+            "data beyond the cross-validated rows: every fold is drawn from the same sample, so "
+            "a later period or another population was never tested"
+        )
     ]
     if ev is None:
-        out.append("no held-out test part scored once after cross-validation")
+        out.append(_("no held-out test part scored once after cross-validation"))
     elif ev.slices is None:
-        out.append("no slice column: performance on segments was never tested")
+        out.append(_("no slice column: performance on segments was never tested"))
     per_fold = min(
         (len(v) for fr in (fc, fb) for v in fr.nets.values()),
         default=0,
     )
     if per_fold < 5:
         out.append(
-            f"fewer than 5 seeds per fold ({count(per_fold)} for the smaller): retraining noise "
-            "is coarsely measured"
+            _(
+                "fewer than 5 seeds per fold ({smaller} for the smaller): retraining noise is "
+                "coarsely measured",
+                smaller=count(per_fold),
+            )
         )
     if cfg.block:
-        out.append(f"the block column {cfg.block!r} is used on the held-out test part only")
+        block = repr(cfg.block) if current() == "en" else "«" + cfg.block + "»"
+        out.append(
+            _("the block column {block} is used on the held-out test part only", block=block)
+        )
     return out

@@ -48,6 +48,7 @@ from reportgen.project import Project
 from reportgen.stats import calibration, ranking, threshold
 from reportgen.stats._util import FloatArray, IntArray
 from reportgen.words import count, count_noun
+from reportgen.words.i18n import _, n_
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,19 +122,33 @@ def basis(sets: list[OofSet], folds: int) -> str:
     """The words of what the figures rest on."""
     repeats = len({s.repeat for s in sets})
     per = len(sets) // repeats if repeats else 0
-    nets = "" if per <= 1 else f", {count(per)} networks per fold each giving its own set"
-    return (
-        f"out-of-fold predictions of {count_noun(repeats, 'repeat')} of {count(folds)} folds: "
-        f"every row scored once per repeat by the network that did not train on it{nets}; "
-        "figures are means over repeats with the spread across repeats"
+    # more than one network per fold: English has only the plural
+    nets = (
+        ""
+        if per <= 1
+        else n_(
+            ", {n} networks per fold each giving its own set",
+            ", {n} networks per fold each giving its own set",
+            per,
+        )
+    )
+    return _(
+        "out-of-fold predictions of {repeats} of {folds} folds: every row scored once per "
+        "repeat by the network that did not train on it{nets}; figures are means over repeats "
+        "with the spread across repeats",
+        repeats=count_noun(repeats, "repeat"),
+        folds=count(folds),
+        nets=nets,
     )
 
 
-THRESHOLD_BASIS = (
-    "cross-fitted: within each repeat, each fold's threshold is the cost-minimising one on the "
-    "other folds' out-of-fold rows, applied to that fold's rows; cost and confusion are pooled "
-    "over the repeat's rows, so no row both chooses and measures the threshold"
-)
+def threshold_basis() -> str:
+    """How the cross-fitted threshold is chosen, in the language being written."""
+    return _(
+        "cross-fitted: within each repeat, each fold's threshold is the cost-minimising one on "
+        "the other folds' out-of-fold rows, applied to that fold's rows; cost and confusion are "
+        "pooled over the repeat's rows, so no row both chooses and measures the threshold"
+    )
 
 
 def cv_classification(
@@ -219,7 +234,7 @@ def _threshold(
         per_seed=per_seed,
         curve=CostCurve(threshold=tuple(cx), cost=tuple(cy)),
         cv=CvThreshold(
-            basis=f"{THRESHOLD_BASIS}; {words}",
+            basis=f"{threshold_basis()}; {words}",
             cost=over_repeats(sets, list(costs)),
             thresholds=over_repeats(sets, list(medians)),
             confusion=tuple(tuple(float(v) for v in row) for row in conf),
@@ -252,11 +267,11 @@ def _ranking(sets: list[OofSet], ri: int, words: str) -> RankingModel:
     return RankingModel(
         seed=rep.seed,
         roc_auc=aucs[ri],
-        roc_auc_reason=None if aucs[ri] is not None else "one class only: ROC AUC is undefined",
+        roc_auc_reason=None if aucs[ri] is not None else _("one class only: ROC AUC is undefined"),
         average_precision=aps[ri],
         average_precision_reason=None
         if aps[ri] is not None
-        else "no positives: average precision is undefined",
+        else _("no positives: average precision is undefined"),
         validation_roc_auc=None,
         mean_roc_auc=float(np.mean(auc_ok)) if auc_ok else None,
         positives=n_pos,

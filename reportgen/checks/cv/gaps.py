@@ -14,6 +14,7 @@ from reportgen.project.predictions import Predictions
 from reportgen.stats._util import FloatArray, IntArray
 from reportgen.stats.cv import fold_gap
 from reportgen.stats.metrics import gap as signed_gap
+from reportgen.words.i18n import _
 
 
 @dataclass
@@ -109,9 +110,15 @@ def _coverage(
         got = set(n.pred.row_id.tolist())
         found = len(want & got)
         if found != len(want) or found != len(n.pred):
-            return False, (
-                f"{n.pred.path}: {len(want) - found} of the {len(want)} rows of repeat {key[0]} "
-                f"fold {key[1]} missing, {len(n.pred) - found} rows not in that fold"
+            return False, _(
+                "{path}: {missing} of the {want} rows of repeat {repeat} fold {fold} missing, "
+                "{extra} rows not in that fold",
+                path=n.pred.path,
+                missing=len(want) - found,
+                want=len(want),
+                repeat=key[0],
+                fold=key[1],
+                extra=len(n.pred) - found,
             )
     return True, None
 
@@ -126,8 +133,13 @@ def fold_table(project: Project, cand: FoldRuns, base: FoldRuns) -> FoldTable:
         if not nets["candidate"] or not nets["baseline"]:
             who = cand.name if not nets["candidate"] else base.name
             out.left_out.append(
-                f"repeat {key[0]} fold {key[1]}: no analysed network of {who} (failed or "
-                "another config), so the fold is left out for both models"
+                _(
+                    "repeat {repeat} fold {fold}: no analysed network of {model} (failed or "
+                    "another config), so the fold is left out for both models",
+                    repeat=key[0],
+                    fold=key[1],
+                    model=who,
+                )
             )
             continue
         every = nets["candidate"] + nets["baseline"]

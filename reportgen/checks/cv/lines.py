@@ -14,7 +14,7 @@ from reportgen.model.cv import CrossValidation
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.stats.cv import FEW_FOLD_GAPS
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, p_
 
 
 def seed_head() -> str:
@@ -217,13 +217,18 @@ def cv_line(project: Project, cv: CrossValidation) -> str:
     )
     b = cv.bayes
     if b is not None:
+        # the posteriors' names are said before the sentence: Babel does not extract a
+        # message nested in another function's call inside a message's arguments
+        worse = p_("a posterior's name: P(worse)", "worse")
+        equivalent = p_("a posterior's name: P(equivalent)", "equivalent")
+        better = p_("a posterior's name: P(better)", "better")
         s += _(
             " Bayesian correlated t with ±{rope} as the region of practical equivalence: "
             "{worse}, {equivalent}, {better}",
             rope=words.given(b.rope),
-            worse=words.posterior_text(_("worse"), b.p_worse),
-            equivalent=words.posterior_text(_("equivalent"), b.p_equivalent),
-            better=words.posterior_text(_("better"), b.p_better),
+            worse=words.posterior_text(worse, b.p_worse),
+            equivalent=words.posterior_text(equivalent, b.p_equivalent),
+            better=words.posterior_text(better, b.p_better),
         ) + (
             _(
                 "; the verdict follows the interval, which does not lie inside ±{rope}, so even "

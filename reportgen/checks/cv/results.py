@@ -17,6 +17,7 @@ from reportgen.stats import regression as rg
 from reportgen.stats.metrics import per_row_metric
 from reportgen.stats.own import CORRECTED_T, fold_figure
 from reportgen.words import confidence, count, count_noun, fixed
+from reportgen.words.i18n import _, n_
 from reportgen.words.repeats import repeat_words
 
 
@@ -43,17 +44,43 @@ def cv_results(
             folds = [[_fold_value(project, name, n) for n in fr.nets[k]] for k in keys]
             fig = fold_figure(folds, ratio, cfg.confidence)
             rows = project.folds.rows if project.folds is not None else None
+            how = (
+                _(
+                    "the corrected resampled t on the fold values (n_test/n_train {ratio}), as "
+                    "the gap's",
+                    ratio=fixed(ratio, 3),
+                )
+                if fig.method == CORRECTED_T
+                else _("none (fewer than 2 folds, or no spread)")
+            )
+            fields = {
+                "folds": count_noun(len(keys), "fold"),
+                "k": count(table.folds),
+                "level": conf,
+                "how": how,
+            }
+            # English has always said "repeats" whatever the count: both forms are the same
             basis = (
-                f"mean over {count_noun(len(keys), 'fold')} ({count(table.repeats)} "
-                f"repeats of {count(table.folds)}) of each fold's mean over its "
-                f"{repeat_words(cfg.repeats).unit}s, each on the rows it held out; sd: the "
-                "seed sd within "
-                f"folds; {conf} interval: "
-                + (
-                    "the corrected resampled t on the fold values (n_test/n_train "
-                    f"{fixed(ratio, 3)}), as the gap's"
-                    if fig.method == CORRECTED_T
-                    else "none (fewer than 2 folds, or no spread)"
+                n_(
+                    "mean over {folds} ({n} repeats of {k}) of each fold's mean over its runs, "
+                    "each on the rows it held out; sd: the seed sd within folds; {level} "
+                    "interval: {how}",
+                    "mean over {folds} ({n} repeats of {k}) of each fold's mean over its runs, "
+                    "each on the rows it held out; sd: the seed sd within folds; {level} "
+                    "interval: {how}",
+                    table.repeats,
+                    **fields,
+                )
+                if repeat_words(cfg.repeats).unit == "run"
+                else n_(
+                    "mean over {folds} ({n} repeats of {k}) of each fold's mean over its "
+                    "networks, each on the rows it held out; sd: the seed sd within folds; "
+                    "{level} interval: {how}",
+                    "mean over {folds} ({n} repeats of {k}) of each fold's mean over its "
+                    "networks, each on the rows it held out; sd: the seed sd within folds; "
+                    "{level} interval: {how}",
+                    table.repeats,
+                    **fields,
                 )
             )
             out.append(result_row(fr.name, "cv", name, fig, rows, basis))

@@ -26,6 +26,7 @@ from reportgen.model.enums import IntervalSource, RungStatus
 from reportgen.model.seed import SeedNoise
 from reportgen.project import Project
 from reportgen.words import count, count_noun, given, ratio, with_sign
+from reportgen.words.i18n import _, n_
 
 #: the fairness facts of the folds (report.json ``fairness[].id``), checked here
 FOLDS_FROZEN = "folds-frozen"
@@ -81,9 +82,12 @@ def cv_facts(
         _fact(
             FOLD_PREDICTIONS_COVER_FOLDS,
             None if not covers else bad is None,
-            "no fold predictions checked against split/folds.csv"
+            _("no fold predictions checked against split/folds.csv")
             if not covers
-            else f"each fold's predictions cover exactly that fold's rows ({count_noun(len(covers), 'fold')})"
+            else _(
+                "each fold's predictions cover exactly that fold's rows ({folds})",
+                folds=count_noun(len(covers), "fold"),
+            )
             if bad is None
             else cast(str, bad.cover_problem),  # a fold that does not cover says how
             arts,
@@ -94,9 +98,12 @@ def cv_facts(
         _fact(
             FOLDS_DISJOINT,
             None if folds is None else True,
-            f"no row in two folds of one repeat ({count_noun(len(folds.repeats), 'repeat')})"
+            _(
+                "no row in two folds of one repeat ({repeats})",
+                repeats=count_noun(len(folds.repeats), "repeat"),
+            )
             if folds is not None
-            else "no split/folds.csv: which rows each fold held out is not shown",
+            else _("no split/folds.csv: which rows each fold held out is not shown"),
             arts,
         )
     )
@@ -104,9 +111,9 @@ def cv_facts(
         _fact(
             FOLDS_COVER_ROWS,
             None if folds is None else True,
-            f"every one of the {count_noun(n, 'row')} is in one fold of each repeat"
+            _("every one of the {rows} is in one fold of each repeat", rows=count_noun(n, "row"))
             if folds is not None
-            else "no split/folds.csv: that every row was held out once per repeat is not shown",
+            else _("no split/folds.csv: that every row was held out once per repeat is not shown"),
             arts,
         )
     )
@@ -134,8 +141,10 @@ def _folds_frozen(project: Project) -> Evidence:
         return _fact(
             FOLDS_FROZEN,
             None,
-            "no split/folds.csv: the fold assignment is not shown frozen before the runs "
-            "(write it, `evreport freeze`, then train)",
+            _(
+                "no split/folds.csv: the fold assignment is not shown frozen before the runs "
+                "(write it, `evreport freeze`, then train)"
+            ),
             [],
         )
     entry = m.part("folds") if m is not None else None
@@ -143,16 +152,23 @@ def _folds_frozen(project: Project) -> Evidence:
         return _fact(
             FOLDS_FROZEN,
             False,
-            f"{folds.path} is not in the frozen-split manifest: the fold assignment was not frozen",
+            _(
+                "{path} is not in the frozen-split manifest: the fold assignment was not frozen",
+                path=folds.path,
+            ),
             [folds.path],
         )
     ok = bool(entry.hash_ok and entry.rows_ok)
     return _fact(
         FOLDS_FROZEN,
         ok,
-        f"the fold assignment {entry.path} is frozen in the manifest ({m.created_text})"
+        _(
+            "the fold assignment {path} is frozen in the manifest ({created})",
+            path=entry.path,
+            created=m.created_text,
+        )
         if ok
-        else f"{entry.path} differs from the frozen manifest (edited after freezing)",
+        else _("{path} differs from the frozen manifest (edited after freezing)", path=entry.path),
         [m.path, entry.path],
     )
 
@@ -168,21 +184,26 @@ def _same_folds(project: Project, cand: FoldRuns, base: FoldRuns, table: FoldTab
         return _fact(
             SAME_FOLDS,
             False,
-            f"the networks of {cand.name} and {base.name} scored different rows on repeat "
-            f"{bad.repeat} fold {bad.fold}",
+            _(
+                "the networks of {candidate} and {baseline} scored different rows on repeat "
+                "{repeat} fold {fold}",
+                candidate=cand.name,
+                baseline=base.name,
+                repeat=bad.repeat,
+                fold=bad.fold,
+            ),
             lines,
         )
-    rows = (
-        ", each fold on the same rows"
+    text = (
+        _("both models scored on the same {folds}, each fold on the same rows", folds=folds)
         if measured and len(measured) == len(table.gaps)
-        else " (rows not compared: the run log has no predictions for every fold)"
+        else _(
+            "both models scored on the same {folds} (rows not compared: the run log has no "
+            "predictions for every fold)",
+            folds=folds,
+        )
     )
-    return _fact(
-        SAME_FOLDS,
-        bool(table.gaps),
-        f"both models scored on the same {folds}{rows}",
-        lines,
-    )
+    return _fact(SAME_FOLDS, bool(table.gaps), text, lines)
 
 
 def _same_metric(project: Project, table: FoldTable) -> Evidence:
@@ -192,9 +213,15 @@ def _same_metric(project: Project, table: FoldTable) -> Evidence:
     return _fact(
         SAME_METRIC,
         True if from_pred else None,
-        f"{metric} recomputed by evreport for both models from their fold predictions"
+        _(
+            "{metric} recomputed by evreport for both models from their fold predictions",
+            metric=metric,
+        )
         if from_pred
-        else f"{metric} taken from the run log for some folds: not recomputed for both models",
+        else _(
+            "{metric} taken from the run log for some folds: not recomputed for both models",
+            metric=metric,
+        ),
         [],
     )
 
@@ -213,13 +240,29 @@ def _tuning_budget(project: Project, cand: FoldRuns, base: FoldRuns) -> Evidence
 
     nc, nb = configs(cand), configs(base)
     if not (nc and nb):
-        return _fact(TUNING_BUDGET, None, "no fold rows to count configurations", [])
+        return _fact(TUNING_BUDGET, None, _("no fold rows to count configurations"), [])
     r = max(nc, nb) / min(nc, nb)
+    fields = dict(
+        configs=count_noun(nc, "config"),
+        candidate=cand.name,
+        n_b=count(nb),
+        baseline=base.name,
+        r=ratio(r),
+    )
     return _fact(
         TUNING_BUDGET,
         r <= 2,
-        f"tuning budget: {count_noun(nc, 'config')} for {cand.name}, {count(nb)} for {base.name} "
-        f"on the folds (ratio {ratio(r)}{', unequal: above 2' if r > 2 else ''})",
+        _(
+            "tuning budget: {configs} for {candidate}, {n_b} for {baseline} on the folds (ratio "
+            "{r}, unequal: above 2)",
+            **fields,
+        )
+        if r > 2
+        else _(
+            "tuning budget: {configs} for {candidate}, {n_b} for {baseline} on the folds (ratio "
+            "{r})",
+            **fields,
+        ),
         [fr.rows[0].cite(rn) for fr in (cand, base) if fr.rows],
     )
 
@@ -229,9 +272,13 @@ def cv_interval(cv: CrossValidation) -> Interval | None:
     c = cv.corrected
     if c.low is None or c.high is None or cv.gap is None:
         return None
-    what = (
-        f"{count_noun(cv.J, 'held-out fold')} in {count(cv.repeats)} repeats of "
-        f"{count(cv.folds)}-fold cross-validation"
+    # English has always said "repeats" whatever the count: both English forms are the same
+    what = n_(
+        "{folds} in {n} repeats of {k}-fold cross-validation",
+        "{folds} in {n} repeats of {k}-fold cross-validation",
+        cv.repeats,
+        folds=count_noun(cv.J, "held-out fold"),
+        k=count(cv.folds),
     )
     return Interval(cv.gap, c.low, c.high, IntervalSource.CV_CORRECTED, "cross-validation", what)
 
@@ -247,21 +294,31 @@ def cv_noise_rung(
     arts = [project.folds.path] if project.folds is not None else [project.runs_name]
     arts += project.evidence.get("larger_than_noise", [])
     g = seed.validation_gap
-    gap_text = "no gap" if g is None else with_sign(g, cv_digits(cv))
+    gap_text = _("no gap") if g is None else with_sign(g, cv_digits(cv))
     if seed.trivial:
         seed_text = (
-            f"cross-validation gap {gap_text}: both models have zero seed "
-            "spread within folds, so the rule is trivially "
-            + ("met" if rule_ok else "failed (the gap is not positive)")
+            _(
+                "cross-validation gap {gap}: both models have zero seed spread within folds, so "
+                "the rule is trivially met",
+                gap=gap_text,
+            )
+            if rule_ok
+            else _(
+                "cross-validation gap {gap}: both models have zero seed spread within folds, so "
+                "the rule is trivially failed (the gap is not positive)",
+                gap=gap_text,
+            )
         )
     elif seed.gap_in_sd is not None:
-        seed_text = (
-            f"cross-validation gap {gap_text} is "
-            f"{ratio(seed.gap_in_sd, signed=True)} seed sd (within folds); the rule needs "
-            f"more than {given(cfg.seed_sd_multiple)}"
+        seed_text = _(
+            "cross-validation gap {gap} is {sd} seed sd (within folds); the rule needs more "
+            "than {bar}",
+            gap=gap_text,
+            sd=ratio(seed.gap_in_sd, signed=True),
+            bar=given(cfg.seed_sd_multiple),
         )
     else:
-        seed_text = f"seed rule not measured: {seed.reason}"
+        seed_text = _("seed rule not measured: {why}", why=seed.reason)
     measured = seed.gap_in_sd is not None or seed.trivial
     checks = [
         Check(
@@ -280,9 +337,17 @@ def cv_noise_rung(
             iv.low if iv is not None else None,
             0.0,
             tuple(arts[:1]),
-            (f"cross-validation interval {iv.ends} over {iv.what} {side_words(iv)}")
+            _(
+                "cross-validation interval {ends} over {what} {side}",
+                ends=iv.ends,
+                what=iv.what,
+                side=side_words(iv),
+            )
             if iv is not None
-            else f"no corrected interval: {cv.reason or 'the fold gaps have no spread'}",
+            else _(
+                "no corrected interval: {why}",
+                why=cv.reason or _("the fold gaps have no spread"),
+            ),
         ),
     ]
     if rule_ok and excl:
@@ -291,17 +356,26 @@ def cv_noise_rung(
             RungStatus.SHOWN,
             arts,
             None,
-            "the gap clears the seed rule and the corrected cross-validation interval lies above zero",
+            _(
+                "the gap clears the seed rule and the corrected cross-validation interval lies "
+                "above zero"
+            ),
         ), checks
     if not measured:
-        missing = seed.reason or "retraining noise unmeasured: fewer than 2 seeds per fold"
+        missing = seed.reason or _("retraining noise unmeasured: fewer than 2 seeds per fold")
     elif not rule_ok:
         missing = checks[0].text
     elif iv is None:
-        missing = f"no corrected cross-validation interval ({cv.reason or 'no spread'})"
+        missing = _(
+            "no corrected cross-validation interval ({why})", why=cv.reason or _("no spread")
+        )
     else:
-        missing = f"the corrected cross-validation interval {iv.ends} {zero_words(iv)}"
-    summary = noise_label(seed, iv, "corrected interval")
+        missing = _(
+            "the corrected cross-validation interval {ends} {where}",
+            ends=iv.ends,
+            where=zero_words(iv),
+        )
+    summary = noise_label(seed, iv, _("corrected interval"))
     return rung(
         3, RungStatus.PARTLY if (rule_ok or excl) else RungStatus.NOT_SHOWN, arts, missing, summary
     ), checks

@@ -10,6 +10,7 @@ from reportgen.project import Project
 from reportgen.project.folds import FOLD_SPLIT
 from reportgen.project.predictions import Predictions
 from reportgen.project.runs import RunRow
+from reportgen.words.i18n import _
 
 #: (repeat, fold)
 FoldKey = tuple[int, int]
@@ -57,7 +58,7 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
     ]
     out = FoldRuns(role, name, None, rows=rows)
     out.left_out += failed_runs(
-        name, rows, lambda r: f"repeat {r.repeat or 1} fold {r.fold}, {r.cite(rn)}"
+        name, rows, lambda r: _fold_place(r.repeat or 1, r.fold, r.cite(rn))
     )
     ok = [r for r in rows if r.ok]
     count = Counter(r.config for r in ok)
@@ -71,8 +72,15 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
         if c != out.config:
             first = min((r for r in ok if r.config == c), key=lambda r: r.line)
             out.left_out.append(
-                f"{name} config {c!r} ({count[c]} fold rows from {first.cite(rn)}): not the "
-                f"analysed config {out.config!r}"
+                _(
+                    "{model} config {config} ({rows} fold rows from {first}): not the analysed "
+                    "config {analysed}",
+                    model=name,
+                    config=repr(c),
+                    rows=count[c],
+                    first=first.cite(rn),
+                    analysed=repr(out.config),
+                )
             )
     threshold = threshold_for(project, None)  # no validation rows inside a fold
     for r in sorted(ok, key=lambda r: r.line):
@@ -86,8 +94,8 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
                 left_out_line(
                     name,
                     r.seed,
-                    f"repeat {key[0]} fold {key[1]}, {r.cite(rn)}",
-                    "a second network of this seed on this fold",
+                    _fold_place(key[0], key[1], r.cite(rn)),
+                    _("a second network of this seed on this fold"),
                 )
             )
             continue
@@ -96,3 +104,8 @@ def fold_runs(project: Project, role: str) -> FoldRuns:
         if v.value is not None:
             nets.append(FoldNet(r.seed, r, pred, v.value, v.source, threshold))
     return out
+
+
+def _fold_place(repeat: object, fold: object, cite: str) -> str:
+    """Where a fold run is: "repeat 1 fold 3, runs.csv:12"."""
+    return _("repeat {repeat} fold {fold}, {cite}", repeat=repeat, fold=fold, cite=cite)
