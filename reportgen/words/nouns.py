@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from reportgen.words.i18n import current, n_, np_
+from reportgen.words.i18n import current, n_, np_, p_
 from reportgen.words.numbers import count, value
 
 #: plurals no suffix rule gets right (a block or slice column may be named after any of them)
@@ -176,6 +176,12 @@ def metric_label(metric: str, unit: str | None = None, *, power: int) -> str:
     """A metric as a heading or an axis names it, with the target's unit (to ``power``, the
     registry's ``unit_power``) when the project gives one: "log loss", "squared error,
     mmHg²", "absolute error, mmHg"."""
-    name = noun(metric)
+    # the per-row errors that carry the target's unit, in the build's language; any other
+    # metric id reads as words, as everywhere else
+    named = {
+        "squared_error": p_("metric with a unit", "squared error"),
+        "absolute_error": p_("metric with a unit", "absolute error"),
+    }
+    name = named.get(metric) or noun(metric)
     unit = metric_unit(unit, power=power)
     return f"{name}, {unit}" if unit else name
