@@ -128,16 +128,19 @@ function boxes(doc, win) {
     chart_text_min: sizes.length ? Math.min(...sizes) : null,
   };
 }
-const frame = document.getElementById("report");
-frame.addEventListener("load", () => {
-  const out = document.createElement("pre");
-  out.id = "measured";
-  try {
-    out.textContent = JSON.stringify(boxes(frame.contentDocument, frame.contentWindow));
-  } catch (e) {
-    out.textContent = JSON.stringify({error: String(e)});
+// the host's load event comes after every iframe's: measure each frame then
+window.addEventListener("load", () => {
+  for (const frame of document.querySelectorAll("iframe.report")) {
+    const out = document.createElement("pre");
+    out.className = "measured";
+    out.dataset.frame = frame.id;
+    try {
+      out.textContent = JSON.stringify(boxes(frame.contentDocument, frame.contentWindow));
+    } catch (e) {
+      out.textContent = JSON.stringify({error: String(e)});
+    }
+    document.body.appendChild(out);
   }
-  document.body.appendChild(out);
 });
 """
 
@@ -157,8 +160,26 @@ def _host(report: Path, width: int, height: int, script: bool) -> Path:
     js = f"<script>{CHECK_JS}</script>" if script else ""
     host.write_text(
         '<!doctype html><html><body style="margin:0">'
-        f'<iframe id="report" src="{report.name}" style="width:{width}px;height:{height}px;'
-        f'border:0;display:block"></iframe>{js}</body></html>',
+        f'<iframe id="report-0" class="report" src="{report.name}" style="width:{width}px;'
+        f'height:{height}px;border:0;display:block"></iframe>{js}</body></html>',
+        encoding="utf-8",
+    )
+    return host
+
+
+def _many_host(pages: list[tuple[Path, int]], folder: Path) -> Path:
+    """One page that shows every (report, width) in its own iframe, each at the top left of
+    the window (so none is an off-screen frame the browser might not lay out)."""
+    frames = "".join(
+        f'<iframe id="report-{i}" class="report" src="{report.resolve().as_uri()}" '
+        f'style="position:absolute;top:0;left:0;width:{width}px;height:1000px;border:0">'
+        "</iframe>"
+        for i, (report, width) in enumerate(pages)
+    )
+    host = folder / "host-many.html"
+    host.write_text(
+        f'<!doctype html><html><body style="margin:0">{frames}<script>{CHECK_JS}</script>'
+        "</body></html>",
         encoding="utf-8",
     )
     return host
@@ -181,13 +202,25 @@ def _run(binary: str, *args: str) -> str:
 
 def measure(binary: str, report: Path, width: int) -> dict:
     """The report's boxes at ``width`` px: problems found, page height, chart text sizes."""
-    host = _host(report, width, 1000, script=True)
+    return measure_many(binary, [(report, width)], report.parent)[0]
+
+
+def measure_many(binary: str, pages: list[tuple[Path, int]], folder: Path) -> list[dict]:
+    """``measure`` of every (report, width), in one Chromium run (each start costs seconds):
+    one host page in ``folder`` with an iframe per page, each measured once it has loaded."""
+    host = _many_host(pages, folder)
     dom = _run(binary, "--window-size=1400,1000", "--dump-dom", host.as_uri())
-    m = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)
-    if not m:
-        raise RuntimeError(f"Chromium printed no measurements for {report} at {width} px")
-    text = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    return json.loads(text)
+    found = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r'<pre class="measured" data-frame="([^"]+)">(.*?)</pre>', dom, re.S)
+    }
+    out = []
+    for i, (report, width) in enumerate(pages):
+        text = found.get(f"report-{i}")
+        if text is None:
+            raise RuntimeError(f"Chromium printed no measurements for {report} at {width} px")
+        out.append(json.loads(text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")))
+    return out
 
 
 def screenshot(binary: str, report: Path, width: int, height: int, png: Path) -> Path:

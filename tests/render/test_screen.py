@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .screen import WIDTHS, chromium, measure, screenshot
+from .screen import WIDTHS, chromium, measure, measure_many, screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ def pages(browser, rendered, tmp_path_factory) -> dict:
     """(example, width) -> the measurements of its HTML report, with a screenshot taken."""
     from reportgen.api import build_report
 
-    out = {}
+    htmls = {}
     for name in SCREENED_ALL:
         folder = tmp_path_factory.mktemp(f"screen-{name.replace(':', '-')}")
         html = folder / "report.html"
@@ -68,13 +68,18 @@ def pages(browser, rendered, tmp_path_factory) -> dict:
             assert not res.render_problems, res.render_problems
         else:
             html.write_bytes(rendered(name)["report.html"])
+        htmls[name] = html
+    # every page at every width in one Chromium run: a start costs seconds
+    keys = [(name, width) for name in SCREENED_ALL for width in WIDTHS]
+    found = measure_many(
+        browser, [(htmls[n], w) for n, w in keys], tmp_path_factory.mktemp("screen-host")
+    )
+    out = dict(zip(keys, found, strict=True))
+    for name in SHOT:
         for width in WIDTHS:
-            m = measure(browser, html, width)
-            if name in SHOT:
-                m["screenshot"] = screenshot(
-                    browser, html, width, 3000, folder / f"shot-{width}.png"
-                )
-            out[name, width] = m
+            out[name, width]["screenshot"] = screenshot(
+                browser, htmls[name], width, 3000, htmls[name].with_name(f"shot-{width}.png")
+            )
     return out
 
 
