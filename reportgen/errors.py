@@ -42,6 +42,18 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return repr(value)
 
 
+def said(value: object, limit: int | None = QUOTE_LIMIT) -> str:
+    """A user's value (a column, a check's name, a label) quoted in a warning: ``quote`` in
+    English ('seeed'; ``limit`` None: its whole repr), «seeed» in another language (control
+    characters escaped, capped at ``limit``)."""
+    from reportgen.words.i18n import current
+
+    if current() == "en":
+        return repr(value) if limit is None else quote(value, limit)
+    s = escape_controls(str(value))
+    return f"«{s[:limit] + '…' if limit is not None and len(s) > limit else s}»"
+
+
 def display_name(name: object) -> str:
     """A file or submission name for people: undecodable bytes as the replacement character."""
     s = str(name)
