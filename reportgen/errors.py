@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reportgen.safe import escape_controls
@@ -52,6 +53,15 @@ def said(value: object, limit: int | None = QUOTE_LIMIT) -> str:
         return repr(value) if limit is None else quote(value, limit)
     s = escape_controls(str(value))
     return f"«{s[:limit] + '…' if limit is not None and len(s) > limit else s}»"
+
+
+def said_ids(ids: Iterable[str]) -> str:
+    """Ids the code knows (the check kinds) listed in a warning: as they are in English
+    ("initial_loss, gradient"), each quoted in another language («initial_loss», «gradient»),
+    where a run of Latin ids would read as English words."""
+    from reportgen.words.i18n import current
+
+    return ", ".join(ids) if current() == "en" else ", ".join(said(i, None) for i in ids)
 
 
 def display_name(name: object) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from reportgen.errors import Problem, clean_text, quote, said
+from reportgen.errors import Problem, clean_text, quote, said, said_ids
 from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
 from reportgen.words import power_of_ten, sig
 from reportgen.words.i18n import _, n_
@@ -249,7 +249,7 @@ def parse_checkfile(
                 _(
                     "unknown check {check} (known: {known}); it is listed but not credited",
                     check=said(check),
-                    known=", ".join(KNOWN),
+                    known=said_ids(KNOWN),
                 ),
                 name,
                 1,
