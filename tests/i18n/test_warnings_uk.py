@@ -168,7 +168,7 @@ def test_slice_labels_differ_is_ukrainian(tmp_path):
         b"title = [unclosed\n",  # not TOML
         b"\xff\xfe not utf-8",
         b'[report]\nlanguage = "fr"\n',  # not a language of the report's
-        b'[report]\nlanguage = 3\n',
+        b"[report]\nlanguage = 3\n",
         b'report = "uk"\n',
         b"[report]\n" + b"# padding\n" * 200_000 + b'language = "uk"\n',  # over the light cap
     ],
@@ -199,3 +199,38 @@ def test_an_error_raised_while_speaking_ukrainian_is_still_an_input_error(tmp_pa
     assert [p.slug for p in caught.value.problems] == ["missing-file"]
     assert "missing runs.csv" in str(caught.value)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_command_line_prints_the_ukrainian_warnings(tmp_path):
+    """``evreport build --lang uk``: the warnings it prints are the report's, in Ukrainian."""
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    root = _mvb(tmp_path / "p")
+    out = tmp_path / "out"
+    r = CliRunner().invoke(
+        main, ["build", str(root), "--out", str(out), "--format", "json", "--lang", "uk"]
+    )
+    assert r.exit_code == 0, r.output
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    for w in doc["warnings"]:
+        assert w["message"] in r.output
+    assert "невідомий стовпець «seeds»" in r.output and "unknown column" not in r.output
+
+
+def test_a_batch_builds_each_project_in_its_own_language(tmp_path):
+    """A batch without --lang: a project with ``[report] language = "uk"`` gets its warnings
+    in Ukrainian, from the worker's build (the light read happens there too)."""
+    from reportgen.batch import run_batch
+
+    _mvb(tmp_path / "subs" / "ann", language="uk")
+    out = tmp_path / "out"
+    run_batch([tmp_path / "subs"], out, formats=("json",), jobs=1, timeout=300)
+    doc = json.loads((out / "ann" / "report.json").read_text(encoding="utf-8"))
+    assert doc["language"] == "uk"
+    assert {w["slug"] for w in doc["warnings"]} == MVB_SLUGS
+    root = tmp_path / "subs" / "ann"
+    haystack, phrases = user_words(root), user_phrases(root)
+    for w in doc["warnings"]:
+        assert english_runs(w["message"], haystack, phrases) == [], w["message"]
