@@ -234,3 +234,17 @@ def test_a_batch_builds_each_project_in_its_own_language(tmp_path):
     haystack, phrases = user_words(root), user_phrases(root)
     for w in doc["warnings"]:
         assert english_runs(w["message"], haystack, phrases) == [], w["message"]
+
+
+def test_validate_prints_the_warnings_in_the_projects_language(tmp_path):
+    """``evreport validate`` has no --lang: a ``[report] language = "uk"`` project's warnings
+    are Ukrainian, as its build writes them; an English project's stay English."""
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    uk = CliRunner().invoke(main, ["validate", str(_mvb(tmp_path / "uk", language="uk"))])
+    en = CliRunner().invoke(main, ["validate", str(_mvb(tmp_path / "en"))])
+    assert uk.exit_code == en.exit_code == 0, (uk.output, en.output)
+    assert "невідомий стовпець «seeds»" in uk.output and "unknown column" not in uk.output
+    assert "unknown column 'seeds' (did you mean 'seed'?); it is ignored" in en.output
