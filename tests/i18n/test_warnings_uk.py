@@ -95,11 +95,14 @@ def _place(w: dict) -> tuple:
     return (w["slug"], w["path"], w["line"], w["column"], w["severity"])
 
 
-def _assert_ukrainian(root: Path, en: list[dict], uk: list[dict], html: list[str]) -> None:
+def _assert_ukrainian(
+    root: Path, en: list[dict], uk: list[dict], html: list[str], names: tuple[str, ...] = ()
+) -> None:
     """The same warnings in both languages; every Ukrainian one without English prose, and
-    shown in the HTML."""
+    shown in the HTML. ``names``: the user's words outside the project's small text files
+    (class labels, read from the predictions)."""
     assert [_place(w) for w in uk] == [_place(w) for w in en]
-    haystack, phrases = user_words(root), user_phrases(root)
+    haystack, phrases = user_words(root), [*user_phrases(root), *names]
     page = " ".join(" ".join(html).split())
     for e, u in zip(en, uk, strict=True):
         assert u["message"] != e["message"], u["message"]
@@ -248,3 +251,16 @@ def test_validate_prints_the_warnings_in_the_projects_language(tmp_path):
     assert uk.exit_code == en.exit_code == 0, (uk.output, en.output)
     assert "невідомий стовпець «seeds»" in uk.output and "unknown column" not in uk.output
     assert "unknown column 'seeds' (did you mean 'seed'?); it is ignored" in en.output
+
+
+def test_class_order_is_ukrainian(tmp_path):
+    """A multi-class candidate whose p_ columns are named in the wrong order."""
+    root = tmp_path / "p"
+    make_project(root, kind="cv", task="multiclass", swap_classes=True, repeats=1, folds=3)
+    en, _ = _built(root, tmp_path / "en", "en")
+    uk, html = _built(root, tmp_path / "uk", "uk")
+    assert "class-order" in {w["slug"] for w in en}
+    # the generator's class labels are a, b and c: the user's words, not the English article
+    _assert_ukrainian(root, en, uk, html, names=("a", "b", "c"))
+    (said,) = [w["message"] for w in uk if w["slug"] == "class-order"]
+    assert "(3 класи, тобто 0,333)" in said
