@@ -1,14 +1,15 @@
 """The warnings a build raises are written in the build's language (issue 34).
 
-Three generated projects that raise most of the load and check warnings (tests/layouts
-generators, then edited: no manifest, an unknown runs.csv column close to a known one, a
-split name in capitals, split/folds.csv in a split design, an empty block value, an unknown
-and an unjudgeable check file, an [evidence] path that does not exist, rounded logged values,
-seeds without a partner; runs that skip folds; before and after files that label a question's
-slice differently) are built in English and in Ukrainian: the same warnings (slugs, places),
-and every Ukrainian one holds no English prose (tests/i18n/english.py), in report.json and in
-the HTML's warnings table. The language is known before the project is loaded: from --lang,
-else from ``[report] language``, read lightly (any problem: English, and the load says why).
+Generated projects that raise the load and check warnings (tests/layouts generators, then
+edited: no manifest, an unknown runs.csv column close to a known one, a split name in
+capitals, split/folds.csv in a split design, an empty block value, an unknown and an
+unjudgeable check file, an [evidence] path that does not exist, rounded logged values, seeds
+without a partner; runs that skip folds; before and after files that label a question's slice
+differently; p_ columns in the wrong order; clipped log losses) are built in English and in
+Ukrainian: the same warnings (slugs, places), and every Ukrainian one holds no English prose
+(tests/i18n/english.py), in report.json and in the HTML's warnings table. The language is
+known before the project is loaded: from --lang, else from ``[report] language``, read
+lightly (any problem: English, and the load says why).
 """
 
 from __future__ import annotations
@@ -264,3 +265,18 @@ def test_class_order_is_ukrainian(tmp_path):
     _assert_ukrainian(root, en, uk, html, names=("a", "b", "c"))
     (said,) = [w["message"] for w in uk if w["slug"] == "class-order"]
     assert "(3 класи, тобто 0,333)" in said
+
+
+def test_log_loss_clipped_is_ukrainian(tmp_path):
+    """The candidate's test predictions say p = 1 for three rows labelled 0 (clipped losses
+    that move the gap), which its logged values do not include either."""
+    root = tmp_path / "p"
+    make_project(root, seeds=3)
+    for f in sorted((root / "artefacts" / "predictions").glob("net-s*-test.csv")):
+        frame = pd.read_csv(f)
+        frame.loc[frame.index[frame["y"] == 0][:3], "p"] = 1.0
+        frame.to_csv(f, index=False)
+    en, _ = _built(root, tmp_path / "en", "en")
+    uk, html = _built(root, tmp_path / "uk", "uk")
+    assert {"log-loss-clipped", "logged-differs"} <= {w["slug"] for w in en}
+    _assert_ukrainian(root, en, uk, html)
