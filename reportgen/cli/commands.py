@@ -275,21 +275,27 @@ def build(
         if len(sys.argv) > 2
         else f"evreport build {project}"
     )
+    from reportgen.words.i18n import speaking
+
+    paths = _paths(config_path, runs, manifest, artefacts)
     try:
         result = build_report(
             project,
             out,
             formats,
             command=cmd,
-            paths=_paths(config_path, runs, manifest, artefacts),
+            paths=paths,
             max_file_bytes=max_file_mb * 1024 * 1024 if max_file_mb else None,
             language=lang,
         )
     except EvreportError as e:
         if ci_files and isinstance(e, InputError):  # the CI job still shows why
-            _write_ci_files(ci_files, ci.failed_build(display_name(project), e.problems))
+            from reportgen.project.load import project_language
+
+            # the summary's own words in the build's language (the input errors are English)
+            with speaking(lang or project_language(project, paths)):
+                _write_ci_files(ci_files, ci.failed_build(display_name(project), e.problems))
         _fail(e)
-    from reportgen.words.i18n import speaking
 
     with speaking(result.report.language):  # the verdict line and the CI files too
         _echo_problems(result.warnings)

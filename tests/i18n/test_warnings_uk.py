@@ -280,3 +280,20 @@ def test_log_loss_clipped_is_ukrainian(tmp_path):
     uk, html = _built(root, tmp_path / "uk", "uk")
     assert {"log-loss-clipped", "logged-differs"} <= {w["slug"] for w in en}
     _assert_ukrainian(root, en, uk, html)
+
+
+def test_a_failed_ukrainian_build_writes_its_ci_summary_in_ukrainian(tmp_path):
+    """A ``[report] language = "uk"`` build that stops on its input: the --summary file's own
+    words are Ukrainian (the input errors it lists stay English for now)."""
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    root = _mvb(tmp_path / "p", language="uk")
+    (root / "runs.csv").unlink()
+    summary = tmp_path / "summary.md"
+    r = CliRunner().invoke(main, ["build", str(root), "--summary", str(summary)])
+    assert r.exit_code == 1
+    text = summary.read_text(encoding="utf-8")
+    assert "The build failed" not in text and "missing runs.csv" in text
+    assert any(ch in text for ch in "абвгдеєжзиіїйклмнопрстуфхцчшщьюя"), text
