@@ -68,15 +68,19 @@ def build_report(
     from reportgen.checks import compute
     from reportgen.outputs import atomic_write_dir
     from reportgen.project import ProjectPaths, load_project
+    from reportgen.project.load import project_language
     from reportgen.render import Helpers, render_outputs
+    from reportgen.words.i18n import speaking
 
     project_dir = Path(project_dir)
     out_dir = output_dir(project_dir, out)
+    paths = paths or ProjectPaths()
+    # the language is known before the load, so that its warnings are written in it
+    lang = language or project_language(project_dir, paths)
     # a fresh process: charts and PDF helpers warm up while the project is loaded
-    with Helpers.for_fresh_process(formats) or nullcontext() as helpers:
-        project = load_project(project_dir, paths or ProjectPaths(), max_file_bytes)
+    with Helpers.for_fresh_process(formats) or nullcontext() as helpers, speaking(lang):
+        project = load_project(project_dir, paths, max_file_bytes)
         from reportgen.errors import display_name
-        from reportgen.words.i18n import speaking
 
         with speaking(language or project.config.language):
             # a non-UTF-8 folder name must not stop report.json from being written

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reportgen.safe import escape_controls
@@ -40,6 +41,27 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     if len(value) > limit:
         return repr(value[:limit]) + f"… ({len(value):,} characters)"
     return repr(value)
+
+
+def said(value: object, limit: int | None = QUOTE_LIMIT) -> str:
+    """A user's value (a column, a check's name, a label) quoted in a warning: ``quote`` in
+    English ('seeed'; ``limit`` None: its whole repr), «seeed» in another language (control
+    characters escaped, capped at ``limit``)."""
+    from reportgen.words.i18n import current
+
+    if current() == "en":
+        return repr(value) if limit is None else quote(value, limit)
+    s = escape_controls(str(value))
+    return f"«{s[:limit] + '…' if limit is not None and len(s) > limit else s}»"
+
+
+def said_ids(ids: Iterable[str]) -> str:
+    """Ids the code knows (the check kinds) listed in a warning: as they are in English
+    ("initial_loss, gradient"), each quoted in another language («initial_loss», «gradient»),
+    where a run of Latin ids would read as English words."""
+    from reportgen.words.i18n import current
+
+    return ", ".join(ids) if current() == "en" else ", ".join(said(i, None) for i in ids)
 
 
 def display_name(name: object) -> str:

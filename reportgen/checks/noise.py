@@ -13,6 +13,7 @@ from reportgen.checks.evaluation import EvalData
 from reportgen.checks.noise_block import block_stats
 from reportgen.checks.noise_budget import budget_section as budget_section
 from reportgen.checks.noise_lines import repeat_words
+from reportgen.checks.orientation import part_name
 from reportgen.checks.reasons import sentence, t_sentence
 from reportgen.checks.select import ModelRuns
 from reportgen.errors import Problem
@@ -29,7 +30,7 @@ from reportgen.words import (
     given,
     with_sign,
 )
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, n_
 from reportgen.words.repeats import repeat_words as words_for_repeats
 
 
@@ -99,9 +100,16 @@ def seed_section(
         if unpaired.candidate or unpaired.baseline:
             warnings.append(
                 Problem(
-                    f"seeds_paired: seeds pair by label; on {ppart} "
-                    f"{count_noun(len(common), 'label')} {'is' if len(common) == 1 else 'are'} "
-                    f"shared and these have no partner: {_seed_list(unpaired, cand.name, base.name)}",
+                    n_(
+                        "seeds_paired: seeds pair by label; on {part} {labels} is shared and "
+                        "these have no partner: {seeds}",
+                        "seeds_paired: seeds pair by label; on {part} {labels} are shared and "
+                        "these have no partner: {seeds}",
+                        len(common),
+                        part=part_name(ppart),
+                        labels=count_noun(len(common), "label"),
+                        seeds=_seed_list(unpaired, cand.name, base.name),
+                    ),
                     project.runs_name,
                     slug="unpaired-seeds",
                     severity="warning",
@@ -222,7 +230,7 @@ def _seed_list(unpaired: SeedLists, cand: str, base: str) -> str:
     parts = []
     for seeds, name in ((unpaired.candidate, cand), (unpaired.baseline, base)):
         if seeds:
-            parts.append(f"{name} seeds {', '.join(str(s) for s in seeds)}")
+            parts.append(_("{model} seeds {seeds}", model=name, seeds=", ".join(map(str, seeds))))
     return "; ".join(parts)
 
 

@@ -143,12 +143,17 @@ def validate(project, config_path, runs, manifest, artefacts) -> None:
     """
     from reportgen.errors import clean_text, display_name, reading_order
     from reportgen.project import inspect_project
+    from reportgen.project.load import project_language
+    from reportgen.words.i18n import speaking
 
-    proj, problems = inspect_project(project, _paths(config_path, runs, manifest, artefacts))
-    if proj is not None and not any(p.severity == "error" for p in problems):
-        from reportgen.checks.recompute import recompute_warnings
+    paths = _paths(config_path, runs, manifest, artefacts)
+    # the warnings in the language the project's build writes them in ([report] language)
+    with speaking(project_language(project, paths)):
+        proj, problems = inspect_project(project, paths)
+        if proj is not None and not any(p.severity == "error" for p in problems):
+            from reportgen.checks.recompute import recompute_warnings
 
-        problems = problems + recompute_warnings(proj)
+            problems = problems + recompute_warnings(proj)
     errors = [p for p in problems if p.severity == "error"]
     # errors first, files in the order found (a root cause, the manifest, before its knock-on
     # errors in the predictions that cannot be joined), each file's by line and column
@@ -270,21 +275,27 @@ def build(
         if len(sys.argv) > 2
         else f"evreport build {project}"
     )
+    from reportgen.words.i18n import speaking
+
+    paths = _paths(config_path, runs, manifest, artefacts)
     try:
         result = build_report(
             project,
             out,
             formats,
             command=cmd,
-            paths=_paths(config_path, runs, manifest, artefacts),
+            paths=paths,
             max_file_bytes=max_file_mb * 1024 * 1024 if max_file_mb else None,
             language=lang,
         )
     except EvreportError as e:
         if ci_files and isinstance(e, InputError):  # the CI job still shows why
-            _write_ci_files(ci_files, ci.failed_build(display_name(project), e.problems))
+            from reportgen.project.load import project_language
+
+            # the summary's own words in the build's language (the input errors are English)
+            with speaking(lang or project_language(project, paths)):
+                _write_ci_files(ci_files, ci.failed_build(display_name(project), e.problems))
         _fail(e)
-    from reportgen.words.i18n import speaking
 
     with speaking(result.report.language):  # the verdict line and the CI files too
         _echo_problems(result.warnings)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from reportgen.errors import Problem, clean_text, quote
+from reportgen.errors import Problem, clean_text, quote, said, said_ids
 from reportgen.project.init_rule import evaluate_initial_loss, evaluate_overfit
 from reportgen.words import power_of_ten, sig
 from reportgen.words.i18n import _, n_
@@ -246,8 +246,11 @@ def parse_checkfile(
     if check not in KNOWN:
         warnings.append(
             Problem(
-                f"unknown check {quote(check)} (known: {', '.join(KNOWN)}); it is listed but not "
-                "credited",
+                _(
+                    "unknown check {check} (known: {known}); it is listed but not credited",
+                    check=said(check),
+                    known=said_ids(KNOWN),
+                ),
                 name,
                 1,
                 slug="unknown-check",
@@ -258,7 +261,7 @@ def parse_checkfile(
     if passed is None and check in KNOWN and not (check == "sensitivity" and "reason" in doc):
         warnings.append(
             Problem(
-                f"{check}: {text_}; the check is not credited",
+                _("{check}: {text}; the check is not credited", check=check, text=text_),
                 name,
                 1,
                 slug="bad-check",

@@ -22,6 +22,8 @@ from reportgen.project.tables import (
     line_of,
     stripped_text,
 )
+from reportgen.words import count
+from reportgen.words.i18n import n_
 
 #: the split part of split/folds.csv, and the runs.csv split of a held-out fold's scores
 FOLDS_PART = "folds"
@@ -273,9 +275,17 @@ def check_fold_runs(
         if unrun:
             warnings.append(
                 Problem(
-                    f"the runs cover {len(folds.members) - len(unrun)} of the "
-                    f"{len(folds.members)} folds of {folds.path}; the others are not analysed "
-                    f"(e.g. repeat {unrun[0][0]} fold {unrun[0][1]})",
+                    n_(
+                        "the runs cover {covered} of the {n} fold of {path}; the others are not "
+                        "analysed (e.g. repeat {repeat} fold {fold})",
+                        "the runs cover {covered} of the {n} folds of {path}; the others are not "
+                        "analysed (e.g. repeat {repeat} fold {fold})",
+                        len(folds.members),
+                        covered=count(len(folds.members) - len(unrun)),
+                        path=folds.path,
+                        repeat=count(unrun[0][0]),
+                        fold=count(unrun[0][1]),
+                    ),
                     rname,
                     slug="folds-not-run",
                     severity="warning",

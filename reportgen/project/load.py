@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reportgen.errors import InputError, Problem, display_name, quote
+from reportgen.errors import InputError, Problem, display_name, quote, said
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
 from reportgen.project.files import Reader, Refused, exists, is_file
@@ -22,6 +22,7 @@ from reportgen.project.rowkeys import duplicate_id_problems, part_keys
 from reportgen.project.runs import RunRow, check_claim_names, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 from reportgen.project.task_columns import detect, drop_odd_task_problems, project_task
+from reportgen.words.i18n import _
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def _manifest(ld: _Load, paths: ProjectPaths) -> Manifest | None:
         return load_manifest(ld.reader, mpath, ld.problems)
     ld.warnings.append(
         Problem(
-            "no frozen-split manifest (run `evreport freeze`); the fair rung cannot be shown",
+            _("no frozen-split manifest (run `evreport freeze`); the fair rung cannot be shown"),
             ld.reader.display(mpath),
             slug="no-manifest",
             severity="warning",
@@ -240,8 +241,11 @@ def _folds(
     if config.design != "cv":
         ld.warnings.append(
             Problem(
-                f'{names[FOLDS_PART]} is there but [evaluation] design is not "cv": the folds '
-                "are not analysed",
+                _(
+                    '{path} is there but [evaluation] design is not "cv": the folds are not '
+                    "analysed",
+                    path=names[FOLDS_PART],
+                ),
                 names[FOLDS_PART],
                 slug="folds-unused",
                 severity="warning",
@@ -415,7 +419,11 @@ def _evidence(ld: _Load, config: Config, cname: str) -> dict[str, list[str]]:
             if not is_file(target):
                 ld.warnings.append(
                     Problem(
-                        f"[evidence] {rung} cites {quote(rel)}, which does not exist; not credited",
+                        _(
+                            "[evidence] {rung} cites {path}, which does not exist; not credited",
+                            rung=rung,
+                            path=said(rel),
+                        ),
                         cname,
                         line,
                         slug="missing-evidence",
@@ -430,6 +438,33 @@ def _evidence(ld: _Load, config: Config, cname: str) -> dict[str, list[str]]:
                 continue
             evidence.setdefault(rung, []).append(reader.display(target))
     return evidence
+
+
+#: the largest evreport.toml ``project_language`` reads (a larger one: English, and the load
+#: says what is wrong with it)
+LANGUAGE_READ_BYTES = 1024 * 1024
+
+
+def project_language(project_dir: str | Path, paths: ProjectPaths = ProjectPaths()) -> str:
+    """``[report] language`` of the project's evreport.toml, read lightly before the project is
+    loaded so that what the load writes (its warnings) is in the build's language; never
+    raises: on any problem (no file, a refused path, bad TOML, an unknown language) English,
+    and ``load_project`` reports the problem as it would anyway."""
+    import tomllib
+
+    from reportgen.words.i18n import LANGUAGES
+
+    try:
+        root = Path(project_dir)
+        reader = Reader(
+            root, trusted=_operator_paths(root, paths), max_file_bytes=LANGUAGE_READ_BYTES
+        )
+        doc = tomllib.loads(reader.read_text(_locate_input(root, paths.config)))
+        report = doc.get("report")
+        lang = report.get("language") if isinstance(report, dict) else None
+    except Exception:  # noqa: BLE001  (a light read: load_project names the problem)
+        return LANGUAGES[0]
+    return lang if isinstance(lang, str) and lang in LANGUAGES else LANGUAGES[0]
 
 
 def load_project(

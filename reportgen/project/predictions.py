@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reportgen.errors import Problem, quote
+from reportgen.errors import Problem, quote, said
 from reportgen.project.rowkeys import PartKeys, as_labels
 from reportgen.project.tables import (
     cannot_read_on,
@@ -17,6 +17,8 @@ from reportgen.project.tables import (
     stripped_text,
 )
 from reportgen.project.task_columns import detect, parse_multiclass, parse_regression
+from reportgen.words import count
+from reportgen.words.i18n import n_
 
 
 @dataclass
@@ -328,8 +330,17 @@ def empty_labels(pred: Predictions, columns: dict[str, str], problems: list[Prob
             empty = empty_u[codes]
             problems.append(
                 Problem(
-                    f"{int(empty.sum())} of {len(codes)} rows have an empty {quote(col)} value; they are "
-                    f"grouped as {MISSING_LABEL!r}",
+                    # TRANSLATORS: {n} counts the file's rows, {empty} those with no label
+                    n_(
+                        "{empty} of {n} rows have an empty {column} value; they are grouped as "
+                        "{label}",
+                        "{empty} of {n} rows have an empty {column} value; they are grouped as "
+                        "{label}",
+                        len(codes),
+                        empty=count(int(empty.sum())),
+                        column=said(col),
+                        label=said(MISSING_LABEL, None),
+                    ),
                     pred.path,
                     pred.line(int(np.flatnonzero(empty)[0])),
                     slug="empty-label",

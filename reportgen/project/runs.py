@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from reportgen.errors import Problem, quote
+from reportgen.errors import Problem, quote, said
 from reportgen.project.config import Config
 from reportgen.project.manifest import canonical_part, parse_time, time_resolution
 from reportgen.project.tables import (
@@ -18,6 +18,7 @@ from reportgen.project.tables import (
     beyond_magnitude,
     csv_header_problem,
 )
+from reportgen.words.i18n import _
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 #: part names read case-insensitively ("Validation" is validation, with a warning)
@@ -156,7 +157,11 @@ def _warn_unknown_columns(header: list[str], name: str, warnings: list[Problem])
         if h not in known:
             close = difflib.get_close_matches(h, known, n=1, cutoff=0.75)
             if close:
-                msg = f"unknown column {quote(h)} (did you mean {quote(close[0])}?); it is ignored"
+                msg = _(
+                    "unknown column {column} (did you mean {known}?); it is ignored",
+                    column=said(h),
+                    known=said(close[0]),
+                )
                 at = header.index(h) + 1
                 warnings.append(
                     Problem(msg, name, 1, at, slug="unknown-column", severity="warning")
@@ -365,7 +370,11 @@ def _canonical_split(
             recased.add((raw_split, fixed))
             warnings.append(
                 Problem(
-                    f"split {quote(raw_split)} read as {quote(fixed)} (part names are lower case)",
+                    _(
+                        "split {split} read as {part} (part names are lower case)",
+                        split=said(raw_split),
+                        part=said(fixed),
+                    ),
                     name,
                     line,
                     col["split"] + 1,

@@ -14,7 +14,7 @@ from reportgen.checks.before_after.paired import paired_interval
 from reportgen.checks.ids import CheckId
 from reportgen.checks.noise import SliceFigures, not_worse_margin, slice_entry
 from reportgen.checks.types import Check
-from reportgen.errors import Problem
+from reportgen.errors import Problem, said
 from reportgen.model.relevance import Slice
 from reportgen.project import Project
 from reportgen.project.predictions import Predictions
@@ -52,11 +52,22 @@ def label_warning(
         return None
     k = int(differ[0])
     return Problem(
-        f"slice column {project.config.slice!r}: the before and after files label "
-        f"{count(len(differ))} of {count_noun(len(ids), 'question')} differently (first "
-        f"{str(ids[k])!r}: {str(before_labels[k])!r} before, {str(labels[k])!r} after); the slices "
-        "those questions fall in are not measured. Give both versions the same labels, or put "
-        "the column in the split file only",
+        n_(
+            "slice column {column}: the before and after files label {differ} of {n} question "
+            "differently (first {id}: {before} before, {after} after); the slices those questions "
+            "fall in are not measured. Give both versions the same labels, or put the column in "
+            "the split file only",
+            "slice column {column}: the before and after files label {differ} of {n} questions "
+            "differently (first {id}: {before} before, {after} after); the slices those questions "
+            "fall in are not measured. Give both versions the same labels, or put the column in "
+            "the split file only",
+            len(ids),
+            column=said(project.config.slice, None),
+            differ=count(len(differ)),
+            id=said(str(ids[k]), None),
+            before=said(str(before_labels[k]), None),
+            after=said(str(labels[k]), None),
+        ),
         apred.path,
         apred.line(int(ai[k])),
         apred.extra.get("slice_column"),
