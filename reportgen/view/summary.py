@@ -446,17 +446,31 @@ def _not_credited(r: Rung, lowest: Rung | None) -> str | None:
     )
 
 
-def _failed_numbers(report: Report) -> dict[int, list[str]]:
-    """Each rung's failed checks: the value against its bar, in words, by rung."""
-    failed: dict[int, list[str]] = {}
+def _failed_numbers(report: Report) -> dict[int, list[tuple[str, str]]]:
+    """Each rung's failed checks, by rung: (the value as printed, "label: value against its
+    bar" in words)."""
+    failed: dict[int, list[tuple[str, str]]] = {}
     for c in report.checks:
         if c.passed is False:
             cid = c.id or "check"
-            what = measured(c.value, c.bar, value_format(report, cid))
+            fmt = value_format(report, cid)
+            what = measured(c.value, c.bar, fmt)
             if what:
                 label = check_words(cid)
-                failed.setdefault(c.rung, []).append(f"{label}: {what}")
+                shown = fmt(c.value) if c.value is not None else ""
+                failed.setdefault(c.rung, []).append((shown, f"{label}: {what}"))
     return failed
+
+
+def _not_said(numbers: list[tuple[str, str]], *texts: str | None) -> list[str]:
+    """The numbers of a rung whose value the row's own words do not print already (the
+    missing text, the rung's summary): each number once per cell."""
+    said = " ".join(t for t in texts if t)
+
+    def printed(value: str) -> bool:
+        return bool(value) and bool(re.search(rf"(?<![\d.,]){re.escape(value)}(?![.,]?\d)", said))
+
+    return [phrase for value, phrase in numbers if not printed(value)]
 
 
 def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
@@ -467,6 +481,9 @@ def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
     for r in report.ladder:
         listed = list(r.artefacts)
         missing = in_words(_not_credited(r, lowest) or r.missing or DASH, report)
+        page_missing = unsaid(missing, report)
+        summary = in_words(r.summary, report) if r.summary else None
+        numbers = failed.get(r.rung, []) if r.status != RungStatus.SHOWN else []
         rows.append(
             LadderRow(
                 rung=r.rung,
@@ -476,9 +493,9 @@ def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:
                 artefacts_shown=_page_one_artefacts(listed, links),
                 anchor=f"evidence-rung-{r.rung}",
                 missing=missing,
-                page_missing=unsaid(missing, report),
-                numbers=failed.get(r.rung, []) if r.status != RungStatus.SHOWN else [],
-                summary=in_words(r.summary, report) if r.summary else None,
+                page_missing=page_missing,
+                numbers=_not_said(numbers, page_missing, summary),
+                summary=summary,
             )
         )
     return rows
