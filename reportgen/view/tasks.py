@@ -9,6 +9,7 @@ from reportgen.model import Report
 from reportgen.model.common import IntPair
 from reportgen.model.enums import Task
 from reportgen.view.parts import Row, names
+from reportgen.view.results import labels
 from reportgen.words import blocks_phrase, confidence, count_noun, gap_decimals
 from reportgen.words.cells import interval, prob, with_sign
 from reportgen.words.i18n import _
@@ -106,5 +107,6 @@ def description_rows(report: Report) -> list[Row]:
             text += _(
                 "; gap {gap}, no interval ({reason})", gap=with_sign(d.gap, 3), reason=d.reason
             )
-        rows.append(Row(_("{label} (a description, not the claim's metric)", label=d.label), text))
+        label = labels().get(d.name, d.label)  # "macro F1" in the report's language
+        rows.append(Row(_("{label} (a description, not the claim's metric)", label=label), text))
     return rows
