@@ -99,8 +99,8 @@ def test_the_ukrainian_pdf_keeps_to_its_page_budget(name, tmp_path_factory):
 
 def _prose_left(out: Path, project: Path) -> dict[str, list[str]]:
     """English prose left in a Ukrainian build: the visible text of report.html, the charts'
-    own SVG text included, and the text fields of report.json, as tests/i18n/english.py
-    reads them."""
+    own SVG text included, the text fields of report.json and decision-log.md, as
+    tests/i18n/english.py reads them."""
     from bs4 import BeautifulSoup
 
     from tests.i18n.english import english_runs, json_text, user_phrases, user_words
@@ -111,9 +111,12 @@ def _prose_left(out: Path, project: Path) -> dict[str, list[str]]:
         t.decompose()
     doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
     left = {}
+    md = (out / "decision-log.md").read_text(encoding="utf-8")
     for name, texts in (
         ("report.html", list(soup.stripped_strings)),
         ("report.json", json_text(doc)),
+        # the Markdown's code spans are commands and paths, like the HTML's <code>
+        ("decision-log.md", [re.sub(r"`[^`]*`", " ", line) for line in md.splitlines()]),
     ):
         runs = sorted({r for t in texts for r in english_runs(t, haystack, phrases)})
         if runs:
