@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 REPORT_DIR = "report"
 #: rung statuses and check outcomes as the marks the summary shows
 STATUS_MARK = {"shown": "✅", "partly": "⚠️", "not shown": "❌"}
+#: a shown rung above an unshown one (not credited)
+NOT_CREDITED_MARK = "⚪"
 CHECK_MARK = {True: "✅", False: "❌", None: "❔"}
 #: problems listed in full in the summary of a failed build (the rest are counted)
 MAX_PROBLEMS = 20
@@ -434,10 +436,16 @@ def summary_context(
 ) -> Summary:
     """The context of the summary of a built report."""
     claim, decision = report.claim, report.decision
+    # a shown rung above an unshown one is not credited: not a green tick (page one's "○")
     ladder = [
         SummaryLine(
-            STATUS_MARK.get(r.status, "❔"),
-            f"{r.rung}. {rung_word(r.name)}: {status_word(r.status)}",
+            NOT_CREDITED_MARK
+            if r.status == "shown" and not r.credited
+            else STATUS_MARK.get(r.status, "❔"),
+            f"{r.rung}. {rung_word(r.name)}: "
+            + status_word(
+                "shown, not credited" if r.status == "shown" and not r.credited else r.status
+            ),
             r.missing if r.status != "shown" and r.missing else r.summary or "",
         )
         for r in report.ladder

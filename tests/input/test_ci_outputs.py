@@ -307,7 +307,8 @@ def test_summary_renders_verdict_ladder_claim_and_reasons(runner, fake_build, tm
         f"✅ 2. fair: shown: {report['ladder'][1]['summary']}",
         f"❌ 3. larger than noise: not shown: {rung3['missing']}",
         f"❌ 4. relevant: not shown: {report['ladder'][3]['missing']}",
-        f"✅ 5. bounded: shown: {report['ladder'][4]['summary']}",
+        # shown above an unshown rung: not credited, and not a green tick
+        f"⚪ 5. bounded: shown, not credited: {report['ladder'][4]['summary']}",
     ]
     reasons = report["decision"]["reasons"]
     assert items[6 : 6 + len(reasons)] == reasons
