@@ -20,6 +20,7 @@ from reportgen.project.config_toml import (
     check_keys,
     check_required,
     error_count,
+    listed,
     load_toml,
 )
 from reportgen.stats.metric_registry import METRICS, TASKS, task_metrics, unit_power
@@ -264,7 +265,7 @@ def _one_of(value, allowed: tuple[str, ...], label: str, err: Sink, hint: str = 
             "{key} = {value} is not one of {allowed}",
             key=label,
             value=quote(value),
-            allowed=", ".join(allowed),
+            allowed=listed(allowed),
         )
         + hint,
         table,
@@ -352,7 +353,7 @@ def _direction(cfg: Config, claim: dict, err: Sink) -> None:
                 "claim.higher_is_better is required for the per-row metric {metric} "
                 "(built-in metrics: {known})",
                 metric=quote(cfg.metric),
-                known=", ".join(BUILTIN_METRICS),
+                known=listed(BUILTIN_METRICS),
             ),
             "claim",
             "metric",
@@ -492,7 +493,7 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
                     "for {task}: {known} (or name a per-row column)",
                     metric=quote(cfg.metric),
                     task=task,
-                    known=", ".join(TASK_METRICS[task]),
+                    known=listed(TASK_METRICS[task]),
                 ),
                 "claim",
                 "metric",

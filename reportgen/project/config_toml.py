@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, current
 
 #: the value types a schema names (each is also the message's wording)
 STR, NUM, INT, BOOL, LIST, DATE = (
@@ -46,6 +46,15 @@ def kind_words(kind: str) -> str:
     if m:
         return _("{choices} or {last}", choices=m.group(1), last=m.group(2))
     return kind
+
+
+def listed(names: Iterable[str], table: bool = False) -> str:
+    """Names of keys, tables or allowed values, comma-separated: as they are in English; in
+    another language each written as in TOML ("binary", [claim]), so that the ids stand out
+    from the sentence around them."""
+    if current() == "en":
+        return ", ".join(names)
+    return ", ".join(f"[{n}]" if table else f'"{n}"' for n in names)
 
 
 #: table -> key -> (expected type, required); the table None is the top level
@@ -225,7 +234,9 @@ def _unknown_table(key: str, schema: Schema, err: Sink) -> None:
         msg = _("unknown table [{table}]; did you mean [{close}]?", table=table, close=close[0])
     else:
         msg = _(
-            "unknown table [{table}]; known tables: {known}", table=table, known=", ".join(tables)
+            "unknown table [{table}]; known tables: {known}",
+            table=table,
+            known=listed(tables, table=True),
         )
     err.add(msg, key, None, 1, "unknown-key")
 
@@ -243,7 +254,7 @@ def _unknown_key(table: str | None, k: str, label: str, schema: Schema, err: Sin
     if close:
         msg = _("unknown key {key}; did you mean {close}?", key=quote(label), close=quote(close[0]))
     else:
-        msg = _("unknown key {key}; known keys: {known}", key=quote(label), known=", ".join(known))
+        msg = _("unknown key {key}; known keys: {known}", key=quote(label), known=listed(known))
     err(msg, table, k, slug="unknown-key")
 
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from reportgen.errors import InputError, Problem, clean_text, display_name, quote
+from reportgen.project.config_toml import listed
 from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.rowkeys import duplicate_id_problems
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
@@ -379,7 +380,7 @@ def _entry(
     if missing:
         problems.append(
             Problem(
-                _("files[{i}] lacks {keys}", i=i, keys=", ".join(missing)),
+                _("files[{i}] lacks {keys}", i=i, keys=listed(missing)),
                 name,
                 line,
                 slug="bad-manifest",
