@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from reportgen.errors import Problem, SetupError, display_name, quote
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, current
 from reportgen.words.numbers import count
 
 DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -41,12 +41,25 @@ def _env_cap() -> tuple[int, str | None]:
 
 #: Largest input file evreport reads, in bytes (a clear error beyond it).
 MAX_FILE_BYTES, ENV_PROBLEM = _env_cap()
+_ENV_RAW = os.environ.get("EVREPORT_MAX_FILE_BYTES", "")  # as ENV_PROBLEM read it
+
+
+def env_problem() -> str | None:
+    """ENV_PROBLEM (worked out at import, in English) in the current language."""
+    if ENV_PROBLEM is None or current() == "en" or not _ENV_RAW:
+        return ENV_PROBLEM
+    return _(
+        "EVREPORT_MAX_FILE_BYTES={value} is not a positive whole number of bytes (default "
+        "{default})",
+        value=quote(_ENV_RAW),
+        default=DEFAULT_MAX_FILE_BYTES,
+    )
 
 
 def check_environment() -> None:
     """Raise SetupError when an EVREPORT_* variable is malformed (checked once per command)."""
     if ENV_PROBLEM:
-        raise SetupError(ENV_PROBLEM)
+        raise SetupError(env_problem() or ENV_PROBLEM)
 
 
 class Refused(Exception):
@@ -199,7 +212,7 @@ def read_confined(root: Path, path: Path, name: str | None = None, cap: int | No
     """Read a regular file inside ``root`` through one descriptor, at most ``cap`` bytes."""
     name = name or display_name(path)
     if ENV_PROBLEM:
-        raise Refused(ENV_PROBLEM)
+        raise Refused(env_problem() or ENV_PROBLEM)
     cap = MAX_FILE_BYTES if cap is None else cap
     real = confine_file(root, path, name)
     try:
