@@ -147,3 +147,27 @@ def test_manifest_hash_mismatch_is_said_in_ukrainian(tmp_path):
     left = [r for t in json_text(fair) for r in english_runs(t, haystack, phrases)]
     assert left == []
     assert "sha256" in json.dumps(fair, ensure_ascii=False)
+
+
+def test_uk_batch_says_the_error_in_ukrainian(tmp_path):
+    """A class built with --lang uk: a submission that cannot be built (a missing split file;
+    a folder without evreport.toml) has its error, the one a grader's feedback quotes, in
+    Ukrainian in summary.csv."""
+    import csv
+
+    from reportgen.batch import run_batch
+
+    subs = tmp_path / "subs"
+    shutil.copytree(EXAMPLE, subs / "ann")
+    missing_split_file(subs / "ann")
+    (subs / "bob").mkdir()
+    (subs / "bob" / "notes.txt").write_text("no project here\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run_batch([subs], out, formats=("json",), jobs=1, timeout=300, language="uk")
+    with (out / "summary.csv").open(encoding="utf-8", newline="") as f:
+        rows = {r["name"]: r for r in csv.DictReader(f)}
+    haystack = user_words(subs / "ann")
+    for name, said in (("ann", "файлу split/validation.csv не існує"), ("bob", "evreport.toml")):
+        error = rows[name]["error"]
+        assert rows[name]["status"] == "error" and said in error, error
+        assert ": помилка: " in error and english_runs(error, haystack) == [], error
