@@ -84,6 +84,16 @@ def missing_column(project: Path) -> None:
     )
 
 
+def bad_cells(project: Path) -> None:
+    """Eight test rows of one run with p = 1.5: five named at their cells, then a count."""
+    f = project / "artefacts" / "predictions" / "r03-mlp-s1-test.csv"
+    rows = [line.split(",") for line in f.read_text(encoding="utf-8").splitlines()]
+    col = rows[0].index("p")
+    for r in rows[1:9]:
+        r[col] = "1.5"
+    f.write_text("\n".join(",".join(r) for r in rows) + "\n", encoding="utf-8")
+
+
 def _project(tmp_path: Path, edit) -> Path:
     project = tmp_path / "project"
     shutil.copytree(EXAMPLE, project)
@@ -107,6 +117,7 @@ def _problems(project: Path, out: Path, lang: str):
         missing_split_file,
         broken_manifest,
         missing_column,
+        bad_cells,
     ],
 )
 def test_input_errors_in_ukrainian(tmp_path, edit):
@@ -125,6 +136,9 @@ def test_input_errors_in_ukrainian(tmp_path, edit):
         assert english_runs(p.message, haystack, phrases) == [], p.message
         assert p.message != next(q.message for q in en if q.line == p.line and q.path == p.path)
     assert english_runs(uk_text, haystack, phrases) == [], uk_text
+    if edit is bad_cells:  # an interval of decimal-comma numbers: a semicolon between its ends
+        assert "p = '1.5': очікується число з [0,0; 1,0]" in uk_text
+        assert "ще 3 некоректні значення у стовпці 'p'" in uk_text
 
 
 def test_manifest_hash_mismatch_is_said_in_ukrainian(tmp_path):
