@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reportgen.safe import escape_controls
+from reportgen.words.i18n import p_
 
 DOCS = "docs/format.md"
 
@@ -96,10 +97,12 @@ class Problem:
         return ":".join(parts)
 
     def __str__(self) -> str:
-        """One line, whatever the message holds: control characters escaped, length capped."""
+        """One line, whatever the message holds: control characters escaped, length capped;
+        the severity in the current language ("error" in English, «помилка» in Ukrainian)."""
+        words = {"error": p_("severity", "error"), "warning": p_("severity", "warning")}
         return (
-            f"{clean_text(self.where, 300)}: {self.severity}: {clean_text(self.message)} "
-            f"[{self.slug}]"
+            f"{clean_text(self.where, 300)}: {words.get(self.severity, self.severity)}: "
+            f"{clean_text(self.message)} [{self.slug}]"
         )
 
     def as_dict(self) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import difflib
 
+from reportgen.words.i18n import _
+
 #: the five rungs of the claim ladder, in order (report.json ``ladder[].name``)
 RUNG_NAMES = ("correct", "fair", "larger than noise", "relevant", "bounded")
 #: the same rungs as TOML keys ([evidence], rubrics)
@@ -41,6 +43,6 @@ def did_you_mean(name: str, known) -> str:
     alias = metric_aliases().get(fold(name))
     for hit in (folded.get(fold(name)), alias if alias in known else None):
         if hit is not None:
-            return f"; did you mean {hit!r}?"
+            return _("; did you mean {name}?", name=repr(hit))
     close = difflib.get_close_matches(str(name).lower(), known, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    return _("; did you mean {name}?", name=repr(close[0])) if close else ""

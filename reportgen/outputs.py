@@ -12,20 +12,32 @@ from pathlib import Path
 
 from reportgen.errors import InputError, display_name
 from reportgen.safe import TMP_PREFIX, FolderBusy, atomic_write, fsync_folder, lock_folder
+from reportgen.words.i18n import _
 
 
 def write_error(path: Path, e: OSError) -> InputError:
     """An OSError while writing as one clear line (read-only folder, full disk ...)."""
     reasons: dict[int | None, str] = {
-        errno.ENOSPC: "the disk is full",
-        errno.EDQUOT: "the disk quota is exceeded",
-        errno.EROFS: "the file system is read-only",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "permission denied",
+        errno.ENOSPC: _("the disk is full"),
+        errno.EDQUOT: _("the disk quota is exceeded"),
+        errno.EROFS: _("the file system is read-only"),
+        errno.EACCES: _("permission denied"),
+        errno.EPERM: _("permission denied"),
     }
     why = reasons.get(e.errno, e.strerror or type(e).__name__)
     name = display_name(path)
-    return InputError(f"cannot write here: {why}", path=name, slug="cannot-write")
+    return InputError(_("cannot write here: {why}", why=why), path=name, slug="cannot-write")
+
+
+def _busy(said: str) -> str:
+    """safe.lock_folder's reason (English: safe.py imports only the standard library) in the
+    current language."""
+    m = re.fullmatch(r"in use by another evreport process(?: \(pid (\d+)\))?", said)
+    if m is None:
+        return said
+    if m.group(1):
+        return _("in use by another evreport process (pid {pid})", pid=m.group(1))
+    return _("in use by another evreport process")
 
 
 def refuse_symlinks(path: Path, root: Path | None) -> None:
@@ -42,7 +54,9 @@ def refuse_symlinks(path: Path, root: Path | None) -> None:
         if p.is_symlink():
             name = display_name(p)
             raise InputError(
-                f"{name} is a symlink; refusing to write through it", path=name, slug="symlink"
+                _("{path} is a symlink; refusing to write through it", path=name),
+                path=name,
+                slug="symlink",
             )
 
 
@@ -55,7 +69,7 @@ def write_file_atomic(path: Path, data: bytes, root: Path | None = None) -> None
     path = Path(path)
     refuse_symlinks(path, root)
     if path.is_dir():
-        raise InputError(f"{display_name(path)} is a folder", path=display_name(path))
+        raise InputError(_("{path} is a folder", path=display_name(path)), path=display_name(path))
     try:
         atomic_write(path, data)  # replaces a symlink created meanwhile, never its target
     except OSError as e:
@@ -138,17 +152,18 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes], versioned: bool = T
     shown = display_name(out_dir)
     if out_dir.is_symlink():
         raise InputError(
-            f"output folder {shown} is a symlink; refusing to write through it", path=shown
+            _("output folder {path} is a symlink; refusing to write through it", path=shown),
+            path=shown,
         )
     if out_dir.exists() and not out_dir.is_dir():
-        raise InputError(f"output path {shown} exists and is not a folder", path=shown)
+        raise InputError(_("output path {path} exists and is not a folder", path=shown), path=shown)
     for name in files:
         if "/" in name or "\\" in name or name.startswith("."):
             raise ValueError(f"bad output name {name!r}")
     blocked = [out_dir / n for n in files if _in_the_way(out_dir / n)]
     if blocked:  # checked before anything is written: all or nothing
         b = display_name(blocked[0])
-        raise InputError(f"{b} is a symlink or folder; refusing to replace it", path=b)
+        raise InputError(_("{path} is a symlink or folder; refusing to replace it", path=b), path=b)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         # a batch's staging folder is its own: the batch holds OUT's lock
@@ -160,7 +175,11 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes], versioned: bool = T
             return _rename_each(out_dir, files)
     except FolderBusy as e:
         raise InputError(
-            f"output folder {shown} is {e}; wait for it to finish and build again",
+            _(
+                "output folder {path} is {state}; wait for it to finish and build again",
+                path=shown,
+                state=_busy(str(e)),
+            ),
             path=shown,
             slug="out-in-use",
         ) from None
@@ -214,8 +233,13 @@ def _check_store_inside(out_dir: Path, store: Path, current: Path) -> None:
         if folder.is_symlink() or str(real.parent) != base:
             where = display_name(out_dir)
             raise InputError(
-                f"{STORE} or {CURRENT} in {where} leads outside {STORE}; refusing to write "
-                "through it",
+                _(
+                    "{store} or {current} in {path} leads outside {store}; refusing to write "
+                    "through it",
+                    store=STORE,
+                    current=CURRENT,
+                    path=where,
+                ),
                 path=where,
             )
 
@@ -305,7 +329,13 @@ def _switch(out_dir: Path, files: dict[str, bytes]) -> bool:
     ):
         where = display_name(out_dir)
         raise InputError(
-            f"{STORE} or {CURRENT} in {where} is not evreport's; refusing to write", path=where
+            _(
+                "{store} or {current} in {path} is not evreport's; refusing to write",
+                store=STORE,
+                current=CURRENT,
+                path=where,
+            ),
+            path=where,
         )
     _check_store_inside(out_dir, store, current)
     if not _symlinks_work(out_dir):

@@ -22,6 +22,8 @@ from reportgen.errors import EvreportError, InputError, clean_text, display_name
 from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import TreeTooLarge, walk_tree
+from reportgen.words.i18n import _, local_number, n_, speaking
+from reportgen.words.numbers import count
 
 RUNG_COLUMNS = tuple(f"rung{i}_{n.replace(' ', '_')}" for i, n in enumerate(RUNG_NAMES, 1))
 COLUMNS = (
@@ -66,7 +68,7 @@ def build_ref(fn: Callable) -> str:
 
 def resolve(ref: str) -> Callable:
     """The function a ``build_ref`` names (imported in the process that calls it)."""
-    module, _, qualname = ref.partition(":")
+    module, _sep, qualname = ref.partition(":")
     obj: Any = importlib.import_module(module)  # then whatever the attributes hold
     for part in qualname.split("."):
         obj = getattr(obj, part)
@@ -126,7 +128,7 @@ def _project_folder(task: dict, notes: list[str]) -> Path:
     """The project to build: the submitted folder, or the zip extracted into tmp_dir."""
     if task["kind"] == "link":
         raise InputError(
-            "the submission is a symlink; it is not followed (submit a folder or a zip)",
+            _("the submission is a symlink; it is not followed (submit a folder or a zip)"),
             slug="symlink",
         )
     if task["kind"] == "zip":
@@ -138,13 +140,14 @@ def _project_folder(task: dict, notes: list[str]) -> Path:
         notes += extracted.skipped
         if extracted.project is None:
             raise InputError(
-                "no evreport.toml at the zip root or in a single top folder", slug="no-project"
+                _("no evreport.toml at the zip root or in a single top folder"),
+                slug="no-project",
             )
         return extracted.project
     project = Path(task["path"])
     toml = project / "evreport.toml"
     if not (toml.is_file() or toml.is_symlink()):  # a link is read (and refused) later
-        raise InputError("no evreport.toml in this folder", slug="no-project")
+        raise InputError(_("no evreport.toml in this folder"), slug="no-project")
     check_folder(project)
     return project
 
@@ -161,16 +164,35 @@ def check_folder(project: Path) -> None:
         for rel, st in walk_tree(project):
             if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
                 raise InputError(
-                    f"a hard link ({st.st_nlink} names for one file): it may be a file from "
-                    "outside the submission, so this submission is not read (submit a copy)",
+                    _(
+                        "a hard link ({n} names for one file): it may be a file from outside "
+                        "the submission, so this submission is not read (submit a copy)",
+                        n=local_number(str(st.st_nlink)),
+                    ),
                     path=display_name(rel),
                     slug="hard-link",
                 )
     except TreeTooLarge as e:
         raise InputError(
-            f"the submission folder has {e} (the limit for a zip too); it is not read",
+            _(
+                "the submission folder has {what} (the limit for a zip too); it is not read",
+                what=_tree_limit(str(e)),
+            ),
             slug="too-large",
         ) from None
+
+
+def _tree_limit(said: str) -> str:
+    """safe.walk_tree's reason (English, as safe.py imports only the standard library) in the
+    current language."""
+    m = re.fullmatch(r"more than ([\d,]+) files and folders", said)
+    if m:
+        n = int(m.group(1).replace(",", ""))
+        return _("more than {n} files and folders", n=count(n))
+    m = re.fullmatch(r"folders nested more than (\d+) deep \((.*)\)", said)
+    if m:
+        return _("folders nested more than {n} deep ({path})", n=m.group(1), path=m.group(2))
+    return said
 
 
 def build_one(task: dict) -> dict:
@@ -178,6 +200,11 @@ def build_one(task: dict) -> dict:
 
     Never raises for a bad submission: the failure becomes the row's error message.
     """
+    with speaking(task.get("language")):  # its errors in the build's language
+        return _build_one(task)
+
+
+def _build_one(task: dict) -> dict:
     start = time.perf_counter()
     row = empty_row(task)
     notes: list[str] = []
@@ -206,9 +233,11 @@ def build_one(task: dict) -> dict:
     except EvreportError as e:
         row["error"] = error_message(e)
     except MemoryError:
-        row["error"] = "ran out of memory (the worker's memory limit) while building this project"
+        row["error"] = _(
+            "ran out of memory (the worker's memory limit) while building this project"
+        )
     except RecursionError:
-        row["error"] = "an input is nested too deeply to read"
+        row["error"] = _("an input is nested too deeply to read")
     except Exception as e:  # a crash on a student's project is our bug, but never stops the batch
         row["error"] = internal_error(e, task)
         row["detail"] = scrub_paths(traceback.format_exc(limit=-8), task)
@@ -239,7 +268,10 @@ def _relative(text: str, task: dict) -> str:
 
 def internal_error(e: BaseException, task: dict) -> str:
     """The one line for a crash (our bug): its type and message, without machine paths."""
-    return scrub_paths(f"internal error ({type(e).__name__}): {clean_text(e, 300)}", task)
+    message = _(
+        "internal error ({kind}): {message}", kind=type(e).__name__, message=clean_text(e, 300)
+    )
+    return scrub_paths(message, task)
 
 
 #: what is left of an absolute path once the known folders are replaced: its folders
@@ -289,7 +321,8 @@ def error_message(e: EvreportError, limit: int = 5) -> str:
         return clean_text(str(e) or type(e).__name__, MAX_ERROR_CHARS)
     shown = [str(p) for p in problems[:limit]]
     if len(problems) > limit:
-        shown.append(f"(and {len(problems) - limit} more)")
+        more = len(problems) - limit
+        shown.append(n_("(and {n} more)", "(and {n} more)", more, n=local_number(str(more))))
     return "; ".join(shown)
 
 

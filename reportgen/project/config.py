@@ -20,10 +20,11 @@ from reportgen.project.config_toml import (
     check_keys,
     check_required,
     error_count,
+    listed,
     load_toml,
 )
 from reportgen.stats.metric_registry import METRICS, TASKS, task_metrics, unit_power
-from reportgen.words.i18n import LANGUAGES, _, p_
+from reportgen.words.i18n import LANGUAGES, _, local_number, n_, p_
 from reportgen.words.nouns import metric_unit
 
 #: the built-in metrics of each task (per-row, so the row-weighted estimand holds), from the
@@ -207,7 +208,15 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
     cfg.lines = check_keys(doc, SCHEMA, OPEN_TABLES, err)
     if err.dropped:
         problems.append(
-            Problem(f"(and {err.dropped:,} more problems in this file)", name, slug="more-problems")
+            Problem(
+                n_(
+                    "(and {n} more problems in this file)",
+                    "(and {n} more problems in this file)",
+                    err.dropped,
+                ),
+                name,
+                slug="more-problems",
+            )
         )
     check_required(doc, SCHEMA, err)
     if error_count(problems) > before:
@@ -226,7 +235,16 @@ def parse_config(text: str, name: str, problems: list[Problem]) -> Config | None
         table, key = label.split(".")
         value = (doc.get(table) or {}).get(key)
         if isinstance(value, int | float) and value > high:
-            err(f"{label} = {quote(value)} must be at most {high:g}", table, key)
+            err(
+                _(
+                    "{key} = {value} must be at most {high}",
+                    key=label,
+                    value=quote(value),
+                    high=local_number(f"{high:g}"),
+                ),
+                table,
+                key,
+            )
     cfg.language = (doc.get("report") or {}).get("language", cfg.language)
     _one_of(cfg.language, LANGUAGES, "report.language", err)
     cfg.reconsider_when = list(doc.get("reconsider", {}).get("when", []))
@@ -242,7 +260,17 @@ def _one_of(value, allowed: tuple[str, ...], label: str, err: Sink, hint: str = 
     if value in allowed:
         return True
     table, key = label.split(".")
-    err(f"{label} = {quote(value)} is not one of {', '.join(allowed)}{hint}", table, key)
+    err(
+        _(
+            "{key} = {value} is not one of {allowed}",
+            key=label,
+            value=quote(value),
+            allowed=listed(allowed),
+        )
+        + hint,
+        table,
+        key,
+    )
     return False
 
 
@@ -250,14 +278,26 @@ def _at_least(value, low: float, label: str, err: Sink, strict: bool = False, no
     """A problem when ``value`` is below ``low`` (or at it, when ``strict``)."""
     if value < low or (strict and value == low):
         table, key = label.split(".")
-        err(f"{label} must be {'>' if strict else '>='} {low}{note}", table, key)
+        low_text = local_number(str(low))
+        if strict:
+            msg = _("{key} must be > {low}", key=label, low=low_text)
+        else:
+            msg = _("{key} must be >= {low}", key=label, low=low_text)
+        err(msg + note, table, key)
 
 
 def _between(value, low: float, high: float, label: str, err: Sink, note: str = "") -> None:
     """A problem when ``value`` is outside [low, high]."""
     if not low <= value <= high:
         table, key = label.split(".")
-        err(f"{label} = {quote(value)} must be between {low} and {high}{note}", table, key)
+        msg = _(
+            "{key} = {value} must be between {low} and {high}",
+            key=label,
+            value=quote(value),
+            low=local_number(str(low)),
+            high=local_number(str(high)),
+        )
+        err(msg + note, table, key)
 
 
 def _read_claim(cfg: Config, claim: dict, err: Sink) -> None:
@@ -268,7 +308,7 @@ def _read_claim(cfg: Config, claim: dict, err: Sink) -> None:
     cfg.candidate, cfg.baseline, cfg.metric = claim["candidate"], claim["baseline"], claim["metric"]
     if cfg.candidate == cfg.baseline:
         err(
-            f"claim.candidate and claim.baseline are both {quote(cfg.candidate)}",
+            _("claim.candidate and claim.baseline are both {model}", model=quote(cfg.candidate)),
             "claim",
             "baseline",
         )
@@ -276,7 +316,7 @@ def _read_claim(cfg: Config, claim: dict, err: Sink) -> None:
     _direction(cfg, claim, err)
     if "min_useful_effect" in claim:
         cfg.min_useful_effect = float(claim["min_useful_effect"])
-        note = " (metric units, gap direction)"
+        note = _(" (metric units, gap direction)")
         _at_least(cfg.min_useful_effect, 0, "claim.min_useful_effect", err, note=note)
 
 
@@ -286,24 +326,35 @@ def _direction(cfg: Config, claim: dict, err: Sink) -> None:
         cfg.higher_is_better = cfg.metric in HIGHER_IS_BETTER_METRICS
         if "higher_is_better" in claim and claim["higher_is_better"] != cfg.higher_is_better:
             err(
-                f"claim.higher_is_better = {claim['higher_is_better']} contradicts metric {quote(cfg.metric)}",
+                _(
+                    "claim.higher_is_better = {value} contradicts metric {metric}",
+                    value=claim["higher_is_better"],
+                    metric=quote(cfg.metric),
+                ),
                 "claim",
                 "higher_is_better",
             )
     elif cfg.metric in DESCRIPTIVE_METRICS and "higher_is_better" not in claim:
         err(
-            f"claim.metric = {quote(cfg.metric)} is not a mean of per-row values, so the "
-            "row-weighted estimand of the noise rules does not hold for it; the report shows it "
-            "as a description (multi-class macro F1, regression R², binary ROC AUC); make the "
-            "claim on a built-in metric of the task, or set claim.higher_is_better if your "
-            "predictions carry a per-row column of that name (docs/methods.md, Descriptions)",
+            _(
+                "claim.metric = {metric} is not a mean of per-row values, so the "
+                "row-weighted estimand of the noise rules does not hold for it; the report shows it "
+                "as a description (multi-class macro F1, regression R², binary ROC AUC); make the "
+                "claim on a built-in metric of the task, or set claim.higher_is_better if your "
+                "predictions carry a per-row column of that name (docs/methods.md, Descriptions)",
+                metric=quote(cfg.metric),
+            ),
             "claim",
             "metric",
         )
     elif "higher_is_better" not in claim:
         err(
-            f"claim.higher_is_better is required for the per-row metric {quote(cfg.metric)} "
-            f"(built-in metrics: {', '.join(BUILTIN_METRICS)})",
+            _(
+                "claim.higher_is_better is required for the per-row metric {metric} "
+                "(built-in metrics: {known})",
+                metric=quote(cfg.metric),
+                known=listed(BUILTIN_METRICS),
+            ),
             "claim",
             "metric",
         )
@@ -321,7 +372,8 @@ def _read_rule(cfg: Config, rule: dict, err: Sink) -> None:
             try:
                 w = dt.date.fromisoformat(w)
             except ValueError:
-                err(f"rule.written = {quote(w)} is not a date (YYYY-MM-DD)", "rule", "written")
+                msg = _("rule.written = {value} is not a date (YYYY-MM-DD)", value=quote(w))
+                err(msg, "rule", "written")
                 w = None
         cfg.written = w
     cfg.seed_sd_multiple = float(rule.get("seed_sd_multiple", cfg.seed_sd_multiple))
@@ -331,7 +383,11 @@ def _read_rule(cfg: Config, rule: dict, err: Sink) -> None:
     cfg.confidence = float(rule.get("confidence", cfg.confidence))
     _between(cfg.confidence, 0.5, MAX_CONFIDENCE, "rule.confidence", err)
     cfg.resamples = rule.get("resamples", cfg.resamples)
-    note = " (resamples x blocks bounds the build time; 2000 is plenty for a 95% interval)"
+    note = _(
+        " (resamples x blocks bounds the build time; {n} is plenty for a {pct} interval)",
+        n=local_number("2000"),
+        pct=local_number("95%"),
+    )
     _between(cfg.resamples, 100, MAX_RESAMPLES, "rule.resamples", err, note)
     cfg.random_seed = rule.get("random_seed", cfg.random_seed)
     _at_least(cfg.random_seed, 0, "rule.random_seed", err)
@@ -345,13 +401,13 @@ def _read_evaluation(cfg: Config, ev: dict, err: Sink) -> None:
     cfg.not_worse_on = list(ev.get("not_worse_on", []))
     if cfg.not_worse_on and not cfg.slice:
         err(
-            "evaluation.not_worse_on needs evaluation.slice (the column that names slices)",
+            _("evaluation.not_worse_on needs evaluation.slice (the column that names slices)"),
             "evaluation",
             "not_worse_on",
         )
     if "not_worse_margin" in ev:
         cfg.not_worse_margin = float(ev["not_worse_margin"])
-        note = " (metric units)"
+        note = _(" (metric units)")
         _at_least(cfg.not_worse_margin, 0, "evaluation.not_worse_margin", err, note=note)
     cfg.block_kind = ev.get("block_kind", cfg.block_kind)
     _one_of(cfg.block_kind, BLOCK_KINDS, "evaluation.block_kind", err)
@@ -362,7 +418,10 @@ def _read_evaluation(cfg: Config, ev: dict, err: Sink) -> None:
         th == "validation-cost" or (isinstance(th, int | float) and 0 <= th <= 1)
     ):
         err(
-            f'evaluation.threshold = {quote(th)} must be "validation-cost" or a number in [0, 1]',
+            _(
+                'evaluation.threshold = {value} must be "validation-cost" or a number in [0, 1]',
+                value=quote(th),
+            ),
             "evaluation",
             "threshold",
         )
@@ -379,8 +438,10 @@ def _read_design(cfg: Config, ev: dict, err: Sink) -> None:
     valid = _one_of(cfg.design, DESIGNS, "evaluation.design", err)
     if valid and cfg.design == "cv" and cfg.kind != "model-vs-baseline":
         err(
-            'evaluation.design = "cv" applies to model-vs-baseline projects (a before-after '
-            "project scores one frozen question set)",
+            _(
+                'evaluation.design = "cv" applies to model-vs-baseline projects (a before-after '
+                "project scores one frozen question set)"
+            ),
             "evaluation",
             "design",
         )
@@ -396,7 +457,7 @@ def _read_costs(cfg: Config, costs: dict, err: Sink) -> None:
         or cfg.false_positive + cfg.false_negative == 0
     ):
         err(
-            "costs.false_positive and costs.false_negative must be >= 0 and not both 0",
+            _("costs.false_positive and costs.false_negative must be >= 0 and not both 0"),
             "costs",
             None,
         )
@@ -416,8 +477,10 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
             return
         if cfg.kind != "model-vs-baseline":
             err(
-                "claim.task applies to model-vs-baseline projects (a before-after project "
-                "scores questions with correct = 0 or 1)",
+                _(
+                    "claim.task applies to model-vs-baseline projects (a before-after project "
+                    "scores questions with correct = 0 or 1)"
+                ),
                 "claim",
                 "task",
             )
@@ -425,15 +488,21 @@ def _task_and_unit(cfg: Config, claim: dict, err) -> None:
         cfg.task = task
         if cfg.metric in BUILTIN_METRICS and cfg.metric not in TASK_METRICS[task]:
             err(
-                f"claim.metric = {quote(cfg.metric)} is not a metric of a {task} task; built in "
-                f"for {task}: {', '.join(TASK_METRICS[task])} (or name a per-row column)",
+                _(
+                    "claim.metric = {metric} is not a metric of a {task} task; built in "
+                    "for {task}: {known} (or name a per-row column)",
+                    metric=quote(cfg.metric),
+                    task=task,
+                    known=listed(TASK_METRICS[task]),
+                ),
                 "claim",
                 "metric",
             )
     unit = claim.get("unit")
     if unit is not None:
         if not unit.strip():
-            err('claim.unit is empty; leave it out or name the unit (e.g. "mmHg")', "claim", "unit")
+            msg = _('claim.unit is empty; leave it out or name the unit (e.g. "mmHg")')
+            err(msg, "claim", "unit")
         else:
             cfg.claim_unit = clean_text(unit.strip(), 40)
 
@@ -446,8 +515,12 @@ def _display_names(models: dict[str, str], err: Callable[..., None]) -> dict[str
         text = " ".join(shown.split())
         if not text or len(text) > MAX_DISPLAY_NAME or not text.isprintable():
             err(
-                f"models.{clean_text(model, 60)} = {quote(shown)} must be printable text of 1 to "
-                f"{MAX_DISPLAY_NAME} characters",
+                _(
+                    "models.{model} = {value} must be printable text of 1 to {n} characters",
+                    model=clean_text(model, 60),
+                    value=quote(shown),
+                    n=local_number(str(MAX_DISPLAY_NAME)),
+                ),
                 "models",
                 model,
             )

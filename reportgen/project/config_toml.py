@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reportgen.errors import Problem, clean_text, quote
+from reportgen.words.i18n import _, current
 
 #: the value types a schema names (each is also the message's wording)
 STR, NUM, INT, BOOL, LIST, DATE = (
@@ -25,6 +26,37 @@ STR, NUM, INT, BOOL, LIST, DATE = (
     "a list of strings",
     "a date (YYYY-MM-DD)",
 )
+
+
+def kind_words(kind: str) -> str:
+    """A schema type as a message says it, in the current language (the English kind is its
+    own wording; "\"a\", \"b\" or \"c\"" lists of quoted choices are joined in words)."""
+    words = {
+        STR: _("a string"),
+        NUM: _("a number"),
+        INT: _("a whole number"),
+        BOOL: _("true or false"),
+        LIST: _("a list of strings"),
+        DATE: _("a date (YYYY-MM-DD)"),
+        '"validation-cost" or a number in [0, 1]': _('"validation-cost" or a number in [0, 1]'),
+    }
+    if kind in words:
+        return words[kind]
+    m = re.fullmatch(r'((?:"[^"]*", )*"[^"]*") or ("[^"]*")', kind)
+    if m:
+        return _("{choices} or {last}", choices=m.group(1), last=m.group(2))
+    return kind
+
+
+def listed(names: Iterable[str], table: bool = False) -> str:
+    """Names of keys, tables or allowed values, comma-separated: as they are in English; in
+    another language each written as in TOML ("binary", [claim]), so that the ids stand out
+    from the sentence around them."""
+    if current() == "en":
+        return ", ".join(names)
+    return ", ".join(f"[{n}]" if table else f'"{n}"' for n in names)
+
+
 #: table -> key -> (expected type, required); the table None is the top level
 Schema = dict[str | None, dict[str, tuple[str, bool]]]
 
@@ -121,18 +153,62 @@ def error_count(problems: list[Problem]) -> int:
     return len([p for p in problems if p.severity == "error"])
 
 
+def toml_reason(msg: str) -> str:
+    """tomllib's reason for a syntax error in the current language (English: as it is); a
+    reason it does not know is left as tomllib wrote it."""
+    end = msg.endswith(" (at end of document)")
+    core = msg.removesuffix(" (at end of document)")
+    fixed = {
+        "Invalid value": _("Invalid value"),
+        "Invalid statement": _("Invalid statement"),
+        "Cannot overwrite a value": _("Cannot overwrite a value"),
+        "Expected ']' at the end of a table declaration": _(
+            "Expected ']' at the end of a table declaration"
+        ),
+        "Expected ']]' at the end of an array declaration": _(
+            "Expected ']]' at the end of an array declaration"
+        ),
+        "Expected '=' after a key in a key/value pair": _(
+            "Expected '=' after a key in a key/value pair"
+        ),
+        "Expected newline or end of document after a statement": _(
+            "Expected newline or end of document after a statement"
+        ),
+        "Invalid initial character for a key part": _("Invalid initial character for a key part"),
+        "Unclosed array": _("Unclosed array"),
+        "Unclosed inline table": _("Unclosed inline table"),
+        "Unterminated string": _("Unterminated string"),
+        "Invalid date or datetime": _("Invalid date or datetime"),
+        "Invalid hex value": _("Invalid hex value"),
+    }
+    reason = fixed.get(core)
+    if reason is None:
+        m = re.fullmatch(r"Cannot declare (.+) twice", core)
+        if m:
+            reason = _("Cannot declare {key} twice", key=m.group(1))
+        m = re.fullmatch(r"Found invalid character (.+)", core)
+        if m:
+            reason = _("Found invalid character {char}", char=m.group(1))
+        m = re.fullmatch(r"Illegal character (.+)", core)
+        if m:
+            reason = _("Illegal character {char}", char=m.group(1))
+    if reason is None:
+        return msg
+    return _("{reason} (at end of document)", reason=reason) if end else reason
+
+
 def load_toml(text: str, name: str, problems: list[Problem]) -> dict | None:
     """tomllib.loads with every failure as a Problem (bad syntax, deep nesting, huge integers)."""
     try:
         return tomllib.loads(text)
     except RecursionError:
-        problems.append(Problem("not readable TOML: nested too deeply", name, slug="bad-toml"))
+        problems.append(Problem(_("not readable TOML: nested too deeply"), name, slug="bad-toml"))
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"at line (\d+), column (\d+)", str(e))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
         problems.append(
             Problem(
-                f"not valid TOML: {msg}",
+                _("not valid TOML: {reason}", reason=toml_reason(msg)),
                 name,
                 int(m.group(1)) if m else None,
                 int(m.group(2)) if m else None,
@@ -140,7 +216,11 @@ def load_toml(text: str, name: str, problems: list[Problem]) -> dict | None:
             )
         )
     except ValueError as e:  # e.g. an integer with more than 4,300 digits
-        problems.append(Problem(f"not readable TOML: {clean_text(e, 120)}", name, slug="bad-toml"))
+        problems.append(
+            Problem(
+                _("not readable TOML: {reason}", reason=clean_text(e, 120)), name, slug="bad-toml"
+            )
+        )
     return None
 
 
@@ -149,8 +229,16 @@ def _unknown_table(key: str, schema: Schema, err: Sink) -> None:
     if err.full():
         return
     close = difflib.get_close_matches(key, tables, n=1)
-    hint = f"; did you mean [{close[0]}]?" if close else f"; known tables: {', '.join(tables)}"
-    err.add(f"unknown table [{clean_text(key, 80)}]{hint}", key, None, 1, "unknown-key")
+    table = clean_text(key, 80)
+    if close:
+        msg = _("unknown table [{table}]; did you mean [{close}]?", table=table, close=close[0])
+    else:
+        msg = _(
+            "unknown table [{table}]; known tables: {known}",
+            table=table,
+            known=listed(tables, table=True),
+        )
+    err.add(msg, key, None, 1, "unknown-key")
 
 
 def _unknown_key(table: str | None, k: str, label: str, schema: Schema, err: Sink) -> None:
@@ -161,10 +249,13 @@ def _unknown_key(table: str | None, k: str, label: str, schema: Schema, err: Sin
     if not close:  # maybe it belongs to another table
         for t2, keys in schema.items():
             if k in keys and t2 != table:
-                close = [f"[{t2}] {k}" if t2 else f"{k} (top level)"]
+                close = [f"[{t2}] {k}" if t2 else _("{key} (top level)", key=k)]
                 break
-    hint = f"; did you mean {quote(close[0])}?" if close else f"; known keys: {', '.join(known)}"
-    err(f"unknown key {quote(label)}{hint}", table, k, slug="unknown-key")
+    if close:
+        msg = _("unknown key {key}; did you mean {close}?", key=quote(label), close=quote(close[0]))
+    else:
+        msg = _("unknown key {key}; known keys: {known}", key=quote(label), known=listed(known))
+    err(msg, table, k, slug="unknown-key")
 
 
 def check_keys(doc: dict, schema: Schema, open_tables: dict[str, str], err: Sink) -> dict[str, int]:
@@ -191,11 +282,16 @@ def check_keys(doc: dict, schema: Schema, open_tables: dict[str, str], err: Sink
             if k not in spec:
                 _unknown_key(table, k, label, schema, err)
                 continue
-            kind, _ = spec[k]
+            kind, _required = spec[k]
             if not type_ok(kind, v):
+                finite = kind == NUM and isinstance(v, float)
                 err(
-                    f"{label} = {quote(v)} must be "
-                    + ("a finite number" if kind == NUM and isinstance(v, float) else kind),
+                    _(
+                        "{key} = {value} must be {kind}",
+                        key=label,
+                        value=quote(v),
+                        kind=_("a finite number") if finite else kind_words(kind),
+                    ),
                     table,
                     k,
                     slug="bad-type",
@@ -210,8 +306,11 @@ def check_keys(doc: dict, schema: Schema, open_tables: dict[str, str], err: Sink
 def check_required(doc: dict, schema: Schema, err: Sink) -> None:
     """A problem for every required key the document lacks."""
     for table, keys in schema.items():
-        for k, (_, required) in keys.items():
+        for k, (_kind, required) in keys.items():
             section = doc if table is None else doc.get(table)
             if required and (not isinstance(section, dict) or k not in section):
-                where = f"[{table}]" if table else "the top level"
-                err(f"missing required key {quote(k)} in {where}", table, None, slug="missing-key")
+                if table:
+                    msg = _("missing required key {key} in [{table}]", key=quote(k), table=table)
+                else:
+                    msg = _("missing required key {key} in the top level", key=quote(k))
+                err(msg, table, None, slug="missing-key")

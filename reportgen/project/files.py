@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from reportgen.errors import Problem, SetupError, display_name, quote
+from reportgen.words.i18n import _, current
+from reportgen.words.numbers import count
 
 DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
 
@@ -39,21 +41,43 @@ def _env_cap() -> tuple[int, str | None]:
 
 #: Largest input file evreport reads, in bytes (a clear error beyond it).
 MAX_FILE_BYTES, ENV_PROBLEM = _env_cap()
+_ENV_RAW = os.environ.get("EVREPORT_MAX_FILE_BYTES", "")  # as ENV_PROBLEM read it
+
+
+def env_problem() -> str | None:
+    """ENV_PROBLEM (worked out at import, in English) in the current language."""
+    if ENV_PROBLEM is None or current() == "en" or not _ENV_RAW:
+        return ENV_PROBLEM
+    return _(
+        "EVREPORT_MAX_FILE_BYTES={value} is not a positive whole number of bytes (default "
+        "{default})",
+        value=quote(_ENV_RAW),
+        default=DEFAULT_MAX_FILE_BYTES,
+    )
 
 
 def check_environment() -> None:
     """Raise SetupError when an EVREPORT_* variable is malformed (checked once per command)."""
     if ENV_PROBLEM:
-        raise SetupError(ENV_PROBLEM)
+        raise SetupError(env_problem() or ENV_PROBLEM)
 
 
 class Refused(Exception):
-    """A path or file that must not be read; carries the message (and line, if known) for a Problem."""
+    """A path or file that must not be read; carries the message (and line, if known) for a
+    Problem, and its slug: "path-outside-project" when it leads out of the project folder
+    (the message is in the build's language, so the slug says it, not the words)."""
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        slug: str = "unreadable",
+    ):
         super().__init__(message)
         self.line = line
         self.column = column
+        self.slug = slug
 
 
 def _resolve(path: Path | str) -> Path:
@@ -61,43 +85,78 @@ def _resolve(path: Path | str) -> Path:
     try:
         return Path(os.path.realpath(path, strict=False))
     except (OSError, RuntimeError, ValueError) as e:
-        raise Refused(f"{display_name(path)} cannot be resolved: {_reason(e)}") from None
+        raise Refused(
+            _("{path} cannot be resolved: {reason}", path=display_name(path), reason=_reason(e))
+        ) from None
 
 
 def _reason(e: BaseException) -> str:
+    """Why the system refused, in the current language where it is a common reason (the
+    system's own words otherwise)."""
     if isinstance(e, OSError) and e.errno == errno.ELOOP:
-        return "a symlink loop"
+        return _("a symlink loop")
     if isinstance(e, RuntimeError) and "loop" in str(e).lower():
-        return "a symlink loop"
-    return getattr(e, "strerror", None) or type(e).__name__
+        return _("a symlink loop")
+    said = getattr(e, "strerror", None)
+    if isinstance(e, OSError) and said:
+        words = {
+            errno.ENOENT: _("No such file or directory"),
+            errno.EACCES: _("Permission denied"),
+            errno.EPERM: _("Operation not permitted"),
+            errno.EISDIR: _("Is a directory"),
+            errno.ENOTDIR: _("Not a directory"),
+            errno.ENAMETOOLONG: _("File name too long"),
+        }
+        # the system's words when it said something else than the usual text of the errno
+        if said == os.strerror(e.errno or 0) and e.errno in words:
+            return words[e.errno]
+    return said or type(e).__name__
 
 
 def confine(root: Path, rel: str) -> Path:
     """Resolve ``rel`` inside ``root``; refuse absolute paths, ``..`` and symlinks leading out."""
     if not isinstance(rel, str) or not rel.strip():
-        raise Refused("empty path")
+        raise Refused(_("empty path"))
     if "\x00" in rel:
-        raise Refused(f"path {quote(rel)} contains a NUL byte")
+        raise Refused(_("path {path} contains a NUL byte", path=quote(rel)))
     if (
         PurePosixPath(rel).is_absolute()
         or PureWindowsPath(rel).is_absolute()
         or PureWindowsPath(rel).drive
     ):
         raise Refused(
-            f"path {quote(rel)} is absolute; paths must be relative to the project folder"
+            _(
+                "path {path} is absolute; paths must be relative to the project folder",
+                path=quote(rel),
+            )
         )
     parts = PurePosixPath(rel.replace("\\", "/")).parts
     if ".." in parts:
-        raise Refused(f"path {quote(rel)} contains '..'; paths must stay inside the project folder")
+        raise Refused(
+            _(
+                "path {path} contains '..'; paths must stay inside the project folder",
+                path=quote(rel),
+            )
+        )
     try:
         root_real = _resolve(root)
         target = _resolve(Path(root) / Path(*parts))
     except Refused as e:
         raise Refused(
-            f"path {quote(rel)} cannot be resolved: {str(e).rsplit(': ', 1)[-1]}"
+            _(
+                "path {path} cannot be resolved: {reason}",
+                path=quote(rel),
+                reason=str(e).rsplit(": ", 1)[-1],
+            )
         ) from None
     if not _inside(target, root_real):
-        raise Refused(f"path {quote(rel)} leads outside the project folder (through a symlink)")
+        raise Refused(
+            _(
+                "path {path} leads outside the project folder (through a symlink)",
+                path=quote(rel),
+            ),
+            slug="path-outside-project",
+        )
     return target
 
 
@@ -110,7 +169,7 @@ def _confined(root: Path, path: Path, outside: str) -> Path:
     """The real path of ``path``; Refused with the message ``outside`` when it leads out of ``root``."""
     real = _resolve(path)
     if not _inside(real, _resolve(root)):
-        raise Refused(outside)
+        raise Refused(outside, slug="path-outside-project")
     return real
 
 
@@ -122,23 +181,29 @@ def confine_file(root: Path, path: Path, name: str | None = None) -> Path:
     loop, and a regular file (not a folder, FIFO or device).
     """
     name = name or display_name(path)
-    outside = f"{name} leads outside the project folder (through a symlink); it is not read"
+    outside = _(
+        "{path} leads outside the project folder (through a symlink); it is not read", path=name
+    )
     real = _confined(root, path, outside)
     try:
         st = os.stat(real)
     except FileNotFoundError:
-        raise Refused(f"file {name} does not exist") from None
+        raise Refused(_("file {path} does not exist", path=name)) from None
     except OSError as e:
-        raise Refused(f"cannot read {name}: {_reason(e)}") from None
+        raise Refused(_("cannot read {path}: {reason}", path=name, reason=_reason(e))) from None
     if not stat.S_ISREG(st.st_mode):
-        raise Refused(f"{name} is not a regular file")
+        raise Refused(_("{path} is not a regular file", path=name))
     return real
 
 
 def confine_dir(root: Path, path: Path, name: str | None = None) -> Path | None:
     """The real path of folder ``path`` inside ``root``; None when absent; Refused when it leads out."""
     name = name or display_name(path)
-    outside = f"folder {name}/ leads outside the project folder (through a symlink); nothing in it is read"
+    outside = _(
+        "folder {path}/ leads outside the project folder (through a symlink); nothing in it is "
+        "read",
+        path=name,
+    )
     real = _confined(root, path, outside)
     return real if real.is_dir() else None
 
@@ -147,7 +212,7 @@ def read_confined(root: Path, path: Path, name: str | None = None, cap: int | No
     """Read a regular file inside ``root`` through one descriptor, at most ``cap`` bytes."""
     name = name or display_name(path)
     if ENV_PROBLEM:
-        raise Refused(ENV_PROBLEM)
+        raise Refused(env_problem() or ENV_PROBLEM)
     cap = MAX_FILE_BYTES if cap is None else cap
     real = confine_file(root, path, name)
     try:
@@ -155,23 +220,32 @@ def read_confined(root: Path, path: Path, name: str | None = None, cap: int | No
             real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         )
     except OSError as e:
-        raise Refused(f"cannot read {name}: {_reason(e)}") from None
+        raise Refused(_("cannot read {path}: {reason}", path=name, reason=_reason(e))) from None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):  # swapped between the check and the open
-            raise Refused(f"{name} is not a regular file")
+            raise Refused(_("{path} is not a regular file", path=name))
         if st.st_size > cap:
             raise Refused(
-                f"file {name} is {st.st_size:,} bytes, over the {cap:,}-byte limit "
-                "(set EVREPORT_MAX_FILE_BYTES to raise it)"
+                _(
+                    "file {path} is {size} bytes, over the {cap}-byte limit "
+                    "(set EVREPORT_MAX_FILE_BYTES to raise it)",
+                    path=name,
+                    size=count(st.st_size),
+                    cap=count(cap),
+                )
             )
         try:
             data = f.read(cap + 1)
         except OSError as e:
-            raise Refused(f"cannot read {name}: {_reason(e)}") from None
+            raise Refused(_("cannot read {path}: {reason}", path=name, reason=_reason(e))) from None
     if len(data) > cap:
         raise Refused(
-            f"file {name} is over the {cap:,}-byte limit (set EVREPORT_MAX_FILE_BYTES to raise it)"
+            _(
+                "file {path} is over the {cap}-byte limit (set EVREPORT_MAX_FILE_BYTES to raise it)",
+                path=name,
+                cap=count(cap),
+            )
         )
     return data
 
@@ -269,15 +343,17 @@ def decode_text(data: bytes) -> str:
         # for a CSV file, the field holding the bad byte (commas before it on its line)
         column = data[data.rfind(b"\n", 0, e.start) + 1 : e.start].count(b",") + 1
         raise Refused(
-            f"not valid UTF-8 (byte {e.start}){encoding_hint(data)}", line=line, column=column
+            _("not valid UTF-8 (byte {offset})", offset=e.start) + encoding_hint(data),
+            line=line,
+            column=column,
         ) from None
 
 
 def encoding_hint(data: bytes) -> str:
     """A hint naming the encoding a non-UTF-8 text file probably has."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 3 and data[1:4:2] == b"\x00\x00"):
-        return "; it looks like UTF-16: save it as UTF-8"
-    return "; it may be Latin-1 or Windows-1252: save it as UTF-8"
+        return _("; it looks like UTF-16: save it as UTF-8")
+    return _("; it may be Latin-1 or Windows-1252: save it as UTF-8")
 
 
 def combined_digest(inputs: dict[str, tuple[str, int]]) -> str:

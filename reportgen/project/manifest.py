@@ -9,9 +9,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from reportgen.errors import InputError, Problem, clean_text, display_name, quote
+from reportgen.project.config_toml import listed
 from reportgen.project.files import Reader, Refused, confine_dir
 from reportgen.project.rowkeys import duplicate_id_problems
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
+from reportgen.words.i18n import _
+from reportgen.words.numbers import count
 
 MANIFEST = "split/manifest.json"
 #: most parts a manifest may list, checked before any entry is read (a few parts are usual:
@@ -86,16 +89,25 @@ def freeze(project_dir: Path | str, created: str | None = None, split_dir: str =
     except Refused as e:
         raise InputError(str(e), path=split_dir, slug="path-outside-project") from None
     if real is None:
-        raise InputError(f"no {split_dir}/ folder with split files to freeze", path=split_dir)
+        raise InputError(
+            _("no {folder}/ folder with split files to freeze", folder=split_dir), path=split_dir
+        )
     files = sorted(
         p for p in folder.iterdir() if p.suffix.lower() in TABLE_SUFFIXES and _is_file(p)
     )
     if not files:
-        raise InputError(f"no .csv or .parquet split files in {split_dir}/", path=split_dir)
+        raise InputError(
+            _("no .csv or .parquet split files in {folder}/", folder=split_dir), path=split_dir
+        )
     if len(files) > MAX_MANIFEST_PARTS:  # a manifest that validate would refuse
         raise InputError(
-            f"{split_dir}/ holds {len(files):,} split files, over the limit of "
-            f"{MAX_MANIFEST_PARTS:,} parts; none of them is read",
+            _(
+                "{folder}/ holds {n} split files, over the limit of {limit} parts; none of them "
+                "is read",
+                folder=split_dir,
+                n=count(len(files)),
+                limit=count(MAX_MANIFEST_PARTS),
+            ),
             path=split_dir,
             slug="too-large",
         )
@@ -105,13 +117,18 @@ def freeze(project_dir: Path | str, created: str | None = None, split_dir: str =
         try:
             parse_time(created)
         except ValueError:
-            raise InputError(f"--created {quote(created)} is not an ISO 8601 date-time") from None
+            raise InputError(
+                _("--created {value} is not an ISO 8601 date-time", value=quote(created))
+            ) from None
     entries, problems = [], []
     for p in files:
         if display_name(p.name) != p.name:  # the manifest could not name it again
             problems.append(
                 Problem(
-                    f"split file name {quote(display_name(p.name))} is not valid UTF-8; rename it",
+                    _(
+                        "split file name {name} is not valid UTF-8; rename it",
+                        name=quote(display_name(p.name)),
+                    ),
                     f"{split_dir}/{display_name(p.name)}",
                     slug="bad-name",
                 )
@@ -149,6 +166,30 @@ def _is_file(path: Path) -> bool:
         return True
 
 
+def json_reason(msg: str) -> str:
+    """The json module's reason for a syntax error in the current language (English: as it
+    is); one it does not know is left as written."""
+    words = {
+        "Expecting value": _("Expecting value"),
+        "Expecting property name enclosed in double quotes": _(
+            "Expecting property name enclosed in double quotes"
+        ),
+        "Expecting ',' delimiter": _("Expecting ',' delimiter"),
+        "Expecting ':' delimiter": _("Expecting ':' delimiter"),
+        "Extra data": _("Extra data"),
+        "Unterminated string starting at": _("Unterminated string starting at"),
+        "Invalid control character at": _("Invalid control character at"),
+        "Invalid \\escape": _("Invalid \\escape"),
+        "Illegal trailing comma before end of object": _(
+            "Illegal trailing comma before end of object"
+        ),
+        "Illegal trailing comma before end of array": _(
+            "Illegal trailing comma before end of array"
+        ),
+    }
+    return words.get(msg, msg)
+
+
 def parse_json(text: str, name: str, problems: list[Problem]):
     """json.loads with every failure as a Problem (bad syntax, deep nesting, huge integers).
 
@@ -158,12 +199,22 @@ def parse_json(text: str, name: str, problems: list[Problem]):
         return json.loads(text)
     except json.JSONDecodeError as e:
         problems.append(
-            Problem(f"not valid JSON: {e.msg}", name, e.lineno, e.colno, slug="bad-json")
+            Problem(
+                _("not valid JSON: {reason}", reason=json_reason(e.msg)),
+                name,
+                e.lineno,
+                e.colno,
+                slug="bad-json",
+            )
         )
     except RecursionError:
-        problems.append(Problem("not readable JSON: nested too deeply", name, slug="bad-json"))
+        problems.append(Problem(_("not readable JSON: nested too deeply"), name, slug="bad-json"))
     except ValueError as e:  # an integer with more than 4300 digits, among others
-        problems.append(Problem(f"not readable JSON: {clean_text(e, 200)}", name, slug="bad-json"))
+        problems.append(
+            Problem(
+                _("not readable JSON: {reason}", reason=clean_text(e, 200)), name, slug="bad-json"
+            )
+        )
     return BAD
 
 
@@ -226,7 +277,7 @@ def _entry_lines(text: str) -> list[int]:
         counted = key
         lines.append(line)
         try:
-            _, pos = dec.raw_decode(text, pos)
+            _doc, pos = dec.raw_decode(text, pos)
         except json.JSONDecodeError:
             return lines
 
@@ -242,8 +293,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
     try:
         text = reader.read_text(path)
     except Refused as e:
-        slug = "path-outside-project" if "leads outside" in str(e) else "unreadable"
-        problems.append(Problem(str(e), name, e.line, slug=slug))
+        problems.append(Problem(str(e), name, e.line, slug=e.slug))
         return None
     doc = parse_json(text, name, problems)
     if doc is BAD:
@@ -251,7 +301,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
     if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
         problems.append(
             Problem(
-                'expected an object with "created", "row_id" and a "files" list',
+                _('expected an object with "created", "row_id" and a "files" list'),
                 name,
                 1,
                 slug="bad-manifest",
@@ -263,7 +313,7 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
     if not isinstance(row_id, str) or not row_id:
         problems.append(
             Problem(
-                '"row_id" must be a column name',
+                _('"row_id" must be a column name'),
                 name,
                 _line_of_key(text, '"row_id"'),
                 slug="bad-manifest",
@@ -273,8 +323,11 @@ def load_manifest(reader: Reader, path: Path, problems: list[Problem]) -> Manife
     if len(doc["files"]) > MAX_MANIFEST_PARTS:
         problems.append(
             Problem(
-                f'"files" lists {len(doc["files"]):,} parts, over the limit of '
-                f"{MAX_MANIFEST_PARTS:,}; none of them is read",
+                _(
+                    '"files" lists {n} parts, over the limit of {limit}; none of them is read',
+                    n=count(len(doc["files"])),
+                    limit=count(MAX_MANIFEST_PARTS),
+                ),
                 name,
                 _line_of_key(text, '"files"'),
                 slug="too-large",
@@ -294,7 +347,7 @@ def _created(
     if not isinstance(created_text, str):
         problems.append(
             Problem(
-                '"created" must be an ISO 8601 date-time string',
+                _('"created" must be an ISO 8601 date-time string'),
                 name,
                 _line_of_key(text, '"created"'),
                 slug="bad-manifest",
@@ -306,7 +359,7 @@ def _created(
     except ValueError:
         problems.append(
             Problem(
-                f'"created" = {quote(created_text)} is not an ISO 8601 date-time',
+                _('"created" = {value} is not an ISO 8601 date-time', value=quote(created_text)),
                 name,
                 _line_of_key(text, '"created"'),
                 slug="bad-time",
@@ -320,17 +373,25 @@ def _entry(
 ) -> SplitFile | None:
     """files[i] as a SplitFile, or None after recording why it is malformed."""
     if not isinstance(entry, dict):
-        problems.append(Problem(f"files[{i}] must be an object", name, line, slug="bad-manifest"))
+        msg = _("files[{i}] must be an object", i=i)
+        problems.append(Problem(msg, name, line, slug="bad-manifest"))
         return None
     missing = [k for k in ("part", "path", "sha256", "rows") if k not in entry]
     if missing:
         problems.append(
-            Problem(f"files[{i}] lacks {', '.join(missing)}", name, line, slug="bad-manifest")
+            Problem(
+                _("files[{i}] lacks {keys}", i=i, keys=listed(missing)),
+                name,
+                line,
+                slug="bad-manifest",
+            )
         )
         return None
     if not isinstance(entry["rows"], int) or isinstance(entry["rows"], bool) or entry["rows"] < 0:
         problems.append(
-            Problem(f"files[{i}].rows must be a whole number", name, line, slug="bad-manifest")
+            Problem(
+                _("files[{i}].rows must be a whole number", i=i), name, line, slug="bad-manifest"
+            )
         )
         return None
     part = canonical_part(str(entry["part"]))
@@ -355,7 +416,12 @@ def _read_entries(
             continue
         if sf.part in seen_parts:
             problems.append(
-                Problem(f"part {quote(sf.part)} is listed twice", name, line, slug="bad-manifest")
+                Problem(
+                    _("part {part} is listed twice", part=quote(sf.part)),
+                    name,
+                    line,
+                    slug="bad-manifest",
+                )
             )
             continue
         seen_parts.add(sf.part)
@@ -386,7 +452,10 @@ def _verify_file(
     if row_id not in frame.columns:
         problems.append(
             Problem(
-                f"split file has no {quote(row_id)} column (the manifest's row_id)",
+                _(
+                    "split file has no {column} column (the manifest's row_id)",
+                    column=quote(row_id),
+                ),
                 reader.display(target),
                 1,
                 slug="missing-column",

@@ -24,6 +24,7 @@ import numpy as np
 
 from reportgen.errors import Problem, quote
 from reportgen.project.tables import column_of, line_of, stripped_text
+from reportgen.words.i18n import _, local_number, n_
 
 
 def id_text(values):
@@ -287,8 +288,13 @@ def duplicate_id_problems(frame, column: str, name: str) -> list[Problem]:
     col = column_of(frame, column)
     out = [
         Problem(
-            f"duplicate {column} {quote(ident)}: also at {name}:{line_of(frame, first)}:{col}; "
-            "each row of a split file needs its own id",
+            _(
+                "duplicate {column} {value}: also at {where}; each row of a split file needs its "
+                "own id",
+                column=column,
+                value=quote(ident),
+                where=":".join((name, str(line_of(frame, first)), str(col))),
+            ),
             name,
             line_of(frame, row),
             col,
@@ -299,7 +305,13 @@ def duplicate_id_problems(frame, column: str, name: str) -> list[Problem]:
     if n > len(found):
         out.append(
             Problem(
-                f"{n - len(found)} more repeated ids in column {quote(column)}",
+                n_(
+                    "{n} more repeated ids in column {column}",
+                    "{n} more repeated ids in column {column}",
+                    n - len(found),
+                    n=local_number(str(n - len(found))),  # English as before: no separator
+                    column=quote(column),
+                ),
                 name,
                 slug="duplicate-row-id",
             )

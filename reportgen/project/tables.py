@@ -9,6 +9,8 @@ from pathlib import Path
 from reportgen.errors import Problem, clean_text, quote
 from reportgen.project import files
 from reportgen.project.files import Reader, Refused, confine_file, decode_text
+from reportgen.words.i18n import _, local_number, n_
+from reportgen.words.numbers import count
 
 TABLE_SUFFIXES = (".csv", ".parquet", ".pq")
 
@@ -73,14 +75,18 @@ def _read_table(reader: Reader, path: Path, name: str):
         del data  # the text is all that is needed from here: one copy less at the peak
         if not text.strip():
             raise TableError(
-                Problem("the file is empty (a header line is expected)", name, 1, slug="empty")
+                Problem(_("the file is empty (a header line is expected)"), name, 1, slug="empty")
             )
         columns = _header_fields(text)
         if columns > MAX_TABLE_COLUMNS:
             raise TableError(
                 Problem(
-                    f"the header has {columns:,} columns, over the limit of "
-                    f"{MAX_TABLE_COLUMNS:,}; the file is not parsed",
+                    _(
+                        "the header has {n} columns, over the limit of {limit}; the file is not "
+                        "parsed",
+                        n=count(columns),
+                        limit=count(MAX_TABLE_COLUMNS),
+                    ),
                     name,
                     1,
                     slug="too-large",
@@ -99,15 +105,20 @@ def _read_table(reader: Reader, path: Path, name: str):
             m = re.search(r"line (\d+)", str(e))
             msg = clean_text(e, 200)
             if "EOF inside string" in msg:
-                msg += " (a quote is opened and never closed)"
+                msg += _(" (a quote is opened and never closed)")
             raise TableError(
                 Problem(
-                    f"malformed CSV: {msg}", name, int(m.group(1)) if m else None, slug="bad-csv"
+                    _("malformed CSV: {reason}", reason=csv_reason(msg)),
+                    name,
+                    int(m.group(1)) if m else None,
+                    slug="bad-csv",
                 )
             ) from None
         except Exception as e:
             raise TableError(
-                Problem(f"malformed CSV: {clean_text(e, 200)}", name, slug="bad-csv")
+                Problem(
+                    _("malformed CSV: {reason}", reason=clean_text(e, 200)), name, slug="bad-csv"
+                )
             ) from None
         header_problem = csv_header_problem([str(c) for c in frame.columns], text, name)
         if header_problem is not None:
@@ -120,7 +131,10 @@ def _read_table(reader: Reader, path: Path, name: str):
         if dupes:
             raise TableError(
                 Problem(
-                    f"duplicate column name {quote(dupes[0].rsplit('.', 1)[0])} in the header",
+                    _(
+                        "duplicate column name {column} in the header",
+                        column=quote(dupes[0].rsplit(".", 1)[0]),
+                    ),
                     name,
                     1,
                     slug="duplicate-column",
@@ -136,7 +150,7 @@ def _read_table(reader: Reader, path: Path, name: str):
     else:
         raise TableError(
             Problem(
-                f"unsupported table format {quote(suffix)}; use .csv or .parquet",
+                _("unsupported table format {suffix}; use .csv or .parquet", suffix=quote(suffix)),
                 name,
                 slug="bad-format",
             )
@@ -164,13 +178,43 @@ def _header_fields(text: str) -> int:
         return 0
 
 
+def csv_reason(msg: str) -> str:
+    """pandas' reason for a malformed CSV in the current language where its wording is known
+    (English: as it is)."""
+    m = re.fullmatch(
+        r"Error tokenizing data\. C error: Expected (\d+) fields? in line (\d+), saw (\d+) ?", msg
+    )
+    if m:
+        return (
+            _(
+                "Error tokenizing data. C error: Expected {expected} fields in line {line}, saw {saw}",
+                expected=m.group(1),
+                line=m.group(2),
+                saw=m.group(3),
+            )
+            + msg[m.end(3) :]
+        )
+    m = re.fullmatch(
+        r"Error tokenizing data\. C error: EOF inside string starting at row (\d+)(.*)", msg
+    )
+    if m:
+        return _(
+            "Error tokenizing data. C error: EOF inside string starting at row {row}",
+            row=m.group(1),
+        ) + m.group(2)
+    return msg
+
+
 def csv_header_problem(header: list[str], text: str, name: str) -> Problem | None:
     """Problems with a CSV header that have a likely cause worth naming (Excel, semicolons)."""
     first = text.lstrip("\ufeff").split("\n", 1)[0]
     if len(header) == 1 and ";" in first:
         return Problem(
-            f"the header has one column {quote(header[0])}: the file seems to use ';' "
-            "as the delimiter; save it with commas",
+            _(
+                "the header has one column {column}: the file seems to use ';' as the "
+                "delimiter; save it with commas",
+                column=quote(header[0]),
+            ),
             name,
             1,
             slug="delimiter",
@@ -178,8 +222,10 @@ def csv_header_problem(header: list[str], text: str, name: str) -> Problem | Non
     raw = first.rstrip("\r").split(",")
     if len(raw) > 1 and raw[-1].strip() == "" and any(c.strip() for c in raw):
         return Problem(
-            "the header ends with an empty column name (trailing commas, as a spreadsheet "
-            "export writes them); remove the empty columns",
+            _(
+                "the header ends with an empty column name (trailing commas, as a spreadsheet "
+                "export writes them); remove the empty columns"
+            ),
             name,
             1,
             len(raw),
@@ -204,8 +250,11 @@ def _parquet_frame(data: bytes, name: str, max_text_bytes: int):
         md = pf.metadata
         if md.num_columns > MAX_TABLE_COLUMNS:
             raise bad(
-                f"the Parquet file has {md.num_columns:,} columns, over the limit of "
-                f"{MAX_TABLE_COLUMNS:,}",
+                _(
+                    "the Parquet file has {n} columns, over the limit of {limit}",
+                    n=count(md.num_columns),
+                    limit=count(MAX_TABLE_COLUMNS),
+                ),
                 "too-large",
             )
         schema = pf.schema_arrow
@@ -226,28 +275,39 @@ def _parquet_frame(data: bytes, name: str, max_text_bytes: int):
     except TableError:
         raise
     except Exception as e:  # pyarrow raises several types for corrupt files
-        raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+        raise bad(_("not a readable Parquet file: {reason}", reason=clean_text(e, 200))) from None
     limits = (
-        (rows, MAX_TABLE_ROWS, "rows"),
-        (values, MAX_TABLE_VALUES, "values"),
-        (decoded, MAX_TABLE_DECODED_BYTES, "decoded bytes"),
+        (rows, MAX_TABLE_ROWS, _("the Parquet file describes {n} rows, over the limit of {cap}")),
+        (
+            values,
+            MAX_TABLE_VALUES,
+            _("the Parquet file describes {n} values, over the limit of {cap}"),
+        ),
+        (
+            decoded,
+            MAX_TABLE_DECODED_BYTES,
+            _("the Parquet file describes {n} decoded bytes, over the limit of {cap}"),
+        ),
     )
-    for n, cap, what in limits:
+    for n, cap, message in limits:
         if n > cap:
-            raise bad(
-                f"the Parquet file describes {n:,} {what}, over the limit of {cap:,}", "too-large"
-            )
+            raise bad(message.format(n=count(n), cap=count(cap)), "too-large")
     for j, n in pages.items():  # a plain-encoded value costs 4 length bytes in its page
         if n > max_text_bytes:
             raise bad(_text_limit_message(text_leaves[j], n, max_text_bytes), "too-large")
     nested = [f.name for f in schema if pa.types.is_nested(f.type)]
     if nested:
-        raise bad(f"column {quote(nested[0])} is nested (a list or struct); use flat columns")
+        raise bad(
+            _(
+                "column {column} is nested (a list or struct); use flat columns",
+                column=quote(nested[0]),
+            )
+        )
     try:
         # strings stay dictionary-encoded while decoding: a repeated long value costs once
         table = pq.read_table(io.BytesIO(data), read_dictionary=strings or None)
     except Exception as e:
-        raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+        raise bad(_("not a readable Parquet file: {reason}", reason=clean_text(e, 200))) from None
     for c in strings:  # before any value is expanded (pandas, str, strip)
         n = _text_bytes(table.column(c))
         if n > max_text_bytes:
@@ -262,7 +322,7 @@ def _parquet_frame(data: bytes, name: str, max_text_bytes: int):
             table = table.set_column(ids[0], "row_id", table.column(ids[0]).cast(pa.large_string()))
         frame = table.to_pandas(types_mapper=_as_str_dtype if plain_ids else None)
     except Exception as e:
-        raise bad(f"not a readable Parquet file: {clean_text(e, 200)}") from None
+        raise bad(_("not a readable Parquet file: {reason}", reason=clean_text(e, 200))) from None
     del table
     for c in strings:
         if c in frame.columns and str(frame[c].dtype) == "category":
@@ -304,9 +364,12 @@ def _is_text(t) -> bool:
 
 
 def _text_limit_message(column: str, n: int, cap: int) -> str:
-    return (
-        f"column {quote(column)} decodes to {n:,} bytes of text, over the limit of {cap:,} "
-        "(the per-file limit; set EVREPORT_MAX_FILE_BYTES to raise it)"
+    return _(
+        "column {column} decodes to {n} bytes of text, over the limit of {cap} "
+        "(the per-file limit; set EVREPORT_MAX_FILE_BYTES to raise it)",
+        column=quote(column),
+        n=count(n),
+        cap=count(cap),
     )
 
 
@@ -398,7 +461,7 @@ def cannot_read_on(frame, name: str, missing: str | None, problems: list[Problem
         problems.append(Problem(missing, name, 1, slug="missing-column"))
         return True
     if len(frame) == 0:
-        problems.append(Problem("no rows", name, 2, slug="empty"))
+        problems.append(Problem(_("no rows"), name, 2, slug="empty"))
         return True
     return False
 
@@ -411,9 +474,12 @@ MAX_MAGNITUDE = 1e30
 
 def beyond_magnitude(column: str, text: str) -> str:
     """The message for a finite number over MAX_MAGNITUDE in size."""
-    return (
-        f"{column} = {quote(text)} is over {MAX_MAGNITUDE:.0e} in size: the metric's sums over "
-        "the rows would overflow; rescale the values"
+    return _(
+        "{column} = {value} is over {limit} in size: the metric's sums over the rows would "
+        "overflow; rescale the values",
+        column=column,
+        value=quote(text),
+        limit=local_number(f"{MAX_MAGNITUDE:.0e}"),
     )
 
 
@@ -440,13 +506,17 @@ def numeric_column(
         with np.errstate(invalid="ignore"):
             huge = np.abs(values) > MAX_MAGNITUDE
         bad |= huge
-    what = "a finite number"
+    what = _("a finite number")
     if allowed is not None:
         bad |= ~np.isin(values, list(allowed))
-        what = " or ".join(str(a) for a in allowed)
+        what = _(" or ").join(local_number(str(a)) for a in allowed)
     if low is not None:
         bad |= values < low
-        what = f"a number in [{low}, {high}]"
+        what = _(
+            "a number in [{low}, {high}]",
+            low=local_number(str(low)),
+            high=local_number(str(high)),
+        )
     if high is not None:
         bad |= values > high
     idx = np.flatnonzero(bad)
@@ -454,13 +524,26 @@ def numeric_column(
         message = (
             beyond_magnitude(col, str(raw.iloc[i]))
             if huge[i]
-            else f"{col} = {quote(str(raw.iloc[i]))} must be {what}"
+            else _(
+                "{column} = {value} must be {kind}",
+                column=col,
+                value=quote(str(raw.iloc[i])),
+                kind=what,
+            )
         )
         problems.append(cell_problem(frame, i, col, message, name, "bad-value"))
     if len(idx) > limit:
         problems.append(
             Problem(
-                f"{len(idx) - limit} more bad values in column {quote(col)}", name, slug="bad-value"
+                n_(
+                    "{n} more bad values in column {column}",
+                    "{n} more bad values in column {column}",
+                    len(idx) - limit,
+                    n=local_number(str(len(idx) - limit)),  # English as before: no separator
+                    column=quote(col),
+                ),
+                name,
+                slug="bad-value",
             )
         )
     return values

@@ -17,6 +17,8 @@ import numpy as np
 from reportgen.errors import Problem, quote
 from reportgen.project.config import TASK_METRICS, Config
 from reportgen.project.tables import cell_problem, numeric_column, stripped_text
+from reportgen.words.i18n import _, local_number, n_
+from reportgen.words.numbers import count
 
 #: how far a row's class probabilities may sum from 1 (rounded values pass; logits do not)
 SUM_TOLERANCE = 1e-3
@@ -56,19 +58,25 @@ def detect(columns, task: str | None) -> tuple[str | None, str | None]:
         if has[task]:
             return task, None
         need = {
-            "binary": "y (0 or 1) and p (the class-1 probability)",
-            "multiclass": "y (the class) and one p_<class> column per class (p_0, p_1, ...)",
-            "regression": "y (the actual value) and y_pred (the prediction)",
+            "binary": _("y (0 or 1) and p (the class-1 probability)"),
+            "multiclass": _("y (the class) and one p_<class> column per class (p_0, p_1, ...)"),
+            "regression": _("y (the actual value) and y_pred (the prediction)"),
         }[task]
         hint = next(
             (
-                f'; the columns fit task = "{k}"'
+                _('; the columns fit task = "{task}"', task=k)
                 for k in ("binary", "multiclass", "regression")
                 if has[k]
             ),
             "",
         )
-        return None, f"[claim] task is {task!r}: this file needs {need}; header: {header}{hint}"
+        message = _(
+            "[claim] task is {task}: this file needs {need}; header: {header}",
+            task=repr(task),
+            need=need,
+            header=header,
+        )
+        return None, message + hint
     for kind in ("binary", "multiclass", "regression"):
         if has[kind]:
             return kind, None
@@ -82,7 +90,15 @@ def parse_multiclass(frame, pred, name: str, problems: list[Problem]) -> None:
     cc = class_columns(frame.columns)
     if len(cc) > MAX_CLASSES:
         problems.append(
-            Problem(f"{len(cc):,} p_ columns, over the limit of {MAX_CLASSES:,} classes", name, 1)
+            Problem(
+                _(
+                    "{n} p_ columns, over the limit of {limit} classes",
+                    n=count(len(cc)),
+                    limit=count(MAX_CLASSES),
+                ),
+                name,
+                1,
+            )
         )
         return
     cols = [numeric_column(frame, c, name, problems, low=0.0, high=1.0) for c, _ in cc]
@@ -118,13 +134,26 @@ def _class_index(frame, classes: list[str], name: str, problems: list[Problem]) 
     bad = np.flatnonzero(out < 0)
     shown = ", ".join(classes[:12]) + (", ..." if len(classes) > 12 else "")
     for i in bad[:5]:
-        message = (
-            f"y = {quote(str(raw.iloc[i]))} is not one of the classes of the p_ columns "
-            f"({shown}); add its p_ column or fix the label"
+        message = _(
+            "y = {value} is not one of the classes of the p_ columns ({classes}); add its p_ "
+            "column or fix the label",
+            value=quote(str(raw.iloc[i])),
+            classes=shown,
         )
         problems.append(cell_problem(frame, i, "y", message, name, "bad-value"))
     if len(bad) > 5:
-        problems.append(Problem(f"{len(bad) - 5} more labels without a p_ column", name))
+        more = len(bad) - 5
+        problems.append(
+            Problem(
+                n_(
+                    "{n} more labels without a p_ column",
+                    "{n} more labels without a p_ column",
+                    more,
+                    n=local_number(str(more)),  # English as before: no separator
+                ),
+                name,
+            )
+        )
     return out
 
 
@@ -136,16 +165,32 @@ def _check_sums(
     column number of the first."""
     sums = proba.sum(axis=1)
     bad = np.flatnonzero(~(np.abs(sums - 1.0) <= SUM_TOLERANCE))
-    span = f"{columns[0]} to {columns[-1]}" if len(columns) > 2 else " and ".join(columns)
+    if len(columns) > 2:
+        span = _("{first} to {last}", first=columns[0], last=columns[-1])
+    else:
+        span = _(" and ").join(columns)
     for i in bad[:3]:
-        message = (
-            f"the row's p_ columns ({span}) sum to {sums[i]:.6g}; class probabilities must "
-            f"sum to 1 (within {SUM_TOLERANCE:g}): write predict_proba's rows, one column "
-            "per class"
+        message = _(
+            "the row's p_ columns ({columns}) sum to {total}; class probabilities must sum to 1 "
+            "(within {tolerance}): write predict_proba's rows, one column per class",
+            columns=span,
+            total=local_number(f"{sums[i]:.6g}"),
+            tolerance=local_number(f"{SUM_TOLERANCE:g}"),
         )
         problems.append(cell_problem(frame, i, columns[0], message, name, "bad-value"))
     if len(bad) > 3:
-        problems.append(Problem(f"{len(bad) - 3} more rows whose p_ columns do not sum to 1", name))
+        more = len(bad) - 3
+        problems.append(
+            Problem(
+                n_(
+                    "{n} more rows whose p_ columns do not sum to 1",
+                    "{n} more rows whose p_ columns do not sum to 1",
+                    more,
+                    n=local_number(str(more)),  # English as before: no separator
+                ),
+                name,
+            )
+        )
 
 
 def parse_regression(frame, pred, name: str, problems: list[Problem]) -> None:
@@ -208,9 +253,11 @@ def project_task(
     if config.task is None and len(first) > 1:
         problems.append(
             Problem(
-                "the predictions files hold different tasks: "
-                + "; ".join(f"{p} ({k})" for k, p in first.items())
-                + '; one comparison is one task: set [claim] task = "..." and fix the other files',
+                _(
+                    "the predictions files hold different tasks: {files}; one comparison is one "
+                    'task: set [claim] task = "..." and fix the other files',
+                    files="; ".join(f"{p} ({k})" for k, p in first.items()),
+                ),
                 next(
                     (p for k, p in first.items() if k != main_task(config, kinds or {})),
                     next(iter(first.values())),
@@ -223,9 +270,15 @@ def project_task(
         (a, pa), (b, pb) = list(classes.items())[:2]
         problems.append(
             Problem(
-                f"the multi-class files have different classes: {pa} has "
-                f"{', '.join('p_' + c for c in a)}, {pb} has {', '.join('p_' + c for c in b)}; "
-                "write one p_ column for every class in every file",
+                _(
+                    "the multi-class files have different classes: {first} has {first_columns}, "
+                    "{second} has {second_columns}; write one p_ column for every class in every "
+                    "file",
+                    first=pa,
+                    first_columns=", ".join("p_" + c for c in a),
+                    second=pb,
+                    second_columns=", ".join("p_" + c for c in b),
+                ),
                 pb,
                 1,
                 slug="mixed-classes",
