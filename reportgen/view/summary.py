@@ -356,9 +356,7 @@ def _in_units(report: Report) -> str | None:
     # TRANSLATORS: where a cost was measured, at the end of "..., mlp saves 0.0060 EUR per case on test"
     # relevance.cost_per_case: each model's mean over its networks (threshold.*.mean_test_cost)
     on = (
-        _("out of fold, mean over repeats")
-        if cv
-        else _("on test, mean over each model's networks")
+        _("out of fold, mean over repeats") if cv else _("on test, mean over each model's networks")
     )
     if amount == 0:
         return _("{at}, {model} and the baseline cost the same {on}.", at=at, model=cand, on=on)
