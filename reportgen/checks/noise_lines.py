@@ -186,8 +186,9 @@ def _seed_line(project: Project, seed: SeedNoise, cand: ModelRuns, base: ModelRu
 
 
 def left_out_words(n: int) -> str:
-    """ " 2 run rows left out (listed in the appendix).", after a seed line's sentence."""
-    return _(" {rows} left out (listed in the appendix).", rows=count_noun(n, "run row"))
+    """ " 2 run rows left out (listed below).", after a seed line's sentence (the noise
+    section lists them right after the line)."""
+    return _(" {rows} left out (listed below).", rows=count_noun(n, "run row"))
 
 
 def lines(

@@ -47,9 +47,7 @@ def check_words(check_id: str) -> str:
         return words[check_id]
     if check_id.startswith("not-worse-on-"):
         return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
-    if current() != "en":
-        return check_label(check_id)
-    return check_id.replace("-", " ")
+    return check_label(check_id)
 
 
 VERDICT_CLASS = {
@@ -351,13 +349,11 @@ def _in_units(report: Report) -> str | None:
     at = (
         _("At each model's cross-fitted threshold (each fold's chosen on the other folds)")
         if cv
-        else _("At each network's chosen threshold")
+        else _("At each run's chosen threshold")
     )
     # TRANSLATORS: where a cost was measured, at the end of "..., mlp saves 0.0060 EUR per case on test"
-    # relevance.cost_per_case: each model's mean over its networks (threshold.*.mean_test_cost)
-    on = (
-        _("out of fold, mean over repeats") if cv else _("on test, mean over each model's networks")
-    )
+    # relevance.cost_per_case: each model's mean over its runs (networks, or evaluation runs) (threshold.*.mean_test_cost)
+    on = _("out of fold, mean over repeats") if cv else _("on test, mean over each model's runs")
     if amount == 0:
         return _("{at}, {model} and the baseline cost the same {on}.", at=at, model=cand, on=on)
     # with costs 1 and 1 on an error metric the saving per case is the test gap itself: one

@@ -108,11 +108,11 @@ def test_artefacts_counted_not_silently_capped(weekly_churn):
 
 def test_decision_in_its_units(weekly_churn):
     d = build(weekly_churn).decision
-    # relevance.cost_per_case is each model's mean over its networks: the sentence says so
+    # relevance.cost_per_case is each model's mean over its runs: the sentence says so
     assert d.in_units == (
-        "At each network's chosen threshold, MLP (1 x 32) saves 85.8 retention-offer "
+        "At each run's chosen threshold, MLP (1 x 32) saves 85.8 retention-offer "
         "costs (EUR 20 each) per week of 10,000 cases on test, mean over each model's "
-        "networks; a point estimate, without an interval."
+        "runs; a point estimate, without an interval."
     )
     rel = weekly_churn["relevance"]
     means = [weekly_churn["threshold"][m]["mean_test_cost"] for m in ("baseline", "candidate")]
