@@ -85,8 +85,8 @@ def parse_folds(frame, name: str, row_id: str, problems: list[Problem]) -> Folds
     missing = [c for c in (row_id, "fold") if c not in frame.columns]
     message = (
         _(
-            "split/folds.csv needs the columns {row_id}, repeat, fold; missing {missing}",
-            row_id=row_id,
+            "split/folds.csv needs the columns {needed}; missing {missing}",
+            needed=said_ids((row_id, "repeat", "fold")),
             missing=said_ids(missing),
         )
         if missing

@@ -334,7 +334,7 @@ def join_columns(
                     count=len(absent),
                     what=split_name,
                     value=said(pred.row_id[absent[0]]),
-                    columns=", ".join(c for c, _a in need),
+                    columns=said_ids(c for c, _a in need),
                 ),
                 pred.path,
                 pred.line(int(absent[0])),
