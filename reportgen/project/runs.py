@@ -6,6 +6,7 @@ import csv
 import difflib
 import io
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -92,6 +93,15 @@ def parse_runs(
     return rows
 
 
+def csv_reason(error: csv.Error) -> str:
+    """The csv module's reason in the language being written (the one a run log can meet:
+    a field over the field limit); any other reason as the module words it."""
+    m = re.fullmatch(r"field larger than field limit \((\d+)\)", str(error))
+    if m:
+        return _("field larger than field limit ({limit})", limit=m.group(1))
+    return str(error)
+
+
 def _read_header(
     reader, text: str, name: str, problems: list[Problem], warnings: list[Problem]
 ) -> list[str] | None:
@@ -112,7 +122,9 @@ def _read_header(
         )
         return None
     except csv.Error as e:
-        problems.append(Problem(_("malformed CSV: {reason}", reason=e), name, 1, slug="bad-csv"))
+        problems.append(
+            Problem(_("malformed CSV: {reason}", reason=csv_reason(e)), name, 1, slug="bad-csv")
+        )
         return None
     if len(header) > MAX_TABLE_COLUMNS:  # before any per-column work (names, suggestions)
         problems.append(
@@ -210,7 +222,10 @@ def _read_rows(
         except csv.Error as e:
             problems.append(
                 Problem(
-                    _("malformed CSV: {reason}", reason=e), name, reader.line_num, slug="bad-csv"
+                    _("malformed CSV: {reason}", reason=csv_reason(e)),
+                    name,
+                    reader.line_num,
+                    slug="bad-csv",
                 )
             )
             break

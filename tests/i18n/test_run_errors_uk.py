@@ -2,7 +2,8 @@
 language (issue 34).
 
 Copies of two examples, each broken in one way (runs.csv: a duplicate column, a missing
-required column, a row with too few fields, a run's row twice, an empty cell; a predictions
+required column, a row with too few fields, a run's row twice, an empty cell, a cell over
+the csv module's field limit; a predictions
 file with a row id not in its split file; split/folds.csv with a row in two folds of a repeat,
 a fold number that is not a whole number, a missing column), are built in English and in
 Ukrainian: both raise InputError with the same problems (slugs, places), and no Ukrainian
@@ -78,6 +79,11 @@ CASES: dict[str, tuple[str, Callable[[Path], None], str]] = {
         "weekly-churn",
         lambda r: _lines(r / "runs.csv", lambda t: [t[0], _cells(t[1], 5, "lots"), *t[2:]]),
         "bad-value",
+    ),
+    "bad-csv": (
+        "weekly-churn",
+        lambda r: _lines(r / "runs.csv", lambda t: [*t, '"' + "x" * 200_000 + '",1']),
+        "bad-csv",
     ),
     "unknown-row-id": ("weekly-churn", _unknown_row_id, "unknown-row-id"),
     "row-in-two-folds": (
