@@ -3,9 +3,9 @@ language (issue 34).
 
 Copies of two examples, each broken in one way (runs.csv: a duplicate column, a missing
 required column, a row with too few fields, a run's row twice, an empty cell, a cell over
-the csv module's field limit; a predictions
-file with a row id not in its split file; split/folds.csv with a row in two folds of a repeat,
-a fold number that is not a whole number, a missing column), are built in English and in
+the csv module's field limit; a predictions file with a row id not in its split file;
+split/folds.csv with a row in two folds of a repeat, a fold number that is not a whole number,
+a missing column), are built in English and in
 Ukrainian: both raise InputError with the same problems (slugs, places), and no Ukrainian
 problem holds English prose (tests/i18n/english.py), the project's own inputs aside.
 """
@@ -129,3 +129,38 @@ def test_run_errors_speak_ukrainian(tmp_path: Path, case: str) -> None:
     for p in uk:
         assert p.message != next(q.message for q in en if q.slug == p.slug and q.line == p.line)
         assert not english_runs(p.message, haystack, phrases), p.message
+
+
+#: an input-sensitivity check file, each broken in one field
+SENSITIVITY_EDITS = {
+    "n_rows": lambda d: {**d, "n_rows": 0},
+    "rows": lambda d: {**d, "rows": "everything"},
+    "features": lambda d: {**d, "features": []},
+    "feature": lambda d: {**d, "features": [{**d["features"][0], "share_positive": 2}]},
+    "eps": lambda d: {**d, "finite_differences": {**d["finite_differences"], "eps": "small"}},
+}
+
+
+@pytest.mark.parametrize("field", sorted(SENSITIVITY_EDITS))
+def test_a_bad_sensitivity_file_is_said_in_ukrainian(tmp_path: Path, field: str) -> None:
+    """The warning of a sensitivity file with a wrong field names the field in Ukrainian."""
+    import json
+
+    root = tmp_path / "breast-cancer"
+    shutil.copytree(EXAMPLES / "breast-cancer", root)
+    path = root / "artefacts" / "checks" / "sensitivity-mlp.json"
+    path.write_text(json.dumps(SENSITIVITY_EDITS[field](json.loads(path.read_text()))))
+    warnings = {}
+    for lang in ("en", "uk"):
+        res = build_report(root, tmp_path / lang, ("json",), language=lang)
+        doc = json.loads((tmp_path / lang / "report.json").read_text(encoding="utf-8"))
+        assert res is not None
+        warnings[lang] = [
+            w
+            for w in doc["warnings"]
+            if w["slug"] == "bad-check" and "sensitivity-mlp" in w["path"]
+        ]
+    assert len(warnings["uk"]) == len(warnings["en"]) == 1, warnings
+    message = warnings["uk"][0]["message"]
+    assert message != warnings["en"][0]["message"]
+    assert not english_runs(message, user_words(root), user_phrases(root)), message
