@@ -23,7 +23,7 @@ from reportgen.project.tables import (
     stripped_text,
 )
 from reportgen.words import count
-from reportgen.words.i18n import _, n_
+from reportgen.words.i18n import _, n_, p_
 
 #: the split part of split/folds.csv, and the runs.csv split of a held-out fold's scores
 FOLDS_PART = "folds"
@@ -269,7 +269,11 @@ def _ranges(values: list[int]) -> str:
         if start is None:
             start = v
         if i + 1 == len(values) or values[i + 1] != v + 1:
-            out.append(str(start) if start == v else _("{low} to {high}", low=start, high=v))
+            out.append(
+                str(start)
+                if start == v
+                else p_("fold numbers", "{low} to {high}", low=start, high=v)
+            )
             start = None
     return ", ".join(out)
 
