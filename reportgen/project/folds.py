@@ -166,8 +166,9 @@ def _twice_in_a_repeat(frame, name, row_id, ids, repeat, fold, problems) -> None
     more = found - MAX_EACH
     _and_more(
         found,
+        # TRANSLATORS: English keeps "rows" for one row too (the message as it always was)
         n_(
-            "(and {n} more row held out twice in a repeat)",
+            "(and {n} more rows held out twice in a repeat)",
             "(and {n} more rows held out twice in a repeat)",
             more,
         ),
@@ -210,7 +211,7 @@ def _in_no_fold(frame, name, ids, repeat, problems) -> None:
     _and_more(
         found,
         n_(
-            "(and {n} more row missing from a repeat)",
+            "(and {n} more rows missing from a repeat)",
             "(and {n} more rows missing from a repeat)",
             more,
         ),
@@ -474,7 +475,7 @@ def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]
     _and_more(
         len(found),
         n_(
-            "(and {n} more fold scored by one model only)",
+            "(and {n} more folds scored by one model only)",
             "(and {n} more folds scored by one model only)",
             len(found) - MAX_EACH,
         ),
