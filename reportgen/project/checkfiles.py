@@ -235,7 +235,7 @@ def parse_checkfile(
     ):
         problems.append(
             Problem(
-                'a check file is an object with string "check" and "model" fields',
+                _('a check file is an object with string "check" and "model" fields'),
                 name,
                 1,
                 slug="bad-check",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reportgen.errors import Problem, quote
+from reportgen.errors import Problem, said, said_ids
 from reportgen.project.runs import RunRow
 from reportgen.project.tables import (
     cannot_read_on,
@@ -23,7 +23,7 @@ from reportgen.project.tables import (
     stripped_text,
 )
 from reportgen.words import count
-from reportgen.words.i18n import n_
+from reportgen.words.i18n import _, n_, p_
 
 #: the split part of split/folds.csv, and the runs.csv split of a held-out fold's scores
 FOLDS_PART = "folds"
@@ -69,7 +69,11 @@ def _integers(frame, column: str, name: str, problems: list[Problem]) -> np.ndar
     values = pd.to_numeric(text.where(ok, "0")).to_numpy(dtype=np.int64)
     bad = np.flatnonzero(values < 1)
     for i in bad[:MAX_EACH]:
-        message = f"{column} = {quote(text.iloc[int(i)])} is not a whole number from 1"
+        message = _(
+            "{column} = {value} is not a whole number from 1",
+            column=column,
+            value=said(text.iloc[int(i)]),
+        )
         problems.append(cell_problem(frame, i, column, message, name, "bad-value"))
     return None if bad.size else values
 
@@ -80,7 +84,11 @@ def parse_folds(frame, name: str, row_id: str, problems: list[Problem]) -> Folds
     before = len(problems)
     missing = [c for c in (row_id, "fold") if c not in frame.columns]
     message = (
-        f"split/folds.csv needs the columns {row_id}, repeat, fold; missing {', '.join(missing)}"
+        _(
+            "split/folds.csv needs the columns {needed}; missing {missing}",
+            needed=said_ids((row_id, "repeat", "fold")),
+            missing=said_ids(missing),
+        )
         if missing
         else None
     )
@@ -88,7 +96,11 @@ def parse_folds(frame, name: str, row_id: str, problems: list[Problem]) -> Folds
         return None
     ids = stripped_text(frame[row_id]).to_numpy(dtype=object)
     for i in np.flatnonzero(ids == "")[:MAX_EACH]:
-        problems.append(cell_problem(frame, i, row_id, "row_id is empty", name, "empty-cell"))
+        problems.append(
+            cell_problem(
+                frame, i, row_id, _("{column} is empty", column="row_id"), name, "empty-cell"
+            )
+        )
     fold = _integers(frame, "fold", name, problems)
     repeat = (
         _integers(frame, "repeat", name, problems)
@@ -125,22 +137,45 @@ def _twice_in_a_repeat(frame, name, row_id, ids, repeat, fold, problems) -> None
         found += 1
         if found > MAX_EACH:
             continue
-        where = (
-            f"twice in fold {fold[i]}"
+        words = {"value": said(rid), "repeat": r, "first": line_of(frame, j)}
+        message = (
+            _(
+                "row_id {value} is twice in fold {fold} of repeat {repeat} (first at line "
+                "{first}): each row is held out once per repeat",
+                fold=fold[i],
+                **words,
+            )
             if fold[i] == fold[j]
-            else f"in fold {fold[j]} and fold {fold[i]}"
+            else _(
+                "row_id {value} is in fold {fold} and fold {other} of repeat {repeat} (first at "
+                "line {first}): each row is held out once per repeat",
+                fold=fold[j],
+                other=fold[i],
+                **words,
+            )
         )
         problems.append(
             Problem(
-                f"row_id {quote(rid)} is {where} of repeat {r} (first at line "
-                f"{line_of(frame, j)}): each row is held out once per repeat",
+                message,
                 name,
                 line_of(frame, i),
                 column_of(frame, row_id),
                 slug="row-in-two-folds",
             )
         )
-    _and_more(found, "rows held out twice in a repeat", name, "row-in-two-folds", problems)
+    more = found - MAX_EACH
+    _and_more(
+        found,
+        # TRANSLATORS: English keeps "rows" for one row too (the message as it always was)
+        n_(
+            "(and {n} more rows held out twice in a repeat)",
+            "(and {n} more rows held out twice in a repeat)",
+            more,
+        ),
+        name,
+        "row-in-two-folds",
+        problems,
+    )
 
 
 def _in_no_fold(frame, name, ids, repeat, problems) -> None:
@@ -159,15 +194,31 @@ def _in_no_fold(frame, name, ids, repeat, problems) -> None:
             i = where[rid]
             problems.append(
                 Problem(
-                    f"row_id {quote(rid)} is in no fold of repeat {r} (it is in repeat "
-                    f"{repeat[i]} here): every row is held out once in each repeat",
+                    _(
+                        "row_id {value} is in no fold of repeat {repeat} (it is in repeat "
+                        "{here} here): every row is held out once in each repeat",
+                        value=said(rid),
+                        repeat=r,
+                        here=repeat[i],
+                    ),
                     name,
                     line_of(frame, i),
                     column_of(frame, "repeat") or column_of(frame, "fold"),
                     slug="row-in-no-fold",
                 )
             )
-    _and_more(found, "rows missing from a repeat", name, "row-in-no-fold", problems)
+    more = found - MAX_EACH
+    _and_more(
+        found,
+        n_(
+            "(and {n} more rows missing from a repeat)",
+            "(and {n} more rows missing from a repeat)",
+            more,
+        ),
+        name,
+        "row-in-no-fold",
+        problems,
+    )
 
 
 def _fold_numbers(frame, name, repeat, fold, problems) -> None:
@@ -179,15 +230,26 @@ def _fold_numbers(frame, name, repeat, fold, problems) -> None:
         i = int(np.flatnonzero(repeat == r)[0])
         empty = first_gap(present)
         if empty is not None:
-            message = (
-                f"fold {empty} of repeat {r} has no rows (the repeat's folds: "
-                f"{_ranges(present)}); number the folds 1 to K"
+            message = _(
+                "fold {fold} of repeat {repeat} has no rows (the repeat's folds: {folds}); "
+                "number the folds 1 to K",
+                fold=empty,
+                repeat=r,
+                folds=_ranges(present),
             )
             problems.append(cell_problem(frame, i, "fold", message, name, "empty-fold"))
         elif ks[r] != ks[first]:
-            message = (
-                f"repeat {r} has {ks[r]} folds but repeat {first} has {ks[first]}: every "
-                "repeat cuts the rows into the same number of folds"
+            # TRANSLATORS: {folds} and {first_folds} count folds (2 or more)
+            message = n_(
+                "repeat {repeat} has {folds} folds but repeat {first} has {first_folds}: every "
+                "repeat cuts the rows into the same number of folds",
+                "repeat {repeat} has {folds} folds but repeat {first} has {first_folds}: every "
+                "repeat cuts the rows into the same number of folds",
+                ks[r],
+                repeat=r,
+                folds=ks[r],
+                first=first,
+                first_folds=ks[first],
             )
             problems.append(cell_problem(frame, i, "fold", message, name, "fold-count"))
 
@@ -208,7 +270,11 @@ def _ranges(values: list[int]) -> str:
         if start is None:
             start = v
         if i + 1 == len(values) or values[i + 1] != v + 1:
-            out.append(str(start) if start == v else f"{start} to {v}")
+            out.append(
+                str(start)
+                if start == v
+                else p_("fold numbers", "{low} to {high}", low=start, high=v)
+            )
             start = None
     return ", ".join(out)
 
@@ -238,9 +304,13 @@ def check_fold_runs(
     if not fold_rows:
         problems.append(
             Problem(
-                f'evaluation.design = "cv" but {rname} has no split = "fold" rows for metric '
-                f'{quote(config.metric)}; log each held-out fold\'s score with split = "fold", '
-                "repeat and fold",
+                _(
+                    'evaluation.design = "cv" but {path} has no split = "fold" rows for metric '
+                    '{metric}; log each held-out fold\'s score with split = "fold", repeat and '
+                    "fold",
+                    path=rname,
+                    metric=said(config.metric),
+                ),
                 cname,
                 config.lines.get("evaluation.design"),
                 1,
@@ -253,7 +323,7 @@ def check_fold_runs(
         if r.fold is None:
             problems.append(
                 Problem(
-                    'fold is empty in a split = "fold" row: say which fold (1 to K) it held out',
+                    _('fold is empty in a split = "fold" row: say which fold (1 to K) it held out'),
                     rname,
                     r.line,
                     cols.get("fold"),
@@ -308,9 +378,15 @@ def _run_fold_gaps(rows: list[RunRow], rname: str, cols, problems: list[Problem]
         r = first[next(k for k in present if k > gap)]
         problems.append(
             Problem(
-                f"fold {r.fold} of repeat {repeat} leaves a gap: there is no fold {gap} (the "
-                f"repeat's folds: {_ranges(present)}); number the folds 1 to K, K the number "
-                "of folds, as the correction reads K from them",
+                _(
+                    "fold {fold} of repeat {repeat} leaves a gap: there is no fold {gap} (the "
+                    "repeat's folds: {folds}); number the folds 1 to K, K the number of folds, "
+                    "as the correction reads K from them",
+                    fold=r.fold,
+                    repeat=repeat,
+                    gap=gap,
+                    folds=_ranges(present),
+                ),
                 rname,
                 r.line,
                 cols.get("fold"),
@@ -323,16 +399,22 @@ def _run_fold_gaps(rows: list[RunRow], rname: str, cols, problems: list[Problem]
 def _unknown_fold(r: RunRow, folds: Folds, rname: str, cols: dict[str, int]) -> Problem:
     repeat = r.repeat or 1
     if repeat not in folds.repeats:
-        msg = (
-            f"repeat {repeat} is not in {folds.path} (its repeats: {_ranges(folds.repeats)})"
-            ": this fold has no rows"
+        msg = _(
+            "repeat {repeat} is not in {path} (its repeats: {repeats}): this fold has no rows",
+            repeat=repeat,
+            path=folds.path,
+            repeats=_ranges(folds.repeats),
         )
         col = cols.get("repeat") or cols.get("fold")
     else:
         present = sorted(k for rr, k in folds.members if rr == repeat)
-        msg = (
-            f"fold {r.fold} of repeat {repeat} is not in {folds.path} (its folds: "
-            f"{_ranges(present)}): this fold has no rows"
+        msg = _(
+            "fold {fold} of repeat {repeat} is not in {path} (its folds: {folds}): this fold has "
+            "no rows",
+            fold=r.fold,
+            repeat=repeat,
+            path=folds.path,
+            folds=_ranges(present),
         )
         col = cols.get("fold")
     return Problem(msg, rname, r.line, col, slug="unknown-fold")
@@ -353,9 +435,15 @@ def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]
         r = min(base.values(), key=lambda x: x.line)
         problems.append(
             Problem(
-                f"the fold numbers differ between the models: {config.candidate} has "
-                f"{_fold_list(cand)}, {config.baseline} has {_fold_list(base)}; both models "
-                "must be scored on the same folds (numbered as in split/folds.csv, from 1)",
+                _(
+                    "the fold numbers differ between the models: {candidate} has {cand_folds}, "
+                    "{baseline} has {base_folds}; both models must be scored on the same folds "
+                    "(numbered as in split/folds.csv, from 1)",
+                    candidate=config.candidate,
+                    cand_folds=_fold_list(cand),
+                    baseline=config.baseline,
+                    base_folds=_fold_list(base),
+                ),
                 rname,
                 r.line,
                 cols.get("fold"),
@@ -369,8 +457,14 @@ def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]
             r = have[key]
             found.append(
                 Problem(
-                    f"{name} has no row for repeat {key[0]} fold {key[1]} (this row of "
-                    f"{r.model} has it): both models must be scored on every fold",
+                    _(
+                        "{model} has no row for repeat {repeat} fold {fold} (this row of "
+                        "{other} has it): both models must be scored on every fold",
+                        model=name,
+                        repeat=key[0],
+                        fold=key[1],
+                        other=r.model,
+                    ),
                     rname,
                     r.line,
                     cols.get("fold"),
@@ -378,18 +472,37 @@ def _same_folds(config, rows: list[RunRow], rname, cols, problems: list[Problem]
                 )
             )
     problems += sorted(found, key=lambda p: p.line or 0)[:MAX_EACH]
-    _and_more(len(found), "folds scored by one model only", rname, "missing-fold", problems)
+    _and_more(
+        len(found),
+        n_(
+            "(and {n} more folds scored by one model only)",
+            "(and {n} more folds scored by one model only)",
+            len(found) - MAX_EACH,
+        ),
+        rname,
+        "missing-fold",
+        problems,
+    )
 
 
-def _and_more(found: int, what: str, name: str, slug: str, problems: list[Problem]) -> None:
-    """The count of the problems of one kind past the first MAX_EACH: "(and 4 more rows ...)"."""
+def _and_more(found: int, message: str, name: str, slug: str, problems: list[Problem]) -> None:
+    """The count of the problems of one kind past the first MAX_EACH: ``message``, "(and 4 more
+    rows ...)", is built by the caller with that count."""
     if found > MAX_EACH:
-        problems.append(Problem(f"(and {found - MAX_EACH:,} more {what})", name, slug=slug))
+        problems.append(Problem(message, name, slug=slug))
 
 
 def _fold_list(rows: dict[tuple[int, int], RunRow]) -> str:
     """'folds 1 to 10 of repeat 1' or '20 folds in repeats 1 to 2'."""
     repeats = sorted({r for r, _ in rows})
     if len(repeats) == 1:
-        return f"folds {_ranges(sorted(k for _, k in rows))} of repeat {repeats[0]}"
-    return f"folds {_ranges(sorted({k for _, k in rows}))} in repeats {_ranges(repeats)}"
+        return _(
+            "folds {folds} of repeat {repeat}",
+            folds=_ranges(sorted(k for _r, k in rows)),
+            repeat=repeats[0],
+        )
+    return _(
+        "folds {folds} in repeats {repeats}",
+        folds=_ranges(sorted({k for _r, k in rows})),
+        repeats=_ranges(repeats),
+    )

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reportgen.errors import InputError, Problem, display_name, quote, said
+from reportgen.errors import InputError, Problem, display_name, said
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
 from reportgen.project.config import Config, parse_config
 from reportgen.project.files import Reader, Refused, exists, is_file
@@ -103,13 +103,16 @@ class _Load:
         path = _locate_input(self.root, rel)
         name = self.reader.display(path)
         if not exists(path):
-            self.problems.append(Problem(f"missing {name}", name, slug="missing-file"))
+            self.problems.append(Problem(_("missing {path}", path=name), name, slug="missing-file"))
             return None, name
         try:
             return self.reader.read_text(path), name
         except Refused as e:
             column = e.column if name.lower().endswith(".csv") else None
-            slug = "path-outside-project" if "leads outside" in str(e) else "unreadable"
+            # the slug Refused carries, else read from its (English) words
+            slug = getattr(e, "slug", None) or (
+                "path-outside-project" if "leads outside" in str(e) else "unreadable"
+            )
             self.problems.append(Problem(str(e), name, e.line, column, slug=slug))
             return None, name
 
@@ -126,7 +129,7 @@ def inspect_project(
     root = Path(project_dir)
     if not root.is_dir():
         name = display_name(root.name or root)
-        return None, [Problem(f"{name} is not a folder", name, slug="no-project")]
+        return None, [Problem(_("{path} is not a folder", path=name), name, slug="no-project")]
     ld = _Load(
         root, Reader(root, trusted=_operator_paths(root, paths), max_file_bytes=max_file_bytes)
     )
@@ -288,8 +291,14 @@ def _predictions_parts(
         if prev[0] != r.split:
             problems.append(
                 Problem(
-                    f"predictions file {quote(r.predictions)} is cited for split {quote(r.split)} here "
-                    f"and for {quote(prev[0])} at line {prev[1]}",
+                    _(
+                        "predictions file {path} is cited for split {split} here and for {other} "
+                        "at line {line}",
+                        path=said(r.predictions),
+                        split=said(r.split),
+                        other=said(prev[0]),
+                        line=prev[1],
+                    ),
                     rname,
                     r.line,
                     slug="predictions-split",
@@ -321,7 +330,12 @@ def _read_predictions(
         p = e.problem
         problems.append(
             Problem(
-                p.message + (f" (cited at {rname}:{line})" if p.slug == "unreadable" else ""),
+                p.message
+                + (
+                    _(" (cited at {cite})", cite=rname + ":" + str(line))
+                    if p.slug == "unreadable"
+                    else ""
+                ),
                 p.path,
                 p.line,
                 p.column,
@@ -354,7 +368,7 @@ def _read_predictions(
             row_id_col,
             config.block,
             config.slice,
-            f"for part {quote(part)}",
+            _("for part {part}", part=said(part)),
             problems,
             required=part == "test",
         )
@@ -363,7 +377,10 @@ def _read_predictions(
     ):
         problems.append(
             Problem(
-                f"no split file for part {quote(part)} to join the block/slice columns from",
+                _(
+                    "no split file for part {part} to join the block/slice columns from",
+                    part=said(part),
+                ),
                 name,
                 1,
                 slug="missing-column",

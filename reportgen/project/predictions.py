@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reportgen.errors import Problem, quote, said
+from reportgen.errors import Problem, said, said_ids
 from reportgen.project.rowkeys import PartKeys, as_labels
 from reportgen.project.tables import (
     cannot_read_on,
@@ -18,7 +18,7 @@ from reportgen.project.tables import (
 )
 from reportgen.project.task_columns import detect, parse_multiclass, parse_regression
 from reportgen.words import count
-from reportgen.words.i18n import n_
+from reportgen.words.i18n import _, n_, p_
 
 
 @dataclass
@@ -118,8 +118,10 @@ def parse_predictions(
     """
     before = len(problems)
     missing = (
-        "no row_id column (required: the example's id in the split files); header: "
-        + ", ".join(map(str, frame.columns))
+        _(
+            "no row_id column (required: the example's id in the split files); header: {header}",
+            header=said_ids(map(str, frame.columns)),
+        )
         if "row_id" not in frame.columns
         else None
     )
@@ -139,13 +141,21 @@ def _checked_ids(frame, name: str, part: str, problems: list[Problem]) -> Predic
     """The general path: ids as stripped strings; empty and duplicate ids become Problems."""
     ids = stripped_text(frame["row_id"]).to_numpy(dtype=object)  # a null counts as empty
     for i in np.flatnonzero(ids == "")[:3]:
-        problems.append(cell_problem(frame, i, "row_id", "row_id is empty", name, "empty-cell"))
+        problems.append(
+            cell_problem(
+                frame, i, "row_id", _("{column} is empty", column="row_id"), name, "empty-cell"
+            )
+        )
     order = np.argsort(ids, kind="stable")
     s = ids[order]
     dup = np.flatnonzero(s[1:] == s[:-1])
     for j in dup[:3]:
         a, b = sorted((int(order[j]), int(order[j + 1])))
-        message = f"duplicate row_id {quote(s[j])} (also at line {line_of(frame, a)})"
+        message = _(
+            "duplicate row_id {value} (also at line {line})",
+            value=said(s[j]),
+            line=line_of(frame, a),
+        )
         problems.append(cell_problem(frame, b, "row_id", message, name, "duplicate-row-id"))
     return Predictions(name, part, ids, kind="metric")
 
@@ -190,7 +200,7 @@ def _parse_values(
         if metric not in cols:
             problems.append(
                 Problem(
-                    f"no column {quote(metric)} (the claim's per-row metric)",
+                    _("no column {column} (the claim's per-row metric)", column=said(metric)),
                     name,
                     1,
                     slug="missing-column",
@@ -201,9 +211,13 @@ def _parse_values(
     elif pred.kind == "metric":
         problems.append(
             Problem(
-                f"needs y and p (binary classification), y and p_<class> columns (multi-class), "
-                f"y and y_pred (regression) or correct (question sets) to compute {metric}; "
-                f"header: {', '.join(map(str, frame.columns))}",
+                _(
+                    "needs y and p (binary classification), y and p_<class> columns "
+                    "(multi-class), y and y_pred (regression) or correct (question sets) to "
+                    "compute {metric}; header: {header}",
+                    metric=metric,
+                    header=said_ids(map(str, frame.columns)),
+                ),
                 name,
                 1,
                 slug="missing-column",
@@ -236,10 +250,25 @@ def metric_mismatch(metric: str, kind: str) -> str | None:
     if fits is None or metric in fits:
         return None
     owner = [t for t, ms in TASK_METRICS.items() if metric in ms]
-    return (
-        f"{metric} is a metric of {' or '.join(owner)} tasks, and this file holds {kind} "
-        f"predictions; their built-in metrics: {', '.join(fits)}"
+    return _(
+        "{metric} is a metric of {tasks} tasks, and this file holds {kind} predictions; their "
+        "built-in metrics: {metrics}",
+        metric=metric,
+        tasks=_(" or ").join(task_words(t) for t in owner),
+        kind=task_words(kind),
+        metrics=said_ids(fits),
     )
+
+
+def task_words(task: str) -> str:
+    """A task's name in a sentence: "binary", "multiclass", "regression" in English."""
+    # TRANSLATORS: in a sentence "a metric of binary tasks", "this file holds binary predictions"
+    words = {
+        "binary": p_("task", "binary"),
+        "multiclass": p_("task", "multiclass"),
+        "regression": p_("task", "regression"),
+    }
+    return words.get(task, task)
 
 
 def join_columns(
@@ -269,7 +298,11 @@ def join_columns(
     for c in missing_cols if required else []:
         problems.append(
             Problem(
-                f"column {quote(c)} is in neither the predictions nor the split file {split_name}",
+                _(
+                    "column {column} is in neither the predictions nor the split file {what}",
+                    column=said(c),
+                    what=split_name,
+                ),
                 pred.path,
                 1,
                 slug="missing-column",
@@ -294,8 +327,15 @@ def join_columns(
     if len(absent):
         problems.append(
             Problem(
-                f"{len(absent)} row_id(s) not in the split file {split_name}, e.g. "
-                f"{quote(pred.row_id[absent[0]])}; cannot join {', '.join(c for c, _ in need)}",
+                # TRANSLATORS: {what} is "for part 'test'"
+                _(
+                    "{count} row_id(s) not in the split file {what}, e.g. {value}; cannot join "
+                    "{columns}",
+                    count=len(absent),
+                    what=split_name,
+                    value=said(pred.row_id[absent[0]]),
+                    columns=said_ids(c for c, _a in need),
+                ),
                 pred.path,
                 pred.line(int(absent[0])),
                 pred.extra.get("row_id_column"),

@@ -6,10 +6,11 @@ import csv
 import difflib
 import io
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from reportgen.errors import Problem, quote, said
+from reportgen.errors import Problem, said, said_ids
 from reportgen.project.config import Config
 from reportgen.project.manifest import canonical_part, parse_time, time_resolution
 from reportgen.project.tables import (
@@ -18,7 +19,8 @@ from reportgen.project.tables import (
     beyond_magnitude,
     csv_header_problem,
 )
-from reportgen.words.i18n import _
+from reportgen.words import count
+from reportgen.words.i18n import _, n_
 
 REQUIRED = ("run_id", "model", "seed", "split", "metric", "value")
 #: part names read case-insensitively ("Validation" is validation, with a warning)
@@ -86,9 +88,18 @@ def parse_runs(
     start_problems = len(problems)
     rows = _read_rows(reader, header, col, name, problems, warnings)
     if not rows and len(problems) == start_problems:
-        problems.append(Problem("the run log has a header but no rows", name, 2, slug="empty"))
+        problems.append(Problem(_("the run log has a header but no rows"), name, 2, slug="empty"))
     _check_runs_consistent(rows, col, name, problems)
     return rows
+
+
+def csv_reason(error: csv.Error) -> str:
+    """The csv module's reason in the language being written (the one a run log can meet:
+    a field over the field limit); any other reason as the module words it."""
+    m = re.fullmatch(r"field larger than field limit \((\d+)\)", str(error))
+    if m:
+        return _("field larger than field limit ({limit})", limit=m.group(1))
+    return str(error)
 
 
 def _read_header(
@@ -100,7 +111,10 @@ def _read_header(
     except StopIteration:
         problems.append(
             Problem(
-                "the run log is empty; expected a header with " + ", ".join(REQUIRED),
+                _(
+                    "the run log is empty; expected a header with {columns}",
+                    columns=said_ids(REQUIRED),
+                ),
                 name,
                 1,
                 slug="empty",
@@ -108,12 +122,19 @@ def _read_header(
         )
         return None
     except csv.Error as e:
-        problems.append(Problem(f"malformed CSV: {e}", name, 1, slug="bad-csv"))
+        problems.append(
+            Problem(_("malformed CSV: {reason}", reason=csv_reason(e)), name, 1, slug="bad-csv")
+        )
         return None
     if len(header) > MAX_TABLE_COLUMNS:  # before any per-column work (names, suggestions)
         problems.append(
             Problem(
-                f"the header has {len(header):,} columns, over the limit of {MAX_TABLE_COLUMNS:,}",
+                n_(
+                    "the header has {n} column, over the limit of {limit}",
+                    "the header has {n} columns, over the limit of {limit}",
+                    len(header),
+                    limit=count(MAX_TABLE_COLUMNS),
+                ),
                 name,
                 1,
                 slug="too-large",
@@ -123,11 +144,13 @@ def _read_header(
     header = [h.strip() for h in header]
     col = {h: i for i, h in enumerate(header)}
     if len(col) != len(header) and header[-1] == "":
-        problems.append(csv_header_problem(header, text, name) or Problem("empty column", name, 1))
+        problems.append(
+            csv_header_problem(header, text, name) or Problem(_("empty column"), name, 1)
+        )
         return None
     if len(col) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
-        msg = f"duplicate column {quote(dup)} in the header"
+        msg = _("duplicate column {column} in the header", column=said(dup))
         problems.append(Problem(msg, name, 1, header.index(dup) + 1, slug="duplicate-column"))
         return None
     missing = [c for c in REQUIRED if c not in col]
@@ -138,8 +161,18 @@ def _read_header(
     if missing:
         problems.append(
             Problem(
-                f"missing required column(s) {', '.join(missing)}; the header has "
-                f"{', '.join(header) or 'nothing'}",
+                (
+                    _(
+                        "missing required column(s) {missing}; the header has {header}",
+                        missing=said_ids(missing),
+                        header=said_ids(header),
+                    )
+                    if header
+                    else _(
+                        "missing required column(s) {missing}; the header has nothing",
+                        missing=said_ids(missing),
+                    )
+                ),
                 name,
                 1,
                 slug="missing-column",
@@ -187,7 +220,14 @@ def _read_rows(
         except StopIteration:
             break
         except csv.Error as e:
-            problems.append(Problem(f"malformed CSV: {e}", name, reader.line_num, slug="bad-csv"))
+            problems.append(
+                Problem(
+                    _("malformed CSV: {reason}", reason=csv_reason(e)),
+                    name,
+                    reader.line_num,
+                    slug="bad-csv",
+                )
+            )
             break
         line = prev_end + 1
         prev_end = reader.line_num
@@ -196,7 +236,14 @@ def _read_rows(
         if len(cells) != len(header):
             problems.append(
                 Problem(
-                    f"{len(cells)} fields, but the header has {len(header)}",
+                    # TRANSLATORS: {fields} counts the row's fields, {header} the header's
+                    n_(
+                        "{fields} fields, but the header has {header}",
+                        "{fields} fields, but the header has {header}",
+                        len(cells),
+                        fields=len(cells),
+                        header=len(header),
+                    ),
                     name,
                     line,
                     slug="field-count",
@@ -209,11 +256,27 @@ def _read_rows(
         split = row.split
         key = (row.run_id, split, row.metric, row.repeat, row.fold)
         if key in seen:
-            where = "" if row.fold is None else f" in repeat {row.repeat or 1} fold {row.fold}"
+            words = {"run": said(key[0]), "split": said(split), "metric": said(key[2])}
+            msg = (
+                _(
+                    "run {run} has a second row for split {split} and metric {metric} (first at "
+                    "line {first})",
+                    first=seen[key],
+                    **words,
+                )
+                if row.fold is None
+                else _(
+                    "run {run} has a second row for split {split} and metric {metric} in repeat "
+                    "{repeat} fold {fold} (first at line {first})",
+                    repeat=row.repeat or 1,
+                    fold=row.fold,
+                    first=seen[key],
+                    **words,
+                )
+            )
             problems.append(
                 Problem(
-                    f"run {quote(key[0])} has a second row for split {quote(split)} and metric "
-                    f"{quote(key[2])}{where} (first at line {seen[key]})",
+                    msg,
                     name,
                     line,
                     col["run_id"] + 1,
@@ -250,26 +313,33 @@ def _parse_row(
 
     for c in ("run_id", "model", "split", "metric"):
         if get(c) is None:
-            bad(c, f"{c} is empty", "empty-cell")
+            bad(c, _("{column} is empty", column=c), "empty-cell")
     seed = None
     s = get("seed")
     if s is None:
-        bad("seed", "seed is empty", "empty-cell")
+        bad("seed", _("{column} is empty", column="seed"), "empty-cell")
     else:
         try:
             seed = int(s)
         except ValueError:
-            bad("seed", f"seed = {quote(s)} is not a whole number")
+            bad("seed", _("seed = {value} is not a whole number", value=said(s)))
     status = (get("status") or "ok").lower()
     if status not in STATUSES:
-        bad("status", f"status = {quote(get('status'))} must be one of {', '.join(STATUSES)}")
+        bad(
+            "status",
+            _(
+                "status = {value} must be one of {allowed}",
+                value=said(get("status")),
+                allowed=said_ids(STATUSES),
+            ),
+        )
     value = None
     v = get("value")
     if v is None:
         if status == "ok":
             bad(
                 "value",
-                "value is empty in a run whose status is ok (mark failed runs status=failed)",
+                _("value is empty in a run whose status is ok (mark failed runs status=failed)"),
                 "empty-cell",
             )
     else:
@@ -278,7 +348,7 @@ def _parse_row(
             if not math.isfinite(value):
                 raise ValueError
         except ValueError:
-            bad("value", f"value = {quote(v)} is not a finite number")
+            bad("value", _("value = {value} is not a finite number", value=said(v)))
         else:
             if abs(value) > MAX_MAGNITUDE:
                 bad("value", beyond_magnitude("value", v))
@@ -291,8 +361,10 @@ def _parse_row(
         except ValueError:
             bad(
                 "started_at",
-                f"started_at = {quote(started_text)} is not an ISO 8601 date-time "
-                "(e.g. 2026-09-02T10:00:00Z)",
+                _(
+                    "started_at = {value} is not an ISO 8601 date-time (e.g. 2026-09-02T10:00:00Z)",
+                    value=said(started_text),
+                ),
                 "bad-time",
             )
     fit = None
@@ -301,7 +373,7 @@ def _parse_row(
         try:
             fit = float(fit_text)
         except ValueError:
-            bad("fit_seconds", f"fit_seconds = {quote(fit_text)} is not a number")
+            bad("fit_seconds", _("fit_seconds = {value} is not a number", value=said(fit_text)))
     cv = {c: _positive_int(get(c), c, bad) for c in CV_COLUMNS}
     run_id, model, split, metric = get("run_id"), get("model"), get("split"), get("metric")
     if len(problems) > before:
@@ -348,7 +420,10 @@ def _positive_int(text: str | None, column: str, bad) -> int | None:
         else 0
     )
     if n < 1:
-        bad(column, f"{column} = {quote(text)} is not a whole number from 1")
+        bad(
+            column,
+            _("{column} = {value} is not a whole number from 1", column=column, value=said(text)),
+        )
         return None
     return n
 
@@ -396,8 +471,16 @@ def _check_runs_consistent(
         if (f.model, f.seed) != (r.model, r.seed):
             problems.append(
                 Problem(
-                    f"run {quote(r.run_id)} is model {quote(r.model)} seed {r.seed} here but model "
-                    f"{quote(f.model)} seed {f.seed} at line {f.line}",
+                    _(
+                        "run {run} is model {model} seed {seed} here but model {first_model} "
+                        "seed {first_seed} at line {line}",
+                        run=said(r.run_id),
+                        model=said(r.model),
+                        seed=r.seed,
+                        first_model=said(f.model),
+                        first_seed=f.seed,
+                        line=f.line,
+                    ),
                     name,
                     r.line,
                     col["model"] + 1,
@@ -415,11 +498,23 @@ def check_claim_names(
         m = getattr(config, role)
         if m not in models:
             close = difflib.get_close_matches(m, models, n=1)
-            hint = f"did you mean {quote(close[0])}? " if close else ""
+            words = {"key": f"claim.{role}", "value": said(m), "path": rname}
+            models_there = said_ids(models)
             problems.append(
                 Problem(
-                    f"claim.{role} = {quote(m)} is not a model in {rname}; {hint}models there: "
-                    f"{', '.join(models)}",
+                    _(
+                        "{key} = {value} is not a model in {path}; did you mean {close}? models "
+                        "there: {models}",
+                        close=said(close[0]),
+                        models=models_there,
+                        **words,
+                    )
+                    if close
+                    else _(
+                        "{key} = {value} is not a model in {path}; models there: {models}",
+                        models=models_there,
+                        **words,
+                    ),
                     cname,
                     config.lines.get(f"claim.{role}"),
                     1,
@@ -430,11 +525,24 @@ def check_claim_names(
     metrics = sorted({r.metric for r in runs})
     if config.metric not in metrics:
         close = difflib.get_close_matches(config.metric, metrics, n=1, cutoff=0.5)
-        hint = f"did you mean {quote(close[0])}? " if close else ""
+        words = {"value": said(config.metric), "path": rname}
+        metrics_there = ", ".join(said(m) for m in metrics[:20])
         problems.append(
             Problem(
-                f"claim.metric = {quote(config.metric)} is not a metric of any row in {rname}; "
-                f"{hint}metrics there: {', '.join(quote(m) for m in metrics[:20])}",
+                _(
+                    "claim.metric = {value} is not a metric of any row in {path}; did you mean "
+                    "{close}? metrics there: {metrics}",
+                    close=said(close[0]),
+                    metrics=metrics_there,
+                    **words,
+                )
+                if close
+                else _(
+                    "claim.metric = {value} is not a metric of any row in {path}; metrics there: "
+                    "{metrics}",
+                    metrics=metrics_there,
+                    **words,
+                ),
                 cname,
                 config.lines.get("claim.metric"),
                 1,

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reportgen.errors import clean_text, quote
+from reportgen.errors import clean_text, said, said_ids
+from reportgen.words import count
+from reportgen.words.i18n import _, current
 
 #: the tasks and parts a file may name
 TASKS = ("binary", "multiclass", "regression")
@@ -67,12 +69,26 @@ def _number(v: object, where: str, low: float | None = None, high: float | None 
         else:
             ok = math.isfinite(x) and (low is None or x >= low) and (high is None or x <= high)
     if not ok:
-        bounds = (
-            f" from {low:g} to {high:g}"
-            if low is not None and high is not None
-            else (f" of at least {low:g}" if low is not None else "")
-        )
-        raise BadFile(f"{where} should be a finite number{bounds}, not {quote(v)}")
+        if low is not None and high is not None:
+            message = _(
+                "{field} should be a finite number from {low} to {high}, not {value}",
+                low=format(low, "g"),
+                high=format(high, "g"),
+                field=where,
+                value=said(v),
+            )
+        elif low is not None:
+            message = _(
+                "{field} should be a finite number of at least {low}, not {value}",
+                low=format(low, "g"),
+                field=where,
+                value=said(v),
+            )
+        else:
+            message = _(
+                "{field} should be a finite number, not {value}", field=where, value=said(v)
+            )
+        raise BadFile(message)
     return x
 
 
@@ -80,20 +96,30 @@ def _text(v: object, where: str, limit: int, optional: bool = False) -> str | No
     if v is None and optional:
         return None
     if not isinstance(v, str) or not v.strip():
-        raise BadFile(f"{where} should be a non-empty string, not {quote(v)}")
+        raise BadFile(
+            _("{field} should be a non-empty string, not {value}", field=where, value=said(v))
+        )
     return clean_text(v.strip(), limit)
 
 
 def _choice(v: object, where: str, options: tuple[str, ...]) -> str:
     if v not in options:
-        raise BadFile(f"{where}={quote(v)} should be one of {list(options)}")
+        allowed = str(list(options)) if current() == "en" else said_ids(options)
+        raise BadFile(
+            _(
+                "{field}={value} should be one of {allowed}",
+                field=where,
+                value=said(v),
+                allowed=allowed,
+            )
+        )
     return str(v)
 
 
 def _feature(f: object, i: int, regression: bool) -> FeatureFigures:
     where = f"features[{i}]"
     if not isinstance(f, dict):
-        raise BadFile(f"{where} should be an object, not {quote(f)}")
+        raise BadFile(_("{field} should be an object, not {value}", field=where, value=said(f)))
     sat = f.get("share_saturated")
     return FeatureFigures(
         name=_text(f.get("name"), f"{where}.name", 80) or "",
@@ -109,30 +135,46 @@ def _feature(f: object, i: int, regression: bool) -> FeatureFigures:
 
 def _agreement(fd: object) -> Agreement:
     if not isinstance(fd, dict):
-        raise BadFile(f"finite_differences should be an object, not {quote(fd)}")
+        raise BadFile(
+            _(
+                "{field} should be an object, not {value}",
+                field="finite_differences",
+                value=said(fd),
+            )
+        )
     eps = fd.get("eps")
     if not isinstance(eps, list) or not 1 <= len(eps) <= 10:
-        raise BadFile(f"finite_differences.eps should be a list of steps, not {quote(eps)}")
+        raise BadFile(
+            _("finite_differences.eps should be a list of steps, not {value}", value=said(eps))
+        )
     steps = tuple(_number(e, f"finite_differences.eps[{i}]", 0.0) for i, e in enumerate(eps))
     if any(s == 0 for s in steps):
-        raise BadFile("finite_differences.eps should hold positive steps, not 0")
+        raise BadFile(_("finite_differences.eps should hold positive steps, not 0"))
     errs = fd.get("relative_errors")
     errors = None
     if errs is not None:
         if not isinstance(errs, list) or len(errs) != len(steps):
             raise BadFile(
-                f"finite_differences.relative_errors should hold one error per step "
-                f"({len(steps)}), not {quote(errs)}"
+                _(
+                    "finite_differences.relative_errors should hold one error per step ({steps}), "
+                    "not {value}",
+                    steps=len(steps),
+                    value=said(errs),
+                )
             )
         errors = tuple(
             _number(e, f"finite_differences.relative_errors[{i}]", 0.0) for i, e in enumerate(errs)
         )
     passed = fd.get("passed")
     if not isinstance(passed, bool):
-        raise BadFile(f"finite_differences.passed should be true or false, not {quote(passed)}")
+        raise BadFile(
+            _("finite_differences.passed should be true or false, not {value}", value=said(passed))
+        )
     ex = fd.get("excluded")
     if ex is not None and (not isinstance(ex, int) or isinstance(ex, bool) or ex < 0):
-        raise BadFile(f"finite_differences.excluded should be a count, not {quote(ex)}")
+        raise BadFile(
+            _("finite_differences.excluded should be a count, not {value}", value=said(ex))
+        )
     return Agreement(
         eps=steps,
         relative_errors=errors,
@@ -154,18 +196,26 @@ def parse_sensitivity(doc: dict) -> Sensitivity:
     rows = _choice(doc.get("rows"), "rows", PARTS)
     n = doc.get("n_rows")
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise BadFile(f"n_rows should be a positive count of rows, not {quote(n)}")
+        raise BadFile(_("n_rows should be a positive count of rows, not {value}", value=said(n)))
     gradient = _text(doc.get("gradient"), "gradient", 40, optional=True)
     feats = doc.get("features")
     if not isinstance(feats, list) or not feats:
-        raise BadFile(f"features should be a non-empty list of objects, not {quote(feats)}")
+        raise BadFile(
+            _("features should be a non-empty list of objects, not {value}", value=said(feats))
+        )
     if len(feats) > MAX_FEATURES:
-        raise BadFile(f"features lists {len(feats):,} features; at most {MAX_FEATURES:,} are read")
+        raise BadFile(
+            _(
+                "features lists {n} features; at most {limit} are read",
+                n=count(len(feats)),
+                limit=count(MAX_FEATURES),
+            )
+        )
     features = tuple(_feature(f, i, task == "regression") for i, f in enumerate(feats))
     seen: set[str] = set()
     for f in features:
         if f.name in seen:
-            raise BadFile(f"features names {quote(f.name)} twice")
+            raise BadFile(_("features names {name} twice", name=said(f.name)))
         seen.add(f.name)
     return Sensitivity(
         model=model,

@@ -12,8 +12,8 @@ from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
 from reportgen.words.cells import DASH, count, metric, prob
-from reportgen.words.numbers import decimals, fixed
 from reportgen.words.i18n import _
+from reportgen.words.numbers import decimals, fixed
 
 
 @dataclass(frozen=True)

@@ -195,13 +195,13 @@ def test_a_config_outside_the_project_through_a_link_is_not_read(tmp_path):
 
 
 def test_an_error_raised_while_speaking_ukrainian_is_still_an_input_error(tmp_path):
-    """Errors stay English for now; a Ukrainian build that stops on its input stops as before."""
+    """A Ukrainian build that stops on its input stops as before, its error in Ukrainian."""
     root = _mvb(tmp_path / "p", language="uk")
     (root / "runs.csv").unlink()
     with pytest.raises(InputError) as caught:
         build_report(root, tmp_path / "out", ("json",))
     assert [p.slug for p in caught.value.problems] == ["missing-file"]
-    assert "missing runs.csv" in str(caught.value)
+    assert "бракує runs.csv" in str(caught.value)
     assert not (tmp_path / "out").exists()
 
 
@@ -284,7 +284,7 @@ def test_log_loss_clipped_is_ukrainian(tmp_path):
 
 def test_a_failed_ukrainian_build_writes_its_ci_summary_in_ukrainian(tmp_path):
     """A ``[report] language = "uk"`` build that stops on its input: the --summary file's own
-    words are Ukrainian (the input errors it lists stay English for now)."""
+    words are Ukrainian, and so are the input errors it lists."""
     from click.testing import CliRunner
 
     from reportgen.cli import main
@@ -295,5 +295,5 @@ def test_a_failed_ukrainian_build_writes_its_ci_summary_in_ukrainian(tmp_path):
     r = CliRunner().invoke(main, ["build", str(root), "--summary", str(summary)])
     assert r.exit_code == 1
     text = summary.read_text(encoding="utf-8")
-    assert "The build failed" not in text and "missing runs.csv" in text
+    assert "The build failed" not in text and "бракує runs.csv" in text
     assert any(ch in text for ch in "абвгдеєжзиіїйклмнопрстуфхцчшщьюя"), text
