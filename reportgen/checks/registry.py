@@ -80,6 +80,11 @@ def all_ids() -> tuple[str, ...]:
     return tuple(sorted(first, key=lambda i: first[i]))
 
 
+#: the cv design's checks that are listed only when they measured something (a held-out
+#: test part): a report without one never has them, so a rubric line naming them does not apply
+CV_ONLY_WHEN_MEASURED = frozenset(ladder.FAIR.of(f) for f in cv.ONLY_WHEN_MEASURED)
+
+
 def design_of(report: Report) -> str:
     """The design of a typed report: before-after by its kind, cv when ``noise.cv`` is set,
     split otherwise."""

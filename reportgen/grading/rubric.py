@@ -314,9 +314,16 @@ def _check_passed(report: Report, pattern: str) -> tuple[bool, str]:
 def _check_applies(report: Report, pattern: str) -> bool:
     """A check line applies unless the report's design never lists a check it names
     (fair-test-opened-once-candidate in a before-after report, test-interval-excludes-zero in
-    a cross-validated one)."""
+    a cross-validated one), or the design lists it only when it measured something and this
+    report did not (fair-test-opened-once-candidate in a cross-validated report without a
+    held-out test part)."""
     registry = _registry()
-    return any(_names_meet(pattern, c) for c in registry.DESIGNS[registry.design_of(report)])
+    design = registry.design_of(report)
+    named = [c for c in registry.DESIGNS[design] if _names_meet(pattern, c)]
+    if design == "cv" and named and all(c.id in registry.CV_ONLY_WHEN_MEASURED for c in named):
+        # listed only with a held-out test part: it applies when the report has it
+        return any(fnmatch.fnmatchcase(c.id, pattern) for c in report.checks)
+    return bool(named)
 
 
 def max_points(rubric: Rubric, scores: list[Score] | None) -> float:
@@ -405,7 +412,16 @@ def score(
         if line.kind == "rung":
             out.append(_rung_score(rubric, line, ladder, lowest))
         elif line.kind == "check" and not _check_applies(report, line.key):
-            why = DESIGN_WORDS[_registry().design_of(report)]()
+            design = _registry().design_of(report)
+            declared = any(_names_meet(line.key, c) for c in _registry().DESIGNS[design])
+            why = (
+                _(
+                    "does not apply to a cross-validated comparison without a held-out test "
+                    "part: left out of the maximum"
+                )
+                if declared
+                else DESIGN_WORDS[design]()
+            )
             out.append(Score(line, 0.0, why, applies=False))
         elif line.kind == "check":
             ok, why = _check_passed(report, line.key)

@@ -85,6 +85,29 @@ def test_a_check_of_another_design_does_not_apply():
     assert max_points(rubric, list(on_cv.values())) == 4
 
 
+def test_a_fact_a_cv_project_measures_only_with_a_test_part_applies_only_with_one():
+    """The template's fair-test-opened-once-candidate: a cross-validated project without a
+    held-out test part cannot have it (the cv design lists it only when it checked a test
+    part), so it is left out of the maximum, not scored 0 of 1; with a test part it counts."""
+    rubric = parse_rubric({"checks": {"fair-test-opened-once-candidate": 1, "fair-*": 1}})
+    without, with_test = (
+        _fixture("report-breast-cancer-cv.json"),
+        _fixture("report-cv-test-part.json"),
+    )
+    assert "fair-test-opened-once-candidate" not in {c.id for c in without.checks}
+    on = {s.line.key: s for s in score(rubric, without)}
+    assert not on["fair-test-opened-once-candidate"].applies
+    assert on["fair-test-opened-once-candidate"].why == (
+        "does not apply to a cross-validated comparison without a held-out test part: left "
+        "out of the maximum"
+    )
+    assert on["fair-*"].applies
+    assert max_points(rubric, list(on.values())) == 1
+    on = {s.line.key: s for s in score(rubric, with_test)}
+    assert on["fair-test-opened-once-candidate"].applies
+    assert max_points(rubric, list(on.values())) == 2
+
+
 @pytest.mark.parametrize(
     "name", ["fair-fold*", "not-worse-*", "rung1-*", "*-excludes-zero", "rung1-overfit-after"]
 )
