@@ -46,9 +46,10 @@ def page_margin_css() -> str:
     head = _css_string(_("evaluation report"))
     # TRANSLATORS: the printed page's foot; {page} and {pages} become the page counters
     words = _("page {page} of {pages}", page="\0page\0", pages="\0pages\0")
+    # "\0\1page\0": a counter's name, marked by a character no catalog text holds
     foot = [
-        f"counter({piece[1:]})" if piece[:1] == "#" else _css_string(piece)
-        for piece in words.replace("\0page", "\0#page").split("\0")
+        f"counter({piece[1:]})" if piece[:1] == "\1" else _css_string(piece)
+        for piece in words.replace("\0page", "\0\1page").split("\0")
         if piece
     ]
     return (

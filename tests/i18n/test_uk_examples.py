@@ -95,6 +95,8 @@ def test_the_ukrainian_pdf_keeps_to_its_page_budget(name, tmp_path_factory):
     first, second = page_texts(pdf)[:2]
     ladder = "Драбина твердження"
     assert ladder in first and ladder not in second, f"{name}: page two starts {second[:80]!r}"
+    # the running head and the page numbers are the language's too (render/html.py)
+    assert f"сторінка 1 з {len(fills)}" in first and "звіт про оцінювання" in second
 
 
 def _prose_left(out: Path, project: Path) -> dict[str, list[str]]:
