@@ -29,14 +29,11 @@ def write_error(path: Path, e: OSError) -> InputError:
     return InputError(_("cannot write here: {why}", why=why), path=name, slug="cannot-write")
 
 
-def _busy(said: str) -> str:
-    """safe.lock_folder's reason (English: safe.py imports only the standard library) in the
-    current language."""
-    m = re.fullmatch(r"in use by another evreport process(?: \(pid (\d+)\))?", said)
-    if m is None:
-        return said
-    if m.group(1):
-        return _("in use by another evreport process (pid {pid})", pid=m.group(1))
+def _busy(e: FolderBusy) -> str:
+    """safe.lock_folder's reason in the current language, from the pid it carries (safe.py
+    imports only the standard library, so its own message is English)."""
+    if e.pid:
+        return _("in use by another evreport process (pid {pid})", pid=e.pid)
     return _("in use by another evreport process")
 
 
@@ -178,7 +175,7 @@ def atomic_write_dir(out_dir: Path, files: dict[str, bytes], versioned: bool = T
             _(
                 "output folder {path} is {state}; wait for it to finish and build again",
                 path=shown,
-                state=_busy(str(e)),
+                state=_busy(e),
             ),
             path=shown,
             slug="out-in-use",

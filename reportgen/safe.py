@@ -272,7 +272,14 @@ def exchange(a: Path, b: Path) -> bool:
 
 
 class TreeTooLarge(ValueError):
-    """An untrusted folder deeper or with more entries than ``walk_tree`` allows."""
+    """An untrusted folder deeper or with more entries than ``walk_tree`` allows. Its message
+    is English; ``limit`` and ``nested`` (the too-deep folder, shortened; None when the entry
+    count was the limit) let a caller say it in another language."""
+
+    def __init__(self, message: str, limit: int, nested: str | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.nested = nested
 
 
 #: how deep and how large an untrusted folder may be (the same entry cap as a zip)
@@ -306,7 +313,7 @@ def walk_tree(
         for name in names:
             seen += 1
             if seen > max_entries:
-                raise TreeTooLarge(f"more than {max_entries:,} files and folders")
+                raise TreeTooLarge(f"more than {max_entries:,} files and folders", max_entries)
             rel = rel_dir + sep + name if rel_dir else name
             try:
                 st = os.lstat(os.path.join(root, rel))
@@ -316,16 +323,22 @@ def walk_tree(
             if stat.S_ISDIR(st.st_mode):
                 if depth + 1 >= max_depth:
                     shown = os.fsdecode(rel)
+                    shown = f"{shown[:60]}{'...' if len(shown) > 60 else ''}"
                     raise TreeTooLarge(
-                        f"folders nested more than {max_depth} deep "
-                        f"({shown[:60]}{'...' if len(shown) > 60 else ''})"
+                        f"folders nested more than {max_depth} deep ({shown})", max_depth, shown
                     )
                 subdirs.append(rel)
         stack.extend((d, depth + 1) for d in reversed(subdirs))
 
 
 class FolderBusy(OSError):
-    """Another evreport process holds the lock of a folder it writes."""
+    """Another evreport process holds the lock of a folder it writes. Its message is English;
+    ``pid`` (the holder's, when its lock file names one) lets a caller say it in another
+    language."""
+
+    def __init__(self, message: str, pid: str | None = None) -> None:
+        super().__init__(message)
+        self.pid = pid
 
 
 #: the lock file evreport keeps in every folder it writes (--out of build and batch)
@@ -360,9 +373,9 @@ def lock_folder(folder: Path, wait: float = 0.0):
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                    pid = holder if holder.isdigit() else None
                     raise FolderBusy(
-                        f"in use by another evreport process"
-                        f"{f' (pid {holder})' if holder.isdigit() else ''}"
+                        f"in use by another evreport process{f' (pid {pid})' if pid else ''}", pid
                     ) from None
                 time.sleep(0.05)
         os.ftruncate(fd, 0)

@@ -176,23 +176,18 @@ def check_folder(project: Path) -> None:
         raise InputError(
             _(
                 "the submission folder has {what} (the limit for a zip too); it is not read",
-                what=_tree_limit(str(e)),
+                what=_tree_limit(e),
             ),
             slug="too-large",
         ) from None
 
 
-def _tree_limit(said: str) -> str:
-    """safe.walk_tree's reason (English, as safe.py imports only the standard library) in the
-    current language."""
-    m = re.fullmatch(r"more than ([\d,]+) files and folders", said)
-    if m:
-        n = int(m.group(1).replace(",", ""))
-        return _("more than {n} files and folders", n=count(n))
-    m = re.fullmatch(r"folders nested more than (\d+) deep \((.*)\)", said)
-    if m:
-        return _("folders nested more than {n} deep ({path})", n=m.group(1), path=m.group(2))
-    return said
+def _tree_limit(e: TreeTooLarge) -> str:
+    """safe.walk_tree's reason in the current language, from the facts it carries (safe.py
+    imports only the standard library, so its own message is English)."""
+    if e.nested is None:
+        return _("more than {n} files and folders", n=count(e.limit))
+    return _("folders nested more than {n} deep ({path})", n=str(e.limit), path=e.nested)
 
 
 def build_one(task: dict) -> dict:

@@ -185,3 +185,29 @@ def test_uk_batch_says_the_error_in_ukrainian(tmp_path):
         error = rows[name]["error"]
         assert rows[name]["status"] == "error" and said in error, error
         assert ": помилка: " in error and english_runs(error, haystack) == [], error
+
+
+def test_a_too_large_tree_and_a_busy_folder_are_said_from_their_facts(tmp_path):
+    """safe.py's exceptions carry their facts (the limit, the too-deep folder, the lock's pid),
+    so the batch and the output folder say them in the build's language, not by re-reading
+    safe.py's English message."""
+    from reportgen.batch.build import _tree_limit
+    from reportgen.outputs import _busy
+    from reportgen.safe import FolderBusy, TreeTooLarge, walk_tree
+
+    for i in range(5):
+        (tmp_path / f"f{i}").write_text("x")
+    with pytest.raises(TreeTooLarge) as raised:
+        list(walk_tree(tmp_path, max_entries=4))
+    assert (raised.value.limit, raised.value.nested) == (4, None)
+    many = TreeTooLarge("more than 10,000 files and folders", 10_000)
+    deep = TreeTooLarge("folders nested more than 64 deep (a/b/c)", 64, "a/b/c")
+    busy = FolderBusy("in use by another evreport process (pid 4242)", "4242")
+    # in English the words are safe.py's own message, byte for byte
+    assert [_tree_limit(many), _tree_limit(deep), _busy(busy)] == [str(many), str(deep), str(busy)]
+    with speaking("uk"):
+        said = [_tree_limit(many), _tree_limit(deep), _busy(busy), _busy(FolderBusy("x"))]
+    assert "10\u00a0000" in said[0] and "64" in said[1] and "a/b/c" in said[1]
+    assert "4242" in said[2] and "4242" not in said[3]
+    for text in said:
+        assert not english_runs(text, ""), text
