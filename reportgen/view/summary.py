@@ -34,7 +34,7 @@ PAGE_ONE_ARTEFACTS = 2
 
 def check_words(check_id: str) -> str:
     """The numbers behind a rung in words a reviewer reads at a glance; other checks by their
-    id ("seed-spread" -> "seed spread")."""
+    label (view.parts.check_label: "not worse on shifted", "rung 1: initial loss")."""
     words = {
         "validation-gap-vs-seed-sd": _("validation gap in seed sd"),
         "test-interval-excludes-zero": _("test interval's lower end"),
@@ -43,11 +43,7 @@ def check_words(check_id: str) -> str:
         "general-set-held": _("general-set drop"),
         "interval-above-zero": _("interval's lower end"),
     }
-    if check_id in words:
-        return words[check_id]
-    if check_id.startswith("not-worse-on-"):
-        return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
-    return check_label(check_id)
+    return words.get(check_id) or check_label(check_id)
 
 
 VERDICT_CLASS = {
