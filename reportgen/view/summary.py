@@ -348,7 +348,7 @@ def _in_units(report: Report) -> str | None:
         else _("At each run's chosen threshold")
     )
     # TRANSLATORS: where a cost was measured, at the end of "..., mlp saves 0.0060 EUR per case on test"
-    # relevance.cost_per_case: each model's mean over its runs (networks, or evaluation runs) (threshold.*.mean_test_cost)
+    # relevance.cost_per_case is each model's mean over its runs (threshold.*.mean_test_cost)
     on = _("out of fold, mean over repeats") if cv else _("on test, mean over each model's runs")
     if amount == 0:
         return _("{at}, {model} and the baseline cost the same {on}.", at=at, model=cand, on=on)
