@@ -15,7 +15,6 @@ from enum import StrEnum
 
 from reportgen.model.noise import Interval
 from reportgen.model.seed import SeedNoise
-from reportgen.words import ratio
 from reportgen.words.i18n import _, p_
 
 
@@ -127,12 +126,10 @@ def noise_label(seed: SeedNoise, iv: Interval | None, interval_name: str) -> str
     elif seed.trivial:
         rule = _("seed rule fails (deterministic models; the gap is not positive)")
     elif side == Side.BASELINE:
-        rule = _(
-            "seed rule fails ({sd} sd, on the baseline's side)",
-            sd=ratio(seed.gap_in_sd, signed=True),
-        )
+        # the gap in seed sd is the rung's missing text or its check's number, said once
+        rule = _("seed rule fails (on the baseline's side)")
     else:
-        rule = _("seed rule fails ({sd} sd)", sd=ratio(seed.gap_in_sd, signed=True))
+        rule = _("seed rule fails")
     where = (
         f"{interval_name} {zero_words(iv)}" if iv else _("no {interval}", interval=interval_name)
     )

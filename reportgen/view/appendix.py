@@ -18,7 +18,7 @@ from reportgen.view.parts import (
     in_words,
     outcome,
     part_word,
-    said,
+    prints,
 )
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
@@ -104,14 +104,44 @@ def measured(
     value: float | int | None,
     bar: float | int | None,
     fmt: Callable[[float | int | None], str] = quantity,
+    check_id: str = "",
+    passed: bool | None = None,
 ) -> str:
-    """A check's value against its bar, as one short phrase; empty when neither is set."""
-    if value is None and bar is None:
+    """A check's value against its bar, as one short phrase in the reader's words ("−0.0051,
+    not above 0", "+0.88 seed sd; the rule needs more than 2"); empty when it has no value."""
+    if value is None:
+        # the check's text says it was not measured, and why
         return ""
-    shown = said(fmt(value), _("not measured"))
+    shown = fmt(value)
     if bar is None:
         return shown
-    return _("{value}, bar {bar}", value=shown, bar=given(bar))
+    limit = given(bar)
+    if passed is None:
+        return _("{value} against {bar}", value=shown, bar=limit)
+    if check_id == "validation-gap-vs-seed-sd":
+        return _("{value} seed sd; the rule needs more than {bar}", value=shown, bar=limit)
+    if check_id in (
+        "test-interval-excludes-zero",
+        "cv-interval-excludes-zero",
+        "interval-above-zero",
+    ):
+        if passed:
+            return _("{value}, above {bar}", value=shown, bar=limit)
+        return _("{value}, not above {bar}", value=shown, bar=limit)
+    if check_id == "useful-effect":
+        if passed:
+            return _("{value}, at or above the useful effect {bar}", value=shown, bar=limit)
+        return _("{value}, short of the useful effect {bar}", value=shown, bar=limit)
+    if check_id.startswith("not-worse-on-"):
+        if passed:
+            return _("{value}, above the no-worse margin {bar}", value=shown, bar=limit)
+        return _("{value}, below the no-worse margin {bar}", value=shown, bar=limit)
+    if check_id == "general-set-held":
+        return _("{value}, allowed {bar}", value=shown, bar=limit)
+    if check_id == "logged-equals-recomputed":
+        # its text says it whole ("20 of 22 logged values agree ..."); a count against 0 adds nothing
+        return ""
+    return _("{value} against {bar}", value=shown, bar=limit)
 
 
 def _with_decimals(d: int) -> Callable[[float | int | None], str]:
@@ -188,10 +218,23 @@ def facts(
                 text=in_words(timestamps_in(f.text or DASH), report),
                 status=fact_status(f.passed),
                 artefacts=artefact_list(list(f.artefacts), links, limit),
-                measured=measured(value, bar, value_format(report, f.id)) if with_values else "",
+                measured=_unsaid_measure(f, report) if with_values else "",
             )
         )
     return out
+
+
+def _unsaid_measure(check: Evidence | Check, report: Report) -> str:
+    """A check's value against its bar for the appendix, when its text does not print the
+    value already ("300 of 300 logged values agree" needs no "0 disagree")."""
+    if not isinstance(check, Check):
+        return ""
+    fmt = value_format(report, check.id)
+    phrase = measured(check.value, check.bar, fmt, check.id, check.passed)
+    value = fmt(check.value) if check.value is not None else ""
+    if not phrase or (value and prints(value, in_words(check.text or "", report))):
+        return ""
+    return phrase
 
 
 def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:

@@ -63,6 +63,12 @@ def cost_unit(unit: str | None) -> str:
     return unit if unit and unit != DEFAULT_COST_UNIT else _("cost units")
 
 
+def prints(value: str, text: str) -> bool:
+    """Whether ``text`` prints the number ``value`` as a whole number ("0.88" is not in
+    "+0.885" or "10.88"): one number said once per cell or row."""
+    return bool(value) and bool(re.search(rf"(?<![\d.,]){re.escape(value)}(?![.,]?\d)", text))
+
+
 def check_label(check_id: str) -> str:
     """A check's or fairness fact's id as its label reads ("manifest-verified" -> "manifest
     verified"), in the page's language; an id evreport does not know reads as its words."""

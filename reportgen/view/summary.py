@@ -21,6 +21,7 @@ from reportgen.view.parts import (
     in_words,
     metric_name,
     names,
+    prints,
     rung_status,
 )
 from reportgen.words import date_text, fixed, gap_decimals, interval
@@ -39,10 +40,13 @@ def check_words(check_id: str) -> str:
         "validation-gap-vs-seed-sd": _("validation gap in seed sd"),
         "test-interval-excludes-zero": _("test interval's lower end"),
         "cv-interval-excludes-zero": _("corrected interval's lower end"),
-        "useful-effect": _("lower end against the useful effect"),
+        "useful-effect": _("interval's lower end"),
         "general-set-held": _("general-set drop"),
         "interval-above-zero": _("interval's lower end"),
     }
+    if check_id.startswith("not-worse-on-"):
+        # TRANSLATORS: a slice's interval end on the worse side, before its value and margin
+        return _("worse end on {slice}", slice=check_id.removeprefix("not-worse-on-"))
     return words.get(check_id) or check_label(check_id)
 
 
@@ -449,7 +453,7 @@ def _failed_numbers(report: Report) -> dict[int, list[tuple[str, str]]]:
         if c.passed is False:
             cid = c.id or "check"
             fmt = value_format(report, cid)
-            what = measured(c.value, c.bar, fmt)
+            what = measured(c.value, c.bar, fmt, cid, c.passed)
             if what:
                 label = check_words(cid)
                 shown = fmt(c.value) if c.value is not None else ""
@@ -461,11 +465,7 @@ def _not_said(numbers: list[tuple[str, str]], *texts: str | None) -> list[str]:
     """The numbers of a rung whose value the row's own words do not print already (the
     missing text, the rung's summary): each number once per cell."""
     said = " ".join(t for t in texts if t)
-
-    def printed(value: str) -> bool:
-        return bool(value) and bool(re.search(rf"(?<![\d.,]){re.escape(value)}(?![.,]?\d)", said))
-
-    return [phrase for value, phrase in numbers if not printed(value)]
+    return [phrase for value, phrase in numbers if not prints(value, said)]
 
 
 def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:

@@ -97,11 +97,11 @@ def test_rung_three_label_says_how_each_line_came_out(seed):
     below = _iv(-0.03, -0.01)
     inside = replace(seed, gap_in_sd=-1.02, passes=False, trivial=False)
     assert noise_label(inside, below, "test interval") == (
-        "seed rule fails (−1.02 sd); test interval lies below zero"
+        "seed rule fails; test interval lies below zero"
     )
     beyond_b = replace(seed, gap_in_sd=-3.5, passes=False, trivial=False)
     assert noise_label(beyond_b, None, "test interval") == (
-        "seed rule fails (−3.50 sd, on the baseline's side); no test interval"
+        "seed rule fails (on the baseline's side); no test interval"
     )
     assert noise_label(seed, _iv(0.01, 0.03), "test interval") == (
         "seed rule passes; test interval lies above zero"
@@ -152,7 +152,7 @@ def test_an_interval_below_zero_without_the_seed_rule_claims_no_winner(reports):
     assert not any("the baseline is better" in x for x in r["decision"]["reasons"])
     assert r["decision"]["verdict"] == "keep-baseline"
     assert r["noise"]["block"]["excludes_zero"] is True
-    assert r["ladder"][2]["summary"] == "seed rule fails (−1.02 sd); test interval lies below zero"
+    assert r["ladder"][2]["summary"] == "seed rule fails; test interval lies below zero"
     assert "the candidate is worse" not in r["ladder"][3]["missing"]
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from reportgen.words.numbers import MINUS, gap_decimals, interval, ratio, with_sign
+from reportgen.words.numbers import MINUS, gap_decimals, interval, with_sign
 from tests.layouts.conftest import Built, strings
 
 #: the formats every consistency cell is built in
@@ -449,10 +449,8 @@ def rung3_label(t: Texts) -> list[str]:
     says_fail = "seed rule fails" in text or "seed rule unmeasured" in text
     if passes != says_pass or passes == says_fail:
         out.append(f"rung 3 disagrees with noise.seed.passes = {passes}: {text}")
-    sd = seed.get("gap_in_sd")
-    hit = re.search(r"seed rule fails \(([^ ]+) sd", text)
-    if hit and _num(sd) and hit.group(1) != ratio(sd, signed=True):
-        out.append(f"rung 3 prints {hit.group(1)} sd, gap_in_sd is {ratio(sd, signed=True)}")
+    if re.search(r"seed rule fails \([^)]*\d", text):
+        out.append(f"rung 3's label prints a number its missing text says: {text}")
     return out
 
 

@@ -90,7 +90,7 @@ def test_counts_are_integers_and_nouns_agree():
     assert count(25) == "25"
     assert quantity(25.0) == "25"
     assert measured(25, None) == "25"
-    assert measured(0, 0) == "0, bar 0"
+    assert measured(0, 0) == "0 against 0"
     assert count_noun(1, "empty bin") == "1 empty bin"
     assert count_noun(3, "batch") == "3 batches"
     assert count_noun(2.0, "row") == "2 rows"

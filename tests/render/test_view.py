@@ -7,6 +7,8 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from reportgen import view
 from reportgen.model import Report
 from reportgen.model.noise import SignDisagreement
@@ -84,12 +86,37 @@ def test_page_one_numbers_behind_unshown_rungs(weekly_churn):
     # a number once per cell
     assert "+0.88" in rows["larger than noise"].page_missing
     assert rows["larger than noise"].numbers == [
-        "test interval's lower end: \u22120.0051, bar 0",  # the interval's decimals
+        "test interval's lower end: \u22120.0051, not above 0",  # the interval's decimals
     ]
     assert rows["relevant"].numbers == [
-        "not worse on shifted: \u22120.0511, bar \u22120.005",
-        "lower end against the useful effect: \u22120.0051, bar 0.005",
+        "worse end on shifted: \u22120.0511, below the no-worse margin \u22120.005",
+        "interval's lower end: \u22120.0051, short of the useful effect 0.005",
     ]
+    # the rung's label leaves the gap in seed sd to the missing text: said once in the row
+    three = rows["larger than noise"]
+    assert three.summary == "seed rule fails; test interval includes zero"
+    assert "+0.88" not in (three.summary or "") + " ".join(three.numbers)
+
+
+@pytest.mark.parametrize(
+    ("cid", "value", "bar", "passed", "words"),
+    [
+        ("validation-gap-vs-seed-sd", 0.88, 2, False, "0.88 seed sd; the rule needs more than 2"),
+        ("test-interval-excludes-zero", 0.01, 0, True, "0.01, above 0"),
+        ("cv-interval-excludes-zero", -0.01, 0, False, "-0.01, not above 0"),
+        ("useful-effect", 0.02, 0.01, True, "0.02, at or above the useful effect 0.01"),
+        ("not-worse-on-x", -0.03, -0.02, False, "-0.03, below the no-worse margin \u22120.02"),
+        ("general-set-held", 0.01, 0.02, True, "0.01, allowed 0.02"),
+        ("logged-equals-recomputed", 0, 0, True, ""),
+        ("some-new-check", 3, 4, None, "3 against 4"),
+        ("some-new-check", 3, None, None, "3"),
+    ],
+)
+def test_a_value_against_its_bar_reads_as_words(cid, value, bar, passed, words):
+    from reportgen.view.appendix import measured
+
+    assert measured(value, bar, str, cid, passed) == words
+    assert ", bar " not in measured(value, bar, str, cid, passed)
 
 
 def test_artefacts_counted_not_silently_capped(weekly_churn):
