@@ -110,6 +110,10 @@ unit           = "follow-up costs (a missed malignancy counts as five unneeded b
 
 [reconsider]
 when = ["data from another hospital or scanner are available"]
+
+[models]
+mlp    = "MLP"
+logreg = "logistic regression"
 """
 
 README = """# breast-cancer (scikit-learn's built-in data)

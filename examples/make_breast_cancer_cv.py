@@ -105,6 +105,10 @@ design = "cv"
 
 [reconsider]
 when = ["data from another hospital or scanner are available"]
+
+[models]
+mlp    = "MLP"
+logreg = "logistic regression"
 """
     (OUT / "evreport.toml").write_text(text)
 

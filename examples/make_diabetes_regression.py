@@ -78,6 +78,10 @@ slice = "age_band"
 
 [reconsider]
 when = ["a second cohort with the same baseline measurements is available"]
+
+[models]
+mlp   = "MLP"
+ridge = "ridge regression"
 """
 
 README = """# diabetes-regression (scikit-learn's built-in data)

@@ -76,6 +76,10 @@ bins         = 10
 
 [reconsider]
 when = ["digits written by other people (another census form) are available"]
+
+[models]
+mlp    = "MLP"
+logreg = "logistic regression"
 """
 
 README = """# digits-multiclass (scikit-learn's built-in data)

@@ -214,6 +214,10 @@ bins      = 10
 
 [reconsider]
 when = ["the MLP's paired per-seed test gain stays above 0.02 on a fresh draw of 2,000 test points"]
+
+[models]
+"tanh-mlp" = "tanh MLP"
+logreg     = "logistic regression"
 """
 
 README = """# moons-tie (synthetic example)

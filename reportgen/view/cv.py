@@ -11,7 +11,7 @@ from reportgen.model.common import TTest
 from reportgen.model.cv import CrossValidation
 from reportgen.model.seed import SeedNoise
 from reportgen.view.noise import IntervalRow, SeedRow, seed_rows
-from reportgen.view.parts import Figure, Row, chart_figure, metric_name, names
+from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -71,7 +71,8 @@ def cv_view(report: Report, charts: Collection[str]) -> CvView | None:
     cv = noise.cv
     if cv is None:
         return None
-    lines = list(noise.lines) + [DASH] * (3 - len(noise.lines))
+    # model ids as their display names, as the held-out design's noise lines
+    lines = [in_words(x, report) for x in noise.lines] + [DASH] * (3 - len(noise.lines))
     covers = list(noise.covers) + [DASH] * (3 - len(noise.covers))
     seed = noise.seed
     has_test = noise.block is not None
@@ -88,7 +89,7 @@ def cv_view(report: Report, charts: Collection[str]) -> CvView | None:
         interval_rows=_interval_rows(cv),
         bayes_rows=_bayes_rows(cv),
         facts=_facts(cv),
-        planning=cv.planning.text,
+        planning=in_words(cv.planning.text, report) if cv.planning.text else cv.planning.text,
         reason=cv.reason,
         test_line=lines[2] if has_test else None,
         test_covers=covers[2] if has_test else None,

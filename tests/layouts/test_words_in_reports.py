@@ -102,5 +102,9 @@ def test_the_view_says_what_is_missing_never_a_placeholder(cell, built_cells):
 def test_a_check_without_a_value_says_not_measured():
     from reportgen.view.appendix import measured
 
-    assert measured(None, -0.005) == "not measured, bar −0.005"
-    assert measured(-0.0175, -0.005) == "−0.0175, bar −0.005"
+    # the check's own text says it was not measured and why; its value phrase adds nothing
+    assert measured(None, -0.005) == ""
+    assert measured(-0.0175, -0.005) == "−0.0175 against −0.005"
+    assert measured(-0.0175, -0.005, check_id="not-worse-on-a", passed=False) == (
+        "−0.0175, below the no-worse margin −0.005"
+    )

@@ -70,7 +70,11 @@ def test_report_json_carries_the_display_names(weekly_churn):
         "mlp": "MLP (1 x 32)",
         "gbm": "gradient boosting",
     }
-    assert load("moons-tie")["project"]["display_names"] == {}
+    assert load("moons-tie")["project"]["display_names"] == {
+        "tanh-mlp": "tanh MLP",
+        "logreg": "logistic regression",
+    }
+    assert load("minimal")["project"]["display_names"] == {}
 
 
 def test_page_names_models_by_display_name(weekly_churn):

@@ -67,7 +67,7 @@ def test_a_description_says_it_is_the_mean_over_the_networks():
     r2 = report["descriptions"][0]
     assert row.label == "R² (a description, not the claim's metric)"
     assert row.value.startswith(
-        f"mlp {r2['candidate']:.3f}, ridge {r2['baseline']:.3f} (each the mean over the "
+        f"MLP {r2['candidate']:.3f}, ridge regression {r2['baseline']:.3f} (each the mean over the "
         f"model's {r2['networks']['candidate']} networks); gap "
         f"{_plain(r2['gap'], 3)}, 95% block bootstrap "
     )
