@@ -64,7 +64,7 @@ def absent_view(report: Report) -> AbsentView:
     return AbsentView(threshold_absent(key), calibration_absent(key))
 
 
-def _networks(nets: IntPair) -> str:
+def mean_over_networks(nets: IntPair) -> str:
     """Whose mean a description's value is: each model's networks (the tables beside it show
     one representative network)."""
     c, b = nets.candidate, nets.baseline
@@ -89,7 +89,7 @@ def description_rows(report: Report) -> list[Row]:
             candidate_value=prob(d.candidate),
             baseline=base,
             baseline_value=prob(d.baseline),
-            networks=_networks(d.networks),
+            networks=mean_over_networks(d.networks),
         )
         if d.low is not None:
             digits = gap_decimals(d.gap, d.low, d.high)

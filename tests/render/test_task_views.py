@@ -185,3 +185,31 @@ def test_the_cross_validation_task_pages_show_threshold_roc_pr_and_calibration(r
     assert "Confusion matrices out of fold" in text
     assert "ROC AUC, mean over repeats" in text
     assert "ECE, mean over repeats" in text
+
+
+def test_multiclass_page_one_gives_accuracy_and_macro_f1_on_the_results_basis():
+    """Log loss alone under "reads digits better": page one also gives each model's accuracy and
+    macro F1, the mean over its networks on test, the very figures of Results at a glance."""
+    report = load("digits-multiclass")
+    view = build_view(Report.from_json(report), ())
+    text = view.decision.companions
+    assert text and view.decision.companions_label == "On test"
+    table = {
+        (x.metric, x.model): x.mean
+        for p in view.results.parts
+        if p.title.startswith("Test")
+        for x in p.lines
+    }
+    for metric, shown in (("accuracy", "accuracy"), ("macro_f1", "macro F1")):
+        rows = {
+            r["model"]: r["mean"]
+            for r in report["results"]
+            if r["part"] == "test" and r["metric"] == metric
+        }
+        cand, base = f"{rows['mlp']:.4f}", f"{rows['logreg']:.4f}"
+        assert f"{shown}: mlp {cand}, logreg {base}" in text
+        assert table[(shown, "mlp")] == cand and table[(shown, "logreg")] == base
+    assert "each the mean over the model's 5 networks" in text
+    assert "log loss" not in text  # the claim's metric is the claim box's
+    # other tasks' page one is unchanged
+    assert build_view(Report.from_json(load("weekly-churn")), ()).decision.companions is None
