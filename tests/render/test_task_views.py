@@ -237,13 +237,14 @@ def test_multiclass_section_prints_no_single_network_accuracy(rendered):
     # no accuracy there at all (the word is the HTML tables' and charts' only in their captions)
     assert "accuracy" not in text
     assert f"{sec['baseline']['accuracy']:.3f}" not in text  # logreg seed 1's 0.967
-    # the macro F1 there is on the results' basis: each model's mean over its networks
+    # the macro F1 there is on the results' basis, each model's mean over its networks, with
+    # the table's digits: the same figures as Results at a glance prints
     means = {
         r["model"]: r["mean"]
         for r in report["results"]
         if r["part"] == "test" and r["metric"] == "macro_f1"
     }
     assert (
-        f"mlp {means['mlp']:.3f}, logreg {means['logreg']:.3f} (each the mean over the model's 5 networks)"
+        f"mlp {means['mlp']:.4f}, logreg {means['logreg']:.4f} (each the mean over the model's 5 networks)"
         in text
     )
