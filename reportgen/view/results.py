@@ -81,7 +81,8 @@ class ResultsView:
     gap: str | None
 
 
-def _label(report: Report, name: str) -> str:
+def metric_label(report: Report, name: str) -> str:
+    """A metric's name as the table prints it, with the target's unit for a regression metric."""
     label = labels().get(name, name.replace("_", " "))
     unit = report.project.unit
     if name in POWERS and unit:
@@ -103,7 +104,7 @@ def _part(report: Report, part: str, rows: list[ResultRow]) -> ResultPart:
         )
     lines = [
         ResultLine(
-            metric=_label(report, r.metric),
+            metric=metric_label(report, r.metric),
             model=shown.get(r.model, r.model),
             mean=metric(r.mean),
             sd=spread(r.sd),
@@ -114,7 +115,7 @@ def _part(report: Report, part: str, rows: list[ResultRow]) -> ResultPart:
     ]
     bases: dict[str, list[str]] = {}
     for r in rows:
-        label = _label(report, r.metric)
+        label = metric_label(report, r.metric)
         said = bases.setdefault(r.basis, [])
         if label not in said:
             said.append(label)

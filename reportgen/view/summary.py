@@ -7,9 +7,11 @@ import re
 from dataclasses import dataclass
 
 from reportgen.model import Report
-from reportgen.model.enums import Kind, RungStatus, Verdict
+from reportgen.model.common import IntPair
+from reportgen.model.enums import Kind, RungStatus, Task, Verdict
 from reportgen.model.ladder import Rung
 from reportgen.model.noise import SignDisagreement
+from reportgen.model.results import ResultRow
 from reportgen.names import RUNG_NAMES
 from reportgen.view.appendix import measured, value_format
 from reportgen.view.artefacts import ArtefactList, PathText, artefact_list, path_text
@@ -24,8 +26,11 @@ from reportgen.view.parts import (
     prints,
     rung_status,
 )
+from reportgen.view.results import metric_label
+from reportgen.view.results import parts as result_parts
+from reportgen.view.tasks import mean_over_networks
 from reportgen.words import date_text, fixed, gap_decimals, interval
-from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, timestamp
+from reportgen.words.cells import DASH, cost, count, gap, gap_with_interval, metric, timestamp
 from reportgen.words.i18n import _, current, n_, p_
 from reportgen.words.rungs import rung_word, status_word
 
@@ -139,6 +144,10 @@ class DecisionView:
     #: the two-level interval (seeds and blocks) holds zero while the primary one excludes it:
     #: the noise page says so, and page one says it too
     two_level: str | None = None
+    #: a multi-class claim's companion figures (accuracy, macro F1) beside its metric: each
+    #: model's mean over its networks, as Results at a glance prints them; with its label
+    companions: str | None = None
+    companions_label: str | None = None
 
 
 def header_view(report: Report) -> Header:
@@ -246,7 +255,50 @@ def decision_view(report: Report) -> DecisionView:
         in_units=_in_units(report),
         sign_flip=sign_flip,
         two_level=two_level,
+        **_companions(report),
     )
+
+
+def _companions(report: Report) -> dict[str, str | None]:
+    """A multi-class claim's companions of its metric (accuracy, macro F1), each model's figure
+    on the primary interval's part from report.json ``results`` (the mean over its networks,
+    as Results at a glance prints it); nothing for other tasks."""
+    none: dict[str, str | None] = {"companions": None, "companions_label": None}
+    if report.project.task != Task.MULTICLASS or not report.results:
+        return none
+    iv = report.noise.interval
+    part = {"cross-validation": "cv"}.get(iv.part or "", iv.part or "test") if iv else "test"
+    cand_id, base_id = ids(report)
+    cand, base = names(report)
+    rows: dict[str, dict[str, ResultRow]] = {}
+    for r in report.results:
+        if r.part == part and r.metric != report.project.metric and r.mean is not None:
+            rows.setdefault(r.metric, {})[r.model] = r
+    both = [(m, by) for m, by in rows.items() if cand_id in by and base_id in by]
+    if not both:
+        return none
+    figures = "; ".join(
+        _(
+            "{metric}: {candidate} {candidate_value}, {baseline} {baseline_value}",
+            metric=metric_label(report, m),
+            candidate=cand,
+            candidate_value=metric(by[cand_id].mean),
+            baseline=base,
+            baseline_value=metric(by[base_id].mean),
+        )
+        for m, by in both
+    )
+    first = both[0][1]
+    nets = IntPair(candidate=first[cand_id].networks, baseline=first[base_id].networks)
+    label = p_("page one label", "On test") if part == "test" else result_parts().get(part, part)
+    return {
+        "companions": _(
+            "{figures} ({networks}, as in Results at a glance).",
+            figures=figures,
+            networks=mean_over_networks(nets),
+        ),
+        "companions_label": label,
+    }
 
 
 def primary_interval_text(report: Report) -> str | None:

@@ -131,3 +131,51 @@ def test_a_grown_cross_validation_project_prints_as_many_pages(tmp_path):
     (few, pages_few), (many, pages_many) = counts
     assert many > 2 * few
     assert pages_many == pages_few <= 6
+
+
+#: the fill the multi-class report keeps on every page but the last (docs/report.md asks half)
+MULTICLASS_FILL = 0.75
+
+
+def test_the_multiclass_pages_are_three_quarters_full(example_builds):
+    """digits-multiclass's multi-class page ended a third blank, its reliability diagram moved
+    to the next page: the calibration figures now close that page, the diagram opens the next."""
+    fills = page_fills(example_builds["digits-multiclass"][1]["report.pdf"])
+    thin = [(i + 1, round(f, 2)) for i, f in enumerate(fills[:-1]) if f < MULTICLASS_FILL]
+    assert thin == [], f"pages less than {MULTICLASS_FILL:.0%} full (page, fill): {thin}; {fills}"
+    assert len(fills) <= 7
+
+
+def lone_commas(pdf: bytes, page_no: int = 0) -> list[str]:
+    """Commas set apart from the word they follow on their line (more than 4 pt after its last
+    glyph), each with the text before it."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        page = doc[page_no]
+        tp = page.get_textpage()
+        lone = []
+        for i in range(tp.count_chars()):
+            if tp.get_text_range(i, 1) != ",":
+                continue
+            j = i - 1
+            while j >= 0 and tp.get_text_range(j, 1).isspace():
+                j -= 1
+            if j < 0:
+                continue
+            before, comma = tp.get_charbox(j), tp.get_charbox(i)
+            same_line = abs(comma[1] - before[1]) < 2
+            if same_line and comma[0] - before[2] > 4:
+                lone.append(tp.get_text_range(max(0, j - 20), j + 1 - max(0, j - 20)))
+        tp.close()
+        page.close()
+        return lone
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_wrapped_file_name_keeps_its_comma(example_builds, name):
+    """The ladder's artefact list: a file name wrapped in its cell left its comma alone at the
+    cell's right edge (digits p1, rung 3: "mlp-mlp-alpha0.1-s1- / validation.parquet    ,")."""
+    lone = lone_commas(example_builds[name][1]["report.pdf"])
+    assert lone == [], f"{name}: page one's commas apart from their word: {lone}"

@@ -3,7 +3,9 @@ the words policy, checked here with plain Python formatting (never reportgen.wor
 
 from __future__ import annotations
 
+import html as html_text
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -185,3 +187,64 @@ def test_the_cross_validation_task_pages_show_threshold_roc_pr_and_calibration(r
     assert "Confusion matrices out of fold" in text
     assert "ROC AUC, mean over repeats" in text
     assert "ECE, mean over repeats" in text
+
+
+def test_multiclass_page_one_gives_accuracy_and_macro_f1_on_the_results_basis():
+    """Log loss alone under "reads digits better": page one also gives each model's accuracy and
+    macro F1, the mean over its networks on test, the very figures of Results at a glance."""
+    report = load("digits-multiclass")
+    view = build_view(Report.from_json(report), ())
+    text = view.decision.companions
+    assert text and view.decision.companions_label == "On test"
+    table = {
+        (x.metric, x.model): x.mean
+        for p in view.results.parts
+        if p.title.startswith("Test")
+        for x in p.lines
+    }
+    for metric, shown in (("accuracy", "accuracy"), ("macro_f1", "macro F1")):
+        rows = {
+            r["model"]: r["mean"]
+            for r in report["results"]
+            if r["part"] == "test" and r["metric"] == metric
+        }
+        cand, base = f"{rows['mlp']:.4f}", f"{rows['logreg']:.4f}"
+        assert f"{shown}: MLP {cand}, logistic regression {base}" in text  # display names
+        assert table[(shown, "mlp")] == cand and table[(shown, "logreg")] == base
+    assert "each the mean over the model's 5 networks" in text
+    assert "log loss" not in text  # the claim's metric is the claim box's
+    # other tasks' page one is unchanged
+    assert build_view(Report.from_json(load("weekly-churn")), ()).decision.companions is None
+
+
+def test_multiclass_section_prints_no_single_network_accuracy(rendered):
+    """One network's accuracy (digits: mlp seed 5 0.961 < logreg seed 1 0.967) beside the macro
+    F1 mean over five networks (mlp ahead) pointed opposite ways and contradicted Results at a
+    glance's mean accuracy: the section says its figures are one network's and where the means
+    are, and prints no accuracy of its own."""
+    report = load("digits-multiclass")
+    sec = report["multiclass"]
+    view = build_view(Report.from_json(report), ()).multiclass
+    for r in view.summary:
+        assert "accuracy" not in r.label
+    html = rendered("digits-multiclass")["report.html"].decode("utf-8")
+    part = html.split('<section class="multiclass', 1)[1].split("</section>", 1)[0]
+    text = html_text.unescape(" ".join(re.sub(r"<[^>]+>", " ", part).split()))
+    assert "one representative network per model" in text
+    assert (
+        "each model's mean over its networks, with its interval, is in Results at a glance" in text
+    )
+    # no accuracy there at all (the word is the HTML tables' and charts' only in their captions)
+    assert "accuracy" not in text
+    assert f"{sec['baseline']['accuracy']:.3f}" not in text  # logreg seed 1's 0.967
+    # the macro F1 there is on the results' basis, each model's mean over its networks, with
+    # the table's digits: the same figures as Results at a glance prints
+    means = {
+        r["model"]: r["mean"]
+        for r in report["results"]
+        if r["part"] == "test" and r["metric"] == "macro_f1"
+    }
+    assert (
+        f"MLP {means['mlp']:.4f}, logistic regression {means['logreg']:.4f} (each the mean over "
+        "the model's 5 networks)" in text
+    )
