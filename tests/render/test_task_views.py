@@ -210,7 +210,7 @@ def test_multiclass_page_one_gives_accuracy_and_macro_f1_on_the_results_basis():
         }
         cand, base = f"{rows['mlp']:.4f}", f"{rows['logreg']:.4f}"
         assert f"{shown}: MLP {cand}, logistic regression {base}" in text  # display names
-        assert table[(shown, "mlp")] == cand and table[(shown, "logreg")] == base
+        assert table[(shown, "MLP")] == cand and table[(shown, "logistic regression")] == base
     assert "each the mean over the model's 5 networks" in text
     assert "log loss" not in text  # the claim's metric is the claim box's
     # other tasks' page one is unchanged
