@@ -68,6 +68,19 @@ function boxes(doc, win) {
     for (let j = i + 1; j < badges.length; j++)
       if (cross(r(badges[i]), r(badges[j])))
         problems.push({kind: "badges overlap", text: what(badges[i]) + " | " + what(badges[j])});
+  // a caption (a table's or a figure's) wraps within the screen: its lines are never cut at
+  // the edge, even when its table scrolls sideways
+  for (const cap of doc.querySelectorAll("caption, figcaption")) {
+    if (!seen(cap)) continue;
+    const range = doc.createRange();
+    range.selectNodeContents(cap);
+    for (const line of range.getClientRects()) {
+      if (line.width >= 1 && line.right > win.innerWidth + 1) {
+        problems.push({kind: "caption cut at the screen edge", text: what(cap).slice(0, 50)});
+        break;
+      }
+    }
+  }
   // the claim boxes never overlap; on a narrow screen they stack, each the full width
   const claims = [...doc.querySelectorAll(".claim-box")].filter(seen);
   for (let i = 0; i < claims.length; i++)
