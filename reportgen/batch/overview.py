@@ -66,6 +66,8 @@ class MissingLine:
 
     rung: str
     items: list[tuple[int, str]]  # (count, text)
+    #: some text stands for alike sentences whose numbers differ (shown as N)
+    numbers_vary: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,11 @@ class Overview:
     def charts(self) -> tuple[BarChart, BarChart]:
         """The two bar charts in the order drawn: supported rung, then verdict."""
         return (self.rung_chart, self.verdict_chart)
+
+    @property
+    def numbers_vary(self) -> bool:
+        """Some missing thing stands for alike sentences whose numbers differ (shown as N)."""
+        return any(m.numbers_vary for m in self.missing)
 
     @property
     def failures_count(self) -> int:
@@ -168,6 +175,7 @@ def overview_context(rows: Sequence[dict[str, Any]], extra: Mapping[str, Any]) -
         MissingLine(
             f"{rung} {rung_word(RUNG_NAMES[int(rung) - 1])}",
             [(m["count"], m["text"]) for m in items],
+            any(m.get("numbers_vary") for m in items),
         )
         for rung, items in sorted((extra.get("missing_by_rung") or {}).items())
         if items

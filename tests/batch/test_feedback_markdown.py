@@ -193,3 +193,10 @@ def test_cross_validated_advice_follows_the_repeat_planning():
     harm = replace(rep.noise.interval, low=-0.03, high=-0.01, gap=-0.02)
     said = advice(replace(rep, noise=replace(rep.noise, interval=harm)), 3)
     assert "lies wholly below zero" in said and "across the folds" in said
+
+
+def test_advice_s_seed_rule_id_is_the_checks_own():
+    from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
+    from reportgen.grading import advice
+
+    assert advice.SEED_RULE == SEED_RULE.id
