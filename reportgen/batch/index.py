@@ -223,12 +223,17 @@ def _display(r: dict[str, Any]) -> dict[str, str]:
 
 
 def _verdict(r: dict[str, Any]) -> str:
+    """A row's verdict as index.html and the console print it: "keep gradient boosting"."""
     v = r.get("verdict")
     if not v:
         return cells.DASH
     d = _display(r)
     words = _verdict_words(str(v), d.get("candidate"), d.get("baseline") or r.get("recommend"))
     return str(v) if words is None else words
+
+
+#: a row's verdict in words with the model it keeps (the console's progress lines too)
+row_verdict = _verdict
 
 
 def _points(r: dict[str, Any]) -> str:

@@ -274,12 +274,14 @@ def test_csv_cells_cannot_become_formulas():
 
 def test_progress_plain_lines():
     buf = io.StringIO()
-    Progress(buf)(3, 100, {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.23})
+    mlp = {"candidate": "mlp", "baseline": "logreg"}
+    row = {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.23, "display": mlp}
+    Progress(buf)(3, 100, row)
     Progress(buf)(
         4, 100, {"name": "bob", "status": "error", "error": "bad\x1b[31m", "seconds": 0.5}
     )
     assert buf.getvalue().splitlines() == [
-        "[3/100] alice: ok (adopt) 1.2 s",
+        "[3/100] alice: ok (adopt mlp) 1.2 s",
         "[4/100] bob: error: bad [31m 0.5 s",
     ]
 
@@ -328,8 +330,8 @@ def test_progress_bar_on_a_terminal():
     buf = Tty()
     bar = Progress(buf, width=10)
     bar(1, 2, {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.0})
-    bar(2, 2, {"name": "bob", "status": "ok", "verdict": "adopt", "seconds": 1.0})
+    bar(2, 2, {"name": "bob", "status": "ok", "verdict": "roll-back", "seconds": 1.0})
     assert buf.getvalue() == (
-        "\r#####..... [1/2] alice: ok (adopt) 1.0 s\x1b[K"
-        "\r########## [2/2] bob: ok (adopt) 1.0 s\x1b[K\n"
+        "\r#####..... [1/2] alice: ok (adopt the candidate) 1.0 s\x1b[K"
+        "\r########## [2/2] bob: ok (roll back to the baseline) 1.0 s\x1b[K\n"
     )
