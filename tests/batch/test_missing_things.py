@@ -83,3 +83,14 @@ def test_missing_things_in_a_ukrainian_batch_are_ukrainian_labels(tmp_path):
     text = " ".join(m["text"] for rung in ("3", "4") for m in missing[rung])
     assert not re.search(r"\b(fail|gap|interval|useful|effect|worse)\b", text), text
     assert "shifted" in text  # the slice's name stays as the user wrote it
+
+
+def test_the_verdict_chart_names_each_verdict_in_words():
+    from reportgen.batch.overview import overview_context
+
+    rows = [{"name": "a", "status": "ok", "verdict": "keep-baseline", "supported_rung": 2}]
+    labels = [b.label for b in overview_context(rows, {}).verdict_chart.bars]
+    assert labels == ["adopt", "keep the baseline", "roll back", "inconclusive"]
+    with speaking("uk"):
+        labels = [b.label for b in overview_context(rows, {}).verdict_chart.bars]
+    assert labels == ["прийняти", "залишити базову модель", "відкотити", "без висновку"]
