@@ -193,8 +193,10 @@ def test_mixed_batch(tmp_path, fake_ref):
                 "before_after",
                 report["before_after"]["difference"],
             )
-        else:
+        elif report["noise"]["block"]:
             assert (row["gap_kind"], row["gap"]) == ("block", report["noise"]["block"]["gap"])
+        else:
+            assert (row["gap_kind"], row["gap"]) == ("cv", report["noise"]["interval"]["gap"])
     assert rows["carol"]["source"] == str(subs / "carol.zip")
 
     table = list(csv.DictReader(io.StringIO((out / "summary.csv").read_text())))
