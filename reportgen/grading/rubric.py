@@ -79,7 +79,10 @@ def label_words(line: Line) -> str:
         i = int(line.key)
         return _("rung {n} ({name})", n=i, name=rung_word(RUNG_NAMES[i - 1]))
     if line.kind == "check":
-        return _("check {name}", name=line.key)
+        from reportgen.view.parts import check_label
+
+        # the report's own label of the check ("logged equals recomputed"), not its id
+        return _("check {name}", name=check_label(line.key))
     if line.kind == "claim":
         return _("an honest claim")
     if line.kind == "warnings":
