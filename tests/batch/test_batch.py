@@ -337,3 +337,24 @@ def test_progress_bar_on_a_terminal():
         "\r#####..... [1/2] alice: ok (adopt the candidate) 1.0 s\x1b[K"
         "\r########## [2/2] bob: ok (roll back to the baseline) 1.0 s\x1b[K\n"
     )
+
+
+def test_a_ukrainian_batch_says_a_hung_or_crashed_worker_in_ukrainian(tmp_path, fake_ref):
+    from tests.i18n.english import english_runs
+
+    subs = tmp_path / "subs"
+    make_project(subs / "hung", "sleep", seconds=60)
+    make_project(subs / "crashes", "crash")
+    result = run_batch(
+        [subs],
+        tmp_path / "out",
+        formats=("json",),
+        jobs=2,
+        timeout=1.5,
+        build=fake_ref,
+        language="uk",
+    )
+    rows = {r["name"]: r["error"] for r in result.rows}
+    assert rows["hung"] == "перевищено ліміт часу (1,5 с); проєкт зупинено", rows
+    assert rows["crashes"].startswith("робочий процес аварійно завершився (код виходу 7)")
+    assert all(english_runs(e, "") == [] for e in rows.values()), rows
