@@ -107,7 +107,8 @@ def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_opti
     language = build_options.pop("lang")
     try:
         check_environment()
-        grading = _grading_options(rubric, roster, deadline, force)
+        with speaking(language):  # a bad rubric, roster or deadline said in the batch's language
+            grading = _grading_options(rubric, roster, deadline, force)
         result = run_batch(
             submissions, out, **build_options, progress=progress, grading=grading, language=language
         )

@@ -239,3 +239,65 @@ def test_a_ukrainian_batch_says_a_busy_or_unwritable_out_in_ukrainian(tmp_path):
     with speaking("uk"):
         message = write_failed(out, full).problems[0].message
     assert english_runs(message, "") == [] and "--out" in message, message
+
+
+@pytest.mark.parametrize(
+    ("doc", "english"),
+    [
+        ({"rungs": {"corect": 1}}, "rubric: unknown rung 'corect'; did you mean 'correct'?"),
+        ({"rungs": {"correct": {"shwn": 1}}}, "unknown status of rung correct 'shwn'"),
+        ({"rungs": {"correct": -1}}, "rubric [rungs] correct.shown = -1 is negative"),
+        ({"rungs": {"correct": "x"}}, "rubric [rungs] correct must be { shown = 3, partly = 1 }"),
+        (
+            {"rungs": {"correct": {"shown": "x"}}},
+            "rubric [rungs] correct.shown = 'x' is not a number",
+        ),
+        ({"rungs": {"credit": "ladder"}}, "credit = 'ladder' is not one of 'credited', 'status'"),
+        ({"checks": {"no-such-check": 1}}, "rubric: unknown check 'no-such-check'"),
+        ({"claim": {"honesty": 1}}, "rubric: unknown key in [claim] 'honesty'"),
+        ({"deductions": {"late": 1, "max_warnings": 2}}, "max_warnings needs per_warning"),
+        ({"rungs": []}, "rubric [rungs] must be a table"),
+        ({"extra": {}}, "rubric: unknown table '[extra]'"),
+        ({}, "gives no points"),
+    ],
+)
+def test_a_bad_rubric_is_refused_in_the_batch_s_language(doc, english):
+    from reportgen.errors import UsageError
+    from reportgen.words.i18n import speaking
+    from tests.i18n.english import english_runs
+
+    with pytest.raises(UsageError) as raised:
+        parse_rubric(doc)
+    assert english in str(raised.value), raised.value
+    with speaking("uk"), pytest.raises(UsageError) as raised:
+        parse_rubric(doc)
+    said = str(raised.value)
+    assert said.startswith("рубрика") and english_runs(said, "") == [], said
+
+
+def test_a_bad_roster_or_deadline_is_refused_in_the_batch_s_language(tmp_path):
+    from reportgen.errors import UsageError
+    from reportgen.grading import load_roster, parse_deadline
+    from reportgen.grading.rubric import load_rubric
+    from reportgen.words.i18n import speaking
+    from tests.i18n.english import english_runs
+
+    (tmp_path / "no-header.csv").write_text("foo,bar\n1,2\n", encoding="utf-8")
+    (tmp_path / "short.csv").write_text("submission,student\nalice\n", encoding="utf-8")
+    (tmp_path / "twice.csv").write_text("submission,student\na,1\na,2\n", encoding="utf-8")
+    calls = [
+        (lambda: load_roster(tmp_path / "none.csv"), "does not exist"),
+        (lambda: load_roster(tmp_path / "no-header.csv"), "needs a header"),
+        (lambda: load_roster(tmp_path / "short.csv"), "line 2 has too few columns"),
+        (lambda: load_roster(tmp_path / "twice.csv"), "submission 'a' is listed twice"),
+        (lambda: parse_deadline("Friday"), "is not an ISO 8601 date-time such as"),
+        (lambda: load_rubric(tmp_path / "none.toml"), "does not exist"),
+    ]
+    for call, english in calls:
+        with pytest.raises(UsageError) as raised:
+            call()
+        assert english in str(raised.value), raised.value
+        with speaking("uk"), pytest.raises(UsageError) as raised:
+            call()
+        said = str(raised.value)
+        assert english not in said and english_runs(said, "") == [], said
