@@ -15,8 +15,8 @@ from reportgen.safe import TMP_PREFIX, FolderBusy, atomic_write, fsync_folder, l
 from reportgen.words.i18n import _
 
 
-def write_error(path: Path, e: OSError) -> InputError:
-    """An OSError while writing as one clear line (read-only folder, full disk ...)."""
+def write_reason(e: OSError) -> str:
+    """Why a write failed, in the current language: "the disk is full", "permission denied"."""
     reasons: dict[int | None, str] = {
         errno.ENOSPC: _("the disk is full"),
         errno.EDQUOT: _("the disk quota is exceeded"),
@@ -24,7 +24,12 @@ def write_error(path: Path, e: OSError) -> InputError:
         errno.EACCES: _("permission denied"),
         errno.EPERM: _("permission denied"),
     }
-    why = reasons.get(e.errno, e.strerror or type(e).__name__)
+    return reasons.get(e.errno, e.strerror or type(e).__name__)
+
+
+def write_error(path: Path, e: OSError) -> InputError:
+    """An OSError while writing as one clear line (read-only folder, full disk ...)."""
+    why = write_reason(e)
     name = display_name(path)
     return InputError(_("cannot write here: {why}", why=why), path=name, slug="cannot-write")
 

@@ -20,6 +20,7 @@ from reportgen.batch.intake import Submission
 from reportgen.batch.outdir import STAGE, TMP_NAME, UNZIP
 from reportgen.errors import EvreportError, InputError, clean_text, display_name
 from reportgen.model import Report
+from reportgen.model.enums import IntervalSource
 from reportgen.names import RUNG_NAMES
 from reportgen.safe import TreeTooLarge, walk_tree
 from reportgen.words.i18n import _, local_number, n_, speaking
@@ -357,13 +358,16 @@ def summary_fields(report: Report) -> dict[str, Any]:
         "baseline": base,
         "recommend": {cand_id: cand, base_id: base}.get(rec, rec) if rec else None,
     }
-    # the gap the summary reports: a before-after difference, else the test block line's
-    ba, block = report.before_after, report.noise.block
+    # the gap the summary reports: a before-after difference, else the test block line's,
+    # else (cross-validated without a test part) the corrected cross-validation interval
+    ba, block, iv = report.before_after, report.noise.block, report.noise.interval
     gap: tuple[str, float | None, float | None, float | None] | None = None
     if ba is not None:
         gap = ("before_after", ba.difference, ba.low, ba.high)
     elif block is not None:
         gap = ("block", block.gap, block.low, block.high)
+    elif iv is not None and iv.source == IntervalSource.CV_CORRECTED:
+        gap = ("cv", iv.gap, iv.low, iv.high)
     if gap is not None:
         kind, value, low, high = gap
         fields.update(

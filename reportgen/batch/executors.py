@@ -14,6 +14,7 @@ from typing import Any
 from reportgen.batch.build import error_row
 from reportgen.batch.worker import Worker
 from reportgen.errors import UsageError
+from reportgen.words.i18n import _, speaking
 
 DASK_CONNECT_TIMEOUT = "10s"
 
@@ -100,12 +101,17 @@ def run_dask(
         from distributed import as_completed as dask_completed
     except ImportError:
         raise UsageError(
-            "--executor dask needs Dask distributed: pip install 'evreport[distributed]'"
+            _(
+                "--executor dask needs Dask distributed: {command}",
+                command="pip install 'evreport[distributed]'",
+            )
         ) from None
     try:
         client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
-        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        raise UsageError(
+            _("cannot reach the Dask scheduler at {address}: {why}", address=scheduler, why=str(e))
+        ) from None
     try:
         futures = client.map(
             dask_task, list(tasks), pure=False, key=[f"evreport-{t['name']}-{id(t)}" for t in tasks]
@@ -115,7 +121,11 @@ def run_dask(
             try:
                 row = fut.result()
             except Exception as e:  # the Dask worker itself was lost
-                row = error_row(by_key[fut.key], f"the Dask task failed: {type(e).__name__}: {e}")
+                task = by_key[fut.key]
+                why = f"{type(e).__name__}: {e}"
+                with speaking(task.get("language")):
+                    said = _("the Dask task failed: {why}", why=why)
+                row = error_row(task, said)
             on_row(row)
     finally:
         try:

@@ -203,13 +203,17 @@ def _rung_cells(statuses: list[str]) -> list[RungCell]:
 
 
 def _gap(r: dict[str, Any]) -> str:
-    """The test gap with its interval, the metric named: "log loss gap +0.0033 (... to ...)"."""
+    """The test gap with its interval, the metric named: "log loss gap +0.0033 (... to ...)";
+    a cross-validated project's (no test part) named so: "log loss cross-validation gap ..."."""
     text = cells.gap_with_interval(
         _number(r.get("gap")), _number(r.get("gap_low")), _number(r.get("gap_high"))
     )
     metric = r.get("metric")
+    cv = r.get("gap_kind") == "cv"
     if text == cells.DASH or not isinstance(metric, str) or not metric:
-        return text
+        return _("cross-validation gap {gap}", gap=text) if cv and text != cells.DASH else text
+    if cv:
+        return _("{metric} cross-validation gap {gap}", metric=replace_controls(metric), gap=text)
     return _("{metric} gap {gap}", metric=replace_controls(metric), gap=text)
 
 
@@ -223,12 +227,17 @@ def _display(r: dict[str, Any]) -> dict[str, str]:
 
 
 def _verdict(r: dict[str, Any]) -> str:
+    """A row's verdict as index.html and the console print it: "keep gradient boosting"."""
     v = r.get("verdict")
     if not v:
         return cells.DASH
     d = _display(r)
     words = _verdict_words(str(v), d.get("candidate"), d.get("baseline") or r.get("recommend"))
     return str(v) if words is None else words
+
+
+#: a row's verdict in words with the model it keeps (the console's progress lines too)
+row_verdict = _verdict
 
 
 def _points(r: dict[str, Any]) -> str:

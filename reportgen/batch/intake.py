@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reportgen.errors import UsageError
 from reportgen.safe import safe_file_name
+from reportgen.words.i18n import _
 
 #: names in OUT that a submission may not take (grades.csv: the grading steps write it)
 RESERVED = frozenset({"summary.csv", "summary.json", "index.html", "grades.csv"})
@@ -33,22 +34,24 @@ def discover(paths: Sequence[str | Path]) -> list[Submission]:
     sub-folders and zips are the submissions (hidden entries and other files ignored).
     """
     if not paths:
-        raise UsageError("no submissions given: pass project folders, zips or folders of them")
+        raise UsageError(_("no submissions given: pass project folders, zips or folders of them"))
     found: list[tuple[Path, str]] = []
     for raw in paths:
         p = Path(raw)
         if not p.exists():
-            raise UsageError(f"submission {raw} does not exist")
+            raise UsageError(_("submission {path} does not exist", path=raw))
         if p.is_file():
             if p.suffix.lower() != ".zip":
-                raise UsageError(f"submission {raw} is a file but not a .zip")
+                raise UsageError(_("submission {path} is a file but not a .zip", path=raw))
             found.append((p, "zip"))
         elif (p / "evreport.toml").is_file():
             found.append((p, "folder"))
         else:
             inner = _submissions_in(p)
             if not inner:
-                raise UsageError(f"{raw} has no evreport.toml and no sub-folders or zips to grade")
+                raise UsageError(
+                    _("{path} has no evreport.toml and no sub-folders or zips to grade", path=raw)
+                )
             found.extend(inner)
     seen: set[Path] = set()
     unique = []

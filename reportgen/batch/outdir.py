@@ -17,6 +17,7 @@ from typing import Any
 from reportgen.batch.intake import RESERVED, Submission, safe_name
 from reportgen.errors import InputError, UsageError, clean_text, display_name
 from reportgen.safe import LOCK_NAME, TMP_PREFIX, atomic_write, exchange
+from reportgen.words.i18n import _
 
 TMP_NAME = ".evreport-tmp"
 #: the marker an evreport batch leaves in OUT: its schema and every entry it created.
@@ -36,16 +37,22 @@ def check_out(out: Path, submissions: Sequence[Submission], paths: Sequence[str 
         src = p.resolve()
         if src.is_dir() and out_r.is_relative_to(src):
             raise UsageError(
-                f"--out {display_name(out)} is inside the submission {display_name(p)}; "
-                "choose a folder outside it"
+                _(
+                    "--out {out} is inside the submission {path}; choose a folder outside it",
+                    out=display_name(out),
+                    path=display_name(p),
+                )
             )
         if src.is_relative_to(out_r):
             raise UsageError(
-                f"the submission {display_name(p)} is inside --out {display_name(out)}; "
-                "choose another --out"
+                _(
+                    "the submission {path} is inside --out {out}; choose another --out",
+                    path=display_name(p),
+                    out=display_name(out),
+                )
             )
     if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {display_name(out)} exists and is not a folder")
+        raise UsageError(_("--out {out} exists and is not a folder", out=display_name(out)))
     if out.is_dir() and any(p.name != LOCK_NAME for p in out.iterdir()):
         read_marker(out)  # raises unless an earlier batch's marker proves what is ours
 
@@ -63,20 +70,42 @@ def read_marker(out: Path) -> list[str]:
             not (_marker_temp(p) or p.name == LOCK_NAME) for p in out.iterdir()
         ):
             raise UsageError(
-                f"--out {display_name(out)} is not empty and holds no {MARKER} from an earlier "
-                "evreport batch; choose a new or empty folder"
+                _(
+                    "--out {out} is not empty and holds no {marker} from an earlier evreport "
+                    "batch; choose a new or empty folder",
+                    out=display_name(out),
+                    marker=MARKER,
+                )
             )
         return []
     try:
         doc = json.loads(path.read_bytes()[:10_000_000])
-        if doc.get("schema") != MARKER_SCHEMA or not isinstance(doc.get("entries"), list):
+        ok = isinstance(doc, dict) and doc.get("schema") == MARKER_SCHEMA
+        if not ok or not isinstance(doc.get("entries"), list):
             raise ValueError("not an evreport batch marker")
-    except (OSError, ValueError, AttributeError, RecursionError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         raise UsageError(
-            f"--out {display_name(out)} holds an unreadable {MARKER} ({clean_text(e, 100)}); "
-            "choose another folder"
+            _(
+                "--out {out} holds an unreadable {marker} ({why}); choose another folder",
+                out=display_name(out),
+                marker=MARKER,
+                why=_marker_problem(e),
+            )
         ) from None
     return [n for n in doc["entries"] if _own_entry(n)]
+
+
+def _marker_problem(e: Exception) -> str:
+    """Why the marker cannot be read, in the current language."""
+    from reportgen.outputs import write_reason
+
+    if isinstance(e, json.JSONDecodeError):
+        return _("not valid JSON: line {line}, column {column}", line=e.lineno, column=e.colno)
+    if isinstance(e, OSError):
+        return clean_text(write_reason(e), 100)
+    if isinstance(e, UnicodeDecodeError):
+        return _("not UTF-8 text")
+    return _("not an evreport batch marker")
 
 
 def _temp_of(p: Path, names: Collection[str]) -> bool:
@@ -202,7 +231,7 @@ def swap_in(
         if not row.get("report") or not staged.is_dir():
             if name in ours and dst.is_dir() and not dst.is_symlink():
                 kept.append(name)
-                note = f"the earlier report in {name}/ is kept (this build failed)"
+                note = _("the earlier report in {name}/ is kept (this build failed)", name=name)
                 row["notes"] = "; ".join(n for n in (row.get("notes"), note) if n)
             continue
         if dst.exists() or dst.is_symlink():
@@ -210,8 +239,11 @@ def swap_in(
                 row.update(
                     status="error",
                     report=None,
-                    error=f"{name} in OUT was not made by evreport batch; the report is not "
-                    "moved there",
+                    error=_(
+                        "{name} in OUT was not made by evreport batch; the report is not moved "
+                        "there",
+                        name=name,
+                    ),
                 )
                 continue
             if dst.is_symlink() or not dst.is_dir():
@@ -234,11 +266,13 @@ def retire(out: Path, earlier: Sequence[str], keep: set[str]) -> None:
 
 def write_failed(out: Path, e: OSError) -> InputError:
     """An OSError while writing OUT as the batch's one-line error."""
-    from reportgen.outputs import write_error
+    from reportgen.outputs import write_reason
 
-    err = write_error(out, e)
     return InputError(
-        f"cannot write the batch into --out {display_name(out)}: "
-        f"{err.problems[0].message.removeprefix('cannot write here: ')}",
+        _(
+            "cannot write the batch into --out {out}: {why}",
+            out=display_name(out),
+            why=write_reason(e),
+        ),
         slug="cannot-write",
     )

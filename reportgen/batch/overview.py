@@ -17,7 +17,7 @@ from typing import Any
 from reportgen.model.enums import Verdict
 from reportgen.names import RUNG_NAMES
 from reportgen.words.i18n import _, local_number, n_, p_
-from reportgen.words.rungs import rung_word, verdict_word
+from reportgen.words.rungs import rung_word
 
 #: the verdicts in the order the verdict chart draws them
 VERDICTS = tuple(str(v) for v in Verdict)
@@ -66,6 +66,8 @@ class MissingLine:
 
     rung: str
     items: list[tuple[int, str]]  # (count, text)
+    #: some text stands for alike sentences whose numbers differ (shown as N)
+    numbers_vary: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,11 @@ class Overview:
         return (self.rung_chart, self.verdict_chart)
 
     @property
+    def numbers_vary(self) -> bool:
+        """Some missing thing stands for alike sentences whose numbers differ (shown as N)."""
+        return any(m.numbers_vary for m in self.missing)
+
+    @property
     def failures_count(self) -> int:
         """How many builds failed."""
         return len(self.failures)
@@ -122,6 +129,18 @@ class Overview:
         return "; ".join(self.common)
 
 
+def verdict_kind(verdict: str) -> str:
+    """A verdict as the verdict chart names it, in words ("keep the baseline", never the id
+    keep-baseline); an id evreport does not know as it is."""
+    words = {
+        "adopt": p_("verdict chart", "adopt"),
+        "keep-baseline": p_("verdict chart", "keep the baseline"),
+        "roll-back": p_("verdict chart", "roll back"),
+        "inconclusive": p_("verdict", "inconclusive"),
+    }
+    return words.get(str(verdict), str(verdict))
+
+
 def _rung_key(r: dict[str, Any]) -> tuple[int, str, str]:
     s = r.get("supported_rung")
     return (-(s if isinstance(s, int) else -1), r["name"].casefold(), r["name"])
@@ -133,7 +152,7 @@ def _by_rung(rows: Sequence[dict[str, Any]]) -> list[RungRow]:
             r["name"],
             r.get("report"),
             str(r["supported_rung"]) if isinstance(r.get("supported_rung"), int) else "–",
-            verdict_word(r["verdict"])
+            verdict_kind(r["verdict"])
             if r.get("verdict")
             else (p_("submission status", "error") if r.get("status") != "ok" else "–"),
             p_(
@@ -159,7 +178,7 @@ def overview_context(rows: Sequence[dict[str, Any]], extra: Mapping[str, Any]) -
         for k in range(6)
     ]
     verdicts = Counter(r.get("verdict") for r in ok)
-    verdict_items = [(verdict_word(v), verdicts.get(v, 0)) for v in VERDICTS]
+    verdict_items = [(verdict_kind(v), verdicts.get(v, 0)) for v in VERDICTS]
     verdict_items += [
         (str(v), n) for v, n in sorted(verdicts.items(), key=str) if v not in VERDICTS and v
     ]
@@ -168,6 +187,7 @@ def overview_context(rows: Sequence[dict[str, Any]], extra: Mapping[str, Any]) -
         MissingLine(
             f"{rung} {rung_word(RUNG_NAMES[int(rung) - 1])}",
             [(m["count"], m["text"]) for m in items],
+            any(m.get("numbers_vary") for m in items),
         )
         for rung, items in sorted((extra.get("missing_by_rung") or {}).items())
         if items

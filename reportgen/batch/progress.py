@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from reportgen.safe import replace_controls
+from reportgen.words.i18n import _, local_number, p_
 
 
 class Progress:
@@ -19,13 +20,30 @@ class Progress:
 
     @staticmethod
     def line(done: int, total: int, row: dict[str, Any]) -> str:
+        """One project's line, in the current language: its status and its verdict in words
+        with the model it keeps, as index.html says it ("ok (keep gradient boosting)")."""
+        from reportgen.batch.index import row_verdict, submission_status
+
         if row["status"] == "ok":
-            what = f"ok ({row.get('verdict') or '?'})"
+            verdict = row_verdict(row) if row.get("verdict") else "?"
+            what = p_(
+                "batch progress",
+                "{status} ({verdict})",
+                status=submission_status("ok"),
+                verdict=verdict,
+            )
         else:
             msg = replace_controls(row.get("error") or "")
-            what = f"error: {msg[:100]}{'…' if len(msg) > 100 else ''}"
+            msg = msg[:100] + ("…" if len(msg) > 100 else "")
+            what = p_(
+                "batch progress", "{status}: {error}", status=submission_status("error"), error=msg
+            )
         secs = row.get("seconds")
-        took = f" {secs:.1f} s" if isinstance(secs, int | float) else ""
+        took = (
+            " " + _("{seconds} s", seconds=local_number(f"{secs:.1f}"))
+            if isinstance(secs, int | float)
+            else ""
+        )
         return f"[{done}/{total}] {row['name']}: {what}{took}"
 
     def __call__(self, done: int, total: int, row: dict[str, Any]) -> None:

@@ -34,22 +34,27 @@ from reportgen.batch.summary import BatchResult, summary_csv, summary_json
 from reportgen.batch.worker import worker_memory_mb
 from reportgen.errors import BusyError, UsageError, display_name
 from reportgen.safe import FolderBusy, atomic_write, lock_folder
-from reportgen.words.i18n import speaking
+from reportgen.words.i18n import _, local_number, speaking
 
 DEFAULT_TIMEOUT = 120.0
 
 
 def _check_options(jobs: int, timeout: float, executor: str, scheduler: str | None) -> None:
     if jobs < 1:
-        raise UsageError(f"--jobs {jobs} is not valid; it must be at least 1")
+        raise UsageError(_("--jobs {jobs} is not valid; it must be at least 1", jobs=jobs))
     if not (timeout > 0 and math.isfinite(timeout)):
         raise UsageError(
-            f"--timeout {timeout:g} is not valid; it must be a finite number of seconds above 0"
+            _(
+                "--timeout {timeout} is not valid; it must be a finite number of seconds above 0",
+                timeout=local_number(f"{timeout:g}"),
+            )
         )
     if executor not in ("local", "dask"):
-        raise UsageError(f"--executor {executor} is not valid; use local or dask")
+        raise UsageError(
+            _("--executor {executor} is not valid; use local or dask", executor=executor)
+        )
     if (executor == "dask") != (scheduler is not None):
-        raise UsageError("--scheduler ADDRESS goes with --executor dask, and only with it")
+        raise UsageError(_("--scheduler ADDRESS goes with --executor dask, and only with it"))
 
 
 def _open_out(out: Path, earlier: Sequence[str]) -> Path:
@@ -113,58 +118,58 @@ def run_batch(
     class's pages in English).
     Raises UsageError for a bad command line; a bad submission only makes an error row.
     """
-    start = time.perf_counter()
-    out = Path(out)
-    jobs = default_jobs() if jobs is None else jobs
-    _check_options(jobs, timeout, executor, scheduler)
-    memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
-    hooks: BatchHooks = NoHooks() if grading is None else grading
-    subs = discover(paths)
-    check_out(out, subs, paths)
-    with _locked(out):
-        earlier = read_marker(out) if out.is_dir() else []
-        tmp_root = _open_out(out, earlier)
-        try:
-            formats = hooks.formats(formats)
-            stage = tmp_root / STAGE
-            reused = hooks.prepare(
-                out, subs, earlier, formats, build_ref(build), stage, language=language
-            )
-            skip = {r["name"] for r in reused}
-            todo = [s for s in subs if s.name not in skip]
-            tasks = plan_tasks(
-                todo, out, formats, timeout, build_ref(build), hooks.after_build, language
-            )
-            rows: list[dict[str, Any]] = [clean_row(r) for r in reused]
+    with speaking(language):  # the batch's own lines; each build speaks its task's language
+        start = time.perf_counter()
+        out = Path(out)
+        jobs = default_jobs() if jobs is None else jobs
+        _check_options(jobs, timeout, executor, scheduler)
+        memory_mb = worker_memory_mb() if memory_mb is None else memory_mb
+        hooks: BatchHooks = NoHooks() if grading is None else grading
+        subs = discover(paths)
+        check_out(out, subs, paths)
+        with _locked(out):
+            earlier = read_marker(out) if out.is_dir() else []
+            tmp_root = _open_out(out, earlier)
+            try:
+                formats = hooks.formats(formats)
+                stage = tmp_root / STAGE
+                reused = hooks.prepare(
+                    out, subs, earlier, formats, build_ref(build), stage, language=language
+                )
+                skip = {r["name"] for r in reused}
+                todo = [s for s in subs if s.name not in skip]
+                tasks = plan_tasks(
+                    todo, out, formats, timeout, build_ref(build), hooks.after_build, language
+                )
+                rows: list[dict[str, Any]] = [clean_row(r) for r in reused]
 
-            def on_row(row: dict[str, Any]) -> None:
-                row = clean_row(row)
-                rows.append(row)
-                if progress is not None:
-                    progress(len(rows), len(tasks) + len(reused), row)
+                def on_row(row: dict[str, Any]) -> None:
+                    row = clean_row(row)
+                    rows.append(row)
+                    if progress is not None:
+                        with speaking(language):  # wherever the executor calls it back
+                            progress(len(rows), len(tasks) + len(reused), row)
 
-            if executor == "dask":
-                assert scheduler is not None  # _check_options: dask goes with --scheduler
-                run_dask(tasks, scheduler, on_row)
-            else:
-                run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
-            rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
-            with speaking(language):
+                if executor == "dask":
+                    assert scheduler is not None  # _check_options: dask goes with --scheduler
+                    run_dask(tasks, scheduler, on_row)
+                else:
+                    run_local(tasks, jobs, on_row, cwd=str(tmp_root.resolve()), memory_mb=memory_mb)
+                rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
                 extra = hooks.finish(rows, stage)
-            names = [r["name"] for r in rows]
-            write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
-            new, kept = swap_in(out, rows, earlier)
-            result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
-            with speaking(language):
+                names = [r["name"] for r in rows]
+                write_marker(out, [*earlier, *names, *RESERVED, TMP_NAME], "swapping")
+                new, kept = swap_in(out, rows, earlier)
+                result = BatchResult(out, rows, round(time.perf_counter() - start, 3), extra)
                 write_summary(result)
                 hooks.write(out)
-            retire(out, earlier, {*new, *kept})
-            write_marker(out, [*new, *kept, *RESERVED], "done")
-        except OSError as e:
-            raise write_failed(out, e) from None
-        finally:
-            _close_out(out, tmp_root)
-    return result
+                retire(out, earlier, {*new, *kept})
+                write_marker(out, [*new, *kept, *RESERVED], "done")
+            except OSError as e:
+                raise write_failed(out, e) from None
+            finally:
+                _close_out(out, tmp_root)
+        return result
 
 
 @contextlib.contextmanager
@@ -175,8 +180,14 @@ def _locked(out: Path) -> Iterator[None]:
         out.mkdir(parents=True, exist_ok=True)
         lock.__enter__()
     except FolderBusy as e:
+        from reportgen.outputs import _busy
+
         raise BusyError(
-            f"--out {display_name(out)} is {e}; wait for it to finish or choose another folder"
+            _(
+                "--out {out} is {state}; wait for it to finish or choose another folder",
+                out=display_name(out),
+                state=_busy(e),
+            )
         ) from None
     except OSError as e:
         raise write_failed(out, e) from None

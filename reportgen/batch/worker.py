@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 from reportgen.batch.build import error_row, internal_error, resolve
 from reportgen.errors import UsageError, clean_text
+from reportgen.words.i18n import _, local_number, speaking
 
 #: address-space limit of each local worker process, in MiB (EVREPORT_WORKER_MEMORY_MB)
 DEFAULT_WORKER_MEMORY_MB = 4096
@@ -67,7 +68,10 @@ def worker_memory_mb() -> int:
         return max(0, int(raw))
     except ValueError:
         raise UsageError(
-            f"EVREPORT_WORKER_MEMORY_MB={clean_text(raw, 40)!r} is not a whole number of MiB"
+            _(
+                "EVREPORT_WORKER_MEMORY_MB={value} is not a whole number of MiB",
+                value=repr(clean_text(raw, 40)),
+            )
         ) from None
 
 
@@ -183,7 +187,7 @@ class Worker:
         hello = self._receive(STARTUP_TIMEOUT)
         if hello is None or not hello.get("ready"):
             self.kill()
-            raise RuntimeError("the worker process did not start")
+            raise RuntimeError(_("the worker process did not start"))
         return proc
 
     def _receive(self, timeout: float) -> dict | None:
@@ -194,36 +198,42 @@ class Worker:
         return None if line is None else json.loads(line)
 
     def run(self, task: dict, timeout: float) -> dict:
+        with speaking(task.get("language")):  # its errors in the build's language
+            return self._run(task, timeout)
+
+    def _run(self, task: dict, timeout: float) -> dict:
         try:
             proc = self.proc
             if proc is None or proc.poll() is not None:
                 proc = self._start()
             if proc.stdin is None:
-                raise RuntimeError("the worker process has no stdin pipe")
+                raise RuntimeError(_("the worker process has no stdin pipe"))
             proc.stdin.write(json.dumps(task) + "\n")
             proc.stdin.flush()
         except (OSError, RuntimeError) as e:
             self.kill()
-            return error_row(task, f"could not start a worker process: {e}")
+            return error_row(task, _("could not start a worker process: {why}", why=str(e)))
         start = time.perf_counter()
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
             self.kill()
             _discard_partial(task)
-            return error_row(
-                task, f"timed out after {timeout:g} s; the project was stopped", timeout
+            said = _(
+                "timed out after {seconds} s; the project was stopped",
+                seconds=local_number(f"{timeout:g}"),
             )
+            return error_row(task, said, timeout)
         if line is None:
             code = proc.wait()
             self.proc = None
             self._cut_lifeline()
             _discard_partial(task)
-            return error_row(
-                task,
-                f"the worker process died (exit code {code}) while building this project",
-                round(time.perf_counter() - start, 3),
+            said = _(
+                "the worker process died (exit code {code}) while building this project",
+                code=code,
             )
+            return error_row(task, said, round(time.perf_counter() - start, 3))
         return json.loads(line)
 
     def kill(self) -> None:

@@ -99,40 +99,69 @@ def batch(submissions, out, quiet, rubric, roster, deadline, force, **build_opti
     from reportgen.batch import Progress, run_batch
     from reportgen.errors import EvreportError, clean_text, display_name
     from reportgen.project.files import check_environment
+    from reportgen.words.i18n import _, local_number, p_, speaking
 
     progress = None if quiet else Progress(sys.stderr)
     stopped = _stop_on_sigterm()
+    # build_options: --jobs, --format, --timeout, --executor, --scheduler, as run_batch names them
+    language = build_options.pop("lang")
     try:
         check_environment()
-        grading = _grading_options(rubric, roster, deadline, force)
-        # build_options: --jobs, --format, --timeout, --executor, --scheduler, as run_batch names them
-        language = build_options.pop("lang")
+        with speaking(language):  # a bad rubric, roster or deadline said in the batch's language
+            grading = _grading_options(rubric, roster, deadline, force)
         result = run_batch(
             submissions, out, **build_options, progress=progress, grading=grading, language=language
         )
     except EvreportError as e:
-        click.echo(f"evreport batch: error: {clean_text(e)} [{e.slug}]", err=True)
+        with speaking(language):
+            click.echo(
+                f"evreport batch: {p_('severity', 'error')}: {clean_text(e)} [{e.slug}]", err=True
+            )
         sys.exit(e.exit_code)
     except KeyboardInterrupt:
         signum = stopped[0] if stopped else 2
-        click.echo(
-            f"evreport batch: stopped by {'SIGTERM' if signum == 15 else 'Ctrl-C'}; every "
-            f"worker is stopped and each report in {display_name(out)} is a complete earlier "
-            "or new one; run the batch again to finish",
-            err=True,
-        )
+        with speaking(language):
+            click.echo(
+                "evreport batch: "
+                + _(
+                    "stopped by {signal}; every worker is stopped and each report in {out} is a "
+                    "complete earlier or new one; run the batch again to finish",
+                    signal="SIGTERM" if signum == 15 else "Ctrl-C",
+                    out=display_name(out),
+                ),
+                err=True,
+            )
         sys.exit(128 + signum)
-    for line in (result.extra or {}).get("roster_problems", []):
-        click.echo(f"evreport batch: warning: {clean_text(line)}", err=True)
-    if not quiet:
-        n, failed = len(result.rows), result.failed
-        reused = result.extra.get("reused", 0)
-        click.echo(
-            f"{n - failed} of {n} built, {failed} failed, in {result.seconds:.1f} s"
-            f"{f' ({reused} reused unchanged)' if reused else ''}; "
-            f"see {display_name(result.out / 'index.html')}",
-            err=True,
-        )
+    with speaking(language):
+        for line in (result.extra or {}).get("roster_problems", []):
+            click.echo(f"evreport batch: {p_('severity', 'warning')}: {clean_text(line)}", err=True)
+        if not quiet:
+            n, failed = len(result.rows), result.failed
+            reused = result.extra.get("reused", 0)
+            seconds = local_number(f"{result.seconds:.1f}")
+            index = display_name(result.out / "index.html")
+            click.echo(
+                _(
+                    "{built} of {n} built, {failed} failed, in {seconds} s ({reused} reused "
+                    "unchanged); see {index}",
+                    built=n - failed,
+                    n=n,
+                    failed=failed,
+                    seconds=seconds,
+                    reused=reused,
+                    index=index,
+                )
+                if reused
+                else _(
+                    "{built} of {n} built, {failed} failed, in {seconds} s; see {index}",
+                    built=n - failed,
+                    n=n,
+                    failed=failed,
+                    seconds=seconds,
+                    index=index,
+                ),
+                err=True,
+            )
     sys.exit(result.exit_code)
 
 

@@ -29,7 +29,7 @@ from reportgen.grading.reuse import MAX_REPORT_BYTES, read_report
 from reportgen.grading.rubric import Rubric
 from reportgen.safe import atomic_write, csv_cell
 from reportgen.words import points_value
-from reportgen.words.i18n import _
+from reportgen.words.i18n import _, p_
 from reportgen.words.rungs import quoted
 
 if TYPE_CHECKING:
@@ -183,10 +183,14 @@ def load_roster(path: str | Path) -> dict[str, str]:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise UsageError(f"--roster {clean_text(p, 200)} does not exist") from None
+        raise UsageError(_("--roster {path} does not exist", path=clean_text(p, 200))) from None
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(
-            f"--roster {clean_text(p, 200)} cannot be read: {clean_text(e, 200)}"
+            _(
+                "--roster {path} cannot be read: {why}",
+                path=clean_text(p, 200),
+                why=clean_text(e, 200),
+            )
         ) from None
     reader = csv.reader(io.StringIO(text))
     header = [h.strip().lower() for h in next(reader, [])]
@@ -196,21 +200,35 @@ def load_roster(path: str | Path) -> dict[str, str]:
     )
     if sub_col is None or stu_col is None:
         raise UsageError(
-            f"--roster {clean_text(p, 200)} needs a header with a 'submission' (or 'name') column "
-            f"and a 'student' column; it has {', '.join(header) or 'none'}"
+            _(
+                "--roster {path} needs a header with a 'submission' (or 'name') column and a "
+                "'student' column; it has {columns}",
+                path=clean_text(p, 200),
+                columns=", ".join(header) or p_("roster columns", "none"),
+            )
         )
     roster: dict[str, str] = {}
     for i, row in enumerate(reader, 2):
         if not row or all(not c.strip() for c in row):
             continue
         if max(sub_col, stu_col) >= len(row):
-            raise UsageError(f"--roster {clean_text(p, 200)} line {i} has too few columns")
+            raise UsageError(
+                _(
+                    "--roster {path} line {line} has too few columns",
+                    path=clean_text(p, 200),
+                    line=i,
+                )
+            )
         raw = row[sub_col].strip()
         raw = raw[:-4] if raw.lower().endswith(".zip") else raw  # alice.zip is graded as alice
         if raw in roster:
             raise UsageError(
-                f"--roster {clean_text(p, 200)} line {i}: submission {clean_text(row[sub_col], 80)!r} "
-                "is listed twice"
+                _(
+                    "--roster {path} line {line}: submission {name} is listed twice",
+                    path=clean_text(p, 200),
+                    line=i,
+                    name=repr(clean_text(row[sub_col], 80)),
+                )
             )
         roster[raw] = row[stu_col].strip()
     return roster
@@ -310,8 +328,11 @@ def parse_deadline(text: str) -> datetime:
         return parse_time(text)
     except (ValueError, TypeError):
         raise UsageError(
-            f"--deadline {clean_text(text, 60)!r} is not an ISO 8601 date-time "
-            "such as 2026-03-10T23:59:00Z"
+            _(
+                "--deadline {value} is not an ISO 8601 date-time such as {example}",
+                value=repr(clean_text(text, 60)),
+                example="2026-03-10T23:59:00Z",
+            )
         ) from None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reportgen.model import Report
-from reportgen.model.enums import Finding, Kind, Repeats
+from reportgen.model.enums import Finding, IntervalSource, Kind, Repeats
 from reportgen.words import count, count_noun, gap_decimals, given, interval, ratio, with_sign
 from reportgen.words.i18n import _
 from reportgen.words.rungs import quoted
@@ -45,6 +45,9 @@ GENERAL: dict[int, Callable[[], str]] = {
 }
 #: most advice sentences per rung
 MOST = 3
+#: the seed rule's check id in both designs (checks.model_vs_baseline.rungs.SEED_RULE; not
+#: imported, as that pulls in the statistics)
+SEED_RULE = "validation-gap-vs-seed-sd"
 
 
 def _text(x: str | None) -> str | None:
@@ -203,22 +206,45 @@ def _seed(report: Report) -> list[str]:
             )
         ]
     if in_sd is not None and not seed.passes:
+        fields = dict(ratio=ratio(in_sd, signed=True), multiple=given(seed.multiple))
         return [
             _(
+                "The cross-validation gap is {ratio} seed sd (within folds) and the rule needs "
+                "more than {multiple}: more seeds in each fold make the sd better known but do "
+                "not raise the ratio; only a larger gap passes it.",
+                **fields,
+            )
+            if seed.part == "cross-validation"
+            else _(
                 "The validation gap is {ratio} seed sd and the rule needs more than {multiple}: "
                 "more seeds make the sd better known but do not raise the ratio; only a larger "
                 "gap passes it.",
-                ratio=ratio(in_sd, signed=True),
-                multiple=given(seed.multiple),
+                **fields,
             )
         ]
     return []
 
 
+def restates_missing(report: Report, rung: int | None) -> bool:
+    """The advice for ``rung`` opens by saying its missing thing with the same numbers: rung 3
+    when the seed rule is measured and fails and its check is the rung's first that did not
+    pass (the ladder then names the seed rule), so feedback leaves the "what is missing"
+    line out instead of saying it twice."""
+    seed = report.noise.seed
+    if rung != 3 or seed is None or seed.trivial or seed.gap_in_sd is None or seed.passes:
+        return False
+    first = next((c.id for c in report.checks if c.rung == 3 and not c.passed), None)
+    return first == SEED_RULE
+
+
 def _noise(report: Report) -> list[str]:
     out = _seed(report)
     block, iv = report.noise.block, report.noise.interval
-    if block is None and iv is None:
+    if iv is not None and iv.source == IntervalSource.CV_CORRECTED:
+        # cross-validated: rung 3 rests on the corrected interval over the folds, even when
+        # a held-out test part has a block interval of its own
+        out.extend(_cv_interval(report, iv.low, iv.high, iv.gap))
+    elif block is None and iv is None:
         out.append(
             _(
                 "Write per-row test predictions for both models (a predictions file for each "
@@ -269,6 +295,55 @@ def _test_interval(report: Report, low: float, high: float, gap: float | None) -
             )
         ]
     return []
+
+
+def _cv_interval(report: Report, low: float, high: float, gap: float | None) -> list[str]:
+    """What the cross-validation interval says, and what would narrow it: more repeats (when
+    the report's planning says they can), more folds or more data; never more test blocks."""
+    ends = interval(low, high, digits=gap_decimals(gap, low, high))
+    if high < 0:
+        cand = _text(report.project.candidate) or _("the candidate")
+        base = _text(report.project.baseline) or _("the baseline")
+        return [
+            _(
+                "The cross-validation interval {ends} lies wholly below zero: {candidate} is "
+                "worse than {baseline} across the folds, a harm that more data would not turn "
+                "into a gain; claim the harm, as the claim your evidence supports does.",
+                ends=ends,
+                candidate=cand,
+                baseline=base,
+            )
+        ]
+    if low > 0:
+        return []
+    cv = getattr(report.noise, "cv", None)
+    planning = cv.planning if cv is not None else None
+    if planning is not None and planning.repeats_cannot:
+        return [
+            _(
+                "The cross-validation interval {ends} includes zero, and more repeats cannot "
+                "narrow it enough: the folds' training sets overlap, so part of its width stays "
+                "whatever the number of repeats; more data (a larger sample) narrow it.",
+                ends=ends,
+            )
+        ]
+    if planning is not None and planning.repeats_needed:
+        return [
+            _(
+                "The cross-validation interval {ends} includes zero: about {repeats} of "
+                "the same cross-validation would narrow it enough if the gap stays as it is; "
+                "more data narrow it too.",
+                ends=ends,
+                repeats=count_noun(planning.repeats_needed, "repeat"),
+            )
+        ]
+    return [
+        _(
+            "The cross-validation interval {ends} includes zero: more repeats of the "
+            "cross-validation, more folds or more data narrow it.",
+            ends=ends,
+        )
+    ]
 
 
 def _relevant(report: Report) -> list[str]:

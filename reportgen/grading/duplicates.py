@@ -48,7 +48,8 @@ def fingerprint(project: Path, report: Report) -> dict[str, Any]:
     ``runs_sorted``: sha256 of runs.csv with its data rows sorted; ``values``: the
     run-log values to 6 significant digits; ``latest_started_at``: the latest
     ``started_at`` as written (for a deadline); ``missing``: {rung: ladder missing text}
-    for the rungs not shown (for the class overview).
+    for the rungs not shown, and ``unmet``: {rung: [[check id, passed], ...]}, their checks
+    that did not pass (false: failed, null: not checked), for the class overview.
     """
     from reportgen.project.files import decode_text, read_confined
 
@@ -60,6 +61,13 @@ def fingerprint(project: Path, report: Report) -> dict[str, Any]:
         "latest_started_at": None,
         "missing": {
             str(r.rung): r.missing for r in report.ladder if not r.shown and r.missing is not None
+        },
+        "unmet": {
+            str(r.rung): [
+                [c.id, c.passed] for c in report.checks if c.rung == r.rung and not c.passed
+            ]
+            for r in report.ladder
+            if not r.shown
         },
     }
     pred_paths: set[str] = set()

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from reportgen.errors import clean_text
-from reportgen.grading.advice import advice
+from reportgen.grading.advice import advice, restates_missing
 from reportgen.grading.rubric import Score, label_words, ladder_by_rung, lowest_unshown
 from reportgen.model import Report
 from reportgen.names import RUNG_NAMES
@@ -92,7 +92,7 @@ def glossary_entry(term: str) -> tuple[str, str, str]:
         "validation": (
             p_("glossary term", "validation"),
             _("the part of the data you tune on; the test part is opened only once, at the end."),
-            r"\bvalidations?\b",
+            r"(?<!cross-)\bvalidations?\b",
         ),
         "useful effect": (
             p_("glossary term", "useful effect"),
@@ -241,6 +241,8 @@ def feedback_data(
         """A report sentence as the page prints it: the models by their display names."""
         return in_words(text, report) if text and report is not None else text
 
+    if report is not None and restates_missing(report, rung):
+        missing = None  # the advice opens by saying it, with the same numbers
     missing, rewritten = said(missing), said(claim.rewritten if claim is not None else None)
     items = [clean_text(said(i), 600) for i in claim.reconsider_items] if claim is not None else []
     fb = Feedback(

@@ -12,7 +12,7 @@ import difflib
 import fnmatch
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from reportgen.errors import UsageError, clean_text
 from reportgen.names import RUNG_KEYS
 from reportgen.words import cells, count, count_noun
-from reportgen.words.i18n import _, current, p_
+from reportgen.words.i18n import _, current, local_number, p_
 from reportgen.words.rungs import rung_word, status_word
 
 if TYPE_CHECKING:
@@ -79,7 +79,10 @@ def label_words(line: Line) -> str:
         i = int(line.key)
         return _("rung {n} ({name})", n=i, name=rung_word(RUNG_NAMES[i - 1]))
     if line.kind == "check":
-        return _("check {name}", name=line.key)
+        from reportgen.view.parts import check_label
+
+        # the report's own label of the check ("logged equals recomputed"), not its id
+        return _("check {name}", name=check_label(line.key))
     if line.kind == "claim":
         return _("an honest claim")
     if line.kind == "warnings":
@@ -107,28 +110,66 @@ class Rubric:
 
 def _number(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise UsageError(f"rubric {where} = {clean_text(repr(value), 60)} is not a number")
+        raise UsageError(
+            _("rubric {where} = {value} is not a number", where=where, value=_repr(value))
+        )
     if isinstance(value, int) and abs(value) > MAX_POINTS:
         value = math.inf if value > 0 else -math.inf
     if math.isnan(value):
-        raise UsageError(f"rubric {where} = {clean_text(repr(value), 60)} is not a number")
+        raise UsageError(
+            _("rubric {where} = {value} is not a number", where=where, value=_repr(value))
+        )
+    shown = f"{value:g}"  # as the rubric wrote it
     if value < 0:
         raise UsageError(
-            f"rubric {where} = {value:g} is negative; give points as positive numbers "
-            "(deductions are subtracted)"
+            _(
+                "rubric {where} = {value} is negative; give points as positive numbers "
+                "(deductions are subtracted)",
+                where=where,
+                value=shown,
+            )
         )
     if value > MAX_POINTS:
         raise UsageError(
-            f"rubric {where} = {value:g} is over the limit of {MAX_POINTS:g}; give points "
-            f"from 0 to {MAX_POINTS:g}"
+            _(
+                "rubric {where} = {value} is over the limit of {limit}; give points from 0 "
+                "to {limit}",
+                where=where,
+                value=shown,
+                limit=local_number(f"{MAX_POINTS:g}"),
+            )
         )
     return float(value)
 
 
-def _unknown(what: str, name: str, valid: tuple[str, ...]) -> UsageError:
+def _repr(value: object) -> str:
+    """A rubric value as the rubric wrote it, for a message."""
+    return clean_text(repr(value), 60)
+
+
+#: the things a rubric may name that evreport does not know, said in the current language
+UNKNOWN: dict[str, Callable[[str], str]] = {
+    "table": lambda name: _("rubric: unknown table {name}", name=name),
+    "rung": lambda name: _("rubric: unknown rung {name}", name=name),
+    "check": lambda name: _("rubric: unknown check {name}", name=name),
+    "claim": lambda name: _("rubric: unknown key in [claim] {name}", name=name),
+    "deductions": lambda name: _("rubric: unknown key in [deductions] {name}", name=name),
+}
+
+
+def _unknown(what: str, name: str, valid: tuple[str, ...], rung: str | None = None) -> UsageError:
+    """``name`` is not one of ``valid``: "rubric: unknown rung 'corect'; did you mean
+    'correct'?"; ``what`` a key of UNKNOWN, or "status" (of rung ``rung``)."""
     close = difflib.get_close_matches(name, valid, n=1, cutoff=0.0)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return UsageError(f"rubric: unknown {what} {clean_text(name, 80)!r}{hint}")
+    shown = repr(clean_text(name, 80))
+    said = (
+        _("rubric: unknown status of rung {rung} {name}", rung=rung, name=shown)
+        if what == "status"
+        else UNKNOWN[what](shown)
+    )
+    if close:
+        said = _("{message}; did you mean {name}?", message=said, name=repr(close[0]))
+    return UsageError(said)
 
 
 def _registry() -> ModuleType:
@@ -178,12 +219,15 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
     lines: list[Line] = []
     rungs = doc.get("rungs", {})
     if not isinstance(rungs, dict):
-        raise UsageError("rubric [rungs] must be a table")
+        raise UsageError(_("rubric {table} must be a table", table="[rungs]"))
     credit = rungs.get("credit", "credited")
     if credit not in CREDIT:
         raise UsageError(
-            f"rubric [rungs] credit = {clean_text(repr(credit), 60)} is not one of "
-            + ", ".join(repr(c) for c in CREDIT)
+            _(
+                "rubric [rungs] credit = {value} is not one of {choices}",
+                value=_repr(credit),
+                choices=", ".join(repr(c) for c in CREDIT),
+            )
         )
     for key, value in rungs.items():
         if key == "credit":
@@ -193,12 +237,18 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
         if isinstance(value, int | float) and not isinstance(value, bool):
             value = {"shown": value}
         if not isinstance(value, dict):
-            raise UsageError(f"rubric [rungs] {key} must be {{ shown = 3, partly = 1 }}")
+            raise UsageError(
+                _(
+                    "rubric [rungs] {key} must be {example}",
+                    key=key,
+                    example="{ shown = 3, partly = 1 }",
+                )
+            )
         pts = {}
         for status, p in value.items():
             status_ = status.replace("_", " ")
             if status_ not in STATUSES:
-                raise _unknown(f"status of rung {key}", status, ("shown", "partly", "not_shown"))
+                raise _unknown("status", status, ("shown", "partly", "not_shown"), rung=key)
             pts[status_] = _number(p, f"[rungs] {key}.{status}")
         i = RUNG_KEYS.index(key) + 1
         lines.append(
@@ -207,7 +257,7 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
     lines.sort(key=lambda line: int(line.key))
     checks = doc.get("checks", {})
     if not isinstance(checks, dict):
-        raise UsageError("rubric [checks] must be a table")
+        raise UsageError(_("rubric {table} must be a table", table="[checks]"))
     for name, p in checks.items():
         if not known_check(name):
             raise _unknown("check", name, _registry().all_ids())
@@ -222,10 +272,10 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
         )
     claim = doc.get("claim", {})
     if not isinstance(claim, dict):
-        raise UsageError("rubric [claim] must be a table")
+        raise UsageError(_("rubric {table} must be a table", table="[claim]"))
     for key, p in claim.items():
         if key != "honest":
-            raise _unknown("key in [claim]", key, ("honest",))
+            raise _unknown("claim", key, ("honest",))
         lines.append(
             Line(
                 "honest_claim",
@@ -237,10 +287,10 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
         )
     ded = doc.get("deductions", {})
     if not isinstance(ded, dict):
-        raise UsageError("rubric [deductions] must be a table")
+        raise UsageError(_("rubric {table} must be a table", table="[deductions]"))
     for key in ded:
         if key not in DEDUCTION_KEYS:
-            raise _unknown("key in [deductions]", key, DEDUCTION_KEYS)
+            raise _unknown("deductions", key, DEDUCTION_KEYS)
     if "per_warning" in ded:
         per = _number(ded["per_warning"], "[deductions] per_warning")
         cap = (
@@ -254,7 +304,7 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
             )
         )
     elif "max_warnings" in ded:
-        raise UsageError("rubric [deductions] max_warnings needs per_warning")
+        raise UsageError(_("rubric [deductions] max_warnings needs per_warning"))
     if "late" in ded:
         lines.append(
             Line(
@@ -266,7 +316,12 @@ def parse_rubric(doc: dict[str, Any], source: str = "rubric.toml") -> Rubric:
             )
         )
     if not lines:
-        raise UsageError(f"rubric {source} gives no points: add [rungs], [checks] or [claim] lines")
+        raise UsageError(
+            _(
+                "rubric {source} gives no points: add [rungs], [checks] or [claim] lines",
+                source=source,
+            )
+        )
     return Rubric(tuple(lines), source, credit)
 
 
@@ -276,10 +331,14 @@ def load_rubric(path: str | Path) -> Rubric:
     try:
         doc = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"--rubric {clean_text(p, 200)} does not exist") from None
+        raise UsageError(_("--rubric {path} does not exist", path=clean_text(p, 200))) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise UsageError(
-            f"--rubric {clean_text(p, 200)} cannot be read: {clean_text(e, 200)}"
+            _(
+                "--rubric {path} cannot be read: {why}",
+                path=clean_text(p, 200),
+                why=clean_text(e, 200),
+            )
         ) from None
     return parse_rubric(doc, p.name)
 

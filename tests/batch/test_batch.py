@@ -193,8 +193,10 @@ def test_mixed_batch(tmp_path, fake_ref):
                 "before_after",
                 report["before_after"]["difference"],
             )
-        else:
+        elif report["noise"]["block"]:
             assert (row["gap_kind"], row["gap"]) == ("block", report["noise"]["block"]["gap"])
+        else:
+            assert (row["gap_kind"], row["gap"]) == ("cv", report["noise"]["interval"]["gap"])
     assert rows["carol"]["source"] == str(subs / "carol.zip")
 
     table = list(csv.DictReader(io.StringIO((out / "summary.csv").read_text())))
@@ -274,12 +276,14 @@ def test_csv_cells_cannot_become_formulas():
 
 def test_progress_plain_lines():
     buf = io.StringIO()
-    Progress(buf)(3, 100, {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.23})
+    mlp = {"candidate": "mlp", "baseline": "logreg"}
+    row = {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.23, "display": mlp}
+    Progress(buf)(3, 100, row)
     Progress(buf)(
         4, 100, {"name": "bob", "status": "error", "error": "bad\x1b[31m", "seconds": 0.5}
     )
     assert buf.getvalue().splitlines() == [
-        "[3/100] alice: ok (adopt) 1.2 s",
+        "[3/100] alice: ok (adopt mlp) 1.2 s",
         "[4/100] bob: error: bad [31m 0.5 s",
     ]
 
@@ -328,8 +332,29 @@ def test_progress_bar_on_a_terminal():
     buf = Tty()
     bar = Progress(buf, width=10)
     bar(1, 2, {"name": "alice", "status": "ok", "verdict": "adopt", "seconds": 1.0})
-    bar(2, 2, {"name": "bob", "status": "ok", "verdict": "adopt", "seconds": 1.0})
+    bar(2, 2, {"name": "bob", "status": "ok", "verdict": "roll-back", "seconds": 1.0})
     assert buf.getvalue() == (
-        "\r#####..... [1/2] alice: ok (adopt) 1.0 s\x1b[K"
-        "\r########## [2/2] bob: ok (adopt) 1.0 s\x1b[K\n"
+        "\r#####..... [1/2] alice: ok (adopt the candidate) 1.0 s\x1b[K"
+        "\r########## [2/2] bob: ok (roll back to the baseline) 1.0 s\x1b[K\n"
     )
+
+
+def test_a_ukrainian_batch_says_a_hung_or_crashed_worker_in_ukrainian(tmp_path, fake_ref):
+    from tests.i18n.english import english_runs
+
+    subs = tmp_path / "subs"
+    make_project(subs / "hung", "sleep", seconds=60)
+    make_project(subs / "crashes", "crash")
+    result = run_batch(
+        [subs],
+        tmp_path / "out",
+        formats=("json",),
+        jobs=2,
+        timeout=1.5,
+        build=fake_ref,
+        language="uk",
+    )
+    rows = {r["name"]: r["error"] for r in result.rows}
+    assert rows["hung"] == "перевищено ліміт часу (1,5 с); проєкт зупинено", rows
+    assert rows["crashes"].startswith("робочий процес аварійно завершився (код виходу 7)")
+    assert all(english_runs(e, "") == [] for e in rows.values()), rows

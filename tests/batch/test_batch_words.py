@@ -48,7 +48,7 @@ def test_feedback_points_have_a_typographic_minus_and_grades_csv_a_number():
     )
     md = render_markdown(feedback_data("alice", report(rung=1), scores, 0.0, 9.5))
     assert "**Points: 0 of 9.5**" in md
-    assert "| check logged-equals-recomputed | 1.5 | passed |" in md
+    assert "| check logged equals recomputed | 1.5 | passed |" in md
     assert f"| input warnings | {M}1 | 3 input warnings |" in md
     assert f"| runs after the deadline | {M}3 | a run started at" in md
     assert _gradebook(-3.0) == -3 and _gradebook(1.5) == 1.5 and _gradebook(-0.0) == 0

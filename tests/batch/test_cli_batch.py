@@ -31,7 +31,7 @@ def test_all_built_exits_0(tmp_path, fake_cli):
     )
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()  # not a terminal: one plain line per project, then the total
-    pattern = re.compile(r"\[([12])/2\] (alice|bob): ok \(adopt\) \d+\.\d s")
+    pattern = re.compile(r"\[([12])/2\] (alice|bob): ok \(adopt MLP \(1 x 32\)\) \d+\.\d s")
     matches = [pattern.fullmatch(line) for line in lines[:2]]
     assert all(matches), lines
     assert sorted(m[1] for m in matches) == ["1", "2"] and sorted(m[2] for m in matches) == [
@@ -101,3 +101,19 @@ def test_cli_module_imports_only_click():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_ukrainian_batch_speaks_ukrainian_on_the_console(tmp_path, fake_cli):
+    make_project(tmp_path / "subs" / "alice")
+    out = str(tmp_path / "out")
+    args = [str(tmp_path / "subs"), "--out", out, "--format", "json", "--lang", "uk"]
+    r = CliRunner().invoke(batch, args)
+    assert r.exit_code == 0, r.output
+    progress, total = r.output.splitlines()
+    assert re.fullmatch(r"\[1/1\] alice: зібрано \(прийняти MLP \(1 x 32\)\) \d+,\d с", progress)
+    assert re.fullmatch(r"зібрано 1 з 1, з помилкою 0, за \d+,\d с; див\. .*index\.html", total)
+    r = CliRunner().invoke(batch, [*args, "-j", "0"])
+    assert r.exit_code == 2
+    assert r.output.strip() == (
+        "evreport batch: помилка: --jobs 0 — неприпустиме значення; має бути щонайменше 1 [usage]"
+    )

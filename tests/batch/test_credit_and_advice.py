@@ -161,4 +161,4 @@ def test_a_check_that_never_applies_to_before_after_is_left_out_of_the_maximum(t
     assert rubric.max == 14 and max_points(rubric, scores) == 13
     md = render_markdown(feedback_data("bea", r, scores, 5.0, max_points(rubric, scores)))
     assert "**Points: 5 of 13**" in md
-    assert "| check fair-test-opened-once-candidate | — | does not apply" in md
+    assert "| check fair test opened once candidate | — | does not apply" in md

@@ -7,6 +7,7 @@ import html
 import re
 import tomllib
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import cmarkgfm
@@ -120,7 +121,6 @@ def test_feedback_for_each_example_says_each_sentence_once(name):
 def test_a_repeated_sentence_is_said_once():
     rep = fixture_report("report-weekly-churn.json")
     claim = rep.claim
-    from dataclasses import replace
 
     said_twice = "More test weeks narrow the interval."
     rep = replace(rep, claim=replace(claim, reconsider_items=(said_twice, said_twice.lower(), "x")))
@@ -158,3 +158,45 @@ def test_feedback_names_the_models_by_their_display_names():
     md = render_markdown(feedback_data("alice", fixture_report("report-weekly-churn.json")))
     assert "MLP (1 x 32) is not shown to be better than gradient boosting on log loss" in md
     assert not re.search(r"\b(mlp|gbm)\b", md.split("## Words used here")[0].replace("-mlp-", ""))
+
+
+@pytest.mark.parametrize("name", ["report-breast-cancer-cv.json", "report-cv-test-part.json"])
+def test_cross_validated_feedback_says_the_seed_rule_once_in_cv_words(name):
+    # breast-cancer-cv: the ladder's "cross-validation gap +0.0036 is +0.81 seed sd (within
+    # folds); the rule needs more than 2" was followed by the advice "The validation gap is
+    # +0.81 seed sd ..." and "The test interval ...: more test rows (more blocks) narrow it"
+    md = render_markdown(feedback_data("bob", fixture_report(name)))
+    fix_first = md.split("## What to fix first")[1].split("## ")[0]
+    low = fix_first.casefold()
+    assert low.count("seed sd") == 1, fix_first
+    assert "what is missing" not in low
+    assert "the cross-validation gap is" in low and "the cross-validation interval" in low
+    assert "validation gap" not in low.replace("cross-validation gap", "")
+    assert "test interval" not in low and "block" not in low and "test rows" not in low
+    assert "more data" in low
+    glossary = md.split("## Words used here")[1]
+    assert "**validation**" not in glossary and "**block**" not in glossary
+
+
+def test_cross_validated_advice_follows_the_repeat_planning():
+    from reportgen.grading.advice import advice
+
+    rep = fixture_report("report-breast-cancer-cv.json")
+    cv = rep.noise.cv
+    # today: more repeats cannot settle it (the gap lies inside the floor half-width)
+    assert "more repeats cannot narrow it enough" in advice(rep, 3)
+    settle = replace(cv.planning, repeats_cannot=False, repeats_needed=40)
+    said = advice(replace(rep, noise=replace(rep.noise, cv=replace(cv, planning=settle))), 3)
+    assert "about 40 repeats of the same cross-validation" in said
+    unplanned = replace(rep, noise=replace(rep.noise, cv=replace(cv, planning=None)))
+    assert "more repeats of the cross-validation, more folds or more data" in advice(unplanned, 3)
+    harm = replace(rep.noise.interval, low=-0.03, high=-0.01, gap=-0.02)
+    said = advice(replace(rep, noise=replace(rep.noise, interval=harm)), 3)
+    assert "lies wholly below zero" in said and "across the folds" in said
+
+
+def test_advice_s_seed_rule_id_is_the_checks_own():
+    from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
+    from reportgen.grading import advice
+
+    assert advice.SEED_RULE == SEED_RULE.id

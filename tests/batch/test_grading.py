@@ -347,4 +347,13 @@ def test_student_text_in_duplicates_and_overview_has_no_control_characters():
     groups, _ = find_duplicates({n: fp({"p/\x1b[31mred.csv": "h"}) for n in ("a", "b")})
     assert "\x1b" not in groups[0]["shares"][0] and "\\x1b" in groups[0]["shares"][0]
     missing = common_missing({"a": {"missing": {"3": "gap\x07 of 0.5 on slice 'x\x00'"}}})
-    assert missing["3"] == [{"text": "gap\\x07 of N on slice 'x\\x00'", "count": 1}]
+    assert missing["3"] == [
+        {
+            "text": "gap\\x07 of 0.5 on slice 'x\\x00'",
+            "count": 1,
+            "check": None,
+            "numbers_vary": False,
+        }
+    ]
+    missing = common_missing({"a": {"missing": {"3": "x"}, "unmet": {"3": [["a\x1b[31m", False]]}}})
+    assert "\x1b" not in missing["3"][0]["text"] and missing["3"][0]["count"] == 1

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 
 from reportgen.batch.index import index_context, render_index
 from reportgen.batch.summary import BatchResult
+
+from .fakes import fixture_report
 
 
 def row(name: str, **kw) -> dict:
@@ -146,3 +149,17 @@ def test_student_text_is_escaped(tmp_path):
         and "<i>b" not in html
         and "<em>m" not in html
     )
+
+
+def test_a_cross_validated_gap_is_shown_and_named_so(tmp_path):
+    # breast-cancer-cv has no test part: its gap is the mean fold gap with the corrected
+    # interval, which the by-name table showed as "—"
+    from reportgen.batch import summary_fields
+
+    fields = summary_fields(fixture_report("report-breast-cancer-cv.json"))
+    assert fields["gap_kind"] == "cv" and fields["gap"] == pytest.approx(0.003551, abs=1e-6)
+    cv = row("bob", **{k: fields[k] for k in ("gap_kind", "gap", "gap_low", "gap_high")})
+    bob = cells_of(page(tmp_path, [cv]), "bob")
+    assert "log loss cross-validation gap +0.0036 (−0.0032 to +0.0103)" in bob, bob
+    # a cross-validated project with a held-out test part reports that part's test gap
+    assert summary_fields(fixture_report("report-cv-test-part.json"))["gap_kind"] == "block"
