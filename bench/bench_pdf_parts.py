@@ -95,8 +95,10 @@ def main() -> None:
     t = _time(weasyprint, fetcher, frame, args.rounds)
 
     total = whole[0] + whole[1]
-    print(f"{args.project}: {whole[2]} pages; WeasyPrint layout {whole[0]:.2f} s, drawing "
-          f"{whole[1]:.2f} s (CPU, best of {args.rounds}, WeasyPrint warm)")
+    print(
+        f"{args.project}: {whole[2]} pages; WeasyPrint layout {whole[0]:.2f} s, drawing "
+        f"{whole[1]:.2f} s (CPU, best of {args.rounds}, WeasyPrint warm)"
+    )
     print(f"{'part':24} {'pages':>5} {'layout s':>9} {'drawing s':>10} {'share':>6}")
     for label, lay, wri, pages, _ in rows[1:]:
         saved_l, saved_w = whole[0] - lay, whole[1] - wri
@@ -104,7 +106,9 @@ def main() -> None:
             f"{label:24} {whole[2] - pages:>5} {saved_l:>9.2f} {saved_w:>10.2f} "
             f"{(saved_l + saved_w) / total:>6.0%}"
         )
-    print(f"{'frame (no section)':24} {t[2]:>5} {t[0]:>9.2f} {t[1]:>10.2f} {(t[0] + t[1]) / total:>6.0%}")
+    print(
+        f"{'frame (no section)':24} {t[2]:>5} {t[0]:>9.2f} {t[1]:>10.2f} {(t[0] + t[1]) / total:>6.0%}"
+    )
 
 
 if __name__ == "__main__":

@@ -214,7 +214,7 @@ def facts(
         value, bar = (f.value, f.bar) if isinstance(f, Check) else (None, None)
         out.append(
             Fact(
-                label=check_label(f.id),
+                label=check_label(f.id, cv=report.noise.cv is not None),
                 text=in_words(timestamps_in(f.text or DASH), report),
                 status=fact_status(f.passed),
                 artefacts=artefact_list(list(f.artefacts), links, limit),

@@ -69,14 +69,18 @@ def prints(value: str, text: str) -> bool:
     return bool(value) and bool(re.search(rf"(?<![\d.,]){re.escape(value)}(?![.,]?\d)", text))
 
 
-def check_label(check_id: str) -> str:
+def check_label(check_id: str, cv: bool = False) -> str:
     """A check's or fairness fact's id as its label reads ("manifest-verified" -> "manifest
-    verified"), in the page's language; an id evreport does not know reads as its words."""
+    verified"), in the page's language; an id evreport does not know reads as its words.
+    ``cv``: the report is cross-validated, where the seed rule's gap is the cross-validation
+    gap."""
+    if cv and check_id == "validation-gap-vs-seed-sd":
+        return p_("check", "cross-validation gap vs seed sd")
     if check_id.startswith("not-worse-on-"):
         return _("not worse on {slice}", slice=check_id.removeprefix("not-worse-on-"))
     words = {
         "broken-questions": p_("check", "broken questions"),
-        "cv-interval-excludes-zero": p_("check", "cv interval excludes zero"),
+        "cv-interval-excludes-zero": p_("check", "cross-validation interval excludes zero"),
         "general-set-held": p_("check", "general set held"),
         "interval-above-zero": p_("check", "interval above zero"),
         "logged-equals-recomputed": p_("check", "logged equals recomputed"),

@@ -38,9 +38,12 @@ from reportgen.words.rungs import rung_word, status_word
 PAGE_ONE_ARTEFACTS = 2
 
 
-def check_words(check_id: str) -> str:
+def check_words(check_id: str, cv: bool = False) -> str:
     """The numbers behind a rung in words a reviewer reads at a glance; other checks by their
-    label (view.parts.check_label: "not worse on shifted", "rung 1: initial loss")."""
+    label (view.parts.check_label: "not worse on shifted", "rung 1: initial loss"). ``cv``:
+    a cross-validated report (the seed rule's gap is the cross-validation gap)."""
+    if cv and check_id == "validation-gap-vs-seed-sd":
+        return _("cross-validation gap in seed sd")
     words = {
         "validation-gap-vs-seed-sd": _("validation gap in seed sd"),
         "test-interval-excludes-zero": _("test interval's lower end"),
@@ -52,7 +55,7 @@ def check_words(check_id: str) -> str:
     if check_id.startswith("not-worse-on-"):
         # TRANSLATORS: a slice's interval end on the worse side, before its value and margin
         return _("worse end on {slice}", slice=check_id.removeprefix("not-worse-on-"))
-    return words.get(check_id) or check_label(check_id)
+    return words.get(check_id) or check_label(check_id, cv)
 
 
 VERDICT_CLASS = {
@@ -507,7 +510,7 @@ def _failed_numbers(report: Report) -> dict[int, list[tuple[str, str]]]:
             fmt = value_format(report, cid)
             what = measured(c.value, c.bar, fmt, cid, c.passed)
             if what:
-                label = check_words(cid)
+                label = check_words(cid, cv=report.noise.cv is not None)
                 shown = fmt(c.value) if c.value is not None else ""
                 failed.setdefault(c.rung, []).append((shown, f"{label}: {what}"))
     return failed

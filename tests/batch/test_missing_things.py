@@ -34,7 +34,7 @@ def test_missing_things_are_the_checks_not_passed_by_their_labels(tmp_path):
     missing = common_missing(_fingerprints(tmp_path))
     assert _items(missing, "3") == {
         "validation gap vs seed sd: fail": 2,
-        "cv interval excludes zero: fail": 1,
+        "cross-validation interval excludes zero: fail": 1,
         "test interval excludes zero: fail": 1,
     }
     assert missing["3"][0]["check"] == "validation-gap-vs-seed-sd"

@@ -264,3 +264,14 @@ def test_the_printed_multiclass_page_gives_the_confusion_counts_once():
     )
     without = BeautifulSoup(render_html(build(report), {}, for_print=True), "html.parser")
     assert len(without.find_all("th", string="actual \\ predicted")) == 2
+
+
+def test_a_cross_validated_report_names_its_gap_in_its_check_labels():
+    """The seed rule's gap in a cv design is the cross-validation gap, not "validation"."""
+    report = Report.from_json(load("breast-cancer-cv"))
+    labels = {c.label for r in build(report).evidence for c in r.checks}
+    assert "cross-validation gap vs seed sd" in labels
+    assert "cross-validation interval excludes zero" in labels
+    assert not any(x.startswith("validation gap") for x in labels)
+    held_out = {c.label for r in build(load("weekly-churn")).evidence for c in r.checks}
+    assert "validation gap vs seed sd" in held_out
