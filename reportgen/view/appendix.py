@@ -4,7 +4,7 @@ provenance with every input file's hash."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reportgen.model import Report
 from reportgen.model.data import Comparison
@@ -239,8 +239,20 @@ def _unsaid_measure(check: Evidence | Check, report: Report) -> str:
 
 def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:
     """Per rung, its checks and every artefact they cite; a fairness fact's check only by its
-    artefacts (the body says its result and finding)."""
+    artefacts (the body says its result and finding). A list of files that an earlier check
+    or fact listed whole is said as "the same files as ..." instead (each list once)."""
     fact_ids = {f"fair-{f.id}" for f in report.fairness}
+    cv = report.noise.cv is not None
+    seen: dict[tuple[str, ...], str] = {}
+
+    def once(files: tuple[str, ...], label: str, listed: ArtefactList) -> ArtefactList:
+        if len(files) < 2:
+            return listed
+        first = seen.setdefault(files, label)
+        if first == label:
+            return listed
+        return ArtefactList([], _("the same files as “{check}” above", check=first))
+
     out = []
     for r in report.ladder:
         mine = [c for c in report.checks if c.rung == r.rung]
@@ -248,19 +260,24 @@ def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence
         fair = [c for c in mine if c.id in fact_ids]
         cited = {a for c in mine for a in c.artefacts}
         rest = [a for a in r.artefacts if a not in cited]
+        checks = [
+            replace(f, artefacts=once(tuple(c.artefacts), f.label, f.artefacts))
+            for c, f in zip(
+                plain, facts(plain, report, links, limit=None, with_values=True), strict=True
+            )
+        ]
+        fact_rows = []
+        for c in fair:
+            label = check_label(c.id.removeprefix("fair-"), cv)
+            listed = artefact_list(list(c.artefacts), links)
+            fact_rows.append(FactEvidence(label, once(tuple(c.artefacts), label, listed)))
         out.append(
             RungEvidence(
                 rung=r.rung,
                 name=rung_word(r.name),
                 anchor=f"evidence-rung-{r.rung}",
-                checks=facts(plain, report, links, limit=None, with_values=True),
-                facts=[
-                    FactEvidence(
-                        check_label(c.id.removeprefix("fair-")),
-                        artefact_list(list(c.artefacts), links),
-                    )
-                    for c in fair
-                ],
+                checks=checks,
+                facts=fact_rows,
                 rest=artefact_list(rest, links) if rest else None,
             )
         )

@@ -275,3 +275,20 @@ def test_a_cross_validated_report_names_its_gap_in_its_check_labels():
     assert not any(x.startswith("validation gap") for x in labels)
     held_out = {c.label for r in build(load("weekly-churn")).evidence for c in r.checks}
     assert "validation gap vs seed sd" in held_out
+
+
+def test_the_appendix_lists_each_list_of_files_once():
+    """The same 12 test files were listed whole under rung 3's interval and rung 4's slice check;
+    the second says whose list it is."""
+    rungs = build(load("weekly-churn")).evidence
+    shown = [
+        (c.label, c.artefacts) for r in rungs for c in [*r.checks, *r.facts] if c.artefacts.groups
+    ]
+    lists = [tuple((g.head.text, i.text) for g in a.groups for i in g.items) for _, a in shown]
+    long = [x for x in lists if len(x) > 1]
+    assert len(long) == len(set(long))  # no list of files printed twice
+    by_label = {c.label: c.artefacts for r in rungs for c in r.checks}
+    assert by_label["not worse on shifted"].groups == []
+    assert by_label["not worse on shifted"].more == (
+        "the same files as \u201ctest interval excludes zero\u201d above"
+    )
