@@ -8,6 +8,7 @@ from typing import Any
 
 from reportgen.errors import InputError, Problem, display_name, said
 from reportgen.project.checkfiles import CheckFile, parse_checkfile
+from reportgen.project.claim_names import check_claim_names
 from reportgen.project.config import Config, parse_config
 from reportgen.project.files import Reader, Refused, exists, is_file
 from reportgen.project.folds import FOLDS_PART, Folds, check_fold_runs, parse_folds, runs_columns
@@ -19,7 +20,7 @@ from reportgen.project.predictions import (
     parse_predictions,
 )
 from reportgen.project.rowkeys import duplicate_id_problems, part_keys
-from reportgen.project.runs import RunRow, check_claim_names, parse_runs
+from reportgen.project.runs import RunRow, parse_runs
 from reportgen.project.tables import TABLE_SUFFIXES, TableError, read_table
 from reportgen.project.task_columns import detect, drop_odd_task_problems, project_task
 from reportgen.words.i18n import _
