@@ -14,8 +14,8 @@ from reportgen.checks.fairness import (
     SPLIT_FACTS,
     TEST_OPENED_ONCE,
     TUNING_BUDGET,
-    run_column_facts,
 )
+from reportgen.checks.fairness_runs import run_column_facts
 from reportgen.checks.ids import CheckId
 from reportgen.checks.ladder import RungResult, rung
 from reportgen.checks.model_vs_baseline.rungs import SEED_RULE
