@@ -27,7 +27,7 @@ from reportgen.checks.diagnose import diagnose
 from reportgen.checks.evaluation import EvalData
 from reportgen.checks.ladder import RungResult
 from reportgen.checks.model_vs_baseline import NoiseParts, Split, TaskSections, compare
-from reportgen.checks.model_vs_baseline import decision as dec
+from reportgen.checks.model_vs_baseline import reconsider as rec
 from reportgen.checks.multiclass import FOLD_ACCURACY, pooled_class_order
 from reportgen.checks.noise_lines import lines as split_lines
 from reportgen.checks.recompute import agrees
@@ -186,8 +186,8 @@ class CrossValidation(Split):
     ) -> list[str]:
         cv = self.cv
         plan = _plan_item(cv)
-        items = dec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
-        return [_no_interval_item(cv) if i.id == dec.ItemId.NO_INTERVAL else i.text for i in items]
+        items = rec.reconsider_items(self.project, ladder, seed, iv, slices, verdict, plan)
+        return [_no_interval_item(cv) if i.id == rec.ItemId.NO_INTERVAL else i.text for i in items]
 
 
 def fold_comparisons(project: Project, *models: FoldRuns) -> list[Comparison]:

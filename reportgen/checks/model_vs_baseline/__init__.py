@@ -17,6 +17,7 @@ from reportgen.checks.evaluation import EvalData, build_eval
 from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import RungResult, climb, fair_rung, supported
 from reportgen.checks.model_vs_baseline import decision as dec
+from reportgen.checks.model_vs_baseline import reconsider as rec
 from reportgen.checks.model_vs_baseline.rungs import (
     bounded_rung,
     correct_rung,
@@ -177,7 +178,7 @@ class Split:
         """What would reopen the decision."""
         budget = noise.budget if isinstance(noise.budget, Budget) else None
         plan = plan_sentence(self.project, budget, noise.block)
-        return dec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan, noise.block)
+        return rec.reconsider(self.project, ladder, seed, iv, slices, verdict, plan, noise.block)
 
 
 def compare(project: Project, design: type[Split]) -> tuple[dict[str, Any], list[Problem]]:
