@@ -12,6 +12,7 @@ from reportgen.checks.before_after import rungs as before_after
 from reportgen.checks.before_after import slices as before_after_slices
 from reportgen.checks.cv import rungs as cv
 from reportgen.checks.ids import CheckId
+from reportgen.checks.model_vs_baseline import correct
 from reportgen.checks.model_vs_baseline import rungs as split
 from reportgen.model import Report
 from reportgen.model.enums import Kind
@@ -37,7 +38,7 @@ _CV_VALIDATION = (
 #: each design's check ids, in report.json order (a ``*`` family: one per slice or check file)
 DESIGNS: dict[str, tuple[CheckId, ...]] = {
     "split": (
-        *split.RUNG1,
+        *correct.RUNG1,
         ladder.LOGGED,
         *_fair(FACTS["split"]),
         split.SEED_RULE,
@@ -46,12 +47,12 @@ DESIGNS: dict[str, tuple[CheckId, ...]] = {
         split.USEFUL_EFFECT,
     ),
     "cv": (
-        *split.RUNG1[:2],
-        split.SENSITIVITY.seldom(
+        *correct.RUNG1[:2],
+        correct.SENSITIVITY.seldom(
             "listed only when a cross-validated project's candidate has an input-sensitivity "
             "file, which no shipped project has"
         ),
-        *split.RUNG1[3:],
+        *correct.RUNG1[3:],
         ladder.LOGGED,
         *_fair(FACTS["cv"], {fairness.SAME_ROWS["validation"]: _CV_VALIDATION}),
         split.SEED_RULE,

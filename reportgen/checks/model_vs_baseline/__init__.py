@@ -18,9 +18,9 @@ from reportgen.checks.fairness import fairness_facts
 from reportgen.checks.ladder import RungResult, climb, fair_rung, supported
 from reportgen.checks.model_vs_baseline import decision as dec
 from reportgen.checks.model_vs_baseline import reconsider as rec
+from reportgen.checks.model_vs_baseline.correct import correct_rung
 from reportgen.checks.model_vs_baseline.rungs import (
     bounded_rung,
-    correct_rung,
     noise_rung,
     primary_interval,
     relevant_rung,
