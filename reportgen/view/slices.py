@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
-from reportgen.model import Report
-from reportgen.model.enums import IntervalSource
+from reportgen.model import Missing, Report
+from reportgen.model.enums import IntervalSource, Kind
 from reportgen.model.relevance import Relevance, Slice
 from reportgen.stats.metric_registry import unit_power
-from reportgen.view.parts import Figure, Row, chart_figure, cost_unit, in_words, names
-from reportgen.words import blocks_phrase, count_noun, gap_decimals, metric_unit
+from reportgen.view.parts import (
+    Figure,
+    Row,
+    chart_figure,
+    cost_unit,
+    in_words,
+    metric_name,
+    names,
+)
+from reportgen.words import blocks_phrase, confidence, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
     DASH,
     cost,
@@ -18,11 +27,14 @@ from reportgen.words.cells import (
     gap_with_interval,
     given,
     interval,
+    prob,
     timestamp,
     with_sign,
     yes_no,
 )
 from reportgen.words.i18n import _, n_, p_
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -39,14 +51,45 @@ class SliceRow:
     #: what a "may be worse" reading is missing, in numbers; else empty
     detail: str
     required: str
+    #: before/after: each version's score, the questions fixed and broken; empty for a pair
+    before: str = ""
+    after: str = ""
+    fixed: str = ""
+    broken: str = ""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the slice table: the SliceRow field it prints, its heading, its width
+    (a col class of report.css) and whether it holds numbers."""
+
+    key: str
+    head: str
+    width: str
+    num: bool = True
 
 
 @dataclass(frozen=True)
 class SlicesView:
-    """The per-slice part of partials/_slices.html (None: no slice column)."""
+    """The per-slice part of partials/_slices.html (None: no slice column): one table, in the
+    design's words (a before/after project's has each version's score and the questions fixed
+    and broken: the report's only table of its slices). A column that would say the same for
+    every slice (blocks equal to rows, no slice required) is left out and said once in the
+    caption."""
 
     figure: Figure | None
     rows: list[SliceRow]
+    #: the table's columns, the slice's own first
+    columns: list[Column]
+    #: before/after: the table has the Before, After, Fixed and Broken columns
+    versions: bool = False
+    #: False when every slice's blocks are its rows (the Blocks column is left out)
+    blocks: bool = True
+    #: False when no slice is required not to be worse (the column is left out)
+    required: bool = True
+    caption: str = ""
+    #: the part's heading: "Per-slice gaps", or "Change in each slice"
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,21 +114,121 @@ def readings() -> dict[str, tuple[str, str]]:
     }
 
 
+def version_readings() -> dict[str, tuple[str, str]]:
+    """A before/after slice's reading, by slice_reading's key: worse or better after tuning,
+    in the colours the chart draws (charts/slices.py)."""
+    return {
+        **readings(),
+        "worse": (p_("slice reading", "worse after tuning"), "not-shown"),
+        "unshown": (p_("slice reading", "no worse: not shown"), "partly"),
+        "better": (p_("slice reading", "better after tuning"), "shown"),
+        "unclear": (p_("slice reading", "no clear change"), "neutral"),
+    }
+
+
 def slice_reading(s: Slice, readings: dict[str, tuple[str, str]]) -> tuple[str, str]:
     """A slice's reading and CSS class, by the model's one rule (``Slice.reading``)."""
     return readings[s.reading()]
 
 
+def _present(x: T | None | Missing) -> T | None:
+    """A value of a key that may be absent: None when it is."""
+    return None if isinstance(x, Missing) else x
+
+
+def _caption(report: Report, versions: bool, blocks: bool, required: bool) -> str:
+    """The table's caption: a before/after table names its metric; either says once what a
+    left-out column would have said in every row (each row is its own block; no slice must not
+    be worse); empty for a model pair with both columns, whose chart caption says what the gap
+    is."""
+    said = []
+    if versions:
+        said.append(_("Each slice's {metric} before and after tuning.", metric=metric_name(report)))
+    if not blocks:
+        said.append(
+            _("Each question is its own block (no block column).")
+            if versions
+            else _("Each row is its own block (no block column).")
+        )
+    if not required:
+        said.append(
+            _("No slice is required to be no worse after tuning.")
+            if versions
+            else _("No slice is required to be no worse.")
+        )
+    return " ".join(said)
+
+
+#: each table's column widths (report.css col classes), by (before/after, blocks, required);
+#: the slice's own column first, the reading's wide enough for its badge on one line
+_WIDTHS: dict[tuple[bool, bool, bool], tuple[int, ...]] = {
+    # slice, rows, [blocks], gap, interval, reading, [required]
+    (False, True, True): (16, 8, 8, 11, 21, 23, 13),
+    (False, False, True): (16, 10, 12, 22, 27, 13),
+    (False, True, False): (16, 8, 8, 11, 24, 33),
+    (False, False, False): (16, 10, 12, 26, 36),
+    # slice, questions, before, after, fixed, broken, [blocks], change, interval, reading,
+    # [required]
+    (True, True, True): (8, 8, 7, 7, 7, 7, 7, 8, 15, 18, 8),
+    (True, False, True): (9, 9, 7, 7, 7, 7, 8, 16, 21, 9),
+    (True, True, False): (9, 9, 7, 7, 7, 7, 8, 8, 16, 22),
+    (True, False, False): (10, 10, 8, 8, 8, 8, 10, 17, 21),
+}
+
+
+def _columns(report: Report, versions: bool, blocks: bool, required: bool) -> list[Column]:
+    """The table's columns in order, with their headings and widths."""
+    cols = [Column("slice", _("Slice"), "", num=False)]
+    if versions:
+        cols += [
+            Column("rows", _("Questions"), ""),
+            Column("before", _("Before"), ""),
+            Column("after", _("After"), ""),
+            Column("fixed", _("Fixed"), ""),
+            Column("broken", _("Broken"), ""),
+        ]
+    else:
+        cols.append(Column("rows", _("Rows"), ""))
+    if blocks:
+        cols.append(Column("blocks", _("Blocks"), ""))
+    cols += [
+        Column("gap", _("After − before") if versions else _("Gap"), ""),
+        Column(
+            "interval",
+            _("{confidence} interval", confidence=confidence(report.build.confidence)),
+            "",
+        ),
+        Column("reading", _("Reading"), "", num=False),
+    ]
+    if required:
+        cols.append(Column("required", _("Must not be worse"), "", num=False))
+    widths = _WIDTHS[(versions, blocks, required)]
+    return [replace(c, width=f"w{w}") for c, w in zip(cols, widths, strict=True)]
+
+
 def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
-    """Each slice's gap, interval and reading, and its chart; None without a slice column."""
+    """Each slice's gap, interval and reading, and its chart; None without a slice column. A
+    before/after project's rows also hold each version's score and the questions fixed and
+    broken, in its own words (better or worse after tuning)."""
     if report.slices is None:
         return None
+    versions = report.project.kind == Kind.BEFORE_AFTER
     rows = []
-    words = readings()
+    words = version_readings() if versions else readings()
     for s in report.slices:
         # each slice's gap and interval share one decimal count, as its sentences print them
         d = gap_decimals(s.gap, s.low, s.high)
         reading, css = slice_reading(s, words)
+        scores = (
+            {
+                "before": prob(_present(s.before)),
+                "after": prob(_present(s.after)),
+                "fixed": count(_present(s.fixed)),
+                "broken": count(_present(s.broken)),
+            }
+            if versions
+            else {}
+        )
         rows.append(
             SliceRow(
                 slice=s.slice,
@@ -97,24 +240,47 @@ def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
                 css=css,
                 detail=_not_shown_no_worse(s, d) if s.reading() == "unshown" else "",
                 required=yes_no(s.required),
+                **scores,
             )
         )
     worse = [s.slice for s in report.slices if s.reading() == "worse"]
-    figure = chart_figure(
-        charts,
-        "slices",
-        _(
+    if versions:
+        caption = _(
+            "Each slice's change after tuning with its interval, coloured as the table reads "
+            "it. Red: wholly below zero, worse after tuning; amber: a required "
+            "slice whose worse end lies beyond the dashed margin, so no worse is not shown."
+        )
+        alt = _(
+            "Dot-and-whisker chart of each slice's change after tuning for {slices}; worse "
+            "after tuning on {worse}.",
+            slices=count_noun(len(rows), "slice"),
+            worse=", ".join(worse) if worse else _("none"),
+        )
+    else:
+        caption = _(
             "Gap per slice with its interval (candidate better is positive), coloured as the "
             "table reads it. Red: wholly below zero, the candidate is worse; amber: a required "
             "slice whose worse end lies beyond the dashed margin, so no worse is not shown."
-        ),
-        _(
+        )
+        alt = _(
             "Dot-and-whisker chart of per-slice gaps for {slices}; candidate worse on {worse}.",
             slices=count_noun(len(rows), "slice"),
             worse=", ".join(worse) if worse else _("none"),
-        ),
+        )
+    figure = chart_figure(charts, "slices", caption, alt)
+    # a slice without rows has no blocks either: it does not make the column say more
+    blocks = any(s.blocks != s.rows for s in report.slices)
+    required = any(s.required for s in report.slices)
+    return SlicesView(
+        figure,
+        rows,
+        columns=_columns(report, versions, blocks, required),
+        versions=versions,
+        blocks=blocks,
+        required=required,
+        caption=_caption(report, versions, blocks, required),
+        heading=_("Change in each slice") if versions else _("Per-slice gaps"),
     )
-    return SlicesView(figure, rows)
 
 
 def _not_shown_no_worse(s: Slice, digits: int) -> str:
@@ -143,7 +309,9 @@ def _measured_rows(report: Report) -> list[Row]:
     block = data.block_column
     if block:
         rows.append(Row(_("block column"), block))
-    if data.blocks is not None:
+    # without a block column the slice table's caption says each row is its own block: not
+    # said again on its page
+    if data.blocks is not None and (block or not report.slices):
         rows.append(
             Row(
                 _("blocks on test"),
