@@ -23,6 +23,7 @@ from reportgen.view.parts import (
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
     DASH,
+    beside_logged,
     change,
     confidence,
     count,
@@ -323,7 +324,8 @@ def comparisons_view(report: Report, links: str | None = None) -> list[Compariso
                 seed=str(c.seed),
                 split=part_word(c.split),
                 logged=c.logged_text or full(c.logged),
-                recomputed=full(c.recomputed),
+                # to the logged value's own decimals; the tolerance is rung 1's, said in methods.md
+                recomputed=beside_logged(c.recomputed, c.logged_text, c.agree),
                 agree=outcome(
                     c.agree,
                     p_("logged against recomputed", "agree"),

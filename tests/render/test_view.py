@@ -237,3 +237,25 @@ def test_the_printed_multiclass_page_gives_the_confusion_counts_once():
     )
     without = BeautifulSoup(render_html(build(report), {}, for_print=True), "html.parser")
     assert len(without.find_all("th", string="actual \\ predicted")) == 2
+
+
+def test_recomputed_values_read_as_the_logged_ones_where_they_agree():
+    """Issue 31: the logged-against-recomputed table printed logged "0.86" beside recomputed
+    "0.8600000"; agreeing values now read alike, and a disagreeing one shows the difference."""
+    from reportgen.model.data import Comparison
+    from reportgen.view.appendix import comparisons_view
+
+    report = Report.from_json(load("moons-tie"))
+    rows = comparisons_view(report)
+    agreeing = [c for c in report.comparisons if c.agree]
+    assert agreeing and len(rows) == len(report.comparisons)
+    for c, row in zip(report.comparisons, rows, strict=True):
+        assert row.logged == c.logged_text
+        if c.agree:
+            assert row.recomputed == c.logged_text, (row.logged, row.recomputed)
+    first = report.comparisons[0]
+    off: Comparison = replace(
+        first, logged_text="0.290", logged=0.29, recomputed=0.2904, agree=False
+    )
+    [row] = comparisons_view(replace(report, comparisons=(off,)))
+    assert (row.logged, row.recomputed) == ("0.290", "0.2904")
