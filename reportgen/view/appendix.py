@@ -3,6 +3,7 @@ provenance with every input file's hash."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -183,16 +184,28 @@ def facts(
     out = []
     for f in items:
         value, bar = (f.value, f.bar) if isinstance(f, Check) else (None, None)
+        text = in_words(timestamps_in(f.text or DASH), report)
+        shown = measured(value, bar, value_format(report, f.id)) if with_values else ""
+        if bar is None and _says(text, shown):
+            shown = ""  # "26 questions broken" above "value 26": the number once
         out.append(
             Fact(
                 label=check_label(f.id),
-                text=in_words(timestamps_in(f.text or DASH), report),
+                text=text,
                 status=fact_status(f.passed),
                 artefacts=artefact_list(list(f.artefacts), links, limit),
-                measured=measured(value, bar, value_format(report, f.id)) if with_values else "",
+                measured=shown,
             )
         )
     return out
+
+
+def _says(text: str, number: str) -> bool:
+    """``text`` already prints ``number`` as a number of its own (26 in "26 questions", not in
+    "126" or "0.26")."""
+    if not number:
+        return False
+    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![.,]?\d)", text) is not None
 
 
 def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:

@@ -106,9 +106,14 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
     general = report.general
     metric = metric_name(report)
     d = gap_decimals(ba.difference, ba.low, ba.high)
-    summary = [
+    # each version's score on the frozen set is Results at a glance's, just above: not again
+    scored = any(r.part == "test" and r.metric == report.project.metric for r in report.results)
+    scores = [
         Row(_("{metric} before", metric=metric), prob(ba.before)),
         Row(_("{metric} after", metric=metric), prob(ba.after)),
+    ]
+    summary = [
+        *([] if scored else scores),
         Row(_("difference (after − before)"), with_sign(ba.difference, d)),
         Row(_("interval"), interval(ba.low, ba.high, digits=d)),
         _questions_row(ba.coverage, ba.questions),

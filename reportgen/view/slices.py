@@ -341,7 +341,7 @@ def _measured_rows(report: Report) -> list[Row]:
         rows.append(
             Row(
                 _("{model} seeds", model=name),
-                f"{count(len(seeds))} ({', '.join(str(x) for x in seeds)})" if seeds else DASH,
+                _seeds_text(seeds),
             )
         )
         if config:
@@ -356,6 +356,16 @@ def _measured_rows(report: Report) -> list[Row]:
     return rows
 
 
+def _seeds_text(seeds: tuple[int, ...]) -> str:
+    """A model's seeds: "5 (1, 2, 3, 4, 5)"; one seed by name, "1 (seed 0)", which a bare
+    "1 (0)" does not say."""
+    if not seeds:
+        return DASH
+    if len(seeds) == 1:
+        return _("{n} (seed {seed})", n=count(1), seed=str(seeds[0]))
+    return f"{count(len(seeds))} ({', '.join(str(x) for x in seeds)})"
+
+
 def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
     """The interval against the smallest useful effect, and the costs when there are any."""
     iv = report.noise.interval
@@ -365,6 +375,8 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
         Row(
             _("cross-validation gap and interval")
             if iv is not None and iv.source == IntervalSource.CV_CORRECTED
+            else _("difference (after − before) and interval")
+            if report.project.kind == Kind.BEFORE_AFTER
             else _("test gap and interval"),
             gap_with_interval(rel.gap, rel.low, rel.high),
         ),

@@ -461,3 +461,16 @@ def test_before_after_slice_chart_speaks_as_its_table(tuned_no_replay, required)
         v["encoding"]["x"].get("title") for v in _layers(spec) if "x" in v.get("encoding", {})
     ]
     assert "change in accuracy (after better is positive)" in titles
+
+
+@pytest.mark.parametrize("primary", ["t", "bootstrap"])
+def test_before_after_interval_legend_names_only_what_is_drawn(tuned_no_replay, primary):
+    """tuned-replay page 2: the legend listed "for comparison" beside one interval (the paired
+    t was primary, so no second interval was drawn)."""
+    report = copy.deepcopy(tuned_no_replay)
+    report["before_after"]["primary"] = primary
+    spec = chart_specs(report)["before_after_interval"]
+    drawn = {r["kind"] for r in _rows_of(spec, "point")}
+    colour = next(v for v in _layers(spec) if _mark(v) == "point")["encoding"]["color"]
+    assert set(colour["scale"]["domain"]) == drawn
+    assert len(drawn) == (1 if primary == "t" else 2)

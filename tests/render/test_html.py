@@ -258,3 +258,14 @@ def test_model_pair_slice_table_keeps_blocks_and_the_required_column(weekly_chur
         "Must not be worse",
     ]
     assert soup_of(weekly_churn_files).select_one("table.slice-table caption") is None
+
+
+def test_before_after_pages_speak_of_after_and_before(tuned_no_replay_files):
+    """tuned-replay: the noise section's lead said "the candidate against the baseline" and
+    the relevance row "test gap" in a report of one model before and after tuning."""
+    soup = soup_of(tuned_no_replay_files)
+    lead = norm(soup.select_one("section.noise p.lead").get_text())
+    assert "after minus before" in lead and "candidate" not in lead
+    facts = [norm(dt.get_text()) for dt in soup.select("section.slices dl.facts dt")]
+    assert "difference (after − before) and interval" in facts
+    assert "test gap and interval" not in facts

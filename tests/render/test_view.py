@@ -259,3 +259,62 @@ def test_recomputed_values_read_as_the_logged_ones_where_they_agree():
     )
     [row] = comparisons_view(replace(report, comparisons=(off,)))
     assert (row.logged, row.recomputed) == ("0.290", "0.2904")
+
+
+def test_before_after_summary_leaves_each_versions_score_to_the_results_table(tuned_no_replay):
+    """tuned-replay page 2 printed accuracy before 0.4460 and after 0.8240 in Results at a
+    glance and, just below, "accuracy before: 0.446, accuracy after: 0.824" again."""
+    v = build(tuned_no_replay)
+    labels = [r.label for r in v.before_after.summary]
+    assert v.results is not None
+    assert "accuracy before" not in labels and "accuracy after" not in labels
+    assert labels[0] == "difference (after − before)"
+    # without the results table the summary keeps them
+    bare = replace(Report.from_json(tuned_no_replay), results=())
+    assert [r.label for r in build(bare).before_after.summary][:2] == [
+        "accuracy before",
+        "accuracy after",
+    ]
+
+
+def test_before_after_intervals_are_named_by_their_method(tuned_no_replay):
+    """tuned-replay page 3 said "the other intervals of the test gap (Welch, two-level, per
+    network) are tabled ... (noise.block)" for a project with none of them and a null
+    noise.block, and the HTML table named the paired t interval "bootstrap"."""
+    ba = tuned_no_replay["before_after"]
+    n = build(tuned_no_replay).noise
+    rows = {r.label.split(" over ")[0]: r for r in n.interval_rows}
+    assert set(rows) == {"bootstrap", "paired t"}
+    assert rows["bootstrap"].interval.startswith(f"+{ba['bootstrap']['low']:.3f}")
+    assert rows["paired t"].interval.startswith(f"+{ba['t']['low']:.3f}")
+    method = {"t": "paired t", "bootstrap": "bootstrap"}[ba["primary"]]
+    assert [(r.label, r.value) for r in n.block_facts] == [("primary interval", method)]
+    assert n.intervals_key == "before_after"
+    assert f"here the {method}" in n.intervals_note and "Welch" not in n.intervals_note
+    pair = build(load("weekly-churn")).noise
+    assert pair.intervals_key == "noise.block" and "Welch" in pair.intervals_note
+
+
+def test_a_checks_value_already_in_its_text_is_not_printed_again(tuned_no_replay, weekly_churn):
+    """tuned-replay's appendix: "215 questions fixed, 26 questions broken" and under it
+    "value 26"; a value with a bar, or one the text does not print, keeps its line."""
+    from reportgen.view.appendix import _says, evidence_view
+
+    checks = {
+        c.label: c for r in evidence_view(Report.from_json(tuned_no_replay)) for c in r.checks
+    }
+    broken = checks["broken questions"]
+    assert "24 questions broken" in broken.text and broken.measured == ""
+    kept = [c for r in build(weekly_churn).evidence for c in r.checks if c.measured]
+    assert kept and all(", bar " in c.measured or not _says(c.text, c.measured) for c in kept)
+    assert _says("215 fixed, 26 broken", "26")
+    assert not _says("126 broken", "26") and not _says("0.26 or 26.5", "26")
+
+
+def test_one_seed_is_said_by_name(tuned_no_replay, weekly_churn):
+    """tuned-replay's "What was measured" read "after seeds: 1 (0)"."""
+    rows = {r.label: r.value for r in build(tuned_no_replay).bounds.data}
+    assert rows["after seeds"] == "1 (seed 0)" and rows["before seeds"] == "1 (seed 0)"
+    rows = {r.label: r.value for r in build(weekly_churn).bounds.data}
+    seeds = weekly_churn["data"]["seeds"]["candidate"]
+    assert rows["MLP (1 x 32) seeds"] == f"{len(seeds)} ({', '.join(map(str, seeds))})"
