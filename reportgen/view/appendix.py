@@ -3,7 +3,6 @@ provenance with every input file's hash."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +19,7 @@ from reportgen.view.parts import (
     outcome,
     part_word,
     said,
+    says_number,
 )
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
@@ -186,7 +186,7 @@ def facts(
         value, bar = (f.value, f.bar) if isinstance(f, Check) else (None, None)
         text = in_words(timestamps_in(f.text or DASH), report)
         shown = measured(value, bar, value_format(report, f.id)) if with_values else ""
-        if bar is None and _says(text, shown):
+        if bar is None and says_number(text, shown):
             shown = ""  # "26 questions broken" above "value 26": the number once
         out.append(
             Fact(
@@ -198,14 +198,6 @@ def facts(
             )
         )
     return out
-
-
-def _says(text: str, number: str) -> bool:
-    """``text`` already prints ``number`` as a number of its own (26 in "26 questions", not in
-    "126" or "0.26")."""
-    if not number:
-        return False
-    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![.,]?\d)", text) is not None
 
 
 def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:

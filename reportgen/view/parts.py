@@ -217,3 +217,11 @@ def metric_name(report: Report) -> str:
     if not p.unit:
         return p.metric.replace("_", " ")
     return str(metric_label(p.metric, p.unit, power=unit_power(p.metric)))
+
+
+def says_number(text: str, number: str) -> bool:
+    """``text`` already prints ``number`` as a number of its own (26 in "26 questions", not in
+    "126" or "0.26"): a line beside it need not say it again."""
+    if not number:
+        return False
+    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![.,]?\d)", text) is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportgen.model import Report
+from reportgen.model.enums import Kind
 from reportgen.model.results import ResultRow
 from reportgen.view.parts import ids, in_words, names
 from reportgen.words import confidence, gap_with_interval, metric_unit
@@ -98,8 +99,23 @@ def _part(report: Report, part: str, rows: list[ResultRow]) -> ResultPart:
     title = name
     if len(counted) == 1:
         n = counted.pop()
-        title = n_(
-            "{part} · {rows} rows", "{part} · {rows} rows", int(n or 0), part=name, rows=count(n)
+        # a before/after project's rows are questions, as every other page of it says
+        title = (
+            n_(
+                "{part} · {rows} questions",
+                "{part} · {rows} questions",
+                int(n or 0),
+                part=name,
+                rows=count(n),
+            )
+            if report.project.kind == Kind.BEFORE_AFTER
+            else n_(
+                "{part} · {rows} rows",
+                "{part} · {rows} rows",
+                int(n or 0),
+                part=name,
+                rows=count(n),
+            )
         )
     lines = [
         ResultLine(

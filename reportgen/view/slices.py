@@ -18,6 +18,7 @@ from reportgen.view.parts import (
     in_words,
     metric_name,
     names,
+    says_number,
 )
 from reportgen.words import blocks_phrase, confidence, count_noun, gap_decimals, metric_unit
 from reportgen.words.cells import (
@@ -172,7 +173,7 @@ _WIDTHS: dict[tuple[bool, bool, bool], tuple[int, ...]] = {
     (True, True, True): (8, 8, 7, 7, 7, 7, 7, 8, 15, 18, 8),
     (True, False, True): (9, 9, 7, 7, 7, 7, 8, 16, 21, 9),
     (True, True, False): (9, 9, 7, 7, 7, 7, 8, 8, 16, 22),
-    (True, False, False): (10, 10, 8, 8, 8, 8, 10, 17, 21),
+    (True, False, False): (12, 10, 8, 8, 7, 8, 9, 17, 21),
 }
 
 
@@ -244,12 +245,18 @@ def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
             )
         )
     worse = [s.slice for s in report.slices if s.reading() == "worse"]
+    drawn = {s.reading() for s in report.slices if s.gap is not None and s.low is not None}
+    # the colours the chart draws, each said once; a colour no slice has is not explained
+    amber = _(
+        "Amber: a required slice whose worse end lies beyond the dashed margin, so no worse is "
+        "not shown."
+    )
     if versions:
-        caption = _(
-            "Each slice's change after tuning with its interval, coloured as the table reads "
-            "it. Red: wholly below zero, worse after tuning; amber: a required "
-            "slice whose worse end lies beyond the dashed margin, so no worse is not shown."
-        )
+        said = [
+            _("Each slice's change after tuning with its interval, coloured as the table reads it.")
+        ]
+        if "worse" in drawn:
+            said.append(_("Red: wholly below zero, worse after tuning."))
         alt = _(
             "Dot-and-whisker chart of each slice's change after tuning for {slices}; worse "
             "after tuning on {worse}.",
@@ -257,16 +264,22 @@ def slices_view(report: Report, charts: Collection[str]) -> SlicesView | None:
             worse=", ".join(worse) if worse else _("none"),
         )
     else:
-        caption = _(
-            "Gap per slice with its interval (candidate better is positive), coloured as the "
-            "table reads it. Red: wholly below zero, the candidate is worse; amber: a required "
-            "slice whose worse end lies beyond the dashed margin, so no worse is not shown."
-        )
+        said = [
+            _(
+                "Gap per slice with its interval (candidate better is positive), coloured as the "
+                "table reads it."
+            )
+        ]
+        if "worse" in drawn:
+            said.append(_("Red: wholly below zero, the candidate is worse."))
         alt = _(
             "Dot-and-whisker chart of per-slice gaps for {slices}; candidate worse on {worse}.",
             slices=count_noun(len(rows), "slice"),
             worse=", ".join(worse) if worse else _("none"),
         )
+    if "unshown" in drawn:
+        said.append(amber)
+    caption = " ".join(said)
     figure = chart_figure(charts, "slices", caption, alt)
     # a slice without rows has no blocks either: it does not make the column say more
     blocks = any(s.blocks != s.rows for s in report.slices)
@@ -453,11 +466,17 @@ def _finding_word(finding: str | None) -> str:
 
 
 def bounds_view(report: Report) -> BoundsView:
-    """What was measured, what never was, and the interval against the useful effect."""
+    """What was measured, what never was, and the interval against the useful effect (the
+    useful effect once: not as a row when the sentence above the rows says it)."""
     rel = report.relevance
+    text = in_words(rel.text, report) if rel is not None and rel.text else None
+    rows = [] if rel is None else _relevance_rows(report, rel)
+    effect = rel.min_useful_effect if rel is not None else None
+    if text and rows and effect is not None and says_number(text, given(effect)):
+        rows = rows[1:]  # the first row is the smallest useful effect
     return BoundsView(
         data=_measured_rows(report),
         not_tested=[in_words(x, report) for x in report.not_tested],
-        relevance=[] if rel is None else _relevance_rows(report, rel),
-        relevance_text=in_words(rel.text, report) if rel is not None and rel.text else None,
+        relevance=rows,
+        relevance_text=text,
     )

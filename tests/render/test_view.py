@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import subprocess
 from dataclasses import replace
@@ -298,7 +299,8 @@ def test_before_after_intervals_are_named_by_their_method(tuned_no_replay):
 def test_a_checks_value_already_in_its_text_is_not_printed_again(tuned_no_replay, weekly_churn):
     """tuned-replay's appendix: "215 questions fixed, 26 questions broken" and under it
     "value 26"; a value with a bar, or one the text does not print, keeps its line."""
-    from reportgen.view.appendix import _says, evidence_view
+    from reportgen.view.appendix import evidence_view
+    from reportgen.view.parts import says_number as _says
 
     checks = {
         c.label: c for r in evidence_view(Report.from_json(tuned_no_replay)) for c in r.checks
@@ -318,3 +320,33 @@ def test_one_seed_is_said_by_name(tuned_no_replay, weekly_churn):
     rows = {r.label: r.value for r in build(weekly_churn).bounds.data}
     seeds = weekly_churn["data"]["seeds"]["candidate"]
     assert rows["MLP (1 x 32) seeds"] == f"{len(seeds)} ({', '.join(map(str, seeds))})"
+
+
+def test_before_after_results_count_questions(tuned_no_replay, weekly_churn):
+    """tuned-replay page 2: "Test · 500 rows" above a page of questions."""
+    titles = [p.title for p in build(tuned_no_replay).results.parts]
+    assert titles[0] == "Test · 500 questions" and all("rows" not in t for t in titles)
+    assert build(weekly_churn).results.parts[0].title.endswith(" rows")
+
+
+def test_the_useful_effect_once_in_relevance(tuned_no_replay, weekly_churn):
+    """tuned-replay page 4: "the interval's lower end +0.327 reaches the useful effect 0.02",
+    and under it "smallest useful effect: 0.02"; kept where the sentence does not say it."""
+    b = build(tuned_no_replay).bounds
+    assert "the useful effect 0.02" in b.relevance_text
+    assert "smallest useful effect" not in [r.label for r in b.relevance]
+    b = build(weekly_churn).bounds
+    assert "useful effect" not in b.relevance_text
+    assert b.relevance[0].label == "smallest useful effect"
+
+
+def test_the_slice_chart_caption_explains_only_the_colours_drawn(tuned_no_replay, weekly_churn):
+    """tuned-replay page 4's caption explained red and amber beside five green slices."""
+    caption = view.build_view(Report.from_json(tuned_no_replay), {"slices"}).slices.figure.caption
+    assert "Red" not in caption and "Amber" not in caption
+    caption = view.build_view(Report.from_json(weekly_churn), {"slices"}).slices.figure.caption
+    assert "Amber: a required slice" in caption and "Red" not in caption
+    worse = copy.deepcopy(weekly_churn)
+    worse["slices"][0].update(worse=True, high=-0.001)
+    caption = view.build_view(Report.from_json(worse), {"slices"}).slices.figure.caption
+    assert "Red: wholly below zero, the candidate is worse." in caption
