@@ -51,13 +51,16 @@ class BeforeAfterView:
 
 
 def _general_rows(report: Report, general: General) -> tuple[list[Row], Status]:
-    """The general (forgetting) set before and after, its drop against the allowed one, and
-    whether it held."""
+    """The general (forgetting) set before and after (unless Results at a glance has them), its
+    drop against the allowed one, and whether it held."""
     # the drop and its interval share one decimal count, as the check's sentence has them
     dg = gap_decimals(general.drop, general.low, general.high)
-    rows = [
+    scores = [
         Row(_("general set before"), prob(general.before)),
         Row(_("general set after"), prob(general.after)),
+    ]
+    rows = [
+        *([] if _in_results(report, "general") else scores),
         *_answered_rows(general.coverage),
         Row(_("drop"), change(general.drop, dg)),
         Row(_("interval of the drop"), interval(general.low, general.high, digits=dg)),
@@ -107,7 +110,7 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
     metric = metric_name(report)
     d = gap_decimals(ba.difference, ba.low, ba.high)
     # each version's score on the frozen set is Results at a glance's, just above: not again
-    scored = any(r.part == "test" and r.metric == report.project.metric for r in report.results)
+    scored = _in_results(report, "test")
     scores = [
         Row(_("{metric} before", metric=metric), prob(ba.before)),
         Row(_("{metric} after", metric=metric), prob(ba.after)),
@@ -193,6 +196,11 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
         general_status=general_status,
         slices=bool(report.slices),
     )
+
+
+def _in_results(report: Report, part: str) -> bool:
+    """Results at a glance gives each version's score on ``part`` in the claim's metric."""
+    return any(r.part == part and r.metric == report.project.metric for r in report.results)
 
 
 def _questions_row(cov: Coverage, questions: int) -> Row:

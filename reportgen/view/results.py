@@ -188,5 +188,6 @@ def results_view(report: Report) -> ResultsView | None:
         interval_head=_("{confidence} interval", confidence=confidence(report.build.confidence)),
         sd_head=_("Seed sd") if unit == "network" else _("Run sd"),
         count_head=_("Networks") if unit == "network" else _("Runs"),
-        gap=_gap(report),
+        # a before/after project's section just below states the difference with its interval
+        gap=None if report.project.kind == Kind.BEFORE_AFTER else _gap(report),
     )

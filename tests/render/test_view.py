@@ -350,3 +350,16 @@ def test_the_slice_chart_caption_explains_only_the_colours_drawn(tuned_no_replay
     worse["slices"][0].update(worse=True, high=-0.001)
     caption = view.build_view(Report.from_json(worse), {"slices"}).slices.figure.caption
     assert "Red: wholly below zero, the candidate is worse." in caption
+
+
+def test_before_after_says_each_score_and_the_difference_once(tuned_no_replay):
+    """tuned-replay's HTML: Results at a glance's gap line "+0.412 (+0.361 to +0.463)" right
+    above the before-and-after summary saying the same, and the general set's 0.8420 / 0.8313
+    in the results beside "general set before 0.842, after 0.831" in the forgetting facts."""
+    v = build(tuned_no_replay)
+    assert v.results.gap is None
+    assert any(p.title.startswith("General set") for p in v.results.parts)
+    labels = [r.label for r in v.before_after.general]
+    assert "general set before" not in labels and "general set after" not in labels
+    assert "drop" in labels and "interval of the drop" in labels
+    assert build(load("weekly-churn")).results.gap is not None
