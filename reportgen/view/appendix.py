@@ -36,7 +36,7 @@ from reportgen.words.cells import (
     timestamps_in,
     with_sign,
 )
-from reportgen.words.i18n import _, n_, p_
+from reportgen.words.i18n import _, local_number, n_, p_
 from reportgen.words.rungs import rung_word
 
 
@@ -328,7 +328,8 @@ def comparisons_view(report: Report, links: str | None = None) -> list[Compariso
                 model=c.model,
                 seed=str(c.seed),
                 split=part_word(c.split),
-                logged=c.logged_text or full(c.logged),
+                # its own digits, in the language's decimal sign ("0,86" beside "0,86" in uk)
+                logged=local_number(c.logged_text) if c.logged_text else full(c.logged),
                 # to the logged value's own decimals; the tolerance is rung 1's, said in methods.md
                 recomputed=beside_logged(c.recomputed, c.logged_text, c.agree),
                 agree=outcome(

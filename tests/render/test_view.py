@@ -363,3 +363,16 @@ def test_before_after_says_each_score_and_the_difference_once(tuned_no_replay):
     assert "general set before" not in labels and "general set after" not in labels
     assert "drop" in labels and "interval of the drop" in labels
     assert build(load("weekly-churn")).results.gap is not None
+
+
+def test_logged_and_recomputed_read_alike_in_ukrainian():
+    """In a Ukrainian report both values carry the decimal comma: "0,84" beside "0,84", not
+    "0.84" beside "0,84"."""
+    from reportgen.view.appendix import comparisons_view
+    from reportgen.words.i18n import speaking
+
+    report = Report.from_json(load("moons-tie"))
+    with speaking("uk"):
+        rows = comparisons_view(report)
+    agreeing = [r for r, c in zip(rows, report.comparisons, strict=True) if c.agree]
+    assert agreeing and all(r.logged == r.recomputed and "," in r.logged for r in agreeing)
