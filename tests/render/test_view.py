@@ -376,3 +376,18 @@ def test_logged_and_recomputed_read_alike_in_ukrainian():
         rows = comparisons_view(report)
     agreeing = [r for r, c in zip(rows, report.comparisons, strict=True) if c.agree]
     assert agreeing and all(r.logged == r.recomputed and "," in r.logged for r in agreeing)
+
+
+def test_page_one_leaves_a_shown_rungs_numbers_to_the_ladder():
+    """tuned-replay page one: the decision said "the general set held (drop 0.0107, upper
+    bound 0.0180 within 0.02)" and rung 5, just below it, said the same words."""
+    report = load("tuned-replay")
+    v = build(report)
+    rung5 = report["ladder"][4]["summary"]
+    assert rung5 == "the general set held (drop 0.0107, upper bound 0.0180 within 0.02)"
+    assert v.ladder[4].summary == rung5
+    assert v.decision.page_reasons == [
+        "the gain +0.378 is above the useful effect 0.02 and the general set held"
+    ]
+    # the full reason stays in the decision's reasons (HTML appendix, decision log)
+    assert "upper bound 0.0180" in v.decision.reasons[0]
