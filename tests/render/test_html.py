@@ -274,3 +274,16 @@ def test_before_after_pages_speak_of_after_and_before(tuned_no_replay_files):
     facts = [norm(dt.get_text()) for dt in soup.select("section.slices dl.facts dt")]
     assert "difference (after − before) and interval" in facts
     assert "test gap and interval" not in facts
+
+
+def test_interval_table_has_no_column_of_dashes(tuned_no_replay_files, weekly_churn_files):
+    """The before/after interval table printed a Standard error column of dashes only."""
+    heads = [
+        th.get_text()
+        for th in soup_of(tuned_no_replay_files).select("table.intervals th[scope=col]")
+    ]
+    assert heads == ["Interval", "After − before", "Interval", "p"]
+    heads = [
+        th.get_text() for th in soup_of(weekly_churn_files).select("table.intervals th[scope=col]")
+    ]
+    assert "Standard error" in heads and "Gap" in heads
