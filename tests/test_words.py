@@ -341,3 +341,29 @@ def test_words_is_a_leaf_every_layer_can_use():
 )
 def test_file_size_in_decimal_units_with_three_figures(n, text):
     assert w.file_size(n) == text
+
+
+@pytest.mark.parametrize(
+    ("recomputed", "logged", "agree", "want"),
+    [
+        # agreeing values read alike: the logged value's own decimals (issue 31: "0.86" beside
+        # "0.8600000")
+        (0.86, "0.86", True, "0.86"),
+        (0.8600000004, "0.86", True, "0.86"),
+        (0.4733333333, "0.4733333", True, "0.4733333"),
+        (0.824, "0.8240", True, "0.8240"),
+        (8.6e-05, "8.6e-05", True, "0.000086"),
+        (12.0, "12", True, "12"),
+        # disagreeing: the fewest decimals beyond the logged ones that show the difference
+        (0.2904, "0.290", False, "0.2904"),
+        (0.70, "0.29", False, "0.70"),
+        (0.29000312, "0.29", False, "0.290003"),
+        # no number as written, or not compared: 7 significant figures
+        (0.86, None, True, "0.8600000"),
+        (0.86, "n/a", True, "0.8600000"),
+        (0.86, "0.86", None, "0.8600000"),
+    ],
+)
+def test_a_recomputed_value_has_the_logged_values_decimals(recomputed, logged, agree, want):
+    assert w.beside_logged(recomputed, logged, agree) == want
+    assert cells.beside_logged(None, logged, agree) == cells.DASH

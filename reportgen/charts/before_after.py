@@ -72,7 +72,8 @@ def before_after_interval(report: Report, data: Datasets) -> dict[str, Any] | No
         "row",
         _("change in {metric} (after better is positive)", metric=metric_name(report)),
         zero_and_useful(report, _("zero: no change")),
-        [(shown, INK), (compared, MUTED)],
+        # the legend names only what is drawn: no "for comparison" without a second interval
+        [(shown, INK), (compared, MUTED)] if len(rows) > 1 else [(shown, INK)],
     )
 
 

@@ -15,23 +15,34 @@ from reportgen.charts.compose import (
     Datasets,
     dot_whisker,
     gap_title,
+    metric_name,
 )
 from reportgen.model import Report
+from reportgen.model.enums import Kind
 from reportgen.model.relevance import SliceReading
 from reportgen.words import given
 from reportgen.words.i18n import _
 
 
-def kinds() -> dict[SliceReading, tuple[str, str]]:
+def kinds(versions: bool = False) -> dict[SliceReading, tuple[str, str]]:
     """Each reading's legend words and colour, in the table's colours (shown green, partly
-    amber, not shown red, neutral grey); in legend order. The words in the language being
-    written: looked up at each chart, never at import."""
+    amber, not shown red, neutral grey); in legend order; ``versions``: a before/after
+    project's words (better or worse after tuning), as its table says them. The words in the
+    language being written: looked up at each chart, never at import."""
+    if versions:
+        better = _("better after tuning (interval above zero)")
+        unshown = _("no worse not shown: worse end beyond the margin")
+        worse = _("worse after tuning (interval below zero)")
+    else:
+        better = _("candidate better (interval above zero)")
+        unshown = _("may be worse: worse end beyond the margin")
+        worse = _("candidate worse (interval below zero)")
     return {
-        "better": (_("candidate better (interval above zero)"), GOOD),
+        "better": (better, GOOD),
         "not_worse": (_("no worse: worse end above the margin"), GOOD),
         "unclear": (_("interval includes zero"), MUTED),
-        "unshown": (_("may be worse: worse end beyond the margin"), AMBER),
-        "worse": (_("candidate worse (interval below zero)"), BAD),
+        "unshown": (unshown, AMBER),
+        "worse": (worse, BAD),
     }
 
 
@@ -43,7 +54,8 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     """
     import altair as alt
 
-    legend = kinds()
+    versions = report.project.kind == Kind.BEFORE_AFTER
+    legend = kinds(versions)
     rows = []
     for s in report.slices or ():
         if s.gap is None or s.low is None:
@@ -60,7 +72,8 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
     if not rows:
         return None
     drawn = {r["kind"] for r in rows}
-    refs = [{"x": 0, "what": _("zero: no difference"), "colour": INK, "dash": SOLID}]
+    zero = _("zero: no change") if versions else _("zero: no difference")
+    refs = [{"x": 0, "what": zero, "colour": INK, "dash": SOLID}]
     margins = sorted(
         {abs(s.margin) for s in report.slices or () if s.required and s.margin is not None}
     )
@@ -78,7 +91,9 @@ def slice_gaps(report: Report, data: Datasets) -> dict[str, Any] | None:
         data,
         rows,
         "slice",
-        gap_title(report),
+        _("change in {metric} (after better is positive)", metric=metric_name(report))
+        if versions
+        else gap_title(report),
         refs,
         [pair for pair in legend.values() if pair[0] in drawn],
     )

@@ -18,11 +18,12 @@ from reportgen.view.parts import (
     in_words,
     outcome,
     part_word,
-    prints,
+    says_number,
 )
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
     DASH,
+    beside_logged,
     change,
     confidence,
     count,
@@ -34,7 +35,7 @@ from reportgen.words.cells import (
     timestamps_in,
     with_sign,
 )
-from reportgen.words.i18n import _, n_, p_
+from reportgen.words.i18n import _, local_number, n_, p_
 from reportgen.words.rungs import rung_word
 
 
@@ -112,6 +113,9 @@ def measured(
     if value is None:
         # the check's text says it was not measured, and why
         return ""
+    if check_id == "logged-equals-recomputed":
+        # its text says it whole ("20 of 22 logged values agree ..."); a count against 0 adds nothing
+        return ""
     shown = fmt(value)
     if bar is None:
         return shown
@@ -138,9 +142,6 @@ def measured(
         return _("{value}, below the no-worse margin {bar}", value=shown, bar=limit)
     if check_id == "general-set-held":
         return _("{value}, allowed {bar}", value=shown, bar=limit)
-    if check_id == "logged-equals-recomputed":
-        # its text says it whole ("20 of 22 logged values agree ..."); a count against 0 adds nothing
-        return ""
     return _("{value} against {bar}", value=shown, bar=limit)
 
 
@@ -232,7 +233,7 @@ def _unsaid_measure(check: Evidence | Check, report: Report) -> str:
     fmt = value_format(report, check.id)
     phrase = measured(check.value, check.bar, fmt, check.id, check.passed)
     value = fmt(check.value) if check.value is not None else ""
-    if not phrase or (value and prints(value, in_words(check.text or "", report))):
+    if not phrase or (value and says_number(in_words(check.text or "", report), value)):
         return ""
     return phrase
 
@@ -382,8 +383,10 @@ def comparisons_view(report: Report, links: str | None = None) -> list[Compariso
                 model=c.model,
                 seed=str(c.seed),
                 split=part_word(c.split),
-                logged=c.logged_text or full(c.logged),
-                recomputed=full(c.recomputed),
+                # its own digits, in the language's decimal sign ("0,86" beside "0,86" in uk)
+                logged=local_number(c.logged_text) if c.logged_text else full(c.logged),
+                # to the logged value's own decimals; the tolerance is rung 1's, said in methods.md
+                recomputed=beside_logged(c.recomputed, c.logged_text, c.agree),
                 agree=outcome(
                     c.agree,
                     p_("logged against recomputed", "agree"),

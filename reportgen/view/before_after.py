@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TypeVar
 
-from reportgen.model import Missing, Report
+from reportgen.model import Report
 from reportgen.model.before_after import BeforeAfter as BeforeAfterModel
 from reportgen.model.before_after import Coverage, General
 from reportgen.model.enums import GeneralStatus
-from reportgen.model.relevance import Slice
 from reportgen.view.parts import Figure, Row, Status, chart_figure, metric_name, outcome, said
-from reportgen.view.slices import readings as split_readings
-from reportgen.view.slices import slice_reading
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -24,11 +20,8 @@ from reportgen.words.cells import (
     prob,
     pvalue,
     with_sign,
-    yes_no,
 )
 from reportgen.words.i18n import _, p_
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -41,23 +34,9 @@ class BrokenRow:
 
 
 @dataclass(frozen=True)
-class SliceScoreRow:
-    """One slice's accuracy before and after, its fixed and broken questions, and its reading."""
-
-    slice: str
-    questions: str
-    before: str
-    after: str
-    fixed: str
-    broken: str
-    reading: str
-    css: str
-    required: str
-
-
-@dataclass(frozen=True)
 class BeforeAfterView:
-    """partials/_before_after.html: summary, interval, slices, fixed/broken questions, forgetting."""
+    """partials/_before_after.html: summary, interval, fixed/broken questions, forgetting (each
+    slice's scores are in the slices section's one table, view.slices)."""
 
     summary: list[Row]
     interval_figure: Figure | None
@@ -67,17 +46,21 @@ class BeforeAfterView:
     broken: list[BrokenRow]
     general: list[Row]
     general_status: Status | None
-    slices: list[SliceScoreRow]
+    #: the project has slices: the section points to their table
+    slices: bool
 
 
 def _general_rows(report: Report, general: General) -> tuple[list[Row], Status]:
-    """The general (forgetting) set before and after, its drop against the allowed one, and
-    whether it held."""
+    """The general (forgetting) set before and after (unless Results at a glance has them), its
+    drop against the allowed one, and whether it held."""
     # the drop and its interval share one decimal count, as the check's sentence has them
     dg = gap_decimals(general.drop, general.low, general.high)
-    rows = [
+    scores = [
         Row(_("general set before"), prob(general.before)),
         Row(_("general set after"), prob(general.after)),
+    ]
+    rows = [
+        *([] if _in_results(report, "general") else scores),
         *_answered_rows(general.coverage),
         Row(_("drop"), change(general.drop, dg)),
         Row(_("interval of the drop"), interval(general.low, general.high, digits=dg)),
@@ -126,9 +109,14 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
     general = report.general
     metric = metric_name(report)
     d = gap_decimals(ba.difference, ba.low, ba.high)
-    summary = [
+    # each version's score on the frozen set is Results at a glance's, just above: not again
+    scored = _in_results(report, "test")
+    scores = [
         Row(_("{metric} before", metric=metric), prob(ba.before)),
         Row(_("{metric} after", metric=metric), prob(ba.after)),
+    ]
+    summary = [
+        *([] if scored else scores),
         Row(_("difference (after − before)"), with_sign(ba.difference, d)),
         Row(_("interval"), interval(ba.low, ba.high, digits=d)),
         _questions_row(ba.coverage, ba.questions),
@@ -206,8 +194,13 @@ def before_after_view(report: Report, charts: Collection[str]) -> BeforeAfterVie
         broken=broken,
         general=general_rows,
         general_status=general_status,
-        slices=[_slice_row(x) for x in report.slices or ()],
+        slices=bool(report.slices),
     )
+
+
+def _in_results(report: Report, part: str) -> bool:
+    """Results at a glance gives each version's score on ``part`` in the claim's metric."""
+    return any(r.part == part and r.metric == report.project.metric for r in report.results)
 
 
 def _questions_row(cov: Coverage, questions: int) -> Row:
@@ -234,38 +227,6 @@ def _answered_rows(cov: Coverage | None) -> list[Row]:
             answered = _("{answered}, and {n} outside", answered=answered, n=count(side.outside))
         rows.append(Row(label, answered))
     return rows
-
-
-def _present(x: T | None | Missing) -> T | None:
-    """A value of a key that may be absent: None when it is."""
-    return None if isinstance(x, Missing) else x
-
-
-def readings() -> dict[str, tuple[str, str]]:
-    """A slice's reading after tuning, by view.slices.slice_reading's key."""
-    return {
-        **split_readings(),
-        "worse": (p_("slice reading", "worse after tuning"), "not-shown"),
-        "unshown": (p_("slice reading", "no worse: not shown"), "not-shown"),
-        "better": (p_("slice reading", "better after tuning"), "shown"),
-        "unclear": (p_("slice reading", "no clear change"), "neutral"),
-    }
-
-
-def _slice_row(s: Slice) -> SliceScoreRow:
-    """A slice in before-after words: worse or better after tuning, no worse within the margin."""
-    reading, css = slice_reading(s, readings())
-    return SliceScoreRow(
-        slice=s.slice,
-        questions=count(s.rows),
-        before=prob(_present(s.before)),
-        after=prob(_present(s.after)),
-        fixed=count(_present(s.fixed)),
-        broken=count(_present(s.broken)),
-        reading=reading,
-        css=css,
-        required=yes_no(s.required),
-    )
 
 
 def _by_category(counts: dict[str, int]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from reportgen.model import Report
 from reportgen.model.base import Missing
+from reportgen.model.before_after import BeforeAfter
 from reportgen.model.block import BlockNoise, SeedGap, TwoLevel, Welch
 from reportgen.model.budget import Budget, Clipping
 from reportgen.model.common import MaybeBounds, TTest
@@ -92,6 +93,10 @@ class NoiseView:
     interval_rows: list[IntervalRow]
     block_facts: list[Row]
     block_reason: str | None
+    #: the printed page's line in place of the interval table: which interval is primary, and
+    #: where the others are (the report.json key follows it in parentheses)
+    intervals_note: str | None
+    intervals_key: str
     #: noise.block.two_level.reason, word for word: what its seed level is worth
     two_level_note: str | None
     #: noise.clipping.text: rows clipped to p = 0 or 1 that move the test gap
@@ -381,8 +386,17 @@ def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
     noise = report.noise
     block = noise.block
     out: dict[str, Any] = {"interval_figure": None, "histogram_figure": None, "block_facts": []}
+    out["intervals_key"] = "noise.block"
+    # TRANSLATORS: followed by the report.json key noise.block in parentheses
+    out["intervals_note"] = _(
+        "The primary interval is the wider of the block bootstrap and the paired t; the other "
+        "intervals of the test gap (Welch, two-level, per network) are tabled in the HTML report "
+        "and report.json"
+    )
     if block is not None:
         out.update(_block_part(report, block, charts))
+    elif report.before_after is not None and noise.interval is not None:
+        out.update(_versions_part(report, report.before_after, noise.interval))
     elif noise.interval is not None:
         other = noise.interval
         what = other.what or other.source or _("the evaluation sample")
@@ -410,8 +424,69 @@ def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "interval_rows": out["interval_rows"],
         "block_facts": out["block_facts"],
         "block_reason": out["block_reason"],
+        "intervals_note": out["intervals_note"],
+        "intervals_key": out["intervals_key"],
         "two_level_note": block.two_level.reason if block is not None else None,
         "clipping_note": clipping.text if isinstance(clipping, Clipping) else None,
+    }
+
+
+def _versions_part(report: Report, ba: BeforeAfter, iv: Interval) -> dict[str, Any]:
+    """A before/after project's evaluation-sample part: its bootstrap and paired t intervals,
+    each under its own name, which one is primary, and the printed page's note saying so (the
+    noise line's label is the spec's "Block bootstrap" whichever is wider)."""
+    d = gap_decimals(ba.difference, ba.low, ba.high)
+    what = iv.what or _("the evaluation sample")
+    bootstrap_gloss = (
+        _("resamples whole blocks, both versions' answers kept together")
+        if report.data.block_column
+        else _("resamples the questions, both versions' answers kept together")
+    )
+    rows = []
+    if ba.bootstrap.low is not None:
+        rows.append(
+            _interval_row(
+                _("bootstrap over {what}", what=what),
+                bootstrap_gloss,
+                ba.difference,
+                ba.bootstrap,
+                d,
+            )
+        )
+    if ba.t.low is not None:
+        rows.append(
+            IntervalRow(
+                _("paired t over {what}", what=what),
+                _("a t interval on the after − before differences"),
+                with_sign(ba.difference, d),
+                interval(ba.t.low, ba.t.high, digits=d),
+                pvalue(ba.t.p),
+                DASH,
+            )
+        )
+    names = {"bootstrap": p_("interval method", "bootstrap"), "t": _("paired t")}
+    method = names.get(ba.primary or "")
+    if ba.primary == "exact" or not rows:
+        # no question changed: the exact bound is the only interval, and the line says so
+        rows.append(
+            _interval_row(
+                _("exact binomial bound"), ba.interval_reason or DASH, ba.difference, iv, d
+            )
+        )
+    return {
+        "interval_rows": rows,
+        "block_facts": [Row(_("primary interval"), method)] if method else [],
+        "block_reason": _("The interval's chart is in the before-and-after section."),
+        "intervals_key": "before_after",
+        # TRANSLATORS: followed by the report.json key before_after in parentheses; {method}
+        # is "paired t" or "bootstrap"
+        "intervals_note": _(
+            "The primary interval is the wider of the bootstrap and the paired t, here the "
+            "{method}; both are tabled in the HTML report and report.json",
+            method=method,
+        )
+        if method and len(rows) > 1
+        else None,
     }
 
 

@@ -63,12 +63,6 @@ def cost_unit(unit: str | None) -> str:
     return unit if unit and unit != DEFAULT_COST_UNIT else _("cost units")
 
 
-def prints(value: str, text: str) -> bool:
-    """Whether ``text`` prints the number ``value`` as a whole number ("0.88" is not in
-    "+0.885" or "10.88"): one number said once per cell or row."""
-    return bool(value) and bool(re.search(rf"(?<![\d.,]){re.escape(value)}(?![.,]?\d)", text))
-
-
 def check_label(check_id: str, cv: bool = False) -> str:
     """A check's or fairness fact's id as its label reads ("manifest-verified" -> "manifest
     verified"), in the page's language; an id evreport does not know reads as its words.
@@ -227,3 +221,11 @@ def metric_name(report: Report) -> str:
     if not p.unit:
         return p.metric.replace("_", " ")
     return str(metric_label(p.metric, p.unit, power=unit_power(p.metric)))
+
+
+def says_number(text: str, number: str) -> bool:
+    """``text`` already prints ``number`` as a number of its own (26 in "26 questions", not in
+    "126" or "0.26"): a line beside it need not say it again."""
+    if not number:
+        return False
+    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![.,]?\d)", text) is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportgen.model import Report
+from reportgen.model.enums import Kind
 from reportgen.model.results import ResultRow
 from reportgen.view.parts import ids, in_words, names
 from reportgen.words import confidence, gap_with_interval, metric_unit
@@ -99,8 +100,23 @@ def _part(report: Report, part: str, rows: list[ResultRow]) -> ResultPart:
     title = name
     if len(counted) == 1:
         n = counted.pop()
-        title = n_(
-            "{part} · {rows} rows", "{part} · {rows} rows", int(n or 0), part=name, rows=count(n)
+        # a before/after project's rows are questions, as every other page of it says
+        title = (
+            n_(
+                "{part} · {rows} questions",
+                "{part} · {rows} questions",
+                int(n or 0),
+                part=name,
+                rows=count(n),
+            )
+            if report.project.kind == Kind.BEFORE_AFTER
+            else n_(
+                "{part} · {rows} rows",
+                "{part} · {rows} rows",
+                int(n or 0),
+                part=name,
+                rows=count(n),
+            )
         )
     lines = [
         ResultLine(
@@ -173,5 +189,6 @@ def results_view(report: Report) -> ResultsView | None:
         interval_head=_("{confidence} interval", confidence=confidence(report.build.confidence)),
         sd_head=_("Seed sd") if unit == "network" else _("Run sd"),
         count_head=_("Networks") if unit == "network" else _("Runs"),
-        gap=_gap(report),
+        # a before/after project's section just below states the difference with its interval
+        gap=None if report.project.kind == Kind.BEFORE_AFTER else _gap(report),
     )

@@ -23,8 +23,8 @@ from reportgen.view.parts import (
     in_words,
     metric_name,
     names,
-    prints,
     rung_status,
+    says_number,
 )
 from reportgen.view.results import metric_label
 from reportgen.view.results import parts as result_parts
@@ -253,7 +253,9 @@ def decision_view(report: Report) -> DecisionView:
         recommend=recommend,
         recommend_role=role,
         reasons=shown,
-        page_reasons=[unsaid(r, report) for r in _page_reasons(shown, report)],
+        page_reasons=[
+            _ladder_said(unsaid(r, report), report) for r in _page_reasons(shown, report)
+        ],
         alternatives=alternatives,
         in_units=_in_units(report),
         sign_flip=sign_flip,
@@ -324,6 +326,18 @@ def unsaid(text: str, report: Report) -> str:
     text = re.sub(rf" \({ends}\)", "", text)
     # "{ends} over {what}" in English, "{ends} ({what})" in Ukrainian
     return re.sub(rf" {ends}(?: over {what}| \({what}\))?", "", text)
+
+
+def _ladder_said(text: str, report: Report) -> str:
+    """``text`` without a parenthesis a shown rung's summary on the same page prints word for
+    word ("the general set held (drop 0.0107, upper bound 0.0180 within 0.02)" in rung 5:
+    the decision's reason keeps "the general set held")."""
+    for r in report.ladder:
+        if r.status != RungStatus.SHOWN or not r.summary:
+            continue
+        for said in re.findall(r" \([^()]+\)", in_words(r.summary, report)):
+            text = text.replace(said, "")
+    return text
 
 
 def _page_reasons(reasons: list[str], report: Report) -> list[str]:
@@ -520,7 +534,7 @@ def _not_said(numbers: list[tuple[str, str]], *texts: str | None) -> list[str]:
     """The numbers of a rung whose value the row's own words do not print already (the
     missing text, the rung's summary): each number once per cell."""
     said = " ".join(t for t in texts if t)
-    return [phrase for value, phrase in numbers if not prints(value, said)]
+    return [phrase for value, phrase in numbers if not says_number(said, value)]
 
 
 def ladder_view(report: Report, links: str | None = None) -> list[LadderRow]:

@@ -55,6 +55,7 @@ from reportgen.words.nouns import (
 from reportgen.words.numbers import (
     MINUS,
     MissingNumber,
+    beside_logged,
     change,
     confidence,
     cost,
@@ -94,6 +95,7 @@ from reportgen.words.numbers import (
 __all__ = [
     "MINUS",
     "MissingNumber",
+    "beside_logged",
     "blocks_phrase",
     "change",
     "confidence",

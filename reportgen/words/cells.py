@@ -55,6 +55,7 @@ quantity = _dashed(n.quantity)
 points = _dashed(n.points)
 seconds = _dashed(n.seconds)
 full = _dashed(n.full)
+beside_logged = _dashed(n.beside_logged)
 target = _dashed(n.target)
 
 

@@ -307,6 +307,35 @@ def full(x: float | int | None) -> str:
     return sig(x, 7)
 
 
+def written_decimals(text: str | None) -> int | None:
+    """The decimals a value was written with ("0.290": 3, "8.6e-05": 6, "12": 0); None for
+    text that is no finite number."""
+    try:
+        exponent = Decimal((text or "").strip()).as_tuple().exponent
+    except ArithmeticError:  # decimal.InvalidOperation: not a number
+        return None
+    return max(0, -exponent) if isinstance(exponent, int) else None
+
+
+def beside_logged(x: float | int | None, logged_text: str | None, agree: bool | None) -> str:
+    """A recomputed value beside the logged one as written: to the written value's own
+    decimals, so values that agree read alike ("0.86" beside "0.86", not "0.8600000"); when
+    they disagree, with the fewest decimals beyond those that show the difference ("0.2904"
+    beside "0.290"). Without a written number, or not compared, 7 significant figures
+    (`full`). Whether they agree is the comparison's tolerance (rung 1), not these digits."""
+    v = value(x)
+    digits = written_decimals(logged_text)
+    if digits is None or agree is None or not math.isfinite(v):
+        return full(v)
+    if agree:
+        return fixed(v, digits)
+    logged = Decimal(str(logged_text).strip())
+    for more in range(digits, digits + 16):
+        if Decimal(f"{v:.{more}f}") != logged:
+            return fixed(v, more)
+    return full(v)
+
+
 def target_decimals(scale: float | int | None, squared: bool = False) -> int:
     """The decimals of every value in the target's units (a regression's residuals, MAE,
     RMSE, predictions): 3 significant figures of the target's scale, its test sd; of the

@@ -315,6 +315,10 @@ def test_a_general_set_scored_alike_drops_0_not_0_00000(tmp_path):
     assert r["claim"]["rewritten"].endswith(
         "and the general set held: a drop of 0 whose upper bound 0.0122 is within the allowed 0.02."
     )
+    # rung 5 in the decision's words, not "upper bound 0.0122 <= 0.02" (tuned-replay page one)
+    assert r["ladder"][4]["summary"] == (
+        "the general set held (drop 0, upper bound 0.0122 within 0.02)"
+    )
 
 
 @pytest.mark.parametrize("harmed", ["dates", "units"], ids=["required", "not-required"])

@@ -406,6 +406,14 @@ def _page_one_forms(text: str, r: dict) -> list[str]:
     m = re.match(r"rung \d \([^)]*\) is (?:not shown|partly): (.*)$", text)
     if m:
         forms += [m.group(1), _without_ends(m.group(1), over)]
+    # a parenthesis a shown rung's label prints word for word is left to the ladder
+    short = text
+    for rung in r.get("ladder") or []:
+        if rung.get("status") == "shown":
+            for said in re.findall(r" \([^()]+\)", rung.get("summary") or ""):
+                short = short.replace(said, "")
+    if short != text:
+        forms += [short, _without_ends(short, over)]
     return forms
 
 

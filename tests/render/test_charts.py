@@ -430,3 +430,47 @@ def test_confusion_heat_map_shows_every_label_and_white_zero(tmp_path):
     assert not [
         f for f in fills if f.startswith("rgb(2") and "255, 255)" in f and f != "rgb(255, 255, 255)"
     ]
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_before_after_slice_chart_speaks_as_its_table(tuned_no_replay, required):
+    """A before/after project's slice chart says "after tuning", as its one table does (issue
+    31: the chart said "candidate better" beside a table saying "better after tuning"), and
+    each slice's colour is its table reading's (a required slice's "no worse: not shown" amber,
+    as the model pair's "may be worse")."""
+    from reportgen.view.slices import version_readings
+
+    raw = copy.deepcopy(tuned_no_replay)
+    if required:  # the first slice required, with a margin its interval's worse end is beyond
+        first = raw["slices"][0]
+        first.update(required=True, margin=0.01, not_worse=False)
+        first["low"] = -0.02
+    report = Report.from_json(raw)
+    spec = specs.chart_specs(report)["slices"]
+    drawn = {r["slice"]: r["kind"] for r in _rows_of(spec, "point")}
+    assert all("candidate" not in k for k in drawn.values())
+    colour = next(v for v in _layers(spec) if _mark(v) == "point")["encoding"]["color"]
+    colour_of = dict(zip(colour["scale"]["domain"], colour["scale"]["range"], strict=True))
+    expected = {"shown": GOOD, "partly": AMBER, "not-shown": BAD, "neutral": MUTED}
+    words = version_readings()
+    for s in report.slices or ():
+        _, css = words[s.reading()]
+        assert colour_of[drawn[s.slice]] == expected[css], s.slice
+    assert ("unshown" in {s.reading() for s in report.slices or ()}) == required
+    titles = [
+        v["encoding"]["x"].get("title") for v in _layers(spec) if "x" in v.get("encoding", {})
+    ]
+    assert "change in accuracy (after better is positive)" in titles
+
+
+@pytest.mark.parametrize("primary", ["t", "bootstrap"])
+def test_before_after_interval_legend_names_only_what_is_drawn(tuned_no_replay, primary):
+    """tuned-replay page 2: the legend listed "for comparison" beside one interval (the paired
+    t was primary, so no second interval was drawn)."""
+    report = copy.deepcopy(tuned_no_replay)
+    report["before_after"]["primary"] = primary
+    spec = chart_specs(report)["before_after_interval"]
+    drawn = {r["kind"] for r in _rows_of(spec, "point")}
+    colour = next(v for v in _layers(spec) if _mark(v) == "point")["encoding"]["color"]
+    assert set(colour["scale"]["domain"]) == drawn
+    assert len(drawn) == (1 if primary == "t" else 2)

@@ -201,3 +201,89 @@ def test_control_characters_in_user_text_are_shown_as_escapes():
 
     out = environment().from_string("{{ x }}|{{ y }}").render(x="mlp\x1b[31m\x00\u0085", y="a\tb")
     assert out == "mlp\\x1b[31m\\x00\\x85|a\tb"
+
+
+def _slice_table(soup: BeautifulSoup) -> tuple[list[str], list[list[str]]]:
+    """The slice table's column heads and its rows' cells, as text."""
+    table = soup.select_one("section.slices table.slice-table")
+    assert table is not None
+    heads = [th.get_text() for th in table.select("thead th")]
+    rows = [[c.get_text() for c in tr.select("th, td")] for tr in table.select("tbody tr")]
+    return heads, rows
+
+
+def test_before_after_slices_are_one_table_in_its_words(tuned_no_replay_files, tuned_no_replay):
+    """Issue 31: the before/after design printed its slices twice ("By slice" in the
+    before-and-after section, "Slices and bounds" with Rows, Blocks equal to Rows and "candidate
+    better"); now one table, in the design's words, without a column that repeats another."""
+    soup = soup_of(tuned_no_replay_files)
+    assert len(soup.select("table.slice-table")) == 1
+    assert soup.select_one("section.before-after table.numeric") is None
+    assert "By slice" not in soup.get_text()
+    heads, rows = _slice_table(soup)
+    assert heads == [
+        "Slice",
+        "Questions",
+        "Before",
+        "After",
+        "Fixed",
+        "Broken",
+        "After − before",
+        "95% interval",
+        "Reading",
+    ]
+    for s, cells in zip(tuned_no_replay["slices"], rows, strict=True):
+        assert cells[:2] == [s["slice"], str(s["rows"])]
+        assert cells[2:4] == [f"{s['before']:.3f}", f"{s['after']:.3f}"]
+        assert cells[4:6] == [str(s["fixed"]), str(s["broken"])]
+    section = soup.select_one("section.slices")
+    text = section.get_text()
+    assert "candidate better" not in text and "candidate worse" not in text
+    # every block is one question and no slice is required: each said once, in the caption
+    # outside the table's scrolling wrapper: on a phone it wraps at the screen's width
+    [caption_p] = section.select("p.table-caption")
+    assert caption_p.find_parent(class_="table-wrap") is None
+    table = section.select_one("table.slice-table")
+    assert table["aria-describedby"] == caption_p["id"]
+    caption = caption_p.get_text()
+    assert "Each question is its own block" in caption
+    assert "No slice is required to be no worse after tuning" in caption
+    assert text.count("its own block") == 1 and "blocks on test" not in text
+
+
+def test_model_pair_slice_table_keeps_blocks_and_the_required_column(weekly_churn_files):
+    heads, rows = _slice_table(soup_of(weekly_churn_files))
+    assert heads == [
+        "Slice",
+        "Rows",
+        "Blocks",
+        "Gap",
+        "95% interval",
+        "Reading",
+        "Must not be worse",
+    ]
+    assert soup_of(weekly_churn_files).select_one("section.slices p.table-caption") is None
+
+
+def test_before_after_pages_speak_of_after_and_before(tuned_no_replay_files):
+    """tuned-replay: the noise section's lead said "the candidate against the baseline" and
+    the relevance row "test gap" in a report of one model before and after tuning."""
+    soup = soup_of(tuned_no_replay_files)
+    lead = norm(soup.select_one("section.noise p.lead").get_text())
+    assert "after minus before" in lead and "candidate" not in lead
+    facts = [norm(dt.get_text()) for dt in soup.select("section.slices dl.facts dt")]
+    assert "difference (after − before) and interval" in facts
+    assert "test gap and interval" not in facts
+
+
+def test_interval_table_has_no_column_of_dashes(tuned_no_replay_files, weekly_churn_files):
+    """The before/after interval table printed a Standard error column of dashes only."""
+    heads = [
+        th.get_text()
+        for th in soup_of(tuned_no_replay_files).select("table.intervals th[scope=col]")
+    ]
+    assert heads == ["Interval", "After − before", "Interval", "p"]
+    heads = [
+        th.get_text() for th in soup_of(weekly_churn_files).select("table.intervals th[scope=col]")
+    ]
+    assert "Standard error" in heads and "Gap" in heads

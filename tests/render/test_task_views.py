@@ -106,8 +106,14 @@ def test_without_a_block_column_no_period_is_measured():
     """The first and last "blocks" of a project without a block column are row ids."""
     report = load("diabetes-regression")
     assert report["data"]["block_column"] is None and report["data"]["first_block"]
-    rows = {r.label: r.value for r in build_view(Report.from_json(report), ()).bounds.data}
+    v = build_view(Report.from_json(report), ())
+    rows = {r.label: r.value for r in v.bounds.data}
     assert "period measured" not in rows
+    # the slice table on the same page says each row is its own block: said once there
+    assert "blocks on test" not in rows
+    assert v.slices is not None and "Each row is its own block" in v.slices.caption
+    no_slices = Report.from_json({**report, "slices": None})
+    rows = {r.label: r.value for r in build_view(no_slices, ()).bounds.data}
     assert rows["blocks on test"] == "none: the bootstrap resamples rows"
     weekly = {
         r.label: r.value for r in build_view(Report.from_json(load("weekly-churn")), ()).bounds.data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import subprocess
 from dataclasses import replace
@@ -292,3 +293,162 @@ def test_the_appendix_lists_each_list_of_files_once():
     assert by_label["not worse on shifted"].more == (
         "the same files as \u201ctest interval excludes zero\u201d above"
     )
+
+
+def test_recomputed_values_read_as_the_logged_ones_where_they_agree():
+    """Issue 31: the logged-against-recomputed table printed logged "0.86" beside recomputed
+    "0.8600000"; agreeing values now read alike, and a disagreeing one shows the difference."""
+    from reportgen.model.data import Comparison
+    from reportgen.view.appendix import comparisons_view
+
+    report = Report.from_json(load("moons-tie"))
+    rows = comparisons_view(report)
+    agreeing = [c for c in report.comparisons if c.agree]
+    assert agreeing and len(rows) == len(report.comparisons)
+    for c, row in zip(report.comparisons, rows, strict=True):
+        assert row.logged == c.logged_text
+        if c.agree:
+            assert row.recomputed == c.logged_text, (row.logged, row.recomputed)
+    first = report.comparisons[0]
+    off: Comparison = replace(
+        first, logged_text="0.290", logged=0.29, recomputed=0.2904, agree=False
+    )
+    [row] = comparisons_view(replace(report, comparisons=(off,)))
+    assert (row.logged, row.recomputed) == ("0.290", "0.2904")
+
+
+def test_before_after_summary_leaves_each_versions_score_to_the_results_table(tuned_no_replay):
+    """tuned-replay page 2 printed accuracy before 0.4460 and after 0.8240 in Results at a
+    glance and, just below, "accuracy before: 0.446, accuracy after: 0.824" again."""
+    v = build(tuned_no_replay)
+    labels = [r.label for r in v.before_after.summary]
+    assert v.results is not None
+    assert "accuracy before" not in labels and "accuracy after" not in labels
+    assert labels[0] == "difference (after − before)"
+    # without the results table the summary keeps them
+    bare = replace(Report.from_json(tuned_no_replay), results=())
+    assert [r.label for r in build(bare).before_after.summary][:2] == [
+        "accuracy before",
+        "accuracy after",
+    ]
+
+
+def test_before_after_intervals_are_named_by_their_method(tuned_no_replay):
+    """tuned-replay page 3 said "the other intervals of the test gap (Welch, two-level, per
+    network) are tabled ... (noise.block)" for a project with none of them and a null
+    noise.block, and the HTML table named the paired t interval "bootstrap"."""
+    ba = tuned_no_replay["before_after"]
+    n = build(tuned_no_replay).noise
+    rows = {r.label.split(" over ")[0]: r for r in n.interval_rows}
+    assert set(rows) == {"bootstrap", "paired t"}
+    assert rows["bootstrap"].interval.startswith(f"+{ba['bootstrap']['low']:.3f}")
+    assert rows["paired t"].interval.startswith(f"+{ba['t']['low']:.3f}")
+    method = {"t": "paired t", "bootstrap": "bootstrap"}[ba["primary"]]
+    assert [(r.label, r.value) for r in n.block_facts] == [("primary interval", method)]
+    assert n.intervals_key == "before_after"
+    assert f"here the {method}" in n.intervals_note and "Welch" not in n.intervals_note
+    pair = build(load("weekly-churn")).noise
+    assert pair.intervals_key == "noise.block" and "Welch" in pair.intervals_note
+
+
+def test_a_checks_value_already_in_its_text_is_not_printed_again(tuned_no_replay, weekly_churn):
+    """tuned-replay's appendix: "215 questions fixed, 26 questions broken" and under it
+    "value 26"; a value with a bar, or one the text does not print, keeps its line."""
+    from reportgen.view.appendix import evidence_view, measured
+    from reportgen.view.parts import says_number as _says
+
+    checks = {
+        c.label: c for r in evidence_view(Report.from_json(tuned_no_replay)) for c in r.checks
+    }
+    broken = checks["broken questions"]
+    assert "24 questions broken" in broken.text and broken.measured == ""
+    # a value the text prints is not said again; one it does not print keeps its line
+    for report in (weekly_churn, load("minimal"), tuned_no_replay):
+        for c in (c for r in build(report).evidence for c in r.checks if c.measured):
+            value = c.measured.split(",")[0].split(" against")[0]
+            assert not _says(c.text, value), (c.label, c.text, c.measured)
+    assert measured(-0.0051, 0.0, str, "useful-effect", False) == (
+        "-0.0051, short of the useful effect 0"
+    )
+    assert _says("215 fixed, 26 broken", "26")
+    assert not _says("126 broken", "26") and not _says("0.26 or 26.5", "26")
+
+
+def test_one_seed_is_said_by_name(tuned_no_replay, weekly_churn):
+    """tuned-replay's "What was measured" read "after seeds: 1 (0)"."""
+    rows = {r.label: r.value for r in build(tuned_no_replay).bounds.data}
+    assert rows["after seeds"] == "1 (seed 0)" and rows["before seeds"] == "1 (seed 0)"
+    rows = {r.label: r.value for r in build(weekly_churn).bounds.data}
+    seeds = weekly_churn["data"]["seeds"]["candidate"]
+    assert rows["MLP (1 x 32) seeds"] == f"{len(seeds)} ({', '.join(map(str, seeds))})"
+
+
+def test_before_after_results_count_questions(tuned_no_replay, weekly_churn):
+    """tuned-replay page 2: "Test · 500 rows" above a page of questions."""
+    titles = [p.title for p in build(tuned_no_replay).results.parts]
+    assert titles[0] == "Test · 500 questions" and all("rows" not in t for t in titles)
+    assert build(weekly_churn).results.parts[0].title.endswith(" rows")
+
+
+def test_the_useful_effect_once_in_relevance(tuned_no_replay, weekly_churn):
+    """tuned-replay page 4: "the interval's lower end +0.327 reaches the useful effect 0.02",
+    and under it "smallest useful effect: 0.02"; kept where the sentence does not say it."""
+    b = build(tuned_no_replay).bounds
+    assert "the useful effect 0.02" in b.relevance_text
+    assert "smallest useful effect" not in [r.label for r in b.relevance]
+    b = build(weekly_churn).bounds
+    assert "useful effect" not in b.relevance_text
+    assert b.relevance[0].label == "smallest useful effect"
+
+
+def test_the_slice_chart_caption_explains_only_the_colours_drawn(tuned_no_replay, weekly_churn):
+    """tuned-replay page 4's caption explained red and amber beside five green slices."""
+    caption = view.build_view(Report.from_json(tuned_no_replay), {"slices"}).slices.figure.caption
+    assert "Red" not in caption and "Amber" not in caption
+    caption = view.build_view(Report.from_json(weekly_churn), {"slices"}).slices.figure.caption
+    assert "Amber: a required slice" in caption and "Red" not in caption
+    worse = copy.deepcopy(weekly_churn)
+    worse["slices"][0].update(worse=True, high=-0.001)
+    caption = view.build_view(Report.from_json(worse), {"slices"}).slices.figure.caption
+    assert "Red: wholly below zero, the candidate is worse." in caption
+
+
+def test_before_after_says_each_score_and_the_difference_once(tuned_no_replay):
+    """tuned-replay's HTML: Results at a glance's gap line "+0.412 (+0.361 to +0.463)" right
+    above the before-and-after summary saying the same, and the general set's 0.8420 / 0.8313
+    in the results beside "general set before 0.842, after 0.831" in the forgetting facts."""
+    v = build(tuned_no_replay)
+    assert v.results.gap is None
+    assert any(p.title.startswith("General set") for p in v.results.parts)
+    labels = [r.label for r in v.before_after.general]
+    assert "general set before" not in labels and "general set after" not in labels
+    assert "drop" in labels and "interval of the drop" in labels
+    assert build(load("weekly-churn")).results.gap is not None
+
+
+def test_logged_and_recomputed_read_alike_in_ukrainian():
+    """In a Ukrainian report both values carry the decimal comma: "0,84" beside "0,84", not
+    "0.84" beside "0,84"."""
+    from reportgen.view.appendix import comparisons_view
+    from reportgen.words.i18n import speaking
+
+    report = Report.from_json(load("moons-tie"))
+    with speaking("uk"):
+        rows = comparisons_view(report)
+    agreeing = [r for r, c in zip(rows, report.comparisons, strict=True) if c.agree]
+    assert agreeing and all(r.logged == r.recomputed and "," in r.logged for r in agreeing)
+
+
+def test_page_one_leaves_a_shown_rungs_numbers_to_the_ladder():
+    """tuned-replay page one: the decision said "the general set held (drop 0.0107, upper
+    bound 0.0180 within 0.02)" and rung 5, just below it, said the same words."""
+    report = load("tuned-replay")
+    v = build(report)
+    rung5 = report["ladder"][4]["summary"]
+    assert rung5 == "the general set held (drop 0.0107, upper bound 0.0180 within 0.02)"
+    assert v.ladder[4].summary == rung5
+    assert v.decision.page_reasons == [
+        "the gain +0.378 is above the useful effect 0.02 and the general set held"
+    ]
+    # the full reason stays in the decision's reasons (HTML appendix, decision log)
+    assert "upper bound 0.0180" in v.decision.reasons[0]

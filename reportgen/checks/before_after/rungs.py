@@ -354,7 +354,7 @@ def general_rung(project: Project, general: General | None) -> RungResult:
         arts,
         None,
         _(
-            "the general set held (drop {drop}, upper bound {high} <= {allowed})",
+            "the general set held (drop {drop}, upper bound {high} within {allowed})",
             **drop_numbers(general),
         ),
     ), [check]
