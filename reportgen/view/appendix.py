@@ -4,7 +4,7 @@ provenance with every input file's hash."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reportgen.model import Report
 from reportgen.model.data import Comparison
@@ -20,6 +20,7 @@ from reportgen.view.parts import (
     part_word,
     prints,
 )
+from reportgen.view.slices import finding_word
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -63,6 +64,9 @@ class Fact:
     artefacts: ArtefactList
     #: the measured value against its bar ("+0.88, bar 2"); empty when the check has none
     measured: str = ""
+    #: what the PDF's appendix prints in place of ``text`` when the body prints that sentence
+    #: word for word (the relevance finding); empty: ``text``
+    print_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -237,6 +241,21 @@ def _unsaid_measure(check: Evidence | Check, report: Report) -> str:
     return phrase
 
 
+def _said_in_body(fact: Fact, report: Report) -> Fact:
+    """A check whose sentence the body prints word for word (Relevance in decision units:
+    the interval and the costs) points there in the PDF instead of printing it twice."""
+    rel = report.relevance
+    if rel is None or not rel.text or fact.text != in_words(rel.text, report):
+        return fact
+    return replace(
+        fact,
+        print_text=_(
+            "{finding}: its interval and costs are under Relevance in decision units",
+            finding=finding_word(rel.finding),
+        ),
+    )
+
+
 def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:
     """Per rung, its checks and every artefact they cite; a fairness fact's check only by its
     artefacts (the body says its result and finding)."""
@@ -253,7 +272,10 @@ def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence
                 rung=r.rung,
                 name=rung_word(r.name),
                 anchor=f"evidence-rung-{r.rung}",
-                checks=facts(plain, report, links, limit=None, with_values=True),
+                checks=[
+                    _said_in_body(f, report)
+                    for f in facts(plain, report, links, limit=None, with_values=True)
+                ],
                 facts=[
                     FactEvidence(
                         check_label(c.id.removeprefix("fair-")),

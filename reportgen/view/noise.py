@@ -11,7 +11,8 @@ from reportgen.model import Report
 from reportgen.model.base import Missing
 from reportgen.model.block import BlockNoise, SeedGap, TwoLevel, Welch
 from reportgen.model.budget import Budget, Clipping
-from reportgen.model.common import MaybeBounds, TTest
+from reportgen.model.common import Bounds, MaybeBounds, TTest
+from reportgen.model.enums import IntervalSource
 from reportgen.model.noise import Interval
 from reportgen.model.seed import SeedNoise
 from reportgen.view.parts import (
@@ -44,6 +45,7 @@ from reportgen.words.cells import (
     yes_no,
 )
 from reportgen.words.i18n import _, current, n_, p_
+from reportgen.words.intervals import wider_of_two
 from reportgen.words.repeats import repeat_words
 
 
@@ -92,11 +94,20 @@ class NoiseView:
     interval_rows: list[IntervalRow]
     block_facts: list[Row]
     block_reason: str | None
+    #: why the primary interval is the one it is (both widths): the HTML's, beside the table of
+    #: intervals; the PDF's block line already names the wider one
+    primary_reason: str | None
+    #: the PDF's note after the block line: which other intervals the HTML and report.json table
+    others_note: str | None
+    #: the report.json keys the note names, in code type
+    others_keys: str | None
     #: noise.block.two_level.reason, word for word: what its seed level is worth
     two_level_note: str | None
     #: noise.clipping.text: rows clipped to p = 0 or 1 that move the test gap
     clipping_note: str | None
     paired_facts: list[Row]
+    #: the paired seeds' facts the seed line does not say (the PDF's): sd and p
+    paired_print: list[Row]
     #: the third, model-based line: what it would take; None without a budget
     budget_line: str | None
     budget_rows: list[Row]
@@ -105,13 +116,16 @@ class NoiseView:
 
 
 #: the sections a row of the interval table is read from: each has a lower and an upper end
-Ends = MaybeBounds | TTest | Welch | TwoLevel | SeedGap | Interval
+Ends = MaybeBounds | TTest | Welch | TwoLevel | SeedGap | Interval | Bounds
 
 
 def noise_view(report: Report, charts: Collection[str]) -> NoiseView:
     """Both noise sources, each with its line word for word and what it covers."""
     noise = report.noise
     lines = [in_words(x, report) for x in noise.lines]
+    short = _block_line_after_results(report)
+    if short is not None and len(lines) > 1:
+        lines[1] = short
     covers = [in_words(x, report) for x in noise.covers]
     words = repeat_words(report.project.repeats)
     reason = noise.seed.reason if noise.seed is not None else None
@@ -130,6 +144,72 @@ def noise_view(report: Report, charts: Collection[str]) -> NoiseView:
         **_sample_noise(report, charts),
         **_budget(report, charts),
     )
+
+
+def _block_line_after_results(report: Report) -> str | None:
+    """The block line as the noise section prints it after Results at a glance, which says
+    the test gap and its primary interval: which of the two intervals that one is and the other
+    one's ends, not the gap and its ends again. None when the results do not say them (no
+    results table, or a primary interval that is not the block line's): the line as written."""
+    noise = report.noise
+    block, iv = noise.block, noise.interval
+    if (
+        not report.results
+        or block is None
+        or block.low is None
+        or iv is None
+        or iv.source != IntervalSource.BLOCK
+    ):
+        return None
+    words = repeat_words(report.project.repeats)
+    nets = block.networks
+    n_c, n_b = count(nets.candidate), count(nets.baseline)
+    networks = words.unit == "network"
+    if nets.candidate > 1 or nets.baseline > 1:
+        seeds = (
+            _("seed-averaged over {n_c} and {n_b} networks", n_c=n_c, n_b=n_b)
+            if networks
+            else _("seed-averaged over {n_c} and {n_b} runs", n_c=n_c, n_b=n_b)
+        )
+    else:
+        seeds = _("one network per model") if networks else _("one run per model")
+    d = gap_decimals(block.gap, block.low, block.high)
+    t, bs = block.t, block.bootstrap
+    fields = dict(
+        head=_("Block bootstrap (which blocks were sampled, for the networks as trained):"),
+        conf=confidence(block.confidence),
+        what=iv.what,
+        section=_("Results at a glance"),
+        rows=count_noun(block.rows, "row"),
+        seeds=seeds,
+        which=wider_of_two(
+            block.primary, (t.low, t.high, t.p), (bs.low, bs.high), block.resamples, d
+        ),
+    )
+    if report.data.block_column:
+        text = _(
+            "{head} the test gap and its {conf} interval over {what}, as in {section} "
+            "(row-weighted over {rows}, {seeds}): {which}.",
+            **fields,
+        )
+    else:
+        text = _(
+            "{head} the test gap and its {conf} interval over {what} (no block column: the "
+            "bootstrap resamples rows), as in {section} (row-weighted over {rows}, {seeds}): "
+            "{which}.",
+            **fields,
+        )
+    return in_words(text, report)
+
+
+def _sentence(text: str) -> str:
+    """A clause of report.json printed as a sentence of its own: a capital first letter and a
+    full stop ("more seeds alone cannot settle this: ..." under the budget line)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
 
 
 def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
@@ -214,7 +294,7 @@ def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "budget_line": in_words(b.line or "", report),
         "budget_rows": rows,
         "budget_figure": figure,
-        "budget_reason": in_words(plan.reason, report) if plan.reason else None,
+        "budget_reason": _sentence(in_words(plan.reason, report)) if plan.reason else None,
     }
 
 
@@ -266,6 +346,7 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
             "seed_reason": None,
             "left_out": [],
             "paired_facts": [],
+            "paired_print": [],
         }
     cand, base = names(report)
     metric_words = metric_name(report)
@@ -321,6 +402,7 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
     )
     paired = seed.paired
     paired_facts = []
+    paired_print: list[Row] = []
     if paired.mean is not None:
         d = gap_decimals(paired.mean, paired.low, paired.high)
         paired_facts = [
@@ -331,6 +413,9 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
             Row(_("t interval"), interval(paired.low, paired.high, digits=d)),
             Row("p", pvalue(paired.p)),
         ]
+        # the seed line says the pairs, the part, the mean and the t interval when there is one
+        in_line = {0, 1, 2, 4} if paired.low is not None else set()
+        paired_print = [r for i, r in enumerate(paired_facts) if i not in in_line]
     return {
         "seed_figure": seed_fig,
         "seed_rows": seed_rows(report, seed),
@@ -338,6 +423,7 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "seed_reason": in_words(seed.reason, report) if seed.reason else None,
         "left_out": [in_words(x, report) for x in seed.left_out],
         "paired_facts": paired_facts,
+        "paired_print": paired_print,
     }
 
 
@@ -380,7 +466,12 @@ def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
     """NoiseView's evaluation-sample part: the intervals on test and their charts."""
     noise = report.noise
     block = noise.block
-    out: dict[str, Any] = {"interval_figure": None, "histogram_figure": None, "block_facts": []}
+    out: dict[str, Any] = {
+        "interval_figure": None,
+        "histogram_figure": None,
+        "block_facts": [],
+        "primary_reason": None,
+    }
     if block is not None:
         out.update(_block_part(report, block, charts))
     elif noise.interval is not None:
@@ -410,6 +501,9 @@ def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "interval_rows": out["interval_rows"],
         "block_facts": out["block_facts"],
         "block_reason": out["block_reason"],
+        "primary_reason": out["primary_reason"],
+        "others_note": _others_note(report) if out["interval_rows"] else None,
+        "others_keys": _others_keys(report) if out["interval_rows"] else None,
         "two_level_note": block.two_level.reason if block is not None else None,
         "clipping_note": clipping.text if isinstance(clipping, Clipping) else None,
     }
@@ -439,7 +533,7 @@ def _block_part(report: Report, block: BlockNoise, charts: Collection[str]) -> d
     d = gap_decimals(block.gap, block.low, block.high)
     primary = block.primary or "bootstrap"
     return {
-        "interval_rows": _block_rows(report, block, d),
+        "interval_rows": _block_rows(report, block, d) + _model_based_row(report, block, d),
         "block_facts": [
             Row(_("blocks"), count(block.blocks)),
             Row(_("confidence"), conf),
@@ -450,10 +544,57 @@ def _block_part(report: Report, block: BlockNoise, charts: Collection[str]) -> d
             ),
             Row(_("interval excludes zero"), yes_no(block.excludes_zero)),
         ],
-        "block_reason": block.primary_reason,
+        "block_reason": None,
+        "primary_reason": _sentence(block.primary_reason) if block.primary_reason else None,
         "interval_figure": _intervals_figure(report, block, charts, conf, d),
         "histogram_figure": _histogram_figure(block, charts, conf, d),
     }
+
+
+def _model_based_row(report: Report, block: BlockNoise, d: int) -> list[IntervalRow]:
+    """The model-based interval (noise.budget.combined) as a row of the table of intervals:
+    its ends are said there only, the budget line gives its plus or minus and terms."""
+    b = report.noise.budget
+    if not isinstance(b, Budget):
+        return []
+    return [
+        _interval_row(
+            _("model-based (seed and block terms)"),
+            _(
+                "the gap plus or minus the half-width of the seed and block terms together: a "
+                "planning model, not a measurement"
+            ),
+            block.gap,
+            b.combined,
+            d,
+        )
+    ]
+
+
+def _others_keys(report: Report) -> str:
+    """The report.json keys of the intervals the PDF's note points to."""
+    if report.noise.block is None:
+        return "noise.interval"
+    if isinstance(report.noise.budget, Budget):
+        return "noise.block, noise.budget"
+    return "noise.block"
+
+
+def _others_note(report: Report) -> str:
+    """The PDF's note under the evaluation line: where the other intervals of the test gap are
+    (the line names the primary one and why)."""
+    block = report.noise.block
+    if block is None:
+        return _("The interval's table is in the HTML report and report.json.")
+    if isinstance(report.noise.budget, Budget):
+        return _(
+            "The other intervals of the test gap (Welch, two-level, model-based, per network) "
+            "are tabled in the HTML report and report.json"
+        )
+    return _(
+        "The other intervals of the test gap (Welch, two-level, per network) are tabled in the "
+        "HTML report and report.json"
+    )
 
 
 def _block_rows(report: Report, block: BlockNoise, d: int) -> list[IntervalRow]:

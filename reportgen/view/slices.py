@@ -23,6 +23,7 @@ from reportgen.words.cells import (
     yes_no,
 )
 from reportgen.words.i18n import _, n_, p_
+from reportgen.words.repeats import repeat_words
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class BoundsView:
     data: list[Row]
     not_tested: list[str]
     relevance: list[Row]
+    #: the relevance rows the sentence above them does not say (the PDF's): its interval once
+    relevance_print: list[Row]
     relevance_text: str | None
 
 
@@ -193,7 +196,7 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
     iv = report.noise.interval
     rows = [
         Row(_("smallest useful effect"), given(rel.min_useful_effect, _metric_unit(report))),
-        Row(_("finding"), _finding_word(rel.finding)),
+        Row(_("finding"), finding_word(rel.finding)),
         Row(
             _("cross-validation gap and interval")
             if iv is not None and iv.source == IntervalSource.CV_CORRECTED
@@ -209,7 +212,17 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
             Row(
                 _("out-of-fold cost per case (cross-fitted), candidate / baseline")
                 if report.threshold is not None and report.threshold.candidate.cv is not None
-                else _("test cost per case, candidate / baseline"),
+                # the mean over every network, each at its own chosen threshold: not the
+                # threshold table's one network per model
+                else _(
+                    "mean test cost per case over all networks, each at its own threshold, "
+                    "candidate / baseline"
+                )
+                if repeat_words(report.project.repeats).unit == "network"
+                else _(
+                    "mean test cost per case over all runs, each at its own threshold, "
+                    "candidate / baseline"
+                ),
                 f"{cost(cpc.candidate)} / {cost(cpc.baseline)}",
             )
         )
@@ -256,7 +269,7 @@ def _part_rows(part: str) -> str:
     return words.get(part, _("{part} rows", part=part))
 
 
-def _finding_word(finding: str | None) -> str:
+def finding_word(finding: str | None) -> str:
     """report.json's relevance finding (an id: "too-wide") as words."""
     if not finding:
         return DASH
@@ -275,9 +288,16 @@ def _finding_word(finding: str | None) -> str:
 def bounds_view(report: Report) -> BoundsView:
     """What was measured, what never was, and the interval against the useful effect."""
     rel = report.relevance
+    rows = [] if rel is None else _relevance_rows(report, rel)
+    text = in_words(rel.text, report) if rel is not None and rel.text else None
+    printed = rows
+    if rel is not None and text and interval(rel.low, rel.high, rel.gap) in text:
+        # the sentence says the interval: its row ("gap and interval") would say it again
+        printed = [r for i, r in enumerate(rows) if i != 2]
     return BoundsView(
         data=_measured_rows(report),
         not_tested=[in_words(x, report) for x in report.not_tested],
-        relevance=[] if rel is None else _relevance_rows(report, rel),
-        relevance_text=in_words(rel.text, report) if rel is not None and rel.text else None,
+        relevance=rows,
+        relevance_print=printed,
+        relevance_text=text,
     )

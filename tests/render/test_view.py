@@ -15,6 +15,7 @@ from reportgen.model.noise import SignDisagreement
 from reportgen.model.seed import SeedNoise
 from tests.render.conftest import load
 from tests.render.shown import in_words
+from tests.render.test_html import after_results
 
 
 def build(report: dict | Report) -> view.ReportView:
@@ -46,7 +47,9 @@ def test_model_vs_baseline_view_has_every_section(weekly_churn):
     ]
     assert v.before_after is None
     # word for word, each model id as its display name (evreport.toml [models])
-    assert v.noise.lines == [in_words(x, weekly_churn) for x in weekly_churn["noise"]["lines"]]
+    # the block line after Results at a glance: without the gap and interval they print
+    seed_line, block_line = weekly_churn["noise"]["lines"]
+    assert v.noise.lines == [in_words(seed_line, weekly_churn), after_results(block_line)]
     assert "MLP (1 x 32) seeds" in v.noise.lines[0]
     # no chart SVG given: every figure is absent, not broken
     assert v.noise.seed_figure is None and v.threshold.figure is None
