@@ -10,7 +10,8 @@ from reportgen.model import Report
 from reportgen.model.common import TTest
 from reportgen.model.cv import CrossValidation
 from reportgen.model.seed import SeedNoise
-from reportgen.view.noise import IntervalRow, SeedRow, seed_rows
+from reportgen.view.noise import SeedRow, seed_rows
+from reportgen.view.noise_sample import IntervalRow
 from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (

@@ -223,3 +223,13 @@ def metric_name(report: Report) -> str:
     if not p.unit:
         return p.metric.replace("_", " ")
     return str(metric_label(p.metric, p.unit, power=unit_power(p.metric)))
+
+
+def as_sentence(text: str) -> str:
+    """A clause of report.json printed as a sentence of its own: a capital first letter and a
+    full stop ("more seeds alone cannot settle this: ..." under the budget line)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
