@@ -24,7 +24,6 @@ from reportgen.words import (
     given,
     interval,
     noun,
-    p_text,
     pct,
     plural_noun,
     ratio,
@@ -33,6 +32,7 @@ from reportgen.words import (
     with_sign,
 )
 from reportgen.words.i18n import _, current
+from reportgen.words.intervals import wider_of_two
 from reportgen.words.repeats import RepeatWords
 from reportgen.words.repeats import repeat_words as words_for_repeats
 
@@ -205,10 +205,10 @@ def lines(
     unit = cfg.metric_words
     s1 = _seed_line(project, seed, cand, base)
     if block is not None and block.gap_in_seed_sd is not None:
+        # the test gap itself is the block line's (and the results' at a glance): said here
+        # in seed sd only, so a page does not print it a third time
         s1 += _(
-            " The test gap, {gap} {unit}, is {sd} seed sd.",
-            gap=with_sign(block.gap, test_decimals(block)),
-            unit=unit,
+            " The test gap is {sd} seed sd.",
             sd=ratio(block.gap_in_seed_sd, signed=True),
         )
     head = block_head(cfg)
@@ -333,9 +333,6 @@ def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
         )
     else:
         seeds_txt = _("one network per model") if networks else _("one run per model")
-    t_txt = interval(t.low, t.high, digits=d)
-    if t.p is not None:
-        t_txt += f", {p_text(t.p)}"
     fields = dict(
         gap=with_sign(block.gap, d),
         unit=unit,
@@ -344,31 +341,30 @@ def _block_sentence(project: Project, block: BlockNoise, unit: str) -> str:
         conf=confidence(cfg.confidence),
         ends=interval(block.low, block.high, digits=d),
         what=what,
-        bootstrap=interval(bs.low, bs.high, digits=d),
-        resamples=count_noun(block.resamples, "resample"),
-        t=t_txt,
+        which=wider_of_two(
+            block.primary, (t.low, t.high, t.p), (bs.low, bs.high), block.resamples, d
+        ),
     )
     if cfg.block:
         return _(
             "the test gap is {gap} {unit} (row-weighted over {rows}, {seeds}), {conf} interval "
-            "{ends} over {what}, the wider of the bootstrap ({bootstrap}, {resamples}) and the "
-            "paired t ({t}).",
+            "{ends} over {what}: {which}.",
             **fields,
         )
     return _(
         "the test gap is {gap} {unit} (row-weighted over {rows}, {seeds}), {conf} interval "
-        "{ends} over {what} (no block column: the bootstrap resamples rows), the wider of the "
-        "bootstrap ({bootstrap}, {resamples}) and the paired t ({t}).",
+        "{ends} over {what} (no block column: the bootstrap resamples rows): {which}.",
         **fields,
     )
 
 
 def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
-    """The third, model-based line: both sources in one interval, beside the two measured ones."""
+    """The third, model-based line: both sources in one half-width, beside the two measured
+    ones; its ends (noise.budget.combined) are not said here but tabled with the other
+    intervals of the test gap, so the page prints no second set of ends for one gap."""
     cfg = project.config
     unit = cfg.metric_words
     what = blocks_phrase(b.B, cfg.block)
-    lo, hi = b.combined.low, b.combined.high
     d = test_decimals(block)
     share = (
         _("the seed share is {share}", share=pct(b.seed_share))
@@ -379,7 +375,6 @@ def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
         gap=with_sign(block.gap, d),
         unit=unit,
         hw=fixed(b.half_width, d),
-        ends=interval(lo, hi, digits=d),
         seed_term=variance(b.seed_term),
         sd=spread(b.seed_sd),
         seeds=count_noun(b.S, "seed"),
@@ -389,14 +384,14 @@ def budget_line(project: Project, b: Budget, block: BlockNoise) -> str:
     )
     s = (
         _(
-            "Both sources (model-based): gap {gap} {unit} plus or minus {hw}, {ends}: seed term "
+            "Both sources (model-based): gap {gap} {unit} plus or minus {hw}: seed term "
             "{seed_term} ({sd}² / {seeds}, validation sd) and block term {block_term} (over "
             "{what}); {share}.",
             **fields,
         )
         if b.seed_part == "validation"
         else _(
-            "Both sources (model-based): gap {gap} {unit} plus or minus {hw}, {ends}: seed term "
+            "Both sources (model-based): gap {gap} {unit} plus or minus {hw}: seed term "
             "{seed_term} ({sd}² / {seeds}, test sd) and block term {block_term} (over "
             "{what}); {share}.",
             **fields,

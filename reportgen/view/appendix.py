@@ -20,6 +20,7 @@ from reportgen.view.parts import (
     part_word,
     says_number,
 )
+from reportgen.view.slices import finding_word
 from reportgen.words import count_noun, date_text, file_size, gap_decimals
 from reportgen.words.cells import (
     DASH,
@@ -64,6 +65,9 @@ class Fact:
     artefacts: ArtefactList
     #: the measured value against its bar ("+0.88, bar 2"); empty when the check has none
     measured: str = ""
+    #: what the PDF's appendix prints in place of ``text`` when the body prints that sentence
+    #: word for word (the relevance finding); empty: ``text``
+    print_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -238,6 +242,21 @@ def _unsaid_measure(check: Evidence | Check, report: Report) -> str:
     return phrase
 
 
+def _said_in_body(fact: Fact, report: Report) -> Fact:
+    """A check whose sentence the body prints word for word (Relevance in decision units:
+    the interval and the costs) points there in the PDF instead of printing it twice."""
+    rel = report.relevance
+    if rel is None or not rel.text or fact.text != in_words(rel.text, report):
+        return fact
+    return replace(
+        fact,
+        print_text=_(
+            "{finding}: its interval and costs are under Relevance in decision units",
+            finding=finding_word(rel.finding),
+        ),
+    )
+
+
 def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence]:
     """Per rung, its checks and every artefact they cite; a fairness fact's check only by its
     artefacts (the body says its result and finding). A list of files that an earlier check
@@ -262,7 +281,9 @@ def evidence_view(report: Report, links: str | None = None) -> list[RungEvidence
         cited = {a for c in mine for a in c.artefacts}
         rest = [a for a in r.artefacts if a not in cited]
         checks = [
-            replace(f, artefacts=once(tuple(c.artefacts), f.label, f.artefacts))
+            _said_in_body(
+                replace(f, artefacts=once(tuple(c.artefacts), f.label, f.artefacts)), report
+            )
             for c, f in zip(
                 plain, facts(plain, report, links, limit=None, with_values=True), strict=True
             )

@@ -10,7 +10,8 @@ from reportgen.model import Report
 from reportgen.model.common import TTest
 from reportgen.model.cv import CrossValidation
 from reportgen.model.seed import SeedNoise
-from reportgen.view.noise import IntervalRow, SeedRow, seed_rows
+from reportgen.view.noise import SeedRow, seed_rows
+from reportgen.view.noise_sample import IntervalRow
 from reportgen.view.parts import Figure, Row, chart_figure, in_words, metric_name, names
 from reportgen.words import gap_decimals
 from reportgen.words.cells import (
@@ -48,6 +49,8 @@ class CvView:
     #: per model: seeds per fold, mean over folds, within-fold sd, each seed's mean over folds
     seed_rows: list[SeedRow]
     seed_facts: list[Row]
+    #: the seed facts the seed line does not say (the PDF's): none when it states the rule
+    seed_facts_print: list[Row]
     seed_reason: str | None
     left_out: list[str]
     line: str
@@ -58,6 +61,11 @@ class CvView:
     #: the Bayesian correlated t's three probabilities; empty without min_useful_effect
     bayes_rows: list[Row]
     facts: list[Row]
+    #: the resampling line says both intervals with t and p and the three probabilities: the
+    #: PDF leaves out the table and rows restating it (the HTML keeps them)
+    line_says_all: bool
+    #: the design facts the resampling line does not say (the PDF's)
+    facts_print: list[Row]
     planning: str | None
     reason: str | None
     #: the third line: a held-out test part scored once after cross-validation (else None)
@@ -76,11 +84,19 @@ def cv_view(report: Report, charts: Collection[str]) -> CvView | None:
     covers = list(noise.covers) + [DASH] * (3 - len(noise.covers))
     seed = noise.seed
     has_test = noise.block is not None
+    seed_facts = _seed_facts(report, cv, seed)
+    facts = _facts(cv)
+    # the resampling line's full form (checks/cv/lines.py) says the repeats and folds, J, the sd,
+    # the ratio and where it is from, df and the confidence; whether the interval excludes zero
+    # it leaves to its ends
+    says_all = cv.reason is None and cv.corrected.low is not None
     return CvView(
         seed_line=lines[0],
         seed_covers=covers[0],
         seed_rows=seed_rows(report, seed),
-        seed_facts=_seed_facts(report, cv, seed),
+        seed_facts=seed_facts,
+        # the rule's form of the seed line says every one of them
+        seed_facts_print=[] if seed is not None and seed.gap_in_sd is not None else seed_facts,
         seed_reason=seed.reason if seed is not None else None,
         left_out=list(seed.left_out) if seed is not None else [],
         line=lines[1],
@@ -88,7 +104,9 @@ def cv_view(report: Report, charts: Collection[str]) -> CvView | None:
         figure=_figure(report, cv, charts),
         interval_rows=_interval_rows(cv),
         bayes_rows=_bayes_rows(cv),
-        facts=_facts(cv),
+        facts=facts,
+        line_says_all=says_all,
+        facts_print=facts[-1:] if says_all else facts,
         planning=in_words(cv.planning.text, report) if cv.planning.text else cv.planning.text,
         reason=cv.reason,
         test_line=lines[2] if has_test else None,

@@ -8,13 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportgen.model import Report
-from reportgen.model.base import Missing
-from reportgen.model.before_after import BeforeAfter
-from reportgen.model.block import BlockNoise, SeedGap, TwoLevel, Welch
-from reportgen.model.budget import Budget, Clipping
-from reportgen.model.common import MaybeBounds, TTest
-from reportgen.model.noise import Interval
 from reportgen.model.seed import SeedNoise
+from reportgen.view.noise_budget import budget_part
+from reportgen.view.noise_sample import IntervalRow, block_line_after_results, sample_noise
 from reportgen.view.parts import (
     Figure,
     Row,
@@ -25,26 +21,21 @@ from reportgen.view.parts import (
     part_word,
     said,
 )
-from reportgen.words import count_noun, decimals, gap_decimals, plural_noun
+from reportgen.words import gap_decimals
 from reportgen.words.cells import (
     DASH,
-    confidence,
     count,
-    fixed,
     gap,
     given,
     interval,
     metric,
     passed_word,
-    pct,
     pvalue,
     ratio,
     spread,
-    variance,
     with_sign,
-    yes_no,
 )
-from reportgen.words.i18n import _, current, n_, p_
+from reportgen.words.i18n import _
 from reportgen.words.repeats import repeat_words
 
 
@@ -57,19 +48,6 @@ class SeedRow:
     mean: str
     sd: str
     values: str
-
-
-@dataclass(frozen=True)
-class IntervalRow:
-    """One interval for the test gap (bootstrap, paired t, Welch, per seed)."""
-
-    label: str
-    #: what the interval is, in one line, for a reader who does not know the name
-    gloss: str
-    gap: str
-    interval: str
-    p: str
-    se: str
 
 
 @dataclass(frozen=True)
@@ -93,15 +71,20 @@ class NoiseView:
     interval_rows: list[IntervalRow]
     block_facts: list[Row]
     block_reason: str | None
-    #: the printed page's line in place of the interval table: which interval is primary, and
-    #: where the others are (the report.json key follows it in parentheses)
-    intervals_note: str | None
-    intervals_key: str
+    #: why the primary interval is the one it is (both widths): the HTML's, beside the table of
+    #: intervals; the PDF's block line already names the wider one
+    primary_reason: str | None
+    #: the PDF's note after the block line: which other intervals the HTML and report.json table
+    others_note: str | None
+    #: the report.json keys the note names, in code type
+    others_keys: str | None
     #: noise.block.two_level.reason, word for word: what its seed level is worth
     two_level_note: str | None
     #: noise.clipping.text: rows clipped to p = 0 or 1 that move the test gap
     clipping_note: str | None
     paired_facts: list[Row]
+    #: the paired seeds' facts the seed line does not say (the PDF's): sd and p
+    paired_print: list[Row]
     #: the third, model-based line: what it would take; None without a budget
     budget_line: str | None
     budget_rows: list[Row]
@@ -109,14 +92,13 @@ class NoiseView:
     budget_reason: str | None
 
 
-#: the sections a row of the interval table is read from: each has a lower and an upper end
-Ends = MaybeBounds | TTest | Welch | TwoLevel | SeedGap | Interval
-
-
 def noise_view(report: Report, charts: Collection[str]) -> NoiseView:
     """Both noise sources, each with its line word for word and what it covers."""
     noise = report.noise
     lines = [in_words(x, report) for x in noise.lines]
+    short = block_line_after_results(report)
+    if short is not None and len(lines) > 1:
+        lines[1] = short
     covers = [in_words(x, report) for x in noise.covers]
     words = repeat_words(report.project.repeats)
     reason = noise.seed.reason if noise.seed is not None else None
@@ -132,132 +114,9 @@ def noise_view(report: Report, charts: Collection[str]) -> NoiseView:
             reason=reason or _("{noise} is unmeasured", noise=words.noise),
         ),
         **_seed_noise(report, charts),
-        **_sample_noise(report, charts),
-        **_budget(report, charts),
+        **sample_noise(report, charts),
+        **budget_part(report, charts),
     )
-
-
-def _budget(report: Report, charts: Collection[str]) -> dict[str, Any]:
-    """The variance budget: both terms, the plan, the seed sd's interval, and its chart."""
-    noise = report.noise
-    b = noise.budget
-    if not isinstance(b, Budget):
-        return {
-            "budget_line": None,
-            "budget_rows": [],
-            "budget_figure": None,
-            "budget_reason": noise.budget_reason or None,
-        }
-    plan = b.planning
-    both = plan.both_needed
-    # the test gap's decimals (its primary interval's), as the noise lines print the budget
-    block = noise.block
-    d = (
-        gap_decimals(block.gap, block.low, block.high)
-        if block is not None
-        else gap_decimals(None, None, None)
-    )
-    column = report.data.block_column
-    # the tie row's subject: English names the column as written (or "block")
-    if current() == "en":
-        blocks = column or "block"
-    else:
-        blocks = _("blocks '{name}'", name=column) if column else p_("a plan's count", "blocks")
-    both_text = DASH
-    if both:
-        both_text = _(
-            "{seeds} and {blocks}", seeds=count_noun(both.S, "seed"), blocks=_blocks(both.B, column)
-        )
-        if plan.impractical_text:
-            both_text = _("{plan}: {why}", plan=both_text, why=plan.impractical_text)
-    rows = [
-        Row(_("seed term (sd² / S)"), f"{variance(b.seed_term)} ({count_noun(b.S, 'seed')})"),
-        Row(_("block term (sd² / B)"), f"{variance(b.block_term)} ({_blocks(b.B, column)})"),
-        Row(_("seed share"), pct(b.seed_share)),
-        Row(_("combined half-width (model-based)"), fixed(b.half_width, d)),
-        Row(
-            _("seed sd, 95% interval (chi-square)")
-            if abs(float(report.build.confidence or 0.95) - 0.95) < 1e-9
-            else _("seed sd interval (chi-square)"),
-            f"{spread(b.seed_sd)}: {_sd_interval(b.seed_sd, b.seed_sd_interval)}",
-        ),
-        # the interval's planning, not the seed rule's: "seeds needed 2" beside a failed seed
-        # rule read as "2 seeds would pass the rule"
-        Row(
-            _("seeds for the interval to exclude zero, blocks fixed"),
-            _now(plan.seeds_needed, b.S),
-        ),
-        Row(
-            _("blocks for the interval to exclude zero, seeds fixed"),
-            _now(plan.blocks_needed, b.B),
-        ),
-        *_tie_rows(b, blocks, report),
-        Row(_("both scaled together"), both_text),
-    ]
-    figure = chart_figure(
-        charts,
-        "budget",
-        _(
-            "What it would take: the two variance terms of the gap, and the predicted "
-            "half-width of the interval as seeds or blocks grow. Below the dashed line (today's "
-            "gap) the interval would exclude zero, if the gap stays put. A planning model, not a "
-            "measurement."
-        ),
-        _(
-            "Stacked bar: seed term {seed_term}, block term {block_term}. Line chart: predicted "
-            "half-width from {half_width} today against multiples of {seeds} seeds and of "
-            "{blocks} blocks; today's gap {gap}.",
-            seed_term=variance(b.seed_term),
-            block_term=variance(b.block_term),
-            half_width=fixed(b.half_width, d),
-            seeds=count(b.S),
-            blocks=count(b.B),
-            gap=fixed(abs(plan.gap or 0.0), d),
-        ),
-    )
-    return {
-        "budget_line": in_words(b.line or "", report),
-        "budget_rows": rows,
-        "budget_figure": figure,
-        "budget_reason": in_words(plan.reason, report) if plan.reason else None,
-    }
-
-
-def _blocks(n: int | None, column: str | None) -> str:
-    """A count of blocks named by their column, as the budget rows print it: "30 weeks"."""
-    return DASH if n is None else count_noun(n, column or "block")
-
-
-def _now(needed: int | None, now: int | None) -> str:
-    """A planned count beside today's: "12 (now 5)"; "not reachable" without a plan."""
-    if not needed:
-        return _("not reachable")
-    return _("{needed} (now {now})", needed=count(needed), now=count(now))
-
-
-def _tie_rows(b: Budget, blocks: str, report: Report) -> list[Row]:
-    """The plan towards a tie (the interval inside plus or minus the useful effect), when the
-    project fixes a positive one: the counts, or why none can show it."""
-    plan = b.planning
-    seeds, blocks_n = plan.seeds_needed_tie, plan.blocks_needed_tie
-    if isinstance(seeds, Missing) or isinstance(blocks_n, Missing):
-        return []
-    reason = plan.reason_tie if isinstance(plan.reason_tie, str) else None
-    if seeds is None and blocks_n is None:
-        return [Row(_("seeds or blocks for a tie"), in_words(reason, report) if reason else DASH)]
-    return [
-        Row(_("seeds for a tie (inside the useful effect), blocks fixed"), _now(seeds, b.S)),
-        Row(_("{blocks} for a tie, seeds fixed", blocks=blocks), _now(blocks_n, b.B)),
-    ]
-
-
-def _sd_interval(sd: float | None, sdi: MaybeBounds) -> str:
-    """The seed sd's interval: both ends with one decimal count (3 figures of the wider end)."""
-    low, high = sdi.low, sdi.high
-    if low is None or high is None:
-        return DASH
-    d = decimals(sd, low, high)
-    return _("{low} to {high}", low=fixed(low, d), high=fixed(high, d))
 
 
 def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
@@ -271,6 +130,7 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
             "seed_reason": None,
             "left_out": [],
             "paired_facts": [],
+            "paired_print": [],
         }
     cand, base = names(report)
     metric_words = metric_name(report)
@@ -326,6 +186,7 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
     )
     paired = seed.paired
     paired_facts = []
+    paired_print: list[Row] = []
     if paired.mean is not None:
         d = gap_decimals(paired.mean, paired.low, paired.high)
         paired_facts = [
@@ -336,6 +197,9 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
             Row(_("t interval"), interval(paired.low, paired.high, digits=d)),
             Row("p", pvalue(paired.p)),
         ]
+        # the seed line says the pairs, the part, the mean and the t interval when there is one
+        in_line = {0, 1, 2, 4} if paired.low is not None else set()
+        paired_print = [r for i, r in enumerate(paired_facts) if i not in in_line]
     return {
         "seed_figure": seed_fig,
         "seed_rows": seed_rows(report, seed),
@@ -343,6 +207,7 @@ def _seed_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
         "seed_reason": in_words(seed.reason, report) if seed.reason else None,
         "left_out": [in_words(x, report) for x in seed.left_out],
         "paired_facts": paired_facts,
+        "paired_print": paired_print,
     }
 
 
@@ -379,433 +244,3 @@ def _list_sep() -> str:
     would make a comma ambiguous ("0,4312; 0,4401")."""
     # TRANSLATORS: the separator between the numbers of a list, with its space
     return _(", ")
-
-
-def _sample_noise(report: Report, charts: Collection[str]) -> dict[str, Any]:
-    """NoiseView's evaluation-sample part: the intervals on test and their charts."""
-    noise = report.noise
-    block = noise.block
-    out: dict[str, Any] = {"interval_figure": None, "histogram_figure": None, "block_facts": []}
-    out["intervals_key"] = "noise.block"
-    # TRANSLATORS: followed by the report.json key noise.block in parentheses
-    out["intervals_note"] = _(
-        "The primary interval is the wider of the block bootstrap and the paired t; the other "
-        "intervals of the test gap (Welch, two-level, per network) are tabled in the HTML report "
-        "and report.json"
-    )
-    if block is not None:
-        out.update(_block_part(report, block, charts))
-    elif report.before_after is not None and noise.interval is not None:
-        out.update(_versions_part(report, report.before_after, noise.interval))
-    elif noise.interval is not None:
-        other = noise.interval
-        what = other.what or other.source or _("the evaluation sample")
-        d = gap_decimals(other.gap, other.low, other.high)
-        row = _interval_row(
-            _("bootstrap over {what}", what=what),
-            _("resamples the evaluation sample"),
-            other.gap,
-            other,
-            d,
-        )
-        out["interval_rows"] = [row]
-        out["block_reason"] = (
-            _("The interval's chart is in the before-and-after section.")
-            if report.before_after
-            else None
-        )
-    else:
-        out["interval_rows"] = []
-        out["block_reason"] = _("No per-row predictions: the evaluation interval was not computed.")
-    clipping = noise.clipping
-    return {
-        "interval_figure": out["interval_figure"],
-        "histogram_figure": out["histogram_figure"],
-        "interval_rows": out["interval_rows"],
-        "block_facts": out["block_facts"],
-        "block_reason": out["block_reason"],
-        "intervals_note": out["intervals_note"],
-        "intervals_key": out["intervals_key"],
-        "two_level_note": block.two_level.reason if block is not None else None,
-        "clipping_note": clipping.text if isinstance(clipping, Clipping) else None,
-    }
-
-
-def _versions_part(report: Report, ba: BeforeAfter, iv: Interval) -> dict[str, Any]:
-    """A before/after project's evaluation-sample part: its bootstrap and paired t intervals,
-    each under its own name, which one is primary, and the printed page's note saying so (the
-    noise line's label is the spec's "Block bootstrap" whichever is wider)."""
-    d = gap_decimals(ba.difference, ba.low, ba.high)
-    what = iv.what or _("the evaluation sample")
-    bootstrap_gloss = (
-        _("resamples whole blocks, both versions' answers kept together")
-        if report.data.block_column
-        else _("resamples the questions, both versions' answers kept together")
-    )
-    rows = []
-    if ba.bootstrap.low is not None:
-        rows.append(
-            _interval_row(
-                _("bootstrap over {what}", what=what),
-                bootstrap_gloss,
-                ba.difference,
-                ba.bootstrap,
-                d,
-            )
-        )
-    if ba.t.low is not None:
-        rows.append(
-            IntervalRow(
-                _("paired t over {what}", what=what),
-                _("a t interval on the after − before differences"),
-                with_sign(ba.difference, d),
-                interval(ba.t.low, ba.t.high, digits=d),
-                pvalue(ba.t.p),
-                DASH,
-            )
-        )
-    names = {"bootstrap": p_("interval method", "bootstrap"), "t": _("paired t")}
-    method = names.get(ba.primary or "")
-    if ba.primary == "exact" or not rows:
-        # no question changed: the exact bound is the only interval, and the line says so
-        rows.append(
-            _interval_row(
-                _("exact binomial bound"), ba.interval_reason or DASH, ba.difference, iv, d
-            )
-        )
-    return {
-        "interval_rows": rows,
-        "block_facts": [Row(_("primary interval"), method)] if method else [],
-        "block_reason": _("The interval's chart is in the before-and-after section."),
-        "intervals_key": "before_after",
-        # TRANSLATORS: followed by the report.json key before_after in parentheses; {method}
-        # is "paired t" or "bootstrap"
-        "intervals_note": _(
-            "The primary interval is the wider of the bootstrap and the paired t, here the "
-            "{method}; both are tabled in the HTML report and report.json",
-            method=method,
-        )
-        if method and len(rows) > 1
-        else None,
-    }
-
-
-def _one_network(block: BlockNoise) -> bool:
-    """Each model's block line rests on one network."""
-    return block.networks.candidate == 1 and block.networks.baseline == 1
-
-
-def _boot_label(report: Report) -> str:
-    """The bootstrap's name: over blocks with a block column, else over rows."""
-    column = report.data.block_column
-    return _("block bootstrap (paired)") if column else _("bootstrap over rows (paired)")
-
-
-def _boot_name(report: Report) -> str:
-    """The bootstrap's name without "(paired)", as the primary interval's row names it."""
-    column = report.data.block_column
-    return _("block bootstrap") if column else _("bootstrap over rows")
-
-
-def _block_part(report: Report, block: BlockNoise, charts: Collection[str]) -> dict[str, Any]:
-    """The evaluation-sample part when there is a block line: its table, facts and charts."""
-    conf = confidence(block.confidence)
-    # one decimal count for the whole table: the primary interval's
-    d = gap_decimals(block.gap, block.low, block.high)
-    primary = block.primary or "bootstrap"
-    return {
-        "interval_rows": _block_rows(report, block, d),
-        "block_facts": [
-            Row(_("blocks"), count(block.blocks)),
-            Row(_("confidence"), conf),
-            Row(_("resamples"), count(block.resamples)),
-            Row(
-                _("primary interval"),
-                _boot_name(report) if primary == "bootstrap" else _("paired t"),
-            ),
-            Row(_("interval excludes zero"), yes_no(block.excludes_zero)),
-        ],
-        "block_reason": block.primary_reason,
-        "interval_figure": _intervals_figure(report, block, charts, conf, d),
-        "histogram_figure": _histogram_figure(block, charts, conf, d),
-    }
-
-
-def _block_rows(report: Report, block: BlockNoise, d: int) -> list[IntervalRow]:
-    """The block line's intervals of the test gap, then one per candidate seed."""
-    cand, base = names(report)
-    words = repeat_words(report.project.repeats)
-    column = report.data.block_column
-    # the evaluation blocks as a plural noun in a gloss: "weeks"; in another language the
-    # column's name stays as written, after the word for blocks ("блоки «week»")
-    if column:
-        blocks = plural_noun(column) if current() == "en" else _("blocks '{name}'", name=column)
-    else:
-        blocks = _("rows")
-    glosses: list[tuple[str, str, Ends, bool, bool]] = [
-        (
-            _boot_label(report),
-            _("resamples whole {blocks} with both models' rows kept together", blocks=blocks),
-            block.bootstrap,
-            block.bootstrap.low is not None,
-            False,
-        ),
-        (
-            _("paired t on block gaps"),
-            _("a t interval on the gap of each of the {blocks}", blocks=blocks),
-            block.t,
-            block.t.low is not None,
-            True,
-        ),
-        (
-            _("unpaired Welch (what pairing buys)"),
-            _(
-                "treats the two models' scores as independent samples; how much wider it is "
-                "than the paired t is what pairing buys"
-            ),
-            block.welch,
-            block.welch.se is not None,
-            True,
-        ),
-        (
-            _("two-level bootstrap (blocks only: no seed level)")
-            if _one_network(block)
-            else _("two-level bootstrap (seeds and blocks)"),
-            _(
-                "resamples {blocks} only: with one {unit} per model there is no seed level to "
-                "resample",
-                blocks=blocks,
-                unit=_unit_word(words.unit),
-            )
-            if _one_network(block)
-            else _(
-                "resamples the {units}, then {blocks}: {moves} and the sample at once",
-                units=_units_word(words.unit),
-                blocks=blocks,
-                moves=words.moves,
-            ),
-            block.two_level,
-            block.two_level.low is not None,
-            False,
-        ),
-    ]
-    rows = [
-        _interval_row(label, gloss, block.gap, part, d, tested)
-        for label, gloss, part, present, tested in glosses
-        if present
-    ]
-    one_base = block.networks.baseline == 1
-    return rows + [
-        _interval_row(
-            _seed_label(words.unit, cand, base, str(s.seed), one_base),
-            _("one {one}: the sample's noise only", one=words.one),
-            s.gap,
-            s,
-            d,
-        )
-        for s in block.per_seed
-    ]
-
-
-def _unit_word(unit: str) -> str:
-    """One repeat as a noun in a sentence: network, run."""
-    return {"network": p_("repeat", "network"), "run": p_("repeat", "run")}.get(unit, unit)
-
-
-def _units_word(unit: str) -> str:
-    """The repeats as a plural noun in a sentence: networks, runs."""
-    return {"network": p_("repeat", "networks"), "run": p_("repeat", "runs")}.get(
-        unit, plural_noun(unit)
-    )
-
-
-def _seed_label(unit: str, cand: str, base: str, seed: str, one_base: bool) -> str:
-    """The row of one candidate network: "mlp network seed 3 against the gbm seed mean"."""
-    if unit == "run":
-        if one_base:
-            return _(
-                "{candidate} run seed {seed} against the {baseline} run",
-                candidate=cand,
-                seed=seed,
-                baseline=base,
-            )
-        return _(
-            "{candidate} run seed {seed} against the {baseline} seed mean",
-            candidate=cand,
-            seed=seed,
-            baseline=base,
-        )
-    if one_base:
-        return _(
-            "{candidate} network seed {seed} against the {baseline} network",
-            candidate=cand,
-            seed=seed,
-            baseline=base,
-        )
-    return _(
-        "{candidate} network seed {seed} against the {baseline} seed mean",
-        candidate=cand,
-        seed=seed,
-        baseline=base,
-    )
-
-
-def _intervals_figure(
-    report: Report, block: BlockNoise, charts: Collection[str], conf: str, d: int
-) -> Figure | None:
-    """The eval_intervals chart: per-network, seed-averaged and two-level intervals."""
-    words = repeat_words(report.project.repeats)
-    one = _one_network(block)
-    lows = [s.low for s in block.per_seed if s.low is not None]
-    clear = sum(1 for low in lows if low > 0)
-    caption = (
-        _(
-            "The evaluation interval of the test gap with one {one} per model (black; grey, the "
-            "same here: the candidate's one {unit}) and the two-level interval (blue), which "
-            "here resamples blocks only: with one {unit} per model there is no seed level, so "
-            "nothing here measures {noise}. Look at whether the intervals stay clear of zero.",
-            one=words.one,
-            unit=_unit_word(words.unit),
-            noise=words.noise,
-        )
-        if one
-        else _(
-            "One evaluation interval per {one} (grey) beside the seed-averaged interval (black) "
-            "and the two-level interval that also resamples seeds (blue). Look at how far "
-            "{moves} moves the centre, and whether the intervals stay clear of zero.",
-            one=words.one_candidate,
-            moves=words.moves,
-        )
-    )
-    fields = {
-        "metric": metric_name(report),
-        "gap": said(with_sign(block.gap, d), _("not measured")),
-        "confidence": conf,
-        "interval": said(interval(block.low, block.high, digits=d), _("not computed")),
-        "clear": count(clear),
-    }
-    n = len(lows)
-    if words.unit == "run":
-        description = (
-            n_(
-                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
-                "interval {interval}; {clear} of {n} single-run intervals lie above zero.",
-                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
-                "interval {interval}; {clear} of {n} single-run intervals lie above zero.",
-                n,
-                **fields,
-            )
-            if one
-            else n_(
-                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
-                "{confidence} interval {interval}; {clear} of {n} single-run intervals lie "
-                "above zero.",
-                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
-                "{confidence} interval {interval}; {clear} of {n} single-run intervals lie "
-                "above zero.",
-                n,
-                **fields,
-            )
-        )
-    else:
-        description = (
-            n_(
-                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
-                "interval {interval}; {clear} of {n} single-network intervals lie above zero.",
-                "Dot-and-whisker chart of {metric} gaps on test. Gap {gap}, {confidence} "
-                "interval {interval}; {clear} of {n} single-network intervals lie above zero.",
-                n,
-                **fields,
-            )
-            if one
-            else n_(
-                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
-                "{confidence} interval {interval}; {clear} of {n} single-network intervals lie "
-                "above zero.",
-                "Dot-and-whisker chart of {metric} gaps on test. Seed-averaged gap {gap}, "
-                "{confidence} interval {interval}; {clear} of {n} single-network intervals lie "
-                "above zero.",
-                n,
-                **fields,
-            )
-        )
-    return chart_figure(charts, "eval_intervals", caption, description)
-
-
-def _histogram_figure(
-    block: BlockNoise, charts: Collection[str], conf: str, d: int
-) -> Figure | None:
-    """The bootstrap_histogram chart: the resampled mean gap and the quoted interval."""
-    boot = block.bootstrap
-    primary = block.primary or "bootstrap"
-    bins = len(block.distribution.counts) if block.distribution is not None else 0
-    both = primary != "bootstrap" and boot.low is not None
-    if primary == "bootstrap":
-        caption = _(
-            "The spread of the resampled mean gap. The dashed lines bound the {confidence} "
-            "interval the text quotes (the bootstrap's percentile interval). The red line is "
-            "zero. Look at how much of the distribution lies on the wrong side of zero.",
-            confidence=conf,
-        )
-    elif both:
-        caption = _(
-            "The spread of the resampled mean gap. The dashed lines bound the {confidence} "
-            "interval the text quotes (the paired t interval, the wider of the two); the dotted "
-            "lines the bootstrap's own percentile interval. The red line is zero. Look at how "
-            "much of the distribution lies on the wrong side of zero.",
-            confidence=conf,
-        )
-    else:
-        caption = _(
-            "The spread of the resampled mean gap. The dashed lines bound the {confidence} "
-            "interval the text quotes (the paired t interval, the wider of the two). The red "
-            "line is zero. Look at how much of the distribution lies on the wrong side of zero.",
-            confidence=conf,
-        )
-    head = n_(
-        "Histogram of {resamples} bootstrap means of the block gap ({n} bins); ",
-        "Histogram of {resamples} bootstrap means of the block gap ({n} bins); ",
-        bins,
-        resamples=count(block.resamples),
-    )
-    if block.low is None or block.high is None:
-        # TRANSLATORS: ends the histogram's description ("Histogram of ...; no interval.")
-        tail = _("no interval.")
-    else:
-        quoted = interval(block.low, block.high, digits=d)
-        if both:
-            own = interval(boot.low, boot.high, digits=d)
-            tail = (
-                _(
-                    "the quoted interval {quoted}, the bootstrap's {own}; zero outside it.",
-                    quoted=quoted,
-                    own=own,
-                )
-                if block.excludes_zero
-                else _(
-                    "the quoted interval {quoted}, the bootstrap's {own}; zero inside it.",
-                    quoted=quoted,
-                    own=own,
-                )
-            )
-        else:
-            tail = (
-                _("the quoted interval {quoted}; zero outside it.", quoted=quoted)
-                if block.excludes_zero
-                else _("the quoted interval {quoted}; zero inside it.", quoted=quoted)
-            )
-    return chart_figure(charts, "bootstrap_histogram", caption, head + tail)
-
-
-def _interval_row(
-    label: str, gloss: str, gap: float | None, part: Ends, digits: int, tested: bool = False
-) -> IntervalRow:
-    """One interval for the test gap; p and standard error for the t-based (tested) ones."""
-    return IntervalRow(
-        label,
-        gloss,
-        with_sign(gap, digits),
-        interval(part.low, part.high, digits=digits),
-        pvalue(part.p) if isinstance(part, TTest | Welch) and tested else DASH,
-        fixed(part.se, digits) if isinstance(part, TTest | Welch) and tested else DASH,
-    )

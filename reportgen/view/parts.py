@@ -229,3 +229,13 @@ def says_number(text: str, number: str) -> bool:
     if not number:
         return False
     return re.search(rf"(?<![\d.,]){re.escape(number)}(?![.,]?\d)", text) is not None
+
+
+def as_sentence(text: str) -> str:
+    """A clause of report.json printed as a sentence of its own: a capital first letter and a
+    full stop ("more seeds alone cannot settle this: ..." under the budget line)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."

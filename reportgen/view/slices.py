@@ -34,6 +34,7 @@ from reportgen.words.cells import (
     yes_no,
 )
 from reportgen.words.i18n import _, n_, p_
+from reportgen.words.repeats import repeat_words
 
 T = TypeVar("T")
 
@@ -100,6 +101,8 @@ class BoundsView:
     data: list[Row]
     not_tested: list[str]
     relevance: list[Row]
+    #: the relevance rows the sentence above them does not say (the PDF's): its interval once
+    relevance_print: list[Row]
     relevance_text: str | None
 
 
@@ -384,7 +387,7 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
     iv = report.noise.interval
     rows = [
         Row(_("smallest useful effect"), given(rel.min_useful_effect, _metric_unit(report))),
-        Row(_("finding"), _finding_word(rel.finding)),
+        Row(_("finding"), finding_word(rel.finding)),
         Row(
             _("cross-validation gap and interval")
             if iv is not None and iv.source == IntervalSource.CV_CORRECTED
@@ -402,7 +405,17 @@ def _relevance_rows(report: Report, rel: Relevance) -> list[Row]:
             Row(
                 _("out-of-fold cost per case (cross-fitted), candidate / baseline")
                 if report.threshold is not None and report.threshold.candidate.cv is not None
-                else _("test cost per case, candidate / baseline"),
+                # the mean over every network, each at its own chosen threshold: not the
+                # threshold table's one network per model
+                else _(
+                    "mean test cost per case over all networks, each at its own threshold, "
+                    "candidate / baseline"
+                )
+                if repeat_words(report.project.repeats).unit == "network"
+                else _(
+                    "mean test cost per case over all runs, each at its own threshold, "
+                    "candidate / baseline"
+                ),
                 f"{cost(cpc.candidate)} / {cost(cpc.baseline)}",
             )
         )
@@ -449,7 +462,7 @@ def _part_rows(part: str) -> str:
     return words.get(part, _("{part} rows", part=part))
 
 
-def _finding_word(finding: str | None) -> str:
+def finding_word(finding: str | None) -> str:
     """report.json's relevance finding (an id: "too-wide") as words."""
     if not finding:
         return DASH
@@ -472,11 +485,17 @@ def bounds_view(report: Report) -> BoundsView:
     text = in_words(rel.text, report) if rel is not None and rel.text else None
     rows = [] if rel is None else _relevance_rows(report, rel)
     effect = rel.min_useful_effect if rel is not None else None
+    gap_row = rows[2] if len(rows) > 2 else None
     if text and rows and effect is not None and says_number(text, given(effect)):
         rows = rows[1:]  # the first row is the smallest useful effect
+    printed = rows
+    if rel is not None and text and interval(rel.low, rel.high, rel.gap) in text:
+        # the sentence says the interval: its row ("gap and interval") would say it again
+        printed = [r for r in rows if r is not gap_row]
     return BoundsView(
         data=_measured_rows(report),
         not_tested=[in_words(x, report) for x in report.not_tested],
         relevance=rows,
+        relevance_print=printed,
         relevance_text=text,
     )

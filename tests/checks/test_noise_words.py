@@ -50,11 +50,11 @@ def test_block_line_label_and_the_test_gap_in_seed_sd_on_the_seed_line(tmp_path)
     assert "seed sd" not in block_line  # never mix the two lines
     ratio_ = block["gap"] / report["noise"]["seed"]["sd_used"]
     assert block["gap_in_seed_sd"] == pytest.approx(ratio_, rel=1e-12)
+    # the test gap itself is the block line's: the seed line gives it in seed sd only
     d = gap_decimals(block["gap"], block["low"], block["high"])
-    assert seed_line.endswith(
-        f" The test gap, {with_sign(block['gap'], d)} log loss, is {ratio(ratio_, signed=True)} "
-        "seed sd."
-    )
+    assert seed_line.endswith(f" The test gap is {ratio(ratio_, signed=True)} seed sd.")
+    assert with_sign(block["gap"], d) not in seed_line
+    assert f"the test gap is {with_sign(block['gap'], d)} log loss" in block_line
 
 
 def test_before_after_uses_the_same_block_label(tmp_path):

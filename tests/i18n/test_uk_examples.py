@@ -130,3 +130,17 @@ def _prose_left(out: Path, project: Path) -> dict[str, list[str]]:
 def test_no_english_prose_is_left(name, tmp_path_factory):
     out = _built(name, tmp_path_factory)
     assert _prose_left(out / "uk", ROOT / "examples" / name) == {}
+
+
+def test_weekly_churn_in_ukrainian_prints_its_primary_interval_once_per_page(tmp_path_factory):
+    """Each number once per page in Ukrainian too (tests/render/test_once_per_page.py): page
+    one at most twice, every other page at most once, no ends of the model-based interval."""
+    from tests.render.test_once_per_page import pdf_pages
+
+    out = _built("weekly-churn", tmp_path_factory)
+    pages = pdf_pages((out / "uk" / "report.pdf").read_bytes())
+    counts = [p.count("−0,0051 до +0,0116") for p in pages]
+    assert counts[0] <= 2 and all(c <= 1 for c in counts[1:]), counts
+    text = " ".join(pages)
+    assert "−0,0060" not in text and "+0,0125" not in text
+    assert "ширший із двох — інтервал парного t-тесту (p = 0,435)" in text

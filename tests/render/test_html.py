@@ -60,7 +60,28 @@ def noise_lines(report: dict) -> list[str]:
     lines = noise["lines"] + ([budget["line"]] if budget else [])
     plan = ((noise.get("cv") or {}).get("planning") or {}).get("text")
     lines = lines[:2] + [plan] + lines[2:] if plan else lines
+    if report.get("results") and (noise.get("interval") or {}).get("source") == "block":
+        lines[1] = after_results(lines[1])
     return [in_words(x, report) for x in lines]  # model ids as their display names
+
+
+#: the block line of report.json: the test gap, its primary interval, which interval that is
+BLOCK_LINE = re.compile(
+    r"(?P<head>.*?: )the test gap is \S+ .*? \((?P<basis>row-weighted over [^)]*)\), "
+    r"(?P<conf>\S+) interval \S+ to \S+ over (?P<what>.*?)"
+    r"(?P<rows> \(no block column: the bootstrap resamples rows\))?: (?P<which>.*)"
+)
+
+
+def after_results(line: str) -> str:
+    """The block line as the noise section prints it after Results at a glance, which says the
+    test gap and its primary interval: the same line without them."""
+    m = BLOCK_LINE.fullmatch(line)
+    assert m, line
+    return (
+        f"{m['head']}the test gap and its {m['conf']} interval over {m['what']}{m['rows'] or ''}, "
+        f"as in Results at a glance ({m['basis']}): {m['which']}"
+    )
 
 
 def test_both_noise_lines_word_for_word(weekly_churn_files, weekly_churn):

@@ -20,8 +20,13 @@ def test_pdf_pages_and_text(weekly_churn_files, weekly_churn):
     pages, text = pdf_text(weekly_churn_files["report.pdf"])
     assert pages >= 2
     assert in_words(weekly_churn["claim"]["rewritten"], weekly_churn) in text
-    for line in weekly_churn["noise"]["lines"]:
-        assert in_words(line, weekly_churn) in text
+    seed_line, block_line = weekly_churn["noise"]["lines"]
+    assert in_words(seed_line, weekly_churn) in text
+    # after Results at a glance, which says the test gap and its primary interval, the block
+    # line says which interval that is and the other one's ends (tests/render/test_once_per_page.py)
+    which = block_line.split(" 30 weeks: ", 1)[1]
+    assert "as in Results at a glance (row-weighted over 2,844 rows, " in text
+    assert which in text
     assert "page 1 of" in text
 
 

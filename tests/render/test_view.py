@@ -16,6 +16,7 @@ from reportgen.model.noise import SignDisagreement
 from reportgen.model.seed import SeedNoise
 from tests.render.conftest import load
 from tests.render.shown import in_words
+from tests.render.test_html import after_results
 
 
 def build(report: dict | Report) -> view.ReportView:
@@ -47,7 +48,9 @@ def test_model_vs_baseline_view_has_every_section(weekly_churn):
     ]
     assert v.before_after is None
     # word for word, each model id as its display name (evreport.toml [models])
-    assert v.noise.lines == [in_words(x, weekly_churn) for x in weekly_churn["noise"]["lines"]]
+    # the block line after Results at a glance: without the gap and interval they print
+    seed_line, block_line = weekly_churn["noise"]["lines"]
+    assert v.noise.lines == [in_words(seed_line, weekly_churn), after_results(block_line)]
     assert "MLP (1 x 32) seeds" in v.noise.lines[0]
     # no chart SVG given: every figure is absent, not broken
     assert v.noise.seed_figure is None and v.threshold.figure is None
@@ -345,10 +348,10 @@ def test_before_after_intervals_are_named_by_their_method(tuned_no_replay):
     assert rows["paired t"].interval.startswith(f"+{ba['t']['low']:.3f}")
     method = {"t": "paired t", "bootstrap": "bootstrap"}[ba["primary"]]
     assert [(r.label, r.value) for r in n.block_facts] == [("primary interval", method)]
-    assert n.intervals_key == "before_after"
-    assert f"here the {method}" in n.intervals_note and "Welch" not in n.intervals_note
+    assert n.others_keys == "before_after"
+    assert f"here the {method}" in n.others_note and "Welch" not in n.others_note
     pair = build(load("weekly-churn")).noise
-    assert pair.intervals_key == "noise.block" and "Welch" in pair.intervals_note
+    assert pair.others_keys == "noise.block, noise.budget" and "Welch" in pair.others_note
 
 
 def test_a_checks_value_already_in_its_text_is_not_printed_again(tuned_no_replay, weekly_churn):
