@@ -24,6 +24,7 @@ from reportgen.charts.compose import (
 from reportgen.model import Report
 from reportgen.model.ranking import CalibrationBin, CalibrationModel, RocBand
 from reportgen.stats.calibration import MIN_JOINED
+from reportgen.stats.threshold import cost_at, cost_axis
 from reportgen.words import fixed
 from reportgen.words.i18n import _, p_
 
@@ -134,15 +135,29 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
             chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": m.validation_cost})
         elif m.cv is not None and m.curve is not None and m.curve.threshold:
             # cross-fitted: the marker sits on the out-of-fold curve at the median fold threshold
-            at = [
-                c for t, c in zip(m.curve.threshold, m.curve.cost, strict=True) if t <= m.threshold
-            ]
-            y = at[-1] if at else m.curve.cost[0]
+            y = cost_at(m.curve.threshold, m.curve.cost, m.threshold)
             chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": y})
+    axis = cost_axis(
+        [
+            (m.curve.threshold, m.curve.cost, m.threshold)
+            for m in (th.candidate, th.baseline)
+            if m.curve is not None
+        ]
+    )
+    cut = axis is not None and axis.cut
+    if axis is not None and axis.cut:
+        # a spike at an end of the curve (no positives predicted near threshold 1, all near
+        # 0) would flatten the minimum along the floor: the axis stops at axis.top, the line
+        # leaves the plot there, and the caption says where it is cut and how high the curve
+        # rises (view/threshold.py)
+        domain = [-0.06 * axis.top, axis.top]
+    else:
+        # zero in, and room above the highest point: no curve runs into the frame
+        domain = padded([r["y"] for r in rows], 0.06, True)
     colour = model_colour(alt, report)
     line = (
         alt.Chart(data.add(rows))
-        .mark_line(strokeWidth=1.6, interpolate="step-after")
+        .mark_line(strokeWidth=1.6, interpolate="step-after", clip=cut)
         .encode(
             x=alt.X(
                 "x:Q",
@@ -153,8 +168,7 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
                 "y:Q",
                 # its unit is in the caption: a long title squashes the plot
                 title=_("cost / case"),
-                # zero in, and room above the highest point: no curve runs into the frame
-                scale=alt.Scale(domain=padded([r["y"] for r in rows], 0.06, True), nice=False),
+                scale=alt.Scale(domain=domain, nice=False),
             ),
             color=colour,
             order=alt.Order("order:Q"),

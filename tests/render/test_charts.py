@@ -13,6 +13,7 @@ from reportgen.charts.svg import scope_ids
 from reportgen.model import Report
 from reportgen.model.enums import ChartKey
 from reportgen.stats.calibration import MIN_JOINED
+from reportgen.words.cells import cost as fmt_cost
 
 from .conftest import load
 
@@ -430,3 +431,48 @@ def test_confusion_heat_map_shows_every_label_and_white_zero(tmp_path):
     assert not [
         f for f in fills if f.startswith("rgb(2") and "255, 255)" in f and f != "rgb(255, 255, 255)"
     ]
+
+
+def _cost_axis(spec: dict) -> list[float]:
+    """The cost chart's y domain (its line's)."""
+    lines = [v for v in _layers(spec) if _mark(v) == "line" and "title" in v["encoding"]["y"]]
+    return lines[0]["encoding"]["y"]["scale"]["domain"]
+
+
+def _cost_caption(report: dict) -> str:
+    from reportgen.view.threshold import threshold_view
+
+    view = threshold_view(Report.from_json(report), {"threshold_cost"})
+    assert view is not None and view.figure is not None
+    return view.figure.caption
+
+
+@pytest.mark.parametrize("name", ["breast-cancer", "breast-cancer-cv"])
+def test_a_spiking_cost_curve_is_cut_so_its_minimum_reads(name):
+    """breast-cancer's cost rises to 1.84 at threshold 1 (no positives predicted) while the
+    chosen thresholds cost 0.009 and 0.026: on an axis to 1.84 the minimum was a flat line
+    along the floor. The axis stops at a small multiple of the costs there; the line leaves
+    the plot (clipped); the diamonds stay inside; the caption says where it is cut."""
+    report = load(name)
+    spec = chart_specs(report)["threshold_cost"]
+    low, top = _cost_axis(spec)
+    curve = [r["y"] for r in _rows_of(spec, "line")]
+    assert top < max(curve) / 4
+    diamonds = [r["y"] for r in _rows_of(spec, "point")]
+    assert len(diamonds) == 2 and all(low < y < top for y in diamonds)
+    lines = [v for v in _layers(spec) if _mark(v) == "line" and "title" in v["encoding"]["y"]]
+    assert lines[0]["mark"]["clip"] is True
+    caption = _cost_caption(report)
+    peak = fmt_cost(max(curve))
+    assert f"The cost axis is cut at {fmt_cost(top)}" in caption
+    assert f"the curve rises to {peak} at threshold" in caption
+
+
+@pytest.mark.parametrize("name", ["weekly-churn", "moons-tie"])
+def test_a_cost_curve_without_a_spike_is_drawn_whole(name):
+    report = load(name)
+    spec = chart_specs(report)["threshold_cost"]
+    low, top = _cost_axis(spec)
+    curve = [r["y"] for r in _rows_of(spec, "line")]
+    assert low < 0 and top > max(curve)
+    assert "axis is cut" not in _cost_caption(report)
