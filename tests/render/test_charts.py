@@ -476,3 +476,51 @@ def test_a_cost_curve_without_a_spike_is_drawn_whole(name):
     curve = [r["y"] for r in _rows_of(spec, "line")]
     assert low < 0 and top > max(curve)
     assert "axis is cut" not in _cost_caption(report)
+
+
+def test_top_label_reliability_draws_only_the_bins_a_reader_can_judge():
+    """digits-multiclass: nearly every row in the top bin, the other bins 1 to 15 rows whose
+    intervals spanned the whole height. Only bins with MIN_JOINED rows or more keep their
+    interval; the others are faint small dots; both panels' probability axis starts at the
+    lowest bin with rows, so the histogram still counts every row."""
+    report = load("digits-multiclass")
+    spec = chart_specs(report)["top_label_reliability"]
+    upper, _counts = spec["vconcat"]
+    views = _layers(upper)
+    whiskers = [r for v in views if _mark(v) == "rule" for r in spec["datasets"][v["data"]["name"]]]
+    assert whiskers and all(r["count"] >= MIN_JOINED for r in whiskers)
+    faint = [v for v in views if _mark(v) == "point" and v["mark"].get("opacity", 1) < 0.5]
+    assert len(faint) == 1
+    small = spec["datasets"][faint[0]["data"]["name"]]
+    assert small and all(r["count"] < MIN_JOINED for r in small)
+    bins = [
+        b
+        for role in ("candidate", "baseline")
+        for b in report["multiclass"][role]["top_label"]["bins"]
+    ]
+    start = min(b["low"] for b in bins if b["count"])
+    assert start > 0
+    drawn = _layers(spec)
+    assert len(drawn) > len(views)  # the histogram's view too
+    for v in drawn:
+        x = v["encoding"]["x"]
+        if "scale" in x:
+            assert x["scale"]["domain"] == [start, 1]
+    bars = _rows_of(spec, "rect")
+    assert sum(r["count"] for r in bars) == sum(b["count"] for b in bins)
+    from reportgen.view.multiclass import multiclass_view
+
+    view = multiclass_view(Report.from_json(report), {"top_label_reliability"})
+    assert view is not None and view.reliability_figure is not None
+    caption = view.reliability_figure.caption
+    assert f"bins with at least {MIN_JOINED} rows are points with their 95% interval" in caption
+
+
+def test_binary_reliability_keeps_its_hollow_small_bins_on_the_whole_axis(weekly_churn):
+    spec = chart_specs(weekly_churn)["reliability"]
+    for v in _layers(spec):
+        x = v["encoding"].get("x", {})
+        if "scale" in x:
+            assert x["scale"]["domain"] == [0, 1]
+    hollow = [v for v in _layers(spec) if _mark(v) == "point" and v["mark"].get("filled") is False]
+    assert hollow
