@@ -24,6 +24,7 @@ from reportgen.charts.compose import (
 from reportgen.model import Report
 from reportgen.model.ranking import CalibrationBin, CalibrationModel, RocBand
 from reportgen.stats.calibration import MIN_JOINED
+from reportgen.stats.threshold import cost_at, cost_axis
 from reportgen.words import fixed
 from reportgen.words.i18n import _, p_
 
@@ -31,10 +32,10 @@ from reportgen.words.i18n import _, p_
 Curve = tuple[str, Sequence[float | None], Sequence[float | None]]
 
 
-def _guide_line(alt: Any, data: Datasets, y0: float, y1: float) -> dict[str, Any]:
-    """A thin dashed grey line from (0, y0) to (1, y1): chance diagonal or chance level."""
+def _guide_line(alt: Any, data: Datasets, y0: float, y1: float, x0: float = 0) -> dict[str, Any]:
+    """A thin dashed grey line from (x0, y0) to (1, y1): chance diagonal or chance level."""
     return unit(
-        alt.Chart(data.add([{"x": 0, "y": y0}, {"x": 1, "y": y1}]))
+        alt.Chart(data.add([{"x": x0, "y": y0}, {"x": 1, "y": y1}]))
         .mark_line(color=MUTED, strokeDash=[4, 3], strokeWidth=1)
         .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"))
     )
@@ -134,15 +135,29 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
             chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": m.validation_cost})
         elif m.cv is not None and m.curve is not None and m.curve.threshold:
             # cross-fitted: the marker sits on the out-of-fold curve at the median fold threshold
-            at = [
-                c for t, c in zip(m.curve.threshold, m.curve.cost, strict=True) if t <= m.threshold
-            ]
-            y = at[-1] if at else m.curve.cost[0]
+            y = cost_at(m.curve.threshold, m.curve.cost, m.threshold)
             chosen.append({"model": label, "x": min(m.threshold, 1.0), "y": y})
+    axis = cost_axis(
+        [
+            (m.curve.threshold, m.curve.cost, m.threshold)
+            for m in (th.candidate, th.baseline)
+            if m.curve is not None
+        ]
+    )
+    cut = axis is not None and axis.cut
+    if axis is not None and axis.cut:
+        # a spike at an end of the curve (no positives predicted near threshold 1, all near
+        # 0) would flatten the minimum along the floor: the axis stops at axis.top, the line
+        # leaves the plot there, and the caption says where it is cut and how high the curve
+        # rises (view/threshold.py)
+        domain = [-0.06 * axis.top, axis.top]
+    else:
+        # zero in, and room above the highest point: no curve runs into the frame
+        domain = padded([r["y"] for r in rows], 0.06, True)
     colour = model_colour(alt, report)
     line = (
         alt.Chart(data.add(rows))
-        .mark_line(strokeWidth=1.6, interpolate="step-after")
+        .mark_line(strokeWidth=1.6, interpolate="step-after", clip=cut)
         .encode(
             x=alt.X(
                 "x:Q",
@@ -153,8 +168,7 @@ def threshold_cost(report: Report, data: Datasets) -> dict[str, Any] | None:
                 "y:Q",
                 # its unit is in the caption: a long title squashes the plot
                 title=_("cost / case"),
-                # zero in, and room above the highest point: no curve runs into the frame
-                scale=alt.Scale(domain=padded([r["y"] for r in rows], 0.06, True), nice=False),
+                scale=alt.Scale(domain=domain, nice=False),
             ),
             color=colour,
             order=alt.Order("order:Q"),
@@ -309,9 +323,18 @@ def reliability_diagram(
     bins: Mapping[Role, Sequence[CalibrationBin]],
     x_title: str,
     y_title: str,
+    *,
+    top_label: bool = False,
 ) -> dict[str, Any] | None:
     """The reliability diagram of both models' ``bins`` (role -> reliability_bins), the
-    binary one (class-1 probability) or a multi-class model's top-label one."""
+    binary one (class-1 probability) or a multi-class model's top-label one.
+
+    ``top_label``: a confident model puts nearly every row in the top bin and leaves the
+    others a few rows each, whose intervals span the whole height (digits: 1 to 15 rows
+    against 323). Those bins are then faint small points without their interval, and both
+    panels' probability axis starts at the lowest bin that holds rows (the top label's
+    probability is at least one over the classes), so the histogram still counts every row.
+    """
     import altair as alt
 
     rows: list[dict[str, Any]] = []
@@ -342,14 +365,17 @@ def reliability_diagram(
     # the legend's symbols at full strength, as the points are drawn (not the faint rules')
     colour = model_colour(alt, report, legend=alt.Legend(symbolOpacity=1, orient="right"))
     scale = alt.Scale(domain=[0, 1])
-    x = alt.X("x:Q", title=x_title, scale=scale)
+    start = top_label_start(bins) if top_label else 0.0
+    x_scale = alt.Scale(domain=[start, 1])
+    x = alt.X("x:Q", title=x_title, scale=x_scale)
     y = alt.Y("observed:Q", title=y_title, scale=scale)
     big = data.add([r for r in rows if r["joined"]])
     small = [r for r in rows if not r["joined"]]
+    whiskers = [r for r in rows if r["low"] is not None and (r["joined"] or not top_label)]
     layers = [
-        _guide_line(alt, data, 0, 1),
+        _guide_line(alt, data, start, 1, start),
         unit(
-            alt.Chart(data.add([r for r in rows if r["low"] is not None]))
+            alt.Chart(data.add(whiskers))
             .mark_rule(strokeWidth=1, opacity=0.55)
             .encode(x=x, y=alt.Y("low:Q", scale=scale), y2=alt.Y2("high:Q"), color=colour)
         ),
@@ -364,7 +390,15 @@ def reliability_diagram(
             .encode(x=x, y=y, color=colour)
         ),
     ]
-    if small:
+    if small and top_label:
+        layers.append(
+            unit(
+                alt.Chart(data.add(small))
+                .mark_point(filled=True, opacity=0.45, size=16)
+                .encode(x=x, y=y, color=colour)
+            )
+        )
+    elif small:
         layers.append(
             unit(
                 alt.Chart(data.add(small))
@@ -373,7 +407,7 @@ def reliability_diagram(
             )
         )
     diagram = layer(*layers, width=WIDTH - 220, height=220)
-    counts = _bin_counts(alt, report, data, bins, x_title)
+    counts = _bin_counts(alt, report, data, bins, x_title, start)
     if counts is None:
         return diagram
     # the count histogram under the diagram (as scikit-learn's calibration example): how
@@ -387,14 +421,22 @@ def reliability_diagram(
     return {"vconcat": [diagram, counts], "spacing": 6}
 
 
+def top_label_start(bins: Mapping[Role, Sequence[CalibrationBin]]) -> float:
+    """Where a top-label diagram's probability axis starts: the lower edge of the lowest bin
+    that holds rows in either model (0 when none does)."""
+    return min((b.low for side in bins.values() for b in side if b.count), default=0.0)
+
+
 def _bin_counts(
     alt: Any,
     report: Report,
     data: Datasets,
     bins: Mapping[Role, Sequence[CalibrationBin]],
     x_title: str,
+    x_from: float = 0.0,
 ) -> dict[str, Any] | None:
-    """Rows per bin for both models, side by side within each bin (candidate left)."""
+    """Rows per bin for both models, side by side within each bin (candidate left), on a
+    probability axis from ``x_from`` to 1."""
     rows = []
     for i, (role, label, _colour) in enumerate(models(report)):
         for b in bins[role]:
@@ -410,7 +452,7 @@ def _bin_counts(
         alt.Chart(data.add(rows))
         .mark_rect(opacity=0.85)
         .encode(
-            x=alt.X("a:Q", title=x_title, scale=alt.Scale(domain=[0, 1])),
+            x=alt.X("a:Q", title=x_title, scale=alt.Scale(domain=[x_from, 1])),
             x2=alt.X2("b:Q"),
             y=alt.Y("count:Q", title=p_("chart axis", "rows"), axis=alt.Axis(tickCount=3)),
             y2=alt.datum(0),

@@ -153,6 +153,7 @@ def top_label_reliability(report: Report, data: Datasets) -> dict[str, Any] | No
         bins,
         _("mean probability of the predicted class in the bin"),
         _("fraction predicted right"),
+        top_label=True,
     )
 
 

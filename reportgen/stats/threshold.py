@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -256,3 +257,75 @@ def cross_fitted(p: Any, y: Any, fold: Any, c_fp: float, c_fn: float) -> CrossFi
         cost=(float(c_fp) * fp + float(c_fn) * fn) / n if n else None,
         rows=n,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CostAxis:
+    """Where the cost chart's vertical axis stops (docs/report.md, the threshold section).
+
+    ``cut`` when the curves spike (predicting no positives at threshold 1 costs every missed
+    positive): the axis then stops at ``top`` so the region round the minimum, where the
+    chosen thresholds sit, fills the plot; ``peak`` is the highest cost, at ``peak_at``.
+    """
+
+    top: float
+    cut: bool
+    peak: float
+    peak_at: float
+
+
+#: the curves spike when their highest cost is more than SPIKE times the COST_QUANTILE of
+#: their costs over thresholds 0 to 1; the cut axis then stops at the nice number at or
+#: above ROOM times that quantile (and at least MARK_ROOM times the chosen thresholds' costs)
+SPIKE = 2.0
+COST_QUANTILE = 0.9
+ROOM = 1.25
+MARK_ROOM = 1.5
+
+
+def _nice_ceiling(x: float) -> float:
+    """The smallest of 1, 2, 2.5 and 5 times a power of ten at or above ``x`` (> 0)."""
+    power = 10.0 ** np.floor(np.log10(x))
+    for step in (1.0, 2.0, 2.5, 5.0, 10.0):
+        if step * power >= x * (1 - 1e-12):
+            return float(step * power)
+    return float(10 * power)  # pragma: no cover - the loop ends at 10
+
+
+def cost_at(thresholds: Sequence[float], costs: Sequence[float], t: float) -> float:
+    """The step curve's cost at threshold ``t``: the cost of its last threshold at or below
+    ``t``, or its first cost when ``t`` is below them all."""
+    at = [c for x, c in zip(thresholds, costs, strict=True) if x <= t]
+    return at[-1] if at else costs[0]
+
+
+def cost_axis(curves: Sequence[tuple[Sequence[float], Sequence[float], float]]) -> CostAxis | None:
+    """The cost chart's vertical axis for ``curves``: each model's thresholds (ascending), the
+    cost at each (a step function) and its chosen threshold, whose cost stays inside the
+    axis; None without a point to draw.
+
+    Each curve is read on a grid of thresholds 0 to 1, so a spike over the last few
+    thresholds, however many points it has, weighs as little as the thresholds it spans.
+    """
+    grid = np.linspace(0.0, 1.0, 201)
+    read: list[FloatArray] = []
+    marks: list[float] = []
+    peak, peak_at = -np.inf, 0.0
+    for ts, cs, chosen in curves:
+        if not len(ts):
+            continue
+        t, c = np.asarray(ts, dtype=float), np.asarray(cs, dtype=float)
+        at = np.clip(np.searchsorted(t, grid, side="right") - 1, 0, len(t) - 1)
+        read.append(c[at])
+        marks.append(cost_at(ts, cs, chosen))
+        i = int(np.argmax(c))
+        if c[i] > peak:
+            peak, peak_at = float(c[i]), float(t[i])
+    if not read:
+        return None
+    level = float(np.quantile(np.concatenate(read), COST_QUANTILE))
+    whole = CostAxis(peak, False, peak, peak_at)
+    if level <= 0 or peak <= SPIKE * level:
+        return whole
+    top = _nice_ceiling(max(ROOM * level, MARK_ROOM * max(marks)))
+    return whole if top >= peak else CostAxis(top, True, peak, peak_at)

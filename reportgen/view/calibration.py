@@ -35,7 +35,8 @@ class CalibrationView:
     figure: Figure | None
     summary: list[Row]
     bins: list[BinRow]
-    #: the diagram prints smaller (a cv design: its threshold pages hold one more figure)
+    #: a cross-validation design (the section's class; every binary report prints the diagram
+    #: beside ROC/PR, templates/partials/_calibration.html)
     compact: bool = False
 
 

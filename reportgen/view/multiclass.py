@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from reportgen.model import Report
 from reportgen.model.multiclass import MulticlassModel
+from reportgen.stats.calibration import MIN_JOINED
 from reportgen.view.parts import Figure, Row, chart_figure, names
 from reportgen.view.tasks import description_rows
 from reportgen.words import count_noun
-from reportgen.words.cells import DASH, count, metric, prob
+from reportgen.words.cells import DASH, confidence, count, metric, prob
 from reportgen.words.i18n import _
 from reportgen.words.numbers import decimals, fixed
 
@@ -161,11 +162,17 @@ def multiclass_view(report: Report, charts: Collection[str]) -> MulticlassView |
         reliability_figure=chart_figure(
             charts,
             "top_label_reliability",
+            # charts/tasks.py top_label_reliability draws the small bins faint and starts the
+            # probability axis at the lowest bin with rows
             _(
                 "Top-label reliability on test: how often the predicted class is right against "
                 "its predicted probability, per bin; the dashed diagonal is perfect calibration, "
-                "and the bars under it count each bin's rows: a confident model puts nearly all "
-                "of them in the top bin, where its points are the ones to read."
+                "and the bars under it count each bin's rows. A confident model puts nearly all "
+                "of them in the top bin: bins with at least {rows} rows are points with their "
+                "{level} interval, the others faint dots without one, too few rows to read. The "
+                "probability axis starts at the lowest bin that holds rows.",
+                rows=count(MIN_JOINED),
+                level=confidence(report.build.confidence),
             ),
             _(
                 "Top-label reliability diagram for {candidate} and {baseline}; top-label ECE "

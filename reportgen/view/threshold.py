@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from reportgen.model import Report
 from reportgen.model.ranking import Ranking, RankingModel
 from reportgen.model.threshold import OverRepeats, Threshold, ThresholdModel
+from reportgen.stats.threshold import cost_axis
 from reportgen.view.parts import Figure, Row, chart_figure, cost_unit, names, said
 from reportgen.words import count_noun
 from reportgen.words.cells import DASH, cost, count, prob
@@ -137,14 +138,18 @@ def threshold_view(report: Report, charts: Collection[str]) -> ThresholdView | N
     figure = chart_figure(
         charts,
         "threshold_cost",
-        _cost_caption(c, b, cand, base, unit)
-        if is_cv
-        else _(
-            "Validation cost per case, in {unit}, as the threshold moves; the diamonds mark "
-            "each model's chosen threshold and the dashed line the theoretical cutoff. Look at "
-            "how flat the curves are near their minimum: a flat minimum makes the choice robust.",
-            unit=cost_unit(th.costs.unit),
-        ),
+        (
+            _cost_caption(c, b, cand, base, unit)
+            if is_cv
+            else _(
+                "Validation cost per case, in {unit}, as the threshold moves; the diamonds mark "
+                "each model's chosen threshold and the dashed line the theoretical cutoff. Look "
+                "at how flat the curves are near their minimum: a flat minimum makes the choice "
+                "robust.",
+                unit=cost_unit(th.costs.unit),
+            )
+        )
+        + _cut_sentence(th),
         _(
             "Line chart of validation cost against threshold. {candidate} chooses "
             "{candidate_threshold} (validation cost {candidate_cost}), {baseline} chooses "
@@ -238,6 +243,27 @@ def _cv_note(th: Threshold, cand: str, base: str) -> str:
         candidate_sets=count_noun(c.cv.sets, "set"),
         baseline_seed=str(b.seed),
         baseline_sets=count_noun(b.cv.sets, "set"),
+    )
+
+
+def _cut_sentence(th: Threshold) -> str:
+    """The cost chart's caption says where its axis is cut, when a spike made the chart cut
+    it (charts/classification.py threshold_cost reads the same stats.threshold.cost_axis)."""
+    axis = cost_axis(
+        [
+            (m.curve.threshold, m.curve.cost, m.threshold)
+            for m in (th.candidate, th.baseline)
+            if m.curve is not None
+        ]
+    )
+    if axis is None or not axis.cut:
+        return ""
+    return " " + _(
+        "The cost axis is cut at {top} so that the costs round the minimum can be read; the "
+        "curve rises to {peak} at threshold {threshold}.",
+        top=cost(axis.top),
+        peak=cost(axis.peak),
+        threshold=prob(min(axis.peak_at, 1.0)),
     )
 
 

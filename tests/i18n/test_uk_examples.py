@@ -19,8 +19,11 @@ from tests.compare import differences
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").iterdir() if (p / "evreport.toml").exists())
 FIXTURES = ROOT / "tests" / "fixtures"
-#: built to PDF too (a PDF costs seconds): one of each design
-PDF = ("weekly-churn", "breast-cancer-cv", "tuned-replay")
+#: built to PDF too (a PDF costs seconds): one of each design, and the binary examples whose
+#: page fill is held (test_the_ukrainian_binary_pages_are_three_quarters_full)
+PDF = ("weekly-churn", "breast-cancer-cv", "tuned-replay", "breast-cancer", "moons-tie")
+#: the binary pages' three-quarters rule (tests/render/test_layout.py BINARY_FILL) in uk too
+UK_BINARY_FILL = 0.75
 
 
 def _numbers(x):
@@ -144,3 +147,12 @@ def test_weekly_churn_in_ukrainian_prints_its_primary_interval_once_per_page(tmp
     text = " ".join(pages)
     assert "−0,0060" not in text and "+0,0125" not in text
     assert "ширший із двох — інтервал парного t-тесту (p = 0,435)" in text
+
+
+@pytest.mark.parametrize("name", ["breast-cancer", "moons-tie", "weekly-churn"])
+def test_the_ukrainian_binary_pages_are_three_quarters_full(name, tmp_path_factory):
+    from tests.render.test_layout import page_fills
+
+    fills = page_fills((_built(name, tmp_path_factory) / "uk" / "report.pdf").read_bytes())
+    thin = [(i + 1, round(f, 2)) for i, f in enumerate(fills[:-1]) if f < UK_BINARY_FILL]
+    assert thin == [], f"{name}: pages less than {UK_BINARY_FILL:.0%} full: {thin}; {fills}"

@@ -106,8 +106,10 @@ function boxes(doc, win) {
         problems.push({kind: "legend cut off", text: name});
     }
     // a data mark (not a text label) inside its plot's frame (the cell's background path),
-    // with room for a point's radius at the edge of the domain
+    // with room for a point's radius at the edge of the domain; a mark clipped to its plot
+    // (the cost curve above a cut axis, charts/classification.py) is drawn only inside it
     for (const el of svg.querySelectorAll("g.role-mark:not(.mark-text) > *")) {
+      if (el.closest("g.role-mark[clip-path]")) continue;
       const cell = el.closest("g.role-frame, g.role-scope");
       const bg = cell && cell.querySelector(":scope > g > path.background");
       const b = r(el);

@@ -13,6 +13,7 @@ from reportgen.charts.svg import scope_ids
 from reportgen.model import Report
 from reportgen.model.enums import ChartKey
 from reportgen.stats.calibration import MIN_JOINED
+from reportgen.words.cells import cost as fmt_cost
 
 from .conftest import load
 
@@ -474,3 +475,96 @@ def test_before_after_interval_legend_names_only_what_is_drawn(tuned_no_replay, 
     colour = next(v for v in _layers(spec) if _mark(v) == "point")["encoding"]["color"]
     assert set(colour["scale"]["domain"]) == drawn
     assert len(drawn) == (1 if primary == "t" else 2)
+
+
+def _cost_axis(spec: dict) -> list[float]:
+    """The cost chart's y domain (its line's)."""
+    lines = [v for v in _layers(spec) if _mark(v) == "line" and "title" in v["encoding"]["y"]]
+    return lines[0]["encoding"]["y"]["scale"]["domain"]
+
+
+def _cost_caption(report: dict) -> str:
+    from reportgen.view.threshold import threshold_view
+
+    view = threshold_view(Report.from_json(report), {"threshold_cost"})
+    assert view is not None and view.figure is not None
+    return view.figure.caption
+
+
+@pytest.mark.parametrize("name", ["breast-cancer", "breast-cancer-cv"])
+def test_a_spiking_cost_curve_is_cut_so_its_minimum_reads(name):
+    """breast-cancer's cost rises to 1.84 at threshold 1 (no positives predicted) while the
+    chosen thresholds cost 0.009 and 0.026: on an axis to 1.84 the minimum was a flat line
+    along the floor. The axis stops at a small multiple of the costs there; the line leaves
+    the plot (clipped); the diamonds stay inside; the caption says where it is cut."""
+    report = load(name)
+    spec = chart_specs(report)["threshold_cost"]
+    low, top = _cost_axis(spec)
+    curve = [r["y"] for r in _rows_of(spec, "line")]
+    assert top < max(curve) / 4
+    diamonds = [r["y"] for r in _rows_of(spec, "point")]
+    assert len(diamonds) == 2 and all(low < y < top for y in diamonds)
+    lines = [v for v in _layers(spec) if _mark(v) == "line" and "title" in v["encoding"]["y"]]
+    assert lines[0]["mark"]["clip"] is True
+    caption = _cost_caption(report)
+    peak = fmt_cost(max(curve))
+    assert f"The cost axis is cut at {fmt_cost(top)}" in caption
+    assert f"the curve rises to {peak} at threshold" in caption
+
+
+@pytest.mark.parametrize("name", ["weekly-churn", "moons-tie"])
+def test_a_cost_curve_without_a_spike_is_drawn_whole(name):
+    report = load(name)
+    spec = chart_specs(report)["threshold_cost"]
+    low, top = _cost_axis(spec)
+    curve = [r["y"] for r in _rows_of(spec, "line")]
+    assert low < 0 and top > max(curve)
+    assert "axis is cut" not in _cost_caption(report)
+
+
+def test_top_label_reliability_draws_only_the_bins_a_reader_can_judge():
+    """digits-multiclass: nearly every row in the top bin, the other bins 1 to 15 rows whose
+    intervals spanned the whole height. Only bins with MIN_JOINED rows or more keep their
+    interval; the others are faint small dots; both panels' probability axis starts at the
+    lowest bin with rows, so the histogram still counts every row."""
+    report = load("digits-multiclass")
+    spec = chart_specs(report)["top_label_reliability"]
+    upper, _counts = spec["vconcat"]
+    views = _layers(upper)
+    whiskers = [r for v in views if _mark(v) == "rule" for r in spec["datasets"][v["data"]["name"]]]
+    assert whiskers and all(r["count"] >= MIN_JOINED for r in whiskers)
+    faint = [v for v in views if _mark(v) == "point" and v["mark"].get("opacity", 1) < 0.5]
+    assert len(faint) == 1
+    small = spec["datasets"][faint[0]["data"]["name"]]
+    assert small and all(r["count"] < MIN_JOINED for r in small)
+    bins = [
+        b
+        for role in ("candidate", "baseline")
+        for b in report["multiclass"][role]["top_label"]["bins"]
+    ]
+    start = min(b["low"] for b in bins if b["count"])
+    assert start > 0
+    drawn = _layers(spec)
+    assert len(drawn) > len(views)  # the histogram's view too
+    for v in drawn:
+        x = v["encoding"]["x"]
+        if "scale" in x:
+            assert x["scale"]["domain"] == [start, 1]
+    bars = _rows_of(spec, "rect")
+    assert sum(r["count"] for r in bars) == sum(b["count"] for b in bins)
+    from reportgen.view.multiclass import multiclass_view
+
+    view = multiclass_view(Report.from_json(report), {"top_label_reliability"})
+    assert view is not None and view.reliability_figure is not None
+    caption = view.reliability_figure.caption
+    assert f"bins with at least {MIN_JOINED} rows are points with their 95% interval" in caption
+
+
+def test_binary_reliability_keeps_its_hollow_small_bins_on_the_whole_axis(weekly_churn):
+    spec = chart_specs(weekly_churn)["reliability"]
+    for v in _layers(spec):
+        x = v["encoding"].get("x", {})
+        if "scale" in x:
+            assert x["scale"]["domain"] == [0, 1]
+    hollow = [v for v in _layers(spec) if _mark(v) == "point" and v["mark"].get("filled") is False]
+    assert hollow

@@ -199,3 +199,20 @@ def test_theoretical_cutoff():
     assert theoretical_cutoff(1.0, 3.0) == 0.25
     assert theoretical_cutoff(1.0, 1.0) == 0.5
     assert theoretical_cutoff(0.0, 0.0) is None
+
+
+def test_cost_axis_cuts_a_spike_and_keeps_the_chosen_costs_inside():
+    from reportgen.stats.threshold import cost_axis
+
+    ts = [i / 100 for i in range(101)]
+    flat = [0.5 - 0.4 * min(t, 1 - t) for t in ts]  # 0.5 at the ends, 0.1 at 0.5
+    whole = cost_axis([(ts, flat, 0.5)])
+    assert whole is not None and not whole.cut and whole.top == whole.peak == 0.5
+    spike = [0.05] * 98 + [0.5, 1.0, 2.0]  # no positives predicted near threshold 1
+    cut = cost_axis([(ts, spike, 0.3)])
+    assert cut is not None and cut.cut and (cut.peak, cut.peak_at) == (2.0, 1.0)
+    assert 0.05 < cut.top <= 0.1  # 1.25 x the 90 % quantile (0.05), made a nice number
+    # a chosen threshold's cost above that stays inside: the axis makes room for it
+    high = cost_axis([(ts, spike, 0.985)])
+    assert high is not None and high.cut and high.top >= 1.5 * 0.5 and high.top == 1.0
+    assert cost_axis([([], [], 0.5)]) is None
