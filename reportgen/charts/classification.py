@@ -363,7 +363,7 @@ def reliability_diagram(
     if not rows:
         return None
     # the legend's symbols at full strength, as the points are drawn (not the faint rules')
-    colour = model_colour(alt, report, legend=alt.Legend(symbolOpacity=1, orient="right"))
+    colour = model_colour(alt, report, legend=alt.Legend(symbolOpacity=1))
     scale = alt.Scale(domain=[0, 1])
     start = top_label_start(bins) if top_label else 0.0
     x_scale = alt.Scale(domain=[start, 1])
@@ -406,7 +406,7 @@ def reliability_diagram(
                 .encode(x=x, y=y, color=colour)
             )
         )
-    diagram = layer(*layers, width=WIDTH - 220, height=220)
+    diagram = layer(*layers, width=WIDTH - 140, height=220)
     counts = _bin_counts(alt, report, data, bins, x_title, start)
     if counts is None:
         return diagram
@@ -459,4 +459,4 @@ def _bin_counts(
             color=colour,
         )
     )
-    return sized(unit(bars), WIDTH - 220, 50)
+    return sized(unit(bars), WIDTH - 140, 50)

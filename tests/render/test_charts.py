@@ -357,6 +357,23 @@ def test_reliability_legend_symbols_are_as_strong_as_the_points(weekly_churn):
     assert legends and all(lg and lg.get("symbolOpacity") == 1 for lg in legends)
 
 
+def test_reliability_legend_sits_under_the_chart_so_the_plot_keeps_the_width(weekly_churn):
+    """Printed beside ROC/PR, the diagram with its legend on the right was a small plot in a
+    third of the page; the legend now sits under it and the plot takes that width."""
+    from reportgen.charts.compose import WIDTH
+
+    spec = chart_specs(weekly_churn)["reliability"]
+    legends = [
+        v["encoding"]["color"]["legend"]
+        for v in _layers(spec)
+        if (v.get("encoding", {}).get("color") or {}).get("legend")
+    ]
+    assert legends and all(lg.get("orient") in (None, "bottom") for lg in legends)
+    assert spec["config"]["legend"]["orient"] == "bottom"
+    widths = [part.get("width") for part in spec["vconcat"]]
+    assert widths[0] == widths[1] and widths[0] >= WIDTH - 140
+
+
 def test_roc_and_pr_draw_each_models_seed_band(weekly_churn):
     spec = chart_specs(weekly_churn)["ranking"]
     areas = [v for v in _layers(spec) if _mark(v) == "area"]
